@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "pdfpipe",
+    products: [
+        .executable(name: "pdfpipe", targets: ["pdfpipe"]),
+        .library(name: "PDFPipeCore", targets: ["PDFPipeCore"]),
+        .library(name: "PDFPipeStages", targets: ["PDFPipeStages"]),
+    ],
+    targets: [
+        // C libraries, found through pkg-config. Nothing but the headers lives here.
+        .systemLibrary(
+            name: "CQPDF", pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]),
+        .systemLibrary(
+            name: "CPoppler", pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]),
+        // The one module that imports the C libraries.
+        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler"]),
+        // Pipeline model, runner, findings, reporters: no C.
+        .target(name: "PDFPipeCore"),
+        // The stages: core + bridge.
+        .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge"]),
+        // Argument parsing and commands.
+        .target(name: "PDFPipeCLI", dependencies: ["PDFPipeCore", "PDFPipeStages"]),
+        .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI"]),
+        // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
+        .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge"]),
+        .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge"]),
+        .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore"]),
+        .testTarget(name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore"]),
+        .testTarget(name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+#include <qpdf/qpdf-c.h>
+#include <qpdf/qpdfjob-c.h>
+#include <qpdf/qpdflogger-c.h>

@@ -1,0 +1,23 @@
+/// A failure reported by qpdf or poppler, with the library's own message.
+public enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The document is encrypted and the password given (or none) does not open it.
+    case passwordRequired(library: String, message: String)
+    /// qpdf could not read the file or an object.
+    case qpdf(message: String, code: QPDFErrorKind)
+    /// poppler (or glib) failed.
+    case poppler(message: String)
+    /// cairo failed to make or write an image.
+    case cairo(message: String)
+
+    public var description: String {
+        switch self {
+        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m): m
+        }
+    }
+}
+
+/// qpdf's error categories (`qpdf_error_code_e`).
+public enum QPDFErrorKind: String, Sendable {
+    case internalError = "internal"
+    case system, unsupported, password, damaged, pages, object, json, linearization, other
+}

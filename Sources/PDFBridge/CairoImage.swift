@@ -1,0 +1,41 @@
+internal import CPoppler
+
+/// An ARGB32 cairo image surface, destroyed in `deinit`.
+public final class CairoImage {
+    let surface: OpaquePointer
+    public let width: Int
+    public let height: Int
+
+    /// The corresponding C function is `cairo_image_surface_create`.
+    public init(width: Int, height: Int) throws(BridgeError) {
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        surface = s
+        self.width = width
+        self.height = height
+        let status = cairo_surface_status(s)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw .cairo(message: "cannot make a \(width)x\(height) image: \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    /// The pixel at (x, y) from the top left, as (red, green, blue), 0...255.
+    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        let p = data + y * stride + x * 4
+        // ARGB32 is native-endian: B, G, R, A on little-endian machines.
+        let v = UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)
+        return (UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
+    }
+
+    /// Writes a PNG file (directly: callers wanting atomic output write to a temporary name and rename).
+    /// The corresponding C function is `cairo_surface_write_to_png`.
+    public func writePNG(to path: String) throws(BridgeError) {
+        let status = cairo_surface_write_to_png(surface, path)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw .cairo(message: "\(path): \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+internal import CQPDF
+
+/// Encryption for `QPDFFile.write`.
+public enum QPDFEncryption: Sendable {
+    /// 128-bit AES (revision 4), restricting printing to low resolution and forbidding changes.
+    case aes128(user: String, owner: String)
+    /// 256-bit AES (revision 6), with the same restrictions.
+    case aes256(user: String, owner: String)
+}
+
+/// What `QPDFFile.write` does to the copy it writes.
+public struct QPDFWriteOptions: Sendable {
+    public var encryption: QPDFEncryption?
+    /// A fixed `/ID` and AES IV, for byte-identical test files only (qpdf's "static ID").
+    public var forTestsStaticIDs = false
+
+    public init(encryption: QPDFEncryption? = nil, forTestsStaticIDs: Bool = false) {
+        self.encryption = encryption
+        self.forTestsStaticIDs = forTestsStaticIDs
+    }
+}
+
+extension QPDFFile {
+    /// Writes the document to `path`. The corresponding C functions are `qpdf_init_write` and `qpdf_write`.
+    public func write(to path: String, options: QPDFWriteOptions = QPDFWriteOptions()) throws(BridgeError) {
+        if qpdf_init_write(q, path) & QPDF_ERRORS != 0 { throw failure("cannot write \(path)") }
+        if options.forTestsStaticIDs {
+            qpdf_set_static_ID(q, QPDF_TRUE)
+            qpdf_set_static_aes_IV(q, QPDF_TRUE)
+        }
+        switch options.encryption {
+        case .aes128(let user, let owner)?:
+            qpdf_set_r4_encryption_parameters_insecure(
+                q, user, owner, QPDF_TRUE, QPDF_TRUE, QPDF_FALSE, QPDF_FALSE, QPDF_FALSE, QPDF_FALSE, qpdf_r3p_low,
+                QPDF_TRUE, QPDF_TRUE)
+        case .aes256(let user, let owner)?:
+            qpdf_set_r6_encryption_parameters2(
+                q, user, owner, QPDF_TRUE, QPDF_TRUE, QPDF_FALSE, QPDF_FALSE, QPDF_FALSE, QPDF_FALSE, qpdf_r3p_low,
+                QPDF_TRUE)
+        case nil: break
+        }
+        if qpdf_write(q) & QPDF_ERRORS != 0 { throw failure("cannot write \(path)") }
+        _ = takeWarnings()
+    }
+
+    private func failure(_ fallback: String) -> BridgeError {
+        let e = takeError()
+        return .qpdf(message: e?.text ?? fallback, code: e?.kind ?? .system)
+    }
+}

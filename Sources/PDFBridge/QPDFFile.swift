@@ -1,0 +1,140 @@
+internal import CQPDF
+
+/// One message qpdf attached to a document: a warning while reading or checking, or an error.
+public struct QPDFMessage: Sendable, Equatable {
+    /// qpdf's whole text (file, object, offset and message).
+    public var text: String
+    /// Just the message.
+    public var detail: String
+    public var kind: QPDFErrorKind
+    /// The byte offset in the file qpdf was reading, when known.
+    public var offset: UInt64
+}
+
+/// An open PDF read through qpdf's C API. Owns its `qpdf_data` and frees it in `deinit`.
+///
+/// Not Sendable: a qpdf handle stays on the thread that made it. Object handles (`QPDFObject`)
+/// belong to this file and are valid until `releaseAll()`; qpdf never reuses handle numbers, so a
+/// long walk should call `releaseAll()` now and then (per page, say) to bound memory.
+public final class QPDFFile {
+    let q: qpdf_data
+    public let path: String
+
+    /// Opens `path` (a file system path), decrypting with `password` when given.
+    /// The corresponding C functions are `qpdf_init` and `qpdf_read`.
+    public init(path: String, password: String? = nil) throws(BridgeError) {
+        guard let q = qpdf_init() else { throw .qpdf(message: "qpdf_init failed", code: .system) }
+        self.q = q
+        self.path = path
+        qpdf_silence_errors(q)
+        // Warnings are still collected (qpdf_next_warning); they are just not printed.
+        qpdf_set_suppress_warnings(q, QPDF_TRUE)
+        let status = qpdf_read(q, path, password)
+        if status & QPDF_ERRORS != 0 {
+            let e = takeError() ?? QPDFMessage(text: "cannot read \(path)", detail: "", kind: .other, offset: 0)
+            if e.kind == .password {
+                throw .passwordRequired(library: "qpdf", message: e.detail.isEmpty ? e.text : e.detail)
+            }
+            throw .qpdf(message: e.text, code: e.kind)
+        }
+    }
+
+    deinit {
+        var handle: qpdf_data? = q
+        qpdf_cleanup(&handle)
+    }
+
+    /// The qpdf library version.
+    public static var libraryVersion: String { String(cString: qpdf_get_qpdf_version()) }
+
+    // MARK: - Errors and warnings
+
+    private func message(_ e: qpdf_error) -> QPDFMessage {
+        let kind: QPDFErrorKind =
+            switch qpdf_get_error_code(q, e) {
+            case qpdf_e_internal: .internalError
+            case qpdf_e_system: .system
+            case qpdf_e_unsupported: .unsupported
+            case qpdf_e_password: .password
+            case qpdf_e_damaged_pdf: .damaged
+            case qpdf_e_pages: .pages
+            case qpdf_e_object: .object
+            case qpdf_e_json: .json
+            case qpdf_e_linearization: .linearization
+            default: .other
+            }
+        return QPDFMessage(
+            text: String(cString: qpdf_get_error_full_text(q, e)),
+            detail: String(cString: qpdf_get_error_message_detail(q, e)), kind: kind,
+            offset: qpdf_get_error_file_position(q, e))
+    }
+
+    /// The pending error, if any, clearing it. The corresponding C function is `qpdf_get_error`.
+    public func takeError() -> QPDFMessage? {
+        guard qpdf_has_error(q) != 0, let e = qpdf_get_error(q) else { return nil }
+        return message(e)
+    }
+
+    /// Warnings collected since the last call. The corresponding C function is `qpdf_next_warning`.
+    public func takeWarnings() -> [QPDFMessage] {
+        var out: [QPDFMessage] = []
+        while qpdf_more_warnings(q) != 0, let w = qpdf_next_warning(q) {
+            out.append(message(w))
+        }
+        return out
+    }
+
+    /// Reads every object and stream, as `qpdf --check` does, and returns what it found.
+    /// The corresponding C function is `qpdf_check_pdf`.
+    public func check() -> (ok: Bool, messages: [QPDFMessage]) {
+        let status = qpdf_check_pdf(q)
+        var messages = takeWarnings()
+        if let e = takeError() { messages.append(e) }
+        return (status == QPDF_SUCCESS, messages)
+    }
+
+    // MARK: - Document facts
+
+    public var pdfVersion: String { String(cString: qpdf_get_pdf_version(q)) }
+    public var extensionLevel: Int { Int(qpdf_get_pdf_extension_level(q)) }
+    public var isEncrypted: Bool { qpdf_is_encrypted(q) != 0 }
+    public var isLinearized: Bool { qpdf_is_linearized(q) != 0 }
+
+    /// A text entry of the document information dictionary (`/Producer`, `/Title`, …), as UTF-8.
+    public func info(_ key: String) -> String? {
+        guard let p = qpdf_get_info_key(q, "/" + key) else { return nil }
+        return String(cString: p)
+    }
+
+    /// The number of pages. The corresponding C function is `qpdf_get_num_pages`.
+    public func pageCount() throws(BridgeError) -> Int {
+        let n = qpdf_get_num_pages(q)
+        if n < 0 || qpdf_has_error(q) != 0 {
+            let e = takeError()
+            throw .qpdf(message: e?.text ?? "cannot read the page tree", code: e?.kind ?? .pages)
+        }
+        return Int(n)
+    }
+
+    /// The page object at a 0-based index.
+    public func page(_ index: Int) -> QPDFObject { QPDFObject(file: self, handle: qpdf_get_page_n(q, index)) }
+
+    /// The 0-based index of a page object, or nil when the object is not a page of this document.
+    /// The corresponding C function is `qpdf_find_page_by_oh`.
+    public func pageIndex(of object: QPDFObject) -> Int? {
+        let i = qpdf_find_page_by_oh(q, object.handle)
+        _ = takeError()
+        return i >= 0 ? Int(i) : nil
+    }
+
+    public var trailer: QPDFObject { QPDFObject(file: self, handle: qpdf_get_trailer(q)) }
+    public var root: QPDFObject { QPDFObject(file: self, handle: qpdf_get_root(q)) }
+
+    public func object(id: Int, generation: Int = 0) -> QPDFObject {
+        QPDFObject(file: self, handle: qpdf_get_object_by_id(q, Int32(id), Int32(generation)))
+    }
+
+    /// Releases every object handle handed out so far (they become invalid).
+    /// The corresponding C function is `qpdf_oh_release_all`.
+    public func releaseAll() { qpdf_oh_release_all(q) }
+}

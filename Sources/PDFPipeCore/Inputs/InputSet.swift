@@ -1,0 +1,167 @@
+import Foundation
+
+/// One document of a batch.
+public struct InputDocument: Sendable, Equatable {
+    /// Absolute path.
+    public var path: String
+    /// Relative to the batch's input root, `/`-separated: what reports show.
+    public var relativePath: String
+}
+
+/// The documents of a batch: inputs expanded, sorted and without repeats.
+public struct InputSet: Sendable {
+    /// The common folder of all inputs: report paths are relative to it.
+    public var root: String
+    public var documents: [InputDocument]
+    /// Glob patterns that matched nothing (worth a warning, not an error).
+    public var emptyPatterns: [String]
+
+    /// Expands paths, folders (searched recursively for `*.pdf`, any case) and globs (`*`, `?`,
+    /// `[...]` within a name, `**` across folders). Relative inputs are taken from `directory`.
+    /// A path that does not exist is an error; a glob that matches nothing is not.
+    public static func expand(_ inputs: [String], relativeTo directory: String) throws(PipelineError) -> InputSet {
+        var files: [String] = []
+        var bases: [String] = []
+        var empty: [String] = []
+        for input in inputs {
+            let absolute = Paths.absolute(input, relativeTo: directory)
+            if Glob.hasWildcard(input) {
+                let (base, pattern) = Glob.split(absolute)
+                bases.append(base)
+                let matches = Walker.files(under: base).filter { file in
+                    Glob.match(pattern: pattern, path: Paths.relative(file, to: base))
+                }
+                if matches.isEmpty { empty.append(input) }
+                files += matches
+                continue
+            }
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDir) else {
+                throw PipelineError(file: input, message: "no such file or folder")
+            }
+            if isDir.boolValue {
+                bases.append(absolute)
+                files += Walker.files(under: absolute).filter { $0.lowercased().hasSuffix(".pdf") }
+            } else {
+                bases.append(Paths.parent(absolute))
+                files.append(absolute)
+            }
+        }
+        let root = Paths.commonAncestor(bases) ?? Paths.standardize(directory)
+        var seen = Set<String>()
+        var docs: [InputDocument] = []
+        for f in files {
+            let path = Paths.standardize(f)
+            guard seen.insert(path).inserted else { continue }
+            docs.append(InputDocument(path: path, relativePath: Paths.relative(path, to: root)))
+        }
+        docs.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        return InputSet(root: root, documents: docs, emptyPatterns: empty)
+    }
+}
+
+/// Path arithmetic on `/`-separated absolute paths, without touching the file system.
+public enum Paths {
+    public static func absolute(_ path: String, relativeTo directory: String) -> String {
+        standardize(path.hasPrefix("/") ? path : directory + "/" + path)
+    }
+
+    /// Removes `.`, `..` and repeated separators.
+    public static func standardize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for c in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if c == "." { continue }
+            if c == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(c)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    public static func parent(_ path: String) -> String {
+        guard let i = path.lastIndex(of: "/"), i != path.startIndex else { return "/" }
+        return String(path[..<i])
+    }
+
+    public static func relative(_ path: String, to base: String) -> String {
+        if base == "/" { return String(path.dropFirst()) }
+        if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+        return path
+    }
+
+    public static func commonAncestor(_ paths: [String]) -> String? {
+        guard var common = paths.first.map({ $0.split(separator: "/") }) else { return nil }
+        for p in paths.dropFirst() {
+            let parts = p.split(separator: "/")
+            var n = 0
+            while n < common.count, n < parts.count, common[n] == parts[n] { n += 1 }
+            common = Array(common.prefix(n))
+        }
+        return "/" + common.joined(separator: "/")
+    }
+}
+
+/// Lists regular files below a folder, following symbolic links without looping.
+enum Walker {
+    static func files(under root: String) -> [String] {
+        var out: [String] = []
+        var visited = Set<[UInt64]>()
+        walk(root, &out, &visited, depth: 0)
+        return out
+    }
+
+    private static func identity(_ path: String) -> [UInt64]? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return [UInt64(st.st_dev), UInt64(st.st_ino)]
+    }
+
+    private static func walk(_ dir: String, _ out: inout [String], _ visited: inout Set<[UInt64]>, depth: Int) {
+        guard depth < 256, let id = identity(dir), visited.insert(id).inserted else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for name in names.sorted() {
+            let path = dir + "/" + name
+            var st = stat()
+            guard stat(path, &st) == 0 else { continue }  // dangling link
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                walk(path, &out, &visited, depth: depth + 1)
+            } else if (st.st_mode & S_IFMT) == S_IFREG {
+                out.append(path)
+            }
+        }
+    }
+}
+
+/// Shell-style globs: `*`, `?` and `[...]` inside one name; `**` for any number of folders.
+public enum Glob {
+    public static func hasWildcard(_ s: String) -> Bool { s.contains { "*?[".contains($0) } }
+
+    /// Splits an absolute pattern into the folder before the first wildcard and the rest.
+    static func split(_ pattern: String) -> (base: String, rest: String) {
+        let parts = pattern.split(separator: "/")
+        let n = parts.firstIndex { hasWildcard(String($0)) } ?? parts.count
+        return ("/" + parts[..<n].joined(separator: "/"), parts[n...].joined(separator: "/"))
+    }
+
+    /// Whether a relative path matches a relative pattern.
+    public static func match(pattern: String, path: String) -> Bool {
+        matchParts(pattern.split(separator: "/").map(String.init)[...], path.split(separator: "/").map(String.init)[...])
+    }
+
+    private static func matchParts(_ p: ArraySlice<String>, _ s: ArraySlice<String>) -> Bool {
+        guard let first = p.first else { return s.isEmpty }
+        if first == "**" {
+            // Zero or more folders.
+            var rest = s
+            while true {
+                if matchParts(p.dropFirst(), rest) { return true }
+                if rest.isEmpty { return false }
+                rest = rest.dropFirst()
+            }
+        }
+        guard let name = s.first, fnmatch(first, name, FNM_PERIOD) == 0 else { return false }
+        return matchParts(p.dropFirst(), s.dropFirst())
+    }
+}

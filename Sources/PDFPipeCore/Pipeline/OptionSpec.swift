@@ -1,0 +1,160 @@
+/// The type of a stage option, with its allowed range.
+public indirect enum OptionKind: Sendable {
+    case bool
+    case integer(min: Int, max: Int)
+    case number(min: Double, max: Double)
+    case string
+    case choice([String])
+    /// Page ranges such as `1-3,7,10-` (`-` alone or `all` for every page).
+    case pages
+    case object([OptionSpec])
+
+    /// How the kind reads in messages and in `pdfpipe stages`.
+    public var description: String {
+        switch self {
+        case .bool: return "boolean"
+        case .integer(let lo, let hi):
+            if hi == Int.max { return lo == 1 ? "positive integer" : "integer >= \(lo)" }
+            return "integer \(lo)...\(hi)"
+        case .number(let lo, let hi):
+            if hi == .infinity { return lo > 0 ? "positive number" : "number >= \(lo)" }
+            return "number \(lo)...\(hi)"
+        case .string: return "string"
+        case .choice(let names): return names.map { "'\($0)'" }.joined(separator: " | ")
+        case .pages: return "page ranges like '1-3,7,10-' or 'all'"
+        case .object: return "object"
+        }
+    }
+
+    /// The JSON Schema of this kind.
+    var schema: JSONValue {
+        switch self {
+        case .bool: return ["type": "boolean"]
+        case .integer(let lo, let hi):
+            var o: [String: JSONValue] = ["type": "integer", "minimum": .int(lo)]
+            if hi != Int.max { o["maximum"] = .int(hi) }
+            return .object(o)
+        case .number(let lo, let hi):
+            var o: [String: JSONValue] = ["type": "number", "minimum": .double(lo)]
+            if hi != .infinity { o["maximum"] = .double(hi) }
+            return .object(o)
+        case .string: return ["type": "string"]
+        case .choice(let names): return ["enum": .array(names.map { .string($0) })]
+        case .pages: return ["type": "string", "pattern": .string(PageRanges.pattern)]
+        case .object(let specs): return OptionSpec.objectSchema(specs)
+        }
+    }
+}
+
+/// One option a stage accepts under `with`.
+public struct OptionSpec: Sendable {
+    public var key: String
+    public var kind: OptionKind
+    public var defaultValue: JSONValue
+    public var summary: String
+
+    public init(_ key: String, _ kind: OptionKind, default defaultValue: JSONValue, _ summary: String) {
+        self.key = key
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    static func objectSchema(_ specs: [OptionSpec]) -> JSONValue {
+        var props: [String: JSONValue] = [:]
+        for s in specs {
+            var p = s.kind.schema.objectValue ?? [:]
+            p["description"] = .string(s.summary)
+            if case .object = s.kind {} else { p["default"] = s.defaultValue }
+            props[s.key] = .object(p)
+        }
+        return ["type": "object", "additionalProperties": false, "properties": .object(props)]
+    }
+
+    /// Checks `value` (nil: absent) against the specs; returns the options with defaults filled in.
+    /// - Parameter path: the JSON path of the object holding the options (`stages[1].with`).
+    static func validate(
+        _ value: JSONValue?, specs: [OptionSpec], path: String, fail: (String, String) -> PipelineError
+    ) throws(PipelineError) -> [String: JSONValue] {
+        let given: [String: JSONValue]
+        switch value {
+        case nil, .null?: given = [:]
+        case .object(let o)?: given = o
+        case let other?: throw fail(path, "expected an object, got \(other.shortDescription)")
+        }
+        let known = specs.map(\.key)
+        for key in given.keys.sorted() where !known.contains(key) {
+            let list = known.isEmpty ? "this stage takes no options" : "known options: \(known.joined(separator: ", "))"
+            throw fail("\(path).\(key)", "unknown option '\(key)'\(Suggest.didYouMean(key, known)) (\(list))")
+        }
+        var out: [String: JSONValue] = [:]
+        for spec in specs {
+            let p = "\(path).\(spec.key)"
+            let v = given[spec.key]
+            if case .object(let sub) = spec.kind {
+                out[spec.key] = .object(try validate(v, specs: sub, path: p, fail: fail))
+                continue
+            }
+            guard let v, v != .null else {
+                out[spec.key] = spec.defaultValue
+                continue
+            }
+            out[spec.key] = try check(v, kind: spec.kind, path: p, fail: fail)
+        }
+        return out
+    }
+
+    private static func check(
+        _ v: JSONValue, kind: OptionKind, path: String, fail: (String, String) -> PipelineError
+    ) throws(PipelineError) -> JSONValue {
+        let expected = "expected \(kind.description.hasPrefix("'") ? "one of " : "a ")\(kind.description)"
+        switch kind {
+        case .bool:
+            guard case .bool = v else { throw fail(path, "\(expected), got \(v.shortDescription)") }
+            return v
+        case .integer(let lo, let hi):
+            guard let i = v.intValue, i >= lo, i <= hi else { throw fail(path, "\(expected), got \(v.shortDescription)") }
+            return .int(i)
+        case .number(let lo, let hi):
+            guard let d = v.doubleValue, d >= lo, d <= hi else {
+                throw fail(path, "\(expected), got \(v.shortDescription)")
+            }
+            return v
+        case .string:
+            guard case .string = v else { throw fail(path, "\(expected), got \(v.shortDescription)") }
+            return v
+        case .choice(let names):
+            guard let s = v.stringValue, names.contains(s) else {
+                let hint = v.stringValue.map { Suggest.didYouMean($0, names) } ?? ""
+                throw fail(path, "\(expected), got \(v.shortDescription)\(hint)")
+            }
+            return v
+        case .pages:
+            guard let s = v.stringValue else { throw fail(path, "\(expected), got \(v.shortDescription)") }
+            do {
+                _ = try PageRanges(s)
+            } catch {
+                throw fail(path, "\(error.message) in \(v.shortDescription); \(expected)")
+            }
+            return v
+        case .object:
+            return v  // handled by the caller
+        }
+    }
+}
+
+/// Stage options after validation, defaults filled in.
+public struct OptionValues: Sendable, Equatable {
+    public var values: [String: JSONValue]
+
+    public init(_ values: [String: JSONValue]) { self.values = values }
+
+    public subscript(key: String) -> JSONValue? { values[key] }
+
+    public func bool(_ key: String) -> Bool { values[key]?.boolValue ?? false }
+    public func int(_ key: String) -> Int { values[key]?.intValue ?? 0 }
+    public func double(_ key: String) -> Double { values[key]?.doubleValue ?? 0 }
+    public func string(_ key: String) -> String { values[key]?.stringValue ?? "" }
+    public func object(_ key: String) -> OptionValues { OptionValues(values[key]?.objectValue ?? [:]) }
+    public func pages(_ key: String) -> PageRanges { (try? PageRanges(string(key))) ?? .all }
+}

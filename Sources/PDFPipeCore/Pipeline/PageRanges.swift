@@ -1,0 +1,76 @@
+import Foundation
+
+/// A set of pages written as `1-3,7,10-`: `all` (or `-`) is every page; `N-` is N to the end;
+/// `last` may stand for the last page (`last`, `5-last`).
+public struct PageRanges: Sendable, Equatable {
+    struct Parse: Error { var message: String }
+
+    enum Bound: Sendable, Equatable {
+        case page(Int)
+        case last
+    }
+
+    var ranges: [(ClosedRangeBounds)]
+
+    struct ClosedRangeBounds: Sendable, Equatable {
+        var lower: Bound
+        var upper: Bound
+    }
+
+    public static let all = PageRanges(ranges: [ClosedRangeBounds(lower: .page(1), upper: .last)])
+    static let pattern = "^(all|(([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-)(,(([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-))*)$"
+
+    private init(ranges: [ClosedRangeBounds]) { self.ranges = ranges }
+
+    init(_ text: String) throws(Parse) {
+        let t = text.replacingOccurrences(of: " ", with: "")
+        if t == "all" || t == "-" {
+            self = .all
+            return
+        }
+        guard !t.isEmpty else { throw Parse(message: "empty page range") }
+        func bound(_ s: Substring) throws(Parse) -> Bound {
+            if s == "last" { return .last }
+            guard let n = Int(s), n >= 1 else { throw Parse(message: "invalid page '\(s)'") }
+            return .page(n)
+        }
+        var out: [ClosedRangeBounds] = []
+        for part in t.split(separator: ",", omittingEmptySubsequences: false) {
+            if part == "-" {
+                out.append(ClosedRangeBounds(lower: .page(1), upper: .last))
+                continue
+            }
+            let ends = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard !ends[0].isEmpty else { throw Parse(message: "invalid range '\(part)'") }
+            let lo = try bound(ends[0])
+            let hi: Bound = ends.count == 1 ? lo : (ends[1].isEmpty ? .last : try bound(ends[1]))
+            if case .page(let a) = lo, case .page(let b) = hi, b < a {
+                throw Parse(message: "range '\(part)' runs backwards")
+            }
+            out.append(ClosedRangeBounds(lower: lo, upper: hi))
+        }
+        ranges = out
+    }
+
+    /// The selected 1-based pages of a document with `count` pages, ascending, without repeats.
+    public func pages(count: Int) -> [Int] {
+        guard count > 0 else { return [] }
+        var selected = Set<Int>()
+        for r in ranges {
+            let lo: Int
+            let hi: Int
+            switch r.lower {
+            case .page(let n): lo = n
+            case .last: lo = count
+            }
+            switch r.upper {
+            case .page(let n): hi = min(n, count)
+            case .last: hi = count
+            }
+            if lo <= hi { selected.formUnion(lo...hi) }
+        }
+        return selected.sorted()
+    }
+
+    public static func == (a: PageRanges, b: PageRanges) -> Bool { a.ranges == b.ranges }
+}

@@ -1,0 +1,238 @@
+import Foundation
+
+/// A stage as the pipeline configures it.
+public struct ConfiguredStage: Sendable {
+    public var id: String
+    /// The key of this stage in `timings`: the id, with `#2`, `#3` for repeats.
+    public var label: String
+    public var options: OptionValues
+    public var stage: any Stage
+}
+
+/// A validated pipeline file, defaults filled in.
+public struct Pipeline: Sendable {
+    public static let currentVersion = 1
+    public static let topLevelKeys = ["$schema", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report"]
+    public static let reportKeys = ["formats", "failOn"]
+
+    /// The file as the user named it (used in messages).
+    public var file: String
+    public var version: Int
+    public var name: String
+    public var inputs: [String]
+    public var output: String
+    /// Concurrent documents; 0 means one per processor.
+    public var jobs: Int
+    public var stages: [ConfiguredStage]
+    public var rules: [String: RuleLevel]
+    public var formats: [String]
+    public var failOn: FailOn
+
+    /// Reads and validates a pipeline file.
+    public static func load(file: String, catalog: [StageDescriptor], formats: [String]) throws(PipelineError) -> Pipeline {
+        let text: String
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            guard let t = String(data: data, encoding: .utf8) else {
+                throw PipelineError(file: file, message: "the file is not UTF-8 text")
+            }
+            text = t
+        } catch let e as PipelineError {
+            throw e
+        } catch {
+            throw PipelineError(file: file, message: "cannot read the pipeline file: \(Self.describe(error))")
+        }
+        return try parse(text, file: file, catalog: catalog, formats: formats)
+    }
+
+    static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code))).lowercased()
+        }
+        if ns.domain == NSCocoaErrorDomain && (ns.code == NSFileReadNoSuchFileError || ns.code == 260) {
+            return "no such file"
+        }
+        return ns.localizedDescription
+    }
+
+    /// Validates pipeline text; `file` names it in messages.
+    public static func parse(
+        _ text: String, file: String, catalog: [StageDescriptor], formats knownFormats: [String]
+    ) throws(PipelineError) -> Pipeline {
+        var parser = JSONParser(text: text)
+        let root: JSONValue
+        do {
+            root = try parser.parseDocument()
+        } catch {
+            throw PipelineError(file: file, location: error.location, message: "malformed JSON: \(error.message)")
+        }
+        let locations = parser.locations
+        func fail(_ path: String, _ message: String) -> PipelineError {
+            // Point at the value, or at the closest enclosing value that exists.
+            var p = path
+            var loc = locations[p]
+            while loc == nil, let cut = p.lastIndex(where: { $0 == "." || $0 == "[" }) {
+                p = String(p[..<cut])
+                loc = locations[p]
+            }
+            return PipelineError(file: file, location: loc ?? locations[""], path: path, message: message)
+        }
+
+        guard case .object(let top) = root else {
+            throw fail("", "a pipeline is a JSON object, got \(root.shortDescription)")
+        }
+        for key in top.keys.sorted() where !topLevelKeys.contains(key) {
+            throw fail(key, "unknown key '\(key)'\(Suggest.didYouMean(key, topLevelKeys)) (known keys: \(topLevelKeys.dropFirst().joined(separator: ", ")))")
+        }
+
+        // version
+        var version = currentVersion
+        if let v = top["version"] {
+            guard let i = v.intValue else { throw fail("version", "expected an integer, got \(v.shortDescription)") }
+            guard i == currentVersion else {
+                throw fail("version", "unsupported version \(i); this pdfpipe reads version \(currentVersion)")
+            }
+            version = i
+        }
+
+        // name
+        var name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        if let v = top["name"] {
+            guard let s = v.stringValue, !s.isEmpty else {
+                throw fail("name", "expected a non-empty string, got \(v.shortDescription)")
+            }
+            name = s
+        }
+
+        // inputs
+        var inputs: [String] = []
+        if let v = top["inputs"] {
+            guard case .array(let items) = v else {
+                throw fail("inputs", "expected an array of paths or globs, got \(v.shortDescription)")
+            }
+            for (i, item) in items.enumerated() {
+                guard let s = item.stringValue, !s.isEmpty else {
+                    throw fail("inputs[\(i)]", "expected a path or glob, got \(item.shortDescription)")
+                }
+                inputs.append(s)
+            }
+        }
+
+        // output
+        var output = "out/\(name)"
+        if let v = top["output"] {
+            guard let s = v.stringValue, !s.isEmpty else {
+                throw fail("output", "expected a folder path, got \(v.shortDescription)")
+            }
+            output = s
+        }
+
+        // jobs
+        var jobs = 0
+        if let v = top["jobs"] {
+            guard let i = v.intValue, i >= 0, i <= 1024 else {
+                throw fail("jobs", "expected an integer 0...1024 (0: one per processor), got \(v.shortDescription)")
+            }
+            jobs = i
+        }
+
+        // stages
+        guard let stagesValue = top["stages"] else { throw fail("", "missing key 'stages' (a list of stages to run)") }
+        guard case .array(let stageItems) = stagesValue, !stageItems.isEmpty else {
+            throw fail("stages", "expected a non-empty array of stages, got \(stagesValue.shortDescription)")
+        }
+        let known = catalog.map(\.id)
+        var stages: [ConfiguredStage] = []
+        var seen: [String: Int] = [:]
+        for (i, item) in stageItems.enumerated() {
+            let p = "stages[\(i)]"
+            guard case .object(let s) = item else {
+                throw fail(p, "expected an object like {\"use\": \"inspect\"}, got \(item.shortDescription)")
+            }
+            for key in s.keys.sorted() where !["use", "with"].contains(key) {
+                throw fail("\(p).\(key)", "unknown key '\(key)'\(Suggest.didYouMean(key, ["use", "with"])) (a stage has 'use' and 'with')")
+            }
+            guard let use = s["use"] else { throw fail(p, "missing key 'use' (the stage to run)") }
+            guard let id = use.stringValue else { throw fail("\(p).use", "expected a stage name, got \(use.shortDescription)") }
+            guard let descriptor = catalog.first(where: { $0.id == id }) else {
+                throw fail("\(p).use", "unknown stage '\(id)'\(Suggest.didYouMean(id, known)) (known stages: \(known.joined(separator: ", ")))")
+            }
+            let values = try OptionSpec.validate(s["with"], specs: descriptor.options, path: "\(p).with", fail: fail)
+            let options = OptionValues(values)
+            let stage: any Stage
+            do {
+                stage = try descriptor.make(options)
+            } catch {
+                var e = error
+                if e.file == nil { e.file = file }
+                if e.path == nil { e.path = "\(p).with" }
+                if e.location == nil { e.location = locations["\(p).with"] ?? locations[p] }
+                throw e
+            }
+            seen[id, default: 0] += 1
+            let label = seen[id]! == 1 ? id : "\(id)#\(seen[id]!)"
+            stages.append(ConfiguredStage(id: id, label: label, options: options, stage: stage))
+        }
+
+        // rules
+        var rules: [String: RuleLevel] = [:]
+        if let v = top["rules"] {
+            guard case .object(let r) = v else {
+                throw fail("rules", "expected an object of rule ids to levels, got \(v.shortDescription)")
+            }
+            let ids = Rules.all.map(\.id)
+            for key in r.keys.sorted() {
+                guard ids.contains(key) else {
+                    throw fail("rules.\(key)", "unknown rule '\(key)'\(Suggest.didYouMean(key, ids)) (`pdfpipe rules` lists them)")
+                }
+                guard let s = r[key]!.stringValue, let level = RuleLevel(s) else {
+                    throw fail("rules.\(key)", "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.shortDescription)")
+                }
+                rules[key] = level
+            }
+        }
+
+        // report
+        var formats = ["json"]
+        var failOn = FailOn.error
+        if let v = top["report"] {
+            guard case .object(let r) = v else { throw fail("report", "expected an object, got \(v.shortDescription)") }
+            for key in r.keys.sorted() where !reportKeys.contains(key) {
+                throw fail("report.\(key)", "unknown key '\(key)'\(Suggest.didYouMean(key, reportKeys)) (known keys: \(reportKeys.joined(separator: ", ")))")
+            }
+            if let f = r["formats"] {
+                guard case .array(let items) = f, !items.isEmpty else {
+                    throw fail("report.formats", "expected a non-empty array of formats, got \(f.shortDescription)")
+                }
+                formats = []
+                for (i, item) in items.enumerated() {
+                    guard let s = item.stringValue, knownFormats.contains(s) else {
+                        let hint = item.stringValue.map { Suggest.didYouMean($0, knownFormats) } ?? ""
+                        throw fail("report.formats[\(i)]", "unknown format \(item.shortDescription)\(hint) (known formats: \(knownFormats.joined(separator: ", ")))")
+                    }
+                    if !formats.contains(s) { formats.append(s) }
+                }
+            }
+            if let f = r["failOn"] {
+                guard let s = f.stringValue, let level = FailOn(rawValue: s) else {
+                    throw fail("report.failOn", "expected one of 'error' | 'warning' | 'note' | 'never', got \(f.shortDescription)")
+                }
+                failOn = level
+            }
+        }
+
+        return Pipeline(
+            file: file, version: version, name: name, inputs: inputs, output: output, jobs: jobs, stages: stages,
+            rules: rules, formats: formats, failOn: failOn)
+    }
+
+    /// The severity a rule has in this pipeline, or nil when it is off.
+    public func level(of rule: String, default severity: Severity) -> Severity? {
+        switch rules[rule] {
+        case nil: severity
+        case .off?: nil
+        case .severity(let s)?: s
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// A problem with a pipeline file or the command line, reported before any document is opened.
+/// Printed in compiler style: `pipelines/audit.json:4:20: error: stages[2].with.width: expected …`.
+public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The pipeline file, as the user named it (nil for command-line problems).
+    public var file: String?
+    /// Where in the file, when known.
+    public var location: SourceLocation?
+    /// The JSON path (`stages[2].with.width`), when the problem is about a value.
+    public var path: String?
+    public var message: String
+
+    public init(file: String?, location: SourceLocation? = nil, path: String? = nil, message: String) {
+        self.file = file
+        self.location = location
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        var prefix = file ?? "pdfpipe"
+        if let location { prefix += ":\(location.line):\(location.column)" }
+        if let path, !path.isEmpty { return "\(prefix): error: \(path): \(message)" }
+        return "\(prefix): error: \(message)"
+    }
+}
+
+/// Suggestions for misspelt names.
+public enum Suggest {
+    /// The closest candidate within a small edit distance, if any.
+    public static func closest(to word: String, in candidates: [String]) -> String? {
+        let limit = max(2, word.count / 3)
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(word.lowercased(), c.lowercased())
+            if d <= limit, best == nil || d < best!.1 { best = (c, d) }
+        }
+        return best?.0
+    }
+
+    /// `; did you mean 'width'?` or the empty string.
+    public static func didYouMean(_ word: String, _ candidates: [String]) -> String {
+        closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}

@@ -1,0 +1,49 @@
+/// The JSON Schema (draft 2020-12) of pipeline files, made from the same tables the loader uses, so
+/// the committed copy in `pipelines/` can be checked against it.
+public enum PipelineSchema {
+    public static func make(catalog: [StageDescriptor], formats: [String]) -> JSONValue {
+        let stageVariants: [JSONValue] = catalog.map { d in
+            [
+                "type": "object",
+                "description": .string(d.summary),
+                "additionalProperties": false,
+                "required": ["use"],
+                "properties": [
+                    "use": ["const": .string(d.id)],
+                    "with": OptionSpec.objectSchema(d.options),
+                ],
+            ]
+        }
+        let ruleProps = Dictionary(uniqueKeysWithValues: Rules.all.map { r -> (String, JSONValue) in
+            (r.id, ["description": .string("\(r.summary) (default: \(r.severity.rawValue))"), "enum": .array(RuleLevel.names.map { .string($0) })])
+        })
+        return [
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://pdfpipe.invalid/pipeline.schema.json",
+            "title": "pdfpipe pipeline",
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["stages"],
+            "properties": [
+                "$schema": ["type": "string"],
+                "version": ["const": .int(Pipeline.currentVersion), "description": "format version"],
+                "name": ["type": "string", "minLength": 1, "description": "shown in reports; default: the file name"],
+                "inputs": [
+                    "type": "array", "items": ["type": "string", "minLength": 1],
+                    "description": "files, folders (searched for *.pdf) and globs with **, relative to the working folder",
+                ],
+                "output": ["type": "string", "minLength": 1, "description": "output folder; default: out/NAME"],
+                "jobs": ["type": "integer", "minimum": 0, "maximum": 1024, "description": "documents at once; 0: one per processor"],
+                "stages": ["type": "array", "minItems": 1, "items": ["oneOf": .array(stageVariants)]],
+                "rules": ["type": "object", "additionalProperties": false, "properties": .object(ruleProps)],
+                "report": [
+                    "type": "object", "additionalProperties": false,
+                    "properties": [
+                        "formats": ["type": "array", "minItems": 1, "items": ["enum": .array(formats.map { .string($0) })]],
+                        "failOn": ["enum": .array(FailOn.allCases.map { .string($0.rawValue) })],
+                    ],
+                ],
+            ],
+        ]
+    }
+}

@@ -1,0 +1,64 @@
+/// One fact a stage found about a document: a flat value with a stable rule id.
+public struct Finding: Sendable, Equatable {
+    public var rule: String
+    public var severity: Severity
+    /// 1-based page number, when the finding is about a page.
+    public var page: Int?
+    /// The page label readers see (`/PageLabels`), when the document has labels.
+    public var pageLabel: String?
+    /// The PDF object, as `12 0 R`, when one is concerned.
+    public var object: String?
+    /// `[x1, y1, x2, y2]` in PDF user space, when a rectangle is concerned.
+    public var rect: [Double]?
+    /// The stage that reported it.
+    public var stage: String?
+    /// A lowercase fragment; user values in single quotes.
+    public var message: String
+    /// How to fix it.
+    public var hint: String?
+
+    public init(
+        rule: String, severity: Severity? = nil, page: Int? = nil, pageLabel: String? = nil, object: String? = nil,
+        rect: [Double]? = nil, stage: String? = nil, message: String, hint: String? = nil
+    ) {
+        self.rule = rule
+        self.severity = severity ?? Rules.defaultSeverity(of: rule)
+        self.page = page
+        self.pageLabel = pageLabel
+        self.object = object
+        self.rect = rect
+        self.stage = stage
+        self.message = message
+        self.hint = hint ?? Rules.rule(rule)?.hint
+    }
+}
+
+extension Finding: JSONRepresentable {
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["rule": .string(rule), "severity": .string(severity.rawValue), "message": .string(message)]
+        if let page { o["page"] = .int(page) }
+        if let pageLabel { o["pageLabel"] = .string(pageLabel) }
+        if let object { o["object"] = .string(object) }
+        if let rect { o["rect"] = .array(rect.map { .double($0) }) }
+        if let stage { o["stage"] = .string(stage) }
+        if let hint { o["hint"] = .string(hint) }
+        return .object(o)
+    }
+
+    public init(json: JSONValue) throws(ReportDecodingError) {
+        guard let rule = json["rule"]?.stringValue, let message = json["message"]?.stringValue,
+            let sev = json["severity"]?.stringValue.flatMap(Severity.init(rawValue:))
+        else { throw ReportDecodingError(message: "finding without rule, severity or message") }
+        self.init(
+            rule: rule, severity: sev, page: json["page"]?.intValue, pageLabel: json["pageLabel"]?.stringValue,
+            object: json["object"]?.stringValue, rect: json["rect"]?.arrayValue?.compactMap(\.doubleValue),
+            stage: json["stage"]?.stringValue, message: message, hint: json["hint"]?.stringValue)
+        if json["hint"] == nil { hint = nil }
+    }
+}
+
+/// A report file that could not be read back.
+public struct ReportDecodingError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,47 @@
+/// How serious a finding is. Ordered: `note < warning < error`.
+public enum Severity: String, Sendable, CaseIterable, Comparable {
+    case note, warning, error
+
+    private var rank: Int {
+        switch self {
+        case .note: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// A pipeline's setting for one rule: a severity, or off.
+public enum RuleLevel: Sendable, Equatable {
+    case off
+    case severity(Severity)
+
+    public init?(_ text: String) {
+        if text == "off" {
+            self = .off
+        } else if let s = Severity(rawValue: text) {
+            self = .severity(s)
+        } else {
+            return nil
+        }
+    }
+
+    public static let names = ["error", "warning", "note", "off"]
+}
+
+/// The threshold at which a run fails: findings at or above it give exit code 1.
+public enum FailOn: String, Sendable, CaseIterable {
+    case error, warning, note, never
+
+    /// Whether a finding of this severity makes the run fail.
+    public func fails(_ severity: Severity) -> Bool {
+        switch self {
+        case .never: false
+        case .error: severity >= .error
+        case .warning: severity >= .warning
+        case .note: true
+        }
+    }
+}

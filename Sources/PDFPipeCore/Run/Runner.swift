@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Progress of a run, for the console.
+public struct RunProgress: Sendable {
+    public var done: Int
+    public var total: Int
+    public var pages: Int
+    public var elapsed: Double
+}
+
+/// Runs a pipeline's stages over a batch, several documents at a time.
+///
+/// Each worker takes the next document, runs every stage on it in order, and stores the result at the
+/// document's index, so results come out in input order whatever finished first. Stage values are
+/// shared (they hold configuration only); everything opened for a document stays on its worker.
+public struct Runner: Sendable {
+    public var pipeline: Pipeline
+    public var outputDirectory: String
+    /// Concurrent documents (at least 1).
+    public var jobs: Int
+
+    public init(pipeline: Pipeline, outputDirectory: String, jobs: Int) {
+        self.pipeline = pipeline
+        self.outputDirectory = outputDirectory
+        self.jobs = max(1, jobs)
+    }
+
+    /// Processes every document. `progress` is called after each document (from any thread).
+    public func run(_ documents: [InputDocument], progress: (@Sendable (RunProgress) -> Void)? = nil) -> [DocumentResult] {
+        let count = documents.count
+        let results = Mutex<[DocumentResult?]>(Array(repeating: nil, count: count))
+        let next = Atomic<Int>(0)
+        let stats = Mutex<(done: Int, pages: Int)>((0, 0))
+        let start = DispatchTime.now().uptimeNanoseconds
+        let group = DispatchGroup()
+        let queue = DispatchQueue(label: "pdfpipe.workers", attributes: .concurrent)
+        for _ in 0..<min(jobs, max(count, 1)) {
+            queue.async(group: group) {
+                while true {
+                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard i < count else { return }
+                    let result = process(documents[i])
+                    results.withLock { $0[i] = result }
+                    let (done, pages) = stats.withLock { s in
+                        s.done += 1
+                        s.pages += result.pageCount ?? 0
+                        return (s.done, s.pages)
+                    }
+                    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    progress?(RunProgress(done: done, total: count, pages: pages, elapsed: elapsed))
+                }
+            }
+        }
+        group.wait()
+        return results.withLock { $0.map { $0! } }
+    }
+
+    /// Runs every stage on one document; never throws: failures become findings.
+    public func process(_ document: InputDocument) -> DocumentResult {
+        var job = Job(source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory)
+        var timings: [String: Double] = [:]
+        var status = DocumentStatus.ok
+        for configured in pipeline.stages {
+            job.stage = configured.id
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            defer { timings[configured.label] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
+            do {
+                try configured.stage.run(&job)
+            } catch let failure as DocumentFailure {
+                job.report(Finding(rule: failure.rule, object: failure.object, message: failure.message))
+                status = .failed
+                break
+            } catch {
+                job.report(Finding(rule: "stage.failed", message: "stage '\(configured.id)' failed: \(error)"))
+                status = .failed
+                break
+            }
+        }
+        return DocumentResult(
+            path: document.relativePath, status: status, pageCount: job.pageCount,
+            findings: finish(job.findings, labels: job.pageLabels), artifacts: job.artifacts, timings: timings,
+            sections: job.sections)
+    }
+
+    /// Applies the pipeline's rule levels and fills in page labels.
+    func finish(_ findings: [Finding], labels: [String]?) -> [Finding] {
+        findings.compactMap { f in
+            var f = f
+            switch pipeline.rules[f.rule] {
+            case .off?: return nil
+            case .severity(let s)?: f.severity = s
+            case nil: break
+            }
+            if f.pageLabel == nil, let page = f.page, let labels, page >= 1, page <= labels.count {
+                f.pageLabel = labels[page - 1]
+            }
+            return f
+        }
+    }
+}

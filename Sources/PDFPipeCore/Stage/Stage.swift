@@ -1,0 +1,100 @@
+/// What a stage is, for the pipeline loader, `pdfpipe stages` and the JSON Schema.
+public struct StageDescriptor: Sendable {
+    public var id: String
+    public var summary: String
+    public var options: [OptionSpec]
+    /// Builds the stage from validated options (defaults filled in).
+    public var make: @Sendable (OptionValues) throws(PipelineError) -> any Stage
+
+    public init(
+        id: String, summary: String, options: [OptionSpec],
+        make: @escaping @Sendable (OptionValues) throws(PipelineError) -> any Stage
+    ) {
+        self.id = id
+        self.summary = summary
+        self.options = options
+        self.make = make
+    }
+}
+
+/// A pipeline stage. A stage value holds only its configuration, and is shared by every worker;
+/// everything it learns about a document goes into the `Job`.
+public protocol Stage: Sendable {
+    static var descriptor: StageDescriptor { get }
+
+    /// Runs on one document. Throw `DocumentFailure` when the document cannot be processed further
+    /// (later stages are then skipped); any other error becomes a `stage.failed` finding.
+    func run(_ job: inout Job) throws
+}
+
+/// Thrown by a stage when a document cannot be processed further: becomes a finding with `rule`,
+/// the document's status becomes `failed`, and later stages are skipped.
+public struct DocumentFailure: Error, Sendable, CustomStringConvertible {
+    public var rule: String
+    public var message: String
+    public var object: String?
+
+    public init(rule: String, message: String, object: String? = nil) {
+        self.rule = rule
+        self.message = message
+        self.object = object
+    }
+
+    public var description: String { message }
+}
+
+/// Per-document resources that stages share (an opened document, say), kept for the life of the
+/// job on the worker's thread and dropped with it. Not Sendable: it never leaves its worker.
+public final class JobResources {
+    private var items: [ObjectIdentifier: AnyObject] = [:]
+
+    public init() {}
+
+    /// The cached value of type `T`, made on first use.
+    public func value<T: AnyObject>(_ type: T.Type, make: () throws -> T) rethrows -> T {
+        if let v = items[ObjectIdentifier(type)] as? T { return v }
+        let v = try make()
+        items[ObjectIdentifier(type)] = v
+        return v
+    }
+
+    /// Forgets every cached value (when the working file changes).
+    public func removeAll() { items.removeAll() }
+}
+
+/// One document on its way through the stages.
+public struct Job {
+    /// The input as found (absolute path).
+    public let source: String
+    /// Relative to the input root; what reports show.
+    public let relativePath: String
+    /// The file stages read: the source, or a copy an earlier stage made (normalize). Setting it
+    /// drops the shared resources opened on the old file.
+    public var workingFile: String {
+        didSet { resources.removeAll() }
+    }
+    public let outputDirectory: String
+    public var pageCount: Int?
+    /// Page labels, one per page, when the document defines `/PageLabels`.
+    public var pageLabels: [String]?
+    public var findings: [Finding] = []
+    public var artifacts: [Artifact] = []
+    public var sections: [String: JSONValue] = [:]
+    public let resources = JobResources()
+    /// The id of the running stage (set by the runner).
+    public internal(set) var stage = ""
+
+    public init(source: String, relativePath: String, outputDirectory: String) {
+        self.source = source
+        self.relativePath = relativePath
+        self.workingFile = source
+        self.outputDirectory = outputDirectory
+    }
+
+    /// Adds a finding from the running stage.
+    public mutating func report(_ finding: Finding) {
+        var f = finding
+        if f.stage == nil { f.stage = stage }
+        findings.append(f)
+    }
+}

@@ -1,0 +1,2 @@
+import XCTest
+final class PlaceholderPDFPipeCLITests: XCTestCase { func testNothing() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class PlaceholderPDFPipeCoreTests: XCTestCase { func testNothing() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class PlaceholderPDFPipeStagesTests: XCTestCase { func testNothing() {} }
