@@ -1,1 +1,5 @@
-print("x")
+import Foundation
+import PDFPipeCLI
+
+let code = CLI(console: .standard()).run(Array(CommandLine.arguments.dropFirst()))
+exit(code.rawValue)

@@ -28,6 +28,11 @@ public enum JSONWriter {
                 out += "[]"
                 return
             }
+            // Short arrays of scalars (rects, boxes) stay on one line.
+            if pretty, items.count <= 8, items.allSatisfy({ if case .array = $0 { false } else if case .object = $0 { false } else { true } }) {
+                out += "[" + items.map { compact($0) }.joined(separator: ", ") + "]"
+                return
+            }
             out += "["
             for (n, item) in items.enumerated() {
                 if n > 0 { out += "," }

@@ -29,10 +29,13 @@ public struct Pipeline: Sendable {
     public var failOn: FailOn
 
     /// Reads and validates a pipeline file.
-    public static func load(file: String, catalog: [StageDescriptor], formats: [String]) throws(PipelineError) -> Pipeline {
+    /// - Parameter directory: where a relative `file` is found (messages still name it as given).
+    public static func load(
+        file: String, relativeTo directory: String, catalog: [StageDescriptor], formats: [String]
+    ) throws(PipelineError) -> Pipeline {
         let text: String
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            let data = try Data(contentsOf: URL(fileURLWithPath: Paths.absolute(file, relativeTo: directory)))
             guard let t = String(data: data, encoding: .utf8) else {
                 throw PipelineError(file: file, message: "the file is not UTF-8 text")
             }

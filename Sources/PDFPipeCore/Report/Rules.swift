@@ -34,6 +34,14 @@ public enum Rules {
             summary: "qpdf and poppler disagree about the document's pages (count, size or label)",
             hint: "the page tree is probably damaged; run the normalize stage to rewrite it"),
         Rule(
+            id: "page.invalid-rotate", severity: .warning,
+            summary: "a page's /Rotate is not a multiple of 90, so viewers ignore it",
+            hint: "set /Rotate to 0, 90, 180 or 270"),
+        Rule(
+            id: "page.no-media-box", severity: .warning,
+            summary: "a page has no /MediaBox (not even an inherited one); readers assume US Letter",
+            hint: "give the page tree a /MediaBox"),
+        Rule(
             id: "stage.failed", severity: .error,
             summary: "a stage could not finish on this document; later stages were skipped",
             hint: "the message says why; if it looks like a bug in pdfpipe, report it with the file"),

@@ -58,6 +58,12 @@ public final class JobResources {
         return v
     }
 
+    /// The cached value of type `T`, if any.
+    public func existing<T: AnyObject>(_ type: T.Type) -> T? { items[ObjectIdentifier(type)] as? T }
+
+    /// Caches a value under its type.
+    public func store<T: AnyObject>(_ value: T) { items[ObjectIdentifier(T.self)] = value }
+
     /// Forgets every cached value (when the working file changes).
     public func removeAll() { items.removeAll() }
 }

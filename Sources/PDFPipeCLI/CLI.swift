@@ -1,0 +1,167 @@
+import Foundation
+import PDFPipeCore
+import PDFPipeStages
+
+/// The `pdfpipe` command line. `run(_:)` returns the exit code; everything it prints goes through
+/// the console, so tests can run it in-process.
+public struct CLI: Sendable {
+    public static let version = "0.1.0"
+
+    let console: Console
+    /// Relative paths (pipeline, inputs, output) are taken from here.
+    let directory: String
+    /// When set, used as `generatedAt` instead of the clock (tests, reproducible builds).
+    let fixedDate: String?
+
+    public init(console: Console, directory: String = FileManager.default.currentDirectoryPath, fixedDate: String? = nil) {
+        self.console = console
+        self.directory = directory
+        self.fixedDate = fixedDate ?? ProcessInfo.processInfo.environment["PDFPIPE_FIXED_DATE"]
+    }
+
+    static let commands: [(name: String, summary: String)] = [
+        ("run", "run a pipeline over PDF files and folders"),
+        ("validate", "check a pipeline file without opening any document"),
+        ("stages", "list the stages with their options and defaults"),
+        ("rules", "list the rule ids with their default severities"),
+        ("schema", "print the JSON Schema of pipeline files"),
+    ]
+
+    static let usage = """
+        pdfpipe \(version): declarative pipelines over batches of PDF files
+
+        Usage: pdfpipe <command> [options]
+
+        Commands:
+        \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+        Run 'pdfpipe <command> --help' for a command's options.
+        Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments, 3 internal failure.
+        """
+
+    public func run(_ args: [String]) -> ExitCode {
+        guard let command = args.first else {
+            console.error(Self.usage)
+            return .usage
+        }
+        let rest = Array(args.dropFirst())
+        switch command {
+        case "--help", "-h", "help":
+            if let topic = rest.first, let text = help(topic) { console.print(text) } else { console.print(Self.usage) }
+            return .clean
+        case "--version", "-V":
+            console.print("pdfpipe \(Self.version)")
+            return .clean
+        default:
+            break
+        }
+        if rest.contains("--help") || rest.contains("-h"), let text = help(command) {
+            console.print(text)
+            return .clean
+        }
+        do throws(PipelineError) {
+            switch command {
+            case "run": return try runCommand(rest)
+            case "validate": return try validateCommand(rest)
+            case "stages": return try listStages(rest)
+            case "rules": return try listRules(rest)
+            case "schema": return try printSchema(rest)
+            default:
+                let names = Self.commands.map(\.name)
+                throw PipelineError(file: nil, message: "unknown command '\(command)'\(Suggest.didYouMean(command, names)) (commands: \(names.joined(separator: ", ")))")
+            }
+        } catch {
+            console.error(error.description)
+            return .usage
+        }
+    }
+
+    func help(_ command: String) -> String? {
+        switch command {
+        case "run":
+            return """
+                Usage: pdfpipe run PIPELINE [INPUT...] [options]
+
+                Runs the stages of PIPELINE (a JSON file) over the inputs: files, folders (searched
+                recursively for *.pdf) and globs (quote them: 'docs/**/*.pdf'). Inputs given here replace
+                the pipeline's "inputs". Writes the reports to the output folder.
+
+                Options:
+                  --out DIR          output folder (default: the pipeline's "output", else out/NAME)
+                  --jobs N           documents processed at once (default: the pipeline's "jobs", else
+                                     one per processor)
+                  --format LIST      report formats, comma-separated (\(Reporters.formats.joined(separator: ", ")))
+                  --fail-on LEVEL    error | warning | note | never: exit 1 when a finding is at or above
+                                     LEVEL (default: the pipeline's report.failOn, else error)
+                  --quiet            print nothing but errors
+                  -h, --help         show this help
+
+                Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments,
+                3 internal failure.
+                """
+        case "validate":
+            return """
+                Usage: pdfpipe validate PIPELINE
+
+                Checks a pipeline file (JSON syntax, stages, options, rules, report settings) without
+                opening any document. Exit code 0 when valid, 2 otherwise.
+                """
+        case "stages":
+            return "Usage: pdfpipe stages\n\nLists every stage with its options, their types and defaults."
+        case "rules":
+            return "Usage: pdfpipe rules\n\nLists every rule id with its default severity and meaning."
+        case "schema":
+            return "Usage: pdfpipe schema\n\nPrints the JSON Schema of pipeline files (the one in pipelines/)."
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - Commands
+
+    func loadPipeline(_ file: String) throws(PipelineError) -> Pipeline {
+        try Pipeline.load(file: file, relativeTo: directory, catalog: StageTable.all, formats: Reporters.formats)
+    }
+
+    func validateCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
+        let a = try Arguments(args, valued: [], flags: [])
+        guard a.positional.count == 1 else { throw PipelineError(file: nil, message: "validate takes one pipeline file") }
+        let p = try loadPipeline(a.positional[0])
+        console.print("\(p.file): ok (\(p.stages.count) stage\(p.stages.count == 1 ? "" : "s"): \(p.stages.map(\.id).joined(separator: ", ")))")
+        return .clean
+    }
+
+    func listStages(_ args: [String]) throws(PipelineError) -> ExitCode {
+        _ = try Arguments(args, valued: [], flags: [])
+        for d in StageTable.all {
+            console.print("\(d.id): \(d.summary)")
+            printOptions(d.options, indent: "  ")
+        }
+        return .clean
+    }
+
+    private func printOptions(_ options: [OptionSpec], indent: String) {
+        for o in options {
+            if case .object(let sub) = o.kind {
+                console.print("\(indent)\(o.key) (object): \(o.summary)")
+                printOptions(sub, indent: indent + "  ")
+            } else {
+                console.print("\(indent)\(o.key) (\(o.kind.description), default \(JSONWriter.compact(o.defaultValue))): \(o.summary)")
+            }
+        }
+    }
+
+    func listRules(_ args: [String]) throws(PipelineError) -> ExitCode {
+        _ = try Arguments(args, valued: [], flags: [])
+        for r in Rules.all {
+            console.print("\(r.id.padding(toLength: 24, withPad: " ", startingAt: 0)) \(r.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(r.summary)")
+        }
+        return .clean
+    }
+
+    func printSchema(_ args: [String]) throws(PipelineError) -> ExitCode {
+        _ = try Arguments(args, valued: [], flags: [])
+        console.status(JSONWriter.pretty(PipelineSchema.make(catalog: StageTable.all, formats: Reporters.formats)).replacingOccurrences(of: "\u{0}", with: ""))
+        return .clean
+    }
+}

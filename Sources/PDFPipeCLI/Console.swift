@@ -1,0 +1,31 @@
+import Foundation
+import Synchronization
+
+/// Where the CLI writes: standard output and error, or buffers in tests. One lock serializes all
+/// writes, so lines from worker threads never interleave.
+public final class Console: Sendable {
+    private let out: @Sendable (String) -> Void
+    private let err: @Sendable (String) -> Void
+    private let lock = Mutex(())
+    /// Whether standard error is a terminal (progress is shown only then).
+    public let interactive: Bool
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, interactive: Bool) {
+        self.out = out
+        self.err = err
+        self.interactive = interactive
+    }
+
+    /// The process's standard streams.
+    public static func standard() -> Console {
+        Console(
+            out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
+            err: { s in FileHandle.standardError.write(Data(s.utf8)) },
+            interactive: isatty(2) != 0)
+    }
+
+    public func print(_ line: String) { lock.withLock { _ in out(line + "\n") } }
+    public func error(_ line: String) { lock.withLock { _ in err(line + "\n") } }
+    /// Writes without a newline (a progress line redrawn with `\r`).
+    public func status(_ text: String) { lock.withLock { _ in err(text) } }
+}

@@ -1,0 +1,11 @@
+/// The exit codes of `pdfpipe`, documented in the README; stable.
+public enum ExitCode: Int32, Sendable {
+    /// No finding at or above the fail-on level.
+    case clean = 0
+    /// Findings at or above the fail-on level.
+    case findings = 1
+    /// A bad pipeline file, bad arguments, or an input that does not exist.
+    case usage = 2
+    /// pdfpipe itself failed (for example, it could not write the report).
+    case internalFailure = 3
+}

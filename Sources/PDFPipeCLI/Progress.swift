@@ -1,0 +1,34 @@
+import Foundation
+import PDFPipeCore
+import Synchronization
+
+/// The progress line on a terminal: documents done/total, pages per second, time left.
+/// Redrawn at most five times a second; nothing at all when stderr is not a terminal.
+final class ProgressLine: Sendable {
+    private let console: Console
+    private let lastDraw = Mutex<Double>(-1)
+
+    init(console: Console) { self.console = console }
+
+    func update(_ p: RunProgress) {
+        let due = lastDraw.withLock { last -> Bool in
+            guard p.done == p.total || p.elapsed - last >= 0.2 else { return false }
+            last = p.elapsed
+            return true
+        }
+        guard due else { return }
+        let rate = p.elapsed > 0 ? Double(p.pages) / p.elapsed : 0
+        let left = p.done > 0 ? p.elapsed / Double(p.done) * Double(p.total - p.done) : 0
+        let text = "[\(p.done)/\(p.total)] \(String(format: "%.0f", rate)) pages/s, \(Self.duration(left)) left"
+        console.status("\r\u{1B}[K" + text)
+    }
+
+    func finish() { console.status("\r\u{1B}[K") }
+
+    static func duration(_ s: Double) -> String {
+        let t = Int(s.rounded())
+        if t < 60 { return "\(t)s" }
+        if t < 3600 { return "\(t / 60)m\(String(format: "%02d", t % 60))s" }
+        return "\(t / 3600)h\(String(format: "%02d", t / 60 % 60))m"
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+
+/// The documents a job opens, shared by its stages (each opened once per working file).
+extension Job {
+    /// The working file read through qpdf, opened on first use. qpdf's warnings while opening become
+    /// `pdf.damaged` findings; a file that cannot be opened ends the document (`pdf.unreadable`,
+    /// `pdf.password-required`).
+    public mutating func qpdf() throws(DocumentFailure) -> QPDFFile {
+        if let f = resources.existing(QPDFFile.self) { return f }
+        do {
+            let f = try QPDFFile(path: workingFile)
+            resources.store(f)
+            reportWarnings(of: f)
+            return f
+        } catch {
+            throw failure(error, library: "qpdf")
+        }
+    }
+
+    /// The working file read through poppler, opened on first use.
+    public mutating func poppler() throws(DocumentFailure) -> PopplerFile {
+        if let f = resources.existing(PopplerFile.self) { return f }
+        do {
+            let f = try PopplerFile(path: workingFile)
+            resources.store(f)
+            reportMessages(of: f)
+            return f
+        } catch {
+            throw failure(error, library: "poppler")
+        }
+    }
+
+    private func failure(_ error: BridgeError, library: String) -> DocumentFailure {
+        switch error {
+        case .passwordRequired(_, let message):
+            return DocumentFailure(
+                rule: "pdf.password-required", message: "the document needs a user password to open (\(library): \(message))")
+        default:
+            return DocumentFailure(rule: "pdf.unreadable", message: "\(library) cannot open the file: \(stripPath(error.description))")
+        }
+    }
+
+    /// qpdf's messages start with the file's path; reports carry no absolute paths.
+    func stripPath(_ text: String) -> String {
+        var t = text
+        for p in [workingFile, source] where t.hasPrefix(p) {
+            t = String(t.dropFirst(p.count))
+            if t.hasPrefix(": ") { t = String(t.dropFirst(2)) } else if t.hasPrefix(" ") { t = String(t.dropFirst()) }
+            break
+        }
+        return t
+    }
+
+    /// Turns qpdf's pending warnings into `pdf.damaged` findings (at most 50 per document).
+    public mutating func reportWarnings(of file: QPDFFile) {
+        let limit = 50
+        for w in file.takeWarnings() {
+            let already = findings.count { $0.rule == "pdf.damaged" }
+            if already > limit { break }
+            if already == limit {
+                report(Finding(rule: "pdf.damaged", message: "more qpdf warnings not shown"))
+                break
+            }
+            var object: String?
+            if let r = w.text.range(of: "(object "), let end = w.text[r.upperBound...].firstIndex(where: { $0 == "," || $0 == ")" }) {
+                object = String(w.text[r.upperBound..<end]) + " R"
+            }
+            // "FILE (object 5 0, offset 12): message" -> "message (object 5 0, offset 12)"
+            var text = stripPath(w.text)
+            if text.hasPrefix("("), let close = text.range(of: "): ") {
+                text = String(text[close.upperBound...]) + " " + String(text[..<text.index(after: close.lowerBound)])
+            }
+            report(Finding(rule: "pdf.damaged", object: object, message: "qpdf: \(text)"))
+        }
+    }
+
+    /// Turns poppler's pending log messages into `pdf.parse-message` notes (at most 20 kept by stage).
+    public mutating func reportMessages(of file: PopplerFile) {
+        let (messages, dropped) = file.log.drain()
+        for m in messages.prefix(20) {
+            report(Finding(rule: "pdf.parse-message", message: "poppler: \(m.trimmingCharacters(in: .whitespacesAndNewlines))"))
+        }
+        let more = max(0, messages.count - 20) + dropped
+        if more > 0 { report(Finding(rule: "pdf.parse-message", message: "poppler: \(more) more messages not shown")) }
+    }
+}

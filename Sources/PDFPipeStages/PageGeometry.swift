@@ -1,0 +1,53 @@
+import PDFBridge
+
+/// A page's boxes and rotation, with inherited attributes resolved (`/MediaBox`, `/CropBox`,
+/// `/Rotate` may sit on any ancestor `/Pages` node).
+public struct PageGeometry: Sendable, Equatable {
+    public var mediaBox: PDFRect
+    /// As declared (or the media box when absent); `visibleBox` is what viewers show.
+    public var cropBox: PDFRect
+    /// 0, 90, 180 or 270 (negative and over-360 values normalized).
+    public var rotate: Int
+    /// The raw `/Rotate` value when it was not a multiple of 90 (viewers ignore it).
+    public var invalidRotate: Int?
+    public var mediaBoxMissing: Bool
+
+    /// The crop box clipped to the media box, as viewers show it.
+    public var visibleBox: PDFRect { cropBox.intersection(mediaBox) ?? mediaBox }
+
+    /// Width and height as displayed (swapped for 90 and 270).
+    public var displaySize: (width: Double, height: Double) {
+        let b = visibleBox
+        return rotate % 180 == 0 ? (b.width, b.height) : (b.height, b.width)
+    }
+
+    /// US Letter, what readers assume when a page has no media box.
+    public static let defaultMediaBox = PDFRect(0, 0, 612, 792)
+
+    public init(page: QPDFObject) {
+        func inherited(_ key: String) -> QPDFObject? {
+            var node: QPDFObject? = page
+            var seen = Set<Int>()
+            var depth = 0
+            while let n = node, depth < 64 {
+                if let v = n[key] { return v }
+                if let id = n.objectID?.number, !seen.insert(id).inserted { return nil }
+                node = n["Parent"]
+                depth += 1
+            }
+            return nil
+        }
+        let media = inherited("MediaBox")?.rectangle
+        mediaBoxMissing = media == nil
+        mediaBox = media ?? Self.defaultMediaBox
+        cropBox = inherited("CropBox")?.rectangle ?? mediaBox
+        let raw = inherited("Rotate")?.int ?? 0
+        rotate = Self.normalize(rotate: raw)
+        invalidRotate = raw % 90 == 0 ? nil : raw
+    }
+
+    public static func normalize(rotate: Int) -> Int {
+        guard rotate % 90 == 0 else { return 0 }
+        return ((rotate % 360) + 360) % 360
+    }
+}

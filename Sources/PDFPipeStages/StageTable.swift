@@ -1,0 +1,9 @@
+import PDFPipeCore
+
+/// Every stage pdfpipe knows, in one table: the pipeline loader, `pdfpipe stages` and the JSON Schema
+/// all read it.
+public enum StageTable {
+    public static let all: [StageDescriptor] = [
+        InspectStage.descriptor
+    ]
+}
