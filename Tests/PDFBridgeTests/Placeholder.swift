@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderPDFBridgeTests: XCTestCase { func testNothing() {} }

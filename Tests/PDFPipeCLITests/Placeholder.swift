@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderPDFPipeCLITests: XCTestCase { func testNothing() {} }

@@ -1,0 +1,48 @@
+import Foundation
+import PDFPipeCore
+
+/// Stages without any PDF library, to test the loader and the runner.
+struct NoteStage: Stage {
+    static let descriptor = StageDescriptor(
+        id: "note", summary: "reports one finding per document",
+        options: [
+            OptionSpec("width", .integer(min: 1, max: 10_000), default: 200, "a width"),
+            OptionSpec("mode", .choice(["fast", "slow"]), default: "fast", "a mode"),
+            OptionSpec("pages", .pages, default: "all", "pages"),
+            OptionSpec("ratio", .number(min: 0, max: 1), default: 0.5, "a ratio"),
+            OptionSpec(
+                "external", .object([
+                    OptionSpec("enabled", .bool, default: false, "on or off"),
+                    OptionSpec("timeoutSeconds", .number(min: 0.1, max: 600), default: 20, "seconds"),
+                ]), default: nil, "nested"),
+        ],
+        make: { options in NoteStage(width: options.int("width")) })
+
+    var width: Int
+
+    func run(_ job: inout Job) throws {
+        job.pageCount = job.relativePath.count
+        job.pageLabels = (1...job.relativePath.count).map { "p\($0)" }
+        job.report(Finding(rule: "pdf.encrypted", page: 2, message: "width \(width) on '\(job.relativePath)'"))
+        // Vary the work so that documents finish out of order.
+        if job.relativePath.hasPrefix("slow") { usleep(20_000) }
+    }
+}
+
+struct FailingStage: Stage {
+    struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
+    static let descriptor = StageDescriptor(
+        id: "fail", summary: "fails on documents whose name contains 'bad'",
+        options: [OptionSpec("fatal", .bool, default: false, "throw DocumentFailure instead")],
+        make: { options in FailingStage(fatal: options.bool("fatal")) })
+
+    var fatal: Bool
+
+    func run(_ job: inout Job) throws {
+        guard job.relativePath.contains("bad") else { return }
+        if fatal { throw DocumentFailure(rule: "pdf.unreadable", message: "cannot open") }
+        throw Boom()
+    }
+}
+
+let fakeCatalog = [NoteStage.descriptor, FailingStage.descriptor]

@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderPDFPipeCoreTests: XCTestCase { func testNothing() {} }

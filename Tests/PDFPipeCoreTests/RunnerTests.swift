@@ -1,0 +1,76 @@
+import XCTest
+
+@testable import PDFPipeCore
+
+final class RunnerTests: XCTestCase {
+    func pipeline(_ text: String) throws -> Pipeline {
+        try Pipeline.parse(text, file: "p.json", catalog: fakeCatalog, formats: ["json"])
+    }
+
+    func documents(_ names: [String]) -> [InputDocument] {
+        names.map { InputDocument(path: "/in/" + $0, relativePath: $0) }
+    }
+
+    func testResultsComeInInputOrderWhateverTheConcurrency() throws {
+        let p = try pipeline(#"{"stages": [{"use": "note"}]}"#)
+        let names = (0..<40).map { $0 % 3 == 0 ? "slow\($0).pdf" : "fast\($0).pdf" }
+        let one = Runner(pipeline: p, outputDirectory: "/out", jobs: 1).run(documents(names))
+        let four = Runner(pipeline: p, outputDirectory: "/out", jobs: 4).run(documents(names))
+        XCTAssertEqual(one.map(\.path), names)
+        func stable(_ r: [DocumentResult]) -> [DocumentResult] { r.map { var d = $0; d.timings = [:]; return d } }
+        XCTAssertEqual(stable(one), stable(four))
+        XCTAssertEqual(four[1].findings.first?.message, "width 200 on 'fast1.pdf'")
+        XCTAssertEqual(four[1].findings.first?.pageLabel, "p2", "labels are filled in from the job")
+        XCTAssertEqual(four[1].findings.first?.stage, "note")
+        XCTAssertNotNil(four[1].timings["note"])
+    }
+
+    func testAFailingStageBecomesAFindingAndTheBatchGoesOn() throws {
+        let p = try pipeline(#"{"stages": [{"use": "fail"}, {"use": "note"}]}"#)
+        let r = Runner(pipeline: p, outputDirectory: "/out", jobs: 2).run(documents(["a.pdf", "bad.pdf", "c.pdf"]))
+        XCTAssertEqual(r.map(\.status), [.ok, .failed, .ok])
+        XCTAssertEqual(r[1].findings.map(\.rule), ["stage.failed"])
+        XCTAssertEqual(r[1].findings[0].message, "stage 'fail' failed: boom")
+        XCTAssertEqual(r[1].findings[0].severity, .error)
+        XCTAssertNil(r[1].timings["note"], "later stages are skipped")
+        XCTAssertEqual(r[0].findings.count, 1)
+        XCTAssertEqual(r[2].findings.count, 1)
+    }
+
+    func testDocumentFailureUsesItsRule() throws {
+        let p = try pipeline(#"{"stages": [{"use": "fail", "with": {"fatal": true}}, {"use": "note"}]}"#)
+        let r = Runner(pipeline: p, outputDirectory: "/out", jobs: 1).run(documents(["bad.pdf"]))
+        XCTAssertEqual(r[0].status, .failed)
+        XCTAssertEqual(r[0].findings.map(\.rule), ["pdf.unreadable"])
+        XCTAssertEqual(r[0].findings[0].hint, Rules.rule("pdf.unreadable")!.hint)
+    }
+
+    func testRuleLevelsFromThePipeline() throws {
+        let off = try pipeline(#"{"stages": [{"use": "note"}], "rules": {"pdf.encrypted": "off"}}"#)
+        XCTAssertEqual(Runner(pipeline: off, outputDirectory: "/o", jobs: 1).run(documents(["a.pdf"]))[0].findings, [])
+        let raised = try pipeline(#"{"stages": [{"use": "note"}], "rules": {"pdf.encrypted": "error"}}"#)
+        let r = Runner(pipeline: raised, outputDirectory: "/o", jobs: 1).run(documents(["a.pdf"]))
+        XCTAssertEqual(r[0].findings.map(\.severity), [.error])
+        let summary = Summary(documents: r)
+        XCTAssertEqual(summary.errors, 1)
+        XCTAssertEqual(summary.count(atOrAbove: .error), 1)
+        XCTAssertEqual(summary.count(atOrAbove: .never), 0)
+    }
+
+    func testReportShape() throws {
+        let doc = DocumentResult(
+            path: "a.pdf", pageCount: 2,
+            findings: [Finding(rule: "pdf.damaged", page: 1, pageLabel: "i", message: "m")],
+            artifacts: [Artifact(kind: "thumbnail", page: 1, path: "thumbs/a-1.png")], timings: ["inspect": 0.5])
+        let report = RunReport(toolVersion: "9.9", pipeline: "x", documents: [doc], generatedAt: "2026-01-01T00:00:00Z")
+        let v = try JSONParser.parse(JSONReporter().render(report))
+        XCTAssertEqual(v["tool"], ["name": "pdfpipe", "version": "9.9"])
+        XCTAssertEqual(v["summary"], ["documents": 1, "failedDocuments": 0, "pages": 2, "errors": 0, "warnings": 1, "notes": 0])
+        let d = v["documents"]?.arrayValue?.first
+        XCTAssertEqual(d?["status"], "ok")
+        XCTAssertEqual(d?["findings"]?.arrayValue?.first?["pageLabel"], "i")
+        XCTAssertEqual(d?["artifacts"], [["kind": "thumbnail", "page": 1, "path": "thumbs/a-1.png"]])
+        XCTAssertEqual(d?["timings"], ["inspect": 0.5])
+        XCTAssertEqual(try Finding(json: d!["findings"]!.arrayValue![0]), doc.findings[0])
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderPDFPipeStagesTests: XCTestCase { func testNothing() {} }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pdfpipe needs, only those that are missing.
+#   scripts/setup.sh          build and run: libqpdf-dev, libpoppler-glib-dev, pkg-config
+#   scripts/setup.sh --test   also the second-opinion tools the tests use: qpdf, poppler-utils
+set -euo pipefail
+
+packages=(libqpdf-dev libpoppler-glib-dev pkg-config)
+if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
