@@ -50,7 +50,9 @@ enum LibraryLog {
         g_log_set_handler("Poppler", levels, { _, _, message, _ in
             guard let raw = pthread_getspecific(LibraryLog.key) else { return }  // outside any capture: dropped
             let sink = Unmanaged<LogSink>.fromOpaque(raw).takeUnretainedValue()
-            sink.append(message.map { String(cString: $0) } ?? "")
+            // poppler says "at position -1" when it has no position to give.
+            let text = (message.map { String(cString: $0) } ?? "").replacingOccurrences(of: " at position -1", with: "")
+            sink.append(text)
         }, nil)
         return true
     }()

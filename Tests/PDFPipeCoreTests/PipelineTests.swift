@@ -44,19 +44,19 @@ final class PipelineTests: XCTestCase {
     func testWrongTypeOrRangeNamesTheJSONPath() {
         assertError(
             #"{"stages": [{"use": "note"}, {"use": "note", "with": {"width": -5}}]}"#,
-            "p.json:1:64: error: stages[1].with.width: expected a integer 1...10000, got '-5'")
+            "p.json:1:64: error: stages[1].with.width: expected an integer 1...10000, got '-5'")
         assertError(
             #"{"stages": [{"use": "note", "with": {"width": "wide"}}]}"#,
-            "p.json:1:47: error: stages[0].with.width: expected a integer 1...10000, got 'wide'")
+            "p.json:1:47: error: stages[0].with.width: expected an integer 1...10000, got 'wide'")
         assertError(
             #"{"stages": [{"use": "note", "with": {"mode": "fsat"}}]}"#,
             "p.json:1:46: error: stages[0].with.mode: expected one of 'fast' | 'slow', got 'fsat'; did you mean 'fast'?")
         assertError(
             #"{"stages": [{"use": "note", "with": {"pages": "3-1"}}]}"#,
-            "p.json:1:47: error: stages[0].with.pages: range '3-1' runs backwards in '3-1'; expected a page ranges like '1-3,7,10-' or 'all'")
+            "p.json:1:47: error: stages[0].with.pages: range '3-1' runs backwards in '3-1'; expected a page list like '1-3,7,10-' or 'all'")
         assertError(
             #"{"stages": [{"use": "note", "with": {"external": {"timeoutSeconds": 0}}}]}"#,
-            "p.json:1:69: error: stages[0].with.external.timeoutSeconds: expected a number 0.1...600.0, got '0'")
+            "p.json:1:69: error: stages[0].with.external.timeoutSeconds: expected a number 0.1...600, got '0'")
         assertError(#"{"jobs": -1, "stages": [{"use": "note"}]}"#, "p.json:1:10: error: jobs: expected an integer 0...1024 (0: one per processor), got '-1'")
         assertError(#"{"version": 2, "stages": [{"use": "note"}]}"#, "p.json:1:13: error: version: unsupported version 2; this pdfpipe reads version 1")
         assertError(#"{"inputs": "docs", "stages": [{"use": "note"}]}"#, "p.json:1:12: error: inputs: expected an array of paths or globs, got 'docs'")

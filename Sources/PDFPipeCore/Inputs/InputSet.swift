@@ -6,6 +6,11 @@ public struct InputDocument: Sendable, Equatable {
     public var path: String
     /// Relative to the batch's input root, `/`-separated: what reports show.
     public var relativePath: String
+
+    public init(path: String, relativePath: String) {
+        self.path = path
+        self.relativePath = relativePath
+    }
 }
 
 /// The documents of a batch: inputs expanded, sorted and without repeats.

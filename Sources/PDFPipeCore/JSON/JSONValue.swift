@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value. Objects keep their keys in a dictionary: output is always written with sorted keys,
 /// so reports are byte-identical whatever order they were built in.
-public enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -74,6 +74,22 @@ public enum JSONValue: Sendable, Equatable {
         case .string(let s): return "'\(s.count > 60 ? String(s.prefix(57)) + "..." : s)'"
         case .array: return "an array"
         case .object: return "an object"
+        }
+    }
+}
+
+/// JSON has one number type: `1` and `1.0` are equal.
+extension JSONValue: Equatable {
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.int(let x), .int(let y)): x == y
+        case (.int, .double), (.double, .int), (.double, .double): a.doubleValue == b.doubleValue
+        case (.string(let x), .string(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)): x == y
+        default: false
         }
     }
 }

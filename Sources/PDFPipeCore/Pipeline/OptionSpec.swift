@@ -17,11 +17,11 @@ public indirect enum OptionKind: Sendable {
             if hi == Int.max { return lo == 1 ? "positive integer" : "integer >= \(lo)" }
             return "integer \(lo)...\(hi)"
         case .number(let lo, let hi):
-            if hi == .infinity { return lo > 0 ? "positive number" : "number >= \(lo)" }
-            return "number \(lo)...\(hi)"
+            if hi == .infinity { return lo > 0 ? "positive number" : "number >= \(JSONWriter.format(lo))" }
+            return "number \(JSONWriter.format(lo))...\(JSONWriter.format(hi))"
         case .string: return "string"
         case .choice(let names): return names.map { "'\($0)'" }.joined(separator: " | ")
-        case .pages: return "page ranges like '1-3,7,10-' or 'all'"
+        case .pages: return "page list like '1-3,7,10-' or 'all'"
         case .object: return "object"
         }
     }
@@ -107,7 +107,9 @@ public struct OptionSpec: Sendable {
     private static func check(
         _ v: JSONValue, kind: OptionKind, path: String, fail: (String, String) -> PipelineError
     ) throws(PipelineError) -> JSONValue {
-        let expected = "expected \(kind.description.hasPrefix("'") ? "one of " : "a ")\(kind.description)"
+        let d = kind.description
+        let article = d.hasPrefix("'") ? "one of " : ("aeiou".contains(d.first ?? "x") ? "an " : "a ")
+        let expected = "expected \(article)\(d)"
         switch kind {
         case .bool:
             guard case .bool = v else { throw fail(path, "\(expected), got \(v.shortDescription)") }
