@@ -30,7 +30,7 @@ let package = Package(
         .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge"]),
         .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore"]),
         .testTarget(name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore"]),
-        .testTarget(name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore"]),
+        .testTarget(name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -161,7 +161,7 @@ public struct CLI: Sendable {
 
     func printSchema(_ args: [String]) throws(PipelineError) -> ExitCode {
         _ = try Arguments(args, valued: [], flags: [])
-        console.status(JSONWriter.pretty(PipelineSchema.make(catalog: StageTable.all, formats: Reporters.formats)).replacingOccurrences(of: "\u{0}", with: ""))
+        console.write(JSONWriter.pretty(PipelineSchema.make(catalog: StageTable.all, formats: Reporters.formats)))
         return .clean
     }
 }

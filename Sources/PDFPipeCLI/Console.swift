@@ -26,6 +26,8 @@ public final class Console: Sendable {
 
     public func print(_ line: String) { lock.withLock { _ in out(line + "\n") } }
     public func error(_ line: String) { lock.withLock { _ in err(line + "\n") } }
+    /// Writes text to standard output as it is.
+    public func write(_ text: String) { lock.withLock { _ in out(text) } }
     /// Writes without a newline (a progress line redrawn with `\r`).
     public func status(_ text: String) { lock.withLock { _ in err(text) } }
 }

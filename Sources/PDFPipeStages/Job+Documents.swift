@@ -19,6 +19,17 @@ extension Job {
         }
     }
 
+    /// Why a file that a library refused is not a PDF at all, when that is the reason: empty, or
+    /// no `%PDF-` header in the first kilobyte (where readers look for it).
+    func notAPDF() -> String? {
+        guard let handle = FileHandle(forReadingAtPath: workingFile) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 1024)) ?? Data()
+        if head.isEmpty { return "the file is empty (0 bytes)" }
+        if head.range(of: Data("%PDF-".utf8)) == nil { return "not a PDF file: no '%PDF-' header in the first 1024 bytes" }
+        return nil
+    }
+
     /// The working file read through poppler, opened on first use.
     public mutating func poppler() throws(DocumentFailure) -> PopplerFile {
         if let f = resources.existing(PopplerFile.self) { return f }
@@ -38,7 +49,11 @@ extension Job {
             return DocumentFailure(
                 rule: "pdf.password-required", message: "the document needs a user password to open (\(library): \(message))")
         default:
-            return DocumentFailure(rule: "pdf.unreadable", message: "\(library) cannot open the file: \(stripPath(error.description))")
+            let reason = "\(library) cannot open the file: \(stripPath(error.description))"
+            if let why = notAPDF() {
+                return DocumentFailure(rule: "pdf.unreadable", message: why.hasPrefix("the file is empty") ? why : "\(why) (\(reason))")
+            }
+            return DocumentFailure(rule: "pdf.unreadable", message: reason)
         }
     }
 

@@ -46,12 +46,15 @@ final class InspectTests: XCTestCase {
         XCTAssertEqual(user.findings[0].message, "the document needs a user password to open (qpdf: invalid password)")
         XCTAssertNil(user.pageCount)
 
-        for name in ["garbage.pdf", "empty.pdf"] {
+        let unreadable = [
+            "garbage.pdf": "not a PDF file: no '%PDF-' header in the first 1024 bytes (qpdf cannot open the file: unable to find trailer dictionary while recovering damaged file)",
+            "empty.pdf": "the file is empty (0 bytes)",
+        ]
+        for (name, message) in unreadable {
             let r = inspect(name)
             XCTAssertEqual(r.status, .failed, name)
             XCTAssertEqual(r.findings.map(\.rule), ["pdf.unreadable"], name)
-            XCTAssertEqual(r.findings[0].message, "qpdf cannot open the file: unable to find trailer dictionary while recovering damaged file")
-            XCTAssertFalse(r.findings[0].message.contains("/"), "no absolute paths in reports")
+            XCTAssertEqual(r.findings[0].message, message)
         }
 
         let damaged = inspect("damaged-xref.pdf")

@@ -16,7 +16,7 @@ public enum Rules {
         Rule(
             id: "pdf.password-required", severity: .error,
             summary: "the document is encrypted with a user password, so it cannot be opened without it",
-            hint: "supply the password to the normalize stage, or publish the document without a user password"),
+            hint: "publish the document without a user password"),
         Rule(
             id: "pdf.encrypted", severity: .warning,
             summary: "the document is encrypted (an owner password restricts what readers may do)",

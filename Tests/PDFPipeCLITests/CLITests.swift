@@ -1,0 +1,158 @@
+import Foundation
+import PDFPipeCLI
+import PDFPipeCore
+import Synchronization
+import XCTest
+
+/// The CLI run in-process, its output captured.
+final class CapturedCLI: Sendable {
+    let out = Mutex("")
+    let err = Mutex("")
+
+    func run(_ args: [String], in directory: String = Repo.root) -> ExitCode {
+        let console = Console(
+            out: { s in self.out.withLock { $0 += s } }, err: { s in self.err.withLock { $0 += s } }, interactive: false)
+        return CLI(console: console, directory: directory, fixedDate: "2026-01-01T00:00:00Z").run(args)
+    }
+
+    var stdout: String { out.withLock { $0 } }
+    var stderr: String { err.withLock { $0 } }
+}
+
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    static func temporaryFolder() -> String {
+        let d = NSTemporaryDirectory() + "pdfpipe-cli-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    /// A report as a JSON value without its volatile parts (`timings`, `generatedAt`).
+    static func stableReport(_ path: String) throws -> JSONValue {
+        var v = try JSONParser.parse(String(contentsOfFile: path, encoding: .utf8))
+        guard case .object(var top) = v else { return v }
+        top["generatedAt"] = nil
+        if case .array(let docs)? = top["documents"] {
+            top["documents"] = .array(docs.map { d in
+                guard case .object(var o) = d else { return d }
+                o["timings"] = nil
+                return .object(o)
+            })
+        }
+        v = .object(top)
+        return v
+    }
+}
+
+final class CLITests: XCTestCase {
+    /// Writes a pipeline file and runs `pdfpipe validate` and `pdfpipe run` on it.
+    func assertBadPipeline(_ text: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try text.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        for command in ["validate", "run"] {
+            let cli = CapturedCLI()
+            XCTAssertEqual(cli.run([command, "p.json"], in: dir), .usage, command, file: file, line: line)
+            XCTAssertEqual(cli.stderr, message + "\n", command, file: file, line: line)
+            XCTAssertEqual(cli.stdout, "", file: file, line: line)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"), "nothing is written", file: file, line: line)
+    }
+
+    func testBadPipelinesExitWithCode2AndAClearMessage() throws {
+        try assertBadPipeline(#"{"stages": [{"use": "inspekt"}]}"#, "p.json:1:21: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: inspect)")
+        try assertBadPipeline(
+            "{\n  \"stages\": [\n    {\"use\": \"inspect\", \"with\": {\"pageDetail\": true}}\n  ]\n}",
+            "p.json:3:47: error: stages[0].with.pageDetail: unknown option 'pageDetail'; did you mean 'pageDetails'? (known options: pageDetails, crossCheck)")
+        try assertBadPipeline(
+            #"{"stages": [{"use": "inspect", "with": {"crossCheck": "yes"}}]}"#,
+            "p.json:1:55: error: stages[0].with.crossCheck: expected a boolean, got 'yes'")
+        try assertBadPipeline(#"{"jobs": 2.5, "stages": [{"use": "inspect"}]}"#, "p.json:1:10: error: jobs: expected an integer 0...1024 (0: one per processor), got '2.5'")
+        try assertBadPipeline("{\"stages\": [\n  {\"use\": \"inspect\"\n]}", "p.json:3:1: error: malformed JSON: expected ',' or '}', found ']'")
+        try assertBadPipeline(#"{"stages": [{"use": "inspect"}], "rules": {"pdf.damage": "off"}}"#, "p.json:1:58: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)")
+    }
+
+    func testMissingPipelineFileAndBadArguments() {
+        let cases: [([String], String)] = [
+            (["validate", "nope.json"], "nope.json: error: cannot read the pipeline file: no such file"),
+            (["run"], "pdfpipe: error: run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]"),
+            (["run", "pipelines/default.json", "--jobz", "2"], "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --quiet)"),
+            (["run", "pipelines/default.json", "--jobs", "-3"], "pdfpipe: error: --jobs: expected an integer 0...1024 (0: one per processor), got '-3'"),
+            (["run", "pipelines/default.json", "--format", "json,xml"], "pdfpipe: error: --format: unknown format 'xml' (known formats: json)"),
+            (["run", "pipelines/default.json", "--fail-on", "errors"], "pdfpipe: error: --fail-on: expected one of error, warning, note, never, got 'errors'"),
+            (["run", "pipelines/default.json", "samples/missing.pdf"], "samples/missing.pdf: error: no such file or folder"),
+            (["run", "pipelines/default.json", "--out"], "pdfpipe: error: option '--out' needs a value"),
+            (["rnu"], "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: run, validate, stages, rules, schema)"),
+        ]
+        for (args, message) in cases {
+            let cli = CapturedCLI()
+            XCTAssertEqual(cli.run(args), .usage, "\(args)")
+            XCTAssertEqual(cli.stderr, message + "\n", "\(args)")
+        }
+    }
+
+    func testHelpVersionAndListings() {
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["--version"]), .clean)
+        XCTAssertEqual(cli.stdout, "pdfpipe \(CLI.version)\n")
+        let help = CapturedCLI()
+        XCTAssertEqual(help.run(["run", "--help"]), .clean)
+        XCTAssertTrue(help.stdout.contains("--fail-on LEVEL"))
+        let stages = CapturedCLI()
+        XCTAssertEqual(stages.run(["stages"]), .clean)
+        XCTAssertTrue(stages.stdout.contains("inspect: document facts"))
+        XCTAssertTrue(stages.stdout.contains("  crossCheck (boolean, default false): "))
+        let rules = CapturedCLI()
+        XCTAssertEqual(rules.run(["rules"]), .clean)
+        XCTAssertEqual(rules.stdout.split(separator: "\n").count, Rules.all.count)
+        XCTAssertEqual(CapturedCLI().run([]), .usage)
+    }
+
+    func testEveryShippedPipelineIsValid() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/pipelines").filter {
+            $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json")
+        }
+        XCTAssertFalse(files.isEmpty)
+        for f in files {
+            let cli = CapturedCLI()
+            XCTAssertEqual(cli.run(["validate", "pipelines/" + f]), .clean, cli.stderr)
+        }
+    }
+
+    func testTheCommittedSchemaMatchesTheCode() throws {
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["schema"]), .clean)
+        let committed = try String(contentsOfFile: Repo.root + "/pipelines/pipeline.schema.json", encoding: .utf8)
+        XCTAssertEqual(cli.stdout, committed, "regenerate with: swift run pdfpipe schema > pipelines/pipeline.schema.json")
+    }
+}
+
+final class SampleGeneratorTests: XCTestCase {
+    /// samples/ is what the generator writes, byte for byte (encryption included: fixed IDs and IVs).
+    func testCommittedSamplesAreWhatTheGeneratorWrites() throws {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [dir.appendingPathComponent("pdfpipe-samples").path, Repo.root + "/.build/debug/pdfpipe-samples"]
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return XCTFail("pdfpipe-samples is not built (looked at \(candidates))")
+        }
+        let out = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = [out]
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let generated = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let committed = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/samples").filter { $0.hasSuffix(".pdf") }.sorted()
+        XCTAssertEqual(generated, committed)
+        for name in generated {
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: out + "/" + name), FileManager.default.contents(atPath: Repo.root + "/samples/" + name),
+                "\(name) differs: regenerate with swift run pdfpipe-samples samples")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import PDFPipeCLI
+import PDFPipeCore
+import XCTest
+
+final class RunTests: XCTestCase {
+    var out = ""
+
+    override func setUp() { out = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    func run(_ extra: [String]) -> (ExitCode, CapturedCLI) {
+        let cli = CapturedCLI()
+        return (cli.run(["run", "pipelines/default.json"] + extra), cli)
+    }
+
+    /// The default pipeline over samples/ against a golden report (re-record with RECORD_SNAPSHOTS=1).
+    func testDefaultPipelineOnTheSamplesMatchesTheGoldenReport() throws {
+        let (code, cli) = run(["--out", out + "/a", "--jobs", "2"])
+        XCTAssertEqual(code, .findings, "the samples include unreadable files: errors, exit 1")
+        let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/default-report.json"
+        let actual = try Repo.stableReport(out + "/a/report.json")
+        if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+            try JSONWriter.pretty(actual).write(toFile: golden, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(actual, try Repo.stableReport(golden), "re-record with RECORD_SNAPSHOTS=1 swift test and review the diff")
+        XCTAssertTrue(
+            cli.stdout.hasSuffix("pdfpipe: 17 documents, 3 failed, 47 pages: 3 errors, 4 warnings, 0 notes; wrote \(out)/a/report.json\n"),
+            cli.stdout)
+        XCTAssertTrue(cli.stdout.contains("empty.pdf: error: the file is empty (0 bytes) [pdf.unreadable]"))
+    }
+
+    func testTheReportIsTheSameWhateverTheConcurrency() throws {
+        XCTAssertEqual(run(["--out", out + "/j1", "--jobs", "1"]).0, .findings)
+        XCTAssertEqual(run(["--out", out + "/j4", "--jobs", "4"]).0, .findings)
+        let one = try Repo.stableReport(out + "/j1/report.json")
+        XCTAssertEqual(one, try Repo.stableReport(out + "/j4/report.json"))
+        XCTAssertEqual(one["documents"]?.arrayValue?.count, 17)
+    }
+
+    func testFailedDocumentsDoNotLoseTheOthers() throws {
+        XCTAssertEqual(run(["--out", out, "samples/garbage.pdf", "samples/empty.pdf", "samples/page-labels.pdf"]).0, .findings)
+        let r = try Repo.stableReport(out + "/report.json")
+        let docs = r["documents"]?.arrayValue ?? []
+        XCTAssertEqual(docs.map { $0["path"]?.stringValue }, ["empty.pdf", "garbage.pdf", "page-labels.pdf"])
+        XCTAssertEqual(docs.map { $0["status"]?.stringValue }, ["failed", "failed", "ok"])
+        XCTAssertEqual(docs[2]["pageCount"], 8)
+        XCTAssertEqual(r["summary"]?["failedDocuments"], 2)
+    }
+
+    func testFailOnDecidesTheExitCode() {
+        let clean = ["samples/page-labels.pdf", "samples/links-internal.pdf"]
+        XCTAssertEqual(run(["--out", out, "--quiet"] + clean).0, .clean)
+        XCTAssertEqual(run(["--out", out, "samples/encrypted-owner.pdf"]).0, .clean, "a warning does not fail at --fail-on error")
+        XCTAssertEqual(run(["--out", out, "--fail-on", "warning", "samples/encrypted-owner.pdf"]).0, .findings)
+        XCTAssertEqual(run(["--out", out, "--fail-on", "never", "samples/garbage.pdf"]).0, .clean)
+        let (_, quiet) = run(["--out", out, "--quiet", "samples/garbage.pdf"])
+        XCTAssertEqual(quiet.stdout, "")
+    }
+
+    func testAnUnwritableOutputFolderIsAnInternalFailure() throws {
+        let file = out + "/file"
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        let (code, cli) = run(["--out", file + "/sub", "samples/page-labels.pdf"])
+        XCTAssertEqual(code, .internalFailure)
+        XCTAssertTrue(cli.stderr.hasPrefix("pdfpipe: error: \(file)/sub: cannot"), cli.stderr)
+    }
+
+    /// The built executable, end to end: exit codes through the process.
+    func testTheExecutable() throws {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pdfpipe").path
+        let candidates = [exe, Repo.root + "/.build/debug/pdfpipe"]
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return XCTFail("pdfpipe is not built (looked at \(candidates)); build with swift build --build-tests")
+        }
+        func status(_ args: [String]) throws -> Int32 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: binary)
+            p.arguments = args
+            p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        XCTAssertEqual(try status(["run", "pipelines/default.json", "--out", out, "--quiet"]), 1)
+        XCTAssertEqual(try status(["validate", "pipelines/default.json"]), 0)
+        XCTAssertEqual(try status(["validate", "samples/garbage.pdf"]), 2)
+        XCTAssertEqual(try status(["run", "pipelines/default.json", "--out", out, "samples/page-labels.pdf"]), 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/report.json"))
+    }
+}
