@@ -24,7 +24,7 @@ public enum Rules {
         Rule(
             id: "pdf.damaged", severity: .warning,
             summary: "qpdf had to repair or skip damaged structure while reading (broken xref table, bad objects)",
-            hint: "re-save the document with a conforming writer, or run the normalize stage to repair it"),
+            hint: "re-save the document with a conforming writer (qpdf, for one, rewrites it repaired)"),
         Rule(
             id: "pdf.parse-message", severity: .note,
             summary: "poppler reported a problem while reading the document",
