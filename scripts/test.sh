@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 swift build --build-tests
-swift test --skip-build
+swift test --skip-build --disable-swift-testing
