@@ -49,7 +49,7 @@ extension CLI {
 
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
-        let runner = Runner(pipeline: pipeline, outputDirectory: outDir, jobs: jobs)
+        let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         let progress = console.interactive && !quiet ? ProgressLine(console: console) : nil
         var onProgress: (@Sendable (RunProgress) -> Void)?
         if let progress { onProgress = { progress.update($0) } }

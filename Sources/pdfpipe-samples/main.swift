@@ -114,11 +114,11 @@ func destsCatalog() -> [UInt8] {
 func destsNameTree() -> [UInt8] {
     let d = SampleDocument(pageCount: 6)
     let w = d.w
-    // Keys sorted by bytes. "caf\u{E9}" in PDFDocEncoding and "übersicht" in UTF-16BE with a BOM.
+    // Keys sorted by bytes ("c.third" < "caf\u{E9}": '.' is 0x2E). "caf\u{E9}" in PDFDocEncoding and "übersicht" in UTF-16BE with a BOM.
     let cafe = PDFString.hex(Array("caf".utf8) + [0xE9])
     let uber = PDFString.utf16("übersicht")
     let leaf1 = w.add("<< /Limits [(a.first) (b.second)] /Names [(a.first) [\(d.page(0)) /Fit] (alpha.2) [\(d.page(1)) /Fit] (b.second) [\(d.page(1)) /FitH 500]] >>")
-    let leaf2 = w.add("<< /Limits [\(cafe) (d.fourth)] /Names [\(cafe) [\(d.page(2)) /Fit] (c.third) [\(d.page(2)) /XYZ 100 600 2] (d.fourth) [\(d.page(3)) /Fit]] >>")
+    let leaf2 = w.add("<< /Limits [(c.third) (d.fourth)] /Names [(c.third) [\(d.page(2)) /XYZ 100 600 2] \(cafe) [\(d.page(2)) /Fit] (d.fourth) [\(d.page(3)) /Fit]] >>")
     let leaf3 = w.add("<< /Limits [(e.fifth) (f.sixth)] /Names [(e.fifth) [\(d.page(4)) /Fit] (f.sixth) << /D [\(d.page(5)) /Fit] >>] >>")
     let leaf4 = w.add("<< /Limits [\(uber) \(uber)] /Names [\(uber) [\(d.page(5)) /FitH 400]] >>")
     let mid1 = w.add("<< /Limits [(a.first) (d.fourth)] /Kids [\(leaf1) \(leaf2)] >>")
@@ -236,7 +236,7 @@ func brokenLinks() -> [UInt8] {
     let d = SampleDocument(pageCount: 3)
     let w = d.w
     let notAPage = w.add("<< /Type /Annot /Subtype /Text /Rect [0 0 10 10] /Contents (not a page) >>")
-    let names = w.add("<< /Names [(real.target) [\(d.page(1)) /Fit] (bad.value) 42] >>")
+    let names = w.add("<< /Names [(bad.value) 42 (real.target) [\(d.page(1)) /Fit]] >>")
     d.catalogEntries = "/Names << /Dests \(names) >>"
     d.specs[0].lines = ["Broken links of every kind; see samples/README.md for the expected findings."]
     d.specs[0].links = stack([

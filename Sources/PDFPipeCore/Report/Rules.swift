@@ -34,6 +34,114 @@ public enum Rules {
             summary: "qpdf and poppler disagree about the document's pages (count, size or label)",
             hint: "the page tree is probably damaged; run the normalize stage to rewrite it"),
         Rule(
+            id: "dest.name-not-found", severity: .error,
+            summary: "a link, bookmark or open action names a destination that neither the /Dests dictionary nor the /Names tree defines",
+            hint: "define the destination (an anchor/label in the source), or point the link at an existing one"),
+        Rule(
+            id: "dest.page-not-in-document", severity: .error,
+            summary: "the destination points at an object that is not a page of this document (a deleted page, another object)",
+            hint: "regenerate the document; pages removed after linking leave such links behind"),
+        Rule(
+            id: "dest.page-out-of-range", severity: .error,
+            summary: "the destination gives an integer page number past the last page",
+            hint: "point the link at an existing page"),
+        Rule(
+            id: "dest.integer-page", severity: .warning,
+            summary: "a local destination gives a page number where PDF requires a page reference (some generators write it; viewers differ)",
+            hint: "make the generator write a page reference ([12 0 R /Fit])"),
+        Rule(
+            id: "dest.malformed", severity: .error,
+            summary: "the destination is malformed: unknown fit type, wrong number or type of parameters, or not a destination at all",
+            hint: "write [page /XYZ left top zoom], [page /Fit], [page /FitH top], … with the right parameters"),
+        Rule(
+            id: "dest.position-off-page", severity: .warning,
+            summary: "the destination's position (XYZ left/top, FitH top, FitR box, …) lies outside the target page",
+            hint: "put the anchor on the page; viewers scroll to a wrong or blank place"),
+        Rule(
+            id: "dest.duplicate-name", severity: .warning,
+            summary: "a name is defined more than once in the /Names /Dests tree; readers may pick either definition",
+            hint: "give each anchor a unique name"),
+        Rule(
+            id: "dest.tree-malformed", severity: .warning,
+            summary: "the /Names /Dests tree is malformed: wrong or missing /Limits, unsorted keys, loops, bad entries (pdfpipe reads it whole; other readers may miss names)",
+            hint: "rewrite the document with a conforming writer"),
+        Rule(
+            id: "link.no-target", severity: .warning,
+            summary: "a link annotation has neither /Dest nor /A: clicking it does nothing",
+            hint: "give the link a target, or remove it"),
+        Rule(
+            id: "link.zero-area", severity: .warning,
+            summary: "a link's /Rect has no width or no height: nobody can click it",
+            hint: "give the link a real area (often a link around empty text)"),
+        Rule(
+            id: "link.off-page", severity: .warning,
+            summary: "a link's /Rect lies outside the visible page (crop box): nobody can click it",
+            hint: "move the link onto the page, or remove it"),
+        Rule(
+            id: "link.malformed", severity: .warning,
+            summary: "a link annotation has no valid /Rect",
+            hint: "give the link a /Rect of four numbers"),
+        Rule(
+            id: "action.malformed", severity: .error,
+            summary: "an action lacks what it needs: no /S type, a GoTo without /D, a GoToR without /F, a Named action without /N",
+            hint: "complete the action, or remove the link"),
+        Rule(
+            id: "action.cycle", severity: .error,
+            summary: "an action's /Next chain loops back on itself",
+            hint: "break the loop in the /Next chain"),
+        Rule(
+            id: "action.launch", severity: .warning,
+            summary: "a Launch action starts a program or opens a file; viewers block or warn about it",
+            hint: "link to a URI or a document (GoToR) instead"),
+        Rule(
+            id: "action.javascript", severity: .warning,
+            summary: "a JavaScript action: many viewers block it, and its target cannot be checked",
+            hint: "use a plain link where one will do"),
+        Rule(
+            id: "action.named-unknown", severity: .note,
+            summary: "a Named action other than NextPage, PrevPage, FirstPage, LastPage (viewer-specific)",
+            hint: "use one of the four standard names, or a GoTo"),
+        Rule(
+            id: "action.unsupported", severity: .note,
+            summary: "an action type pdfpipe does not check (Movie, Sound, Rendition, SetOCGState, …)",
+            hint: "nothing to fix; the action is listed so that it is not silently passed over"),
+        Rule(
+            id: "outline.cycle", severity: .error,
+            summary: "the outline (bookmarks) loops: an item's /Next or /First leads back to an item already seen",
+            hint: "rewrite the outline; readers may hang or drop bookmarks"),
+        Rule(
+            id: "uri.malformed", severity: .error,
+            summary: "a URI is not valid (RFC 3986) after applying /URI /Base: empty, spaces, bad scheme, no host, …",
+            hint: "percent-encode the URI, or fix its scheme and host"),
+        Rule(
+            id: "uri.relative", severity: .note,
+            summary: "a relative URI in a document without /URI /Base: viewers resolve it against the document's location",
+            hint: "use an absolute URI, or set the catalog's /URI /Base"),
+        Rule(
+            id: "uri.insecure-scheme", severity: .note,
+            summary: "a URI uses http rather than https",
+            hint: "use https where the site supports it"),
+        Rule(
+            id: "gotor.file-missing", severity: .error,
+            summary: "a GoToR link's file does not exist (resolved against the linking document's folder)",
+            hint: "ship the target file with the document, or fix the file name"),
+        Rule(
+            id: "gotor.file-unreadable", severity: .error,
+            summary: "a GoToR link's file exists but cannot be read as a PDF",
+            hint: "replace the target file with a readable PDF"),
+        Rule(
+            id: "gotor.dest-missing", severity: .error,
+            summary: "a GoToR link names a destination that the target file does not define",
+            hint: "define the destination in the target file, or link to one it has"),
+        Rule(
+            id: "gotor.page-out-of-range", severity: .error,
+            summary: "a GoToR link gives a page number past the target file's last page",
+            hint: "link to an existing page of the target file"),
+        Rule(
+            id: "gotor.outside-root", severity: .error,
+            summary: "a GoToR link's file lies outside the batch's input root, so it is not followed",
+            hint: "keep linked documents together, or set the validate-links option allowOutsideRoot"),
+        Rule(
             id: "page.invalid-rotate", severity: .warning,
             summary: "a page's /Rotate is not a multiple of 90, so viewers ignore it",
             hint: "set /Rotate to 0, 90, 180 or 270"),

@@ -18,12 +18,15 @@ public struct RunProgress: Sendable {
 public struct Runner: Sendable {
     public var pipeline: Pipeline
     public var outputDirectory: String
+    /// The folder report paths are relative to (GoToR targets must stay inside it).
+    public var inputRoot: String
     /// Concurrent documents (at least 1).
     public var jobs: Int
 
-    public init(pipeline: Pipeline, outputDirectory: String, jobs: Int) {
+    public init(pipeline: Pipeline, outputDirectory: String, inputRoot: String = "/", jobs: Int) {
         self.pipeline = pipeline
         self.outputDirectory = outputDirectory
+        self.inputRoot = inputRoot
         self.jobs = max(1, jobs)
     }
 
@@ -59,7 +62,8 @@ public struct Runner: Sendable {
 
     /// Runs every stage on one document; never throws: failures become findings.
     public func process(_ document: InputDocument) -> DocumentResult {
-        var job = Job(source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory)
+        var job = Job(
+            source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory, inputRoot: inputRoot)
         var timings: [String: Double] = [:]
         var status = DocumentStatus.ok
         for configured in pipeline.stages {

@@ -80,6 +80,8 @@ public struct Job {
         didSet { resources.removeAll() }
     }
     public let outputDirectory: String
+    /// The batch's input root: report paths are relative to it.
+    public let inputRoot: String
     public var pageCount: Int?
     /// Page labels, one per page, when the document defines `/PageLabels`.
     public var pageLabels: [String]?
@@ -90,11 +92,12 @@ public struct Job {
     /// The id of the running stage (set by the runner).
     public internal(set) var stage = ""
 
-    public init(source: String, relativePath: String, outputDirectory: String) {
+    public init(source: String, relativePath: String, outputDirectory: String, inputRoot: String) {
         self.source = source
         self.relativePath = relativePath
         self.workingFile = source
         self.outputDirectory = outputDirectory
+        self.inputRoot = inputRoot
     }
 
     /// Adds a finding from the running stage.

@@ -1,0 +1,154 @@
+import PDFBridge
+import PDFPipeCore
+
+/// A named destination's value: a destination, or why it is not one.
+public struct NamedDestination: Sendable, Equatable {
+    public var destination: Destination?
+    /// Why the value is not a destination (`a number`, `a dictionary without /D`).
+    public var problem: String?
+}
+
+/// Every named destination of a document: the catalog `/Dests` dictionary (PDF 1.1, keys are names)
+/// and the `/Names /Dests` name tree (keys are byte strings). Read whole, so wrong `/Limits` or
+/// unsorted keys cannot hide a name; what is wrong with the tree is kept as findings.
+public struct DestinationTable: Sendable {
+    /// Name-tree entries by their key bytes (the first definition wins).
+    public var tree: [[UInt8]: NamedDestination] = [:]
+    /// Catalog `/Dests` entries by name.
+    public var catalog: [String: NamedDestination] = [:]
+    /// Duplicate keys, wrong `/Limits`, unsorted keys, loops (at most `findingLimit`).
+    public var findings: [Finding] = []
+    public var pageCount: Int
+
+    static let findingLimit = 50
+    static let maxDepth = 64
+
+    public var count: Int { tree.count + catalog.count }
+
+    public init(_ file: QPDFFile, pages: PageIndex) {
+        pageCount = pages.count
+        let root = file.root
+        if let dests = root["Dests"], dests.isDictionary {
+            for key in dests.keys {
+                if let v = dests[key] { catalog[key] = Self.value(v, pages: pages) }
+            }
+        }
+        if let tree = root["Names"]?["Dests"] {
+            var visited = Set<Int>()
+            walk(tree, pages: pages, depth: 0, visited: &visited)
+        }
+    }
+
+    /// An empty table (for a document without destinations).
+    public init(pageCount: Int) { self.pageCount = pageCount }
+
+    /// Looks a destination up: strings in the name tree first, names in the catalog first, each
+    /// then in the other store, as viewers do.
+    public func lookup(_ key: DestinationKey) -> NamedDestination? {
+        switch key {
+        case .string(let bytes):
+            return tree[bytes] ?? catalog[String(decoding: bytes, as: UTF8.self)]
+        case .name(let name):
+            return catalog[name] ?? tree[Array(name.utf8)]
+        }
+    }
+
+    static func value(_ v: QPDFObject, pages: PageIndex) -> NamedDestination {
+        if v.isArray { return NamedDestination(destination: Destination(array: v, pages: pages)) }
+        if v.isDictionary {
+            if let d = v["D"], d.isArray { return NamedDestination(destination: Destination(array: d, pages: pages)) }
+            return NamedDestination(problem: "a dictionary without a /D array")
+        }
+        return NamedDestination(problem: "\(Destination.typeName(v)), not a destination")
+    }
+
+    private mutating func note(_ message: String, object: String?) {
+        guard findings.count < Self.findingLimit else { return }
+        findings.append(Finding(rule: "dest.tree-malformed", object: object, message: message))
+    }
+
+    /// Walks a name-tree node; returns the keys found below it (for the /Limits check).
+    @discardableResult
+    private mutating func walk(_ node: QPDFObject, pages: PageIndex, depth: Int, visited: inout Set<Int>) -> (min: [UInt8], max: [UInt8])? {
+        let ref = node.reference
+        guard node.isDictionary else {
+            note("a name tree node is \(Destination.typeName(node)), not a dictionary", object: ref)
+            return nil
+        }
+        if let id = node.objectID?.number, !visited.insert(id).inserted {
+            note("the name tree loops: node \(ref ?? "?") is reached twice", object: ref)
+            return nil
+        }
+        guard depth < Self.maxDepth else {
+            note("the name tree is deeper than \(Self.maxDepth) levels; the rest is not read", object: ref)
+            return nil
+        }
+        var lo: [UInt8]?
+        var hi: [UInt8]?
+        func extend(_ k: [UInt8]) {
+            if lo == nil || k.lexicographicallyPrecedes(lo!) { lo = k }
+            if hi == nil || hi!.lexicographicallyPrecedes(k) { hi = k }
+        }
+        if let names = node["Names"] {
+            let n = names.count
+            if n % 2 != 0 { note("the /Names array of node \(ref ?? "(direct)") has an odd number of elements", object: ref) }
+            var previous: [UInt8]?
+            var unsortedReported = false
+            var i = 0
+            while i + 1 < n {
+                defer { i += 2 }
+                guard let key = names[i].bytes else {
+                    note("a key in node \(ref ?? "(direct)") is \(Destination.typeName(names[i])), not a string", object: ref)
+                    continue
+                }
+                if let p = previous, !p.lexicographicallyPrecedes(key), p != key, !unsortedReported {
+                    note("keys of node \(ref ?? "(direct)") are not sorted ('\(PDFText.decode(key))' after '\(PDFText.decode(p))'); readers that search by halves may miss names", object: ref)
+                    unsortedReported = true
+                }
+                previous = key
+                extend(key)
+                if tree[key] != nil {
+                    if findings.count < Self.findingLimit {
+                        findings.append(Finding(
+                            rule: "dest.duplicate-name", object: ref,
+                            message: "named destination '\(PDFText.decode(key))' is defined more than once; readers may pick either definition"))
+                    }
+                    continue
+                }
+                tree[key] = Self.value(names[i + 1], pages: pages)
+            }
+        }
+        if let kids = node["Kids"] {
+            for kid in kids.items {
+                if let r = walk(kid, pages: pages, depth: depth + 1, visited: &visited) {
+                    extend(r.min)
+                    extend(r.max)
+                }
+            }
+        }
+        if depth > 0, let lo, let hi {
+            if let limits = node["Limits"], limits.count == 2, let a = limits[0].bytes, let b = limits[1].bytes {
+                if lo.lexicographicallyPrecedes(a) || b.lexicographicallyPrecedes(hi) {
+                    let outside = lo.lexicographicallyPrecedes(a) ? lo : hi
+                    note("/Limits ['\(PDFText.decode(a))', '\(PDFText.decode(b))'] of node \(ref ?? "(direct)") do not cover '\(PDFText.decode(outside))'; readers that trust /Limits will not find it", object: ref)
+                }
+            } else {
+                note("node \(ref ?? "(direct)") has no valid /Limits; readers that trust /Limits may not find its names", object: ref)
+            }
+        }
+        return lo.map { ($0, hi!) }
+    }
+}
+
+/// How a link names a destination: a string (name tree) or a name object (catalog `/Dests`).
+public enum DestinationKey: Sendable, Equatable, Hashable {
+    case string([UInt8])
+    case name(String)
+
+    public var display: String {
+        switch self {
+        case .string(let b): PDFText.decode(b)
+        case .name(let n): n
+        }
+    }
+}

@@ -1,0 +1,370 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+
+/// Reads every link annotation, bookmark and the open action of a document from its raw objects,
+/// resolves their targets and reports what is broken. Viewers and libraries silently drop the
+/// very links an audit must report, so nothing here goes through a renderer's link list.
+public struct LinkAudit {
+    public struct Options: Sendable {
+        public var outlines = true
+        public var openAction = true
+        public var gotor = true
+        public var allowOutsideRoot = false
+        /// How far (in points) a destination position may lie outside the target page's media box.
+        public var positionTolerance = 1.0
+        public init() {}
+    }
+
+    let file: QPDFFile
+    let pages: PageIndex
+    let geometries: [PageGeometry]
+    let table: DestinationTable
+    let options: Options
+    /// The document's absolute path (for GoToR files).
+    let sourcePath: String
+    let inputRoot: String
+    let remote: RemoteDocuments?
+    let uriBase: String?
+
+    public private(set) var links: [LinkRecord] = []
+    public private(set) var outline: [OutlineRecord] = []
+    public private(set) var openAction: LinkRecord?
+    public private(set) var findings: [Finding] = []
+
+    public init(
+        file: QPDFFile, pages: PageIndex, table: DestinationTable, options: Options, sourcePath: String, inputRoot: String,
+        remote: RemoteDocuments?
+    ) {
+        self.file = file
+        self.pages = pages
+        self.table = table
+        self.options = options
+        self.sourcePath = sourcePath
+        self.inputRoot = inputRoot
+        self.remote = remote
+        geometries = (0..<pages.count).map { PageGeometry(page: file.page($0)) }
+        uriBase = file.root["URI"]?["Base"]?.bytes.map { String(decoding: $0, as: UTF8.self) }
+        file.releaseAll()
+    }
+
+    /// Where a link sits, for findings.
+    struct Place {
+        var page: Int?
+        var rect: PDFRect?
+        var object: String?
+        /// Prefix for messages ("bookmark 'A / B': ").
+        var prefix = ""
+    }
+
+    mutating func report(_ rule: String, _ message: String, at place: Place) {
+        findings.append(Finding(rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message))
+    }
+
+    // MARK: - Running
+
+    public mutating func run() {
+        for i in 0..<pages.count {
+            scanPage(i)
+            // qpdf never reuses object handles: release them page by page to bound memory.
+            file.releaseAll()
+        }
+        if options.outlines { scanOutline() }
+        if options.openAction { scanOpenAction() }
+        file.releaseAll()
+    }
+
+    mutating func scanPage(_ index: Int) {
+        let page = file.page(index)
+        guard let annots = page["Annots"], annots.isArray else { return }
+        let visible = geometries[index].visibleBox
+        for annot in annots.items {
+            guard annot.isDictionary, annot["Subtype"]?.name == "Link" else { continue }
+            var record = LinkRecord(page: index + 1, object: annot.reference)
+            var place = Place(page: index + 1, object: record.object)
+            if let rect = annot["Rect"]?.rectangle {
+                record.rect = rect
+                place.rect = rect
+                if rect.width < 0.01 || rect.height < 0.01 {
+                    report("link.zero-area", "the link area \(rect) has no width or no height; nobody can click it", at: place)
+                } else if rect.intersection(visible) == nil || rect.intersection(visible).map({ $0.width < 0.01 || $0.height < 0.01 }) == true {
+                    report("link.off-page", "the link area \(rect) lies outside the visible page \(visible)", at: place)
+                }
+            } else {
+                report("link.malformed", "the link annotation has no valid /Rect", at: place)
+            }
+            // Like viewers, /A wins over /Dest.
+            if let a = annot["A"] {
+                evaluateActions(a, record: &record, place: place)
+            } else if let d = annot["Dest"] {
+                record.kind = "goto"
+                evaluate(.goTo(DestinationReference(d, pages: pages)), record: &record, place: place)
+            } else {
+                report("link.no-target", "the link has neither /Dest nor /A; clicking it does nothing", at: place)
+            }
+            links.append(record)
+        }
+    }
+
+    mutating func evaluateActions(_ a: QPDFObject, record: inout LinkRecord, place: Place) {
+        guard a.isDictionary else {
+            report("action.malformed", "the action is \(Destination.typeName(a)), not a dictionary", at: place)
+            return
+        }
+        let (actions, looped) = PDFAction.chain(a, pages: pages)
+        for (n, action) in actions.enumerated() {
+            if n == 0 {
+                record.kind = action.kind
+                evaluate(action, record: &record, place: place)
+            } else {
+                var scratch = LinkRecord()
+                var p = place
+                p.prefix += "/Next \(action.typeName) action: "
+                evaluate(action, record: &scratch, place: p)
+            }
+        }
+        if looped { report("action.cycle", "the /Next chain of actions loops back on itself", at: place) }
+    }
+
+    // MARK: - One action
+
+    mutating func evaluate(_ action: PDFAction, record: inout LinkRecord, place: Place) {
+        switch action {
+        case .goTo(let ref):
+            guard let ref else {
+                report("action.malformed", "the GoTo action has no /D destination", at: place)
+                return
+            }
+            (record.destination, record.targetPage) = resolveLocal(ref, place: place)
+        case .goToRemote(let spec, let dest):
+            record.file = spec.path
+            record.targetPage = checkRemote(spec, dest, place: place, record: &record)
+        case .uri(let text):
+            record.uri = checkURI(text, place: place)
+        case .launch(let spec):
+            record.file = spec.path
+            report("action.launch", "the link launches '\(spec.path ?? "(no file)")'; viewers block or warn about Launch actions", at: place)
+        case .named(let name):
+            record.action = name
+            if let name, !["NextPage", "PrevPage", "FirstPage", "LastPage"].contains(name) {
+                report("action.named-unknown", "the named action '\(name)' is not one of NextPage, PrevPage, FirstPage, LastPage; few viewers support it", at: place)
+            } else if name == nil {
+                report("action.malformed", "the Named action has no /N", at: place)
+            }
+        case .javaScript:
+            report("action.javascript", "the link runs JavaScript; many viewers block it and it cannot be checked", at: place)
+        case .submitForm, .resetForm, .hide:
+            record.action = action.typeName
+        case .other(let type):
+            record.action = type
+            if let type {
+                report("action.unsupported", "the action type '\(type)' is not checked", at: place)
+            } else {
+                report("action.malformed", "the action has no /S type", at: place)
+            }
+        }
+    }
+
+    // MARK: - Local destinations
+
+    /// Returns the destination's name (when named) and its 1-based page (when it resolves).
+    mutating func resolveLocal(_ ref: DestinationReference, place: Place) -> (String?, Int?) {
+        switch ref {
+        case .invalid(let why):
+            report("dest.malformed", why, at: place)
+            return (nil, nil)
+        case .explicit(let d):
+            return (nil, check(d, label: "the destination", place: place).map { $0 + 1 })
+        case .named(let key):
+            let name = key.display
+            guard let entry = table.lookup(key) else {
+                report("dest.name-not-found", "named destination '\(name)' does not exist", at: place)
+                return (name, nil)
+            }
+            guard let d = entry.destination else {
+                report("dest.malformed", "named destination '\(name)' is \(entry.problem ?? "not a destination")", at: place)
+                return (name, nil)
+            }
+            return (name, check(d, label: "named destination '\(name)'", place: place).map { $0 + 1 })
+        }
+    }
+
+    /// Checks an explicit local destination; returns its 0-based page when it has one.
+    mutating func check(_ d: Destination, label: String, place: Place) -> Int? {
+        var page: Int?
+        switch d.target {
+        case .page(let i):
+            page = i
+        case .pageNumber(let n):
+            if n >= 0 && n < pages.count {
+                report("dest.integer-page", "\(label) gives page number \(n) (page \(n + 1)) instead of a page reference", at: place)
+                page = n
+            } else {
+                report("dest.page-out-of-range", "\(label) gives page number \(n), past the last page (the document has \(pages.count) pages, numbered from 0)", at: place)
+            }
+        case .notAPage(let ref):
+            report("dest.page-not-in-document", "\(label) points at \(ref.map { "object \($0)" } ?? "a direct dictionary"), which is not a page of this document", at: place)
+        case .invalid(let why):
+            report("dest.malformed", "\(label): \(why)", at: place)
+        }
+        if let problem = d.problem {
+            report("dest.malformed", "\(label): \(problem)", at: place)
+        } else if let page {
+            checkPosition(d, page: page, label: label, place: place)
+        }
+        return page
+    }
+
+    mutating func checkPosition(_ d: Destination, page: Int, label: String, place: Place) {
+        let box = geometries[page].mediaBox
+        let t = options.positionTolerance
+        for (name, isX, v) in d.positions {
+            let (lo, hi) = isX ? (box.x1, box.x2) : (box.y1, box.y2)
+            if v < lo - t || v > hi + t {
+                report(
+                    "dest.position-off-page",
+                    "\(label): /\(d.fit) \(name) \(fmt(v)) lies outside page \(page + 1) (\(isX ? "x" : "y") from \(fmt(lo)) to \(fmt(hi)))",
+                    at: place)
+                return
+            }
+        }
+    }
+
+    func fmt(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
+
+    // MARK: - Remote destinations
+
+    /// Checks a GoToR target; returns the 1-based page in the other file when it resolves.
+    mutating func checkRemote(_ spec: FileSpecification, _ dest: DestinationReference?, place: Place, record: inout LinkRecord) -> Int? {
+        guard let path = spec.path, !path.isEmpty else {
+            report("action.malformed", "the GoToR action has no file (/F)", at: place)
+            return nil
+        }
+        if case .named(let key)? = dest { record.destination = key.display }
+        guard options.gotor, !spec.isURL else { return nil }
+        let folder = Paths.parent(sourcePath)
+        let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: folder)
+        let shown = Paths.relative(target, to: inputRoot)
+        if !options.allowOutsideRoot && !target.hasPrefix(inputRoot == "/" ? "/" : inputRoot + "/") {
+            report("gotor.outside-root", "the file '\(path)' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)", at: place)
+            return nil
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir), !isDir.boolValue else {
+            let looked = shown == path ? "" : " (looked for '\(shown)')"
+            report("gotor.file-missing", "the file '\(path)' does not exist\(looked)", at: place)
+            return nil
+        }
+        guard let remote else { return nil }
+        let doc = remote.document(at: target)
+        if let error = doc.error {
+            report("gotor.file-unreadable", "the file '\(path)' cannot be read: \(error.replacingOccurrences(of: target, with: shown))", at: place)
+            return nil
+        }
+        switch dest {
+        case nil:
+            return 1
+        case .invalid(let why)?:
+            report("dest.malformed", why, at: place)
+        case .named(let key)?:
+            guard let found = doc.lookup(key) else {
+                report("gotor.dest-missing", "named destination '\(key.display)' does not exist in '\(path)'", at: place)
+                return nil
+            }
+            return found.map { $0 + 1 }
+        case .explicit(let d)?:
+            switch d.target {
+            case .pageNumber(let n):
+                if n < 0 || n >= doc.pageCount {
+                    report("gotor.page-out-of-range", "page number \(n) is past the last page of '\(path)' (\(doc.pageCount) pages, numbered from 0)", at: place)
+                    return nil
+                }
+                if let problem = d.problem { report("dest.malformed", "the remote destination: \(problem)", at: place) }
+                return n + 1
+            default:
+                report("dest.malformed", "a remote destination must give a page number, not a page object of this document", at: place)
+            }
+        }
+        return nil
+    }
+
+    // MARK: - URIs
+
+    /// Checks a URI's syntax; returns it resolved against the catalog's /URI /Base.
+    mutating func checkURI(_ text: String?, place: Place) -> String? {
+        guard let text else {
+            report("uri.malformed", "the URI action has no /URI", at: place)
+            return nil
+        }
+        if let problem = URIReference.problem(in: text) {
+            report("uri.malformed", "'\(text)': \(problem)", at: place)
+            return text
+        }
+        var resolved = text
+        if URIReference.parse(text).isRelative {
+            if let base = uriBase, URIReference.problem(in: base) == nil, !URIReference.parse(base).isRelative {
+                resolved = URIReference.resolve(text, against: base)
+            } else {
+                report("uri.relative", "'\(text)' is relative and the document has no /URI /Base; viewers resolve it against the document's own location", at: place)
+                return text
+            }
+        }
+        if URIReference.parse(resolved).scheme?.lowercased() == "http" {
+            report("uri.insecure-scheme", "'\(resolved)' uses http; use https where the site supports it", at: place)
+        }
+        return resolved
+    }
+
+    // MARK: - Outline and open action
+
+    mutating func scanOutline() {
+        guard let first = file.root["Outlines"]?["First"] else { return }
+        var visited = Set<Int>()
+        walkOutline(first, titles: [], depth: 0, visited: &visited)
+    }
+
+    mutating func walkOutline(_ first: QPDFObject, titles: [String], depth: Int, visited: inout Set<Int>) {
+        var item: QPDFObject? = first
+        var previousTitle: String?
+        var count = 0
+        while let current = item, current.isDictionary {
+            count += 1
+            let title = current["Title"]?.text ?? "(untitled)"
+            if let id = current.objectID?.number, !visited.insert(id).inserted {
+                let place = Place(object: current.reference, prefix: "")
+                report("outline.cycle", "the outline loops: after '\((titles + [previousTitle ?? ""]).filter { !$0.isEmpty }.joined(separator: " / "))' comes '\(title)' (\(current.reference ?? "?")) again", at: place)
+                return
+            }
+            if depth > 64 || count > 100_000 {
+                report("outline.cycle", "the outline is deeper than 64 levels or longer than 100000 items; the rest is not read", at: Place())
+                return
+            }
+            let path = titles + [title]
+            var record = LinkRecord(object: current.reference)
+            let place = Place(object: current.reference, prefix: "bookmark '\(path.joined(separator: " / "))': ")
+            if let a = current["A"] {
+                evaluateActions(a, record: &record, place: place)
+            } else if let d = current["Dest"] {
+                record.kind = "goto"
+                evaluate(.goTo(DestinationReference(d, pages: pages)), record: &record, place: place)
+            }
+            outline.append(OutlineRecord(titles: path, link: record))
+            if let child = current["First"] { walkOutline(child, titles: path, depth: depth + 1, visited: &visited) }
+            previousTitle = title
+            item = current["Next"]
+        }
+    }
+
+    mutating func scanOpenAction() {
+        guard let open = file.root["OpenAction"] else { return }
+        var record = LinkRecord()
+        let place = Place(prefix: "open action: ")
+        if open.isArray {
+            record.kind = "goto"
+            evaluate(.goTo(DestinationReference(open, pages: pages)), record: &record, place: place)
+        } else {
+            evaluateActions(open, record: &record, place: place)
+        }
+        openAction = record
+    }
+}

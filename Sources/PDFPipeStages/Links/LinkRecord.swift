@@ -1,0 +1,52 @@
+import PDFBridge
+import PDFPipeCore
+
+/// One link (annotation, bookmark or open action) of the inventory in `report.json`.
+public struct LinkRecord: Sendable, Equatable {
+    /// 1-based page of a link annotation.
+    public var page: Int?
+    /// The annotation object (`12 0 R`).
+    public var object: String?
+    /// Normalized, in PDF user space.
+    public var rect: PDFRect?
+    /// `goto`, `gotor`, `uri`, `launch`, `named`, `javascript`, `other`, or `none` (no target).
+    public var kind = "none"
+    /// The destination's name, when the target is named.
+    public var destination: String?
+    /// The 1-based page the link leads to (in the other file for `gotor`), when it resolves.
+    public var targetPage: Int?
+    /// The URI after applying the catalog's `/URI /Base`.
+    public var uri: String?
+    /// The file of a GoToR or Launch action, as written.
+    public var file: String?
+    /// The action type for `named` (the name) and `other` (the /S type).
+    public var action: String?
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["kind": .string(kind), "targetPage": targetPage.map { .int($0) } ?? .null]
+        if let page { o["page"] = .int(page) }
+        if let rect { o["rect"] = .array(rect.array.map { .double(($0 * 1000).rounded() / 1000) }) }
+        if let object { o["object"] = .string(object) }
+        if let destination { o["destination"] = .string(destination) }
+        if let uri { o["uri"] = .string(uri) }
+        if let file { o["file"] = .string(file) }
+        if let action { o["action"] = .string(action) }
+        return .object(o)
+    }
+}
+
+/// One bookmark of the outline.
+public struct OutlineRecord: Sendable, Equatable {
+    /// Titles from the top level down to this item.
+    public var titles: [String]
+    public var link: LinkRecord
+
+    public var title: String { titles.joined(separator: " / ") }
+
+    public var json: JSONValue {
+        guard case .object(var o) = link.json else { return .null }
+        o["title"] = .string(titles.last ?? "")
+        o["level"] = .int(titles.count)
+        return .object(o)
+    }
+}

@@ -1,0 +1,136 @@
+import PDFBridge
+
+/// Where a GoTo or GoToR action (or a `/Dest`) points.
+public enum DestinationReference: Sendable, Equatable {
+    case explicit(Destination)
+    case named(DestinationKey)
+    /// Neither an array, a string nor a name.
+    case invalid(String)
+
+    init(_ o: QPDFObject, pages: PageIndex) {
+        if o.isArray {
+            self = .explicit(Destination(array: o, pages: pages))
+        } else if let b = o.bytes {
+            self = .named(.string(b))
+        } else if let n = o.name {
+            self = .named(.name(n))
+        } else {
+            self = .invalid("the destination is \(Destination.typeName(o)), not an array, string or name")
+        }
+    }
+}
+
+/// A file specification (PDF 32000-1 §7.11): a string, or a dictionary with `/UF`, `/F`, or the
+/// old platform keys.
+public struct FileSpecification: Sendable, Equatable {
+    public var path: String?
+    /// `/FS /URL`: the path is a URL.
+    public var isURL = false
+
+    init(_ o: QPDFObject?) {
+        guard let o else { return }
+        if let t = o.text {
+            path = t
+        } else if o.isDictionary {
+            isURL = o["FS"]?.name == "URL"
+            for key in ["UF", "F", "Unix", "DOS", "Mac"] {
+                if let t = o[key]?.text, !t.isEmpty {
+                    path = t
+                    break
+                }
+            }
+        }
+    }
+}
+
+/// A PDF action, parsed into what the validator needs.
+public indirect enum PDFAction: Sendable, Equatable {
+    case goTo(DestinationReference?)
+    case goToRemote(file: FileSpecification, destination: DestinationReference?)
+    /// The URI as written (nil when the action has no /URI); `isMap` for `/IsMap true`.
+    case uri(String?)
+    case launch(FileSpecification)
+    case named(String?)
+    case javaScript
+    case submitForm
+    case resetForm
+    case hide
+    /// Another type (`Movie`, `SetOCGState`, …), or nil when /S is missing.
+    case other(String?)
+
+    /// The `kind` reported in the link inventory.
+    public var kind: String {
+        switch self {
+        case .goTo: "goto"
+        case .goToRemote: "gotor"
+        case .uri: "uri"
+        case .launch: "launch"
+        case .named: "named"
+        case .javaScript: "javascript"
+        default: "other"
+        }
+    }
+
+    public var typeName: String {
+        switch self {
+        case .goTo: "GoTo"
+        case .goToRemote: "GoToR"
+        case .uri: "URI"
+        case .launch: "Launch"
+        case .named: "Named"
+        case .javaScript: "JavaScript"
+        case .submitForm: "SubmitForm"
+        case .resetForm: "ResetForm"
+        case .hide: "Hide"
+        case .other(let s): s ?? "(no /S)"
+        }
+    }
+
+    init(_ d: QPDFObject, pages: PageIndex) {
+        let type = d["S"]?.name
+        switch type {
+        case "GoTo": self = .goTo(d["D"].map { DestinationReference($0, pages: pages) })
+        case "GoToR":
+            self = .goToRemote(file: FileSpecification(d["F"]), destination: d["D"].map { DestinationReference($0, pages: pages) })
+        case "URI": self = .uri(d["URI"]?.bytes.map { String(decoding: $0, as: UTF8.self) })
+        case "Launch":
+            var spec = FileSpecification(d["F"])
+            if spec.path == nil, let win = d["Win"], let f = win["F"]?.text { spec.path = f }
+            self = .launch(spec)
+        case "Named": self = .named(d["N"]?.name)
+        case "JavaScript": self = .javaScript
+        case "SubmitForm": self = .submitForm
+        case "ResetForm": self = .resetForm
+        case "Hide": self = .hide
+        default: self = .other(type)
+        }
+    }
+
+    /// An action and the actions of its `/Next` chain (a dictionary or an array), depth first,
+    /// each once. `looped` is set when the chain comes back to an action it has seen.
+    static func chain(_ first: QPDFObject, pages: PageIndex, limit: Int = 256) -> (actions: [PDFAction], looped: Bool) {
+        var out: [PDFAction] = []
+        var seen = Set<Int>()
+        var looped = false
+        func visit(_ a: QPDFObject, depth: Int) {
+            guard out.count < limit, depth < 64 else {
+                looped = true
+                return
+            }
+            if let id = a.objectID?.number, !seen.insert(id).inserted {
+                looped = true
+                return
+            }
+            guard a.isDictionary else { return }
+            out.append(PDFAction(a, pages: pages))
+            guard let next = a["Next"] else { return }
+            if next.isArray {
+                for n in next.items { visit(n, depth: depth + 1) }
+            } else {
+                visit(next, depth: depth + 1)
+            }
+        }
+        visit(first, depth: 0)
+        return (out, looped)
+    }
+}

@@ -1,0 +1,71 @@
+import PDFBridge
+import Synchronization
+
+/// What a GoToR link needs to know about its target file: its page count and named destinations.
+public struct RemoteDocument: Sendable {
+    public var pageCount = 0
+    /// Why the file could not be read, if it could not.
+    public var error: String?
+    /// Name-tree keys → 0-based page (nil when the destination does not resolve to a page).
+    public var tree: [[UInt8]: Int?] = [:]
+    /// Catalog `/Dests` names → 0-based page.
+    public var catalog: [String: Int?] = [:]
+
+    /// The destination's page (`.some(nil)`: defined, but not on a page); nil when not defined.
+    public func lookup(_ key: DestinationKey) -> Int?? {
+        switch key {
+        case .string(let b): tree[b] ?? catalog[String(decoding: b, as: UTF8.self)]
+        case .name(let n): catalog[n] ?? tree[Array(n.utf8)]
+        }
+    }
+
+    static func load(_ path: String) -> RemoteDocument {
+        var r = RemoteDocument()
+        do {
+            let file = try QPDFFile(path: path)
+            let pages = try PageIndex(file)
+            r.pageCount = pages.count
+            let table = DestinationTable(file, pages: pages)
+            func page(_ n: NamedDestination) -> Int? {
+                switch n.destination?.target {
+                case .page(let i)?: i
+                case .pageNumber(let i)? where i >= 0 && i < pages.count: i
+                default: nil
+                }
+            }
+            r.tree = table.tree.mapValues(page)
+            r.catalog = table.catalog.mapValues(page)
+        } catch {
+            r.error = error.description
+        }
+        return r
+    }
+}
+
+/// Target files of GoToR links, each read once per run whatever the number of links and workers.
+public final class RemoteDocuments: Sendable {
+    private final class Entry: Sendable {
+        let value = Mutex<RemoteDocument?>(nil)
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    public init() {}
+
+    /// The document at an absolute path, read on first use (other workers asking for the same file
+    /// wait for that read instead of repeating it).
+    public func document(at path: String) -> RemoteDocument {
+        let entry = entries.withLock { table -> Entry in
+            if let e = table[path] { return e }
+            let e = Entry()
+            table[path] = e
+            return e
+        }
+        return entry.value.withLock { v in
+            if let v { return v }
+            let d = RemoteDocument.load(path)
+            v = d
+            return d
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import PDFBridge
+import PDFPipeCore
+
+/// A job's destination table and page index, shared by the link stages of one document.
+final class LinkTables {
+    let pages: PageIndex
+    let table: DestinationTable
+
+    init(pages: PageIndex, table: DestinationTable) {
+        self.pages = pages
+        self.table = table
+    }
+}
+
+extension Job {
+    /// The document's destination table: built by `resolve-destinations`, or here on first use.
+    mutating func linkTables() throws -> LinkTables {
+        if let t = resources.existing(LinkTables.self) { return t }
+        let file = try qpdf()
+        let pages: PageIndex
+        do {
+            pages = try PageIndex(file)
+        } catch {
+            throw DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot read the page tree: \(stripPath(error.description))")
+        }
+        let table = DestinationTable(file, pages: pages)
+        file.releaseAll()
+        let t = LinkTables(pages: pages, table: table)
+        resources.store(t)
+        pageCount = pageCount ?? pages.count
+        for f in table.findings { report(f) }
+        return t
+    }
+}
+
+/// `resolve-destinations`: reads the catalog `/Dests` and the `/Names /Dests` tree into the table
+/// that `validate-links` uses, reporting duplicate names and what is wrong with the tree.
+public struct ResolveDestinationsStage: Stage {
+    public static let descriptor = StageDescriptor(
+        id: "resolve-destinations",
+        summary: "read every named destination (catalog /Dests and the /Names /Dests tree) and resolve it to a page",
+        options: [
+            OptionSpec("list", .bool, default: false, "list every named destination with its page under destinations.names")
+        ],
+        make: { options in ResolveDestinationsStage(list: options.bool("list")) })
+
+    public var list: Bool
+
+    public func run(_ job: inout Job) throws {
+        let tables = try job.linkTables()
+        let t = tables.table
+        var section: [String: JSONValue] = ["nameTree": .int(t.tree.count), "catalog": .int(t.catalog.count)]
+        var unresolved = 0
+        var entries: [(String, JSONValue)] = []
+        func add(_ name: String, _ store: String, _ n: NamedDestination) {
+            var page: Int?
+            switch n.destination?.target {
+            case .page(let i)?: page = i + 1
+            case .pageNumber(let i)? where i >= 0 && i < tables.pages.count: page = i + 1
+            default: unresolved += 1
+            }
+            if list {
+                var o: [String: JSONValue] = ["name": .string(name), "store": .string(store), "page": page.map { .int($0) } ?? .null]
+                if let fit = n.destination?.fit, !fit.isEmpty { o["fit"] = .string(fit) }
+                entries.append((store + name, .object(o)))
+            }
+        }
+        for (k, v) in t.tree { add(PDFText.decode(k), "names", v) }
+        for (k, v) in t.catalog { add(k, "dests", v) }
+        section["unresolved"] = .int(unresolved)
+        if list {
+            section["names"] = .array(entries.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map(\.1))
+        }
+        job.sections["destinations"] = .object(section)
+    }
+}

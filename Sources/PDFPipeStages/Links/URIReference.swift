@@ -1,0 +1,197 @@
+/// RFC 3986 URI references: syntax checks and resolution against a base (§5.2), without Foundation's
+/// URL (which accepts and rewrites things an audit must report).
+public struct URIReference: Sendable, Equatable {
+    public var scheme: String?
+    /// The authority without `//`, nil when there is none.
+    public var authority: String?
+    public var path: String
+    public var query: String?
+    public var fragment: String?
+
+    public var isRelative: Bool { scheme == nil }
+
+    /// What is wrong with a URI, or nil when it is well formed.
+    public static func problem(in text: String) -> String? {
+        if text.isEmpty { return "the URI is empty" }
+        for (i, c) in text.unicodeScalars.enumerated() {
+            if c == " " { return "space at position \(i + 1) (write %20)" }
+            if c.value < 0x20 || c.value == 0x7F { return "control character at position \(i + 1)" }
+            if c.value > 0x7E { return "non-ASCII character '\(c)' at position \(i + 1) (percent-encode it as UTF-8)" }
+            if "<>\"{}|\\^`".unicodeScalars.contains(c) { return "character '\(c)' at position \(i + 1) is not allowed (percent-encode it)" }
+        }
+        // Percent escapes.
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else {
+                    return "'%' at position \(i + 1) is not followed by two hex digits"
+                }
+                i += 2
+            }
+            i += 1
+        }
+        let r = parse(text)
+        if let s = r.scheme {
+            let ok = s.first!.isLetter && s.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+            if !ok { return "invalid scheme '\(s)'" }
+            let lower = s.lowercased()
+            if lower == "http" || lower == "https" {
+                guard let a = r.authority else { return "an \(lower) URI needs '//' and a host" }
+                if let problem = hostProblem(a) { return problem }
+            }
+            if lower == "mailto" && r.path.isEmpty && r.query == nil { return "the mailto URI has no address" }
+        } else if let colon = text.firstIndex(of: ":"), !text[..<colon].contains(where: { "/?#".contains($0) }) {
+            // "ht!tp://x": a colon before any / ? # makes the part before it a scheme, and this one is invalid.
+            return "invalid scheme '\(text[..<colon])'"
+        }
+        return nil
+    }
+
+    static func isHex(_ b: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(b)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(b)
+    }
+
+    static func hostProblem(_ authority: String) -> String? {
+        var hostPort = Substring(authority)
+        if let at = hostPort.lastIndex(of: "@") { hostPort = hostPort[hostPort.index(after: at)...] }
+        var host = hostPort
+        if hostPort.hasPrefix("[") {
+            guard let close = hostPort.firstIndex(of: "]") else { return "unterminated IPv6 address" }
+            host = hostPort[...close]
+            let rest = hostPort[hostPort.index(after: close)...]
+            if !rest.isEmpty && !(rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) { return "invalid port '\(rest)'" }
+            return nil
+        }
+        if let colon = hostPort.lastIndex(of: ":") {
+            host = hostPort[..<colon]
+            let port = hostPort[hostPort.index(after: colon)...]
+            if !port.allSatisfy(\.isNumber) { return "invalid port '\(port)'" }
+        }
+        if host.isEmpty { return "the URI has no host" }
+        if !host.allSatisfy({ $0.isLetter || $0.isNumber || "-._~%!$&'()*+,;=".contains($0) }) { return "invalid host '\(host)'" }
+        return nil
+    }
+
+    /// Splits a reference into its five parts (RFC 3986, appendix B). Never fails.
+    public static func parse(_ text: String) -> URIReference {
+        var rest = Substring(text)
+        var scheme: String?
+        if let colon = rest.firstIndex(of: ":"), colon != rest.startIndex,
+            !rest[..<colon].contains(where: { "/?#".contains($0) })
+        {
+            let candidate = rest[..<colon]
+            if candidate.first!.isLetter && candidate.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
+                scheme = String(candidate)
+                rest = rest[rest.index(after: colon)...]
+            }
+        }
+        var fragment: String?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        var query: String?
+        if let q = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: q)...])
+            rest = rest[..<q]
+        }
+        var authority: String?
+        if rest.hasPrefix("//") {
+            rest = rest.dropFirst(2)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            authority = String(rest[..<end])
+            rest = rest[end...]
+        }
+        return URIReference(scheme: scheme, authority: authority, path: String(rest), query: query, fragment: fragment)
+    }
+
+    public var text: String {
+        var s = ""
+        if let scheme { s += scheme + ":" }
+        if let authority { s += "//" + authority }
+        s += path
+        if let query { s += "?" + query }
+        if let fragment { s += "#" + fragment }
+        return s
+    }
+
+    /// Resolves `reference` against `base` (RFC 3986 §5.2.2).
+    public static func resolve(_ reference: String, against base: String) -> String {
+        let r = parse(reference)
+        let b = parse(base)
+        var t = URIReference(scheme: nil, authority: nil, path: "", query: nil, fragment: r.fragment)
+        if r.scheme != nil {
+            t.scheme = r.scheme
+            t.authority = r.authority
+            t.path = removeDotSegments(r.path)
+            t.query = r.query
+        } else {
+            if r.authority != nil {
+                t.authority = r.authority
+                t.path = removeDotSegments(r.path)
+                t.query = r.query
+            } else {
+                if r.path.isEmpty {
+                    t.path = b.path
+                    t.query = r.query ?? b.query
+                } else {
+                    if r.path.hasPrefix("/") {
+                        t.path = removeDotSegments(r.path)
+                    } else {
+                        // Merge (§5.2.3).
+                        let merged: String
+                        if b.authority != nil && b.path.isEmpty {
+                            merged = "/" + r.path
+                        } else if let slash = b.path.lastIndex(of: "/") {
+                            merged = String(b.path[...slash]) + r.path
+                        } else {
+                            merged = r.path
+                        }
+                        t.path = removeDotSegments(merged)
+                    }
+                    t.query = r.query
+                }
+                t.authority = b.authority
+            }
+            t.scheme = b.scheme
+        }
+        return t.text
+    }
+
+    /// RFC 3986 §5.2.4.
+    static func removeDotSegments(_ path: String) -> String {
+        var input = Substring(path)
+        var out = ""
+        while !input.isEmpty {
+            if input.hasPrefix("../") {
+                input = input.dropFirst(3)
+            } else if input.hasPrefix("./") {
+                input = input.dropFirst(2)
+            } else if input.hasPrefix("/./") {
+                input = input.dropFirst(2)
+            } else if input == "/." {
+                input = "/"
+            } else if input.hasPrefix("/../") {
+                input = input.dropFirst(3)
+                if let slash = out.lastIndex(of: "/") { out = String(out[..<slash]) } else { out = "" }
+            } else if input == "/.." {
+                input = "/"
+                if let slash = out.lastIndex(of: "/") { out = String(out[..<slash]) } else { out = "" }
+            } else if input == "." || input == ".." {
+                input = ""
+            } else {
+                var end = input.index(after: input.startIndex)
+                if input.first == "/" {
+                    end = input[input.index(after: input.startIndex)...].firstIndex(of: "/") ?? input.endIndex
+                } else {
+                    end = input.firstIndex(of: "/") ?? input.endIndex
+                }
+                out += input[..<end]
+                input = input[end...]
+            }
+        }
+        return out
+    }
+}

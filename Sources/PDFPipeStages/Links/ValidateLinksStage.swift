@@ -1,0 +1,58 @@
+import PDFBridge
+import PDFPipeCore
+
+/// `validate-links`: every link annotation, bookmark and the open action, read from the raw
+/// objects and checked (internal targets, named destinations, GoToR files, URI syntax, actions).
+public struct ValidateLinksStage: Stage {
+    public static let descriptor = StageDescriptor(
+        id: "validate-links",
+        summary: "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
+        options: [
+            OptionSpec("inventory", .bool, default: true, "list every link under links, and the bookmarks under outline"),
+            OptionSpec("outlines", .bool, default: true, "check the bookmarks (outline) too"),
+            OptionSpec("openAction", .bool, default: true, "check the catalog's /OpenAction too"),
+            OptionSpec("gotor", .bool, default: true, "check that GoToR files exist and hold the named destination or page"),
+            OptionSpec(
+                "allowOutsideRoot", .bool, default: false,
+                "follow GoToR links to files outside the input root (otherwise reported as gotor.outside-root)"),
+            OptionSpec(
+                "positionTolerance", .number(min: 0, max: .infinity), default: 1,
+                "points a destination's position may lie outside the target page before dest.position-off-page"),
+        ],
+        make: { options in ValidateLinksStage(options: options) })
+
+    public var inventory: Bool
+    public var options = LinkAudit.Options()
+    /// GoToR targets, read once per run.
+    let remote = RemoteDocuments()
+
+    public init(options o: OptionValues) {
+        inventory = o.bool("inventory")
+        options.outlines = o.bool("outlines")
+        options.openAction = o.bool("openAction")
+        options.gotor = o.bool("gotor")
+        options.allowOutsideRoot = o.bool("allowOutsideRoot")
+        options.positionTolerance = o.double("positionTolerance")
+    }
+
+    public func run(_ job: inout Job) throws {
+        let tables = try job.linkTables()
+        let file = try job.qpdf()
+        var audit = LinkAudit(
+            file: file, pages: tables.pages, table: tables.table, options: options, sourcePath: job.source,
+            inputRoot: job.inputRoot, remote: remote)
+        audit.run()
+        job.reportWarnings(of: file)
+        for f in audit.findings { job.report(f) }
+        var summary: [String: JSONValue] = ["links": .int(audit.links.count), "bookmarks": .int(audit.outline.count)]
+        var kinds: [String: Int] = [:]
+        for l in audit.links { kinds[l.kind, default: 0] += 1 }
+        summary["kinds"] = .object(kinds.mapValues { .int($0) })
+        job.sections["linkSummary"] = .object(summary)
+        if inventory {
+            job.sections["links"] = .array(audit.links.map(\.json))
+            job.sections["outline"] = .array(audit.outline.map(\.json))
+            if let open = audit.openAction { job.sections["openAction"] = open.json }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import PDFBridge
+import PDFPipeStages
+import XCTest
+
+/// pdfpipe reads links from the raw objects through qpdf; poppler's link mapping and
+/// `poppler_document_find_dest` are the second opinion. Every link of every sample is compared:
+/// kind, rectangle (through `LinkGeometry`, which must put it where poppler does), target page and
+/// URI. Where the two differ on purpose, the difference is listed below with its reason.
+final class PopplerSecondOpinionTests: XCTestCase {
+    /// (file, page, index of the link on the page, 1-based) → why poppler differs.
+    let intended: [String: String] = [
+        "broken-links.pdf 1 7": "unknown fit type /Bogus: poppler drops the action; pdfpipe reports dest.malformed",
+        "broken-links.pdf 1 11": "GoTo without /D: poppler drops the action; pdfpipe reports action.malformed",
+        "dests-nametree.pdf 1 4": "poppler_document_find_dest does not find the PDFDocEncoding key 'café' (byte E9), though pdfinfo -dests lists it",
+        "dests-nametree.pdf 1 8": "poppler_document_find_dest does not find the UTF-16BE key 'übersicht', though pdfinfo -dests lists it",
+        "gotor.pdf 1 1": "poppler does not resolve names in other files (page 0)",
+        "gotor.pdf 1 3": "poppler does not resolve names in other files (page 0)",
+        "gotor.pdf 1 8": "poppler does not resolve names in other files (page 0)",
+        "gotor.pdf 1 4": "missing.pdf: poppler gives the page without looking at the file; pdfpipe reports gotor.file-missing",
+        "gotor.pdf 1 6": "remote page 99 of 4: poppler gives page 100 without looking; pdfpipe reports gotor.page-out-of-range",
+        "gotor.pdf 1 7": "outside the input root: poppler gives page 1; pdfpipe does not follow it (gotor.outside-root)",
+        "uri-links.pdf 1 3": "poppler puts /URI /Base in front without RFC 3986 resolution ('manual/../index.html')",
+        "uri-links.pdf 1 8": "an empty URI: poppler gives the base URI; pdfpipe reports uri.malformed",
+        "uri-links.pdf 1 9": "a URI action without /URI: poppler drops the action; pdfpipe reports uri.malformed",
+    ]
+
+    func testEveryLinkOfEverySampleAgreesWithPoppler() throws {
+        var differences: [String: String] = [:]
+        var compared = 0
+        for name in Samples.readable {
+            let q = try QPDFFile(path: Samples.path(name))
+            let p = try PopplerFile(path: Samples.path(name))
+            let pages = try PageIndex(q)
+            var audit = LinkAudit(
+                file: q, pages: pages, table: DestinationTable(q, pages: pages), options: .init(), sourcePath: Samples.path(name),
+                inputRoot: Samples.folder, remote: RemoteDocuments())
+            audit.run()
+            for i in 0..<pages.count {
+                let page = try XCTUnwrap(p.page(i))
+                let ours = audit.links.filter { $0.page == i + 1 }
+                let theirs = page.links
+                XCTAssertEqual(ours.count, theirs.count, "\(name) page \(i + 1): poppler keeps every link annotation")
+                let geometry = PageGeometry(page: q.page(i))
+                let height = page.size.height
+                for (n, (a, b)) in zip(ours, theirs).enumerated() {
+                    compared += 1
+                    let key = "\(name) \(i + 1) \(n + 1)"
+                    // Rectangles: ours through LinkGeometry (pixels, y down) against poppler's area (y up).
+                    let px = LinkGeometry.pixelRect(try XCTUnwrap(a.rect), on: geometry, scale: 1)
+                    XCTAssertEqual(px.x, b.area.x1, accuracy: 0.01, key)
+                    XCTAssertEqual(px.y, height - b.area.y2, accuracy: 0.01, key)
+                    XCTAssertEqual(px.width, b.area.width, accuracy: 0.01, key)
+                    XCTAssertEqual(px.height, b.area.height, accuracy: 0.01, key)
+
+                    var theirPage: Int? = b.destination?.page
+                    if b.kind == "goto", let bytes = b.name { theirPage = p.findDestination(bytes: bytes)?.page }
+                    if theirPage == 0 { theirPage = nil }
+                    let ourKind = a.kind == "other" ? "other" : a.kind
+                    let mismatch =
+                        ourKind != b.kind ? "kind \(ourKind) vs \(b.kind)"
+                        : a.targetPage != theirPage ? "page \(a.targetPage.map(String.init) ?? "none") vs \(theirPage.map(String.init) ?? "none")"
+                        : a.kind == "uri" && a.uri != b.uri ? "uri \(a.uri ?? "none") vs \(b.uri ?? "none")" : nil
+                    if let mismatch { differences[key] = mismatch }
+                }
+            }
+        }
+        XCTAssertEqual(compared, 79)
+        let unexplained = differences.filter { intended[$0.key] == nil }
+        XCTAssertEqual(unexplained, [:], "differences from poppler without a stated reason")
+        let gone = Set(intended.keys).subtracting(differences.keys)
+        XCTAssertEqual(gone, [], "listed differences that no longer occur")
+    }
+}
