@@ -6,6 +6,13 @@ public struct PixelRect: Sendable, Equatable {
     public var y: Double
     public var width: Double
     public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
 }
 
 /// Places PDF user-space rectangles (link `/Rect`s) on a page as a viewer shows it.

@@ -24,7 +24,15 @@ public struct PageGeometry: Sendable, Equatable {
     /// US Letter, what readers assume when a page has no media box.
     public static let defaultMediaBox = PDFRect(0, 0, 612, 792)
 
-    public init(page: QPDFObject) {
+    /// A page's geometry; nil gives a US Letter page without rotation (for tests and defaults).
+    public init(page: QPDFObject?) {
+        guard let page else {
+            mediaBox = Self.defaultMediaBox
+            cropBox = mediaBox
+            rotate = 0
+            mediaBoxMissing = true
+            return
+        }
         func inherited(_ key: String) -> QPDFObject? {
             var node: QPDFObject? = page
             var seen = Set<Int>()

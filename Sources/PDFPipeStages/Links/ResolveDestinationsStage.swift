@@ -24,6 +24,8 @@ extension Job {
             throw DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot read the page tree: \(stripPath(error.description))")
         }
         let table = DestinationTable(file, pages: pages)
+        // Findings show page labels next to page numbers, whether or not inspect ran.
+        if pageLabels == nil, let ranges = PageLabels.read(file) { pageLabels = PageLabels.labels(ranges, count: pages.count) }
         file.releaseAll()
         let t = LinkTables(pages: pages, table: table)
         resources.store(t)

@@ -1,0 +1,157 @@
+import PDFPipeCore
+import PDFPipeStages
+import XCTest
+
+/// Every sample's findings under the link stages, asserted exactly: rule, page, message.
+final class LinkFindingsTests: XCTestCase {
+    struct F: Equatable, CustomStringConvertible {
+        var rule: String
+        var page: Int?
+        var message: String
+        init(_ rule: String, _ page: Int?, _ message: String) {
+            self.rule = rule
+            self.page = page
+            self.message = message
+        }
+        var description: String { "\(rule) p\(page.map(String.init) ?? "-") \(message)" }
+    }
+
+    static let expected: [String: [F]] = [
+        "actions.pdf": [
+            F("action.launch", 1, "the link launches 'setup.exe'; viewers block or warn about Launch actions"),
+            F("action.javascript", 1, "the link runs JavaScript; many viewers block it and it cannot be checked"),
+            F("action.unsupported", 1, "the action type 'Movie' is not checked"),
+            F("action.cycle", 1, "the /Next chain of actions loops back on itself"),
+        ],
+        "broken-links.pdf": [
+            F("dest.name-not-found", 1, "named destination 'no.such.name' does not exist"),
+            F("dest.name-not-found", 1, "named destination 'missing.too' does not exist"),
+            F("dest.page-not-in-document", 1, "the destination points at object 6 0 R, which is not a page of this document"),
+            F("dest.page-out-of-range", 1, "the destination gives page number 7, past the last page (the document has 3 pages, numbered from 0)"),
+            F("dest.integer-page", 1, "the destination gives page number 1 (page 2) instead of a page reference"),
+            F("dest.malformed", 1, "the destination: '/XYZ' takes 3 parameters, found 1"),
+            F("dest.malformed", 1, "the destination: unknown fit type '/Bogus'"),
+            F("dest.malformed", 1, "named destination 'bad.value' is an integer, not a destination"),
+            F("dest.position-off-page", 1, "the destination: /XYZ left 5000 lies outside page 2 (x from 0 to 612)"),
+            F("dest.malformed", 1, "the destination: parameter 3 of '/FitR' is a string, expected a number"),
+            F("action.malformed", 1, "the GoTo action has no /D destination"),
+            F("link.no-target", 1, "the link has neither /Dest nor /A; clicking it does nothing"),
+            F("link.zero-area", 1, "the link area [400 100 400 130] has no width or no height; nobody can click it"),
+            F("link.off-page", 1, "the link area [700 900 760 930] lies outside the visible page [0 0 612 792]"),
+            F("dest.name-not-found", nil, "bookmark 'Broken item': named destination 'nowhere' does not exist"),
+        ],
+        "damaged-xref.pdf": [
+            F("pdf.damaged", nil, "qpdf: file is damaged"),
+            F("pdf.damaged", nil, "qpdf: xref not found (offset 1073)"),
+            F("pdf.damaged", nil, "qpdf: Attempting to reconstruct cross-reference table"),
+        ],
+        "dests-bad-limits.pdf": [
+            F("dest.tree-malformed", nil, "keys of node 6 0 R are not sorted ('charlie' after 'zulu'); readers that search by halves may miss names"),
+            F("dest.tree-malformed", nil, "/Limits ['alpha', 'charlie'] of node 6 0 R do not cover 'zulu'; readers that trust /Limits will not find it"),
+            F("dest.tree-malformed", nil, "keys of node 7 0 R are not sorted ('bravo' after 'echo'); readers that search by halves may miss names"),
+            F("dest.tree-malformed", nil, "node 7 0 R has no valid /Limits; readers that trust /Limits may not find its names"),
+            F("dest.duplicate-name", nil, "named destination 'bravo' is defined more than once; readers may pick either definition"),
+        ],
+        "dests-catalog.pdf": [],
+        "dests-nametree.pdf": [],
+        "empty.pdf": [F("pdf.unreadable", nil, "the file is empty (0 bytes)")],
+        "encrypted-owner.pdf": [],
+        "encrypted-user.pdf": [F("pdf.password-required", nil, "the document needs a user password to open (qpdf: invalid password)")],
+        "garbage.pdf": [
+            F("pdf.unreadable", nil, "not a PDF file: no '%PDF-' header in the first 1024 bytes (qpdf cannot open the file: unable to find trailer dictionary while recovering damaged file)")
+        ],
+        "gotor.pdf": [
+            F("gotor.file-missing", 1, "the file 'missing.pdf' does not exist"),
+            F("gotor.dest-missing", 1, "named destination 'no.such.dest' does not exist in 'links-internal.pdf'"),
+            F("gotor.page-out-of-range", 1, "page number 99 is past the last page of 'links-internal.pdf' (4 pages, numbered from 0)"),
+            F("gotor.outside-root", 1, "the file '../outside.pdf' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)"),
+        ],
+        "links-internal.pdf": [],
+        "outline-cycle.pdf": [F("outline.cycle", nil, "the outline loops: after 'Three, loops back to One' comes 'One' (6 0 R) again")],
+        "outlines.pdf": [F("dest.name-not-found", nil, "bookmark 'Partie 2 — Übersicht / Broken child': named destination 'part.9' does not exist")],
+        "page-labels.pdf": [],
+        "rotated-cropped.pdf": [],
+        "uri-links.pdf": [
+            F("uri.insecure-scheme", 1, "'http://example.com/plain' uses http; use https where the site supports it"),
+            F("uri.malformed", 1, "'http://exa mple.com/': space at position 11 (write %20)"),
+            F("uri.malformed", 1, "'ht!tp://example.com/': invalid scheme 'ht!tp'"),
+            F("uri.malformed", 1, "'': the URI is empty"),
+            F("uri.malformed", 1, "the URI action has no /URI"),
+        ],
+    ]
+
+    static func audit(_ name: String, pipeline text: String = #"{"stages": [{"use": "resolve-destinations"}, {"use": "validate-links"}]}"#) -> DocumentResult {
+        let pipeline = try! Pipeline.parse(text, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        return Runner(pipeline: pipeline, outputDirectory: "/tmp", inputRoot: Samples.folder, jobs: 1).process(
+            InputDocument(path: Samples.path(name), relativePath: name))
+    }
+
+    func testEverySamplesFindingsExactly() {
+        XCTAssertEqual(Set(Self.expected.keys), Set(Samples.all))
+        for name in Samples.all {
+            let r = Self.audit(name)
+            XCTAssertEqual(r.findings.map { F($0.rule, $0.page, $0.message) }, Self.expected[name], name)
+        }
+    }
+
+    func testValidateLinksBuildsTheTableItselfWhenResolveDestinationsIsMissing() {
+        let alone = Self.audit("broken-links.pdf", pipeline: #"{"stages": [{"use": "validate-links"}]}"#)
+        XCTAssertEqual(alone.findings.map { F($0.rule, $0.page, $0.message) }, Self.expected["broken-links.pdf"])
+    }
+
+    func testFindingsCarryTheirPlaceAndLabel() throws {
+        let r = Self.audit("broken-links.pdf")
+        let f = try XCTUnwrap(r.findings.first { $0.rule == "link.zero-area" })
+        XCTAssertEqual(f.rect, [400, 100, 400, 130])
+        XCTAssertNotNil(f.object)
+        XCTAssertEqual(f.stage, "validate-links")
+        XCTAssertEqual(f.hint, Rules.rule("link.zero-area")?.hint)
+        let labelled = Self.audit("page-labels.pdf", pipeline: #"{"stages": [{"use": "validate-links"}]}"#)
+        XCTAssertEqual(labelled.sections["links"]?.arrayValue?.first?["targetPage"], 3)
+    }
+
+    func testRuleLevelsApplyToLinkFindings() {
+        let r = Self.audit(
+            "broken-links.pdf",
+            pipeline: #"{"stages": [{"use": "validate-links"}], "rules": {"dest.integer-page": "error", "link.zero-area": "off"}}"#)
+        XCTAssertEqual(r.findings.first { $0.rule == "dest.integer-page" }?.severity, .error)
+        XCTAssertNil(r.findings.first { $0.rule == "link.zero-area" })
+    }
+
+    func testInventory() throws {
+        let r = Self.audit("links-internal.pdf")
+        let links = try XCTUnwrap(r.sections["links"]?.arrayValue)
+        XCTAssertEqual(links.count, 9)
+        XCTAssertEqual(links[0], ["page": 1, "rect": [72, 660, 372, 676], "kind": "goto", "targetPage": 3, "object": links[0]["object"]!])
+        XCTAssertEqual(links[1]["destination"], "chapter.2")
+        XCTAssertEqual(links[1]["targetPage"], 2)
+        XCTAssertEqual(links[2]["destination"], "section.2.1")
+        XCTAssertEqual(links[2]["targetPage"], 3)
+        XCTAssertEqual(links.map { $0["targetPage"]?.intValue }, [3, 2, 3, 4, 4, 1, 3, 4, 1])
+        let outline = try XCTUnwrap(r.sections["outline"]?.arrayValue)
+        XCTAssertEqual(outline.map { $0["title"]?.stringValue }, ["Introduction", "Chapter 2", "Section 2.1", "Table 1"])
+        XCTAssertEqual(outline.map { $0["level"]?.intValue }, [1, 1, 2, 1])
+        XCTAssertEqual(outline.map { $0["targetPage"]?.intValue }, [1, 2, 3, 4])
+        XCTAssertEqual(r.sections["destinations"], ["nameTree": 3, "catalog": 0, "unresolved": 0])
+
+        let uris = try XCTUnwrap(Self.audit("uri-links.pdf").sections["links"]?.arrayValue).map { $0["uri"]?.stringValue }
+        XCTAssertEqual(uris[0...4], [
+            "https://example.com/", "https://docs.example.org/manual/guide/intro.html", "https://docs.example.org/index.html#top",
+            "mailto:docs@example.com", "http://example.com/plain",
+        ])
+        let gotor = try XCTUnwrap(Self.audit("gotor.pdf").sections["links"]?.arrayValue)
+        XCTAssertEqual(gotor.map { $0["targetPage"]?.intValue }, [2, 2, 2, nil, nil, nil, nil, 1])
+        XCTAssertEqual(gotor[2]["file"], "dests-catalog.pdf")
+        XCTAssertEqual(gotor[2]["destination"], "usage")
+        let actions = try XCTUnwrap(Self.audit("actions.pdf").sections)
+        XCTAssertEqual(actions["links"]?.arrayValue?.map { $0["kind"]?.stringValue }, [
+            "launch", "javascript", "named", "named", "named", "named", "other", "other", "other", "other", "goto", "goto", "goto",
+        ])
+        XCTAssertEqual(actions["openAction"], ["kind": "goto", "targetPage": 2])
+        let nametree = try XCTUnwrap(Self.audit("dests-nametree.pdf").sections["links"]?.arrayValue)
+        XCTAssertEqual(nametree.map { $0["destination"]?.stringValue }, ["a.first", "b.second", "c.third", "café", "d.fourth", "e.fifth", "f.sixth", "übersicht"])
+        XCTAssertEqual(nametree.map { $0["targetPage"]?.intValue }, [1, 2, 3, 3, 4, 5, 6, 6])
+        let limits = try XCTUnwrap(Self.audit("dests-bad-limits.pdf").sections["links"]?.arrayValue)
+        XCTAssertEqual(limits.map { $0["targetPage"]?.intValue }, [3, 3, 2, 2], "names hidden by wrong /Limits are found")
+    }
+}
