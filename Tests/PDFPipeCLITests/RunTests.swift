@@ -30,6 +30,19 @@ final class RunTests: XCTestCase {
         XCTAssertTrue(cli.stdout.contains("empty.pdf: error: the file is empty (0 bytes) [pdf.unreadable]"))
     }
 
+    /// The link audit over samples/, inventory included, against its golden report.
+    func testLinkAuditOnTheSamplesMatchesTheGoldenReport() throws {
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["run", "pipelines/link-audit.json", "--out", out, "--jobs", "3"]), .findings)
+        let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/link-audit-report.json"
+        let actual = try Repo.stableReport(out + "/report.json")
+        if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+            try JSONWriter.pretty(actual).write(toFile: golden, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(actual, try Repo.stableReport(golden), "re-record with RECORD_SNAPSHOTS=1 swift test and review the diff")
+        XCTAssertEqual(actual["summary"], ["documents": 17, "failedDocuments": 3, "pages": 47, "errors": 24, "warnings": 15, "notes": 2])
+    }
+
     func testTheReportIsTheSameWhateverTheConcurrency() throws {
         XCTAssertEqual(run(["--out", out + "/j1", "--jobs", "1"]).0, .findings)
         XCTAssertEqual(run(["--out", out + "/j4", "--jobs", "4"]).0, .findings)
