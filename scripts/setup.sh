@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pdfpipe needs, only those that are missing.
-#   scripts/setup.sh          build and run: libqpdf-dev, libpoppler-glib-dev, pkg-config
+#   scripts/setup.sh          build and run: libqpdf-dev, libpoppler-glib-dev, zlib1g-dev, pkg-config
 #   scripts/setup.sh --test   also the second-opinion tools the tests use: qpdf, poppler-utils
 set -euo pipefail
 
-packages=(libqpdf-dev libpoppler-glib-dev pkg-config)
+packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils); fi
 
 missing=()

@@ -13,10 +13,13 @@ public struct QPDFWriteOptions: Sendable {
     public var encryption: QPDFEncryption?
     /// A fixed `/ID` and AES IV, for byte-identical test files only (qpdf's "static ID").
     public var forTestsStaticIDs = false
+    /// Pack objects into object streams (and write a cross-reference stream).
+    public var objectStreams = false
 
-    public init(encryption: QPDFEncryption? = nil, forTestsStaticIDs: Bool = false) {
+    public init(encryption: QPDFEncryption? = nil, forTestsStaticIDs: Bool = false, objectStreams: Bool = false) {
         self.encryption = encryption
         self.forTestsStaticIDs = forTestsStaticIDs
+        self.objectStreams = objectStreams
     }
 }
 
@@ -28,6 +31,7 @@ extension QPDFFile {
             qpdf_set_static_ID(q, QPDF_TRUE)
             qpdf_set_static_aes_IV(q, QPDF_TRUE)
         }
+        if options.objectStreams { qpdf_set_object_stream_mode(q, qpdf_o_generate) }
         switch options.encryption {
         case .aes128(let user, let owner)?:
             qpdf_set_r4_encryption_parameters_insecure(

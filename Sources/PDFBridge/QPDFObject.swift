@@ -50,14 +50,19 @@ public struct QPDFObject {
     /// A dictionary (or stream dictionary) entry; nil when absent or null.
     /// The corresponding C function is `qpdf_oh_get_key_if_dict`.
     public subscript(key: String) -> QPDFObject? {
+        if isStream { return streamDictionary[key] }
         let h = qpdf_oh_get_key_if_dict(q, handle, "/" + key)
         let o = QPDFObject(file: file, handle: h)
         return o.isNull ? nil : o
     }
 
     /// The keys of a dictionary, without the leading slash.
+    /// A stream's dictionary. The corresponding C function is `qpdf_oh_get_dict`.
+    public var streamDictionary: QPDFObject { QPDFObject(file: file, handle: qpdf_oh_get_dict(q, handle)) }
+
     public var keys: [String] {
-        guard isDictionary || isStream else { return [] }
+        if isStream { return streamDictionary.keys }
+        guard isDictionary else { return [] }
         var out: [String] = []
         qpdf_oh_begin_dict_key_iter(q, handle)
         while qpdf_oh_dict_more_keys(q) != 0 {

@@ -32,7 +32,9 @@ public struct InspectStage: Stage {
             throw DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot read the page tree: \(job.stripPath(error.description))")
         }
         job.pageCount = count
-        let ranges = PageLabels.read(file)
+        // Boxes, rotation and labels through the same code as the link stages, fed by qpdf here.
+        let source = QPDFSource(file)
+        let ranges = PageLabels.read(root: PDFObject.root(of: source))
         let labels = ranges.map { PageLabels.labels($0, count: count) }
         job.pageLabels = labels
 
@@ -51,7 +53,8 @@ public struct InspectStage: Stage {
         var pages: [JSONValue] = []
         var geometries: [PageGeometry] = []
         for i in 0..<count {
-            let g = PageGeometry(page: file.page(i))
+            let ref = file.page(i).objectID.map { ObjectRef($0.number, $0.generation) }
+            let g = PageGeometry(page: ref.map { PDFObject(source: source, value: .ref($0)) })
             geometries.append(g)
             if pageDetails {
                 var p: [String: JSONValue] = [
@@ -72,7 +75,7 @@ public struct InspectStage: Stage {
                 job.report(Finding(rule: "page.no-media-box", page: i + 1, message: "the page has no /MediaBox; readers assume US Letter"))
             }
             // qpdf never reuses object handles: release them page by page to bound memory.
-            if i % 64 == 63 { file.releaseAll() }
+            file.releaseAll()
         }
         file.releaseAll()
         if pageDetails { info["pages"] = .array(pages) }

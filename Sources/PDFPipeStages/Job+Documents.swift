@@ -30,6 +30,39 @@ extension Job {
         return nil
     }
 
+    /// The working file's objects: pdfpipe's own reader, or qpdf when the reader refuses the file
+    /// (damaged, encrypted, unusual filters). Opened on first use.
+    public mutating func objects() throws(DocumentFailure) -> any ObjectSource {
+        if let box = resources.existing(ObjectSourceBox.self) { return box.source }
+        if let qpdf = resources.existing(QPDFFile.self) {
+            // qpdf is open already (inspect ran): no need to read the file twice.
+            let box = ObjectSourceBox(QPDFSource(qpdf))
+            resources.store(box)
+            return box.source
+        }
+        var failure: DocumentFailure?
+        let path = workingFile
+        var opened: QPDFFile?
+        let result = try? ObjectSources.open(path: path) { () throws(BridgeError) -> QPDFFile in
+            do throws(BridgeError) {
+                let f = try QPDFFile(path: path)
+                opened = f
+                return f
+            } catch {
+                failure = self.failure(error, library: "qpdf")
+                throw error
+            }
+        }
+        if let opened {
+            resources.store(opened)
+            reportWarnings(of: opened)
+        }
+        guard let result else { throw failure ?? DocumentFailure(rule: "pdf.unreadable", message: "the file cannot be read") }
+        let box = ObjectSourceBox(result.source)
+        resources.store(box)
+        return box.source
+    }
+
     /// The working file read through poppler, opened on first use.
     public mutating func poppler() throws(DocumentFailure) -> PopplerFile {
         if let f = resources.existing(PopplerFile.self) { return f }
@@ -100,4 +133,10 @@ extension Job {
         let more = max(0, messages.count - 20) + dropped
         if more > 0 { report(Finding(rule: "pdf.parse-message", message: "poppler: \(more) more messages not shown")) }
     }
+}
+
+/// Holds a job's object source in its resources.
+final class ObjectSourceBox {
+    let source: any ObjectSource
+    init(_ source: any ObjectSource) { self.source = source }
 }

@@ -25,7 +25,7 @@ public struct PageGeometry: Sendable, Equatable {
     public static let defaultMediaBox = PDFRect(0, 0, 612, 792)
 
     /// A page's geometry; nil gives a US Letter page without rotation (for tests and defaults).
-    public init(page: QPDFObject?) {
+    public init(page: PDFObject?) {
         guard let page else {
             mediaBox = Self.defaultMediaBox
             cropBox = mediaBox
@@ -33,8 +33,8 @@ public struct PageGeometry: Sendable, Equatable {
             mediaBoxMissing = true
             return
         }
-        func inherited(_ key: String) -> QPDFObject? {
-            var node: QPDFObject? = page
+        func inherited(_ key: String) -> PDFObject? {
+            var node: PDFObject? = page
             var seen = Set<Int>()
             var depth = 0
             while let n = node, depth < 64 {

@@ -12,8 +12,9 @@ public enum PageLabels {
     }
 
     /// Reads the catalog's number tree; nil when the document has no labels.
-    public static func read(_ file: QPDFFile) -> [Range]? {
-        guard let tree = file.root["PageLabels"] else { return nil }
+    /// - Parameter root: the document catalog.
+    public static func read(root: PDFObject) -> [Range]? {
+        guard let tree = root["PageLabels"] else { return nil }
         var ranges: [Range] = []
         var visited = Set<Int>()
         collect(tree, into: &ranges, visited: &visited, depth: 0)
@@ -24,7 +25,7 @@ public enum PageLabels {
         return byStart.values.sorted { $0.start < $1.start }
     }
 
-    private static func collect(_ node: QPDFObject, into out: inout [Range], visited: inout Set<Int>, depth: Int) {
+    private static func collect(_ node: PDFObject, into out: inout [Range], visited: inout Set<Int>, depth: Int) {
         guard depth < 64, node.isDictionary else { return }
         if let id = node.objectID?.number, !visited.insert(id).inserted { return }
         if let nums = node["Nums"], nums.isArray {

@@ -359,15 +359,16 @@ func plainForEncryption(_ id: String, _ note: String) -> [UInt8] {
     return d.bytes(id: id, info: d.w.add("<< /Producer (pdfpipe-samples) /Title (\(id)) >>"))
 }
 
-func encrypted(_ name: String, _ plain: [UInt8], _ encryption: QPDFEncryption) {
+/// Rewrites a plain sample through qpdf (object streams, encryption), reproducibly.
+func rewritten(_ name: String, _ plain: [UInt8], _ options: QPDFWriteOptions) {
     let tmp = NSTemporaryDirectory() + "pdfpipe-samples-\(getpid())-\(name)"
     defer { unlink(tmp) }
     do {
         try Data(plain).write(to: URL(fileURLWithPath: tmp))
         let file = try QPDFFile(path: tmp)
         let out = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-        try file.write(to: out, options: QPDFWriteOptions(encryption: encryption, forTestsStaticIDs: true))
-        print("wrote \(out) (encrypted)")
+        try file.write(to: out, options: options)
+        print("wrote \(out) (through qpdf)")
     } catch {
         FileHandle.standardError.write(Data("pdfpipe-samples: \(name): \(error)\n".utf8))
         exit(1)
@@ -387,7 +388,14 @@ save("outline-cycle.pdf", outlineCycle())
 save("rotated-cropped.pdf", rotatedCropped())
 save("page-labels.pdf", pageLabels())
 save("damaged-xref.pdf", damagedXref())
-encrypted("encrypted-owner.pdf", plainForEncryption("encrypted-owner", "Encrypted with an owner password only: anyone can open it."), .aes128(user: "", owner: "owner-secret"))
-encrypted("encrypted-user.pdf", plainForEncryption("encrypted-user", "Encrypted with the user password 'user-secret'."), .aes128(user: "user-secret", owner: "owner-secret"))
+rewritten(
+    "encrypted-owner.pdf", plainForEncryption("encrypted-owner", "Encrypted with an owner password only: anyone can open it."),
+    QPDFWriteOptions(encryption: .aes128(user: "", owner: "owner-secret"), forTestsStaticIDs: true))
+rewritten(
+    "encrypted-user.pdf", plainForEncryption("encrypted-user", "Encrypted with the user password 'user-secret'."),
+    QPDFWriteOptions(encryption: .aes128(user: "user-secret", owner: "owner-secret"), forTestsStaticIDs: true))
+// The same links as links-internal.pdf, packed in object streams with a cross-reference stream
+// (what pdfTeX, LuaTeX and most modern writers produce).
+rewritten("links-objstm.pdf", linksInternal(), QPDFWriteOptions(forTestsStaticIDs: true, objectStreams: true))
 save("garbage.pdf", Array("This is not a PDF file, whatever its name says.\n".utf8) + (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
 save("empty.pdf", [])

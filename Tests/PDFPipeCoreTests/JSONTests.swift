@@ -44,6 +44,7 @@ final class JSONTests: XCTestCase {
         XCTAssertTrue(text.range(of: "\"a\"")!.lowerBound < text.range(of: "\"b\"")!.lowerBound)
         XCTAssertEqual(try JSONParser.parse(text), v)
         XCTAssertEqual(JSONWriter.compact(v), #"{"a":{"y":true,"z":null},"b":[1,2.5,"x"],"c":"quote\" slash\\ tab\t \u0001"}"#)
+        XCTAssertEqual(JSONWriter.compact("a\u{2028}b\u{2029}é"), #""a\u2028b\u2029é""#)
         XCTAssertEqual(JSONWriter.compact(.double(612)), "612")
         XCTAssertEqual(JSONWriter.compact(.double(0.1)), "0.1")
     }

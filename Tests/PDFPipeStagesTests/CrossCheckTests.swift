@@ -9,9 +9,12 @@ final class CrossCheckTests: XCTestCase {
             let q = try QPDFFile(path: Samples.path(name))
             let p = try PopplerFile(path: Samples.path(name))
             let count = try q.pageCount()
-            let labels = PageLabels.read(q).map { PageLabels.labels($0, count: count) }
+            let source = QPDFSource(q)
+            let pageObjects = PageTree.pages(source)
+            XCTAssertEqual(pageObjects.count, count, name)
+            let labels = PageLabels.read(root: PDFObject.root(of: source)).map { PageLabels.labels($0, count: count) }
             for i in 0..<count {
-                let g = PageGeometry(page: q.page(i))
+                let g = PageGeometry(page: pageObjects[i])
                 let page = try XCTUnwrap(p.page(i))
                 XCTAssertEqual(page.size.width, g.displaySize.width, accuracy: 0.01, "\(name) page \(i + 1)")
                 XCTAssertEqual(page.size.height, g.displaySize.height, accuracy: 0.01, "\(name) page \(i + 1)")
@@ -27,8 +30,9 @@ final class CrossCheckTests: XCTestCase {
         let q = try QPDFFile(path: Samples.path("rotated-cropped.pdf"))
         let p = try PopplerFile(path: Samples.path("rotated-cropped.pdf"))
         var rotations: [Int] = []
+        let pageObjects = PageTree.pages(QPDFSource(q))
         for i in 0..<p.pageCount {
-            let g = PageGeometry(page: q.page(i))
+            let g = PageGeometry(page: pageObjects[i])
             rotations.append(g.rotate)
             let image = try XCTUnwrap(p.page(i)).render(scale: 0.25)
             let corners = [

@@ -9,8 +9,9 @@ final class GeometryTests: XCTestCase {
         let q = try QPDFFile(path: Samples.path("rotated-cropped.pdf"))
         let p = try PopplerFile(path: Samples.path("rotated-cropped.pdf"))
         let scale = 2.0
+        let pageObjects = PageTree.pages(QPDFSource(q))
         for i in 0..<p.pageCount {
-            let g = PageGeometry(page: q.page(i))
+            let g = PageGeometry(page: pageObjects[i])
             let rect = try XCTUnwrap(q.page(i)["Annots"]?[0]["Rect"]?.rectangle)
             let r = LinkGeometry.pixelRect(rect, on: g, scale: scale)
             let image = try XCTUnwrap(p.page(i)).render(scale: scale)
@@ -39,7 +40,7 @@ final class GeometryTests: XCTestCase {
     }
 
     func testEveryRotation() {
-        var g = PageGeometry(page: nil)
+        var g = PageGeometry(page: nil as PDFObject?)
         g.mediaBox = PDFRect(0, 0, 200, 100)
         g.cropBox = PDFRect(10, 20, 200, 100)  // 190 x 80 visible
         let rect = PDFRect(20, 30, 60, 40)  // 40 x 10, 10 right of and 10 above the crop origin

@@ -67,6 +67,7 @@ final class LinkFindingsTests: XCTestCase {
             F("gotor.outside-root", 1, "the file '../outside.pdf' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)"),
         ],
         "links-internal.pdf": [],
+        "links-objstm.pdf": [],
         "outline-cycle.pdf": [F("outline.cycle", nil, "the outline loops: after 'Three, loops back to One' comes 'One' (6 0 R) again")],
         "outlines.pdf": [F("dest.name-not-found", nil, "bookmark 'Partie 2 — Übersicht / Broken child': named destination 'part.9' does not exist")],
         "page-labels.pdf": [],

@@ -28,7 +28,7 @@ public struct Destination: Sendable, Equatable {
     ]
 
     /// Parses an explicit destination array. `pages` maps page object numbers to indexes.
-    public init(array: QPDFObject, pages: PageIndex) {
+    public init(array: PDFObject, pages: PageIndex) {
         let n = array.count
         target = .invalid("the destination array is empty")
         fit = ""
@@ -84,18 +84,17 @@ public struct Destination: Sendable, Equatable {
     }
 
     /// The object's type with its article: `an integer`, `a string`, `null`.
-    static func typeName(_ o: QPDFObject) -> String {
-        switch o.type {
-        case .null: "null"
-        case .boolean: "a boolean"
-        case .integer: "an integer"
+    static func typeName(_ o: PDFObject) -> String {
+        switch o.value {
+        case .null, .ref: "null"
+        case .bool: "a boolean"
+        case .int: "an integer"
         case .real: "a number"
         case .string: "a string"
         case .name: "a name"
         case .array: "an array"
         case .dictionary: "a dictionary"
         case .stream: "a stream"
-        case .other: "an object"
         }
     }
 
@@ -127,10 +126,11 @@ public struct PageIndex: Sendable {
     private var byObject: [Int64: Int] = [:]
     public private(set) var count = 0
 
-    public init(_ file: QPDFFile) throws(BridgeError) {
-        count = try file.pageCount()
-        for i in 0..<count {
-            if let id = file.page(i).objectID { byObject[Self.key(id)] = byObject[Self.key(id)] ?? i }
+    /// - Parameter pages: the document's pages in order (`PageTree.pages`).
+    public init(_ pages: [PDFObject]) {
+        count = pages.count
+        for (i, page) in pages.enumerated() {
+            if let id = page.objectID { byObject[Self.key(id)] = byObject[Self.key(id)] ?? i }
         }
     }
 

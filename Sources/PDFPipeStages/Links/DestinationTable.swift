@@ -25,9 +25,9 @@ public struct DestinationTable: Sendable {
 
     public var count: Int { tree.count + catalog.count }
 
-    public init(_ file: QPDFFile, pages: PageIndex) {
+    /// - Parameter root: the document catalog.
+    public init(root: PDFObject, pages: PageIndex) {
         pageCount = pages.count
-        let root = file.root
         if let dests = root["Dests"], dests.isDictionary {
             for key in dests.keys {
                 if let v = dests[key] { catalog[key] = Self.value(v, pages: pages) }
@@ -53,7 +53,7 @@ public struct DestinationTable: Sendable {
         }
     }
 
-    static func value(_ v: QPDFObject, pages: PageIndex) -> NamedDestination {
+    static func value(_ v: PDFObject, pages: PageIndex) -> NamedDestination {
         if v.isArray { return NamedDestination(destination: Destination(array: v, pages: pages)) }
         if v.isDictionary {
             if let d = v["D"], d.isArray { return NamedDestination(destination: Destination(array: d, pages: pages)) }
@@ -69,7 +69,7 @@ public struct DestinationTable: Sendable {
 
     /// Walks a name-tree node; returns the keys found below it (for the /Limits check).
     @discardableResult
-    private mutating func walk(_ node: QPDFObject, pages: PageIndex, depth: Int, visited: inout Set<Int>) -> (min: [UInt8], max: [UInt8])? {
+    private mutating func walk(_ node: PDFObject, pages: PageIndex, depth: Int, visited: inout Set<Int>) -> (min: [UInt8], max: [UInt8])? {
         let ref = node.reference
         guard node.isDictionary else {
             note("a name tree node is \(Destination.typeName(node)), not a dictionary", object: ref)

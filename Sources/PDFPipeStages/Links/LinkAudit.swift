@@ -16,7 +16,8 @@ public struct LinkAudit {
         public init() {}
     }
 
-    let file: QPDFFile
+    let root: PDFObject
+    let pageObjects: [PDFObject]
     let pages: PageIndex
     let geometries: [PageGeometry]
     let table: DestinationTable
@@ -33,19 +34,19 @@ public struct LinkAudit {
     public private(set) var findings: [Finding] = []
 
     public init(
-        file: QPDFFile, pages: PageIndex, table: DestinationTable, options: Options, sourcePath: String, inputRoot: String,
-        remote: RemoteDocuments?
+        source: any ObjectSource, pages pageObjects: [PDFObject], table: DestinationTable, options: Options, sourcePath: String,
+        inputRoot: String, remote: RemoteDocuments?
     ) {
-        self.file = file
-        self.pages = pages
+        root = PDFObject.root(of: source)
+        self.pageObjects = pageObjects
+        pages = PageIndex(pageObjects)
         self.table = table
         self.options = options
         self.sourcePath = sourcePath
         self.inputRoot = inputRoot
         self.remote = remote
-        geometries = (0..<pages.count).map { PageGeometry(page: file.page($0)) }
-        uriBase = file.root["URI"]?["Base"]?.bytes.map { String(decoding: $0, as: UTF8.self) }
-        file.releaseAll()
+        geometries = pageObjects.map { PageGeometry(page: $0) }
+        uriBase = root["URI"]?["Base"]?.bytes.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Where a link sits, for findings.
@@ -64,18 +65,13 @@ public struct LinkAudit {
     // MARK: - Running
 
     public mutating func run() {
-        for i in 0..<pages.count {
-            scanPage(i)
-            // qpdf never reuses object handles: release them page by page to bound memory.
-            file.releaseAll()
-        }
+        for i in 0..<pages.count { scanPage(i) }
         if options.outlines { scanOutline() }
         if options.openAction { scanOpenAction() }
-        file.releaseAll()
     }
 
     mutating func scanPage(_ index: Int) {
-        let page = file.page(index)
+        let page = pageObjects[index]
         guard let annots = page["Annots"], annots.isArray else { return }
         let visible = geometries[index].visibleBox
         for annot in annots.items {
@@ -106,7 +102,7 @@ public struct LinkAudit {
         }
     }
 
-    mutating func evaluateActions(_ a: QPDFObject, record: inout LinkRecord, place: Place) {
+    mutating func evaluateActions(_ a: PDFObject, record: inout LinkRecord, place: Place) {
         guard a.isDictionary else {
             report("action.malformed", "the action is \(Destination.typeName(a)), not a dictionary", at: place)
             return
@@ -318,13 +314,13 @@ public struct LinkAudit {
     // MARK: - Outline and open action
 
     mutating func scanOutline() {
-        guard let first = file.root["Outlines"]?["First"] else { return }
+        guard let first = root["Outlines"]?["First"] else { return }
         var visited = Set<Int>()
         walkOutline(first, titles: [], depth: 0, visited: &visited)
     }
 
-    mutating func walkOutline(_ first: QPDFObject, titles: [String], depth: Int, visited: inout Set<Int>) {
-        var item: QPDFObject? = first
+    mutating func walkOutline(_ first: PDFObject, titles: [String], depth: Int, visited: inout Set<Int>) {
+        var item: PDFObject? = first
         var previousTitle: String?
         var count = 0
         while let current = item, current.isDictionary {
@@ -356,7 +352,7 @@ public struct LinkAudit {
     }
 
     mutating func scanOpenAction() {
-        guard let open = file.root["OpenAction"] else { return }
+        guard let open = root["OpenAction"] else { return }
         var record = LinkRecord()
         let place = Place(prefix: "open action: ")
         if open.isArray {

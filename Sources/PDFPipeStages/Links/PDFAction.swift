@@ -7,7 +7,7 @@ public enum DestinationReference: Sendable, Equatable {
     /// Neither an array, a string nor a name.
     case invalid(String)
 
-    init(_ o: QPDFObject, pages: PageIndex) {
+    init(_ o: PDFObject, pages: PageIndex) {
         if o.isArray {
             self = .explicit(Destination(array: o, pages: pages))
         } else if let b = o.bytes {
@@ -27,7 +27,7 @@ public struct FileSpecification: Sendable, Equatable {
     /// `/FS /URL`: the path is a URL.
     public var isURL = false
 
-    init(_ o: QPDFObject?) {
+    init(_ o: PDFObject?) {
         guard let o else { return }
         if let t = o.text {
             path = t
@@ -86,7 +86,7 @@ public indirect enum PDFAction: Sendable, Equatable {
         }
     }
 
-    init(_ d: QPDFObject, pages: PageIndex) {
+    init(_ d: PDFObject, pages: PageIndex) {
         let type = d["S"]?.name
         switch type {
         case "GoTo": self = .goTo(d["D"].map { DestinationReference($0, pages: pages) })
@@ -108,11 +108,11 @@ public indirect enum PDFAction: Sendable, Equatable {
 
     /// An action and the actions of its `/Next` chain (a dictionary or an array), depth first,
     /// each once. `looped` is set when the chain comes back to an action it has seen.
-    static func chain(_ first: QPDFObject, pages: PageIndex, limit: Int = 256) -> (actions: [PDFAction], looped: Bool) {
+    static func chain(_ first: PDFObject, pages: PageIndex, limit: Int = 256) -> (actions: [PDFAction], looped: Bool) {
         var out: [PDFAction] = []
         var seen = Set<Int>()
         var looped = false
-        func visit(_ a: QPDFObject, depth: Int) {
+        func visit(_ a: PDFObject, depth: Int) {
             guard out.count < limit, depth < 64 else {
                 looped = true
                 return

@@ -22,10 +22,11 @@ public struct RemoteDocument: Sendable {
     static func load(_ path: String) -> RemoteDocument {
         var r = RemoteDocument()
         do {
-            let file = try QPDFFile(path: path)
-            let pages = try PageIndex(file)
+            let (source, _) = try ObjectSources.open(path: path) { () throws(BridgeError) in try QPDFFile(path: path) }
+            let pageObjects = PageTree.pages(source)
+            let pages = PageIndex(pageObjects)
             r.pageCount = pages.count
-            let table = DestinationTable(file, pages: pages)
+            let table = DestinationTable(root: PDFObject.root(of: source), pages: pages)
             func page(_ n: NamedDestination) -> Int? {
                 switch n.destination?.target {
                 case .page(let i)?: i

@@ -3,11 +3,15 @@ import PDFPipeCore
 
 /// A job's destination table and page index, shared by the link stages of one document.
 final class LinkTables {
+    let source: any ObjectSource
+    let pageObjects: [PDFObject]
     let pages: PageIndex
     let table: DestinationTable
 
-    init(pages: PageIndex, table: DestinationTable) {
-        self.pages = pages
+    init(source: any ObjectSource, pageObjects: [PDFObject], table: DestinationTable) {
+        self.source = source
+        self.pageObjects = pageObjects
+        pages = PageIndex(pageObjects)
         self.table = table
     }
 }
@@ -16,18 +20,16 @@ extension Job {
     /// The document's destination table: built by `resolve-destinations`, or here on first use.
     mutating func linkTables() throws -> LinkTables {
         if let t = resources.existing(LinkTables.self) { return t }
-        let file = try qpdf()
-        let pages: PageIndex
-        do {
-            pages = try PageIndex(file)
-        } catch {
-            throw DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot read the page tree: \(stripPath(error.description))")
-        }
-        let table = DestinationTable(file, pages: pages)
+        let source = try objects()
+        let pageObjects = PageTree.pages(source)
+        let root = PDFObject.root(of: source)
+        let table = DestinationTable(root: root, pages: PageIndex(pageObjects))
         // Findings show page labels next to page numbers, whether or not inspect ran.
-        if pageLabels == nil, let ranges = PageLabels.read(file) { pageLabels = PageLabels.labels(ranges, count: pages.count) }
-        file.releaseAll()
-        let t = LinkTables(pages: pages, table: table)
+        if pageLabels == nil, let ranges = PageLabels.read(root: root) {
+            pageLabels = PageLabels.labels(ranges, count: pageObjects.count)
+        }
+        let t = LinkTables(source: source, pageObjects: pageObjects, table: table)
+        let pages = t.pages
         resources.store(t)
         pageCount = pageCount ?? pages.count
         for f in table.findings { report(f) }

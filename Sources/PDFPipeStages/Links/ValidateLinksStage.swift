@@ -37,12 +37,11 @@ public struct ValidateLinksStage: Stage {
 
     public func run(_ job: inout Job) throws {
         let tables = try job.linkTables()
-        let file = try job.qpdf()
         var audit = LinkAudit(
-            file: file, pages: tables.pages, table: tables.table, options: options, sourcePath: job.source,
+            source: tables.source, pages: tables.pageObjects, table: tables.table, options: options, sourcePath: job.source,
             inputRoot: job.inputRoot, remote: remote)
         audit.run()
-        job.reportWarnings(of: file)
+        if let qpdf = (tables.source as? QPDFSource)?.file { job.reportWarnings(of: qpdf) }
         for f in audit.findings { job.report(f) }
         var summary: [String: JSONValue] = ["links": .int(audit.links.count), "bookmarks": .int(audit.outline.count)]
         var kinds: [String: Int] = [:]

@@ -1,0 +1,128 @@
+internal import CZlib
+
+/// Stream decoding for what the object reader needs: FlateDecode with PNG and TIFF predictors
+/// (xref streams and object streams). Anything else is left to qpdf.
+enum StreamDecoder {
+    struct Unsupported: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Inflates zlib data; `limit` bounds the output (decompression bombs).
+    static func inflate(_ input: UnsafeBufferPointer<UInt8>, limit: Int = 256 << 20) throws(Unsupported) -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw Unsupported(description: "inflateInit failed")
+        }
+        defer { inflateEnd(&stream) }
+        var out = [UInt8](repeating: 0, count: max(4096, input.count * 4))
+        var produced = 0
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+        stream.avail_in = UInt32(input.count)
+        while true {
+            if produced == out.count {
+                guard out.count < limit else { throw Unsupported(description: "stream inflates past \(limit >> 20) MB") }
+                out.append(contentsOf: [UInt8](repeating: 0, count: out.count))
+            }
+            let status = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                stream.next_out = buffer.baseAddress! + produced
+                stream.avail_out = UInt32(buffer.count - produced)
+                let s = CZlib.inflate(&stream, Z_NO_FLUSH)
+                produced = buffer.count - Int(stream.avail_out)
+                return s
+            }
+            if status == Z_STREAM_END { break }
+            if status == Z_BUF_ERROR && stream.avail_in == 0 { break }  // truncated: keep what there is
+            guard status == Z_OK || status == Z_BUF_ERROR else {
+                throw Unsupported(description: "corrupt Flate data (zlib status \(status))")
+            }
+        }
+        out.removeSubrange(produced...)
+        return out
+    }
+
+    /// Decodes a stream's data according to its /Filter and /DecodeParms.
+    static func decode(_ data: UnsafeBufferPointer<UInt8>, dictionary d: [String: PDFValue]) throws(Unsupported) -> [UInt8] {
+        var filters: [String] = []
+        switch d["Filter"] {
+        case .name(let n)?: filters = [n]
+        case .array(let a)?: filters = a.compactMap { if case .name(let n) = $0 { n } else { nil } }
+        default: break
+        }
+        var params: [String: PDFValue]?
+        switch d["DecodeParms"] {
+        case .dictionary(let p)?: params = p
+        case .array(let a)?: if case .dictionary(let p)? = a.first { params = p }
+        default: break
+        }
+        if filters.isEmpty { return Array(data) }
+        guard filters.count == 1, filters[0] == "FlateDecode" || filters[0] == "Fl" else {
+            throw Unsupported(description: "filter \(filters.joined(separator: ", ")) is left to qpdf")
+        }
+        var out = try inflate(data)
+        if let params, case .int(let predictor)? = params["Predictor"], predictor > 1 {
+            var columns = 1
+            if case .int(let c)? = params["Columns"] { columns = c }
+            var colors = 1
+            if case .int(let c)? = params["Colors"] { colors = c }
+            var bpc = 8
+            if case .int(let b)? = params["BitsPerComponent"] { bpc = b }
+            out = try unpredict(out, predictor: predictor, columns: columns, colors: colors, bitsPerComponent: bpc)
+        }
+        return out
+    }
+
+    static func unpredict(_ data: [UInt8], predictor: Int, columns: Int, colors: Int, bitsPerComponent: Int) throws(Unsupported) -> [UInt8] {
+        let bpp = max(1, (colors * bitsPerComponent + 7) / 8)
+        let rowLength = (columns * colors * bitsPerComponent + 7) / 8
+        guard rowLength > 0 else { throw Unsupported(description: "bad predictor parameters") }
+        if predictor == 2 {
+            guard bitsPerComponent == 8 else { throw Unsupported(description: "TIFF predictor with \(bitsPerComponent) bits") }
+            var out = data
+            var i = 0
+            while i < out.count {
+                let rowEnd = min(out.count, i + rowLength)
+                var j = i + bpp
+                while j < rowEnd {
+                    out[j] = out[j] &+ out[j - bpp]
+                    j += 1
+                }
+                i = rowEnd
+            }
+            return out
+        }
+        guard predictor >= 10 else { throw Unsupported(description: "predictor \(predictor)") }
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count)
+        var previous = [UInt8](repeating: 0, count: rowLength)
+        var row = [UInt8](repeating: 0, count: rowLength)
+        var i = 0
+        while i < data.count {
+            let type = data[i]
+            i += 1
+            let n = min(rowLength, data.count - i)
+            for k in 0..<rowLength { row[k] = k < n ? data[i + k] : 0 }
+            i += n
+            for k in 0..<rowLength {
+                let left: UInt8 = k >= bpp ? row[k - bpp] : 0
+                let up = previous[k]
+                let upLeft: UInt8 = k >= bpp ? previous[k - bpp] : 0
+                switch type {
+                case 0: break
+                case 1: row[k] = row[k] &+ left
+                case 2: row[k] = row[k] &+ up
+                case 3: row[k] = row[k] &+ UInt8((Int(left) + Int(up)) / 2)
+                case 4:
+                    let p = Int(left) + Int(up) - Int(upLeft)
+                    let pa = abs(p - Int(left))
+                    let pb = abs(p - Int(up))
+                    let pc = abs(p - Int(upLeft))
+                    row[k] = row[k] &+ (pa <= pb && pa <= pc ? left : (pb <= pc ? up : upLeft))
+                default: throw Unsupported(description: "PNG predictor type \(type)")
+                }
+            }
+            out.append(contentsOf: row[0..<n])
+            swap(&previous, &row)
+        }
+        return out
+    }
+}

@@ -1,0 +1,306 @@
+import Foundation
+
+/// pdfpipe's own reader of PDF objects: the cross-reference table or streams, and objects parsed
+/// on demand — one object at a time, nothing cached but the decompressed object streams.
+///
+/// qpdf parses and keeps every object of an object stream as soon as one of them is needed, and
+/// never lets go of them, so an audit of a large manual holds the whole file's objects in memory.
+/// Reading only what the audit asks for is several times faster and keeps memory flat. This reader
+/// handles what conforming writers produce; anything else (damage, encryption, unusual filters)
+/// makes it refuse (`PDFReaderError`), and the caller falls back to qpdf, which repairs and decrypts.
+public final class PDFReader: ObjectSource {
+    public let path: String
+    let data: [UInt8]
+    public private(set) var trailer: PDFValue = .null
+    private var xref: [Int: Entry] = [:]
+    /// Decompressed object streams: their data and where each object starts.
+    private var objectStreams: [Int: ObjectStream] = [:]
+    private var objectStreamBytes = 0
+    /// Objects being resolved (a /Length that refers to itself, say).
+    private var resolving: Set<Int> = []
+
+    enum Entry {
+        case offset(Int, generation: Int)
+        case compressed(stream: Int, index: Int)
+    }
+
+    struct ObjectStream {
+        var data: [UInt8]
+        var offsets: [Int: Int]
+    }
+
+    /// Refuses files it does not handle; the message says why (for the fallback's note).
+    public struct PDFReaderError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Bound on decompressed object streams kept at once.
+    static let objectStreamBudget = 128 << 20
+
+    public init(path: String) throws(PDFReaderError) {
+        self.path = path
+        guard let d = FileManager.default.contents(atPath: path) else { throw PDFReaderError(description: "cannot read the file") }
+        data = [UInt8](d)
+        do {
+            try readCrossReferences()
+        } catch let e as PDFReaderError {
+            throw e
+        } catch {
+            throw PDFReaderError(description: "\(error)")
+        }
+        guard case .dictionary(let t) = trailer else { throw PDFReaderError(description: "no trailer") }
+        if t["Encrypt"] != nil { throw PDFReaderError(description: "the file is encrypted") }
+        guard t["Root"] != nil else { throw PDFReaderError(description: "the trailer has no /Root") }
+    }
+
+    // MARK: - Cross-reference sections
+
+    private func readCrossReferences() throws {
+        guard let start = findStartXref() else { throw PDFReaderError(description: "no startxref") }
+        var offset: Int? = start
+        var seen = Set<Int>()
+        var first = true
+        while let o = offset {
+            guard o >= 0, o < data.count, seen.insert(o).inserted, seen.count < 64 else {
+                throw PDFReaderError(description: "bad or looping /Prev offset \(o)")
+            }
+            let dict = try readSection(at: o)
+            if first {
+                trailer = .dictionary(dict)
+                first = false
+            }
+            // A hybrid file's /XRefStm holds entries the table leaves out.
+            if case .int(let x)? = dict["XRefStm"], seen.insert(x).inserted {
+                _ = try readSection(at: x)
+            }
+            if case .int(let p)? = dict["Prev"] { offset = p } else { offset = nil }
+        }
+    }
+
+    private func findStartXref() -> Int? {
+        let tail = max(0, data.count - 2048)
+        let key = Array("startxref".utf8)
+        var i = data.count - key.count
+        while i >= tail {
+            if data[i] == key[0] && Array(data[i..<i + key.count]) == key {
+                return data.withUnsafeBufferPointer { b -> Int? in
+                    var p = PDFParser(b, at: i + key.count)
+                    return p.integer()
+                }
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Reads one xref table or stream; returns its trailer dictionary. Earlier sections read
+    /// (newer ones) win over the entries of older ones.
+    private func readSection(at offset: Int) throws -> [String: PDFValue] {
+        try data.withUnsafeBufferPointer { b throws -> [String: PDFValue] in
+            var p = PDFParser(b, at: offset)
+            if p.keyword("xref") { return try readTable(&p) }
+            // An xref stream: "N G obj << ... >> stream".
+            guard p.integer() != nil, p.integer() != nil, p.keyword("obj") else {
+                throw PDFReaderError(description: "no xref table or stream at offset \(offset)")
+            }
+            let value = try p.object()
+            guard case .dictionary(let d) = value, case .name("XRef")? = d["Type"] else {
+                throw PDFReaderError(description: "the object at offset \(offset) is not an xref stream")
+            }
+            let decoded = try streamData(dictionary: d, parser: &p, buffer: b)
+            try readStreamEntries(decoded, d)
+            return d
+        }
+    }
+
+    private func readTable(_ p: inout PDFParser) throws -> [String: PDFValue] {
+        while true {
+            if p.keyword("trailer") {
+                guard case .dictionary(let d) = try p.object() else { throw PDFReaderError(description: "bad trailer") }
+                return d
+            }
+            guard let first = p.integer(), let count = p.integer(), first >= 0, count >= 0 else {
+                throw PDFReaderError(description: "bad xref subsection at offset \(p.pos)")
+            }
+            for n in first..<(first + count) {
+                guard let o = p.integer(), let g = p.integer() else { throw PDFReaderError(description: "bad xref entry at offset \(p.pos)") }
+                p.skipWhitespace()
+                guard p.pos < p.bytes.count else { throw PDFReaderError(description: "truncated xref") }
+                let type = p.bytes[p.pos]
+                p.pos += 1
+                if xref[n] == nil && n > 0 {
+                    if type == UInt8(ascii: "n") {
+                        xref[n] = .offset(o, generation: g)
+                    } else if type != UInt8(ascii: "f") {
+                        throw PDFReaderError(description: "bad xref entry type at offset \(p.pos - 1)")
+                    }
+                }
+                if type == UInt8(ascii: "f"), xref[n] == nil { xref[n] = nil }
+            }
+        }
+    }
+
+    private func readStreamEntries(_ bytes: [UInt8], _ d: [String: PDFValue]) throws {
+        guard case .array(let w)? = d["W"], w.count == 3 else { throw PDFReaderError(description: "xref stream without /W") }
+        let widths = w.map { v -> Int in if case .int(let i) = v { i } else { -1 } }
+        guard widths.allSatisfy({ $0 >= 0 && $0 <= 8 }) else { throw PDFReaderError(description: "bad /W") }
+        var index: [Int] = []
+        if case .array(let a)? = d["Index"] {
+            index = a.compactMap { if case .int(let i) = $0 { i } else { nil } }
+        } else if case .int(let size)? = d["Size"] {
+            index = [0, size]
+        }
+        let rowSize = widths.reduce(0, +)
+        guard rowSize > 0 else { throw PDFReaderError(description: "bad /W") }
+        var row = 0
+        var k = 0
+        while k + 1 < index.count {
+            let first = index[k]
+            let count = index[k + 1]
+            k += 2
+            for n in first..<(first + max(0, count)) {
+                let at = row * rowSize
+                row += 1
+                guard at + rowSize <= bytes.count else { return }
+                func field(_ i: Int, _ start: Int) -> Int {
+                    var v = 0
+                    for j in 0..<widths[i] { v = v << 8 | Int(bytes[start + j]) }
+                    return v
+                }
+                let type = widths[0] == 0 ? 1 : field(0, at)
+                let f2 = field(1, at + widths[0])
+                let f3 = field(2, at + widths[0] + widths[1])
+                guard xref[n] == nil, n > 0 else { continue }
+                switch type {
+                case 1: xref[n] = .offset(f2, generation: f3)
+                case 2: xref[n] = .compressed(stream: f2, index: f3)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// The decoded data of the stream whose dictionary the parser has just read.
+    private func streamData(dictionary d: [String: PDFValue], parser p: inout PDFParser, buffer b: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+        guard p.keyword("stream") else { throw PDFReaderError(description: "expected 'stream' at offset \(p.pos)") }
+        var start = p.pos
+        if start < b.count && b[start] == 0x0D { start += 1 }
+        if start < b.count && b[start] == 0x0A { start += 1 }
+        var length = -1
+        switch d["Length"] {
+        case .int(let l)?: length = l
+        case .ref(let r)?:
+            if case .int(let l) = resolve(r) { length = l }
+        default: break
+        }
+        guard length >= 0, start + length <= b.count else { throw PDFReaderError(description: "bad stream /Length at offset \(start)") }
+        return try StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[start..<start + length]), dictionary: d)
+    }
+
+    // MARK: - Objects
+
+    /// The number of entries in the cross-reference sections.
+    public var objectCount: Int { xref.count }
+
+    public func resolve(_ ref: ObjectRef) -> PDFValue {
+        (try? object(ref)) ?? .null
+    }
+
+    /// An object, or an error saying why it cannot be read (the fallback's reason).
+    public func object(_ ref: ObjectRef) throws(PDFReaderError) -> PDFValue {
+        guard let entry = xref[ref.number] else { return .null }
+        guard resolving.insert(ref.number).inserted else { throw PDFReaderError(description: "object \(ref) refers to itself") }
+        defer { resolving.remove(ref.number) }
+        switch entry {
+        case .offset(let offset, let generation):
+            guard generation == ref.generation else { return .null }
+            return try objectAt(offset, ref: ref)
+        case .compressed(let stream, let index):
+            guard ref.generation == 0 else { return .null }
+            return try compressedObject(ref.number, stream: stream, index: index)
+        }
+    }
+
+    private func objectAt(_ offset: Int, ref: ObjectRef) throws(PDFReaderError) -> PDFValue {
+        guard offset >= 0, offset < data.count else { throw PDFReaderError(description: "object \(ref) is past the end of the file") }
+        do {
+            return try data.withUnsafeBufferPointer { b throws -> PDFValue in
+                var p = PDFParser(b, at: offset)
+                guard p.integer() == ref.number, p.integer() == ref.generation, p.keyword("obj") else {
+                    throw PDFReaderError(description: "object \(ref) is not at offset \(offset)")
+                }
+                let v = try p.object()
+                if case .dictionary(let d) = v {
+                    let save = p.pos
+                    if p.keyword("stream") {
+                        var start = p.pos
+                        if start < b.count && b[start] == 0x0D { start += 1 }
+                        if start < b.count && b[start] == 0x0A { start += 1 }
+                        return .stream(d, dataOffset: start)
+                    }
+                    p.pos = save
+                }
+                return v
+            }
+        } catch let e as PDFReaderError {
+            throw e
+        } catch {
+            throw PDFReaderError(description: "object \(ref): \(error)")
+        }
+    }
+
+    private func compressedObject(_ number: Int, stream: Int, index: Int) throws(PDFReaderError) -> PDFValue {
+        let os = try objectStream(stream)
+        guard let start = os.offsets[number] else { return .null }
+        do {
+            return try os.data.withUnsafeBufferPointer { b throws(PDFSyntaxError) -> PDFValue in
+                var p = PDFParser(b, at: start)
+                return try p.object()
+            }
+        } catch {
+            throw PDFReaderError(description: "object \(number) in object stream \(stream): \(error)")
+        }
+    }
+
+    private func objectStream(_ number: Int) throws(PDFReaderError) -> ObjectStream {
+        if let os = objectStreams[number] { return os }
+        guard case .offset(let offset, let generation)? = xref[number] else {
+            throw PDFReaderError(description: "object stream \(number) is missing")
+        }
+        let v = try objectAt(offset, ref: ObjectRef(number, generation))
+        guard case .stream(let d, let dataOffset) = v, case .int(let n)? = d["N"], case .int(let first)? = d["First"] else {
+            throw PDFReaderError(description: "object \(number) is not an object stream")
+        }
+        var length = -1
+        switch d["Length"] {
+        case .int(let l)?: length = l
+        case .ref(let r)?: if case .int(let l) = resolve(r) { length = l }
+        default: break
+        }
+        guard length >= 0, dataOffset + length <= data.count else { throw PDFReaderError(description: "object stream \(number) has a bad /Length") }
+        let decoded: [UInt8]
+        do {
+            decoded = try data.withUnsafeBufferPointer { b throws(StreamDecoder.Unsupported) -> [UInt8] in
+                try StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[dataOffset..<dataOffset + length]), dictionary: d)
+            }
+        } catch {
+            throw PDFReaderError(description: "object stream \(number): \(error)")
+        }
+        var offsets: [Int: Int] = [:]
+        decoded.withUnsafeBufferPointer { b in
+            var p = PDFParser(b)
+            for _ in 0..<max(0, n) {
+                guard let obj = p.integer(), let off = p.integer() else { break }
+                offsets[obj] = first + off
+            }
+        }
+        let os = ObjectStream(data: decoded, offsets: offsets)
+        if objectStreamBytes + decoded.count > Self.objectStreamBudget {
+            objectStreams.removeAll()
+            objectStreamBytes = 0
+        }
+        objectStreams[number] = os
+        objectStreamBytes += decoded.count
+        return os
+    }
+}

@@ -1,0 +1,38 @@
+/// An object number and generation.
+public struct ObjectRef: Sendable, Hashable, CustomStringConvertible {
+    public var number: Int
+    public var generation: Int
+
+    public init(_ number: Int, _ generation: Int) {
+        self.number = number
+        self.generation = generation
+    }
+
+    public var description: String { "\(number) \(generation) R" }
+}
+
+/// A PDF object as plain Swift values. References stay references (`.ref`): they are resolved on
+/// demand by an `ObjectSource`, so reading one object never reads the objects it points at.
+public indirect enum PDFValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case real(Double)
+    /// Raw bytes, as the file stores them (after decryption).
+    case string([UInt8])
+    /// Without the slash, `#xx` escapes decoded.
+    case name(String)
+    case array([PDFValue])
+    case dictionary([String: PDFValue])
+    /// A stream: its dictionary, and where its data starts in the file.
+    case stream([String: PDFValue], dataOffset: Int)
+    case ref(ObjectRef)
+}
+
+/// Where objects come from: pdfpipe's own reader, or qpdf (for damaged and encrypted files).
+public protocol ObjectSource: AnyObject {
+    /// The trailer dictionary.
+    var trailer: PDFValue { get }
+    /// The object with that number and generation (`.null` when there is none).
+    func resolve(_ ref: ObjectRef) -> PDFValue
+}

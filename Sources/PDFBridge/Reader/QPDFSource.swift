@@ -1,0 +1,76 @@
+internal import CQPDF
+
+/// Objects read through qpdf, as `PDFValue`s: the fallback for files pdfpipe's own reader refuses
+/// (qpdf repairs damaged files and decrypts encrypted ones). Each resolved object is converted and
+/// its qpdf handles released at once.
+public final class QPDFSource: ObjectSource {
+    public let file: QPDFFile
+
+    public init(_ file: QPDFFile) { self.file = file }
+
+    public var trailer: PDFValue {
+        defer { file.releaseAll() }
+        return convert(file.trailer, top: true)
+    }
+
+    public func resolve(_ ref: ObjectRef) -> PDFValue {
+        defer { file.releaseAll() }
+        return convert(file.object(id: ref.number, generation: ref.generation), top: true)
+    }
+
+    private func convert(_ o: QPDFObject, top: Bool, depth: Int = 0) -> PDFValue {
+        if !top, let id = o.objectID { return .ref(ObjectRef(id.number, id.generation)) }
+        guard depth < 256 else { return .null }
+        switch o.type {
+        case .null, .other: return .null
+        case .boolean: return .bool(o.bool ?? false)
+        case .integer: return .int(o.int ?? 0)
+        case .real: return .real(o.number ?? 0)
+        case .string: return .string(o.bytes ?? [])
+        case .name: return .name(o.name ?? "")
+        case .array: return .array(o.items.map { convert($0, top: false, depth: depth + 1) })
+        case .dictionary, .stream:
+            var d: [String: PDFValue] = [:]
+            for k in o.keys {
+                if let v = o[k] { d[k] = convert(v, top: false, depth: depth + 1) }
+            }
+            return o.type == .stream ? .stream(d, dataOffset: -1) : .dictionary(d)
+        }
+    }
+}
+
+/// The pages of a document in order, by walking `/Root /Pages /Kids` (loops and depth guarded).
+public enum PageTree {
+    public static func pages(_ source: any ObjectSource) -> [PDFObject] {
+        var out: [PDFObject] = []
+        guard let top = PDFObject.root(of: source)["Pages"] else { return out }
+        var seen = Set<ObjectRef>()
+        func walk(_ node: PDFObject, depth: Int) {
+            guard depth < 64, node.isDictionary else { return }
+            if let r = node.objectRef, !seen.insert(r).inserted { return }
+            let type = node["Type"]?.name
+            if let kids = node["Kids"], type != "Page" {
+                for kid in kids.items { walk(kid, depth: depth + 1) }
+            } else if type == "Page" || type == nil {
+                out.append(node)
+            }
+        }
+        walk(top, depth: 0)
+        return out
+    }
+}
+
+/// Opens a document's objects: pdfpipe's own reader when it accepts the file, qpdf otherwise.
+public enum ObjectSources {
+    /// - Parameter qpdf: opens the file with qpdf (the caller's, so that a job opens it once).
+    /// - Returns: the source and, when qpdf had to be used, why the own reader refused.
+    public static func open(
+        path: String, qpdf: () throws(BridgeError) -> QPDFFile
+    ) throws(BridgeError) -> (source: any ObjectSource, fallbackReason: String?) {
+        do {
+            return (try PDFReader(path: path), nil)
+        } catch {
+            return (QPDFSource(try qpdf()), error.description)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import PDFBridge
+import XCTest
+
+/// pdfpipe's own object reader against qpdf: every object of every sample it accepts must read the
+/// same through both; the files it must refuse are refused, and qpdf takes over.
+final class ReaderTests: XCTestCase {
+    /// Samples the reader refuses, and why.
+    let refused = [
+        "damaged-xref.pdf": "no xref table or stream at offset 1073",
+        "encrypted-owner.pdf": "the file is encrypted",
+        "encrypted-user.pdf": "the file is encrypted",
+        "garbage.pdf": "no startxref",
+        "empty.pdf": "no startxref",
+    ]
+
+    /// Streams are compared by dictionary: qpdf gives no data offset.
+    func comparable(_ v: PDFValue) -> PDFValue {
+        switch v {
+        case .stream(let d, _): .stream(d.mapValues(comparable), dataOffset: -1)
+        case .dictionary(let d): .dictionary(d.mapValues(comparable))
+        case .array(let a): .array(a.map(comparable))
+        default: v
+        }
+    }
+
+    func testEveryObjectReadsTheSameAsThroughQPDF() throws {
+        var objects = 0
+        for name in Samples.all where refused[name] == nil {
+            let reader = try PDFReader(path: Samples.path(name))
+            let qpdf = QPDFSource(try QPDFFile(path: Samples.path(name)))
+            XCTAssertEqual(comparable(reader.trailer).dictionaryWithoutIDs, comparable(qpdf.trailer).dictionaryWithoutIDs, name)
+            XCTAssertGreaterThan(reader.objectCount, 5, name)
+            for n in 1...reader.objectCount + 2 {
+                let ref = ObjectRef(n, 0)
+                XCTAssertEqual(comparable(reader.resolve(ref)), comparable(qpdf.resolve(ref)), "\(name) object \(n)")
+                objects += 1
+            }
+        }
+        XCTAssertGreaterThan(objects, 250)
+    }
+
+    func testObjectStreamsAndCrossReferenceStreams() throws {
+        let reader = try PDFReader(path: Samples.path("links-objstm.pdf"))
+        let pages = PageTree.pages(reader)
+        XCTAssertEqual(pages.count, 4)
+        XCTAssertEqual(pages[0]["Annots"]?.count, 5)
+        XCTAssertEqual(pages[0]["Annots"]?[1]["Dest"]?.bytes, Array("chapter.2".utf8))
+        XCTAssertEqual(PDFObject.root(of: reader)["Names"]?["Dests"]?["Names"]?.count, 6)
+    }
+
+    func testRefusedFilesFallBackToQPDF() throws {
+        for (name, reason) in refused {
+            XCTAssertThrowsError(try PDFReader(path: Samples.path(name)), name) { e in
+                XCTAssertTrue("\(e)".contains(reason), "\(name): \(e)")
+            }
+        }
+        let (source, why) = try ObjectSources.open(path: Samples.path("damaged-xref.pdf")) { () throws(BridgeError) in
+            try QPDFFile(path: Samples.path("damaged-xref.pdf"))
+        }
+        XCTAssertTrue(source is QPDFSource)
+        XCTAssertNotNil(why)
+        XCTAssertEqual(PageTree.pages(source).count, 2)
+    }
+
+    func testParsingDetails() throws {
+        let dir = NSTemporaryDirectory() + "pdfpipe-reader-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // One object with every kind of token, then a classic xref.
+        let body = "1 0 obj\n<< /Type /Catalog /A#20B (a\\(b\\)\\n\\101\r\nz) /H <48 65 6c6C6f> /N [-.5 +3 4. 12 0 R null true] /E [] /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n"
+        let header = "%PDF-1.4\n"
+        let o1 = header.utf8.count
+        let o2 = o1 + body.components(separatedBy: "2 0 obj")[0].utf8.count
+        let xrefAt = o1 + body.utf8.count
+        let text = header + body + "xref\n0 3\n0000000000 65535 f \n" + String(format: "%010d 00000 n \n%010d 00000 n \n", o1, o2)
+            + "trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n\(xrefAt)\n%%EOF\n"
+        let path = dir + "/t.pdf"
+        try text.write(toFile: path, atomically: true, encoding: .isoLatin1)
+        let reader = try PDFReader(path: path)
+        let root = PDFObject.root(of: reader)
+        XCTAssertEqual(root["A B"]?.bytes, Array("a(b)\nA\nz".utf8))
+        XCTAssertEqual(root["H"]?.bytes, Array("Hello".utf8))
+        XCTAssertEqual(root["N"]?.value, .array([.real(-0.5), .int(3), .real(4), .ref(ObjectRef(12, 0)), .null, .bool(true)]))
+        XCTAssertEqual(root["E"]?.count, 0)
+        XCTAssertEqual(root["Pages"]?["Count"]?.int, 0)
+        XCTAssertEqual(root.reference, "1 0 R")
+        XCTAssertNil(root["Missing"])
+    }
+}
+
+extension PDFValue {
+    /// A trailer without its /ID (qpdf and the file may differ there) nor the xref-stream keys.
+    var dictionaryWithoutIDs: PDFValue {
+        guard case .dictionary(var d) = self else { return self }
+        for k in ["ID", "W", "Index", "Length", "Filter", "DecodeParms", "Type", "Prev", "XRefStm"] { d[k] = nil }
+        return .dictionary(d)
+    }
+}
