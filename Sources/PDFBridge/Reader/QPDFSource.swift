@@ -1,3 +1,4 @@
+import Foundation
 internal import CQPDF
 
 /// Objects read through qpdf, as `PDFValue`s: the fallback for files pdfpipe's own reader refuses
@@ -64,9 +65,13 @@ public enum PageTree {
 public enum ObjectSources {
     /// - Parameter qpdf: opens the file with qpdf (the caller's, so that a job opens it once).
     /// - Returns: the source and, when qpdf had to be used, why the own reader refused.
+    /// `PDFPIPE_READER=qpdf` in the environment makes qpdf read every file (to compare the two).
     public static func open(
         path: String, qpdf: () throws(BridgeError) -> QPDFFile
     ) throws(BridgeError) -> (source: any ObjectSource, fallbackReason: String?) {
+        if ProcessInfo.processInfo.environment["PDFPIPE_READER"] == "qpdf" {
+            return (QPDFSource(try qpdf()), "PDFPIPE_READER=qpdf")
+        }
         do {
             return (try PDFReader(path: path), nil)
         } catch {

@@ -43,7 +43,11 @@ public struct ValidateLinksStage: Stage {
         audit.run()
         if let qpdf = (tables.source as? QPDFSource)?.file { job.reportWarnings(of: qpdf) }
         for f in audit.findings { job.report(f) }
-        var summary: [String: JSONValue] = ["links": .int(audit.links.count), "bookmarks": .int(audit.outline.count)]
+        var summary: [String: JSONValue] = [
+            "links": .int(audit.links.count), "bookmarks": .int(audit.outline.count),
+            // Which reader read the objects: pdfpipe's own, or qpdf (damaged, encrypted, unusual files).
+            "reader": .string(tables.source is QPDFSource ? "qpdf" : "pdfpipe"),
+        ]
         var kinds: [String: Int] = [:]
         for l in audit.links { kinds[l.kind, default: 0] += 1 }
         summary["kinds"] = .object(kinds.mapValues { .int($0) })
