@@ -41,14 +41,14 @@ enum StreamDecoder {
     }
 
     /// Decodes a stream's data according to its /Filter and /DecodeParms.
-    static func decode(_ data: UnsafeBufferPointer<UInt8>, dictionary d: [String: PDFValue]) throws(Unsupported) -> [UInt8] {
+    static func decode(_ data: UnsafeBufferPointer<UInt8>, dictionary d: PDFDictionary) throws(Unsupported) -> [UInt8] {
         var filters: [String] = []
         switch d["Filter"] {
         case .name(let n)?: filters = [n]
         case .array(let a)?: filters = a.compactMap { if case .name(let n) = $0 { n } else { nil } }
         default: break
         }
-        var params: [String: PDFValue]?
+        var params: PDFDictionary?
         switch d["DecodeParms"] {
         case .dictionary(let p)?: params = p
         case .array(let a)?: if case .dictionary(let p)? = a.first { params = p }

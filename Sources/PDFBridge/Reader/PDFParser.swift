@@ -156,9 +156,9 @@ struct PDFParser {
         return v
     }
 
-    mutating func dictionary(depth: Int) throws(PDFSyntaxError) -> [String: PDFValue] {
+    mutating func dictionary(depth: Int) throws(PDFSyntaxError) -> PDFDictionary {
         pos += 2
-        var d: [String: PDFValue] = [:]
+        var d = PDFDictionary()
         while true {
             skipWhitespace()
             guard pos < bytes.count else { throw fail("unterminated dictionary") }

@@ -12,7 +12,25 @@ public final class PDFReader: ObjectSource {
     public let path: String
     let data: [UInt8]
     public private(set) var trailer: PDFValue = .null
-    private var xref: [Int: Entry] = [:]
+    /// Cross-reference entries by object number (nil: free or absent).
+    private var xref: [Entry?] = []
+    private var entryCount = 0
+    /// Object numbers past this make the reader refuse the file (qpdf takes it).
+    static let maxObjectNumber = 8_000_000
+
+    private func entry(_ n: Int) -> Entry? { n > 0 && n < xref.count ? xref[n] : nil }
+
+    /// Records an entry unless a newer section gave one already.
+    private func setIfAbsent(_ n: Int, _ e: Entry) throws {
+        guard n > 0, n <= Self.maxObjectNumber else {
+            throw PDFReaderError(description: "object number \(n) is out of range")
+        }
+        if n >= xref.count { xref.append(contentsOf: repeatElement(nil, count: max(n + 1 - xref.count, xref.count / 2))) }
+        if xref[n] == nil {
+            xref[n] = e
+            entryCount += 1
+        }
+    }
     /// Decompressed object streams: their data and where each object starts.
     private var objectStreams: [Int: ObjectStream] = [:]
     private var objectStreamBytes = 0
@@ -95,8 +113,8 @@ public final class PDFReader: ObjectSource {
 
     /// Reads one xref table or stream; returns its trailer dictionary. Earlier sections read
     /// (newer ones) win over the entries of older ones.
-    private func readSection(at offset: Int) throws -> [String: PDFValue] {
-        try data.withUnsafeBufferPointer { b throws -> [String: PDFValue] in
+    private func readSection(at offset: Int) throws -> PDFDictionary {
+        try data.withUnsafeBufferPointer { b throws -> PDFDictionary in
             var p = PDFParser(b, at: offset)
             if p.keyword("xref") { return try readTable(&p) }
             // An xref stream: "N G obj << ... >> stream".
@@ -113,7 +131,7 @@ public final class PDFReader: ObjectSource {
         }
     }
 
-    private func readTable(_ p: inout PDFParser) throws -> [String: PDFValue] {
+    private func readTable(_ p: inout PDFParser) throws -> PDFDictionary {
         while true {
             if p.keyword("trailer") {
                 guard case .dictionary(let d) = try p.object() else { throw PDFReaderError(description: "bad trailer") }
@@ -128,19 +146,16 @@ public final class PDFReader: ObjectSource {
                 guard p.pos < p.bytes.count else { throw PDFReaderError(description: "truncated xref") }
                 let type = p.bytes[p.pos]
                 p.pos += 1
-                if xref[n] == nil && n > 0 {
-                    if type == UInt8(ascii: "n") {
-                        xref[n] = .offset(o, generation: g)
-                    } else if type != UInt8(ascii: "f") {
-                        throw PDFReaderError(description: "bad xref entry type at offset \(p.pos - 1)")
-                    }
+                if type == UInt8(ascii: "n") {
+                    if n > 0 { try setIfAbsent(n, .offset(o, generation: g)) }
+                } else if type != UInt8(ascii: "f") {
+                    throw PDFReaderError(description: "bad xref entry type at offset \(p.pos - 1)")
                 }
-                if type == UInt8(ascii: "f"), xref[n] == nil { xref[n] = nil }
             }
         }
     }
 
-    private func readStreamEntries(_ bytes: [UInt8], _ d: [String: PDFValue]) throws {
+    private func readStreamEntries(_ bytes: [UInt8], _ d: PDFDictionary) throws {
         guard case .array(let w)? = d["W"], w.count == 3 else { throw PDFReaderError(description: "xref stream without /W") }
         let widths = w.map { v -> Int in if case .int(let i) = v { i } else { -1 } }
         guard widths.allSatisfy({ $0 >= 0 && $0 <= 8 }) else { throw PDFReaderError(description: "bad /W") }
@@ -170,10 +185,10 @@ public final class PDFReader: ObjectSource {
                 let type = widths[0] == 0 ? 1 : field(0, at)
                 let f2 = field(1, at + widths[0])
                 let f3 = field(2, at + widths[0] + widths[1])
-                guard xref[n] == nil, n > 0 else { continue }
+                guard n > 0 else { continue }
                 switch type {
-                case 1: xref[n] = .offset(f2, generation: f3)
-                case 2: xref[n] = .compressed(stream: f2, index: f3)
+                case 1: try setIfAbsent(n, .offset(f2, generation: f3))
+                case 2: try setIfAbsent(n, .compressed(stream: f2, index: f3))
                 default: break
                 }
             }
@@ -181,7 +196,7 @@ public final class PDFReader: ObjectSource {
     }
 
     /// The decoded data of the stream whose dictionary the parser has just read.
-    private func streamData(dictionary d: [String: PDFValue], parser p: inout PDFParser, buffer b: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+    private func streamData(dictionary d: PDFDictionary, parser p: inout PDFParser, buffer b: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
         guard p.keyword("stream") else { throw PDFReaderError(description: "expected 'stream' at offset \(p.pos)") }
         var start = p.pos
         if start < b.count && b[start] == 0x0D { start += 1 }
@@ -200,7 +215,7 @@ public final class PDFReader: ObjectSource {
     // MARK: - Objects
 
     /// The number of entries in the cross-reference sections.
-    public var objectCount: Int { xref.count }
+    public var objectCount: Int { entryCount }
 
     public func resolve(_ ref: ObjectRef) -> PDFValue {
         (try? object(ref)) ?? .null
@@ -208,7 +223,7 @@ public final class PDFReader: ObjectSource {
 
     /// An object, or an error saying why it cannot be read (the fallback's reason).
     public func object(_ ref: ObjectRef) throws(PDFReaderError) -> PDFValue {
-        guard let entry = xref[ref.number] else { return .null }
+        guard let entry = entry(ref.number) else { return .null }
         guard resolving.insert(ref.number).inserted else { throw PDFReaderError(description: "object \(ref) refers to itself") }
         defer { resolving.remove(ref.number) }
         switch entry {
@@ -264,7 +279,7 @@ public final class PDFReader: ObjectSource {
 
     private func objectStream(_ number: Int) throws(PDFReaderError) -> ObjectStream {
         if let os = objectStreams[number] { return os }
-        guard case .offset(let offset, let generation)? = xref[number] else {
+        guard case .offset(let offset, let generation)? = entry(number) else {
             throw PDFReaderError(description: "object stream \(number) is missing")
         }
         let v = try objectAt(offset, ref: ObjectRef(number, generation))

@@ -23,9 +23,9 @@ public indirect enum PDFValue: Sendable, Equatable {
     /// Without the slash, `#xx` escapes decoded.
     case name(String)
     case array([PDFValue])
-    case dictionary([String: PDFValue])
+    case dictionary(PDFDictionary)
     /// A stream: its dictionary, and where its data starts in the file.
-    case stream([String: PDFValue], dataOffset: Int)
+    case stream(PDFDictionary, dataOffset: Int)
     case ref(ObjectRef)
 }
 

@@ -31,7 +31,7 @@ public final class QPDFSource: ObjectSource {
         case .name: return .name(o.name ?? "")
         case .array: return .array(o.items.map { convert($0, top: false, depth: depth + 1) })
         case .dictionary, .stream:
-            var d: [String: PDFValue] = [:]
+            var d = PDFDictionary()
             for k in o.keys {
                 if let v = o[k] { d[k] = convert(v, top: false, depth: depth + 1) }
             }
