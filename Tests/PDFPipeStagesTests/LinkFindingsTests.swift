@@ -95,6 +95,24 @@ final class LinkFindingsTests: XCTestCase {
         }
     }
 
+    func testTheOwnReaderReadsConformingFilesAndQPDFTheRest() {
+        let reader = { (name: String) in Self.audit(name).sections["linkSummary"]?["reader"]?.stringValue }
+        XCTAssertEqual(reader("links-objstm.pdf"), "pdfpipe")
+        XCTAssertEqual(reader("links-internal.pdf"), "pdfpipe")
+        XCTAssertEqual(reader("damaged-xref.pdf"), "qpdf", "damaged: qpdf repairs it")
+        XCTAssertEqual(reader("encrypted-owner.pdf"), "qpdf", "encrypted: qpdf decrypts it")
+        // Object numbers differ between the two files; everything else is the same.
+        func withoutObjects(_ name: String) -> [JSONValue] {
+            (Self.audit(name).sections["links"]?.arrayValue ?? []).map { l in
+                guard case .object(var o) = l else { return l }
+                o["object"] = nil
+                return .object(o)
+            }
+        }
+        XCTAssertEqual(withoutObjects("links-objstm.pdf"), withoutObjects("links-internal.pdf"))
+        XCTAssertEqual(withoutObjects("links-objstm.pdf").count, 9)
+    }
+
     func testValidateLinksBuildsTheTableItselfWhenResolveDestinationsIsMissing() {
         let alone = Self.audit("broken-links.pdf", pipeline: #"{"stages": [{"use": "validate-links"}]}"#)
         XCTAssertEqual(alone.findings.map { F($0.rule, $0.page, $0.message) }, Self.expected["broken-links.pdf"])
