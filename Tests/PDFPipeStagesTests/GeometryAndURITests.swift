@@ -94,9 +94,9 @@ final class URITests: XCTestCase {
     }
 
     func testTextDecoding() {
-        XCTAssertEqual(PDFText.decode([0xFE, 0xFF, 0x00, 0xFC, 0x00, 0x62]), "üb")
-        XCTAssertEqual(PDFText.decode(Array("caf".utf8) + [0xE9]), "café")
-        XCTAssertEqual(PDFText.decode([0x8D, 0x8E, 0x80, 0x93]), "“”•ﬁ")
-        XCTAssertEqual(PDFText.decode([0xEF, 0xBB, 0xBF, 0xC3, 0xA9]), "é")
+        XCTAssertEqual(PDFTextDecoding.decode([0xFE, 0xFF, 0x00, 0xFC, 0x00, 0x62]), "üb")
+        XCTAssertEqual(PDFTextDecoding.decode(Array("caf".utf8) + [0xE9]), "café")
+        XCTAssertEqual(PDFTextDecoding.decode([0x8D, 0x8E, 0x80, 0x93]), "“”•ﬁ")
+        XCTAssertEqual(PDFTextDecoding.decode([0xEF, 0xBB, 0xBF, 0xC3, 0xA9]), "é")
     }
 }

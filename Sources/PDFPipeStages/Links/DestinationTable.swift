@@ -102,7 +102,7 @@ public struct DestinationTable: Sendable {
                     continue
                 }
                 if let p = previous, !p.lexicographicallyPrecedes(key), p != key, !unsortedReported {
-                    note("keys of node \(ref ?? "(direct)") are not sorted ('\(PDFText.decode(key))' after '\(PDFText.decode(p))'); readers that search by halves may miss names", object: ref)
+                    note("keys of node \(ref ?? "(direct)") are not sorted ('\(PDFTextDecoding.decode(key))' after '\(PDFTextDecoding.decode(p))'); readers that search by halves may miss names", object: ref)
                     unsortedReported = true
                 }
                 previous = key
@@ -111,7 +111,7 @@ public struct DestinationTable: Sendable {
                     if findings.count < Self.findingLimit {
                         findings.append(Finding(
                             rule: "dest.duplicate-name", object: ref,
-                            message: "named destination '\(PDFText.decode(key))' is defined more than once; readers may pick either definition"))
+                            message: "named destination '\(PDFTextDecoding.decode(key))' is defined more than once; readers may pick either definition"))
                     }
                     continue
                 }
@@ -130,7 +130,7 @@ public struct DestinationTable: Sendable {
             if let limits = node["Limits"], limits.count == 2, let a = limits[0].bytes, let b = limits[1].bytes {
                 if lo.lexicographicallyPrecedes(a) || b.lexicographicallyPrecedes(hi) {
                     let outside = lo.lexicographicallyPrecedes(a) ? lo : hi
-                    note("/Limits ['\(PDFText.decode(a))', '\(PDFText.decode(b))'] of node \(ref ?? "(direct)") do not cover '\(PDFText.decode(outside))'; readers that trust /Limits will not find it", object: ref)
+                    note("/Limits ['\(PDFTextDecoding.decode(a))', '\(PDFTextDecoding.decode(b))'] of node \(ref ?? "(direct)") do not cover '\(PDFTextDecoding.decode(outside))'; readers that trust /Limits will not find it", object: ref)
                 }
             } else {
                 note("node \(ref ?? "(direct)") has no valid /Limits; readers that trust /Limits may not find its names", object: ref)
@@ -147,7 +147,7 @@ public enum DestinationKey: Sendable, Equatable, Hashable {
 
     public var display: String {
         switch self {
-        case .string(let b): PDFText.decode(b)
+        case .string(let b): PDFTextDecoding.decode(b)
         case .name(let n): n
         }
     }

@@ -69,7 +69,7 @@ public struct ResolveDestinationsStage: Stage {
                 entries.append((store + name, .object(o)))
             }
         }
-        for (k, v) in t.tree { add(PDFText.decode(k), "names", v) }
+        for (k, v) in t.tree { add(PDFTextDecoding.decode(k), "names", v) }
         for (k, v) in t.catalog { add(k, "dests", v) }
         section["unresolved"] = .int(unresolved)
         if list {
