@@ -74,3 +74,18 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(try Finding(json: d!["findings"]!.arrayValue![0]), doc.findings[0])
     }
 }
+
+final class ReporterTests: XCTestCase {
+    /// The JSON reporter renders documents in parallel; the text must be exactly the plain rendering.
+    func testParallelRenderingGivesTheSameBytes() {
+        let docs = (0..<25).map { (i: Int) -> DocumentResult in
+            DocumentResult(
+                path: "d\(i).pdf", pageCount: i, findings: [Finding(rule: "pdf.damaged", page: 1, message: "m \(i) \"q\"")],
+                timings: ["inspect": 0.25], sections: ["links": [["page": 1, "rect": [1, 2, 3, 4.5]]], "info": [:]])
+        }
+        for n in [0, 1, 25] {
+            let report = RunReport(toolVersion: "1", pipeline: "p", documents: Array(docs.prefix(n)), generatedAt: "now")
+            XCTAssertEqual(JSONReporter().render(report), JSONWriter.pretty(report.json), "\(n) documents")
+        }
+    }
+}

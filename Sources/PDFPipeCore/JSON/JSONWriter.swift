@@ -12,6 +12,13 @@ public enum JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Pretty-printed as if nested `indent` levels deep (no final newline).
+    public static func pretty(_ value: JSONValue, indent: Int) -> String {
+        var out: [UInt8] = []
+        write(value, into: &out, indent: indent, pretty: true)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// On one line, without spaces.
     public static func compact(_ value: JSONValue) -> String {
         var out: [UInt8] = []
