@@ -30,10 +30,13 @@ let package = Package(
         .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI"]),
         // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
         .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge"]),
-        .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge"]),
+        // Where the tests find samples/.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge", "TestSupport"]),
         .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore"]),
-        .testTarget(name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore"]),
-        .testTarget(name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore"], exclude: ["Golden"]),
+        .testTarget(name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),
+        .testTarget(
+            name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PDFBridge
 import Synchronization
+import TestSupport
 import XCTest
 
 final class BridgeTests: XCTestCase {

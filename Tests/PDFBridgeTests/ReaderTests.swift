@@ -1,4 +1,5 @@
 import PDFBridge
+import TestSupport
 import XCTest
 
 /// pdfpipe's own object reader against qpdf: every object of every sample it accepts must read the

@@ -1,5 +1,6 @@
 import PDFBridge
 import PDFPipeStages
+import TestSupport
 import XCTest
 
 /// Page facts read from the raw objects through qpdf, checked against poppler.

@@ -1,5 +1,6 @@
 import PDFBridge
 import PDFPipeStages
+import TestSupport
 import XCTest
 
 final class GeometryTests: XCTestCase {

@@ -1,6 +1,7 @@
 import PDFBridge
 import PDFPipeCore
 @testable import PDFPipeStages
+import TestSupport
 import XCTest
 
 final class InspectTests: XCTestCase {

@@ -1,5 +1,6 @@
 import PDFPipeCore
 import PDFPipeStages
+import TestSupport
 import XCTest
 
 /// Every sample's findings under the link stages, asserted exactly: rule, page, message.

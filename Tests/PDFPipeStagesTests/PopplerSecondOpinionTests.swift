@@ -1,5 +1,6 @@
 import PDFBridge
 import PDFPipeStages
+import TestSupport
 import XCTest
 
 /// pdfpipe reads links from the raw objects through qpdf; poppler's link mapping and
