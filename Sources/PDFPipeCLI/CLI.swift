@@ -145,6 +145,9 @@ public struct CLI: Sendable {
             if case .object(let sub) = o.kind {
                 console.print("\(indent)\(o.key) (object): \(o.summary)")
                 printOptions(sub, indent: indent + "  ")
+            } else if case .list(let sub) = o.kind {
+                console.print("\(indent)\(o.key) (list of objects, or strings for '\(sub.first?.key ?? "")'): \(o.summary)")
+                printOptions(sub, indent: indent + "  ")
             } else {
                 console.print("\(indent)\(o.key) (\(o.kind.description), default \(JSONWriter.compact(o.defaultValue))): \(o.summary)")
             }

@@ -48,4 +48,24 @@ public enum LinkGeometry {
         return PixelRect(
             x: min(ax, bx) * scale, y: min(ay, by) * scale, width: abs(bx - ax) * scale, height: abs(by - ay) * scale)
     }
+
+    /// The inverse: a rectangle in the pixel space of a rendering (top left, y down) back to PDF
+    /// user space. poppler's text layout comes in that space at scale 1.
+    public static func userRect(_ r: PixelRect, on page: PageGeometry, scale: Double) -> PDFRect {
+        let box = page.visibleBox
+        let w = box.width
+        let h = box.height
+        // (x, y) in points on the turned page, y down  ->  (u, v) from the box origin, y up.
+        func unmap(_ x: Double, _ y: Double) -> (Double, Double) {
+            switch page.rotate {
+            case 90: return (y, x)
+            case 180: return (w - x, y)
+            case 270: return (w - y, h - x)
+            default: return (x, h - y)
+            }
+        }
+        let (u1, v1) = unmap(r.x / scale, r.y / scale)
+        let (u2, v2) = unmap((r.x + r.width) / scale, (r.y + r.height) / scale)
+        return PDFRect(u1 + box.x1, v1 + box.y1, u2 + box.x1, v2 + box.y1)
+    }
 }

@@ -7,5 +7,6 @@ public enum StageTable {
         InspectStage.descriptor,
         ResolveDestinationsStage.descriptor,
         ValidateLinksStage.descriptor,
+        ExtractTextStage.descriptor,
     ]
 }

@@ -73,6 +73,23 @@ enum PDFString {
         return out + ")"
     }
 
+    /// A literal string for text shown with `/F2` (WinAnsi, with ﬁ and ﬂ at 0xAE and 0xAF):
+    /// Latin-1 characters and the ligatures as octal escapes, so the file stays ASCII.
+    static func winAnsi(_ s: String) -> String {
+        var out = "("
+        for c in s.unicodeScalars {
+            switch c.value {
+            case 0x28, 0x29, 0x5C: out += "\\\(c)"
+            case 0x20..<0x7F: out.unicodeScalars.append(c)
+            case 0xA0...0xFF: out += "\\" + String(c.value, radix: 8)
+            case 0xFB01: out += "\\256"
+            case 0xFB02: out += "\\257"
+            default: out += "?"
+            }
+        }
+        return out + ")"
+    }
+
     /// A hex string of raw bytes.
     static func hex(_ bytes: [UInt8]) -> String { "<" + bytes.map { String(format: "%02X", $0) }.joined() + ">" }
 

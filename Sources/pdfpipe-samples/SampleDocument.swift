@@ -16,6 +16,12 @@ struct PageSpec {
     var rotate: Int? = nil
     var links: [LinkSpec] = []
     var lines: [String] = []
+    /// Content operators appended as they are (text in other fonts, images).
+    var extraContent = ""
+    /// Extra resource entries (`/XObject << /Im1 5 0 R >>`).
+    var extraResources = ""
+    /// No heading or lines: a page without any text (an image-only page).
+    var noText = false
 }
 
 /// Builds a small document: catalog, flat page tree, Helvetica, pages with text, link rectangles
@@ -32,9 +38,17 @@ final class SampleDocument {
     /// Pages may be grouped under intermediate /Pages nodes: index → extra node entries.
     var groups: [(range: Range<Int>, entries: String)] = []
 
-    init(pageCount: Int) {
+    /// Helvetica with the fi and fl ligatures at 0xAE and 0xAF (`PDFString.winAnsi` writes them).
+    let ligatureFont: String?
+
+    init(pageCount: Int, ligatureFont withLigatures: Bool = false) {
         pagesNumber = w.reserve()
         font = w.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+        ligatureFont =
+            withLigatures
+            ? w.add(
+                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [174 /fi /fl] >> >>")
+            : nil
         for _ in 0..<pageCount { pageNumbers.append(w.reserve()) }
         specs = (0..<pageCount).map { PageSpec(heading: "Page \($0 + 1)") }
     }
@@ -48,6 +62,7 @@ final class SampleDocument {
     private func content(_ spec: PageSpec) -> String {
         let area = spec.cropBox ?? spec.mediaBox ?? [0, 0, 612, 792]
         var s = "0 0 0 rg\n\(fmt(area[0])) \(fmt(area[1])) 20 20 re f\n"
+        if spec.noText { return s + spec.extraContent }
         s += "BT /F1 20 Tf \(fmt(area[0] + 60)) \(fmt(area[3] - 60)) Td \(PDFString.literal(spec.heading)) Tj ET\n"
         var y = area[3] - 90
         for line in spec.lines {
@@ -62,7 +77,7 @@ final class SampleDocument {
                 s += "BT /F1 9 Tf \(fmt(min(r[0], r[2]) + 3)) \(fmt(min(r[1], r[3]) + 3)) Td \(PDFString.literal(l.caption)) Tj ET\n"
             }
         }
-        return s
+        return s + spec.extraContent
     }
 
     func bytes(id: String, version: String = "1.7", info: String? = nil, damage: PDFWriter.Damage = .none) -> [UInt8] {
@@ -89,7 +104,7 @@ final class SampleDocument {
             for l in spec.links {
                 annots.append(w.add("<< /Type /Annot /Subtype /Link /Rect \(box(l.rect)) /Border [0 0 0] \(l.entries) >>"))
             }
-            var d = "<< /Type /Page /Parent \(w.ref(parentOf[i])) /Contents \(contents) /Resources << /Font << /F1 \(font) >> >>"
+            var d = "<< /Type /Page /Parent \(w.ref(parentOf[i])) /Contents \(contents) /Resources << /Font << /F1 \(font)\(ligatureFont.map { " /F2 \($0)" } ?? "") >>\(spec.extraResources.isEmpty ? "" : " " + spec.extraResources) >>"
             if let m = spec.mediaBox { d += " /MediaBox \(box(m))" }
             if let c = spec.cropBox { d += " /CropBox \(box(c))" }
             if let r = spec.rotate { d += " /Rotate \(r)" }

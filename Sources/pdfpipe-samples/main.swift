@@ -342,6 +342,34 @@ func pageLabels() -> [UInt8] {
     return d.bytes(id: "page-labels")
 }
 
+// MARK: - text-search.pdf: text for extraction and search; a page with an image and no text.
+
+func textSearch() -> [UInt8] {
+    let d = SampleDocument(pageCount: 4, ligatureFont: true)
+    func text(_ x: Double, _ y: Double, _ s: String, size: Double = 12) -> String {
+        "BT /F2 \(d.fmt(size)) Tf \(d.fmt(x)) \(d.fmt(y)) Td \(PDFString.winAnsi(s)) Tj ET\n"
+    }
+    d.specs[0].heading = "Release notes"
+    d.specs[0].extraContent =
+        text(72, 680, "This manual is a DRAFT and not for release.")
+        + text(72, 660, "Do not keep lists of forbidden")
+        + text(72, 646, "words in the source tree.")
+        + text(72, 620, "Open the \u{FB01}le dialog to see the \u{FB01}nal \u{FB02}ow of work.")
+        + text(72, 600, "Contact: build.internal.example.com (an internal host name).")
+    d.specs[1].heading = "Accents"
+    d.specs[1].extraContent = text(72, 680, "Caf\u{E9}, r\u{E9}sum\u{E9} and na\u{EF}ve keep their accents.")
+        + text(72, 660, "The second draft is due in May.")
+    // Page 3 draws an image and no text at all (a scanned page, say).
+    let image = d.w.addStream(
+        "00FF80FF00FF80FF00>", dictionary: "/Type /XObject /Subtype /Image /Width 3 /Height 3 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /ASCIIHexDecode")
+    d.specs[2].noText = true
+    d.specs[2].extraContent = "q 300 0 0 300 150 300 cm /Im1 Do Q\n"
+    d.specs[2].extraResources = "/XObject << /Im1 \(image) >>"
+    d.specs[3].heading = "Appendix"
+    d.specs[3].extraContent = text(72, 680, "Nothing to report here.")
+    return d.bytes(id: "text-search")
+}
+
 // MARK: - damaged-xref.pdf: every xref offset is wrong; qpdf and poppler rebuild the table.
 
 func damagedXref() -> [UInt8] {
@@ -387,6 +415,7 @@ save("outlines.pdf", outlines())
 save("outline-cycle.pdf", outlineCycle())
 save("rotated-cropped.pdf", rotatedCropped())
 save("page-labels.pdf", pageLabels())
+save("text-search.pdf", textSearch())
 save("damaged-xref.pdf", damagedXref())
 rewritten(
     "encrypted-owner.pdf", plainForEncryption("encrypted-owner", "Encrypted with an owner password only: anyone can open it."),

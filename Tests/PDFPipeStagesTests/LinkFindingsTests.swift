@@ -73,6 +73,7 @@ final class LinkFindingsTests: XCTestCase {
         "outlines.pdf": [F("dest.name-not-found", nil, "bookmark 'Partie 2 — Übersicht / Broken child': named destination 'part.9' does not exist")],
         "page-labels.pdf": [],
         "rotated-cropped.pdf": [],
+        "text-search.pdf": [],
         "uri-links.pdf": [
             F("uri.insecure-scheme", 1, "'http://example.com/plain' uses http; use https where the site supports it"),
             F("uri.malformed", 1, "'http://exa mple.com/': space at position 11 (write %20)"),

@@ -8,6 +8,9 @@ public indirect enum OptionKind: Sendable {
     /// Page ranges such as `1-3,7,10-` (`-` alone or `all` for every page).
     case pages
     case object([OptionSpec])
+    /// A list of objects; a plain string stands for an object with only its first option set
+    /// (`"search": ["DRAFT", {"term": "TODO", "severity": "note"}]`).
+    case list([OptionSpec])
 
     /// How the kind reads in messages and in `pdfpipe stages`.
     public var description: String {
@@ -23,6 +26,7 @@ public indirect enum OptionKind: Sendable {
         case .choice(let names): return names.map { "'\($0)'" }.joined(separator: " | ")
         case .pages: return "page list like '1-3,7,10-' or 'all'"
         case .object: return "object"
+        case .list: return "list"
         }
     }
 
@@ -42,6 +46,8 @@ public indirect enum OptionKind: Sendable {
         case .choice(let names): return ["enum": .array(names.map { .string($0) })]
         case .pages: return ["type": "string", "pattern": .string(PageRanges.pattern)]
         case .object(let specs): return OptionSpec.objectSchema(specs)
+        case .list(let specs):
+            return ["type": "array", "items": ["anyOf": [["type": "string"], OptionSpec.objectSchema(specs)]]]
         }
     }
 }
@@ -65,7 +71,10 @@ public struct OptionSpec: Sendable {
         for s in specs {
             var p = s.kind.schema.objectValue ?? [:]
             p["description"] = .string(s.summary)
-            if case .object = s.kind {} else { p["default"] = s.defaultValue }
+            switch s.kind {
+            case .object: break
+            default: p["default"] = s.defaultValue
+            }
             props[s.key] = .object(p)
         }
         return ["type": "object", "additionalProperties": false, "properties": .object(props)]
@@ -93,6 +102,21 @@ public struct OptionSpec: Sendable {
             let v = given[spec.key]
             if case .object(let sub) = spec.kind {
                 out[spec.key] = .object(try validate(v, specs: sub, path: p, fail: fail))
+                continue
+            }
+            if case .list(let sub) = spec.kind {
+                guard let v, v != .null else {
+                    out[spec.key] = .array([])
+                    continue
+                }
+                guard case .array(let items) = v else { throw fail(p, "expected a list, got \(v.shortDescription)") }
+                var list: [JSONValue] = []
+                for (i, item) in items.enumerated() {
+                    var item = item
+                    if case .string = item, let first = sub.first { item = .object([first.key: item]) }
+                    list.append(.object(try validate(item, specs: sub, path: "\(p)[\(i)]", fail: fail)))
+                }
+                out[spec.key] = .array(list)
                 continue
             }
             guard let v, v != .null else {
@@ -139,7 +163,7 @@ public struct OptionSpec: Sendable {
                 throw fail(path, "\(error.message) in \(v.shortDescription); \(expected)")
             }
             return v
-        case .object:
+        case .object, .list:
             return v  // handled by the caller
         }
     }

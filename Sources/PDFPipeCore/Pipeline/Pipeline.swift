@@ -167,10 +167,15 @@ public struct Pipeline: Sendable {
             do {
                 stage = try descriptor.make(options)
             } catch {
+                // A stage names the option relative to its `with` (`search[2].term`).
                 var e = error
                 if e.file == nil { e.file = file }
-                if e.path == nil { e.path = "\(p).with" }
-                if e.location == nil { e.location = locations["\(p).with"] ?? locations[p] }
+                e.path = e.path.map { "\(p).with.\($0)" } ?? "\(p).with"
+                if e.location == nil {
+                    var key = e.path!
+                    while locations[key] == nil, let cut = key.lastIndex(where: { $0 == "." || $0 == "[" }) { key = String(key[..<cut]) }
+                    e.location = locations[key] ?? locations[p]
+                }
                 throw e
             }
             seen[id, default: 0] += 1

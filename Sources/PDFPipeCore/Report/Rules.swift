@@ -142,6 +142,14 @@ public enum Rules {
             summary: "a GoToR link's file lies outside the batch's input root, so it is not followed",
             hint: "keep linked documents together, or set the validate-links option allowOutsideRoot"),
         Rule(
+            id: "text.match", severity: .error,
+            summary: "a search term of extract-text was found (the severity is the term's own)",
+            hint: "remove or change the text, or the search term"),
+        Rule(
+            id: "text.no-text-layer", severity: .warning,
+            summary: "a page draws images but has no text: a scan without OCR, or text drawn as pictures (not searchable, not accessible)",
+            hint: "run OCR on the page, or export text as text"),
+        Rule(
             id: "page.invalid-rotate", severity: .warning,
             summary: "a page's /Rotate is not a multiple of 90, so viewers ignore it",
             hint: "set /Rotate to 0, 90, 180 or 270"),

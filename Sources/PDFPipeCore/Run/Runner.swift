@@ -39,12 +39,14 @@ public struct Runner: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "pdfpipe.workers", attributes: .concurrent)
-        for _ in 0..<min(jobs, max(count, 1)) {
+        let workers = min(jobs, max(count, 1))
+        let pageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
+        for _ in 0..<workers {
             queue.async(group: group) {
                 while true {
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard i < count else { return }
-                    let result = process(documents[i])
+                    let result = process(documents[i], pageWorkers: pageWorkers)
                     results.withLock { $0[i] = result }
                     let (done, pages) = stats.withLock { s in
                         s.done += 1
@@ -61,9 +63,10 @@ public struct Runner: Sendable {
     }
 
     /// Runs every stage on one document; never throws: failures become findings.
-    public func process(_ document: InputDocument) -> DocumentResult {
+    public func process(_ document: InputDocument, pageWorkers: Int = 1) -> DocumentResult {
         var job = Job(
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory, inputRoot: inputRoot)
+        job.pageWorkers = pageWorkers
         var timings: [String: Double] = [:]
         var status = DocumentStatus.ok
         for configured in pipeline.stages {

@@ -83,6 +83,9 @@ public struct Job {
     /// The batch's input root: report paths are relative to it.
     public let inputRoot: String
     public var pageCount: Int?
+    /// How many threads a stage may use for the pages of this document: the processors that the
+    /// document-level workers leave idle (a single big document gets them all).
+    public var pageWorkers = 1
     /// Page labels, one per page, when the document defines `/PageLabels`.
     public var pageLabels: [String]?
     public var findings: [Finding] = []

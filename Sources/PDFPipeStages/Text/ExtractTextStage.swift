@@ -1,0 +1,227 @@
+import Dispatch
+import Foundation
+import PDFBridge
+import PDFPipeCore
+import Synchronization
+
+/// `extract-text`: each page's text through poppler, written as `.txt` (a form feed after each page,
+/// as `pdftotext` does) or JSON (with word boxes on request); search terms reported as `text.match`;
+/// pages that draw images but have no text reported as `text.no-text-layer`.
+public struct ExtractTextStage: Stage {
+    public static let descriptor = StageDescriptor(
+        id: "extract-text",
+        summary: "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
+        options: [
+            OptionSpec("format", .choice(["txt", "json", "none"]), default: "txt", "output per document: txt, json, or none (search only)"),
+            OptionSpec("pages", .pages, default: "all", "pages to extract"),
+            OptionSpec("words", .bool, default: false, "JSON only: add each word with its box (PDF user space and top-left pixel space)"),
+            OptionSpec("folder", .string, default: "text", "folder in the output folder for the text files"),
+            OptionSpec("noTextLayer", .bool, default: true, "report pages that draw images but have no text (text.no-text-layer)"),
+            OptionSpec(
+                "search", .list([
+                    OptionSpec("term", .string, default: "", "the text to find (or a regular expression)"),
+                    OptionSpec("regex", .bool, default: false, "the term is a regular expression (ICU syntax)"),
+                    OptionSpec("caseSensitive", .bool, default: false, "match case (default: case-insensitive)"),
+                    OptionSpec("ignoreDiacritics", .bool, default: false, "'cafe' also finds 'café'"),
+                    OptionSpec("severity", .choice(["error", "warning", "note"]), default: "error", "severity of its text.match findings"),
+                ]), default: [], "terms to find; each hit is a text.match finding"),
+            OptionSpec("pageWorkers", .integer(min: 0, max: 64), default: 0, "threads for the pages of one document; 0: the processors other documents leave idle"),
+        ],
+        make: { options throws(PipelineError) in try ExtractTextStage(options: options) })
+
+    public var format: String
+    public var pages: PageRanges
+    public var words: Bool
+    public var folder: String
+    public var noTextLayer: Bool
+    public var terms: [SearchTerm]
+    public var pageWorkers: Int
+
+    public init(options o: OptionValues) throws(PipelineError) {
+        format = o.string("format")
+        pages = o.pages("pages")
+        words = o.bool("words")
+        noTextLayer = o.bool("noTextLayer")
+        pageWorkers = o.int("pageWorkers")
+        let f = Paths.standardize("/" + o.string("folder"))
+        guard f != "/" else { throw PipelineError(file: nil, path: "folder", message: "expected a folder name inside the output folder") }
+        folder = String(f.dropFirst())
+        var terms: [SearchTerm] = []
+        for (i, t) in (o["search"]?.arrayValue ?? []).enumerated() {
+            let term = t["term"]?.stringValue ?? ""
+            guard !term.isEmpty else { throw PipelineError(file: nil, path: "search[\(i)].term", message: "a search term needs a non-empty 'term'") }
+            do {
+                terms.append(try SearchTerm(
+                    term: term, isRegex: t["regex"]?.boolValue ?? false, caseSensitive: t["caseSensitive"]?.boolValue ?? false,
+                    ignoreDiacritics: t["ignoreDiacritics"]?.boolValue ?? false, severity: t["severity"]?.stringValue ?? "error"))
+            } catch {
+                throw PipelineError(file: nil, path: "search[\(i)].term", message: "invalid regular expression '\(term)'")
+            }
+        }
+        self.terms = terms
+    }
+
+    /// What a worker extracts from one page.
+    struct PageText: Sendable {
+        var text: [Unicode.Scalar] = []
+        var layout: [PDFRect] = []
+        var images = 0
+    }
+
+    public func run(_ job: inout Job) throws {
+        let first = try job.poppler()
+        let count = first.pageCount
+        job.pageCount = job.pageCount ?? count
+        let selected = pages.pages(count: count)
+        let needLayout = words || !terms.isEmpty
+        // Explicit pageWorkers are taken as they are; automatic ones only for documents big enough.
+        let workers =
+            pageWorkers > 0 ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
+
+        var texts: [PageText]
+        if workers <= 1 {
+            texts = selected.map { extract(first.page($0 - 1), layout: needLayout) }
+            job.reportMessages(of: first)
+        } else {
+            // Several workers, each with its own PopplerDocument of the file (one document must
+            // never be used by two threads), on contiguous runs of pages.
+            let path = job.workingFile
+            let results = Mutex([PageText](repeating: PageText(), count: selected.count))
+            let messages = Mutex([String]())
+            let failed = Mutex<String?>(nil)
+            let chunk = (selected.count + workers - 1) / workers
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                let range = (w * chunk)..<min(selected.count, (w + 1) * chunk)
+                guard !range.isEmpty else { return }
+                do {
+                    let doc = try PopplerFile(path: path)
+                    for k in range {
+                        let t = extract(doc.page(selected[k] - 1), layout: needLayout)
+                        results.withLock { $0[k] = t }
+                    }
+                    let m = doc.log.drain().messages
+                    messages.withLock { $0 += m }
+                } catch {
+                    failed.withLock { $0 = "\(error)" }
+                }
+            }
+            if let f = failed.withLock({ $0 }) { throw DocumentFailure(rule: "pdf.unreadable", message: "poppler cannot open the file again: \(f)") }
+            texts = results.withLock { $0 }
+            for m in messages.withLock({ $0 }).prefix(20) { job.report(Finding(rule: "pdf.parse-message", message: "poppler: \(m)")) }
+        }
+
+        // Geometry, for boxes in PDF user space.
+        var geometries: [PageGeometry] = []
+        if needLayout {
+            let source = try job.objects()
+            geometries = PageTree.pages(source).map { PageGeometry(page: $0) }
+        }
+        func userBox(_ rects: ArraySlice<PDFRect>, page: Int) -> (user: PDFRect, pixel: PDFRect)? {
+            guard let first = rects.first else { return nil }
+            var u = first
+            for r in rects.dropFirst() { u = PDFRect(min(u.x1, r.x1), min(u.y1, r.y1), max(u.x2, r.x2), max(u.y2, r.y2)) }
+            let g = page - 1 < geometries.count ? geometries[page - 1] : PageGeometry(page: nil as PDFObject?)
+            let user = LinkGeometry.userRect(PixelRect(x: u.x1, y: u.y1, width: u.width, height: u.height), on: g, scale: 1)
+            return (user, u)
+        }
+        func rounded(_ r: PDFRect) -> JSONValue { .array(r.array.map { .double(($0 * 100).rounded() / 100) }) }
+
+        // Search, and pages without text.
+        var pagesWithText = 0
+        var characters = 0
+        var matches: [JSONValue] = []
+        for (k, page) in selected.enumerated() {
+            let t = texts[k]
+            let hasText = t.text.contains { !$0.properties.isWhitespace }
+            if hasText { pagesWithText += 1 }
+            characters += t.text.count
+            if noTextLayer && !hasText && t.images > 0 {
+                job.report(Finding(
+                    rule: "text.no-text-layer", page: page,
+                    message: "the page draws \(t.images == 1 ? "an image" : "\(t.images) images") but has no text: a scan without OCR, or text drawn as pictures"))
+            }
+            var normalized: [TextNormalizer.Options: (scalars: [Unicode.Scalar], origin: [Int])] = [:]
+            for term in terms {
+                let n = normalized[term.options] ?? TextNormalizer.normalize(t.text, term.options)
+                normalized[term.options] = n
+                for m in TextNormalizer.matches(of: term, in: n) {
+                    let snippet = TextNormalizer.snippet(t.text, m.range)
+                    let found = String(String.UnicodeScalarView(t.text[m.range])).replacingOccurrences(of: "\n", with: " ")
+                    let rects = m.range.filter { $0 < t.layout.count && !t.text[$0].properties.isWhitespace }.map { t.layout[$0] }
+                    let box = userBox(rects[...], page: page)
+                    job.report(Finding(
+                        rule: "text.match", severity: Severity(rawValue: term.severity), page: page, rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
+                        message: "found '\(found)' (search term '\(term.term)'): \(snippet)"))
+                    var o: [String: JSONValue] = ["term": .string(term.term), "page": .int(page), "text": .string(found), "snippet": .string(snippet)]
+                    if let box { o["box"] = rounded(box.user) }
+                    matches.append(.object(o))
+                }
+            }
+        }
+
+        // Output.
+        var section: [String: JSONValue] = ["pages": .int(selected.count), "pagesWithText": .int(pagesWithText), "characters": .int(characters)]
+        if !terms.isEmpty { section["matches"] = .array(matches) }
+        if format != "none" {
+            var stem = job.relativePath
+            if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
+            let relative = Paths.relative(Paths.standardize("/" + folder + "/" + stem + "." + format), to: "/")
+            let data: String
+            if format == "txt" {
+                // As pdftotext: each page's last line ends with a newline, and a form feed follows.
+                data = texts.map { t in
+                    let s = String(String.UnicodeScalarView(t.text))
+                    return (s.isEmpty || s.hasSuffix("\n") ? s : s + "\n") + "\u{0C}"
+                }.joined()
+            } else {
+                var pageValues: [JSONValue] = []
+                for (k, page) in selected.enumerated() {
+                    var p: [String: JSONValue] = ["page": .int(page), "text": .string(String(String.UnicodeScalarView(texts[k].text)))]
+                    if let labels = job.pageLabels, page <= labels.count { p["label"] = .string(labels[page - 1]) }
+                    if words { p["words"] = .array(wordBoxes(texts[k], page: page, box: userBox, rounded: rounded)) }
+                    pageValues.append(.object(p))
+                }
+                data = JSONWriter.pretty(["path": .string(job.relativePath), "pages": .array(pageValues)])
+            }
+            do {
+                try AtomicFile.write(data, to: job.outputDirectory + "/" + relative)
+            } catch {
+                throw DocumentFailure(rule: "stage.failed", message: "cannot write the text: \(error.reason)")
+            }
+            job.artifacts.append(Artifact(kind: "text", path: relative))
+            section["file"] = .string(relative)
+        }
+        job.sections["text"] = .object(section)
+    }
+
+    func extract(_ page: PopplerFilePage?, layout: Bool) -> PageText {
+        guard let page else { return PageText() }
+        var t = PageText()
+        t.text = Array(page.text.unicodeScalars)
+        if layout { t.layout = page.textLayout }
+        if noTextLayer && !t.text.contains(where: { !$0.properties.isWhitespace }) { t.images = page.imageCount }
+        return t
+    }
+
+    /// Words: runs of non-space characters, with the union of their character boxes.
+    func wordBoxes(
+        _ t: PageText, page: Int, box: (ArraySlice<PDFRect>, Int) -> (user: PDFRect, pixel: PDFRect)?, rounded: (PDFRect) -> JSONValue
+    ) -> [JSONValue] {
+        var out: [JSONValue] = []
+        var start: Int?
+        func flush(_ end: Int) {
+            guard let s = start else { return }
+            start = nil
+            guard end <= t.layout.count, let b = box(t.layout[s..<end], page) else { return }
+            out.append([
+                "text": .string(String(String.UnicodeScalarView(t.text[s..<end]))), "box": rounded(b.user),
+                "pixelBox": rounded(b.pixel),
+            ])
+        }
+        for (i, c) in t.text.enumerated() {
+            if c.properties.isWhitespace { flush(i) } else if start == nil { start = i }
+        }
+        flush(t.text.count)
+        return out
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// One search term of the `extract-text` stage, compiled.
+public struct SearchTerm: Sendable {
+    public var term: String
+    public var isRegex: Bool
+    public var caseSensitive: Bool
+    public var ignoreDiacritics: Bool
+    public var severity: String
+    /// The term as matched: normalized like the text (literal terms).
+    let normalized: [Unicode.Scalar]
+    let regex: NSRegularExpression?
+
+    public init(term: String, isRegex: Bool, caseSensitive: Bool, ignoreDiacritics: Bool, severity: String) throws {
+        self.term = term
+        self.isRegex = isRegex
+        self.caseSensitive = caseSensitive
+        self.ignoreDiacritics = ignoreDiacritics
+        self.severity = severity
+        let options = TextNormalizer.Options(caseSensitive: caseSensitive, ignoreDiacritics: ignoreDiacritics)
+        if isRegex {
+            regex = try NSRegularExpression(pattern: term, options: caseSensitive ? [] : [.caseInsensitive])
+            normalized = []
+        } else {
+            regex = nil
+            normalized = TextNormalizer.normalize(Array(term.unicodeScalars), options).scalars
+        }
+    }
+
+    var options: TextNormalizer.Options { .init(caseSensitive: caseSensitive, ignoreDiacritics: ignoreDiacritics) }
+}
+
+/// A match: the range of Unicode scalars of the page text it covers.
+public struct TextMatch: Sendable, Equatable {
+    public var range: Range<Int>
+}
+
+/// Turns page text into what search compares: NFKC (ligatures, full-width forms), case folded and
+/// diacritics removed on request, every run of white space one space, and words hyphenated at a
+/// line end joined again. Keeps, for each scalar it produces, the index of the scalar it came from.
+public enum TextNormalizer {
+    public struct Options: Sendable, Hashable {
+        public var caseSensitive: Bool
+        public var ignoreDiacritics: Bool
+    }
+
+    public static func normalize(_ text: [Unicode.Scalar], _ o: Options) -> (scalars: [Unicode.Scalar], origin: [Int]) {
+        var out: [Unicode.Scalar] = []
+        var origin: [Int] = []
+        out.reserveCapacity(text.count)
+        origin.reserveCapacity(text.count)
+        var i = 0
+        while i < text.count {
+            let s = text[i]
+            // "exam-\nple" reads "example".
+            if s == "-", i + 2 < text.count, text[i + 1] == "\n", text[i + 2].properties.isLowercase {
+                i += 2
+                continue
+            }
+            if s.properties.isWhitespace || s == "\u{00A0}" {
+                if let last = out.last, last != " " {
+                    out.append(" ")
+                    origin.append(i)
+                }
+                i += 1
+                continue
+            }
+            var piece = String(s)
+            if s.isASCII {
+                if !o.caseSensitive, s.properties.isUppercase { piece = piece.lowercased() }
+            } else {
+                piece = piece.precomposedStringWithCompatibilityMapping
+                if !o.caseSensitive { piece = piece.lowercased() }
+                if o.ignoreDiacritics { piece = piece.folding(options: [.diacriticInsensitive], locale: nil) }
+            }
+            for p in piece.unicodeScalars {
+                out.append(p)
+                origin.append(i)
+            }
+            i += 1
+        }
+        if out.last == " " {
+            out.removeLast()
+            origin.removeLast()
+        }
+        return (out, origin)
+    }
+
+    /// Every match of a term in a page's normalized text, as ranges of the original scalars.
+    public static func matches(
+        of term: SearchTerm, in normalized: (scalars: [Unicode.Scalar], origin: [Int])
+    ) -> [TextMatch] {
+        let (text, origin) = normalized
+        var found: [Range<Int>] = []
+        if let regex = term.regex {
+            let string = String(String.UnicodeScalarView(text))
+            // UTF-16 offsets back to scalar indices.
+            var scalarAt: [Int] = []
+            scalarAt.reserveCapacity(text.count * 2 + 1)
+            for (k, s) in text.enumerated() {
+                scalarAt.append(k)
+                if s.value > 0xFFFF { scalarAt.append(k) }
+            }
+            scalarAt.append(text.count)
+            for m in regex.matches(in: string, range: NSRange(location: 0, length: scalarAt.count - 1)) where m.range.length > 0 {
+                found.append(scalarAt[m.range.location]..<scalarAt[m.range.location + m.range.length])
+            }
+        } else {
+            let t = term.normalized
+            guard !t.isEmpty, t.count <= text.count else { return [] }
+            var i = 0
+            while i + t.count <= text.count {
+                if text[i] == t[0] && text[i..<i + t.count].elementsEqual(t) {
+                    found.append(i..<i + t.count)
+                    i += t.count
+                } else {
+                    i += 1
+                }
+            }
+        }
+        return found.map { TextMatch(range: origin[$0.lowerBound]..<(origin[$0.upperBound - 1] + 1)) }
+    }
+
+    /// The match with up to `context` characters either side, white space collapsed, cut at words.
+    public static func snippet(_ text: [Unicode.Scalar], _ range: Range<Int>, context: Int = 30) -> String {
+        var start = max(0, range.lowerBound - context)
+        var end = min(text.count, range.upperBound + context)
+        if start > 0 { while start < range.lowerBound, !text[start - 1].properties.isWhitespace { start += 1 } }
+        if end < text.count { while end > range.upperBound, !text[end].properties.isWhitespace { end -= 1 } }
+        var s = ""
+        var lastSpace = false
+        for c in text[start..<end] {
+            if c.properties.isWhitespace {
+                if !lastSpace { s.unicodeScalars.append(" ") }
+                lastSpace = true
+            } else {
+                s.unicodeScalars.append(c)
+                lastSpace = false
+            }
+        }
+        s = s.trimmingCharacters(in: .whitespaces)
+        return (start > 0 ? "…" : "") + s + (end < text.count ? "…" : "")
+    }
+}
