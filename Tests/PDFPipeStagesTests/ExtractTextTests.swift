@@ -156,3 +156,37 @@ final class ExtractTextTests: XCTestCase {
         }
     }
 }
+
+final class TextAssemblerTests: XCTestCase {
+    /// Boxes for characters laid out left to right: (text, x, line) with 6-point-wide glyphs.
+    func layout(_ runs: [(String, Double, Double)]) -> ([Unicode.Scalar], [PDFRect]) {
+        var text: [Unicode.Scalar] = []
+        var boxes: [PDFRect] = []
+        for (s, x, y) in runs {
+            for (i, c) in s.unicodeScalars.enumerated() {
+                text.append(c)
+                boxes.append(PDFRect(x + Double(i) * 6, y, x + Double(i) * 6 + 6, y + 12))
+            }
+        }
+        return (text, boxes)
+    }
+
+    func assembled(_ runs: [(String, Double, Double)]) -> String {
+        let (t, b) = layout(runs)
+        let (out, boxes) = TextAssembler.respace(t, b)
+        XCTAssertEqual(out.count, boxes.count)
+        return String(String.UnicodeScalarView(out))
+    }
+
+    func testBreaksPopplerLeavesOut() {
+        // A table of contents line: the title, then the page number far to the right.
+        XCTAssertEqual(assembled([("Contents", 72, 100), ("2", 400, 100)]), "Contents 2")
+        // Letters that touch stay one word.
+        XCTAssertEqual(assembled([("Con", 72, 100), ("tents", 90, 100)]), "Contents")
+        // The next line starts without a break.
+        XCTAssertEqual(assembled([("page 3", 72, 100), ("Tutorial", 72, 120)]), "page 3\nTutorial")
+        // A word hyphenated at the line end is joined, as pdftotext does.
+        XCTAssertEqual(assembled([("indepen-", 72, 100), ("dently", 72, 114)]), "independently")
+        XCTAssertEqual(assembled([("a -", 72, 100), ("b", 72, 114)]), "a -\nb", "a lone hyphen is no word split")
+    }
+}

@@ -73,7 +73,7 @@ public struct ExtractTextStage: Stage {
         let count = first.pageCount
         job.pageCount = job.pageCount ?? count
         let selected = pages.pages(count: count)
-        let needLayout = words || !terms.isEmpty
+        let needLayout = words || !terms.isEmpty  // keep the boxes past extraction
         // Explicit pageWorkers are taken as they are; automatic ones only for documents big enough.
         let workers =
             pageWorkers > 0 ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
@@ -197,8 +197,9 @@ public struct ExtractTextStage: Stage {
     func extract(_ page: PopplerFilePage?, layout: Bool) -> PageText {
         guard let page else { return PageText() }
         var t = PageText()
-        t.text = Array(page.text.unicodeScalars)
-        if layout { t.layout = page.textLayout }
+        // The character boxes put back the breaks poppler's text leaves out (TextAssembler).
+        (t.text, t.layout) = TextAssembler.respace(Array(page.text.unicodeScalars), page.textLayout)
+        if !layout { t.layout = [] }
         if noTextLayer && !t.text.contains(where: { !$0.properties.isWhitespace }) { t.images = page.imageCount }
         return t
     }

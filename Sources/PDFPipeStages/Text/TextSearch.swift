@@ -52,11 +52,6 @@ public enum TextNormalizer {
         var i = 0
         while i < text.count {
             let s = text[i]
-            // "exam-\nple" reads "example".
-            if s == "-", i + 2 < text.count, text[i + 1] == "\n", text[i + 2].properties.isLowercase {
-                i += 2
-                continue
-            }
             if s.properties.isWhitespace || s == "\u{00A0}" {
                 if let last = out.last, last != " " {
                     out.append(" ")
