@@ -132,7 +132,7 @@ public struct ExtractTextStage: Stage {
         var matches: [JSONValue] = []
         for (k, page) in selected.enumerated() {
             let t = texts[k]
-            let hasText = t.text.contains { !$0.properties.isWhitespace }
+            let hasText = t.text.contains { !TextAssembler.isSpace($0) }
             if hasText { pagesWithText += 1 }
             characters += t.text.count
             if noTextLayer && !hasText && t.images > 0 {
@@ -200,7 +200,7 @@ public struct ExtractTextStage: Stage {
         // The character boxes put back the breaks poppler's text leaves out (TextAssembler).
         (t.text, t.layout) = TextAssembler.respace(Array(page.text.unicodeScalars), page.textLayout)
         if !layout { t.layout = [] }
-        if noTextLayer && !t.text.contains(where: { !$0.properties.isWhitespace }) { t.images = page.imageCount }
+        if noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }
         return t
     }
 

@@ -16,7 +16,7 @@ public enum TextAssembler {
         outBoxes.reserveCapacity(text.count + text.count / 8)
         for i in 0..<text.count {
             let c = text[i]
-            if i > 0, !c.properties.isWhitespace, !text[i - 1].properties.isWhitespace, let br = separator(boxes[i - 1], boxes[i]) {
+            if i > 0, !isSpace(c), !isSpace(text[i - 1]), let br = separator(boxes[i - 1], boxes[i]) {
                 outText.append(br)
                 let a = boxes[i - 1]
                 outBoxes.append(PDFRect(a.x2, a.y1, a.x2, a.y2))
@@ -36,9 +36,7 @@ public enum TextAssembler {
         outBoxes.reserveCapacity(text.count)
         var i = 0
         while i < text.count {
-            if text[i] == "-", i > 0, i + 2 < text.count, !text[i - 1].properties.isWhitespace, text[i + 1] == "\n",
-                !text[i + 2].properties.isWhitespace
-            {
+            if text[i] == "-", i > 0, i + 2 < text.count, !isSpace(text[i - 1]), text[i + 1] == "\n", !isSpace(text[i + 2]) {
                 i += 2
                 continue
             }
@@ -47,6 +45,12 @@ public enum TextAssembler {
             i += 1
         }
         return (outText, outBoxes)
+    }
+
+    /// White space, with a fast path for ASCII (the Unicode property lookup is slow).
+    @inline(__always) static func isSpace(_ c: Unicode.Scalar) -> Bool {
+        if c.value < 0x80 { return c.value == 0x20 || (c.value >= 0x09 && c.value <= 0x0D) }
+        return c.properties.isWhitespace
     }
 
     /// The break between two consecutive characters, if any.

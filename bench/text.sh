@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Text extraction benchmark: pdfpipe extract-text against pdftotext and `mutool draw -F txt` on big
+# real manuals, one process per file and two processes in parallel (xargs -P2), and pdfpipe with
+# --jobs 1 and 2 (one process). Also counts how many words differ from pdftotext's.
+#
+#   bench/text.sh      fetches the manuals into bench/.cache (as bench/links.sh does) and prints a table.
+# Peers: apt-get install poppler-utils mupdf-tools. Each figure is the median of three runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cache=bench/.cache
+mkdir -p "$cache"
+fetch() {  # package, path inside it, file name
+  [ -f "$cache/$3" ] && return
+  (cd "$cache" && apt-get download "$1" >/dev/null 2>&1 && dpkg-deb -x "$1"_*.deb x && cp "x$2" "$3"; rm -rf x "$1"_*.deb)
+}
+fetch texlive-pictures-doc /usr/share/doc/texlive-doc/generic/pgf/pgfmanual.pdf pgfmanual.pdf
+fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/base/source2e.pdf source2e.pdf
+fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/hyperref/hyperref.pdf hyperref.pdf
+files=("$cache/pgfmanual.pdf" "$cache/source2e.pdf" "$cache/hyperref.pdf")
+command -v pdftotext >/dev/null || apt-get install -y -qq poppler-utils >/dev/null
+command -v mutool >/dev/null || apt-get install -y -qq mupdf-tools >/dev/null
+swift build -c release --product pdfpipe >/dev/null
+pdfpipe=.build/release/pdfpipe
+pipeline=$(mktemp)
+echo '{"stages": [{"use": "extract-text", "with": {"format": "txt"}}]}' > "$pipeline"
+out=$(mktemp -d)
+
+median() {  # command...: prints the median wall time of three runs
+  local t=() i
+  for i in 1 2 3; do
+    local s e
+    s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N)
+    t+=("$(echo "$e - $s" | bc -l)")
+  done
+  printf '%s\n' "${t[@]}" | sort -n | sed -n 2p
+}
+pages=0
+for f in "${files[@]}"; do pages=$((pages + $(pdfinfo "$f" | awk '/^Pages:/ {print $2}'))); done
+
+p1=$(median "$pdfpipe" run "$pipeline" "${files[@]}" --out "$out/p" --jobs 1 --quiet --fail-on never)
+p2=$(median "$pdfpipe" run "$pipeline" "${files[@]}" --out "$out/p" --jobs 2 --quiet --fail-on never)
+t1=$(median sh -c "for f in ${files[*]}; do pdftotext \"\$f\" $out/t.txt; done")
+t2=$(median sh -c "printf '%s\n' ${files[*]} | xargs -P2 -I{} sh -c 'pdftotext {} $out/\$(basename {}).txt'")
+m1=$(median sh -c "for f in ${files[*]}; do mutool draw -q -F txt -o $out/m.txt \"\$f\"; done")
+m2=$(median sh -c "printf '%s\n' ${files[*]} | xargs -P2 -I{} sh -c 'mutool draw -q -F txt -o $out/\$(basename {}).m.txt {}'")
+
+rate() { echo "$pages / $1" | bc -l; }
+printf '%d pages in %d manuals\n' "$pages" "${#files[@]}"
+printf '%-28s %8s %10s %14s\n' tool seconds pages/s "pdfpipe ratio"
+printf '%-28s %8.2f %10.0f %14s\n' "pdfpipe --jobs 1" "$p1" "$(rate "$p1")" "-"
+printf '%-28s %8.2f %10.0f %14s\n' "pdfpipe --jobs 2" "$p2" "$(rate "$p2")" "-"
+printf '%-28s %8.2f %10.0f %13.2fx\n' "pdftotext, one at a time" "$t1" "$(rate "$t1")" "$(echo "$t1 / $p2" | bc -l)"
+printf '%-28s %8.2f %10.0f %13.2fx\n' "pdftotext, xargs -P2" "$t2" "$(rate "$t2")" "$(echo "$t2 / $p2" | bc -l)"
+printf '%-28s %8.2f %10.0f %13.2fx\n' "mutool draw -F txt, one" "$m1" "$(rate "$m1")" "$(echo "$m1 / $p2" | bc -l)"
+printf '%-28s %8.2f %10.0f %13.2fx\n' "mutool draw -F txt, -P2" "$m2" "$(rate "$m2")" "$(echo "$m2 / $p2" | bc -l)"
+echo "(ratios: the peer's time over pdfpipe --jobs 2)"
+
+echo "words that differ from pdftotext's:"
+"$pdfpipe" run "$pipeline" "${files[@]}" --out "$out/p" --quiet --fail-on never
+for f in "${files[@]}"; do
+  b=$(basename "$f" .pdf)
+  pdftotext "$f" "$out/$b.pt.txt"
+  tr -s ' \n\f\t' '\n' < "$out/p/text/$b.txt" > "$out/$b.ours.w"
+  tr -s ' \n\f\t' '\n' < "$out/$b.pt.txt" > "$out/$b.pt.w"
+  printf '  %-14s %8d of %8d\n' "$b.pdf" "$(diff "$out/$b.ours.w" "$out/$b.pt.w" | grep -c '^>' || true)" "$(wc -l < "$out/$b.pt.w")"
+done
+rm -rf "$out" "$pipeline"
