@@ -12,7 +12,9 @@ extension Job {
         do {
             let f = try QPDFFile(path: workingFile)
             resources.store(f)
+            let before = findings.count
             reportWarnings(of: f)
+            resources.store(QPDFOpenWarnings(findings.count - before))
             return f
         } catch {
             throw failure(error, library: "qpdf")
@@ -139,4 +141,10 @@ extension Job {
 final class ObjectSourceBox {
     let source: any ObjectSource
     init(_ source: any ObjectSource) { self.source = source }
+}
+
+/// How many warnings qpdf gave while opening the working file (the check stage counts them).
+final class QPDFOpenWarnings {
+    let count: Int
+    init(_ count: Int) { self.count = count }
 }

@@ -4,6 +4,8 @@ import PDFPipeCore
 /// all read it.
 public enum StageTable {
     public static let all: [StageDescriptor] = [
+        NormalizeStage.descriptor,
+        CheckStage.descriptor,
         InspectStage.descriptor,
         ResolveDestinationsStage.descriptor,
         ValidateLinksStage.descriptor,

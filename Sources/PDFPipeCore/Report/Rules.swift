@@ -26,6 +26,10 @@ public enum Rules {
             summary: "qpdf had to repair or skip damaged structure while reading (broken xref table, bad objects)",
             hint: "re-save the document with a conforming writer (qpdf, for one, rewrites it repaired)"),
         Rule(
+            id: "pdf.pages-lost", severity: .error,
+            summary: "the normalized copy has a different number of pages than the original's page tree declares (repair lost or found pages)",
+            hint: "compare the copy with the original; the original's page tree is damaged"),
+        Rule(
             id: "pdf.parse-message", severity: .note,
             summary: "poppler reported a problem while reading the document",
             hint: "the message comes from poppler; it often points at damaged or unusual structure"),

@@ -69,7 +69,12 @@ public struct Runner: Sendable {
         job.pageWorkers = pageWorkers
         var timings: [String: Double] = [:]
         var status = DocumentStatus.ok
+        var skipped: [String] = []
         for configured in pipeline.stages {
+            if status == .failed {
+                skipped.append(configured.label)
+                continue
+            }
             job.stage = configured.id
             let t0 = DispatchTime.now().uptimeNanoseconds
             defer { timings[configured.label] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
@@ -78,13 +83,13 @@ public struct Runner: Sendable {
             } catch let failure as DocumentFailure {
                 job.report(Finding(rule: failure.rule, object: failure.object, message: failure.message))
                 status = .failed
-                break
             } catch {
                 job.report(Finding(rule: "stage.failed", message: "stage '\(configured.id)' failed: \(error)"))
                 status = .failed
-                break
             }
         }
+        // Stages that did not run because an earlier one ended the document, named in the report.
+        if !skipped.isEmpty { job.sections["skippedStages"] = .array(skipped.map { .string($0) }) }
         return DocumentResult(
             path: document.relativePath, status: status, pageCount: job.pageCount,
             findings: finish(job.findings, labels: job.pageLabels), artifacts: job.artifacts, timings: timings,

@@ -1,0 +1,197 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+
+/// A file that is deleted when the job lets go of it (the normalized working copy).
+final class TemporaryFile {
+    let path: String
+    init(path: String) { self.path = path }
+    deinit { unlink(path) }
+}
+
+/// `normalize`: rewrites the document through qpdf's job interface (repairing damage, decrypting with
+/// a password given by environment variable or file, object streams, linearization, …). The copy is
+/// the working file of the later stages; the original is never touched.
+public struct NormalizeStage: Stage {
+    public static let descriptor = StageDescriptor(
+        id: "normalize",
+        summary: "rewrite the document with qpdf (repair, decrypt, object streams, linearize, …); later stages read the copy",
+        options: [
+            OptionSpec("objectStreams", .choice(["preserve", "disable", "generate"]), default: "preserve", "qpdf --object-streams"),
+            OptionSpec("linearize", .bool, default: false, "qpdf --linearize (web-optimized)"),
+            OptionSpec("compressStreams", .bool, default: true, "qpdf --compress-streams"),
+            OptionSpec("recompressFlate", .bool, default: false, "qpdf --recompress-flate"),
+            OptionSpec("decodeLevel", .choice(["none", "generalized", "specialized", "all"]), default: "generalized", "qpdf --decode-level"),
+            OptionSpec("deterministicId", .bool, default: true, "qpdf --deterministic-id (the same input gives the same bytes)"),
+            OptionSpec("removeUnreferencedResources", .choice(["auto", "yes", "no"]), default: "auto", "qpdf --remove-unreferenced-resources"),
+            OptionSpec("preserveUnreferenced", .bool, default: false, "qpdf --preserve-unreferenced"),
+            OptionSpec("normalizeContent", .bool, default: false, "qpdf --normalize-content"),
+            OptionSpec("newlineBeforeEndstream", .bool, default: false, "qpdf --newline-before-endstream"),
+            OptionSpec("qdf", .bool, default: false, "qpdf --qdf (readable in a text editor)"),
+            OptionSpec("minVersion", .string, default: "", "qpdf --min-version, e.g. '1.5' (empty: none)"),
+            OptionSpec("forceVersion", .string, default: "", "qpdf --force-version, e.g. '1.4' (empty: none)"),
+            OptionSpec("decrypt", .bool, default: true, "write the copy unencrypted (qpdf --decrypt), so later stages can read it"),
+            OptionSpec("passwordEnv", .string, default: "", "environment variable holding the password of encrypted documents"),
+            OptionSpec("passwordFile", .string, default: "", "file whose first line is the password (never put the password itself in a pipeline)"),
+            OptionSpec("keep", .bool, default: false, "also write the copy to the output folder"),
+            OptionSpec("folder", .string, default: "normalized", "folder in the output folder for kept copies"),
+        ],
+        make: { options throws(PipelineError) in try NormalizeStage(options: options) })
+
+    /// qpdf job JSON for the write options (input, output and password are added per document).
+    let jobOptions: [String: JSONValue]
+    let passwordEnv: String
+    let passwordFile: String
+    let keep: Bool
+    let folder: String
+
+    public init(options o: OptionValues) throws(PipelineError) {
+        var j: [String: JSONValue] = [
+            "objectStreams": .string(o.string("objectStreams")),
+            "compressStreams": .string(o.bool("compressStreams") ? "y" : "n"),
+            "decodeLevel": .string(o.string("decodeLevel")),
+            "removeUnreferencedResources": .string(o.string("removeUnreferencedResources")),
+        ]
+        for flag in ["linearize", "recompressFlate", "deterministicId", "preserveUnreferenced", "normalizeContent", "newlineBeforeEndstream", "qdf", "decrypt"]
+        where o.bool(flag) {
+            j[flag] = ""
+        }
+        for key in ["minVersion", "forceVersion"] {
+            let v = o.string(key)
+            guard !v.isEmpty else { continue }
+            guard v.range(of: #"^1\.[0-7](\.[0-9]+)?$|^2\.0$"#, options: .regularExpression) != nil else {
+                throw PipelineError(file: nil, path: key, message: "expected a PDF version such as '1.5' or '2.0', got '\(v)'")
+            }
+            j[key] = .string(v)
+        }
+        if o.bool("linearize") && o.bool("qdf") {
+            throw PipelineError(file: nil, path: "qdf", message: "qdf and linearize cannot be combined (qpdf refuses it)")
+        }
+        jobOptions = j
+        passwordEnv = o.string("passwordEnv")
+        passwordFile = o.string("passwordFile")
+        keep = o.bool("keep")
+        let f = Paths.standardize("/" + o.string("folder"))
+        guard f != "/" else { throw PipelineError(file: nil, path: "folder", message: "expected a folder name inside the output folder") }
+        folder = String(f.dropFirst())
+    }
+
+    /// The password, from the environment or the password file, or why there is none.
+    func password() -> (password: String?, missing: String) {
+        if !passwordEnv.isEmpty {
+            guard let v = ProcessInfo.processInfo.environment[passwordEnv] else {
+                return (nil, "the environment variable '\(passwordEnv)' named by passwordEnv is not set")
+            }
+            return (v, "")
+        }
+        if !passwordFile.isEmpty {
+            guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
+                return (nil, "the password file '\(passwordFile)' cannot be read")
+            }
+            return (String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""), "")
+        }
+        return (nil, "no password was given (set passwordEnv or passwordFile)")
+    }
+
+    public func run(_ job: inout Job) throws {
+        let input = job.workingFile
+        var stem = job.relativePath
+        if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
+        let keptRelative = Paths.relative(Paths.standardize("/" + folder + "/" + stem + ".pdf"), to: "/")
+        let final = keep ? job.outputDirectory + "/" + keptRelative : nil
+        let directory = final.map(Paths.parent) ?? NSTemporaryDirectory() + "pdfpipe-\(getpid())"
+        do {
+            try AtomicFile.makeDirectory(directory)
+        } catch {
+            throw DocumentFailure(rule: "stage.failed", message: "cannot make the folder for the normalized copy: \(error.reason)")
+        }
+        let output = directory + "/.pdfpipe-normalize-\(UUID().uuidString).pdf"
+        let temp = TemporaryFile(path: output)
+
+        var j = jobOptions
+        j["inputFile"] = .string(input)
+        j["outputFile"] = .string(output)
+        let (pw, missing) = password()
+        if let pw { j["password"] = .string(pw) }
+        let (status, log) = QPDFJob.run(json: JSONWriter.compact(.object(j)))
+
+        func clean(_ line: String) -> String {
+            var t = line
+            for prefix in ["WARNING: ", "qpdf: "] where t.hasPrefix(prefix) { t = String(t.dropFirst(prefix.count)) }
+            for p in [input, output] where t.hasPrefix(p) {
+                t = String(t.dropFirst(p.count))
+                if t.hasPrefix(": ") { t = String(t.dropFirst(2)) } else if t.hasPrefix(" ") { t = String(t.dropFirst()) }
+            }
+            if t.hasPrefix("("), let close = t.range(of: "): ") {
+                t = String(t[close.upperBound...]) + " " + String(t[..<t.index(after: close.lowerBound)])
+            }
+            return t
+        }
+        guard status == 0 || status == 3 else {
+            let message = log.errors.map(clean).joined(separator: "; ")
+            if message.contains("invalid password") {
+                // Leave the working file as it is: stages that can open it (poppler opens files with
+                // only an owner password) go on; the others say they cannot.
+                let why = pw == nil ? missing : "the password given does not open it"
+                job.report(Finding(rule: "pdf.encrypted", message: "the document is encrypted and was not normalized: \(why)"))
+                return
+            }
+            if let why = job.notAPDF() { throw DocumentFailure(rule: "pdf.unreadable", message: why) }
+            throw DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot repair the file: \(message.isEmpty ? "exit status \(status)" : message)")
+        }
+
+        var warnings = 0
+        // qpdf's closing "operation succeeded with warnings" is no finding of its own.
+        for w in log.warnings where warnings < 50 && !w.contains("operation succeeded with warnings") {
+            var object: String?
+            if let r = w.range(of: "(object "), let end = w[r.upperBound...].firstIndex(where: { $0 == "," || $0 == ")" }) {
+                object = String(w[r.upperBound..<end]) + " R"
+            }
+            job.report(Finding(rule: "pdf.damaged", object: object, message: "qpdf: \(clean(w))"))
+            warnings += 1
+        }
+
+        // Pages before (as the original's page tree declares them) and after.
+        let declared = Self.declaredPageCount(input, password: pw)
+        let after = Self.pageCount(output)
+        if let declared, let after, declared != after {
+            job.report(Finding(
+                rule: "pdf.pages-lost",
+                message: "the original's page tree declares \(declared) pages; the normalized copy has \(after)"))
+        }
+
+        if let final {
+            guard rename(output, final) == 0 else {
+                throw DocumentFailure(rule: "stage.failed", message: "cannot write '\(keptRelative)': \(String(cString: strerror(errno)))")
+            }
+            job.workingFile = final
+            job.artifacts.append(Artifact(kind: "normalized", path: keptRelative))
+        } else {
+            job.workingFile = output
+            job.resources.store(temp)
+        }
+        if let after { job.pageCount = after }
+        var section: [String: JSONValue] = ["warnings": .int(warnings)]
+        if let declared { section["pagesDeclared"] = .int(declared) }
+        if let after { section["pages"] = .int(after) }
+        if keep { section["file"] = .string(keptRelative) }
+        job.sections["normalize"] = .object(section)
+    }
+
+    /// /Root /Pages /Count of a file: pdfpipe's reader when it takes the file, qpdf otherwise.
+    static func declaredPageCount(_ path: String, password: String?) -> Int? {
+        if let r = try? PDFReader(path: path) { return PDFObject.root(of: r)["Pages"]?["Count"]?.int }
+        guard let q = try? QPDFFile(path: path, password: password) else { return nil }
+        return PDFObject.root(of: QPDFSource(q))["Pages"]?["Count"]?.int
+    }
+
+    /// The pages actually found in a file's page tree.
+    static func pageCount(_ path: String) -> Int? {
+        if let r = try? PDFReader(path: path) { return PageTree.pages(r).count }
+        return (try? QPDFFile(path: path))?.pageCountIfReadable
+    }
+}
+
+extension QPDFFile {
+    var pageCountIfReadable: Int? { try? pageCount() }
+}

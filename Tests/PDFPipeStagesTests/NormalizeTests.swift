@@ -1,0 +1,137 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+import PDFPipeStages
+import TestSupport
+import XCTest
+
+final class NormalizeTests: XCTestCase {
+    var out = ""
+
+    override func setUp() { out = NSTemporaryDirectory() + "pdfpipe-normalize-\(UUID().uuidString)" }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    func run(_ name: String, _ stages: String, in folder: String = Samples.folder) throws -> DocumentResult {
+        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: folder, jobs: 1).process(
+            InputDocument(path: folder + "/" + name, relativePath: name))
+    }
+
+    func links(_ r: DocumentResult) -> [JSONValue] {
+        (r.sections["links"]?.arrayValue ?? []).map { l in
+            guard case .object(var o) = l else { return l }
+            o["object"] = nil  // object numbers change when qpdf rewrites the file
+            return .object(o)
+        }
+    }
+
+    func qpdfCheck(_ path: String) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/qpdf")
+        p.arguments = ["--check", path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, text)
+    }
+
+    /// Every readable sample, normalized with object streams: the copy passes `qpdf --check` without
+    /// warnings and has the same pages and the same links as the original.
+    func testRoundTrip() throws {
+        for name in Samples.readable {
+            let original = try run(name, #"[{"use": "validate-links"}]"#)
+            let r = try run(name, #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate"}}, {"use": "validate-links"}]"#)
+            XCTAssertEqual(r.status, .ok, name)
+            let copy = out + "/normalized/" + name
+            XCTAssertEqual(r.artifacts, [Artifact(kind: "normalized", path: "normalized/" + name)], name)
+            let (status, text) = try qpdfCheck(copy)
+            XCTAssertEqual(status, 0, "\(name): \(text)")
+            XCTAssertFalse(text.contains("WARNING"), "\(name): \(text)")
+            XCTAssertEqual(r.pageCount, original.pageCount, name)
+            XCTAssertEqual(links(r), links(original), name)
+            XCTAssertEqual(r.sections["linkSummary"]?["reader"], "pdfpipe", "\(name): the repaired, decrypted copy is plain PDF")
+        }
+    }
+
+    func testDamagedFileIsRepairedForTheLaterStages() throws {
+        let r = try run("damaged-xref.pdf", #"[{"use": "normalize"}, {"use": "check"}, {"use": "validate-links"}]"#)
+        XCTAssertEqual(r.status, .ok)
+        XCTAssertEqual(r.findings.map(\.message), [
+            "qpdf: file is damaged", "qpdf: xref not found (offset 1073)", "qpdf: Attempting to reconstruct cross-reference table",
+        ])
+        XCTAssertEqual(Set(r.findings.map(\.rule)), ["pdf.damaged"])
+        XCTAssertEqual(r.findings.map(\.stage), ["normalize", "normalize", "normalize"], "check finds nothing in the repaired copy")
+        XCTAssertEqual(r.sections["check"], ["ok": true, "warnings": 0])
+        XCTAssertEqual(r.sections["normalize"], ["pages": 2, "pagesDeclared": 2, "warnings": 3])
+        XCTAssertEqual(r.sections["links"]?.arrayValue?.first?["targetPage"], 2)
+        XCTAssertTrue(r.artifacts.isEmpty, "without keep, the copy is temporary")
+    }
+
+    func testEncryptedDocuments() throws {
+        let stages = #"[{"use": "normalize", "with": {"passwordFile": "PW"}}, {"use": "validate-links"}]"#
+        // Without the password: normalize says so and leaves the file; validate-links cannot open it.
+        let none = try run("encrypted-user.pdf", stages.replacingOccurrences(of: "PW", with: out + "/missing"))
+        XCTAssertEqual(none.findings.map(\.rule), ["pdf.encrypted", "pdf.password-required"])
+        XCTAssertEqual(none.findings[0].message, "the document is encrypted and was not normalized: the password file '\(out)/missing' cannot be read")
+        // With it: decrypted, and the link is audited.
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try "user-secret\n".write(toFile: out + "/pw", atomically: true, encoding: .utf8)
+        let good = try run("encrypted-user.pdf", stages.replacingOccurrences(of: "PW", with: out + "/pw"))
+        XCTAssertEqual(good.status, .ok)
+        XCTAssertEqual(good.findings, [])
+        XCTAssertEqual(good.sections["links"]?.arrayValue?.first?["targetPage"], 2)
+        XCTAssertFalse(JSONWriter.compact(good.json).contains("user-secret"), "the password never reaches a report")
+        // A wrong password.
+        try "nope\n".write(toFile: out + "/pw", atomically: true, encoding: .utf8)
+        let wrong = try run("encrypted-user.pdf", stages.replacingOccurrences(of: "PW", with: out + "/pw"))
+        XCTAssertEqual(wrong.findings.first?.message, "the document is encrypted and was not normalized: the password given does not open it")
+        // An owner password only: qpdf opens and decrypts it without one.
+        let owner = try run("encrypted-owner.pdf", #"[{"use": "normalize"}, {"use": "inspect"}]"#)
+        XCTAssertEqual(owner.findings, [], "the copy is no longer encrypted")
+        XCTAssertEqual(owner.sections["info"]?["encrypted"], false)
+    }
+
+    func testUnreadableFilesSkipTheRestVisibly() throws {
+        for (name, message) in [("garbage.pdf", "not a PDF file: no '%PDF-' header in the first 1024 bytes"), ("empty.pdf", "the file is empty (0 bytes)")] {
+            let r = try run(name, #"[{"use": "normalize"}, {"use": "check"}, {"use": "validate-links"}]"#)
+            XCTAssertEqual(r.status, .failed, name)
+            XCTAssertEqual(r.findings.map(\.rule), ["pdf.unreadable"], name)
+            XCTAssertEqual(r.findings.first?.message, message)
+            XCTAssertEqual(r.sections["skippedStages"], ["check", "validate-links"], name)
+        }
+    }
+
+    func testDeterministicOutput() throws {
+        _ = try run("links-internal.pdf", #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate", "linearize": true}}]"#)
+        let first = FileManager.default.contents(atPath: out + "/normalized/links-internal.pdf")
+        _ = try run("links-internal.pdf", #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate", "linearize": true}}]"#)
+        XCTAssertEqual(first, FileManager.default.contents(atPath: out + "/normalized/links-internal.pdf"))
+        XCTAssertTrue(try qpdfCheck(out + "/normalized/links-internal.pdf").output.contains("File is linearized"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out + "/normalized"), ["links-internal.pdf"], "no temporary file left")
+    }
+
+    func testCheckStage() throws {
+        let good = try run("links-internal.pdf", #"[{"use": "check"}]"#)
+        XCTAssertEqual(good.findings, [])
+        XCTAssertEqual(good.sections["check"], ["ok": true, "warnings": 0])
+        let bad = try run("damaged-xref.pdf", #"[{"use": "check"}]"#)
+        XCTAssertEqual(bad.findings.map(\.rule), ["pdf.damaged", "pdf.damaged", "pdf.damaged"])
+        XCTAssertEqual(bad.sections["check"]?["ok"], false)
+    }
+
+    func testBadOptions() {
+        func message(_ with: String) -> String {
+            do {
+                _ = try Pipeline.parse(#"{"stages": [{"use": "normalize", "with": \#(with)}]}"#, file: "p.json", catalog: StageTable.all, formats: ["json"])
+                return "no error"
+            } catch { return "\(error)" }
+        }
+        XCTAssertEqual(message(#"{"forceVersion": "1.x"}"#), "p.json:1:59: error: stages[0].with.forceVersion: expected a PDF version such as '1.5' or '2.0', got '1.x'")
+        XCTAssertEqual(message(#"{"qdf": true, "linearize": true}"#), "p.json:1:50: error: stages[0].with.qdf: qdf and linearize cannot be combined (qpdf refuses it)")
+        XCTAssertEqual(message(#"{"objectStreams": "on"}"#), "p.json:1:60: error: stages[0].with.objectStreams: expected one of 'preserve' | 'disable' | 'generate', got 'on'")
+        XCTAssertTrue(message(#"{"password": "x"}"#).hasPrefix("p.json:1:55: error: stages[0].with.password: unknown option 'password' (known options: "))
+    }
+}
