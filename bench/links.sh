@@ -7,19 +7,8 @@
 # is shown. Peak memory is the maximum resident set size from /usr/bin/time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cache=bench/.cache
-mkdir -p "$cache"
-fetch() {  # package, path inside it, file name
-  [ -f "$cache/$3" ] && return
-  (cd "$cache" && apt-get download "$1" >/dev/null 2>&1 && dpkg-deb -x "$1"_*.deb x && cp "x$2" "$3"; rm -rf x "$1"_*.deb)
-}
-fetch texlive-pictures-doc /usr/share/doc/texlive-doc/generic/pgf/pgfmanual.pdf pgfmanual.pdf
-fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/base/source2e.pdf source2e.pdf
-fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/hyperref/hyperref.pdf hyperref.pdf
-files=("$cache/pgfmanual.pdf" "$cache/source2e.pdf" "$cache/hyperref.pdf")
+source bench/common.sh
 
-swift build -c release --product pdfpipe >/dev/null
-pdfpipe=.build/release/pdfpipe
 python3 -c 'import pymupdf' 2>/dev/null || pip install -q pymupdf
 command -v pdfinfo >/dev/null || apt-get install -y -qq poppler-utils >/dev/null
 

@@ -6,33 +6,13 @@
 #   bench/normalize.sh     fetches the manuals into bench/.cache (as bench/links.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cache=bench/.cache
-mkdir -p "$cache"
-fetch() {  # package, path inside it, file name
-  [ -f "$cache/$3" ] && return
-  (cd "$cache" && apt-get download "$1" >/dev/null 2>&1 && dpkg-deb -x "$1"_*.deb x && cp "x$2" "$3"; rm -rf x "$1"_*.deb)
-}
-fetch texlive-pictures-doc /usr/share/doc/texlive-doc/generic/pgf/pgfmanual.pdf pgfmanual.pdf
-fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/base/source2e.pdf source2e.pdf
-fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/hyperref/hyperref.pdf hyperref.pdf
-files=("$cache/pgfmanual.pdf" "$cache/source2e.pdf" "$cache/hyperref.pdf")
+source bench/common.sh
 command -v qpdf >/dev/null || apt-get install -y -qq qpdf >/dev/null
-swift build -c release --product pdfpipe >/dev/null
-pdfpipe=.build/release/pdfpipe
 pipeline=$(mktemp)
 echo '{"stages": [{"use": "normalize", "with": {"objectStreams": "generate", "keep": true}}]}' > "$pipeline"
 out=$(mktemp -d)
 qpdf_opts=(--object-streams=generate --deterministic-id --decode-level=generalized --compress-streams=y --remove-unreferenced-resources=auto --decrypt)
 
-median() {
-  local t=() i
-  for i in 1 2 3; do
-    local s e
-    s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N)
-    t+=("$(echo "$e - $s" | bc -l)")
-  done
-  printf '%s\n' "${t[@]}" | sort -n | sed -n 2p
-}
 printf '%-16s %10s %10s %8s\n' file "pdfpipe s" "qpdf s" "ratio"
 for f in "${files[@]}"; do
   p=$(median "$pdfpipe" run "$pipeline" "$f" --out "$out/p" --jobs 1 --quiet --fail-on never)

@@ -7,33 +7,13 @@
 # Peers: apt-get install poppler-utils mupdf-tools. Each figure is the median of three runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cache=bench/.cache
-mkdir -p "$cache"
-fetch() {  # package, path inside it, file name
-  [ -f "$cache/$3" ] && return
-  (cd "$cache" && apt-get download "$1" >/dev/null 2>&1 && dpkg-deb -x "$1"_*.deb x && cp "x$2" "$3"; rm -rf x "$1"_*.deb)
-}
-fetch texlive-pictures-doc /usr/share/doc/texlive-doc/generic/pgf/pgfmanual.pdf pgfmanual.pdf
-fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/base/source2e.pdf source2e.pdf
-fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/hyperref/hyperref.pdf hyperref.pdf
-files=("$cache/pgfmanual.pdf" "$cache/source2e.pdf" "$cache/hyperref.pdf")
+source bench/common.sh
 command -v pdftotext >/dev/null || apt-get install -y -qq poppler-utils >/dev/null
 command -v mutool >/dev/null || apt-get install -y -qq mupdf-tools >/dev/null
-swift build -c release --product pdfpipe >/dev/null
-pdfpipe=.build/release/pdfpipe
 pipeline=$(mktemp)
 echo '{"stages": [{"use": "extract-text", "with": {"format": "txt"}}]}' > "$pipeline"
 out=$(mktemp -d)
 
-median() {  # command...: prints the median wall time of three runs
-  local t=() i
-  for i in 1 2 3; do
-    local s e
-    s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N)
-    t+=("$(echo "$e - $s" | bc -l)")
-  done
-  printf '%s\n' "${t[@]}" | sort -n | sed -n 2p
-}
 pages=0
 for f in "${files[@]}"; do pages=$((pages + $(pdfinfo "$f" | awk '/^Pages:/ {print $2}'))); done
 

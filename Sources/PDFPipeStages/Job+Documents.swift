@@ -93,9 +93,9 @@ extension Job {
     }
 
     /// qpdf's messages start with the file's path; reports carry no absolute paths.
-    func stripPath(_ text: String) -> String {
+    func stripPath(_ text: String, also paths: [String] = []) -> String {
         var t = text
-        for p in [workingFile, source] where t.hasPrefix(p) {
+        for p in [workingFile, source] + paths where t.hasPrefix(p) {
             t = String(t.dropFirst(p.count))
             if t.hasPrefix(": ") { t = String(t.dropFirst(2)) } else if t.hasPrefix(" ") { t = String(t.dropFirst()) }
             break
@@ -103,27 +103,40 @@ extension Job {
         return t
     }
 
-    /// Turns qpdf's pending warnings into `pdf.damaged` findings (at most 50 per document).
-    public mutating func reportWarnings(of file: QPDFFile) {
+    /// Reports qpdf messages as `pdf.damaged` findings, at most 50 per document.
+    public mutating func reportDamage(_ messages: [String]) {
         let limit = 50
-        for w in file.takeWarnings() {
+        for m in messages {
             let already = findings.count { $0.rule == "pdf.damaged" }
             if already > limit { break }
             if already == limit {
                 report(Finding(rule: "pdf.damaged", message: "more qpdf warnings not shown"))
                 break
             }
-            var object: String?
-            if let r = w.text.range(of: "(object "), let end = w.text[r.upperBound...].firstIndex(where: { $0 == "," || $0 == ")" }) {
-                object = String(w.text[r.upperBound..<end]) + " R"
-            }
-            // "FILE (object 5 0, offset 12): message" -> "message (object 5 0, offset 12)"
-            var text = stripPath(w.text)
-            if text.hasPrefix("("), let close = text.range(of: "): ") {
-                text = String(text[close.upperBound...]) + " " + String(text[..<text.index(after: close.lowerBound)])
-            }
+            let (text, object) = qpdfMessage(m)
             report(Finding(rule: "pdf.damaged", object: object, message: "qpdf: \(text)"))
         }
+    }
+
+    /// Turns qpdf's pending warnings into `pdf.damaged` findings.
+    public mutating func reportWarnings(of file: QPDFFile) {
+        reportDamage(file.takeWarnings().map(\.text))
+    }
+
+    /// A qpdf message for a report: "WARNING: FILE (object 5 0, offset 12): message" becomes
+    /// "message (object 5 0, offset 12)", without the path, and the object as `5 0 R`.
+    func qpdfMessage(_ line: String, paths: [String] = []) -> (text: String, object: String?) {
+        var object: String?
+        if let r = line.range(of: "(object "), let end = line[r.upperBound...].firstIndex(where: { $0 == "," || $0 == ")" }) {
+            object = String(line[r.upperBound..<end]) + " R"
+        }
+        var t = line
+        for prefix in ["WARNING: ", "qpdf: "] where t.hasPrefix(prefix) { t = String(t.dropFirst(prefix.count)) }
+        t = stripPath(t, also: paths)
+        if t.hasPrefix("("), let close = t.range(of: "): ") {
+            t = String(t[close.upperBound...]) + " " + String(t[..<t.index(after: close.lowerBound)])
+        }
+        return (t, object)
     }
 
     /// Turns poppler's pending log messages into `pdf.parse-message` notes (at most 20 kept by stage).

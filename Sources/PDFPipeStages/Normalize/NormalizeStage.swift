@@ -71,9 +71,7 @@ public struct NormalizeStage: Stage {
         passwordEnv = o.string("passwordEnv")
         passwordFile = o.string("passwordFile")
         keep = o.bool("keep")
-        let f = Paths.standardize("/" + o.string("folder"))
-        guard f != "/" else { throw PipelineError(file: nil, path: "folder", message: "expected a folder name inside the output folder") }
-        folder = String(f.dropFirst())
+        folder = try OutputNames.folder(o.string("folder"))
     }
 
     /// The password, from the environment or the password file, or why there is none.
@@ -95,9 +93,7 @@ public struct NormalizeStage: Stage {
 
     public func run(_ job: inout Job) throws {
         let input = job.workingFile
-        var stem = job.relativePath
-        if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
-        let keptRelative = Paths.relative(Paths.standardize("/" + folder + "/" + stem + ".pdf"), to: "/")
+        let keptRelative = OutputNames.file(for: job, folder: folder, extension: "pdf")
         let final = keep ? job.outputDirectory + "/" + keptRelative : nil
         let directory = final.map(Paths.parent) ?? NSTemporaryDirectory() + "pdfpipe-\(getpid())"
         do {
@@ -115,18 +111,7 @@ public struct NormalizeStage: Stage {
         if let pw { j["password"] = .string(pw) }
         let (status, log) = QPDFJob.run(json: JSONWriter.compact(.object(j)))
 
-        func clean(_ line: String) -> String {
-            var t = line
-            for prefix in ["WARNING: ", "qpdf: "] where t.hasPrefix(prefix) { t = String(t.dropFirst(prefix.count)) }
-            for p in [input, output] where t.hasPrefix(p) {
-                t = String(t.dropFirst(p.count))
-                if t.hasPrefix(": ") { t = String(t.dropFirst(2)) } else if t.hasPrefix(" ") { t = String(t.dropFirst()) }
-            }
-            if t.hasPrefix("("), let close = t.range(of: "): ") {
-                t = String(t[close.upperBound...]) + " " + String(t[..<t.index(after: close.lowerBound)])
-            }
-            return t
-        }
+        func clean(_ line: String) -> String { job.qpdfMessage(line, paths: [input, output]).text }
         guard status == 0 || status == 3 else {
             let message = log.errors.map(clean).joined(separator: "; ")
             if message.contains("invalid password") {
@@ -140,16 +125,10 @@ public struct NormalizeStage: Stage {
             throw DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot repair the file: \(message.isEmpty ? "exit status \(status)" : message)")
         }
 
-        var warnings = 0
         // qpdf's closing "operation succeeded with warnings" is no finding of its own.
-        for w in log.warnings where warnings < 50 && !w.contains("operation succeeded with warnings") {
-            var object: String?
-            if let r = w.range(of: "(object "), let end = w[r.upperBound...].firstIndex(where: { $0 == "," || $0 == ")" }) {
-                object = String(w[r.upperBound..<end]) + " R"
-            }
-            job.report(Finding(rule: "pdf.damaged", object: object, message: "qpdf: \(clean(w))"))
-            warnings += 1
-        }
+        let damage = log.warnings.filter { !$0.contains("operation succeeded with warnings") }
+        job.reportDamage(damage.map { $0.replacingOccurrences(of: output, with: input) })
+        let warnings = damage.count
 
         // Pages before (as the original's page tree declares them) and after.
         let declared = Self.declaredPageCount(input, password: pw)

@@ -43,9 +43,7 @@ public struct ExtractTextStage: Stage {
         words = o.bool("words")
         noTextLayer = o.bool("noTextLayer")
         pageWorkers = o.int("pageWorkers")
-        let f = Paths.standardize("/" + o.string("folder"))
-        guard f != "/" else { throw PipelineError(file: nil, path: "folder", message: "expected a folder name inside the output folder") }
-        folder = String(f.dropFirst())
+        folder = try OutputNames.folder(o.string("folder"))
         var terms: [SearchTerm] = []
         for (i, t) in (o["search"]?.arrayValue ?? []).enumerated() {
             let term = t["term"]?.stringValue ?? ""
@@ -163,9 +161,7 @@ public struct ExtractTextStage: Stage {
         var section: [String: JSONValue] = ["pages": .int(selected.count), "pagesWithText": .int(pagesWithText), "characters": .int(characters)]
         if !terms.isEmpty { section["matches"] = .array(matches) }
         if format != "none" {
-            var stem = job.relativePath
-            if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
-            let relative = Paths.relative(Paths.standardize("/" + folder + "/" + stem + "." + format), to: "/")
+            let relative = OutputNames.file(for: job, folder: folder, extension: format)
             let data: String
             if format == "txt" {
                 // As pdftotext: each page's last line ends with a newline, and a form feed follows.

@@ -1,0 +1,29 @@
+# Shared by the benchmark scripts: the real manuals they run on, and timing.
+# Sourced from the repository root.
+
+cache=bench/.cache
+mkdir -p "$cache"
+
+# fetch PACKAGE PATH-INSIDE-IT FILE-NAME: one PDF from a Debian documentation package, once.
+fetch() {
+  [ -f "$cache/$3" ] && return
+  (cd "$cache" && apt-get download "$1" >/dev/null 2>&1 && dpkg-deb -x "$1"_*.deb x && cp "x$2" "$3"; rm -rf x "$1"_*.deb)
+}
+fetch texlive-pictures-doc /usr/share/doc/texlive-doc/generic/pgf/pgfmanual.pdf pgfmanual.pdf
+fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/base/source2e.pdf source2e.pdf
+fetch texlive-latex-base-doc /usr/share/doc/texlive-doc/latex/hyperref/hyperref.pdf hyperref.pdf
+files=("$cache/pgfmanual.pdf" "$cache/source2e.pdf" "$cache/hyperref.pdf")
+
+command -v bc >/dev/null || apt-get install -y -qq bc >/dev/null
+swift build -c release --product pdfpipe >/dev/null
+pdfpipe=.build/release/pdfpipe
+
+# median COMMAND...: the median wall time, in seconds, of three runs.
+median() {
+  local t=() i s e
+  for i in 1 2 3; do
+    s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N)
+    t+=("$(echo "$e - $s" | bc -l)")
+  done
+  printf '%s\n' "${t[@]}" | sort -n | sed -n 2p
+}
