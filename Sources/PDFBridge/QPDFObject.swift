@@ -1,4 +1,5 @@
 internal import CQPDF
+import Foundation
 
 /// The type of a PDF object.
 public enum QPDFObjectType: Sendable {
@@ -101,6 +102,21 @@ public struct QPDFObject {
         let v = items.compactMap(\.number)
         guard v.count == 4 else { return nil }
         return PDFRect(v[0], v[1], v[2], v[3])
+    }
+
+    /// A stream's data with the filters qpdf can undo undone (nil when it cannot).
+    /// The corresponding C function is `qpdf_oh_get_stream_data`.
+    public var streamData: [UInt8]? {
+        guard isStream else { return nil }
+        var filtered: QPDF_BOOL = 0
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        guard qpdf_oh_get_stream_data(q, handle, qpdf_dl_all, &filtered, &buffer, &length) == QPDF_SUCCESS, let buffer else {
+            _ = file.takeError()
+            return nil
+        }
+        defer { free(buffer) }
+        return filtered != 0 ? Array(UnsafeBufferPointer(start: buffer, count: length)) : nil
     }
 
     /// The object as PDF syntax (for messages and tests). The corresponding C function is `qpdf_oh_unparse`.

@@ -157,7 +157,8 @@ public struct CLI: Sendable {
     func listRules(_ args: [String]) throws(PipelineError) -> ExitCode {
         _ = try Arguments(args, valued: [], flags: [])
         for r in Rules.all {
-            console.print("\(r.id.padding(toLength: 24, withPad: " ", startingAt: 0)) \(r.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(r.summary)")
+            let level = r.offByDefault ? "off" : r.severity.rawValue
+            console.print("\(r.id.padding(toLength: 32, withPad: " ", startingAt: 0)) \(level.padding(toLength: 8, withPad: " ", startingAt: 0)) \(r.summary)")
         }
         return .clean
     }

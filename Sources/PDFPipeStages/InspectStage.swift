@@ -12,15 +12,36 @@ public struct InspectStage: Stage {
             OptionSpec(
                 "crossCheck", .bool, default: false,
                 "open the document with poppler too and report where it disagrees with qpdf (pdf.page-mismatch)"),
+            OptionSpec("annotations", .choice(["off", "counts", "list"]), default: "off", "annotations by subtype: counts, or every one with page and rect"),
+            OptionSpec("forms", .bool, default: false, "list the form fields (name, type, flags, value, pages)"),
+            OptionSpec("attachments", .bool, default: false, "list embedded files and media annotations"),
+            OptionSpec("extractAttachments", .bool, default: false, "write embedded files to the output folder"),
+            OptionSpec("attachmentFolder", .string, default: "attachments", "folder in the output folder for extracted files"),
+            OptionSpec("layoutWidth", .number(min: 0, max: 100_000), default: 0, "width (px) of a continuous vertical layout whose page offsets to list; 0: none"),
+            OptionSpec("layoutGap", .number(min: 0, max: 10_000), default: 0, "gap (px) between pages in that layout"),
         ],
-        make: { options in InspectStage(options: options) })
+        make: { options throws(PipelineError) in try InspectStage(options: options) })
 
     public var pageDetails: Bool
     public var crossCheck: Bool
+    public var annotations: String
+    public var forms: Bool
+    public var attachments: Bool
+    public var extractAttachments: Bool
+    public var attachmentFolder: String
+    public var layoutWidth: Double
+    public var layoutGap: Double
 
-    public init(options: OptionValues) {
+    public init(options: OptionValues) throws(PipelineError) {
         pageDetails = options.bool("pageDetails")
         crossCheck = options.bool("crossCheck")
+        annotations = options.string("annotations")
+        forms = options.bool("forms")
+        attachments = options.bool("attachments") || options.bool("extractAttachments")
+        extractAttachments = options.bool("extractAttachments")
+        attachmentFolder = try OutputNames.folder(options.string("attachmentFolder"))
+        layoutWidth = options.double("layoutWidth")
+        layoutGap = options.double("layoutGap")
     }
 
     public func run(_ job: inout Job) throws {
@@ -64,7 +85,10 @@ public struct InspectStage: Stage {
                     "rotate": .int(g.rotate),
                     "width": .double(round(g.displaySize.width)),
                     "height": .double(round(g.displaySize.height)),
+                    "widthMm": .double((g.displaySize.width * 25.4 / 72 * 10).rounded() / 10),
+                    "heightMm": .double((g.displaySize.height * 25.4 / 72 * 10).rounded() / 10),
                 ]
+                if g.trimBox != g.cropBox { p["trimBox"] = json(g.trimBox) }
                 if let labels { p["label"] = .string(labels[i]) }
                 pages.append(.object(p))
             }
@@ -81,6 +105,15 @@ public struct InspectStage: Stage {
         if pageDetails { info["pages"] = .array(pages) }
         job.sections["info"] = .object(info)
         job.reportWarnings(of: file)
+        reportMixedPages(&job, geometries)
+        if layoutWidth > 0 { job.sections["layout"] = layout(geometries) }
+        if annotations != "off" || forms || attachments {
+            let pageObjects = (0..<count).map { i in
+                PDFObject(source: source, value: file.page(i).objectID.map { .ref(ObjectRef($0.number, $0.generation)) } ?? .null)
+            }
+            file.releaseAll()
+            try inventory(&job, DocumentInventory(source: source, pages: pageObjects))
+        }
 
         if crossCheck { try compareWithPoppler(&job, geometries: geometries, labels: labels) }
     }
@@ -110,6 +143,114 @@ public struct InspectStage: Stage {
                 job.report(Finding(rule: "pdf.page-mismatch", page: i + 1, message: "page label is '\(ours)' by qpdf, '\(popplerLabel)' by poppler"))
                 reported += 1
             }
+        }
+    }
+
+    /// `pages.mixed-sizes` when the pages differ in displayed size or rotation.
+    private func reportMixedPages(_ job: inout Job, _ geometries: [PageGeometry]) {
+        var sizes: [String: Int] = [:]
+        var order: [String] = []
+        var rotations = Set<Int>()
+        for g in geometries {
+            let key = "\(fmt(round(g.displaySize.width))) x \(fmt(round(g.displaySize.height))) pt"
+            if sizes[key] == nil { order.append(key) }
+            sizes[key, default: 0] += 1
+            rotations.insert(g.rotate)
+        }
+        guard sizes.count > 1 || rotations.count > 1 else { return }
+        let list = order.map { "\($0) (\(sizes[$0]!) page\(sizes[$0]! == 1 ? "" : "s"))" }.joined(separator: ", ")
+        job.report(Finding(
+            rule: "pages.mixed-sizes",
+            message: "the pages come in \(sizes.count) size\(sizes.count == 1 ? "" : "s") (\(list)) and \(rotations.count) rotation\(rotations.count == 1 ? "" : "s") (\(rotations.sorted().map(String.init).joined(separator: ", ")))"))
+    }
+
+    /// The top of every page in a continuous vertical layout `layoutWidth` pixels wide.
+    private func layout(_ geometries: [PageGeometry]) -> JSONValue {
+        var offsets: [JSONValue] = []
+        var y = 0.0
+        for (i, g) in geometries.enumerated() {
+            if i > 0 { y += layoutGap }
+            offsets.append(.double(round(y)))
+            let (w, h) = g.displaySize
+            y += w > 0 ? h * layoutWidth / w : 0
+        }
+        return ["width": .double(layoutWidth), "gap": .double(layoutGap), "offsets": .array(offsets), "height": .double(round(y))]
+    }
+
+    private func inventory(_ job: inout Job, _ inv: DocumentInventory) throws {
+        let all = inv.annotations()
+        if annotations != "off" {
+            var counts: [String: JSONValue] = [:]
+            for a in all { counts[a.subtype] = .int((counts[a.subtype]?.intValue ?? 0) + 1) }
+            var section: [String: JSONValue] = ["counts": .object(counts), "total": .int(all.count)]
+            if annotations == "list" {
+                section["items"] = .array(all.map { a in
+                    var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
+                    if let r = a.rect { o["rect"] = json(r) }
+                    if let ref = a.object { o["object"] = .string(ref) }
+                    return .object(o)
+                })
+            }
+            job.sections["annotations"] = .object(section)
+        }
+        if forms {
+            let fields = inv.fields()
+            job.sections["forms"] = .array(fields.map { f in
+                ["name": .string(f.name), "type": .string(f.type), "flags": .array(f.flags.map { .string($0) }), "value": f.value, "pages": .array(f.pages.map { .int($0) })]
+            })
+            if !fields.isEmpty { job.report(Finding(rule: "forms.present", message: "the document has \(fields.count) form field\(fields.count == 1 ? "" : "s")")) }
+            for f in fields where f.hasJavaScript {
+                job.report(Finding(rule: "annotations.javascript-in-widget", page: f.pages.first, message: "form field '\(f.name)' runs JavaScript"))
+            }
+        }
+        if attachments {
+            let files = inv.attachments()
+            var list: [JSONValue] = []
+            var used = Set<String>()
+            for a in files {
+                var o: [String: JSONValue] = ["name": .string(a.name), "origin": .string(a.origin)]
+                if let p = a.page { o["page"] = .int(p) }
+                if let d = a.description { o["description"] = .string(d) }
+                if let m = a.mimeType { o["mimeType"] = .string(m) }
+                if let data = a.data {
+                    o["size"] = .int(data.count)
+                    o["md5"] = .string(MD5.hex(data))
+                    if let declared = a.declaredChecksum, declared != MD5.hex(data) { o["checksumMismatch"] = true }
+                } else if let s = a.declaredSize {
+                    o["size"] = .int(s)
+                }
+                if extractAttachments, let data = a.data {
+                    // Names from the PDF are sanitized: a file name only, never a path.
+                    var safe = a.name.split(separator: "/").last.map(String.init) ?? "attachment"
+                    safe = safe.replacingOccurrences(of: "\\", with: "_")
+                    if safe.isEmpty || safe == "." || safe == ".." { safe = "attachment" }
+                    var candidate = safe
+                    var n = 2
+                    while used.contains(candidate) {
+                        candidate = "\(n)-\(safe)"
+                        n += 1
+                    }
+                    used.insert(candidate)
+                    let stem = OutputNames.file(for: job, folder: attachmentFolder, extension: "pdf").dropLast(4)
+                    let relative = "\(stem)/\(candidate)"
+                    do {
+                        try AtomicFile.write(data, to: job.outputDirectory + "/" + relative)
+                    } catch {
+                        throw DocumentFailure(rule: "stage.failed", message: "cannot write the attachment '\(candidate)': \(error.reason)")
+                    }
+                    job.artifacts.append(Artifact(kind: "attachment", path: relative))
+                    o["file"] = .string(relative)
+                }
+                list.append(.object(o))
+            }
+            job.sections["attachments"] = .array(list)
+            if !files.isEmpty { job.report(Finding(rule: "attachments.present", message: "the document embeds \(files.count) file\(files.count == 1 ? "" : "s")")) }
+            let media = all.filter { ["Screen", "Movie", "RichMedia", "Sound", "3D"].contains($0.subtype) }
+            job.sections["media"] = .array(media.map { a in
+                var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
+                if let t = DocumentInventory.mediaTarget(a.dictionary) { o["target"] = .string(t) }
+                return .object(o)
+            })
         }
     }
 

@@ -11,6 +11,8 @@ public struct PageGeometry: Sendable, Equatable {
     /// The raw `/Rotate` value when it was not a multiple of 90 (viewers ignore it).
     public var invalidRotate: Int?
     public var mediaBoxMissing: Bool
+    /// The trim box (the crop box when the page has none; not inherited).
+    public var trimBox: PDFRect
 
     /// The crop box clipped to the media box, as viewers show it.
     public var visibleBox: PDFRect { cropBox.intersection(mediaBox) ?? mediaBox }
@@ -31,6 +33,7 @@ public struct PageGeometry: Sendable, Equatable {
             cropBox = mediaBox
             rotate = 0
             mediaBoxMissing = true
+            trimBox = mediaBox
             return
         }
         func inherited(_ key: String) -> PDFObject? {
@@ -52,6 +55,7 @@ public struct PageGeometry: Sendable, Equatable {
         let raw = inherited("Rotate")?.int ?? 0
         rotate = Self.normalize(rotate: raw)
         invalidRotate = raw % 90 == 0 ? nil : raw
+        trimBox = page["TrimBox"]?.rectangle ?? cropBox
     }
 
     public static func normalize(rotate: Int) -> Int {

@@ -22,6 +22,8 @@ struct PageSpec {
     var extraResources = ""
     /// No heading or lines: a page without any text (an image-only page).
     var noText = false
+    /// Annotations other than links, as references (`12 0 R`), added to /Annots.
+    var otherAnnots: [String] = []
 }
 
 /// Builds a small document: catalog, flat page tree, Helvetica, pages with text, link rectangles
@@ -108,6 +110,7 @@ final class SampleDocument {
             if let m = spec.mediaBox { d += " /MediaBox \(box(m))" }
             if let c = spec.cropBox { d += " /CropBox \(box(c))" }
             if let r = spec.rotate { d += " /Rotate \(r)" }
+            annots += spec.otherAnnots
             if !annots.isEmpty { d += " /Annots [\(annots.joined(separator: " "))]" }
             w.set(pageNumbers[i], d + " >>")
         }

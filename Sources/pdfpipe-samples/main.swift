@@ -370,6 +370,55 @@ func textSearch() -> [UInt8] {
     return d.bytes(id: "text-search")
 }
 
+// MARK: - inventory.pdf: form fields of every type, annotations, attachments, mixed page sizes.
+
+func inventory() -> [UInt8] {
+    let d = SampleDocument(pageCount: 3)
+    let w = d.w
+    let p1 = d.page(0)
+    // Form fields. 'address' holds /FT for its two kids (street, city), which inherit it.
+    let address = w.reserve()
+    let street = w.add("<< /Type /Annot /Subtype /Widget /Parent \(w.ref(address)) /T (street) /V (Main Street 1) /Rect [72 650 300 670] /P \(p1) >>")
+    let city = w.add("<< /Type /Annot /Subtype /Widget /Parent \(w.ref(address)) /T (city) /Ff 2 /V (Springfield) /Rect [72 620 300 640] /P \(p1) >>")
+    w.set(address, "<< /FT /Tx /T (address) /Kids [\(street) \(city)] >>")
+    let agree = w.add("<< /Type /Annot /Subtype /Widget /FT /Btn /T (agree) /V /Yes /AS /Yes /Rect [72 580 90 598] /P \(p1) >>")
+    let size = w.reserve()
+    let sizeS = w.add("<< /Type /Annot /Subtype /Widget /Parent \(w.ref(size)) /AS /Off /Rect [72 540 90 558] /P \(p1) >>")
+    let sizeM = w.add("<< /Type /Annot /Subtype /Widget /Parent \(w.ref(size)) /AS /M /Rect [100 540 118 558] /P \(p1) >>")
+    w.set(size, "<< /FT /Btn /Ff 49152 /T (size) /V /M /Kids [\(sizeS) \(sizeM)] >>")
+    let reset = w.add("<< /Type /Annot /Subtype /Widget /FT /Btn /Ff 65536 /T (reset) /Rect [72 500 160 520] /P \(p1) /A << /S /JavaScript /JS (this.resetForm\\(\\);) >> >>")
+    let color = w.add("<< /Type /Annot /Subtype /Widget /FT /Ch /Ff 131073 /T (color) /Opt [(red) (green)] /V (green) /Rect [72 460 200 480] /P \(p1) >>")
+    let signature = w.add("<< /Type /Annot /Subtype /Widget /FT /Sig /T (signature) /Rect [72 400 300 440] /P \(p1) >>")
+    d.catalogEntries = "/AcroForm << /Fields [\(w.ref(address)) \(agree) \(w.ref(size)) \(reset) \(color) \(signature)] >>"
+    d.specs[0].heading = "Form"
+    d.specs[0].otherAnnots = [street, city, agree, sizeS, sizeM, reset, color, signature]
+    // Page 2: A4 landscape, turned; a note, a square, a file attachment annotation.
+    d.specs[1].heading = "Annotations"
+    d.specs[1].mediaBox = [0, 0, 842, 595]
+    d.specs[1].rotate = 90
+    let csv = w.addStream("a,b\n1,2\n", dictionary: "/Type /EmbeddedFile /Subtype /text#2Fcsv")
+    d.specs[1].otherAnnots = [
+        w.add("<< /Type /Annot /Subtype /Text /Rect [100 400 120 420] /Contents (A sticky note) >>"),
+        w.add("<< /Type /Annot /Subtype /Square /Rect [200 300 400 380] /C [1 0 0] >>"),
+        w.add("<< /Type /Annot /Subtype /FileAttachment /Rect [500 400 520 420] /FS << /Type /Filespec /F (data.csv) /UF \(PDFString.utf16("data.csv")) /EF << /F \(csv) >> >> >>"),
+    ]
+    // Page 3: media that viewers play (a Screen with a rendition, an old Movie annotation).
+    d.specs[2].heading = "Media"
+    let screen = w.reserve()
+    w.set(screen, "<< /Type /Annot /Subtype /Screen /Rect [72 400 372 600] /P \(d.page(2)) /A << /S /Rendition /OP 0 /AN \(w.ref(screen)) /R << /S /MR /C << /S /MCD /D << /Type /Filespec /F (clip.mp4) >> /CT (video/mp4) >> >> >> >>")
+    d.specs[2].otherAnnots = [
+        w.ref(screen),
+        w.add("<< /Type /Annot /Subtype /Movie /Rect [72 100 372 300] /Movie << /F (old.mov) >> >>"),
+    ]
+    // An embedded file in the /EmbeddedFiles name tree, with its declared size and MD5.
+    let notes = w.addStream(
+        "hello, attachment\n",
+        dictionary: "/Type /EmbeddedFile /Subtype /text#2Fplain /Params << /Size 18 /CheckSum <91C3BAD2EA101D5EA9B5B7CC5CE8B7F3> >>")
+    let spec = w.add("<< /Type /Filespec /F (notes.txt) /UF \(PDFString.utf16("notes.txt")) /Desc (Release notes) /EF << /F \(notes) >> >>")
+    d.catalogEntries += " /Names << /EmbeddedFiles << /Names [(notes.txt) \(spec)] >> >>"
+    return d.bytes(id: "inventory")
+}
+
 // MARK: - damaged-xref.pdf: every xref offset is wrong; qpdf and poppler rebuild the table.
 
 func damagedXref() -> [UInt8] {
@@ -416,6 +465,7 @@ save("outline-cycle.pdf", outlineCycle())
 save("rotated-cropped.pdf", rotatedCropped())
 save("page-labels.pdf", pageLabels())
 save("text-search.pdf", textSearch())
+save("inventory.pdf", inventory())
 save("damaged-xref.pdf", damagedXref())
 rewritten(
     "encrypted-owner.pdf", plainForEncryption("encrypted-owner", "Encrypted with an owner password only: anyone can open it."),

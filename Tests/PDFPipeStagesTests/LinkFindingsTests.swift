@@ -67,6 +67,7 @@ final class LinkFindingsTests: XCTestCase {
             F("gotor.page-out-of-range", 1, "page number 99 is past the last page of 'links-internal.pdf' (4 pages, numbered from 0)"),
             F("gotor.outside-root", 1, "the file '../outside.pdf' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)"),
         ],
+        "inventory.pdf": [],
         "links-internal.pdf": [],
         "links-objstm.pdf": [],
         "outline-cycle.pdf": [F("outline.cycle", nil, "the outline loops: after 'Three, loops back to One' comes 'One' (6 0 R) again")],

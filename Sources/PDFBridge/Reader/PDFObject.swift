@@ -28,7 +28,7 @@ public struct PDFObject {
         return PDFObject(source: source, value: r)
     }
 
-    var dictionary: PDFDictionary? {
+    public var dictionary: PDFDictionary? {
         switch value {
         case .dictionary(let d): d
         case .stream(let d, _): d

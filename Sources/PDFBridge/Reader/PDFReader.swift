@@ -264,6 +264,20 @@ public final class PDFReader: ObjectSource {
         }
     }
 
+    public func streamData(_ ref: ObjectRef) -> [UInt8]? {
+        guard case .stream(let d, let offset) = resolve(ref) else { return nil }
+        var length = -1
+        switch d["Length"] {
+        case .int(let l)?: length = l
+        case .ref(let r)?: if case .int(let l) = resolve(r) { length = l }
+        default: break
+        }
+        guard length >= 0, offset >= 0, offset + length <= data.count else { return nil }
+        return data.withUnsafeBufferPointer { b in
+            try? StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[offset..<offset + length]), dictionary: d)
+        }
+    }
+
     private func compressedObject(_ number: Int, stream: Int, index: Int) throws(PDFReaderError) -> PDFValue {
         let os = try objectStream(stream)
         guard let start = os.offsets[number] else { return .null }

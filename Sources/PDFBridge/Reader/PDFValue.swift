@@ -35,4 +35,6 @@ public protocol ObjectSource: AnyObject {
     var trailer: PDFValue { get }
     /// The object with that number and generation (`.null` when there is none).
     func resolve(_ ref: ObjectRef) -> PDFValue
+    /// A stream object's data, decoded; nil when it cannot be decoded.
+    func streamData(_ ref: ObjectRef) -> [UInt8]?
 }

@@ -19,6 +19,11 @@ public final class QPDFSource: ObjectSource {
         return convert(file.object(id: ref.number, generation: ref.generation), top: true)
     }
 
+    public func streamData(_ ref: ObjectRef) -> [UInt8]? {
+        defer { file.releaseAll() }
+        return file.object(id: ref.number, generation: ref.generation).streamData
+    }
+
     private func convert(_ o: QPDFObject, top: Bool, depth: Int = 0) -> PDFValue {
         if !top, let id = o.objectID { return .ref(ObjectRef(id.number, id.generation)) }
         guard depth < 256 else { return .null }

@@ -4,6 +4,16 @@ public struct Rule: Sendable {
     public var severity: Severity
     public var summary: String
     public var hint: String
+    /// Off unless a pipeline turns it on under `rules` (inventory facts some audits want).
+    public var offByDefault = false
+
+    public init(id: String, severity: Severity, summary: String, hint: String, offByDefault: Bool = false) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.hint = hint
+        self.offByDefault = offByDefault
+    }
 }
 
 /// Every rule a stage may report. Ids are a contract: add, never rename.
@@ -153,6 +163,20 @@ public enum Rules {
             id: "text.no-text-layer", severity: .warning,
             summary: "a page draws images but has no text: a scan without OCR, or text drawn as pictures (not searchable, not accessible)",
             hint: "run OCR on the page, or export text as text"),
+        Rule(
+            id: "pages.mixed-sizes", severity: .note,
+            summary: "the pages differ in size or rotation (breaks 'page = scroll offset / page height' arithmetic)",
+            hint: "nothing to fix if intended; the report's layout offsets map scroll positions to pages"),
+        Rule(
+            id: "forms.present", severity: .note, summary: "the document has form fields (AcroForm)",
+            hint: "an inventory fact; turn the rule on where forms must not ship", offByDefault: true),
+        Rule(
+            id: "attachments.present", severity: .note, summary: "the document embeds files",
+            hint: "an inventory fact; turn the rule on where attachments must not ship", offByDefault: true),
+        Rule(
+            id: "annotations.javascript-in-widget", severity: .note,
+            summary: "a form field's widget runs JavaScript (blocked by many viewers)",
+            hint: "use plain form actions where one will do"),
         Rule(
             id: "page.invalid-rotate", severity: .warning,
             summary: "a page's /Rotate is not a multiple of 90, so viewers ignore it",

@@ -118,7 +118,7 @@ public struct Runner: Sendable {
             switch pipeline.rules[f.rule] {
             case .off?: return nil
             case .severity(let s)?: f.severity = s
-            case nil: break
+            case nil: if Rules.rule(f.rule)?.offByDefault == true { return nil }
             }
             if f.pageLabel == nil, let page = f.page, let labels, page >= 1, page <= labels.count {
                 f.pageLabel = labels[page - 1]

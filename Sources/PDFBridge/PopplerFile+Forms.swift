@@ -1,0 +1,73 @@
+internal import CPoppler
+
+/// A form field as poppler sees it (second opinion for the inventory).
+public struct PopplerFormFieldInfo: Sendable, Equatable {
+    /// The fully qualified name.
+    public var name: String
+    /// `text`, `checkbox`, `radio`, `pushbutton`, `combo`, `list`, `signature`, `unknown`.
+    public var type: String
+    public var readOnly: Bool
+}
+
+/// An embedded file as poppler lists it.
+public struct PopplerAttachmentInfo: Sendable, Equatable {
+    public var name: String
+    public var size: Int
+}
+
+extension PopplerFilePage {
+    /// The page's form field widgets. The corresponding C function is
+    /// `poppler_page_get_form_field_mapping`.
+    public var formFields: [PopplerFormFieldInfo] {
+        document.log.capture {
+            guard let list = poppler_page_get_form_field_mapping(page) else { return [] }
+            defer { poppler_page_free_form_field_mapping(list) }
+            var out: [PopplerFormFieldInfo] = []
+            var node: UnsafeMutablePointer<GList>? = list
+            while let n = node {
+                if let raw = n.pointee.data, let field = raw.assumingMemoryBound(to: PopplerFormFieldMapping.self).pointee.field {
+                    let name = PopplerFile.string(poppler_form_field_get_name(field)) ?? ""
+                    var type = "unknown"
+                    switch poppler_form_field_get_field_type(field) {
+                    case POPPLER_FORM_FIELD_TEXT: type = "text"
+                    case POPPLER_FORM_FIELD_SIGNATURE: type = "signature"
+                    case POPPLER_FORM_FIELD_CHOICE:
+                        type = poppler_form_field_choice_get_choice_type(field) == POPPLER_FORM_CHOICE_COMBO ? "combo" : "list"
+                    case POPPLER_FORM_FIELD_BUTTON:
+                        switch poppler_form_field_button_get_button_type(field) {
+                        case POPPLER_FORM_BUTTON_PUSH: type = "pushbutton"
+                        case POPPLER_FORM_BUTTON_CHECK: type = "checkbox"
+                        default: type = "radio"
+                        }
+                    default: break
+                    }
+                    out.append(PopplerFormFieldInfo(name: name, type: type, readOnly: poppler_form_field_is_read_only(field) != 0))
+                }
+                node = n.pointee.next
+            }
+            return out.reversed()
+        }
+    }
+}
+
+extension PopplerFile {
+    /// The embedded files poppler finds. The corresponding C function is
+    /// `poppler_document_get_attachments`.
+    public var attachments: [PopplerAttachmentInfo] {
+        log.capture {
+            guard let list = poppler_document_get_attachments(doc) else { return [] }
+            defer { g_list_free_full(list, { g_object_unref($0) }) }
+            var out: [PopplerAttachmentInfo] = []
+            var node: UnsafeMutablePointer<GList>? = list
+            while let n = node {
+                if let raw = n.pointee.data {
+                    let a = raw.assumingMemoryBound(to: PopplerAttachment.self)
+                    let name = poppler_attachment_get_name(a).map { String(cString: $0) } ?? ""
+                    out.append(PopplerAttachmentInfo(name: name, size: Int(poppler_attachment_get_size(a))))
+                }
+                node = n.pointee.next
+            }
+            return out
+        }
+    }
+}
