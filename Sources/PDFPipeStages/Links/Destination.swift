@@ -21,11 +21,18 @@ public struct Destination: Sendable, Equatable {
     /// What is wrong with the fit type or its parameters.
     public var problem: String?
 
-    /// Parameters of each fit type, and whether `null` is allowed for them.
-    static let arity: [String: (count: Int, nullable: Bool)] = [
-        "XYZ": (3, true), "Fit": (0, false), "FitB": (0, false), "FitH": (1, true), "FitBH": (1, true),
-        "FitV": (1, true), "FitBV": (1, true), "FitR": (4, false),
-    ]
+    /// Parameters of each fit type, and whether `null` is allowed for them. (A switch, not a global
+    /// dictionary: every worker reads it for every destination, and a shared dictionary's reference
+    /// count would be contended between them.)
+    static func arity(_ fit: String) -> (count: Int, nullable: Bool)? {
+        switch fit {
+        case "XYZ": (3, true)
+        case "Fit", "FitB": (0, false)
+        case "FitH", "FitBH", "FitV", "FitBV": (1, true)
+        case "FitR": (4, false)
+        default: nil
+        }
+    }
 
     /// Parses an explicit destination array. `pages` maps page object numbers to indexes.
     public init(array: PDFObject, pages: PageIndex) {
@@ -61,7 +68,7 @@ public struct Destination: Sendable, Equatable {
             return
         }
         fit = name
-        guard let (count, nullable) = Self.arity[name] else {
+        guard let (count, nullable) = Self.arity(name) else {
             problem = "unknown fit type '/\(name)'"
             return
         }
