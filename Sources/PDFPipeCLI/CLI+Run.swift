@@ -64,7 +64,7 @@ extension CLI {
             guard let reporter = Reporters.reporter(for: format) else { continue }
             let path = outDir + "/" + reporter.fileName
             do throws(AtomicFile.WriteError) {
-                try AtomicFile.write(reporter.render(report), to: path)
+                try AtomicFile.write(reporter.renderBytes(report), to: path)
                 written.append(Paths.relative(path, to: directory))
             } catch {
                 console.error("pdfpipe: error: \(error.description)")

@@ -128,14 +128,16 @@ public struct RunReport: Sendable, Equatable {
 
     public var summary: Summary { Summary(documents: documents) }
 
-    public var json: JSONValue {
+    public var json: JSONValue { json(includingDocuments: true) }
+
+    func json(includingDocuments: Bool) -> JSONValue {
         var o: [String: JSONValue] = [
             "tool": ["name": "pdfpipe", "version": .string(toolVersion)],
             "pipeline": .string(pipeline),
             "summary": summary.json,
-            "documents": .array(documents.map(\.json)),
             "generatedAt": .string(generatedAt),
         ]
+        if includingDocuments { o["documents"] = .array(documents.map(\.json)) }
         if incomplete { o["incomplete"] = true }
         return .object(o)
     }

@@ -8,6 +8,12 @@ public protocol Reporter: Sendable {
     /// The file written in the output folder.
     var fileName: String { get }
     func render(_ report: RunReport) -> String
+    /// The file's bytes (by default, `render` as UTF-8).
+    func renderBytes(_ report: RunReport) -> [UInt8]
+}
+
+extension Reporter {
+    public func renderBytes(_ report: RunReport) -> [UInt8] { Array(render(report).utf8) }
 }
 
 /// Every reporter, in one table.
@@ -24,21 +30,42 @@ public struct JSONReporter: Reporter {
     public init() {}
     public var format: String { "json" }
     public var fileName: String { "report.json" }
-    /// The same text as `JSONWriter.pretty(report.json)`, with the documents (the bulk of a big
-    /// report: tens of thousands of links) rendered in parallel.
-    public func render(_ report: RunReport) -> String {
-        guard case .object(var top) = report.json, case .array(let documents)? = top["documents"], documents.count > 1 else {
-            return JSONWriter.pretty(report.json)
-        }
-        let rendered = Mutex([String](repeating: "", count: documents.count))
+
+    public func render(_ report: RunReport) -> String { String(decoding: renderBytes(report), as: UTF8.self) }
+
+    /// The same bytes as `JSONWriter.pretty(report.json)`, with the documents (the bulk of a big
+    /// report: tens of thousands of links) turned into JSON and written in parallel.
+    public func renderBytes(_ report: RunReport) -> [UInt8] {
+        guard case .object(var top) = report.json(includingDocuments: false) else { return [] }
+        let documents = report.documents
+        let rendered = Mutex([[UInt8]](repeating: [], count: documents.count))
         DispatchQueue.concurrentPerform(iterations: documents.count) { i in
-            let text = "    " + JSONWriter.pretty(documents[i], indent: 2)
+            let text = Array(JSONWriter.pretty(documents[i].json, indent: 2).utf8)
             rendered.withLock { $0[i] = text }
         }
         top["documents"] = nil
-        var parts: [(String, String)] = top.map { ($0.key, JSONWriter.pretty($0.value, indent: 1)) }
-        parts.append(("documents", "[\n" + rendered.withLock { $0 }.joined(separator: ",\n") + "\n  ]"))
+        var parts: [(String, [UInt8])] = top.map { ($0.key, Array(JSONWriter.pretty($0.value, indent: 1).utf8)) }
+        var docs: [UInt8] = []
+        if documents.isEmpty {
+            docs = Array("[]".utf8)
+        } else {
+            docs = Array("[\n".utf8)
+            for (i, d) in rendered.withLock({ $0 }).enumerated() {
+                if i > 0 { docs += Array(",\n".utf8) }
+                docs += Array("    ".utf8)
+                docs += d
+            }
+            docs += Array("\n  ]".utf8)
+        }
+        parts.append(("documents", docs))
         parts.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-        return "{\n" + parts.map { "  " + JSONWriter.compact(.string($0.0)) + ": " + $0.1 }.joined(separator: ",\n") + "\n}\n"
+        var out = Array("{\n".utf8)
+        for (i, (key, value)) in parts.enumerated() {
+            if i > 0 { out += Array(",\n".utf8) }
+            out += Array("  \(JSONWriter.compact(.string(key))): ".utf8)
+            out += value
+        }
+        out += Array("\n}\n".utf8)
+        return out
     }
 }
