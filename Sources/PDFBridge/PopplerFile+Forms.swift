@@ -71,3 +71,45 @@ extension PopplerFile {
         }
     }
 }
+
+/// An annotation as poppler maps it on a page.
+public struct PopplerAnnotationInfo: Sendable, Equatable {
+    /// Relative to the crop box, as in the link mapping.
+    public var area: PDFRect
+    /// `square`, `popup`, `link`, `widget`, `text`, … or `other`.
+    public var type: String
+    public var contents: String?
+}
+
+extension PopplerFilePage {
+    /// The page's annotations. The corresponding C function is `poppler_page_get_annot_mapping`.
+    public var annotations: [PopplerAnnotationInfo] {
+        document.log.capture {
+            guard let list = poppler_page_get_annot_mapping(page) else { return [] }
+            defer { poppler_page_free_annot_mapping(list) }
+            var out: [PopplerAnnotationInfo] = []
+            var node: UnsafeMutablePointer<GList>? = list
+            while let n = node {
+                if let raw = n.pointee.data {
+                    let m = raw.assumingMemoryBound(to: PopplerAnnotMapping.self).pointee
+                    if let annot = m.annot {
+                        let type: String
+                        switch poppler_annot_get_annot_type(annot) {
+                        case POPPLER_ANNOT_SQUARE: type = "square"
+                        case POPPLER_ANNOT_POPUP: type = "popup"
+                        case POPPLER_ANNOT_LINK: type = "link"
+                        case POPPLER_ANNOT_WIDGET: type = "widget"
+                        case POPPLER_ANNOT_TEXT: type = "text"
+                        default: type = "other"
+                        }
+                        out.append(PopplerAnnotationInfo(
+                            area: PDFRect(m.area.x1, m.area.y1, m.area.x2, m.area.y2), type: type,
+                            contents: PopplerFile.string(poppler_annot_get_contents(annot))))
+                    }
+                }
+                node = n.pointee.next
+            }
+            return out
+        }
+    }
+}

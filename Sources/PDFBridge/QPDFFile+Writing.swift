@@ -15,6 +15,8 @@ public struct QPDFWriteOptions: Sendable {
     public var forTestsStaticIDs = false
     /// Pack objects into object streams (and write a cross-reference stream).
     public var objectStreams = false
+    /// An /ID computed from the content, so the same input gives the same bytes.
+    public var deterministicID = false
 
     public init(encryption: QPDFEncryption? = nil, forTestsStaticIDs: Bool = false, objectStreams: Bool = false) {
         self.encryption = encryption
@@ -32,6 +34,7 @@ extension QPDFFile {
             qpdf_set_static_aes_IV(q, QPDF_TRUE)
         }
         if options.objectStreams { qpdf_set_object_stream_mode(q, qpdf_o_generate) }
+        if options.deterministicID && options.encryption == nil { qpdf_set_deterministic_ID(q, QPDF_TRUE) }
         switch options.encryption {
         case .aes128(let user, let owner)?:
             qpdf_set_r4_encryption_parameters_insecure(

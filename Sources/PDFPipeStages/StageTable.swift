@@ -10,5 +10,6 @@ public enum StageTable {
         ResolveDestinationsStage.descriptor,
         ValidateLinksStage.descriptor,
         ExtractTextStage.descriptor,
+        ReviewCopyStage.descriptor,
     ]
 }

@@ -82,6 +82,7 @@ public struct Runner: Sendable {
         var job = Job(
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory, inputRoot: inputRoot)
         job.pageWorkers = pageWorkers
+        job.ruleLevels = pipeline.rules
         var timings: [String: Double] = [:]
         var status = DocumentStatus.ok
         var skipped: [String] = []
@@ -107,20 +108,15 @@ public struct Runner: Sendable {
         if !skipped.isEmpty { job.sections["skippedStages"] = .array(skipped.map { .string($0) }) }
         return DocumentResult(
             path: document.relativePath, status: status, pageCount: job.pageCount,
-            findings: finish(job.findings, labels: job.pageLabels), artifacts: job.artifacts, timings: timings,
+            findings: finish(job), artifacts: job.artifacts, timings: timings,
             sections: job.sections)
     }
 
     /// Applies the pipeline's rule levels and fills in page labels.
-    func finish(_ findings: [Finding], labels: [String]?) -> [Finding] {
-        findings.compactMap { f in
+    func finish(_ job: Job) -> [Finding] {
+        job.effectiveFindings.map { f in
             var f = f
-            switch pipeline.rules[f.rule] {
-            case .off?: return nil
-            case .severity(let s)?: f.severity = s
-            case nil: if Rules.rule(f.rule)?.offByDefault == true { return nil }
-            }
-            if f.pageLabel == nil, let page = f.page, let labels, page >= 1, page <= labels.count {
+            if f.pageLabel == nil, let page = f.page, let labels = job.pageLabels, page >= 1, page <= labels.count {
                 f.pageLabel = labels[page - 1]
             }
             return f

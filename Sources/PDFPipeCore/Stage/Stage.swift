@@ -83,6 +83,8 @@ public struct Job {
     /// The batch's input root: report paths are relative to it.
     public let inputRoot: String
     public var pageCount: Int?
+    /// The pipeline's rule levels (`rules`), for stages that act on findings as they will be reported.
+    public var ruleLevels: [String: RuleLevel] = [:]
     /// How many threads a stage may use for the pages of this document: the processors that the
     /// document-level workers leave idle (a single big document gets them all).
     public var pageWorkers = 1
@@ -101,6 +103,19 @@ public struct Job {
         self.workingFile = source
         self.outputDirectory = outputDirectory
         self.inputRoot = inputRoot
+    }
+
+    /// The findings so far as the report will show them: rule levels applied, rules off dropped.
+    public var effectiveFindings: [Finding] {
+        findings.compactMap { f in
+            var f = f
+            switch ruleLevels[f.rule] {
+            case .off?: return nil
+            case .severity(let s)?: f.severity = s
+            case nil: if Rules.rule(f.rule)?.offByDefault == true { return nil }
+            }
+            return f
+        }
     }
 
     /// Adds a finding from the running stage.
