@@ -3,7 +3,7 @@ import PDFPipeCore
 
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--jobs", "--format", "--fail-on"], flags: ["--quiet"])
+        let a = try Arguments(args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard"], flags: ["--quiet"])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -25,25 +25,12 @@ extension CLI {
             }
             pipeline.jobs = n
         }
-        if let f = a.values["--format"] {
-            var formats: [String] = []
-            for name in f.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-                guard Reporters.formats.contains(name) else {
-                    throw PipelineError(file: nil, message: "--format: unknown format '\(name)'\(Suggest.didYouMean(name, Reporters.formats)) (known formats: \(Reporters.formats.joined(separator: ", ")))")
-                }
-                if !formats.contains(name) { formats.append(name) }
-            }
-            guard !formats.isEmpty else { throw PipelineError(file: nil, message: "--format needs at least one format") }
-            pipeline.formats = formats
-        }
-        if let f = a.values["--fail-on"] {
-            guard let level = FailOn(rawValue: f) else {
-                throw PipelineError(file: nil, message: "--fail-on: expected one of error, warning, note, never, got '\(f)'")
-            }
-            pipeline.failOn = level
-        }
+        if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
+        if let f = a.values["--fail-on"] { pipeline.failOn = try Self.failOn(f) }
+        let shard = try a.values["--shard"].map(Shard.init)
 
-        let set = try InputSet.expand(inputs, relativeTo: directory)
+        var set = try InputSet.expand(inputs, relativeTo: directory)
+        if let shard { set.documents = set.documents.filter { shard.contains($0.relativePath) } }
         for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
         if set.documents.isEmpty { console.error("pdfpipe: warning: no PDF files found in the inputs") }
 
@@ -56,11 +43,18 @@ extension CLI {
         let results = runner.run(set.documents, progress: onProgress)
         progress?.finish()
 
-        let report = RunReport(
+        var report = RunReport(
             toolVersion: Self.version, pipeline: pipeline.name, documents: results,
             generatedAt: fixedDate ?? Date().ISO8601Format())
+        report.failOn = pipeline.failOn
+        report.shard = shard?.description
+        return write(report, formats: pipeline.formats, to: outDir, quiet: quiet)
+    }
+
+    /// Writes a report in every format, prints the findings and the summary; returns the exit code.
+    func write(_ report: RunReport, formats: [String], to outDir: String, quiet: Bool) -> ExitCode {
         var written: [String] = []
-        for format in pipeline.formats {
+        for format in formats {
             guard let reporter = Reporters.reporter(for: format) else { continue }
             let path = outDir + "/" + reporter.fileName
             do throws(AtomicFile.WriteError) {
@@ -80,7 +74,65 @@ extension CLI {
                 "pdfpipe: \(summary.documents) document\(summary.documents == 1 ? "" : "s")\(failed), \(summary.pages) pages: "
                     + "\(summary.errors) errors, \(summary.warnings) warnings, \(summary.notes) notes; wrote \(written.joined(separator: ", "))")
         }
-        return summary.count(atOrAbove: pipeline.failOn) > 0 ? .findings : .clean
+        return summary.count(atOrAbove: report.failOn) > 0 ? .findings : .clean
+    }
+
+    static func formats(_ list: String) throws(PipelineError) -> [String] {
+        var formats: [String] = []
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            guard Reporters.formats.contains(name) else {
+                throw PipelineError(file: nil, message: "--format: unknown format '\(name)'\(Suggest.didYouMean(name, Reporters.formats)) (known formats: \(Reporters.formats.joined(separator: ", ")))")
+            }
+            if !formats.contains(name) { formats.append(name) }
+        }
+        guard !formats.isEmpty else { throw PipelineError(file: nil, message: "--format needs at least one format") }
+        return formats
+    }
+
+    static func failOn(_ text: String) throws(PipelineError) -> FailOn {
+        guard let level = FailOn(rawValue: text) else {
+            throw PipelineError(file: nil, message: "--fail-on: expected one of error, warning, note, never, got '\(text)'")
+        }
+        return level
+    }
+
+    /// `pdfpipe merge`: joins shard reports into the report one run over the whole batch writes.
+    func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
+        let a = try Arguments(args, valued: ["--out", "--format", "--fail-on"], flags: ["--quiet"])
+        guard !a.positional.isEmpty else { throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...") }
+        var reports: [RunReport] = []
+        for file in a.positional {
+            let path = Paths.absolute(file, relativeTo: directory)
+            guard let data = FileManager.default.contents(atPath: path) else { throw PipelineError(file: file, message: "cannot read the report") }
+            do {
+                let value = try JSONParser.parse(String(decoding: data, as: UTF8.self))
+                reports.append(try RunReport(json: value))
+            } catch let e as JSONSyntaxError {
+                throw PipelineError(file: file, location: e.location, message: "malformed JSON: \(e.message)")
+            } catch {
+                throw PipelineError(file: file, message: "\(error)")
+            }
+        }
+        var merged = reports[0]
+        var seen = Set(merged.documents.map(\.path))
+        for (file, r) in zip(a.positional.dropFirst(), reports.dropFirst()) {
+            guard r.pipeline == merged.pipeline else {
+                throw PipelineError(file: file, message: "comes from pipeline '\(r.pipeline)', the first report from '\(merged.pipeline)'")
+            }
+            for d in r.documents {
+                guard seen.insert(d.path).inserted else { throw PipelineError(file: file, message: "'\(d.path)' is in more than one report") }
+                merged.documents.append(d)
+            }
+            merged.incomplete = merged.incomplete || r.incomplete
+        }
+        // The order one run would give: input paths sorted by their bytes.
+        merged.documents.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        merged.shard = nil
+        merged.generatedAt = fixedDate ?? Date().ISO8601Format()
+        if let f = a.values["--fail-on"] { merged.failOn = try Self.failOn(f) }
+        let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
+        let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
+        return write(merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"))
     }
 
     /// Errors and warnings in compiler style, at most 100 lines.
@@ -100,5 +152,32 @@ extension CLI {
             }
         }
         if hidden > 0 { console.print("... and \(hidden) more; see the report") }
+    }
+}
+
+/// One of N deterministic parts of a batch (`--shard K/N`), chosen by a stable hash (FNV-1a) of each
+/// input's path relative to the input root: the same split on every machine and every run.
+struct Shard: CustomStringConvertible {
+    var index: Int
+    var count: Int
+
+    init(_ text: String) throws(PipelineError) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
+            throw PipelineError(file: nil, message: "--shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '\(text)'")
+        }
+        index = k
+        count = n
+    }
+
+    var description: String { "\(index)/\(count)" }
+
+    func contains(_ path: String) -> Bool {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in path.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return Int(h % UInt64(count)) == index - 1
     }
 }

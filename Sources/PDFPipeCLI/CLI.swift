@@ -22,6 +22,7 @@ public struct CLI: Sendable {
     static let commands: [(name: String, summary: String)] = [
         ("run", "run a pipeline over PDF files and folders"),
         ("validate", "check a pipeline file without opening any document"),
+        ("merge", "join the reports of shards (--shard K/N) into one"),
         ("stages", "list the stages with their options and defaults"),
         ("rules", "list the rule ids with their default severities"),
         ("schema", "print the JSON Schema of pipeline files"),
@@ -63,6 +64,7 @@ public struct CLI: Sendable {
             switch command {
             case "run": return try runCommand(rest)
             case "validate": return try validateCommand(rest)
+            case "merge": return try mergeCommand(rest)
             case "stages": return try listStages(rest)
             case "rules": return try listRules(rest)
             case "schema": return try printSchema(rest)
@@ -93,6 +95,8 @@ public struct CLI: Sendable {
                   --format LIST      report formats, comma-separated (\(Reporters.formats.joined(separator: ", ")))
                   --fail-on LEVEL    error | warning | note | never: exit 1 when a finding is at or above
                                      LEVEL (default: the pipeline's report.failOn, else error)
+                  --shard K/N        run only the K-th of N deterministic parts of the batch (by a stable hash
+                                     of each input's path); join the parts' reports with pdfpipe merge
                   --quiet            print nothing but errors
                   -h, --help         show this help
 
@@ -105,6 +109,15 @@ public struct CLI: Sendable {
 
                 Checks a pipeline file (JSON syntax, stages, options, rules, report settings) without
                 opening any document. Exit code 0 when valid, 2 otherwise.
+                """
+        case "merge":
+            return """
+                Usage: pdfpipe merge REPORT.json... [--out DIR] [--format LIST] [--fail-on LEVEL] [--quiet]
+
+                Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over
+                the whole batch writes: the same documents, order and summary. Writes the formats asked for
+                (default json) to DIR (default out/merged). Exit codes as for run, judged on the merged
+                findings, so the merge step can be the CI gate.
                 """
         case "stages":
             return "Usage: pdfpipe stages\n\nLists every stage with its options, their types and defaults."

@@ -118,6 +118,10 @@ public struct RunReport: Sendable, Equatable {
     public var generatedAt: String
     /// Set when the run was cut short (interrupted); the report then lists only finished documents.
     public var incomplete: Bool = false
+    /// The exit-code threshold of the run (reporters mark findings at or above it as failures).
+    public var failOn: FailOn = .error
+    /// `K/N` when the run covered one shard of a batch.
+    public var shard: String?
 
     public init(toolVersion: String, pipeline: String, documents: [DocumentResult], generatedAt: String) {
         self.toolVersion = toolVersion
@@ -139,6 +143,42 @@ public struct RunReport: Sendable, Equatable {
         ]
         if includingDocuments { o["documents"] = .array(documents.map(\.json)) }
         if incomplete { o["incomplete"] = true }
+        o["failOn"] = .string(failOn.rawValue)
+        if let shard { o["shard"] = .string(shard) }
         return .object(o)
+    }
+
+    /// Reads a report written by the JSON reporter (for `pdfpipe merge`).
+    public init(json v: JSONValue) throws(ReportDecodingError) {
+        guard v["tool"]?["name"] == "pdfpipe", let version = v["tool"]?["version"]?.stringValue,
+            let pipeline = v["pipeline"]?.stringValue, let docs = v["documents"]?.arrayValue
+        else { throw ReportDecodingError(message: "not a pdfpipe report (no tool, pipeline or documents)") }
+        var documents: [DocumentResult] = []
+        for d in docs { documents.append(try DocumentResult(json: d)) }
+        self.init(toolVersion: version, pipeline: pipeline, documents: documents, generatedAt: v["generatedAt"]?.stringValue ?? "")
+        incomplete = v["incomplete"]?.boolValue ?? false
+        failOn = v["failOn"]?.stringValue.flatMap(FailOn.init(rawValue:)) ?? .error
+        shard = v["shard"]?.stringValue
+    }
+}
+
+extension DocumentResult {
+    static let knownKeys: Set<String> = ["path", "status", "pageCount", "findings", "artifacts", "timings"]
+
+    /// Reads a document entry of a report; keys stages added come back as sections.
+    public init(json v: JSONValue) throws(ReportDecodingError) {
+        guard case .object(let o) = v, let path = o["path"]?.stringValue,
+            let status = o["status"]?.stringValue.flatMap(DocumentStatus.init(rawValue:))
+        else { throw ReportDecodingError(message: "a document entry without path or status") }
+        var findings: [Finding] = []
+        for f in o["findings"]?.arrayValue ?? [] { findings.append(try Finding(json: f)) }
+        let artifacts = (o["artifacts"]?.arrayValue ?? []).compactMap { a -> Artifact? in
+            guard let kind = a["kind"]?.stringValue, let p = a["path"]?.stringValue else { return nil }
+            return Artifact(kind: kind, page: a["page"]?.intValue, path: p)
+        }
+        self.init(
+            path: path, status: status, pageCount: o["pageCount"]?.intValue, findings: findings, artifacts: artifacts,
+            timings: (o["timings"]?.objectValue ?? [:]).compactMapValues(\.doubleValue),
+            sections: o.filter { !Self.knownKeys.contains($0.key) })
     }
 }

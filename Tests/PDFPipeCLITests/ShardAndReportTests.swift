@@ -1,0 +1,124 @@
+import Foundation
+import PDFPipeCLI
+import PDFPipeCore
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import XCTest
+
+final class ShardTests: XCTestCase {
+    var out = ""
+
+    override func setUp() { out = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    /// Three shards, merged, give the report one run over the whole batch gives.
+    func testThreeShardsMergedEqualOneRun() throws {
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/all", "--quiet"]), .findings)
+        var counts: [Int] = []
+        for k in 1...3 {
+            XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--out", out + "/s\(k)", "--quiet"]).rawValue <= 1, true)
+            let r = try Repo.stableReport(out + "/s\(k)/report.json")
+            XCTAssertEqual(r["shard"], .string("\(k)/3"))
+            counts.append(r["documents"]?.arrayValue?.count ?? 0)
+        }
+        XCTAssertEqual(counts.reduce(0, +), 20, "the shards split the batch: \(counts)")
+        XCTAssertTrue(counts.allSatisfy { $0 > 0 }, "\(counts)")
+        let merge = CapturedCLI()
+        XCTAssertEqual(merge.run(["merge", out + "/s2/report.json", out + "/s1/report.json", out + "/s3/report.json", "--out", out + "/m", "--format", "json,junit"]), .findings)
+        assertSameReport(try Repo.stableReport(out + "/m/report.json"), try Repo.stableReport(out + "/all/report.json"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/m/junit.xml"))
+        XCTAssertTrue(merge.stdout.hasSuffix("pdfpipe: 20 documents, 3 failed, 58 pages: 24 errors, 15 warnings, 2 notes; wrote \(out)/m/report.json, \(out)/m/junit.xml\n"), merge.stdout)
+        // The merge step is the CI gate: its exit code follows --fail-on.
+        XCTAssertEqual(CapturedCLI().run(["merge", out + "/s1/report.json", out + "/s2/report.json", out + "/s3/report.json", "--out", out + "/m2", "--fail-on", "never", "--quiet"]), .clean)
+    }
+
+    func testShardAndMergeErrors() throws {
+        let cases: [([String], String)] = [
+            (["run", "pipelines/link-audit.json", "--shard", "4/3"], "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"),
+            (["merge"], "pdfpipe: error: merge needs report files: pdfpipe merge REPORT.json..."),
+            (["merge", "nope.json"], "nope.json: error: cannot read the report"),
+            (["merge", "samples/README.md"], "samples/README.md:1:1: error: malformed JSON: unexpected '#', expected a value"),
+        ]
+        for (args, message) in cases {
+            let cli = CapturedCLI()
+            XCTAssertEqual(cli.run(args), .usage, "\(args)")
+            XCTAssertEqual(cli.stderr, message + "\n", "\(args)")
+        }
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/a", "--quiet"]), .findings)
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/default.json", "--out", out + "/b", "--quiet"]), .findings)
+        let mixed = CapturedCLI()
+        XCTAssertEqual(mixed.run(["merge", out + "/a/report.json", out + "/b/report.json"]), .usage)
+        XCTAssertEqual(mixed.stderr, "\(out)/b/report.json: error: comes from pipeline 'default', the first report from 'link-audit'\n")
+        let twice = CapturedCLI()
+        XCTAssertEqual(twice.run(["merge", out + "/a/report.json", out + "/a/report.json"]), .usage)
+        XCTAssertEqual(twice.stderr, "\(out)/a/report.json: error: 'actions.pdf' is in more than one report\n")
+    }
+}
+
+final class CIReportTests: XCTestCase {
+    var out = ""
+
+    override func setUp() { out = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    /// The link audit of the samples in every CI format, against golden files (JUnit times zeroed).
+    func testCIFormatsMatchTheirGoldenFiles() throws {
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--format", "junit,sarif,markdown,github", "--quiet"]), .findings)
+        for name in ["junit.xml", "report.sarif", "report.md", "github.txt"] {
+            var text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+            text = text.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="0""#, options: .regularExpression)
+            let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/link-audit-" + name
+            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" { try text.write(toFile: golden, atomically: true, encoding: .utf8) }
+            XCTAssertTrue(text == (try String(contentsOfFile: golden, encoding: .utf8)), "\(name) differs from its golden file; re-record with RECORD_SNAPSHOTS=1 and review the diff")
+        }
+    }
+
+    func testJUnitIsWellFormedXMLWithTheRightCounts() throws {
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--format", "junit", "--quiet"]), .findings)
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: out + "/junit.xml"))
+        final class Counter: NSObject, XMLParserDelegate {
+            var suites = 0
+            var cases = 0
+            var failures = 0
+            var skipped = 0
+            func parser(_ p: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+                switch e {
+                case "testsuite": suites += 1
+                case "testcase": cases += 1
+                case "failure": failures += 1
+                case "skipped": skipped += 1
+                default: break
+                }
+            }
+        }
+        let parser = XMLParser(data: data)
+        let counter = Counter()
+        parser.delegate = counter
+        XCTAssertTrue(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        XCTAssertEqual(counter.suites, 20)
+        XCTAssertEqual(counter.cases, 40, "two stages for each of 20 documents")
+        XCTAssertEqual(counter.skipped, 3, "validate-links skipped on the three unreadable files")
+        XCTAssertEqual(counter.failures, 9)
+    }
+
+    func testSARIFStructure() throws {
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--format", "sarif", "--quiet"]), .findings)
+        let v = try JSONParser.parse(String(contentsOfFile: out + "/report.sarif", encoding: .utf8))
+        XCTAssertEqual(v["version"], "2.1.0")
+        let run = try XCTUnwrap(v["runs"]?.arrayValue?.first)
+        let rules = try XCTUnwrap(run["tool"]?["driver"]?["rules"]?.arrayValue)
+        XCTAssertEqual(rules.count, Rules.all.count)
+        let results = try XCTUnwrap(run["results"]?.arrayValue)
+        XCTAssertEqual(results.count, 24 + 15 + 2)
+        for r in results {
+            let id = try XCTUnwrap(r["ruleId"]?.stringValue)
+            XCTAssertEqual(rules[try XCTUnwrap(r["ruleIndex"]?.intValue)]["id"]?.stringValue, id)
+            XCTAssertNotNil(r["locations"]?.arrayValue?.first?["physicalLocation"]?["artifactLocation"]?["uri"]?.stringValue)
+            XCTAssertTrue(["error", "warning", "note"].contains(r["level"]?.stringValue ?? ""))
+        }
+        let zero = try XCTUnwrap(results.first { $0["ruleId"] == "link.zero-area" })
+        XCTAssertEqual(zero["properties"]?["rect"], [400, 100, 400, 130])
+        XCTAssertEqual(zero["properties"]?["page"], 1)
+    }
+}
