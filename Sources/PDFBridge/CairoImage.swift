@@ -39,3 +39,32 @@ public final class CairoImage {
         }
     }
 }
+
+extension CairoImage {
+    /// Reads a PNG file. The corresponding C function is `cairo_image_surface_create_from_png`.
+    public convenience init(png path: String) throws(BridgeError) {
+        guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            throw .cairo(message: "\(path): not a readable PNG")
+        }
+        defer { cairo_surface_destroy(s) }
+        let w = Int(cairo_image_surface_get_width(s))
+        let h = Int(cairo_image_surface_get_height(s))
+        try self.init(width: w, height: h)
+        let cr = cairo_create(surface)
+        defer { cairo_destroy(cr) }
+        cairo_set_source_surface(cr, s, 0, 0)
+        cairo_paint(cr)
+        cairo_surface_flush(surface)
+    }
+
+    /// Strokes a rectangle (pixels, top left origin) in a colour (0...1 components).
+    public func strokeRect(x: Double, y: Double, width: Double, height: Double, red: Double, green: Double, blue: Double, lineWidth: Double) {
+        let cr = cairo_create(surface)
+        defer { cairo_destroy(cr) }
+        cairo_set_source_rgb(cr, red, green, blue)
+        cairo_set_line_width(cr, lineWidth)
+        cairo_rectangle(cr, x, y, width, height)
+        cairo_stroke(cr)
+        cairo_surface_flush(surface)
+    }
+}

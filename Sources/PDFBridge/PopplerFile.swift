@@ -133,15 +133,17 @@ public final class PopplerFilePage {
 
     /// Renders the page as a viewer shows it (rotation applied) on white, `scale` pixels per point.
     /// The corresponding C function is `poppler_page_render`.
-    public func render(scale: Double) throws(BridgeError) -> CairoImage {
+    public func render(scale: Double, transparent: Bool = false) throws(BridgeError) -> CairoImage {
         let (w, h) = size
         let pw = max(1, Int((w * scale).rounded(.up)))
         let ph = max(1, Int((h * scale).rounded(.up)))
         let image = try CairoImage(width: pw, height: ph)
         let cr = cairo_create(image.surface)
         defer { cairo_destroy(cr) }
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_paint(cr)
+        if !transparent {
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_paint(cr)
+        }
         cairo_scale(cr, scale, scale)
         document.log.capture { poppler_page_render(page, cr) }
         let status = cairo_status(cr)

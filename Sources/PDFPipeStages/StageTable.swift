@@ -9,6 +9,7 @@ public enum StageTable {
         InspectStage.descriptor,
         ResolveDestinationsStage.descriptor,
         ValidateLinksStage.descriptor,
+        ThumbnailsStage.descriptor,
         ExtractTextStage.descriptor,
         ReviewCopyStage.descriptor,
     ]

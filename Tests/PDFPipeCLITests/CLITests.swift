@@ -62,7 +62,7 @@ final class CLITests: XCTestCase {
     }
 
     func testBadPipelinesExitWithCode2AndAClearMessage() throws {
-        try assertBadPipeline(#"{"stages": [{"use": "inspekt"}]}"#, "p.json:1:21: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, extract-text, review-copy)")
+        try assertBadPipeline(#"{"stages": [{"use": "inspekt"}]}"#, "p.json:1:21: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)")
         try assertBadPipeline(
             "{\n  \"stages\": [\n    {\"use\": \"inspect\", \"with\": {\"pageDetail\": true}}\n  ]\n}",
             "p.json:3:47: error: stages[0].with.pageDetail: unknown option 'pageDetail'; did you mean 'pageDetails'? (known options: pageDetails, crossCheck, annotations, forms, attachments, extractAttachments, attachmentFolder, layoutWidth, layoutGap)")

@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import PDFBridge
+import PDFPipeCore
+import Synchronization
+
+/// `thumbnails`: pages rendered with poppler and cairo to PNG, fitted into a box, upright, with the
+/// link rectangles drawn over them on request (working links yellow, broken ones red).
+public struct ThumbnailsStage: Stage {
+    public static let descriptor = StageDescriptor(
+        id: "thumbnails",
+        summary: "render pages to PNG thumbnails (fit into width/height, upright), optionally with link rectangles drawn over",
+        options: [
+            OptionSpec("width", .integer(min: 0, max: 20_000), default: 200, "fit into this width in pixels (0: no limit)"),
+            OptionSpec("height", .integer(min: 0, max: 20_000), default: 0, "fit into this height in pixels (0: no limit)"),
+            OptionSpec("dpi", .number(min: 0, max: 2400), default: 0, "render at this resolution instead of fitting (0: fit)"),
+            OptionSpec("upscale", .bool, default: false, "enlarge pages smaller than the box"),
+            OptionSpec("pages", .pages, default: "1", "pages to render ('1', '1-3', '2,5,last', 'all', 'last-2'…)"),
+            OptionSpec("background", .choice(["white", "transparent"]), default: "white", "page background"),
+            OptionSpec("overlay", .choice(["none", "links"]), default: "none", "draw link rectangles (needs validate-links earlier in the pipeline)"),
+            OptionSpec("template", .string, default: "{stem}/{page}.png", "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}"),
+            OptionSpec("folder", .string, default: "thumbnails", "folder in the output folder"),
+            OptionSpec("pageWorkers", .integer(min: 0, max: 64), default: 0, "threads for the pages of one document; 0: automatic"),
+        ],
+        make: { options throws(PipelineError) in try ThumbnailsStage(options: options) })
+
+    let width: Int
+    let height: Int
+    let dpi: Double
+    let upscale: Bool
+    let pages: PageRanges
+    let transparent: Bool
+    let overlay: Bool
+    let template: String
+    let folder: String
+    let pageWorkers: Int
+
+    public init(options o: OptionValues) throws(PipelineError) {
+        width = o.int("width")
+        height = o.int("height")
+        dpi = o.double("dpi")
+        guard dpi > 0 || width > 0 || height > 0 else {
+            throw PipelineError(file: nil, path: "width", message: "give a width, a height or a dpi")
+        }
+        upscale = o.bool("upscale")
+        pages = o.pages("pages")
+        transparent = o.string("background") == "transparent"
+        overlay = o.string("overlay") == "links"
+        template = o.string("template")
+        guard template.contains("{page") else {
+            throw PipelineError(file: nil, path: "template", message: "the template must contain {page} (or {page:03}), or pages would overwrite each other")
+        }
+        guard template.hasSuffix(".png") else { throw PipelineError(file: nil, path: "template", message: "the template must end in .png") }
+        folder = try OutputNames.folder(o.string("folder"))
+        pageWorkers = o.int("pageWorkers")
+    }
+
+    /// The file name of one thumbnail, relative to the output folder; never outside it.
+    func fileName(for job: Job, page: Int) -> String {
+        var stem = job.relativePath
+        if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
+        let name = stem.split(separator: "/").last.map(String.init) ?? stem
+        var t = template.replacingOccurrences(of: "{stem}", with: stem).replacingOccurrences(of: "{name}", with: name)
+        if let r = t.range(of: #"\{page:0(\d)\}"#, options: .regularExpression) {
+            let digits = Int(t[r].dropFirst(7).prefix(1)) ?? 1
+            t.replaceSubrange(r, with: String(format: "%0\(digits)d", page))
+        }
+        t = t.replacingOccurrences(of: "{page}", with: String(page))
+        // Inside the folder whatever the template says ("../" cannot climb out).
+        return folder + Paths.standardize("/" + t)
+    }
+
+    /// Pixels per point for a page of this displayed size.
+    func scale(width w: Double, height h: Double) -> Double {
+        if dpi > 0 { return dpi / 72 }
+        var s = Double.infinity
+        if width > 0 { s = min(s, Double(width) / w) }
+        if height > 0 { s = min(s, Double(height) / h) }
+        if !upscale { s = min(s, 1) }
+        return s.isFinite && s > 0 ? s : 1
+    }
+
+    struct Rendered: Sendable {
+        var path = ""
+        var error: String?
+    }
+
+    public func run(_ job: inout Job) throws {
+        let first = try job.poppler()
+        let count = first.pageCount
+        job.pageCount = job.pageCount ?? count
+        let selected = pages.pages(count: count)
+        guard !selected.isEmpty else { return }
+
+        // Link rectangles for the overlay: from the inventory, broken ones from the findings.
+        var marks: [Int: [(PDFRect, Bool)]] = [:]
+        var geometries: [PageGeometry] = []
+        if overlay {
+            let broken = Set(job.effectiveFindings.filter { $0.severity >= .warning }.compactMap { f -> String? in
+                guard let p = f.page, let r = f.rect else { return nil }
+                return "\(p) \(r)"
+            })
+            for l in job.sections["links"]?.arrayValue ?? [] {
+                guard let p = l["page"]?.intValue, let r = l["rect"]?.arrayValue?.compactMap(\.doubleValue), r.count == 4 else { continue }
+                marks[p, default: []].append((PDFRect(r[0], r[1], r[2], r[3]), broken.contains("\(p) \(r)")))
+            }
+            geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
+        }
+        let plan = selected.map { page in (page, fileName(for: job, page: page), marks[page] ?? []) }
+        let outputDirectory = job.outputDirectory
+        let results = Mutex([Rendered](repeating: Rendered(), count: plan.count))
+        let geo = geometries
+
+        @Sendable func render(_ doc: PopplerFile, _ k: Int) {
+            let (pageNumber, relative, pageMarks) = plan[k]
+            var r = Rendered(path: relative)
+            defer { results.withLock { $0[k] = r } }
+            guard let page = doc.page(pageNumber - 1) else {
+                r.error = "poppler cannot load page \(pageNumber)"
+                return
+            }
+            let (w, h) = page.size
+            let s = scale(width: w, height: h)
+            do throws(BridgeError) {
+                let image = try page.render(scale: s, transparent: transparent)
+                if pageNumber - 1 < geo.count {
+                    for (rect, isBroken) in pageMarks {
+                        let px = LinkGeometry.pixelRect(rect, on: geo[pageNumber - 1], scale: s)
+                        image.strokeRect(
+                            x: px.x, y: px.y, width: px.width, height: px.height, red: 1, green: isBroken ? 0 : 0.8, blue: 0,
+                            lineWidth: max(1, s * 1.5))
+                    }
+                }
+                let target = outputDirectory + "/" + relative
+                let dir = Paths.parent(target)
+                try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                let temp = dir + "/.pdfpipe-thumb-\(UUID().uuidString).png"
+                try image.writePNG(to: temp)
+                if rename(temp, target) != 0 {
+                    unlink(temp)
+                    r.error = "cannot write \(relative): \(String(cString: strerror(errno)))"
+                }
+            } catch {
+                r.error = "page \(pageNumber): \(error.description)"
+            }
+        }
+
+        let workers =
+            pageWorkers > 0 ? min(pageWorkers, plan.count) : min(job.pageWorkers, max(1, plan.count / 8))
+        if workers <= 1 {
+            for k in plan.indices { render(first, k) }
+            job.reportMessages(of: first)
+        } else {
+            let path = job.workingFile
+            let chunk = (plan.count + workers - 1) / workers
+            let failed = Mutex<String?>(nil)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                let range = (w * chunk)..<min(plan.count, (w + 1) * chunk)
+                guard !range.isEmpty else { return }
+                do {
+                    // One PopplerDocument per worker: one document shared by two threads crashes in cairo.
+                    let doc = try PopplerFile(path: path)
+                    for k in range { render(doc, k) }
+                } catch {
+                    failed.withLock { $0 = "\(error)" }
+                }
+            }
+            if let f = failed.withLock({ $0 }) { throw DocumentFailure(rule: "pdf.unreadable", message: "poppler cannot open the file again: \(f)") }
+        }
+        for (k, r) in results.withLock({ $0 }).enumerated() {
+            if let e = r.error {
+                job.report(Finding(rule: "stage.failed", severity: .warning, page: plan[k].0, message: "no thumbnail: \(e)"))
+            } else {
+                job.artifacts.append(Artifact(kind: "thumbnail", page: plan[k].0, path: r.path))
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+import PDFPipeStages
+import TestSupport
+import XCTest
+
+final class ThumbnailsTests: XCTestCase {
+    var out = ""
+
+    override func setUp() { out = NSTemporaryDirectory() + "pdfpipe-thumbs-\(UUID().uuidString)" }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    func run(_ name: String, _ stages: String) throws -> DocumentResult {
+        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: Samples.folder, jobs: 1).process(
+            InputDocument(path: Samples.path(name), relativePath: name))
+    }
+
+    /// pdftocairo (poppler-utils) at the same resolution: the same size, nearly the same pixels.
+    /// (Its -scale-to-x rounds sizes its own way, so the resolution is given instead.)
+    func testAgreesWithPdftocairo() throws {
+        for name in ["links-internal.pdf", "rotated-cropped.pdf", "text-search.pdf"] {
+            let r = try run(name, #"[{"use": "thumbnails", "with": {"width": 200, "pages": "all"}}]"#)
+            let pages = r.artifacts.filter { $0.kind == "thumbnail" }
+            XCTAssertEqual(pages.count, r.pageCount, name)
+            for a in pages {
+                let page = try XCTUnwrap(a.page)
+                let ours = try CairoImage(png: out + "/" + a.path)
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftocairo")
+                let poppler = try PopplerFile(path: Samples.path(name))
+                let dpi = 200.0 / (try XCTUnwrap(poppler.page(page - 1)).size.width) * 72
+                p.arguments = ["-png", "-singlefile", "-cropbox", "-r", "\(dpi)", "-f", "\(page)", "-l", "\(page)", Samples.path(name), out + "/ref"]
+                p.standardError = FileHandle.nullDevice
+                try p.run()
+                p.waitUntilExit()
+                let ref = try CairoImage(png: out + "/ref.png")
+                XCTAssertEqual(ours.width, 200, "\(name) page \(page)")
+                XCTAssertLessThanOrEqual(abs(ours.width - ref.width), 1, "\(name) page \(page)")
+                XCTAssertLessThanOrEqual(abs(ours.height - ref.height), 1, "\(name) page \(page)")
+                var diff = 0
+                var n = 0
+                for y in stride(from: 0, to: min(ours.height, ref.height), by: 2) {
+                    for x in stride(from: 0, to: min(ours.width, ref.width), by: 2) {
+                        let a = ours.pixel(x: x, y: y)
+                        let b = ref.pixel(x: x, y: y)
+                        diff += abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
+                        n += 3
+                    }
+                }
+                XCTAssertLessThan(Double(diff) / Double(n), 6, "\(name) page \(page): mean absolute difference")
+            }
+        }
+    }
+
+    /// Broken links outlined in red, working ones in yellow, where the links sit.
+    func testOverlay() throws {
+        let r = try run("broken-links.pdf", #"[{"use": "validate-links"}, {"use": "thumbnails", "with": {"width": 612, "overlay": "links", "template": "{stem}-p{page:03}.png"}}]"#)
+        XCTAssertEqual(r.artifacts, [Artifact(kind: "thumbnail", page: 1, path: "thumbnails/broken-links-p001.png")])
+        let image = try CairoImage(png: out + "/thumbnails/broken-links-p001.png")
+        XCTAssertEqual(image.width, 612)
+        func colour(atLeftEdgeOf rect: [Double]) -> (r: UInt8, g: UInt8, b: UInt8) {
+            image.pixel(x: Int(rect[0].rounded()), y: Int((792 - (rect[1] + rect[3]) / 2).rounded()))
+        }
+        // The first link names an undefined destination: red.
+        let broken = colour(atLeftEdgeOf: [72, 670, 372, 686])
+        XCTAssertGreaterThan(broken.r, 150)
+        XCTAssertLessThan(broken.g, 90)
+        // The thirteenth ('valid link to real.target') works: yellow.
+        let working = colour(atLeftEdgeOf: [72, 670 - 12 * 26, 372, 686 - 12 * 26])
+        XCTAssertGreaterThan(working.r, 150)
+        XCTAssertGreaterThan(working.g, 120)
+        XCTAssertLessThan(working.b, 90)
+    }
+
+    func testOptionsAndNames() throws {
+        func message(_ with: String) -> String {
+            do {
+                _ = try Pipeline.parse(#"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "p.json", catalog: StageTable.all, formats: ["json"])
+                return "no error"
+            } catch { return "\(error)" }
+        }
+        XCTAssertTrue(message(#"{"template": "{stem}.png"}"#).hasSuffix("stages[0].with.template: the template must contain {page} (or {page:03}), or pages would overwrite each other"))
+        XCTAssertTrue(message(#"{"pages": "0"}"#).contains("stages[0].with.pages: invalid page '0'"))
+        XCTAssertTrue(message(#"{"width": 0}"#).hasSuffix("stages[0].with.width: give a width, a height or a dpi"))
+        // A template cannot leave the output folder.
+        let r = try run("page-labels.pdf", #"[{"use": "thumbnails", "with": {"template": "../../{name}-{page}.png", "pages": "2,last", "height": 100}}]"#)
+        XCTAssertEqual(r.artifacts.map(\.path), ["thumbnails/page-labels-2.png", "thumbnails/page-labels-8.png"])
+        XCTAssertEqual(try CairoImage(png: out + "/thumbnails/page-labels-8.png").height, 100)
+    }
+}
