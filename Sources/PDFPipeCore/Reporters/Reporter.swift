@@ -18,7 +18,7 @@ extension Reporter {
 
 /// Every reporter, in one table.
 public enum Reporters {
-    public static let all: [any Reporter] = [JSONReporter(), JUnitReporter(), SARIFReporter(), MarkdownReporter(), GitHubReporter()]
+    public static let all: [any Reporter] = [JSONReporter(), JUnitReporter(), SARIFReporter(), MarkdownReporter(), GitHubReporter(), HTMLReporter()]
 
     public static var formats: [String] { all.map(\.format) }
 

@@ -1,0 +1,102 @@
+/// `report.html`: one self-contained page (inline CSS and JavaScript, thumbnails linked next to it)
+/// for people: the summary, then every document's findings grouped by page beside the page's
+/// thumbnail (with the broken link outlined when the thumbnails stage drew link overlays), and
+/// filters by severity and rule. Works from the file system, without a server. The filters can be
+/// preset in the address: `report.html#severity=error&rule=dest.name-not-found`.
+public struct HTMLReporter: Reporter {
+    public init() {}
+    public var format: String { "html" }
+    public var fileName: String { "report.html" }
+
+    public func render(_ report: RunReport) -> String {
+        let s = report.summary
+        var rules = Set<String>()
+        for d in report.documents { for f in d.findings { rules.insert(f.rule) } }
+        var body = ""
+        body += "<header><h1>pdfpipe: \(h(report.pipeline))</h1><p class=\"meta\">pdfpipe \(h(report.toolVersion)) · \(h(report.generatedAt))</p>\n"
+        body += "<table class=\"summary\"><tr><th>documents</th><th>failed</th><th>pages</th><th>errors</th><th>warnings</th><th>notes</th></tr>"
+        body += "<tr><td>\(s.documents)</td><td>\(s.failedDocuments)</td><td>\(s.pages)</td><td class=\"error\">\(s.errors)</td><td class=\"warning\">\(s.warnings)</td><td class=\"note\">\(s.notes)</td></tr></table>\n"
+        body += "<form id=\"filters\">"
+        for sev in ["error", "warning", "note"] {
+            body += "<label><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev)</label> "
+        }
+        body += "<select id=\"rule\"><option value=\"\">all rules</option>"
+        for r in rules.sorted() { body += "<option value=\"\(h(r))\">\(h(r))</option>" }
+        body += "</select> <span id=\"shown\"></span></form></header>\n<main>\n"
+        for d in report.documents {
+            let thumbs = Dictionary(d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } }, uniquingKeysWith: { a, _ in a })
+            body += "<section class=\"doc\" data-path=\"\(h(d.path))\"><h2>\(h(d.path))"
+            body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""
+            body += " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
+            if let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), !skipped.isEmpty {
+                body += "<p class=\"skipped\">skipped stages: \(h(skipped.joined(separator: ", ")))</p>\n"
+            }
+            var byPage: [Int: [Finding]] = [:]
+            var general: [Finding] = []
+            for f in d.findings {
+                if let p = f.page { byPage[p, default: []].append(f) } else { general.append(f) }
+            }
+            if !general.isEmpty { body += group(title: "document", findings: general, thumbnail: nil) }
+            for p in byPage.keys.sorted() {
+                let label = byPage[p]!.first?.pageLabel.map { " (\($0))" } ?? ""
+                body += group(title: "page \(p)\(label)", findings: byPage[p]!, thumbnail: thumbs[p])
+            }
+            body += "</section>\n"
+        }
+        body += "</main>\n"
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>pdfpipe: \(h(report.pipeline))</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <style>\(Self.css)</style></head>
+            <body>
+            \(body)<script>\(Self.script)</script>
+            </body></html>
+
+            """
+    }
+
+    func group(title: String, findings: [Finding], thumbnail: String?) -> String {
+        var out = "<div class=\"page\">"
+        if let thumbnail { out += "<a href=\"\(h(thumbnail))\"><img src=\"\(h(thumbnail))\" alt=\"\(h(title))\" loading=\"lazy\"></a>" }
+        out += "<div class=\"findings\"><h3>\(h(title))</h3><table>"
+        for f in findings {
+            out += "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
+            out += "<td class=\"sev\">\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))"
+            if let hint = f.hint { out += "<div class=\"hint\">fix: \(h(hint))</div>" }
+            out += "</td></tr>"
+        }
+        return out + "</table></div></div>\n"
+    }
+
+    func h(_ s: String) -> String { Escape.xml(s) }
+
+    static let css = """
+        body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222}header{padding:12px 20px;background:#f4f4f6;border-bottom:1px solid #ddd;position:sticky;top:0}
+        h1{font-size:20px;margin:0}.meta{color:#666;margin:2px 0 8px}table.summary td,table.summary th{padding:2px 10px;text-align:right}
+        main{padding:10px 20px}.doc{border-bottom:1px solid #eee;padding:8px 0}.doc h2{font-size:16px}.count{color:#888;font-weight:normal;font-size:13px}
+        .page{display:flex;gap:14px;margin:8px 0}.page img{width:160px;border:1px solid #ccc}.findings{flex:1}.findings h3{font-size:13px;margin:0 0 4px;color:#555}
+        .findings table{border-collapse:collapse;width:100%}.findings td{border-top:1px solid #eee;padding:3px 6px;vertical-align:top}
+        .sev{font-weight:bold;width:5em}.error .sev,.error{color:#c00}.warning .sev,.warning{color:#b60}.note .sev,.note{color:#15c}
+        .hint{color:#555;font-size:12px}.badge{font-size:12px;border:1px solid;border-radius:3px;padding:0 4px}.skipped{color:#888}
+        """
+
+    static let script = """
+        (function(){
+          var boxes=document.querySelectorAll('input[name=severity]'),rule=document.getElementById('rule');
+          var params=new URLSearchParams(location.hash.slice(1));
+          if(params.get('severity')){var keep=params.get('severity').split(',');boxes.forEach(function(b){b.checked=keep.indexOf(b.value)>=0;});}
+          if(params.get('rule')){rule.value=params.get('rule');}
+          function apply(){
+            var on={};boxes.forEach(function(b){on[b.value]=b.checked;});
+            var rows=document.querySelectorAll('tr.finding'),shown=0;
+            rows.forEach(function(r){var v=on[r.dataset.severity]&&(!rule.value||r.dataset.rule===rule.value);r.style.display=v?'':'none';if(v)shown++;});
+            document.querySelectorAll('.page').forEach(function(p){p.style.display=p.querySelector('tr.finding:not([style*="none"])')?'':'none';});
+            var filtered=rule.value!=='';boxes.forEach(function(b){if(!b.checked)filtered=true;});
+            document.querySelectorAll('.doc').forEach(function(d){var any=d.querySelector('tr.finding:not([style*="none"])');d.style.display=(any||!filtered)?'':'none';});
+            document.getElementById('shown').textContent='Showing '+shown+' of '+rows.length+' findings';
+          }
+          boxes.forEach(function(b){b.addEventListener('change',apply);});rule.addEventListener('change',apply);apply();
+        })();
+        """
+}

@@ -1,0 +1,46 @@
+import Foundation
+import PDFPipeCLI
+import PDFPipeCore
+import XCTest
+
+/// The HTML report in a real headless browser (Debian's chromium, which `scripts/setup.sh --test`
+/// installs): the page's script runs, the filters work, the thumbnails are there.
+final class HTMLReportTests: XCTestCase {
+    var out = ""
+
+    override func setUp() { out = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    func chromium() -> String? { ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) } }
+
+    /// The DOM after the page's script ran.
+    func dom(_ url: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try XCTUnwrap(chromium()))
+        p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(out)/profile", "--dump-dom", url]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func testTheReportRendersItsFindingsInABrowser() throws {
+        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet"]), .findings)
+        let page = "file://" + out + "/report.html"
+        let all = try dom(page)
+        let total = (try Repo.stableReport(out + "/report.json"))["documents"]?.arrayValue?.reduce(0) { $0 + ($1["findings"]?.arrayValue?.count ?? 0) } ?? 0
+        XCTAssertTrue(all.contains("Showing \(total) of \(total) findings"), "the script ran and counted")
+        XCTAssertTrue(all.contains("named destination 'no.such.name' does not exist"))
+        XCTAssertTrue(all.contains("<img src=\"thumbnails/broken-links/1.png\""))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/thumbnails/broken-links/1.png"))
+        let errors = try dom(page + "#severity=error")
+        XCTAssertTrue(errors.contains("Showing 24 of \(total) findings"), "the severity filter")
+        let one = try dom(page + "#rule=dest.name-not-found")
+        XCTAssertTrue(one.contains("Showing 4 of \(total) findings"), "the rule filter")
+        XCTAssertTrue(one.contains("bookmark 'Partie 2 — Übersicht / Broken child'"))
+    }
+}
