@@ -23,16 +23,17 @@ extension PopplerFilePage {
             guard let list = poppler_page_get_form_field_mapping(page) else { return [] }
             defer { poppler_page_free_form_field_mapping(list) }
             var out: [PopplerFormFieldInfo] = []
-            var node: UnsafeMutablePointer<GList>? = list
-            while let n = node {
-                if let raw = n.pointee.data, let field = raw.assumingMemoryBound(to: PopplerFormFieldMapping.self).pointee.field {
+            for raw in glistItems(list) {
+                if let field = raw.assumingMemoryBound(to: PopplerFormFieldMapping.self).pointee.field {
                     let name = PopplerFile.string(poppler_form_field_get_name(field)) ?? ""
                     var type = "unknown"
                     switch poppler_form_field_get_field_type(field) {
                     case POPPLER_FORM_FIELD_TEXT: type = "text"
                     case POPPLER_FORM_FIELD_SIGNATURE: type = "signature"
                     case POPPLER_FORM_FIELD_CHOICE:
-                        type = poppler_form_field_choice_get_choice_type(field) == POPPLER_FORM_CHOICE_COMBO ? "combo" : "list"
+                        type =
+                            poppler_form_field_choice_get_choice_type(field) == POPPLER_FORM_CHOICE_COMBO
+                            ? "combo" : "list"
                     case POPPLER_FORM_FIELD_BUTTON:
                         switch poppler_form_field_button_get_button_type(field) {
                         case POPPLER_FORM_BUTTON_PUSH: type = "pushbutton"
@@ -41,9 +42,10 @@ extension PopplerFilePage {
                         }
                     default: break
                     }
-                    out.append(PopplerFormFieldInfo(name: name, type: type, readOnly: poppler_form_field_is_read_only(field) != 0))
+                    out.append(
+                        PopplerFormFieldInfo(
+                            name: name, type: type, readOnly: poppler_form_field_is_read_only(field) != 0))
                 }
-                node = n.pointee.next
             }
             return out.reversed()
         }
@@ -57,17 +59,11 @@ extension PopplerFile {
         log.capture {
             guard let list = poppler_document_get_attachments(doc) else { return [] }
             defer { g_list_free_full(list, { g_object_unref($0) }) }
-            var out: [PopplerAttachmentInfo] = []
-            var node: UnsafeMutablePointer<GList>? = list
-            while let n = node {
-                if let raw = n.pointee.data {
-                    let a = raw.assumingMemoryBound(to: PopplerAttachment.self)
-                    let name = poppler_attachment_get_name(a).map { String(cString: $0) } ?? ""
-                    out.append(PopplerAttachmentInfo(name: name, size: Int(poppler_attachment_get_size(a))))
-                }
-                node = n.pointee.next
+            return glistItems(list).map { raw in
+                let a = raw.assumingMemoryBound(to: PopplerAttachment.self)
+                let name = poppler_attachment_get_name(a).map { String(cString: $0) } ?? ""
+                return PopplerAttachmentInfo(name: name, size: Int(poppler_attachment_get_size(a)))
             }
-            return out
         }
     }
 }
@@ -88,26 +84,23 @@ extension PopplerFilePage {
             guard let list = poppler_page_get_annot_mapping(page) else { return [] }
             defer { poppler_page_free_annot_mapping(list) }
             var out: [PopplerAnnotationInfo] = []
-            var node: UnsafeMutablePointer<GList>? = list
-            while let n = node {
-                if let raw = n.pointee.data {
-                    let m = raw.assumingMemoryBound(to: PopplerAnnotMapping.self).pointee
-                    if let annot = m.annot {
-                        let type: String
-                        switch poppler_annot_get_annot_type(annot) {
-                        case POPPLER_ANNOT_SQUARE: type = "square"
-                        case POPPLER_ANNOT_POPUP: type = "popup"
-                        case POPPLER_ANNOT_LINK: type = "link"
-                        case POPPLER_ANNOT_WIDGET: type = "widget"
-                        case POPPLER_ANNOT_TEXT: type = "text"
-                        default: type = "other"
-                        }
-                        out.append(PopplerAnnotationInfo(
+            for raw in glistItems(list) {
+                let m = raw.assumingMemoryBound(to: PopplerAnnotMapping.self).pointee
+                if let annot = m.annot {
+                    let type: String
+                    switch poppler_annot_get_annot_type(annot) {
+                    case POPPLER_ANNOT_SQUARE: type = "square"
+                    case POPPLER_ANNOT_POPUP: type = "popup"
+                    case POPPLER_ANNOT_LINK: type = "link"
+                    case POPPLER_ANNOT_WIDGET: type = "widget"
+                    case POPPLER_ANNOT_TEXT: type = "text"
+                    default: type = "other"
+                    }
+                    out.append(
+                        PopplerAnnotationInfo(
                             area: PDFRect(m.area.x1, m.area.y1, m.area.x2, m.area.y2), type: type,
                             contents: PopplerFile.string(poppler_annot_get_contents(annot))))
-                    }
                 }
-                node = n.pointee.next
             }
             return out
         }

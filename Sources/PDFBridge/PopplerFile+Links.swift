@@ -25,16 +25,7 @@ extension PopplerFilePage {
         document.log.capture {
             guard let list = poppler_page_get_link_mapping(page) else { return [] }
             defer { poppler_page_free_link_mapping(list) }
-            var out: [PopplerLink] = []
-            var node: UnsafeMutablePointer<GList>? = list
-            while let n = node {
-                if let raw = n.pointee.data {
-                    let m = raw.assumingMemoryBound(to: PopplerLinkMapping.self).pointee
-                    out.append(Self.link(m))
-                }
-                node = n.pointee.next
-            }
-            return out.reversed()
+            return glistItems(list).map { Self.link($0.assumingMemoryBound(to: PopplerLinkMapping.self).pointee) }.reversed()
         }
     }
 
