@@ -13,7 +13,9 @@ public enum AtomicFile {
         try write(Array(text.utf8), to: path)
     }
 
-    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    /// - Parameter durable: flush to disk before the rename (reports); thumbnails by the thousand
+    ///   skip it: readers still see the old file or the new one, never half of one.
+    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(WriteError) {
         let dir = Paths.parent(path)
         try makeDirectory(dir)
         let name = path.split(separator: "/").last.map(String.init) ?? "file"
@@ -35,7 +37,7 @@ public enum AtomicFile {
             }
         }
         let reason = ok ? nil : errnoText()
-        if ok && fsync(fd) != 0 { ok = false }
+        if ok && durable && fsync(fd) != 0 { ok = false }
         fchmod(fd, 0o644)
         close(fd)
         guard ok, rename(tmp, path) == 0 else {

@@ -16,7 +16,8 @@ public struct ThumbnailsStage: Stage {
             OptionSpec("dpi", .number(min: 0, max: 2400), default: 0, "render at this resolution instead of fitting (0: fit)"),
             OptionSpec("upscale", .bool, default: false, "enlarge pages smaller than the box"),
             OptionSpec("pages", .pages, default: "1", "pages to render ('1', '1-3', '2,5,last', 'all', 'last-2'…)"),
-            OptionSpec("background", .choice(["white", "transparent"]), default: "white", "page background"),
+            OptionSpec("background", .choice(["white", "transparent"]), default: "white", "page background (transparent writes RGBA)"),
+            OptionSpec("compression", .integer(min: 0, max: 9), default: 1, "PNG compression level: 1 is fast, 9 small"),
             OptionSpec("overlay", .choice(["none", "links"]), default: "none", "draw link rectangles (needs validate-links earlier in the pipeline)"),
             OptionSpec("template", .string, default: "{stem}/{page}.png", "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}"),
             OptionSpec("folder", .string, default: "thumbnails", "folder in the output folder"),
@@ -34,6 +35,7 @@ public struct ThumbnailsStage: Stage {
     let template: String
     let folder: String
     let pageWorkers: Int
+    let compression: Int
 
     public init(options o: OptionValues) throws(PipelineError) {
         width = o.int("width")
@@ -53,6 +55,7 @@ public struct ThumbnailsStage: Stage {
         guard template.hasSuffix(".png") else { throw PipelineError(file: nil, path: "template", message: "the template must end in .png") }
         folder = try OutputNames.folder(o.string("folder"))
         pageWorkers = o.int("pageWorkers")
+        compression = o.int("compression")
     }
 
     /// The file name of one thumbnail, relative to the output folder; never outside it.
@@ -134,11 +137,10 @@ public struct ThumbnailsStage: Stage {
                 let target = outputDirectory + "/" + relative
                 let dir = Paths.parent(target)
                 try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                let temp = dir + "/.pdfpipe-thumb-\(UUID().uuidString).png"
-                try image.writePNG(to: temp)
-                if rename(temp, target) != 0 {
-                    unlink(temp)
-                    r.error = "cannot write \(relative): \(String(cString: strerror(errno)))"
+                do throws(AtomicFile.WriteError) {
+                    try AtomicFile.write(image.pngData(level: compression, alpha: transparent), to: target, durable: false)
+                } catch {
+                    r.error = "cannot write \(relative): \(error.reason)"
                 }
             } catch {
                 r.error = "page \(pageNumber): \(error.description)"
