@@ -16,8 +16,8 @@ public struct ValidateLinksStage: Stage {
                 "allowOutsideRoot", .bool, default: false,
                 "follow GoToR links to files outside the input root (otherwise reported as gotor.outside-root)"),
             OptionSpec(
-                "positionTolerance", .number(min: 0, max: .infinity), default: 1,
-                "points a destination's position may lie outside the target page before dest.position-off-page"),
+                "positionTolerance", .number(min: 0, max: .infinity), default: 36,
+                "points a destination's position may lie outside the target page before dest.position-off-page (viewers clamp small overshoots)"),
         ],
         make: { options in ValidateLinksStage(options: options) })
 
