@@ -68,3 +68,23 @@ extension CairoImage {
         cairo_surface_flush(surface)
     }
 }
+
+extension CairoImage {
+    /// Paints the whole image in one colour.
+    public func fill(red: Double, green: Double, blue: Double) {
+        let cr = cairo_create(surface)
+        defer { cairo_destroy(cr) }
+        cairo_set_source_rgb(cr, red, green, blue)
+        cairo_paint(cr)
+        cairo_surface_flush(surface)
+    }
+
+    /// Paints another image at (x, y).
+    public func draw(_ image: CairoImage, x: Int, y: Int) {
+        let cr = cairo_create(surface)
+        defer { cairo_destroy(cr) }
+        cairo_set_source_surface(cr, image.surface, Double(x), Double(y))
+        cairo_paint(cr)
+        cairo_surface_flush(surface)
+    }
+}

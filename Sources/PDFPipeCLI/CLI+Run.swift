@@ -3,7 +3,7 @@ import PDFPipeCore
 
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard"], flags: ["--quiet"])
+        let a = try Arguments(args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard"], flags: ["--quiet", "--force"])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -27,6 +27,7 @@ extension CLI {
         }
         if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
         if let f = a.values["--fail-on"] { pipeline.failOn = try Self.failOn(f) }
+        pipeline.force = a.flags.contains("--force")
         let shard = try a.values["--shard"].map(Shard.init)
 
         var set = try InputSet.expand(inputs, relativeTo: directory)

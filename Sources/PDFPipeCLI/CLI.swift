@@ -97,6 +97,7 @@ public struct CLI: Sendable {
                                      LEVEL (default: the pipeline's report.failOn, else error)
                   --shard K/N        run only the K-th of N deterministic parts of the batch (by a stable hash
                                      of each input's path); join the parts' reports with pdfpipe merge
+                  --force            redo work incremental stages would skip (thumbnails up to date)
                   --quiet            print nothing but errors
                   -h, --help         show this help
 

@@ -94,6 +94,9 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(try PageRanges("last").pages(count: 5), [5])
         XCTAssertEqual(try PageRanges("2-last, 1").pages(count: 3), [1, 2, 3])
         XCTAssertEqual(try PageRanges("5-9").pages(count: 3), [])
+        XCTAssertEqual(try PageRanges("last-2").pages(count: 10), [8])
+        XCTAssertEqual(try PageRanges("1,last-1,last").pages(count: 10), [1, 9, 10])
+        XCTAssertEqual(try PageRanges("last-5").pages(count: 3), [])
         for bad in ["", "0", "3-1", "a-b", "1--2", ",", "1,,2"] {
             XCTAssertThrowsError(try PageRanges(bad), bad)
         }

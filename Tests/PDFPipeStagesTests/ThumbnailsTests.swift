@@ -90,3 +90,44 @@ final class ThumbnailsTests: XCTestCase {
         XCTAssertEqual(try CairoImage(png: out + "/thumbnails/page-labels-8.png").height, 100)
     }
 }
+
+final class IncrementalThumbnailsTests: XCTestCase {
+    var out = ""
+
+    override func setUp() { out = NSTemporaryDirectory() + "pdfpipe-inc-\(UUID().uuidString)" }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    func run(_ with: String, force: Bool = false) throws -> DocumentResult {
+        var pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        pipeline.force = force
+        return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: Samples.folder, jobs: 1).process(
+            InputDocument(path: Samples.path("page-labels.pdf"), relativePath: "page-labels.pdf"))
+    }
+
+    func modified(_ relative: String) throws -> Date {
+        try XCTUnwrap(FileManager.default.attributesOfItem(atPath: out + "/" + relative)[.modificationDate] as? Date)
+    }
+
+    func testARerunWritesNothingAndAChangeRendersAgain() throws {
+        let options = #"{"pages": "1-3,last-1", "contactSheet": true, "contactSheetColumns": 2}"#
+        let first = try run(options)
+        XCTAssertEqual(first.sections["thumbnails"], ["rendered": 4, "skipped": 0])
+        XCTAssertEqual(first.artifacts.map(\.path), [
+            "thumbnails/page-labels/1.png", "thumbnails/page-labels/2.png", "thumbnails/page-labels/3.png", "thumbnails/page-labels/7.png",
+            "thumbnails/page-labels.contact.png",
+        ])
+        let sheet = try CairoImage(png: out + "/thumbnails/page-labels.contact.png")
+        // Two columns and two rows of 200 x 259 thumbnails (612 x 792 pt pages), 8 pixels apart.
+        XCTAssertEqual(sheet.width, 2 * (200 + 8) + 8)
+        XCTAssertEqual(sheet.height, 2 * (259 + 8) + 8)
+        let before = try modified("thumbnails/page-labels/1.png")
+        usleep(20_000)
+        let second = try run(options)
+        XCTAssertEqual(second.sections["thumbnails"], ["rendered": 0, "skipped": 4])
+        XCTAssertEqual(second.artifacts, first.artifacts)
+        XCTAssertEqual(try modified("thumbnails/page-labels/1.png"), before, "nothing rewritten")
+        XCTAssertEqual(try run(options, force: true).sections["thumbnails"], ["rendered": 4, "skipped": 0])
+        XCTAssertEqual(try run(#"{"pages": "1-3,last-1", "contactSheet": true, "contactSheetColumns": 2, "width": 100}"#).sections["thumbnails"], ["rendered": 4, "skipped": 0], "a changed option renders again")
+    }
+}

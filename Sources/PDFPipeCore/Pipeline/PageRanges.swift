@@ -1,13 +1,15 @@
 import Foundation
 
 /// A set of pages written as `1-3,7,10-`: `all` (or `-`) is every page; `N-` is N to the end;
-/// `last` may stand for the last page (`last`, `5-last`).
+/// `last` may stand for the last page (`last`, `5-last`), `last-N` for the page N before it.
 public struct PageRanges: Sendable, Equatable {
     struct Parse: Error { var message: String }
 
     enum Bound: Sendable, Equatable {
         case page(Int)
         case last
+        /// `last-N`: N pages before the last.
+        case beforeLast(Int)
     }
 
     var ranges: [(ClosedRangeBounds)]
@@ -18,7 +20,7 @@ public struct PageRanges: Sendable, Equatable {
     }
 
     public static let all = PageRanges(ranges: [ClosedRangeBounds(lower: .page(1), upper: .last)])
-    static let pattern = "^(all|(([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-)(,(([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-))*)$"
+    static let pattern = "^(all|(last-[0-9]+|([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-)(,(last-[0-9]+|([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-))*)$"
 
     private init(ranges: [ClosedRangeBounds]) { self.ranges = ranges }
 
@@ -38,6 +40,10 @@ public struct PageRanges: Sendable, Equatable {
         for part in t.split(separator: ",", omittingEmptySubsequences: false) {
             if part == "-" {
                 out.append(ClosedRangeBounds(lower: .page(1), upper: .last))
+                continue
+            }
+            if part.hasPrefix("last-"), let n = Int(part.dropFirst(5)), n >= 0 {
+                out.append(ClosedRangeBounds(lower: .beforeLast(n), upper: .beforeLast(n)))
                 continue
             }
             let ends = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
@@ -62,11 +68,14 @@ public struct PageRanges: Sendable, Equatable {
             switch r.lower {
             case .page(let n): lo = n
             case .last: lo = count
+            case .beforeLast(let n): lo = count - n
             }
             switch r.upper {
             case .page(let n): hi = min(n, count)
             case .last: hi = count
+            case .beforeLast(let n): hi = count - n
             }
+            if lo < 1 { continue }
             if lo <= hi { selected.formUnion(lo...hi) }
         }
         return selected.sorted()

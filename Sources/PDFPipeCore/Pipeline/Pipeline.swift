@@ -27,6 +27,8 @@ public struct Pipeline: Sendable {
     public var rules: [String: RuleLevel]
     public var formats: [String]
     public var failOn: FailOn
+    /// Redo work that incremental stages would skip (`--force`).
+    public var force = false
 
     /// Reads and validates a pipeline file.
     /// - Parameter directory: where a relative `file` is found (messages still name it as given).

@@ -83,6 +83,7 @@ public struct Runner: Sendable {
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory, inputRoot: inputRoot)
         job.pageWorkers = pageWorkers
         job.ruleLevels = pipeline.rules
+        job.force = pipeline.force
         var timings: [String: Double] = [:]
         var status = DocumentStatus.ok
         var skipped: [String] = []

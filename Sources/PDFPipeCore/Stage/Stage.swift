@@ -83,6 +83,8 @@ public struct Job {
     /// The batch's input root: report paths are relative to it.
     public let inputRoot: String
     public var pageCount: Int?
+    /// Redo work that incremental stages would skip (`--force`).
+    public var force = false
     /// The pipeline's rule levels (`rules`), for stages that act on findings as they will be reported.
     public var ruleLevels: [String: RuleLevel] = [:]
     /// How many threads a stage may use for the pages of this document: the processors that the

@@ -22,8 +22,8 @@ enum MD5 {
         m.append(0x80)
         while m.count % 64 != 56 { m.append(0) }
         for i in 0..<8 { m.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))) }
+        var w = [UInt32](repeating: 0, count: 16)
         for chunk in stride(from: 0, to: m.count, by: 64) {
-            var w = [UInt32](repeating: 0, count: 16)
             for i in 0..<16 {
                 let j = chunk + i * 4
                 w[i] = UInt32(m[j]) | UInt32(m[j + 1]) << 8 | UInt32(m[j + 2]) << 16 | UInt32(m[j + 3]) << 24

@@ -22,6 +22,9 @@ public struct ThumbnailsStage: Stage {
             OptionSpec("template", .string, default: "{stem}/{page}.png", "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}"),
             OptionSpec("folder", .string, default: "thumbnails", "folder in the output folder"),
             OptionSpec("pageWorkers", .integer(min: 0, max: 64), default: 0, "threads for the pages of one document; 0: automatic"),
+            OptionSpec("contactSheet", .bool, default: false, "also write one image per document with its thumbnails in a grid"),
+            OptionSpec("contactSheetColumns", .integer(min: 1, max: 50), default: 6, "columns of the contact sheet"),
+            OptionSpec("incremental", .bool, default: true, "skip documents whose thumbnails are up to date (same content, same options); --force renders again"),
         ],
         make: { options throws(PipelineError) in try ThumbnailsStage(options: options) })
 
@@ -36,6 +39,11 @@ public struct ThumbnailsStage: Stage {
     let folder: String
     let pageWorkers: Int
     let compression: Int
+    let contactSheet: Bool
+    let contactSheetColumns: Int
+    let incremental: Bool
+    /// The options as text, part of the manifest key.
+    let fingerprint: String
 
     public init(options o: OptionValues) throws(PipelineError) {
         width = o.int("width")
@@ -56,6 +64,10 @@ public struct ThumbnailsStage: Stage {
         folder = try OutputNames.folder(o.string("folder"))
         pageWorkers = o.int("pageWorkers")
         compression = o.int("compression")
+        contactSheet = o.bool("contactSheet")
+        contactSheetColumns = o.int("contactSheetColumns")
+        incremental = o.bool("incremental")
+        fingerprint = JSONWriter.compact(.object(o.values.filter { !["pageWorkers", "incremental"].contains($0.key) }))
     }
 
     /// The file name of one thumbnail, relative to the output folder; never outside it.
@@ -110,6 +122,21 @@ public struct ThumbnailsStage: Stage {
             geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
         }
         let plan = selected.map { page in (page, fileName(for: job, page: page), marks[page] ?? []) }
+
+        // Incremental: the same content and options as last time, and every file still there.
+        let manifestPath = job.outputDirectory + "/" + OutputNames.file(for: job, folder: folder + "/.manifest", extension: "json")
+        let inputHash = FileManager.default.contents(atPath: job.workingFile).map { MD5.hex([UInt8]($0)) } ?? ""
+        let overlayKey = plan.map { p in p.2.map { "\($0.0)\($0.1)" }.joined() }.joined(separator: "|")
+        let key = MD5.hex(Array((inputHash + fingerprint + overlayKey).utf8))
+        if incremental && !job.force, let data = FileManager.default.contents(atPath: manifestPath),
+            let manifest = try? JSONParser.parse(String(decoding: data, as: UTF8.self)), manifest["key"]?.stringValue == key,
+            plan.allSatisfy({ FileManager.default.fileExists(atPath: job.outputDirectory + "/" + $0.1) })
+        {
+            for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.0, path: p.1)) }
+            if contactSheet, let sheet = manifest["contactSheet"]?.stringValue { job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet)) }
+            job.sections["thumbnails"] = ["rendered": 0, "skipped": .int(plan.count)]
+            return
+        }
         let outputDirectory = job.outputDirectory
         let results = Mutex([Rendered](repeating: Rendered(), count: plan.count))
         let geo = geometries
@@ -169,12 +196,46 @@ public struct ThumbnailsStage: Stage {
             }
             if let f = failed.withLock({ $0 }) { throw DocumentFailure(rule: "pdf.unreadable", message: "poppler cannot open the file again: \(f)") }
         }
+        var failures = 0
         for (k, r) in results.withLock({ $0 }).enumerated() {
             if let e = r.error {
+                failures += 1
                 job.report(Finding(rule: "stage.failed", severity: .warning, page: plan[k].0, message: "no thumbnail: \(e)"))
             } else {
                 job.artifacts.append(Artifact(kind: "thumbnail", page: plan[k].0, path: r.path))
             }
         }
+        var manifest: [String: JSONValue] = ["key": .string(key)]
+        if contactSheet, let sheet = writeContactSheet(job, files: plan.map(\.1)) {
+            job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
+            manifest["contactSheet"] = .string(sheet)
+        }
+        job.sections["thumbnails"] = ["rendered": .int(plan.count - failures), "skipped": 0]
+        if failures == 0 { try? AtomicFile.write(JSONWriter.pretty(.object(manifest)), to: manifestPath) }
+    }
+
+    /// One image with the document's thumbnails in a grid, from the files just written.
+    func writeContactSheet(_ job: Job, files: [String]) -> String? {
+        let images = files.compactMap { try? CairoImage(png: job.outputDirectory + "/" + $0) }
+        guard !images.isEmpty else { return nil }
+        let cellW = images.map(\.width).max()!
+        let cellH = images.map(\.height).max()!
+        let gap = 8
+        let columns = min(contactSheetColumns, images.count)
+        let rows = (images.count + columns - 1) / columns
+        guard let sheet = try? CairoImage(width: columns * (cellW + gap) + gap, height: rows * (cellH + gap) + gap) else { return nil }
+        sheet.fill(red: 1, green: 1, blue: 1)
+        for (i, image) in images.enumerated() {
+            let x = gap + (i % columns) * (cellW + gap) + (cellW - image.width) / 2
+            let y = gap + (i / columns) * (cellH + gap)
+            sheet.draw(image, x: x, y: y)
+        }
+        let relative = OutputNames.file(for: job, folder: folder, extension: "contact.png")
+        do {
+            try AtomicFile.write(sheet.pngData(level: compression, alpha: false), to: job.outputDirectory + "/" + relative)
+        } catch {
+            return nil
+        }
+        return relative
     }
 }
