@@ -19,8 +19,14 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]),
         // The one module that imports the C libraries.
-        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib"]),
+        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP"]),
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore"),
         // The stages: core + bridge.

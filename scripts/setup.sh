@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pdfpipe needs, only those that are missing.
-#   scripts/setup.sh          build and run: libqpdf-dev, libpoppler-glib-dev, zlib1g-dev, pkg-config
+#   scripts/setup.sh          build and run: libqpdf-dev, libpoppler-glib-dev, zlib1g-dev, libjpeg-dev,
+#                             libwebp-dev, pkg-config
 #   scripts/setup.sh --test   also what the tests use: qpdf and poppler-utils (second opinions),
 #                             chromium (the HTML report is checked in a real headless browser)
 set -euo pipefail
 
-packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev pkg-config)
+packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev libjpeg-dev libwebp-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils chromium); fi
 
 missing=()

@@ -131,3 +131,55 @@ final class IncrementalThumbnailsTests: XCTestCase {
         XCTAssertEqual(try run(#"{"pages": "1-3,last-1", "contactSheet": true, "contactSheetColumns": 2, "width": 100}"#).sections["thumbnails"], ["rendered": 4, "skipped": 0], "a changed option renders again")
     }
 }
+
+final class ThumbnailFormatTests: XCTestCase {
+    var out = ""
+
+    override func setUp() { out = NSTemporaryDirectory() + "pdfpipe-fmt-\(UUID().uuidString)" }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    func render(_ with: String) throws -> DocumentResult {
+        let pipeline = try Pipeline.parse(#"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: Samples.folder, jobs: 1).process(
+            InputDocument(path: Samples.path("rotated-cropped.pdf"), relativePath: "rotated-cropped.pdf"))
+    }
+
+    /// Width and height from a JPEG's start-of-frame marker.
+    func jpegSize(_ b: [UInt8]) -> (Int, Int)? {
+        var i = 2
+        while i + 9 < b.count {
+            guard b[i] == 0xFF else { return nil }
+            let marker = b[i + 1]
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            if marker == 0xC0 || marker == 0xC2 { return (Int(b[i + 7]) << 8 | Int(b[i + 8]), Int(b[i + 5]) << 8 | Int(b[i + 6])) }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    func testJPEGAndWebP() throws {
+        let jpeg = try render(#"{"format": "jpeg", "quality": 80, "pages": "1,2"}"#)
+        XCTAssertEqual(jpeg.artifacts.map(\.path), ["thumbnails/rotated-cropped/1.jpg", "thumbnails/rotated-cropped/2.jpg"])
+        let j1 = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped/1.jpg")).map { $0 }
+        XCTAssertEqual(Array(j1.prefix(3)), [0xFF, 0xD8, 0xFF])
+        XCTAssertEqual(jpegSize(j1).map { [$0.0, $0.1] }, [200, 267], "512 x 682 pt crop box at 200 px")
+        let j2 = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped/2.jpg")).map { $0 }
+        XCTAssertEqual(jpegSize(j2).map { [$0.0, $0.1] }, [200, 155], "turned 90 degrees: landscape")
+
+        let webp = try render(#"{"format": "webp", "template": "{name}-{page:02}.webp"}"#)
+        XCTAssertEqual(webp.artifacts.map(\.path), ["thumbnails/rotated-cropped-01.webp"])
+        let w = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped-01.webp")).map { $0 }
+        XCTAssertEqual(String(decoding: w[0..<4], as: UTF8.self), "RIFF")
+        XCTAssertEqual(String(decoding: w[8..<12], as: UTF8.self), "WEBP")
+        // VP8 frame header: 14-bit width and height at bytes 26...29.
+        XCTAssertEqual(Int(w[26]) | (Int(w[27]) & 0x3F) << 8, 200)
+        XCTAssertEqual(Int(w[28]) | (Int(w[29]) & 0x3F) << 8, 267)
+
+        XCTAssertThrowsError(try render(#"{"format": "jpeg", "background": "transparent"}"#)) { e in
+            XCTAssertTrue("\(e)".hasSuffix("stages[0].with.background: transparent backgrounds need png (jpeg is written without alpha here)"), "\(e)")
+        }
+        XCTAssertThrowsError(try render(#"{"format": "webp", "template": "{page}.png"}"#)) { e in
+            XCTAssertTrue("\(e)".hasSuffix("stages[0].with.template: the template must end in .webp (or .{ext}) for webp images"), "\(e)")
+        }
+    }
+}

@@ -19,7 +19,9 @@ public struct ThumbnailsStage: Stage {
             OptionSpec("background", .choice(["white", "transparent"]), default: "white", "page background (transparent writes RGBA)"),
             OptionSpec("compression", .integer(min: 0, max: 9), default: 1, "PNG compression level: 1 is fast, 9 small"),
             OptionSpec("overlay", .choice(["none", "links"]), default: "none", "draw link rectangles (needs validate-links earlier in the pipeline)"),
-            OptionSpec("template", .string, default: "{stem}/{page}.png", "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}"),
+            OptionSpec("format", .choice(["png", "jpeg", "webp"]), default: "png", "image format"),
+            OptionSpec("quality", .integer(min: 1, max: 100), default: 85, "JPEG and WebP quality"),
+            OptionSpec("template", .string, default: "{stem}/{page}.{ext}", "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}, {ext}"),
             OptionSpec("folder", .string, default: "thumbnails", "folder in the output folder"),
             OptionSpec("pageWorkers", .integer(min: 0, max: 64), default: 0, "threads for the pages of one document; 0: automatic"),
             OptionSpec("contactSheet", .bool, default: false, "also write one image per document with its thumbnails in a grid"),
@@ -39,6 +41,8 @@ public struct ThumbnailsStage: Stage {
     let folder: String
     let pageWorkers: Int
     let compression: Int
+    let imageFormat: String
+    let quality: Int
     let contactSheet: Bool
     let contactSheetColumns: Int
     let incremental: Bool
@@ -56,11 +60,19 @@ public struct ThumbnailsStage: Stage {
         pages = o.pages("pages")
         transparent = o.string("background") == "transparent"
         overlay = o.string("overlay") == "links"
-        template = o.string("template")
+        imageFormat = o.string("format")
+        quality = o.int("quality")
+        let ext = imageFormat == "jpeg" ? "jpg" : imageFormat
+        template = o.string("template").replacingOccurrences(of: "{ext}", with: ext)
         guard template.contains("{page") else {
             throw PipelineError(file: nil, path: "template", message: "the template must contain {page} (or {page:03}), or pages would overwrite each other")
         }
-        guard template.hasSuffix(".png") else { throw PipelineError(file: nil, path: "template", message: "the template must end in .png") }
+        guard template.hasSuffix("." + ext) || (ext == "jpg" && template.hasSuffix(".jpeg")) else {
+            throw PipelineError(file: nil, path: "template", message: "the template must end in .\(ext) (or .{ext}) for \(imageFormat) images")
+        }
+        if imageFormat != "png" && o.string("background") == "transparent" {
+            throw PipelineError(file: nil, path: "background", message: "transparent backgrounds need png (\(imageFormat) is written without alpha here)")
+        }
         folder = try OutputNames.folder(o.string("folder"))
         pageWorkers = o.int("pageWorkers")
         compression = o.int("compression")
@@ -165,7 +177,7 @@ public struct ThumbnailsStage: Stage {
                 let dir = Paths.parent(target)
                 try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 do throws(AtomicFile.WriteError) {
-                    try AtomicFile.write(image.pngData(level: compression, alpha: transparent), to: target, durable: false)
+                    try AtomicFile.write(encode(image), to: target, durable: false)
                 } catch {
                     r.error = "cannot write \(relative): \(error.reason)"
                 }
@@ -214,8 +226,18 @@ public struct ThumbnailsStage: Stage {
         if failures == 0 { try? AtomicFile.write(JSONWriter.pretty(.object(manifest)), to: manifestPath) }
     }
 
-    /// One image with the document's thumbnails in a grid, from the files just written.
+    func encode(_ image: CairoImage) -> [UInt8] {
+        switch imageFormat {
+        case "jpeg": image.jpegData(quality: quality)
+        case "webp": image.webpData(quality: quality)
+        default: image.pngData(level: compression, alpha: transparent)
+        }
+    }
+
+    /// One image with the document's thumbnails in a grid, from the files just written (PNG) or
+    /// rendered again small (JPEG and WebP, which cairo cannot read back).
     func writeContactSheet(_ job: Job, files: [String]) -> String? {
+        guard imageFormat == "png" else { return nil }
         let images = files.compactMap { try? CairoImage(png: job.outputDirectory + "/" + $0) }
         guard !images.isEmpty else { return nil }
         let cellW = images.map(\.width).max()!
