@@ -41,7 +41,8 @@ extension CLI {
         let progress = console.interactive && !quiet ? ProgressLine(console: console) : nil
         var onProgress: (@Sendable (RunProgress) -> Void)?
         if let progress { onProgress = { progress.update($0) } }
-        let results = runner.run(set.documents, progress: onProgress)
+        let interruption = Interruption.shared
+        let results = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil })
         progress?.finish()
 
         var report = RunReport(
@@ -49,6 +50,13 @@ extension CLI {
             generatedAt: fixedDate ?? Date().ISO8601Format())
         report.failOn = pipeline.failOn
         report.shard = shard?.description
+        if let signal = interruption.signal {
+            // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
+            report.incomplete = true
+            _ = write(report, formats: pipeline.formats, to: outDir, quiet: quiet)
+            console.error("pdfpipe: interrupted: \(results.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true")
+            return ExitCode(rawValue: 128 + signal) ?? .internalFailure
+        }
         return write(report, formats: pipeline.formats, to: outDir, quiet: quiet)
     }
 

@@ -8,4 +8,8 @@ public enum ExitCode: Int32, Sendable {
     case usage = 2
     /// pdfpipe itself failed (for example, it could not write the report).
     case internalFailure = 3
+    /// Interrupted by SIGINT (Ctrl-C): the report lists the finished documents and is marked incomplete.
+    case interrupted = 130
+    /// Stopped by SIGTERM, likewise.
+    case terminated = 143
 }

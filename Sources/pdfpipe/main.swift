@@ -1,5 +1,7 @@
 import Foundation
 import PDFPipeCLI
 
-let code = CLI(console: .standard()).run(Array(CommandLine.arguments.dropFirst()))
+let console = Console.standard()
+Interruption.shared.install(console: console)
+let code = CLI(console: console).run(Array(CommandLine.arguments.dropFirst()))
 exit(code.rawValue)

@@ -129,3 +129,39 @@ func assertSameReport(_ a: JSONValue, _ b: JSONValue, file: StaticString = #file
         XCTFail("reports differ at \(d) (re-record goldens with RECORD_SNAPSHOTS=1 swift test and review the diff)", file: file, line: line)
     }
 }
+
+final class InterruptionTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func binary() throws -> String {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pdfpipe").path
+        return try XCTUnwrap([exe, Repo.root + "/.build/debug/pdfpipe"].first { FileManager.default.isExecutableFile(atPath: $0) })
+    }
+
+    /// Ctrl-C: no new document starts, the running ones finish, the report says incomplete, and the
+    /// exit code is 130; no temporary file is left behind.
+    func testSIGINTWritesAnIncompleteReport() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        for i in 0..<300 { try FileManager.default.copyItem(atPath: Repo.root + "/samples/page-labels.pdf", toPath: dir + "/in/d\(i).pdf") }
+        try #"{"stages": [{"use": "thumbnails", "with": {"width": 150, "pages": "all"}}]}"#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try binary())
+        p.arguments = ["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--jobs", "1", "--quiet"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        usleep(700_000)
+        p.interrupt()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+        let report = try JSONParser.parse(String(contentsOfFile: dir + "/out/report.json", encoding: .utf8))
+        XCTAssertEqual(report["incomplete"], true)
+        let done = report["documents"]?.arrayValue?.count ?? 0
+        XCTAssertGreaterThan(done, 0)
+        XCTAssertLessThan(done, 300)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { $0.hasPrefix(".") }, [], "no temporary files")
+    }
+}

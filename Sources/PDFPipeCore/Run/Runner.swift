@@ -31,7 +31,12 @@ public struct Runner: Sendable {
     }
 
     /// Processes every document. `progress` is called after each document (from any thread).
-    public func run(_ documents: [InputDocument], progress: (@Sendable (RunProgress) -> Void)? = nil) -> [DocumentResult] {
+    /// When `shouldStop` turns true no new document is started; the ones running finish, and only
+    /// the finished documents are returned (in input order).
+    public func run(
+        _ documents: [InputDocument], progress: (@Sendable (RunProgress) -> Void)? = nil,
+        shouldStop: (@Sendable () -> Bool)? = nil
+    ) -> [DocumentResult] {
         let count = documents.count
         let results = Mutex<[DocumentResult?]>(Array(repeating: nil, count: count))
         let next = Atomic<Int>(0)
@@ -46,6 +51,7 @@ public struct Runner: Sendable {
             // malloc arena serves qpdf's many small allocations faster than a thread's arena).
             var out: [DocumentResult] = []
             for (i, d) in documents.enumerated() {
+                if shouldStop?() == true { break }
                 let result = process(d, pageWorkers: pageWorkers)
                 out.append(result)
                 let pages = stats.withLock { s in
@@ -59,6 +65,7 @@ public struct Runner: Sendable {
         for _ in 0..<workers {
             queue.async(group: group) {
                 while true {
+                    if shouldStop?() == true { return }
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard i < count else { return }
                     let result = process(documents[i], pageWorkers: pageWorkers)
@@ -74,7 +81,7 @@ public struct Runner: Sendable {
             }
         }
         group.wait()
-        return results.withLock { $0.map { $0! } }
+        return results.withLock { $0.compactMap { $0 } }
     }
 
     /// Runs every stage on one document; never throws: failures become findings.

@@ -1,0 +1,42 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// SIGINT and SIGTERM: the first stops new documents from starting (the running ones finish and a
+/// report marked incomplete is written); a second one ends the process at once.
+public final class Interruption: Sendable {
+    public static let shared = Interruption()
+
+    private let received = Mutex<Int32?>(nil)
+
+    /// The first signal received, if any.
+    public var signal: Int32? { received.withLock { $0 } }
+
+    /// Installs the handlers (the executable does; tests running the CLI in-process do not).
+    public func install(console: Console) {
+        let queue = DispatchQueue(label: "pdfpipe.signals")
+        var made: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            Foundation.signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler { [self] in
+                let first = received.withLock { r -> Bool in
+                    if r != nil { return false }
+                    r = sig
+                    return true
+                }
+                if first {
+                    console.error("\npdfpipe: stopping: finishing the documents in progress (signal again to stop at once)")
+                } else {
+                    _exit(128 + sig)
+                }
+            }
+            source.resume()
+            made.append(source)
+        }
+        signalSources = made
+    }
+}
+
+/// Keeps the signal sources alive. Written once, by `install`, before any worker starts.
+nonisolated(unsafe) private var signalSources: [DispatchSourceSignal] = []
