@@ -3,7 +3,9 @@ import PDFPipeCore
 
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard"], flags: ["--quiet", "--force"])
+        let a = try Arguments(
+            args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit"],
+            flags: ["--quiet", "--force", "--isolate"])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -28,6 +30,15 @@ extension CLI {
         if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
         if let f = a.values["--fail-on"] { pipeline.failOn = try Self.failOn(f) }
         pipeline.force = a.flags.contains("--force")
+        if a.flags.contains("--isolate") { pipeline.isolation = "process" }
+        if let t = a.values["--timeout"] {
+            guard let v = Double(t), v >= 0 else { throw PipelineError(file: nil, message: "--timeout: expected seconds, got '\(t)'") }
+            pipeline.timeoutSeconds = v
+        }
+        if let m = a.values["--memory-limit"] {
+            guard let v = Int(m), v >= 0 else { throw PipelineError(file: nil, message: "--memory-limit: expected megabytes, got '\(m)'") }
+            pipeline.memoryLimitMB = v
+        }
         let shard = try a.values["--shard"].map(Shard.init)
 
         var set = try InputSet.expand(inputs, relativeTo: directory)
@@ -37,7 +48,14 @@ extension CLI {
 
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
-        let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
+        var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
+        if pipeline.isolation == "process" {
+            let isolated = IsolatedRunner(
+                executable: IsolatedRunner.currentExecutable(), pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
+                outputDirectory: outDir, inputRoot: set.root, timeout: pipeline.timeoutSeconds, memoryLimitMB: pipeline.memoryLimitMB,
+                force: pipeline.force)
+            runner.isolate = { isolated.run($0, pageWorkers: $1) }
+        }
         let progress = console.interactive && !quiet ? ProgressLine(console: console) : nil
         var onProgress: (@Sendable (RunProgress) -> Void)?
         if let progress { onProgress = { progress.update($0) } }

@@ -65,6 +65,7 @@ public struct CLI: Sendable {
             case "run": return try runCommand(rest)
             case "validate": return try validateCommand(rest)
             case "merge": return try mergeCommand(rest)
+            case "__worker": return try workerCommand(rest)
             case "stages": return try listStages(rest)
             case "rules": return try listRules(rest)
             case "schema": return try printSchema(rest)

@@ -165,3 +165,89 @@ final class InterruptionTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { $0.hasPrefix(".") }, [], "no temporary files")
     }
 }
+
+final class IsolationTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func binary() throws -> String {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pdfpipe").path
+        return try XCTUnwrap([exe, Repo.root + "/.build/debug/pdfpipe"].first { FileManager.default.isExecutableFile(atPath: $0) })
+    }
+
+    /// About 2 KB of valid PDF whose page draws a form that draws the next one ten times, nine
+    /// levels deep: 10^9 drawings, which no renderer finishes.
+    func writeNestedForms(_ path: String) throws {
+        var objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /XObject << /F 5 0 R >> >> >>",
+            "<< /Length 5 >>\nstream\n/F Do\nendstream",
+        ]
+        for k in 0..<9 {
+            let body = k < 8 ? Array(repeating: "q 0.99 0 0 0.99 0.1 0.1 cm /F Do Q", count: 10).joined(separator: " ") : "0 0 100 100 re f"
+            let resources = k < 8 ? "/Resources << /XObject << /F \(6 + k) 0 R >> >>" : ""
+            objects.append("<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] \(resources) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream")
+        }
+        var out = "%PDF-1.7\n"
+        var offsets: [Int] = []
+        for (i, o) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(i + 1) 0 obj\n\(o)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        try out.write(toFile: path, atomically: true, encoding: .ascii)
+    }
+
+    func run(_ args: [String], environment: [String: String] = [:]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try binary())
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    func testAHangingDocumentTimesOutAndTheBatchGoesOn() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeNestedForms(dir + "/in/nested-forms.pdf")
+        try FileManager.default.copyItem(atPath: Repo.root + "/samples/links-internal.pdf", toPath: dir + "/in/fine.pdf")
+        try #"{"stages": [{"use": "thumbnails", "with": {"width": 100}}], "isolation": "process", "timeoutSeconds": 2}"#
+            .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let started = Date()
+        XCTAssertEqual(try run(["run", dir + "/p.json", dir + "/in", "--out", dir + "/out"]), 1)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30)
+        let docs = try XCTUnwrap(try Repo.stableReport(dir + "/out/report.json")["documents"]?.arrayValue)
+        XCTAssertEqual(docs.map { $0["status"]?.stringValue }, ["ok", "failed"])
+        XCTAssertEqual(docs[1]["findings"]?.arrayValue?.first?["rule"], "pdf.timeout")
+        XCTAssertEqual(docs[1]["findings"]?.arrayValue?.first?["message"], "processing took longer than 2 s; the document's process was stopped")
+        XCTAssertEqual(docs[0]["artifacts"]?.arrayValue?.count, 1)
+    }
+
+    func testACrashIsAFindingAndTheOthersAreUntouched() throws {
+        XCTAssertEqual(try run(["run", "pipelines/link-audit.json", "--out", dir + "/plain", "--quiet"]), 1)
+        XCTAssertEqual(
+            try run(["run", "pipelines/link-audit.json", "--isolate", "--out", dir + "/iso", "--quiet"], environment: ["PDFPIPE_TEST_CRASH_ON": "gotor.pdf"]), 1)
+        let plain = try Repo.stableReport(dir + "/plain/report.json")
+        let isolated = try Repo.stableReport(dir + "/iso/report.json")
+        let p = try XCTUnwrap(plain["documents"]?.arrayValue)
+        let i = try XCTUnwrap(isolated["documents"]?.arrayValue)
+        XCTAssertEqual(p.count, i.count)
+        for (a, b) in zip(p, i) {
+            if a["path"] == "gotor.pdf" {
+                XCTAssertEqual(b["status"], "failed")
+                XCTAssertEqual(b["findings"]?.arrayValue?.first?["rule"], "pdf.crashed")
+                XCTAssertTrue(b["findings"]?.arrayValue?.first?["message"]?.stringValue?.hasPrefix("the document's process was killed by signal 6 (SIGABRT)") == true)
+            } else {
+                assertSameReport(b, a)  // each document's entry, through a child process, is the same
+            }
+        }
+    }
+}

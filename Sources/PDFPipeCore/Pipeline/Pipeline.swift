@@ -12,7 +12,10 @@ public struct ConfiguredStage: Sendable {
 /// A validated pipeline file, defaults filled in.
 public struct Pipeline: Sendable {
     public static let currentVersion = 1
-    public static let topLevelKeys = ["$schema", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report"]
+    public static let topLevelKeys = [
+        "$schema", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report", "isolation", "timeoutSeconds",
+        "memoryLimitMB",
+    ]
     public static let reportKeys = ["formats", "failOn"]
 
     /// The file as the user named it (used in messages).
@@ -29,6 +32,12 @@ public struct Pipeline: Sendable {
     public var failOn: FailOn
     /// Redo work that incremental stages would skip (`--force`).
     public var force = false
+    /// `process`: each document runs in a child process (crashes, hangs and memory blow-ups stay there).
+    public var isolation = "none"
+    /// With process isolation: seconds a document may take (0: no limit).
+    public var timeoutSeconds = 0.0
+    /// With process isolation: address-space limit of a document's process in MB (0: none).
+    public var memoryLimitMB = 0
 
     /// Reads and validates a pipeline file.
     /// - Parameter directory: where a relative `file` is found (messages still name it as given).
@@ -142,6 +151,25 @@ public struct Pipeline: Sendable {
             jobs = i
         }
 
+        // isolation
+        var isolation = "none"
+        if let v = top["isolation"] {
+            guard let s = v.stringValue, ["none", "process"].contains(s) else {
+                throw fail("isolation", "expected one of 'none' | 'process', got \(v.shortDescription)")
+            }
+            isolation = s
+        }
+        var timeout = 0.0
+        if let v = top["timeoutSeconds"] {
+            guard let d = v.doubleValue, d >= 0, d <= 86_400 else { throw fail("timeoutSeconds", "expected seconds 0...86400 (0: none), got \(v.shortDescription)") }
+            timeout = d
+        }
+        var memory = 0
+        if let v = top["memoryLimitMB"] {
+            guard let i = v.intValue, i >= 0, i <= 1_048_576 else { throw fail("memoryLimitMB", "expected megabytes 0...1048576 (0: none), got \(v.shortDescription)") }
+            memory = i
+        }
+
         // stages
         guard let stagesValue = top["stages"] else { throw fail("", "missing key 'stages' (a list of stages to run)") }
         guard case .array(let stageItems) = stagesValue, !stageItems.isEmpty else {
@@ -232,9 +260,13 @@ public struct Pipeline: Sendable {
             }
         }
 
-        return Pipeline(
+        var pipeline = Pipeline(
             file: file, version: version, name: name, inputs: inputs, output: output, jobs: jobs, stages: stages,
             rules: rules, formats: formats, failOn: failOn)
+        pipeline.isolation = isolation
+        pipeline.timeoutSeconds = timeout
+        pipeline.memoryLimitMB = memory
+        return pipeline
     }
 
     /// The severity a rule has in this pipeline, or nil when it is off.

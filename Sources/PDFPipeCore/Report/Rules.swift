@@ -40,6 +40,18 @@ public enum Rules {
             summary: "the normalized copy has a different number of pages than the original's page tree declares (repair lost or found pages)",
             hint: "compare the copy with the original; the original's page tree is damaged"),
         Rule(
+            id: "pdf.crashed", severity: .error,
+            summary: "processing the document crashed its (isolated) process; the rest of the batch went on",
+            hint: "report the file to pdfpipe; other tools may choke on it too"),
+        Rule(
+            id: "pdf.timeout", severity: .error,
+            summary: "the document took longer than timeoutSeconds; its (isolated) process was stopped",
+            hint: "raise timeoutSeconds if the document is merely big; hostile files (nested forms) never finish"),
+        Rule(
+            id: "pdf.out-of-memory", severity: .error,
+            summary: "the document's (isolated) process ran out of memory under memoryLimitMB",
+            hint: "raise memoryLimitMB if the document is merely big"),
+        Rule(
             id: "pdf.parse-message", severity: .note,
             summary: "poppler reported a problem while reading the document",
             hint: "the message comes from poppler; it often points at damaged or unusual structure"),

@@ -22,6 +22,8 @@ public struct Runner: Sendable {
     public var inputRoot: String
     /// Concurrent documents (at least 1).
     public var jobs: Int
+    /// Runs one document elsewhere (a child process) instead of in this process.
+    public var isolate: (@Sendable (InputDocument, Int) -> DocumentResult)?
 
     public init(pipeline: Pipeline, outputDirectory: String, inputRoot: String = "/", jobs: Int) {
         self.pipeline = pipeline
@@ -52,7 +54,7 @@ public struct Runner: Sendable {
             var out: [DocumentResult] = []
             for (i, d) in documents.enumerated() {
                 if shouldStop?() == true { break }
-                let result = process(d, pageWorkers: pageWorkers)
+                let result = isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers)
                 out.append(result)
                 let pages = stats.withLock { s in
                     s.pages += result.pageCount ?? 0
@@ -68,7 +70,7 @@ public struct Runner: Sendable {
                     if shouldStop?() == true { return }
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard i < count else { return }
-                    let result = process(documents[i], pageWorkers: pageWorkers)
+                    let result = isolate?(documents[i], pageWorkers) ?? process(documents[i], pageWorkers: pageWorkers)
                     results.withLock { $0[i] = result }
                     let (done, pages) = stats.withLock { s in
                         s.done += 1
