@@ -39,6 +39,8 @@ extension CLI {
             guard let v = Int(m), v >= 0 else { throw PipelineError(file: nil, message: "--memory-limit: expected megabytes, got '\(m)'") }
             pipeline.memoryLimitMB = v
         }
+        // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
+        if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = "process" }
         let shard = try a.values["--shard"].map(Shard.init)
 
         var set = try InputSet.expand(inputs, relativeTo: directory)

@@ -116,6 +116,8 @@ extension CLI {
             var limit = rlimit(rlim_cur: rlim_t(mb) << 20, rlim_max: rlim_t(mb) << 20)
             setrlimit(Int32(RLIMIT_AS.rawValue), &limit)
         }
+        // Ctrl-C reaches the whole process group; the parent decides what stops (running documents finish).
+        signal(SIGINT, SIG_IGN)
         var pipeline = try loadPipeline(file)
         pipeline.force = a.flags.contains("--force")
         if let target = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"], target == relative {

@@ -219,7 +219,7 @@ final class IsolationTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeNestedForms(dir + "/in/nested-forms.pdf")
         try FileManager.default.copyItem(atPath: Repo.root + "/samples/links-internal.pdf", toPath: dir + "/in/fine.pdf")
-        try #"{"stages": [{"use": "thumbnails", "with": {"width": 100}}], "isolation": "process", "timeoutSeconds": 2}"#
+        try #"{"stages": [{"use": "thumbnails", "with": {"width": 100}}], "timeoutSeconds": 2}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let started = Date()
         XCTAssertEqual(try run(["run", dir + "/p.json", dir + "/in", "--out", dir + "/out"]), 1)
@@ -229,6 +229,19 @@ final class IsolationTests: XCTestCase {
         XCTAssertEqual(docs[1]["findings"]?.arrayValue?.first?["rule"], "pdf.timeout")
         XCTAssertEqual(docs[1]["findings"]?.arrayValue?.first?["message"], "processing took longer than 2 s; the document's process was stopped")
         XCTAssertEqual(docs[0]["artifacts"]?.arrayValue?.count, 1)
+    }
+
+    func testAMemoryLimitMakesAHugeRenderFailGracefully() throws {
+        // 12000 px wide needs a 745 MB image: under a 400 MB address-space limit the allocation fails,
+        // and the stage reports it for that page instead of the process dying.
+        try #"{"stages": [{"use": "thumbnails", "with": {"width": 12000, "upscale": true}}]}"#
+            .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try run(["run", dir + "/p.json", "samples/links-internal.pdf", "--memory-limit", "400", "--out", dir + "/out", "--fail-on", "warning"]), 1)
+        let docs = try XCTUnwrap(try Repo.stableReport(dir + "/out/report.json")["documents"]?.arrayValue)
+        XCTAssertEqual(docs.first?["status"], "ok")
+        XCTAssertEqual(docs.first?["findings"]?.arrayValue?.first?["rule"], "stage.failed")
+        XCTAssertEqual(
+            docs.first?["findings"]?.arrayValue?.first?["message"], "no thumbnail: page 1: cannot make a 12000x15530 image: out of memory")
     }
 
     func testACrashIsAFindingAndTheOthersAreUntouched() throws {

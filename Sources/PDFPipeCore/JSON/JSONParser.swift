@@ -20,15 +20,33 @@ public struct JSONParser {
     private var line = 1
     private var lineStart = 0
     private let maxDepth = 512
+    /// Whether to remember where each value starts (pipeline files want it; reports do not).
+    private let tracksLocations: Bool
+    /// Where each value starts: line, the offset where that line starts, and the value's offset.
+    /// Columns are counted only when asked for: counting them for every value is quadratic on one-line JSON.
+    private var marks: [String: Mark] = [:]
+
+    private struct Mark {
+        var line: Int
+        var lineStart: Int
+        var index: Int
+    }
+
     /// Where each value starts, keyed by its JSON path (`stages[2].with.width`).
-    public private(set) var locations: [String: SourceLocation] = [:]
+    public var locations: [String: SourceLocation] { marks.mapValues(location(of:)) }
 
-    public init(text: String) { self.bytes = Array(text.utf8) }
-    public init(bytes: [UInt8]) { self.bytes = bytes }
+    public init(text: String, tracksLocations: Bool = true) {
+        self.bytes = Array(text.utf8)
+        self.tracksLocations = tracksLocations
+    }
+    public init(bytes: [UInt8], tracksLocations: Bool = true) {
+        self.bytes = bytes
+        self.tracksLocations = tracksLocations
+    }
 
-    /// Parses one JSON document.
+    /// Parses one JSON document (without remembering value locations: errors still say where).
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(text: text)
+        var parser = JSONParser(text: text, tracksLocations: false)
         return try parser.parseDocument()
     }
 
@@ -41,15 +59,18 @@ public struct JSONParser {
         return value
     }
 
-    private var location: SourceLocation {
+    private var mark: Mark { Mark(line: line, lineStart: lineStart, index: index) }
+    private var location: SourceLocation { location(of: mark) }
+
+    private func location(of mark: Mark) -> SourceLocation {
         // Columns count characters, not bytes.
         var column = 1
-        var i = lineStart
-        while i < index {
+        var i = mark.lineStart
+        while i < mark.index {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
         }
-        return SourceLocation(line: line, column: column)
+        return SourceLocation(line: mark.line, column: column)
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
@@ -76,7 +97,7 @@ public struct JSONParser {
 
     private mutating func parseValue(path: String, depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
-        locations[path] = location
+        if tracksLocations { marks[path] = mark }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(path: path, depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(path: path, depth: depth + 1)
@@ -112,10 +133,10 @@ public struct JSONParser {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a string key, found '\(describe(bytes[index]))'")
             }
-            let keyLocation = location
+            let keyMark = mark
             let key = try parseString()
             if members[key] != nil {
-                throw JSONSyntaxError(location: keyLocation, message: "duplicate key '\(key)'")
+                throw JSONSyntaxError(location: location(of: keyMark), message: "duplicate key '\(key)'")
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -123,7 +144,7 @@ public struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            let childPath = path.isEmpty ? key : "\(path).\(key)"
+            let childPath = !tracksLocations ? "" : path.isEmpty ? key : "\(path).\(key)"
             members[key] = try parseValue(path: childPath, depth: depth)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
@@ -154,7 +175,7 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            items.append(try parseValue(path: "\(path)[\(items.count)]", depth: depth))
+            items.append(try parseValue(path: tracksLocations ? "\(path)[\(items.count)]" : "", depth: depth))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file, expected ',' or ']'") }
             if bytes[index] == UInt8(ascii: ",") {

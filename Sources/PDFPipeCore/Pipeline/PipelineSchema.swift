@@ -35,8 +35,8 @@ public enum PipelineSchema {
                 "output": ["type": "string", "minLength": 1, "description": "output folder; default: out/NAME"],
                 "jobs": ["type": "integer", "minimum": 0, "maximum": 1024, "description": "documents at once; 0: one per processor"],
                 "isolation": ["enum": ["none", "process"], "description": "process: each document in a child process"],
-                "timeoutSeconds": ["type": "number", "minimum": 0, "maximum": 86400, "description": "with process isolation: seconds per document (0: none)"],
-                "memoryLimitMB": ["type": "integer", "minimum": 0, "maximum": 1048576, "description": "with process isolation: address-space limit per document (0: none)"],
+                "timeoutSeconds": ["type": "number", "minimum": 0, "maximum": 86400, "description": "seconds per document (0: none); a limit turns process isolation on"],
+                "memoryLimitMB": ["type": "integer", "minimum": 0, "maximum": 1048576, "description": "address-space limit per document in MB (0: none); a limit turns process isolation on"],
                 "stages": ["type": "array", "minItems": 1, "items": ["oneOf": .array(stageVariants)]],
                 "rules": ["type": "object", "additionalProperties": false, "properties": .object(ruleProps)],
                 "report": [
