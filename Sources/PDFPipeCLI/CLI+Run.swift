@@ -51,18 +51,21 @@ extension CLI {
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
+        var isolated: IsolatedRunner?
         if pipeline.isolation == "process" {
-            let isolated = IsolatedRunner(
+            let pool = IsolatedRunner(
                 executable: IsolatedRunner.currentExecutable(), pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
                 outputDirectory: outDir, inputRoot: set.root, timeout: pipeline.timeoutSeconds, memoryLimitMB: pipeline.memoryLimitMB,
                 force: pipeline.force)
-            runner.isolate = { isolated.run($0, pageWorkers: $1) }
+            runner.isolate = { pool.run($0, pageWorkers: $1) }
+            isolated = pool
         }
         let progress = console.interactive && !quiet ? ProgressLine(console: console) : nil
         var onProgress: (@Sendable (RunProgress) -> Void)?
         if let progress { onProgress = { progress.update($0) } }
         let interruption = Interruption.shared
         let results = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil })
+        isolated?.shutdown()
         progress?.finish()
 
         var report = RunReport(

@@ -4,9 +4,19 @@ import PDFPipeCore
 import PDFPipeStages
 import Synchronization
 
-/// Process isolation: each document runs in a child process (this executable in worker mode), so a
-/// crash, a hang past the timeout or a memory blow-up costs that document only.
-struct IsolatedRunner: Sendable {
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Process isolation: documents run in child processes (this executable in worker mode), so a crash,
+/// a hang past the timeout or a memory blow-up costs that document only.
+///
+/// The children are long-lived: each takes one document after another over a pipe (one JSON line
+/// in, one JSON line out), so a batch of small files pays for a process start once per worker, not
+/// once per document. A child that crashes or is killed for a timeout is replaced by a fresh one, and
+/// a child is retired after `documentsPerWorker` documents so that leaks and heap growth in the C
+/// libraries cannot pile up (and an out-of-memory is blamed on the document that caused it).
+final class IsolatedRunner: Sendable {
     let executable: String
     let pipelineFile: String
     let outputDirectory: String
@@ -14,6 +24,19 @@ struct IsolatedRunner: Sendable {
     let timeout: Double
     let memoryLimitMB: Int
     let force: Bool
+    let documentsPerWorker = 100
+    private let idle = Mutex<[WorkerProcess]>([])
+
+    init(executable: String, pipelineFile: String, outputDirectory: String, inputRoot: String, timeout: Double, memoryLimitMB: Int, force: Bool) {
+        self.executable = executable
+        self.pipelineFile = pipelineFile
+        self.outputDirectory = outputDirectory
+        self.inputRoot = inputRoot
+        self.timeout = timeout
+        self.memoryLimitMB = memoryLimitMB
+        self.force = force
+        signal(SIGPIPE, SIG_IGN)  // a dead child's stdin is an error to handle, not a reason to die
+    }
 
     /// This executable (`PDFPIPE_WORKER_EXECUTABLE` overrides it, for running the CLI inside a test runner).
     static func currentExecutable() -> String {
@@ -22,71 +45,56 @@ struct IsolatedRunner: Sendable {
     }
 
     func run(_ document: InputDocument, pageWorkers: Int) -> DocumentResult {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        var args = [
-            "__worker", pipelineFile, "--path", document.path, "--relative", document.relativePath, "--out", outputDirectory,
-            "--root", inputRoot, "--page-workers", String(pageWorkers), "--memory-limit", String(memoryLimitMB),
-        ]
-        if force { args.append("--force") }
-        p.arguments = args
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        let done = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in done.signal() }
         func failed(_ rule: String, _ message: String) -> DocumentResult {
             DocumentResult(path: document.relativePath, status: .failed, findings: [Finding(rule: rule, message: message)])
         }
-        do {
-            try p.run()
-        } catch {
-            return failed("pdf.crashed", "cannot start the worker process: \(error)")
-        }
-        // Read both pipes while the child runs (a full pipe would block it).
-        let stdout = Mutex(Data())
-        let stderr = Mutex(Data())
-        let readers = DispatchGroup()
-        DispatchQueue.global().async(group: readers) {
-            let d = out.fileHandleForReading.readDataToEndOfFile()
-            stdout.withLock { $0 = d }
-        }
-        DispatchQueue.global().async(group: readers) {
-            let d = err.fileHandleForReading.readDataToEndOfFile()
-            stderr.withLock { $0 = d }
-        }
-        var timedOut = false
-        if timeout > 0 {
-            if done.wait(timeout: .now() + timeout) == .timedOut {
-                timedOut = true
-                kill(p.processIdentifier, SIGKILL)
-                done.wait()
-            }
+        let worker: WorkerProcess
+        if let w = idle.withLock({ $0.popLast() }) {
+            worker = w
         } else {
-            done.wait()
+            do {
+                worker = try WorkerProcess(executable: executable, arguments: workerArguments())
+            } catch {
+                return failed("pdf.crashed", "cannot start the worker process: \(error)")
+            }
         }
-        readers.wait()
-        let errText = String(decoding: stderr.withLock { $0 }, as: UTF8.self)
-        if timedOut {
+        let request = JSONValue.object([
+            "path": .string(document.path), "relative": .string(document.relativePath), "pageWorkers": .int(pageWorkers),
+        ])
+        let answer = worker.send(JSONWriter.compact(request) + "\n") ? worker.readLine(timeout: timeout) : .closed
+        switch answer {
+        case .line(let text):
+            worker.documents += 1
+            if worker.documents >= documentsPerWorker { worker.finish() } else { idle.withLock { $0.append(worker) } }
+            do {
+                return try DocumentResult(json: JSONParser.parse(text))
+            } catch {
+                return failed("pdf.crashed", "the document's process gave no result (\(error))")
+            }
+        case .timedOut:
+            worker.kill()
             return failed("pdf.timeout", "processing took longer than \(JSONWriter.format(timeout)) s; the document's process was stopped")
-        }
-        if p.terminationReason == .uncaughtSignal || p.terminationStatus != 0 {
-            let signal = p.terminationReason == .uncaughtSignal ? p.terminationStatus : 0
+        case .closed:
+            let (signal, status, errText) = worker.waitForExit()
             let lower = errText.lowercased()
             if memoryLimitMB > 0 && (lower.contains("memory") || lower.contains("bad_alloc") || lower.contains("cannot allocate")) {
                 return failed("pdf.out-of-memory", "the document's process ran out of memory under the \(memoryLimitMB) MB limit")
             }
-            let how = signal != 0 ? "was killed by signal \(signal)\(Self.signalName(signal))" : "exited with status \(p.terminationStatus)"
+            let how = signal != 0 ? "was killed by signal \(signal)\(Self.signalName(signal))" : "exited with status \(status)"
             let detail = errText.split(separator: "\n").last.map { ": \($0)" } ?? ""
             return failed("pdf.crashed", "the document's process \(how)\(detail)")
         }
-        do {
-            let value = try JSONParser.parse(String(decoding: stdout.withLock { $0 }, as: UTF8.self))
-            return try DocumentResult(json: value)
-        } catch {
-            return failed("pdf.crashed", "the document's process gave no result (\(error))")
-        }
+    }
+
+    /// Ends the idle workers (they exit when their input closes).
+    func shutdown() {
+        for w in idle.withLock({ l in defer { l.removeAll() }; return l }) { w.finish() }
+    }
+
+    private func workerArguments() -> [String] {
+        var args = ["__worker", pipelineFile, "--out", outputDirectory, "--root", inputRoot, "--memory-limit", String(memoryLimitMB)]
+        if force { args.append("--force") }
+        return args
     }
 
     static func signalName(_ s: Int32) -> String {
@@ -103,14 +111,117 @@ struct IsolatedRunner: Sendable {
     }
 }
 
+/// One child process in worker mode. Used by one thread at a time: the pool hands it over under its
+/// lock, which is why it may be `@unchecked Sendable`.
+final class WorkerProcess: @unchecked Sendable {
+    enum Answer {
+        case line(String)
+        case timedOut
+        case closed
+    }
+
+    private let process = Process()
+    private let input: Int32
+    private let output: Int32
+    private let inputPipe = Pipe()
+    private let outputPipe = Pipe()
+    /// The child's stderr goes to a file (nothing to drain while it runs); its last line explains a crash.
+    private let stderrPath: String
+    private var buffer: [UInt8] = []
+    /// Where the current document's stderr starts in the file (earlier documents' lines are not its fault).
+    private var stderrOffset: UInt64 = 0
+    var documents = 0
+
+    init(executable: String, arguments: [String]) throws {
+        stderrPath = NSTemporaryDirectory() + "/pdfpipe-worker-\(UUID().uuidString).stderr"
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = inputPipe
+        process.standardOutput = outputPipe
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        input = inputPipe.fileHandleForWriting.fileDescriptor
+        output = outputPipe.fileHandleForReading.fileDescriptor
+        try process.run()
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: stderrPath) }
+
+    /// Writes a request; false if the child is gone.
+    func send(_ text: String) -> Bool {
+        stderrOffset = ((try? FileManager.default.attributesOfItem(atPath: stderrPath)[.size]) as? NSNumber)?.uint64Value ?? 0
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes[done...].withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Reads one line of answer, waiting at most `timeout` seconds (0: no limit).
+    func readLine(timeout: Double) -> Answer {
+        let deadline = timeout > 0 ? DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9) : nil
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let end = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeSubrange(...end)
+                return .line(line)
+            }
+            var wait: Int32 = -1
+            if let deadline {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now >= deadline { return .timedOut }
+                wait = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
+            }
+            var p = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, wait)
+            if r < 0 && errno == EINTR { continue }
+            if r == 0 { return .timedOut }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return .closed }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Closes the child's input (it exits at the end of its loop) and waits for it.
+    func finish() {
+        try? inputPipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// Waits for a child that closed its output; gives the signal that ended it (0 if none), its exit
+    /// status and its stderr.
+    func waitForExit() -> (signal: Int32, status: Int32, stderr: String) {
+        try? inputPipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        var text = ""
+        if let h = FileHandle(forReadingAtPath: stderrPath) {
+            try? h.seek(toOffset: stderrOffset)
+            text = String(decoding: (try? h.readToEnd()) ?? Data(), as: UTF8.self)
+            try? h.close()
+        }
+        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : 0
+        return (signal, signal == 0 ? process.terminationStatus : 0, text)
+    }
+}
+
 extension CLI {
-    /// `pdfpipe __worker PIPELINE --path P --relative R --out DIR --root ROOT ...`: runs the stages on
-    /// one document and prints its result as JSON. Not for people: `run` starts it under isolation.
+    /// `pdfpipe __worker PIPELINE --out DIR --root ROOT [--memory-limit MB] [--force]`: reads one JSON
+    /// request per line on stdin (`{"path", "relative", "pageWorkers"}`), runs the stages on that
+    /// document and answers with its result as one JSON line. Not for people: `run --isolate` starts it.
     func workerCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(
-            args, valued: ["--path", "--relative", "--out", "--root", "--page-workers", "--memory-limit"], flags: ["--force"])
-        guard let file = a.positional.first, let path = a.values["--path"], let relative = a.values["--relative"],
-            let outDir = a.values["--out"], let root = a.values["--root"]
+        let a = try Arguments(args, valued: ["--out", "--root", "--memory-limit"], flags: ["--force"])
+        guard let file = a.positional.first, let outDir = a.values["--out"], let root = a.values["--root"]
         else { throw PipelineError(file: nil, message: "__worker: missing arguments") }
         if let mb = a.values["--memory-limit"].flatMap(Int.init), mb > 0 {
             var limit = rlimit(rlim_cur: rlim_t(mb) << 20, rlim_max: rlim_t(mb) << 20)
@@ -118,14 +229,29 @@ extension CLI {
         }
         // Ctrl-C reaches the whole process group; the parent decides what stops (running documents finish).
         signal(SIGINT, SIG_IGN)
+        // Answers go to a private copy of stdout; whatever a library prints lands on stderr instead.
+        let answers = dup(1)
+        dup2(2, 1)
         var pipeline = try loadPipeline(file)
         pipeline.force = a.flags.contains("--force")
-        if let target = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"], target == relative {
-            abort()  // test hook: how a crash in a C library looks to the parent
-        }
+        let crashOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"]
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
-        let result = runner.process(InputDocument(path: path, relativePath: relative), pageWorkers: Int(a.values["--page-workers"] ?? "1") ?? 1)
-        console.write(JSONWriter.compact(result.json) + "\n")
+        while let line = Swift.readLine() {
+            guard let request = try? JSONParser.parse(line), let path = request["path"]?.stringValue,
+                let relative = request["relative"]?.stringValue
+            else { throw PipelineError(file: nil, message: "__worker: bad request '\(line)'") }
+            if crashOn == relative { abort() }  // test hook: how a crash in a C library looks to the parent
+            let pageWorkers = request["pageWorkers"]?.intValue ?? 1
+            let result = runner.process(InputDocument(path: path, relativePath: relative), pageWorkers: pageWorkers)
+            let bytes = Array((JSONWriter.compact(result.json) + "\n").utf8)
+            var done = 0
+            while done < bytes.count {
+                let n = bytes[done...].withUnsafeBytes { Glibc.write(answers, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return .internalFailure }
+                done += n
+            }
+        }
         return .clean
     }
 }
