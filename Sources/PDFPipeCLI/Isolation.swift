@@ -165,12 +165,14 @@ final class WorkerProcess: @unchecked Sendable {
     func readLine(timeout: Double) -> Answer {
         let deadline = timeout > 0 ? DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9) : nil
         var chunk = [UInt8](repeating: 0, count: 65536)
+        var scanned = 0  // bytes of the buffer known to hold no newline (answers can be megabytes)
         while true {
-            if let end = buffer.firstIndex(of: 0x0A) {
+            if let end = buffer[scanned...].firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[..<end], as: UTF8.self)
                 buffer.removeSubrange(...end)
                 return .line(line)
             }
+            scanned = buffer.count
             var wait: Int32 = -1
             if let deadline {
                 let now = DispatchTime.now().uptimeNanoseconds

@@ -190,6 +190,12 @@ final class IsolationTests: XCTestCase {
             let resources = k < 8 ? "/Resources << /XObject << /F \(6 + k) 0 R >> >>" : ""
             objects.append("<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] \(resources) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream")
         }
+        try Self.writePDF(path, objects: objects)
+    }
+
+    /// A classic PDF with a cross-reference table from object texts (object N is objects[N-1], the
+    /// catalog is 1 0 R).
+    static func writePDF(_ path: String, objects: [String]) throws {
         var out = "%PDF-1.7\n"
         var offsets: [Int] = []
         for (i, o) in objects.enumerated() {
@@ -242,6 +248,92 @@ final class IsolationTests: XCTestCase {
         XCTAssertEqual(docs.first?["findings"]?.arrayValue?.first?["rule"], "stage.failed")
         XCTAssertEqual(
             docs.first?["findings"]?.arrayValue?.first?["message"], "no thumbnail: page 1: cannot make a 12000x15530 image: out of memory")
+    }
+
+    /// Hostile structures, each a few hundred bytes to a few MB: what they hold, and what pdfpipe must say.
+    func writeHostileFiles(to folder: String) throws -> [String: String] {
+        let catalog = "<< /Type /Catalog /Pages 2 0 R >>"
+        let pages = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+        let page = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>"
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        try Self.writePDF(folder + "/deep-array.pdf", objects: [
+            catalog, pages,
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Subtype /Link /Rect \(deep) /A << /S /URI /URI (https://x.org) >> >>] >>",
+        ])
+        let deepDict = String(repeating: "<< /A ", count: 50_000) + "1" + String(repeating: " >>", count: 50_000)
+        try Self.writePDF(folder + "/deep-dict.pdf", objects: ["<< /Type /Catalog /Pages 2 0 R /OpenAction \(deepDict) >>", pages, page])
+        try Self.writePDF(folder + "/pagetree-loop.pdf", objects: [catalog, "<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>", page])
+        try Self.writePDF(folder + "/parent-loop.pdf", objects: [
+            catalog, "<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 4 0 R >>", "<< /Type /Page /Parent 2 0 R >>",
+            "<< /Type /Pages /Kids [2 0 R] /Count 1 /Parent 2 0 R >>",
+        ])
+        try Self.writePDF(folder + "/tree-loops.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R /Names << /Dests 4 0 R >> /Outlines 5 0 R >>", pages, page, "<< /Kids [4 0 R] >>",
+            "<< /First 6 0 R /Last 6 0 R >>", "<< /Title (a) /Parent 5 0 R /First 6 0 R /Next 6 0 R /Dest [3 0 R /Fit] >>",
+        ])
+        let links = Array(repeating: "<< /Subtype /Link /Rect [0 0 10 10] /Dest (nowhere) >>", count: 20_000).joined(separator: " ")
+        try Self.writePDF(folder + "/many-links.pdf", objects: [catalog, pages, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links)] >>"])
+        try writeNestedForms(folder + "/nested-forms.pdf")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: folder + "/garbage.pdf"))
+        let sample = try Data(contentsOf: URL(fileURLWithPath: Repo.root + "/samples/links-internal.pdf"))
+        try sample.prefix(sample.count / 2).write(to: URL(fileURLWithPath: folder + "/truncated.pdf"))
+        return [
+            "deep-array.pdf": "ok", "deep-dict.pdf": "ok", "pagetree-loop.pdf": "ok", "parent-loop.pdf": "ok", "tree-loops.pdf": "ok",
+            "many-links.pdf": "ok", "nested-forms.pdf": "failed", "garbage.pdf": "failed", "truncated.pdf": "failed",
+        ]
+    }
+
+    /// Stress: 240 copies of the samples and the hostile files above, through every stage that reads
+    /// structure, text or pixels, isolated with a timeout. Every document is accounted for, nothing
+    /// crashes, each copy of a sample gets the same findings, and the hostile files get theirs.
+    func testAStressBatchWithHostileFilesIsFullyAccounted() throws {
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let samples = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/samples").filter { $0.hasSuffix(".pdf") }.sorted()
+        for copy in 0..<12 {
+            try FileManager.default.createDirectory(atPath: input + "/copy\(copy)", withIntermediateDirectories: true)
+            for name in samples {
+                try FileManager.default.copyItem(atPath: Repo.root + "/samples/" + name, toPath: input + "/copy\(copy)/" + name)
+            }
+        }
+        let hostile = try writeHostileFiles(to: input)
+        try #"""
+            {"stages": [{"use": "resolve-destinations"}, {"use": "validate-links", "with": {"gotor": true}},
+                        {"use": "extract-text", "with": {"format": "json"}}, {"use": "thumbnails", "with": {"width": 40}}],
+             "timeoutSeconds": 8, "jobs": 2}
+            """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try run(["run", dir + "/p.json", input, "--out", dir + "/out"]), 1)
+        let docs = try XCTUnwrap(try Repo.stableReport(dir + "/out/report.json")["documents"]?.arrayValue)
+        var byPath: [String: JSONValue] = [:]
+        for d in docs { byPath[d["path"]?.stringValue ?? ""] = d }
+        XCTAssertEqual(docs.count, samples.count * 12 + hostile.count)
+        XCTAssertEqual(byPath.count, docs.count, "each document once")
+        for d in docs {
+            let rules = d["findings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } ?? []
+            XCTAssertFalse(rules.contains("pdf.crashed"), "\(d["path"] ?? .null)")
+        }
+        // Findings of each copy, with the copy's folder taken out of messages (GoToR names it).
+        func findings(_ copy: Int, _ name: String) -> [String] {
+            (byPath["copy\(copy)/" + name]?["findings"]?.arrayValue ?? []).map {
+                "\($0["rule"] ?? .null) \($0["page"] ?? .null) \($0["message"]?.stringValue ?? "")".replacingOccurrences(of: "copy\(copy)/", with: "")
+            }
+        }
+        for name in samples {
+            for copy in 1..<12 { XCTAssertEqual(findings(copy, name), findings(0, name), "copy\(copy)/\(name)") }
+        }
+        XCTAssertEqual(findings(0, "empty.pdf").first?.hasPrefix("string(\"pdf.unreadable\")"), true)
+        for (name, status) in hostile { XCTAssertEqual(byPath[name]?["status"]?.stringValue, status, name) }
+        func rules(_ path: String) -> [String: Int] {
+            var count: [String: Int] = [:]
+            for f in byPath[path]?["findings"]?.arrayValue ?? [] { count[f["rule"]?.stringValue ?? "", default: 0] += 1 }
+            return count
+        }
+        XCTAssertEqual(rules("nested-forms.pdf"), ["pdf.timeout": 1])
+        XCTAssertEqual(rules("garbage.pdf"), ["pdf.unreadable": 1])
+        XCTAssertEqual(rules("truncated.pdf"), ["pdf.unreadable": 1])
+        XCTAssertEqual(rules("many-links.pdf")["dest.name-not-found"], 20_000)
+        XCTAssertEqual(rules("tree-loops.pdf")["dest.tree-malformed"], 1)
+        XCTAssertEqual(rules("tree-loops.pdf")["outline.cycle"], 2)
     }
 
     func testACrashIsAFindingAndTheOthersAreUntouched() throws {
