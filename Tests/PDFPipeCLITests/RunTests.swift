@@ -336,6 +336,31 @@ final class IsolationTests: XCTestCase {
         XCTAssertEqual(rules("tree-loops.pdf")["outline.cycle"], 2)
     }
 
+    func testTheLinkLimitStopsCheckingAndSaysSo() throws {
+        let links = (0..<30).map { "<< /Subtype /Link /Rect [0 0 10 10] /Dest (n\($0)) >>" }
+        try Self.writePDF(dir + "/many.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links[..<20].joined(separator: " "))] >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links[20...].joined(separator: " "))] >>",
+        ])
+        for (limit, checked) in [(0, 30), (30, 30), (25, 25)] {
+            try #"{"stages": [{"use": "validate-links", "with": {"maxLinks": \#(limit)}}]}"#
+                .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+            XCTAssertEqual(CapturedCLI().run(["run", dir + "/p.json", dir + "/many.pdf", "--out", dir + "/out\(limit)", "--quiet"]), .findings)
+            let doc = try XCTUnwrap(try Repo.stableReport(dir + "/out\(limit)/report.json")["documents"]?.arrayValue?.first)
+            let findings = doc["findings"]?.arrayValue ?? []
+            XCTAssertEqual(doc["links"]?.arrayValue?.count, checked)
+            XCTAssertEqual(findings.filter { $0["rule"] == "dest.name-not-found" }.count, checked)
+            let limited = findings.filter { $0["rule"] == "pdf.limit-exceeded" }
+            XCTAssertEqual(limited.count, checked < 30 ? 1 : 0, "limit \(limit)")
+            if let f = limited.first {
+                XCTAssertEqual(f["page"], 2)
+                XCTAssertEqual(f["severity"], "warning")
+                XCTAssertEqual(f["message"], "more than 25 link annotations; the ones from here on were not checked (maxLinks)")
+            }
+        }
+    }
+
     func testACrashIsAFindingAndTheOthersAreUntouched() throws {
         XCTAssertEqual(try run(["run", "pipelines/link-audit.json", "--out", dir + "/plain", "--quiet"]), 1)
         XCTAssertEqual(

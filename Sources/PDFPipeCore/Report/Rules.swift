@@ -201,6 +201,10 @@ public enum Rules {
             id: "stage.failed", severity: .error,
             summary: "a stage could not finish on this document; later stages were skipped",
             hint: "the message says why; if it looks like a bug in pdfpipe, report it with the file"),
+        Rule(
+            id: "pdf.limit-exceeded", severity: .warning,
+            summary: "the document has more links than the stage's limit (maxLinks); the rest were not checked",
+            hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory"),
     ]
 
     private static let byID: [String: Rule] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })

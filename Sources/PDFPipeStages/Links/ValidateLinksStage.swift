@@ -18,6 +18,9 @@ public struct ValidateLinksStage: Stage {
             OptionSpec(
                 "positionTolerance", .number(min: 0, max: .infinity), default: 36,
                 "points a destination's position may lie outside the target page before dest.position-off-page (viewers clamp small overshoots)"),
+            OptionSpec(
+                "maxLinks", .integer(min: 0, max: 100_000_000), default: 1_000_000,
+                "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)"),
         ],
         make: { options in ValidateLinksStage(options: options) })
 
@@ -33,6 +36,7 @@ public struct ValidateLinksStage: Stage {
         options.gotor = o.bool("gotor")
         options.allowOutsideRoot = o.bool("allowOutsideRoot")
         options.positionTolerance = o.double("positionTolerance")
+        options.maxLinks = o.int("maxLinks")
     }
 
     public func run(_ job: inout Job) throws {
