@@ -87,3 +87,27 @@ final class InspectTests: XCTestCase {
         XCTAssertEqual(PageGeometry.normalize(rotate: 45), 0)
     }
 }
+
+final class VanishingInputTests: XCTestCase {
+    /// A file listed when the batch was expanded but gone when its turn comes (deleted by another
+    /// job, an unmounted share) is that document's error, and the others are processed.
+    func testAnInputThatDisappearsMidRunIsReportedNotFatal() throws {
+        let dir = NSTemporaryDirectory() + "pdfpipe-vanish-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["a.pdf", "b.pdf", "c.pdf"] {
+            try FileManager.default.copyItem(atPath: Samples.path("links-internal.pdf"), toPath: dir + "/" + name)
+        }
+        let set = try InputSet.expand([dir], relativeTo: "/")
+        XCTAssertEqual(set.documents.map(\.relativePath), ["a.pdf", "b.pdf", "c.pdf"])
+        try FileManager.default.removeItem(atPath: dir + "/b.pdf")
+        for name in ["validate-links", "inspect", "thumbnails", "extract-text"] {
+            let pipeline = try Pipeline.parse(
+                #"{"stages": [{"use": "\#(name)"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+            let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(set.documents)
+            XCTAssertEqual(results.map(\.status), [.ok, .failed, .ok], name)
+            XCTAssertEqual(results[1].findings.map(\.rule), ["pdf.unreadable"], name)
+            XCTAssertTrue(results[1].findings.first?.message.contains("b.pdf") == true || results[1].findings.first?.message.lowercased().contains("no such file") == true, "\(name): \(results[1].findings.first?.message ?? "")")
+        }
+    }
+}
