@@ -87,6 +87,28 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(root.reference, "1 0 R")
         XCTAssertNil(root["Missing"])
     }
+
+    /// Inputs that crashed the reader under scripts/fuzz-reader.sh (AddressSanitizer): each must now
+    /// open or be refused, and every object must read or fail with an error.
+    func testFuzzRegressionCorpus() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/Fuzz/reader"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".pdf") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 1)
+        for name in files {
+            guard let reader = try? PDFReader(path: folder + "/" + name) else { continue }
+            for n in 0..<min(reader.objectCount, 5_000) {
+                _ = try? reader.object(ObjectRef(n, 0))
+                _ = reader.streamData(ObjectRef(n, 0))
+            }
+        }
+        // The first one: an object stream with /First -55 is refused, not read before its buffer.
+        let reader = try PDFReader(path: folder + "/objstm-negative-first.pdf")
+        var messages: [String] = []
+        for n in 1..<reader.objectCount {
+            do { _ = try reader.object(ObjectRef(n, 0)) } catch { messages.append(error.description) }
+        }
+        XCTAssertTrue(messages.contains { $0.contains("has a bad /First -55") }, "\(messages)")
+    }
 }
 
 extension PDFValue {

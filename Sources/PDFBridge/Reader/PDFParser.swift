@@ -15,7 +15,9 @@ struct PDFParser {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, at pos: Int = 0) {
         self.bytes = bytes
-        self.pos = pos
+        // Offsets come from the file: one outside the buffer parses as the end of the data (found by
+        // scripts/fuzz-reader.sh: an object stream with a negative /First read before the buffer).
+        self.pos = pos >= 0 && pos <= bytes.count ? pos : bytes.count
     }
 
     func fail(_ message: String) -> PDFSyntaxError { PDFSyntaxError(offset: pos, message: message) }

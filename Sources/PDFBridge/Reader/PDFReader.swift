@@ -315,12 +315,13 @@ public final class PDFReader: ObjectSource {
         } catch {
             throw PDFReaderError(description: "object stream \(number): \(error)")
         }
+        guard first >= 0, first <= decoded.count else { throw PDFReaderError(description: "object stream \(number) has a bad /First \(first)") }
         var offsets: [Int: Int] = [:]
         decoded.withUnsafeBufferPointer { b in
             var p = PDFParser(b)
-            for _ in 0..<max(0, n) {
+            for _ in 0..<max(0, min(n, decoded.count)) {
                 guard let obj = p.integer(), let off = p.integer() else { break }
-                offsets[obj] = first + off
+                if off >= 0, off < decoded.count - first { offsets[obj] = first + off }
             }
         }
         let os = ObjectStream(data: decoded, offsets: offsets)
