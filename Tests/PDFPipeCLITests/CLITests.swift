@@ -23,6 +23,12 @@ enum Repo {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
+    /// The built `pdfpipe` executable (next to the test bundle, or in .build/debug).
+    static func executable() throws -> String {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pdfpipe").path
+        return try XCTUnwrap([exe, root + "/.build/debug/pdfpipe"].first { FileManager.default.isExecutableFile(atPath: $0) })
+    }
+
     static func temporaryFolder() -> String {
         let d = NSTemporaryDirectory() + "pdfpipe-cli-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)

@@ -136,11 +136,6 @@ final class InterruptionTests: XCTestCase {
     override func setUp() { dir = Repo.temporaryFolder() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func binary() throws -> String {
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pdfpipe").path
-        return try XCTUnwrap([exe, Repo.root + "/.build/debug/pdfpipe"].first { FileManager.default.isExecutableFile(atPath: $0) })
-    }
-
     /// Ctrl-C: no new document starts, the running ones finish, the report says incomplete, and the
     /// exit code is 130; no temporary file is left behind.
     func testSIGINTWritesAnIncompleteReport() throws {
@@ -148,7 +143,7 @@ final class InterruptionTests: XCTestCase {
         for i in 0..<300 { try FileManager.default.copyItem(atPath: Repo.root + "/samples/page-labels.pdf", toPath: dir + "/in/d\(i).pdf") }
         try #"{"stages": [{"use": "thumbnails", "with": {"width": 150, "pages": "all"}}]}"#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: try binary())
+        p.executableURL = URL(fileURLWithPath: try Repo.executable())
         p.arguments = ["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--jobs", "1", "--quiet"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
@@ -171,11 +166,6 @@ final class IsolationTests: XCTestCase {
 
     override func setUp() { dir = Repo.temporaryFolder() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
-
-    func binary() throws -> String {
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pdfpipe").path
-        return try XCTUnwrap([exe, Repo.root + "/.build/debug/pdfpipe"].first { FileManager.default.isExecutableFile(atPath: $0) })
-    }
 
     /// About 2 KB of valid PDF whose page draws a form that draws the next one ten times, nine
     /// levels deep: 10^9 drawings, which no renderer finishes.
@@ -210,7 +200,7 @@ final class IsolationTests: XCTestCase {
 
     func run(_ args: [String], environment: [String: String] = [:]) throws -> Int32 {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: try binary())
+        p.executableURL = URL(fileURLWithPath: try Repo.executable())
         p.arguments = args
         p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
