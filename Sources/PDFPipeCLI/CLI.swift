@@ -37,7 +37,8 @@ public struct CLI: Sendable {
         \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
         Run 'pdfpipe <command> --help' for a command's options.
-        Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments, 3 internal failure.
+        Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments, 3 internal failure,
+        130/143 interrupted.
         """
 
     public func run(_ args: [String]) -> ExitCode {
@@ -99,11 +100,15 @@ public struct CLI: Sendable {
                   --shard K/N        run only the K-th of N deterministic parts of the batch (by a stable hash
                                      of each input's path); join the parts' reports with pdfpipe merge
                   --force            redo work incremental stages would skip (thumbnails up to date)
+                  --isolate          run each document in a worker process: a crash, hang or memory
+                                     blow-up costs that document only (pdf.crashed, pdf.timeout, …)
+                  --timeout SECONDS  stop a document that takes longer (turns --isolate on)
+                  --memory-limit MB  address-space limit of each worker process (turns --isolate on)
                   --quiet            print nothing but errors
                   -h, --help         show this help
 
                 Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments,
-                3 internal failure.
+                3 internal failure, 130/143 interrupted (SIGINT/SIGTERM; the report says incomplete).
                 """
         case "validate":
             return """

@@ -139,10 +139,12 @@ final class WorkerProcess: @unchecked Sendable {
         process.arguments = arguments
         process.standardInput = inputPipe
         process.standardOutput = outputPipe
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        let stderrFile = FileHandle(forWritingAtPath: stderrPath)
+        process.standardError = stderrFile
         input = inputPipe.fileHandleForWriting.fileDescriptor
         output = outputPipe.fileHandleForReading.fileDescriptor
         try process.run()
+        try? stderrFile?.close()  // the child has its own copy; the parent's would pile up over workers
     }
 
     deinit { try? FileManager.default.removeItem(atPath: stderrPath) }
