@@ -351,6 +351,27 @@ final class IsolationTests: XCTestCase {
         }
     }
 
+    func testTheDestinationLimitStopsReadingAndSaysSo() throws {
+        let names = (0..<30).map { String(format: "(n%02d) [3 0 R /Fit]", $0) }.joined(separator: " ")
+        let links = (0..<30).map { String(format: "<< /Subtype /Link /Rect [0 0 10 10] /Dest (n%02d) >>", $0) }.joined(separator: " ")
+        try Self.writePDF(dir + "/names.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R /Names << /Dests << /Names [\(names)] >> >> >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links)] >>",
+        ])
+        for (limit, read) in [(0, 30), (30, 30), (25, 25)] {
+            try #"{"stages": [{"use": "resolve-destinations", "with": {"maxDestinations": \#(limit)}}, {"use": "validate-links"}]}"#
+                .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+            _ = CapturedCLI().run(["run", dir + "/p.json", dir + "/names.pdf", "--out", dir + "/out\(limit)", "--quiet"])
+            let doc = try XCTUnwrap(try Repo.stableReport(dir + "/out\(limit)/report.json")["documents"]?.arrayValue?.first)
+            let findings = doc["findings"]?.arrayValue ?? []
+            XCTAssertEqual(doc["destinations"]?["nameTree"], .int(read), "limit \(limit)")
+            XCTAssertEqual(findings.filter { $0["rule"] == "dest.name-not-found" }.count, 30 - read)
+            XCTAssertEqual(
+                findings.filter { $0["rule"] == "pdf.limit-exceeded" }.map { $0["message"]?.stringValue },
+                read < 30 ? ["more than 25 named destinations; the rest were not read, and links to them are reported as missing (maxDestinations)"] : [])
+        }
+    }
+
     func testACrashIsAFindingAndTheOthersAreUntouched() throws {
         XCTAssertEqual(try run(["run", "pipelines/link-audit.json", "--out", dir + "/plain", "--quiet"]), 1)
         XCTAssertEqual(

@@ -203,7 +203,7 @@ public enum Rules {
             hint: "the message says why; if it looks like a bug in pdfpipe, report it with the file"),
         Rule(
             id: "pdf.limit-exceeded", severity: .warning,
-            summary: "the document has more links than the stage's limit (maxLinks); the rest were not checked",
+            summary: "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit; the rest were not checked",
             hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory"),
     ]
 

@@ -25,11 +25,20 @@ public struct DestinationTable: Sendable {
 
     public var count: Int { tree.count + catalog.count }
 
-    /// - Parameter root: the document catalog.
-    public init(root: PDFObject, pages: PageIndex) {
+    /// Entries read at most (name tree and catalog together); past it, one `pdf.limit-exceeded`.
+    let maxEntries: Int
+    private var limitReported = false
+
+    /// - Parameters:
+    ///   - root: the document catalog.
+    ///   - maxEntries: named destinations read at most (0: all). The largest of 935 real manuals
+    ///     has 49,345; a hostile file can hold millions.
+    public init(root: PDFObject, pages: PageIndex, maxEntries: Int = 1_000_000) {
         pageCount = pages.count
+        self.maxEntries = maxEntries
         if let dests = root["Dests"], dests.isDictionary {
             for key in dests.keys {
+                guard !full() else { break }
                 if let v = dests[key] { catalog[key] = Self.value(v, pages: pages) }
             }
         }
@@ -40,7 +49,22 @@ public struct DestinationTable: Sendable {
     }
 
     /// An empty table (for a document without destinations).
-    public init(pageCount: Int) { self.pageCount = pageCount }
+    public init(pageCount: Int) {
+        self.pageCount = pageCount
+        maxEntries = 0
+    }
+
+    /// True once `maxEntries` entries are read (reported once).
+    private mutating func full() -> Bool {
+        guard maxEntries > 0, count >= maxEntries else { return false }
+        if !limitReported {
+            limitReported = true
+            findings.append(Finding(
+                rule: "pdf.limit-exceeded",
+                message: "more than \(maxEntries) named destinations; the rest were not read, and links to them are reported as missing (maxDestinations)"))
+        }
+        return true
+    }
 
     /// Looks a destination up: strings in the name tree first, names in the catalog first, each
     /// then in the other store, as viewers do.
@@ -115,6 +139,7 @@ public struct DestinationTable: Sendable {
                     }
                     continue
                 }
+                guard !full() else { break }
                 tree[key] = Self.value(names[i + 1], pages: pages)
             }
         }

@@ -18,12 +18,12 @@ final class LinkTables {
 
 extension Job {
     /// The document's destination table: built by `resolve-destinations`, or here on first use.
-    mutating func linkTables() throws -> LinkTables {
+    mutating func linkTables(maxDestinations: Int = 1_000_000) throws -> LinkTables {
         if let t = resources.existing(LinkTables.self) { return t }
         let source = try objects()
         let pageObjects = PageTree.pages(source)
         let root = PDFObject.root(of: source)
-        let table = DestinationTable(root: root, pages: PageIndex(pageObjects))
+        let table = DestinationTable(root: root, pages: PageIndex(pageObjects), maxEntries: maxDestinations)
         // Findings show page labels next to page numbers, whether or not inspect ran.
         if pageLabels == nil, let ranges = PageLabels.read(root: root) {
             pageLabels = PageLabels.labels(ranges, count: pageObjects.count)
@@ -44,14 +44,18 @@ public struct ResolveDestinationsStage: Stage {
         id: "resolve-destinations",
         summary: "read every named destination (catalog /Dests and the /Names /Dests tree) and resolve it to a page",
         options: [
-            OptionSpec("list", .bool, default: false, "list every named destination with its page under destinations.names")
+            OptionSpec("list", .bool, default: false, "list every named destination with its page under destinations.names"),
+            OptionSpec(
+                "maxDestinations", .integer(min: 0, max: 100_000_000), default: 1_000_000,
+                "named destinations read per document; past it, pdf.limit-exceeded and the rest are not read (0: no limit)"),
         ],
-        make: { options in ResolveDestinationsStage(list: options.bool("list")) })
+        make: { options in ResolveDestinationsStage(list: options.bool("list"), maxDestinations: options.int("maxDestinations")) })
 
     public var list: Bool
+    public var maxDestinations = 1_000_000
 
     public func run(_ job: inout Job) throws {
-        let tables = try job.linkTables()
+        let tables = try job.linkTables(maxDestinations: maxDestinations)
         let t = tables.table
         var section: [String: JSONValue] = ["nameTree": .int(t.tree.count), "catalog": .int(t.catalog.count)]
         var unresolved = 0
