@@ -25,8 +25,11 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         // The one module that imports the C libraries.
-        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP"]),
+        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl"]),
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore"),
         // The stages: core + bridge.

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pdfpipe needs, only those that are missing.
 #   scripts/setup.sh          build and run: libqpdf-dev, libpoppler-glib-dev, zlib1g-dev, libjpeg-dev,
-#                             libwebp-dev, pkg-config
+#                             libwebp-dev, libcurl4-openssl-dev, pkg-config
 #   scripts/setup.sh --test   also what the tests use: qpdf and poppler-utils (second opinions),
-#                             chromium (the HTML report is checked in a real headless browser)
+#                             chromium (the HTML report is checked in a real headless browser),
+#                             python3 (the loopback HTTP server of the external-link tests)
 set -euo pipefail
 
-packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev libjpeg-dev libwebp-dev pkg-config)
-if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils chromium); fi
+packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev libjpeg-dev libwebp-dev libcurl4-openssl-dev pkg-config)
+if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils chromium python3); fi
 
 missing=()
 for p in "${packages[@]}"; do

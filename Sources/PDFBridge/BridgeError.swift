@@ -8,10 +8,12 @@ public enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
     case poppler(message: String)
     /// cairo failed to make or write an image.
     case cairo(message: String)
+    /// libcurl could not be set up.
+    case curl(message: String)
 
     public var description: String {
         switch self {
-        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m): m
+        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m), .curl(let m): m
         }
     }
 }

@@ -67,6 +67,13 @@ extension CLI {
         let results = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil })
         isolated?.shutdown()
         progress?.finish()
+        for configured in pipeline.stages {
+            do {
+                try configured.stage.runFinished()
+            } catch {
+                console.error("pdfpipe: warning: stage '\(configured.id)': \(error)")
+            }
+        }
 
         var report = RunReport(
             toolVersion: Self.version, pipeline: pipeline.name, documents: results,

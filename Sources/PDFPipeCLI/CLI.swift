@@ -5,7 +5,7 @@ import PDFPipeStages
 /// The `pdfpipe` command line. `run(_:)` returns the exit code; everything it prints goes through
 /// the console, so tests can run it in-process.
 public struct CLI: Sendable {
-    public static let version = "0.1.0"
+    public static let version = PDFPipeVersion.string
 
     let console: Console
     /// Relative paths (pipeline, inputs, output) are taken from here.

@@ -123,8 +123,8 @@ final class WorkerProcess: @unchecked Sendable {
     private let process = Process()
     private let input: Int32
     private let output: Int32
-    private let inputPipe = Pipe()
-    private let outputPipe = Pipe()
+    private let inputPipe: Pipe
+    private let outputPipe: Pipe
     /// The child's stderr goes to a file (nothing to drain while it runs); its last line explains a crash.
     private let stderrPath: String
     private var buffer: [UInt8] = []
@@ -132,7 +132,18 @@ final class WorkerProcess: @unchecked Sendable {
     private var stderrOffset: UInt64 = 0
     var documents = 0
 
+    /// Held while a worker's pipes are made and it is spawned. Foundation's Process emulates
+    /// close-on-exec by closing the descriptors open when it prepares a spawn; descriptors another
+    /// thread opens meanwhile (its pipes, and the socket through which Foundation learns that its
+    /// child exited) leak into this child. A killed worker then never looks dead to Foundation while
+    /// its sibling holds that socket, and `waitUntilExit` hangs (seen once in the stress test).
+    private static let spawnLock = NSLock()
+
     init(executable: String, arguments: [String]) throws {
+        WorkerProcess.spawnLock.lock()
+        defer { WorkerProcess.spawnLock.unlock() }
+        inputPipe = Pipe()
+        outputPipe = Pipe()
         stderrPath = NSTemporaryDirectory() + "/pdfpipe-worker-\(UUID().uuidString).stderr"
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)

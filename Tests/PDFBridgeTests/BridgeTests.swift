@@ -130,3 +130,24 @@ final class BridgeTests: XCTestCase {
         XCTAssertEqual(counts[0], 1, "one page (rotation 0) has the marker bottom left")
     }
 }
+
+final class HTTPAddressPolicyTests: XCTestCase {
+    /// The addresses a hostile link must not make a CI job reach, and some it may.
+    func testPrivateAddressClassification() {
+        for a in [
+            "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+            "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1",
+            "::ffff:127.0.0.1", "::ffff:169.254.169.254", "64:ff9b::a00:1",
+        ] {
+            XCTAssertEqual(HTTPConnection.isPrivateAddress(a), true, a)
+        }
+        for a in ["8.8.8.8", "1.1.1.1", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2001:4860:4860::8888", "::ffff:8.8.8.8"] {
+            XCTAssertEqual(HTTPConnection.isPrivateAddress(a), false, a)
+        }
+        XCTAssertNil(HTTPConnection.isPrivateAddress("example.org"))
+        XCTAssertEqual(HTTPConnection.privateAddress(of: "localhost").map { ["127.0.0.1", "::1"].contains($0) }, true)
+        XCTAssertEqual(HTTPConnection.privateAddress(of: "[::1]"), "::1")
+        XCTAssertEqual(URLParts.host(of: "https://user@Example.ORG:8443/a?b#c"), "example.org")
+        XCTAssertEqual(URLParts.host(of: "http://[::1]:80/"), "::1")
+    }
+}

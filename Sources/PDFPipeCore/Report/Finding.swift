@@ -16,6 +16,11 @@ public struct Finding: Sendable, Equatable {
     public var message: String
     /// How to fix it.
     public var hint: String?
+    /// Rule-specific fields, written beside the others (`uri` and `status` of external-link findings).
+    public var details: [String: JSONValue] = [:]
+
+    /// The keys every finding may have; anything else in a report's finding is a detail.
+    static let fixedKeys: Set<String> = ["rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint"]
 
     public init(
         rule: String, severity: Severity? = nil, page: Int? = nil, pageLabel: String? = nil, object: String? = nil,
@@ -35,7 +40,10 @@ public struct Finding: Sendable, Equatable {
 
 extension Finding: JSONRepresentable {
     public var json: JSONValue {
-        var o: [String: JSONValue] = ["rule": .string(rule), "severity": .string(severity.rawValue), "message": .string(message)]
+        var o = details
+        o["rule"] = .string(rule)
+        o["severity"] = .string(severity.rawValue)
+        o["message"] = .string(message)
         if let page { o["page"] = .int(page) }
         if let pageLabel { o["pageLabel"] = .string(pageLabel) }
         if let object { o["object"] = .string(object) }
@@ -54,6 +62,7 @@ extension Finding: JSONRepresentable {
             object: json["object"]?.stringValue, rect: json["rect"]?.arrayValue?.compactMap(\.doubleValue),
             stage: json["stage"]?.stringValue, message: message, hint: json["hint"]?.stringValue)
         if json["hint"] == nil { hint = nil }
+        for (k, v) in json.objectValue ?? [:] where !Finding.fixedKeys.contains(k) { details[k] = v }
     }
 }
 

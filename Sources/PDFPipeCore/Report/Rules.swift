@@ -148,6 +148,46 @@ public enum Rules {
             summary: "a URI uses http rather than https",
             hint: "use https where the site supports it"),
         Rule(
+            id: "uri.http-error", severity: .error,
+            summary: "a web link's final answer (after redirects) is a status not accepted (default: anything outside 200-299)",
+            hint: "fix or remove the link; if the status is expected, add it to external.accept"),
+        Rule(
+            id: "uri.unreachable", severity: .error,
+            summary: "a web link's host cannot be reached: DNS failure, connection refused or reset, TLS error (after the retries)",
+            hint: "check the host name; if the site is gone, remove or replace the link"),
+        Rule(
+            id: "uri.timeout", severity: .error,
+            summary: "a web link did not answer within external.timeoutSeconds (after the retries)",
+            hint: "check the link by hand; raise external.timeoutSeconds for slow sites"),
+        Rule(
+            id: "uri.redirected", severity: .note,
+            summary: "a web link is permanently redirected (301 or 308) to another URL that works",
+            hint: "link to the new URL"),
+        Rule(
+            id: "uri.redirect-loop", severity: .error,
+            summary: "a web link's redirects lead back to a URL already visited",
+            hint: "the site is misconfigured; link to a page that answers"),
+        Rule(
+            id: "uri.too-many-redirects", severity: .error,
+            summary: "a web link redirects more than external.maxRedirects times",
+            hint: "link to the final URL, or raise external.maxRedirects"),
+        Rule(
+            id: "uri.skipped", severity: .note,
+            summary: "a link was not checked on purpose: its host resolves to a loopback, private, link-local or multicast address, or its file lies outside the input root",
+            hint: "set external.allowPrivateAddresses (or allowOutsideRoot) if such links are expected"),
+        Rule(
+            id: "uri.file-missing", severity: .error,
+            summary: "a file: or relative URI names a file that does not exist (relative to the PDF's folder)",
+            hint: "ship the file beside the PDF, or fix the path"),
+        Rule(
+            id: "uri.fragment-missing", severity: .error,
+            summary: "a link to a PDF asks for a page (#page=N) or named destination (#nameddest=NAME) that the target does not have",
+            hint: "fix the page number or destination name"),
+        Rule(
+            id: "uri.unchecked-scheme", severity: .note,
+            summary: "a URI with a scheme the external check does not check (ftp:, tel:, news:, …)",
+            hint: "nothing to fix; set external.schemes to 'ignore' or turn the rule off to hide these"),
+        Rule(
             id: "gotor.file-missing", severity: .error,
             summary: "a GoToR link's file does not exist (resolved against the linking document's folder)",
             hint: "ship the target file with the document, or fix the file name"),
@@ -213,4 +253,9 @@ public enum Rules {
 
     /// The default severity of a rule; unknown ids (a bug) count as errors.
     public static func defaultSeverity(of id: String) -> Severity { byID[id]?.severity ?? .error }
+}
+
+/// The tool's version, as reports and the User-Agent show it.
+public enum PDFPipeVersion {
+    public static let string = "0.1.0"
 }

@@ -81,7 +81,7 @@ public struct SARIFReporter: Reporter {
         var results: [JSONValue] = []
         for d in report.documents {
             for f in d.findings {
-                var props: [String: JSONValue] = [:]
+                var props = f.details
                 if let p = f.page { props["page"] = .int(p) }
                 if let l = f.pageLabel { props["pageLabel"] = .string(l) }
                 if let r = f.rect { props["rect"] = .array(r.map { .double($0) }) }

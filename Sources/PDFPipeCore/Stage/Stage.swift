@@ -25,6 +25,14 @@ public protocol Stage: Sendable {
     /// Runs on one document. Throw `DocumentFailure` when the document cannot be processed further
     /// (later stages are then skipped); any other error becomes a `stage.failed` finding.
     func run(_ job: inout Job) throws
+
+    /// Called once after the last document of a run (to save what a stage keeps across runs, such
+    /// as the URL cache of validate-links). The default does nothing.
+    func runFinished() throws
+}
+
+extension Stage {
+    public func runFinished() throws {}
 }
 
 /// Thrown by a stage when a document cannot be processed further: becomes a finding with `rule`,

@@ -152,7 +152,8 @@ public struct LinkAudit {
             record.file = spec.path
             record.targetPage = checkRemote(spec, dest, place: place, record: &record)
         case .uri(let text):
-            record.uri = checkURI(text, place: place)
+            record.uriWritten = text
+            (record.uri, record.uriState) = checkURI(text, place: place)
         case .launch(let spec):
             record.file = spec.path
             report("action.launch", "the link launches '\(spec.path ?? "(no file)")'; viewers block or warn about Launch actions", at: place)
@@ -303,14 +304,14 @@ public struct LinkAudit {
     // MARK: - URIs
 
     /// Checks a URI's syntax; returns it resolved against the catalog's /URI /Base.
-    mutating func checkURI(_ text: String?, place: Place) -> String? {
+    mutating func checkURI(_ text: String?, place: Place) -> (String?, LinkRecord.URIState) {
         guard let text else {
             report("uri.malformed", "the URI action has no /URI", at: place)
-            return nil
+            return (nil, .malformed)
         }
         if let problem = URIReference.problem(in: text) {
             report("uri.malformed", "'\(text)': \(problem)", at: place)
-            return text
+            return (text, .malformed)
         }
         var resolved = text
         if URIReference.parse(text).isRelative {
@@ -318,13 +319,13 @@ public struct LinkAudit {
                 resolved = URIReference.resolve(text, against: base)
             } else {
                 report("uri.relative", "'\(text)' is relative and the document has no /URI /Base; viewers resolve it against the document's own location", at: place)
-                return text
+                return (text, .relative)
             }
         }
         if URIReference.parse(resolved).scheme?.lowercased() == "http" {
             report("uri.insecure-scheme", "'\(resolved)' uses http; use https where the site supports it", at: place)
         }
-        return resolved
+        return (resolved, .absolute)
     }
 
     // MARK: - Outline and open action

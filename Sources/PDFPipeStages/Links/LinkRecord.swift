@@ -21,6 +21,14 @@ public struct LinkRecord: Sendable, Equatable {
     public var file: String?
     /// The action type for `named` (the name) and `other` (the /S type).
     public var action: String?
+    /// The URI as written in the PDF (before `/URI /Base`); not in the inventory, which shows `uri`.
+    public var uriWritten: String?
+    /// How `uri` reads: well formed and absolute, malformed, or relative with no base to resolve it.
+    public var uriState: URIState = .absolute
+    /// The external check's result (the `external` section of validate-links).
+    public var check: JSONValue?
+
+    public enum URIState: Sendable, Equatable { case absolute, malformed, relative }
 
     public var json: JSONValue {
         var o: [String: JSONValue] = ["kind": .string(kind), "targetPage": targetPage.map { .int($0) } ?? .null]
@@ -31,6 +39,7 @@ public struct LinkRecord: Sendable, Equatable {
         if let uri { o["uri"] = .string(uri) }
         if let file { o["file"] = .string(file) }
         if let action { o["action"] = .string(action) }
+        if let check { o["check"] = check }
         return .object(o)
     }
 }

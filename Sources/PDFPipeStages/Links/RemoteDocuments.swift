@@ -2,7 +2,7 @@ import PDFBridge
 import Synchronization
 
 /// What a GoToR link needs to know about its target file: its page count and named destinations.
-public struct RemoteDocument: Sendable {
+public struct RemoteDocument: Sendable, Equatable {
     public var pageCount = 0
     /// Why the file could not be read, if it could not.
     public var error: String?

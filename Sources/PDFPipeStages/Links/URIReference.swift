@@ -48,6 +48,26 @@ public struct URIReference: Sendable, Equatable {
         return nil
     }
 
+    /// `%XX` escapes decoded (as UTF-8; invalid sequences become U+FFFD).
+    public static func percentDecoded(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]),
+                let v = UInt8(String(decoding: bytes[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
+            {
+                out.append(v)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     static func isHex(_ b: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(b)
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(b)

@@ -21,15 +21,21 @@ public struct ValidateLinksStage: Stage {
             OptionSpec(
                 "maxLinks", .integer(min: 0, max: 100_000_000), default: 1_000_000,
                 "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)"),
+            OptionSpec(
+                "external", .object(ExternalOptions.specs), default: .null,
+                "check URI links: http(s) over the network (HEAD, then GET), file: and relative URIs on disk, mailto: syntax, #page=/#nameddest= fragments"),
         ],
-        make: { options in ValidateLinksStage(options: options) })
+        make: { options throws(PipelineError) in try ValidateLinksStage(options: options) })
 
     public var inventory: Bool
     public var options = LinkAudit.Options()
+    public var external = ExternalOptions()
     /// GoToR targets, read once per run.
     let remote = RemoteDocuments()
+    /// URL results, one request per URL per run.
+    let checker: URLChecker
 
-    public init(options o: OptionValues) {
+    public init(options o: OptionValues) throws(PipelineError) {
         inventory = o.bool("inventory")
         options.outlines = o.bool("outlines")
         options.openAction = o.bool("openAction")
@@ -37,6 +43,13 @@ public struct ValidateLinksStage: Stage {
         options.allowOutsideRoot = o.bool("allowOutsideRoot")
         options.positionTolerance = o.double("positionTolerance")
         options.maxLinks = o.int("maxLinks")
+        external = try ExternalOptions(o.object("external"), path: "external", version: PDFPipeVersion.string)
+        checker = URLChecker(options: external)
+    }
+
+    /// Saves the URL cache.
+    public func runFinished() throws {
+        if external.enabled { try checker.saveCache() }
     }
 
     public func run(_ job: inout Job) throws {
@@ -47,6 +60,12 @@ public struct ValidateLinksStage: Stage {
         audit.run()
         if let qpdf = (tables.source as? QPDFSource)?.file { job.reportWarnings(of: qpdf) }
         for f in audit.findings { job.report(f) }
+        var links = audit.links
+        var outline = audit.outline
+        var openAction = audit.openAction
+        if external.enabled {
+            for f in checkExternal(job, links: &links, outline: &outline, openAction: &openAction) { job.report(f) }
+        }
         var summary: [String: JSONValue] = [
             "links": .int(audit.links.count), "bookmarks": .int(audit.outline.count),
             // Which reader read the objects: pdfpipe's own, or qpdf (damaged, encrypted, unusual files).
@@ -57,9 +76,28 @@ public struct ValidateLinksStage: Stage {
         summary["kinds"] = .object(kinds.mapValues { .int($0) })
         job.sections["linkSummary"] = .object(summary)
         if inventory {
-            job.sections["links"] = .array(audit.links.map(\.json))
-            job.sections["outline"] = .array(audit.outline.map(\.json))
-            if let open = audit.openAction { job.sections["openAction"] = open.json }
+            job.sections["links"] = .array(links.map(\.json))
+            job.sections["outline"] = .array(outline.map(\.json))
+            if let open = openAction { job.sections["openAction"] = open.json }
         }
+    }
+
+    /// The external check over links, bookmarks and the open action; fills each record's `check`.
+    func checkExternal(
+        _ job: Job, links: inout [LinkRecord], outline: inout [OutlineRecord], openAction: inout LinkRecord?
+    ) -> [Finding] {
+        typealias Site = ExternalLinks.Site
+        var sites: [Site] = []
+        for l in links { sites.append(Site(record: l, page: l.page, rect: l.rect?.array, object: l.object, prefix: "")) }
+        for o in outline { sites.append(Site(record: o.link, page: nil, rect: nil, object: o.link.object, prefix: "bookmark '\(o.title)': ")) }
+        if let openAction { sites.append(Site(record: openAction, page: nil, rect: nil, object: nil, prefix: "open action: ")) }
+        let check = ExternalLinks(
+            options: external, checker: checker, remote: remote, sourcePath: job.source, inputRoot: job.inputRoot,
+            allowOutsideRoot: options.allowOutsideRoot)
+        let findings = check.run(&sites)
+        for i in links.indices { links[i] = sites[i].record }
+        for i in outline.indices { outline[i].link = sites[links.count + i].record }
+        if openAction != nil { openAction = sites[links.count + outline.count].record }
+        return findings
     }
 }

@@ -1,0 +1,142 @@
+// libcurl through plain functions: curl_easy_setopt and curl_easy_getinfo are variadic, which Swift
+// cannot call, and the socket and write callbacks are easier to keep in C next to the state they fill.
+#ifndef PDFPIPE_CCURL_SHIM_H
+#define PDFPIPE_CCURL_SHIM_H
+
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <stdio.h>
+#include <string.h>
+
+/// What one transfer needs besides the handle: the address policy, the body sink, and what happened.
+typedef struct pdfpipe_transfer {
+    /// 0: refuse to connect to loopback, private, link-local, multicast and unspecified addresses.
+    int allow_private;
+    /// Set when a connection was refused by that policy; `blocked_address` says to what.
+    int blocked;
+    char blocked_address[INET6_ADDRSTRLEN];
+    /// NULL: the body is not wanted, and the transfer stops at its first byte.
+    FILE *body;
+    long long body_limit;
+    long long body_size;
+    /// Set when body bytes arrived (and were dropped or written).
+    int got_body;
+    /// Set when the body went past body_limit.
+    int body_truncated;
+    char error[CURL_ERROR_SIZE];
+} pdfpipe_transfer;
+
+/// 1 when an address is one a hostile link must not make us reach: loopback, private (RFC 1918,
+/// RFC 4193), shared (RFC 6598), link-local (169.254/16, including cloud metadata at 169.254.169.254,
+/// and fe80::/10), multicast, unspecified, broadcast, and IPv4 written in IPv6 (mapped, NAT64) when
+/// the IPv4 address is one of those.
+static inline int pdfpipe_ipv4_is_private(const unsigned char *a) {
+    if (a[0] == 0 || a[0] == 10 || a[0] == 127) return 1;
+    if (a[0] == 100 && (a[1] & 0xC0) == 64) return 1;          // 100.64/10
+    if (a[0] == 169 && a[1] == 254) return 1;                   // link-local, metadata
+    if (a[0] == 172 && (a[1] & 0xF0) == 16) return 1;           // 172.16/12
+    if (a[0] == 192 && a[1] == 168) return 1;
+    if (a[0] == 192 && a[1] == 0 && a[2] == 0) return 1;        // IETF protocol assignments
+    if (a[0] == 198 && (a[1] & 0xFE) == 18) return 1;           // benchmarking 198.18/15
+    if (a[0] >= 224) return 1;                                  // multicast, reserved, broadcast
+    return 0;
+}
+
+static inline int pdfpipe_address_is_private(const struct sockaddr *sa) {
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+        return pdfpipe_ipv4_is_private((const unsigned char *)&in->sin_addr.s_addr);
+    }
+    if (sa->sa_family == AF_INET6) {
+        const unsigned char *a = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+        static const unsigned char zero[16] = {0};
+        if (memcmp(a, zero, 15) == 0 && (a[15] == 0 || a[15] == 1)) return 1;   // :: and ::1
+        if (a[0] == 0xFF) return 1;                                            // multicast
+        if (a[0] == 0xFE && (a[1] & 0xC0) == 0x80) return 1;                   // fe80::/10
+        if (a[0] == 0xFE && (a[1] & 0xC0) == 0xC0) return 1;                   // fec0::/10 (old site-local)
+        if ((a[0] & 0xFE) == 0xFC) return 1;                                   // fc00::/7
+        static const unsigned char mapped[12] = {0,0,0,0,0,0,0,0,0,0,0xFF,0xFF};
+        if (memcmp(a, mapped, 12) == 0) return pdfpipe_ipv4_is_private(a + 12);
+        static const unsigned char nat64[12] = {0,0x64,0xFF,0x9B,0,0,0,0,0,0,0,0};
+        if (memcmp(a, nat64, 12) == 0) return pdfpipe_ipv4_is_private(a + 12);
+        return 0;
+    }
+    return 1;   // anything else (unix sockets, …) is not for web links
+}
+
+/// The same test on a textual IPv4 or IPv6 address; -1 when the text is not an address.
+static inline int pdfpipe_text_address_is_private(const char *text) {
+    struct sockaddr_in in4; struct sockaddr_in6 in6;
+    memset(&in4, 0, sizeof in4); memset(&in6, 0, sizeof in6);
+    if (inet_pton(AF_INET, text, &in4.sin_addr) == 1) { in4.sin_family = AF_INET; return pdfpipe_address_is_private((struct sockaddr *)&in4); }
+    if (inet_pton(AF_INET6, text, &in6.sin6_addr) == 1) { in6.sin6_family = AF_INET6; return pdfpipe_address_is_private((struct sockaddr *)&in6); }
+    return -1;
+}
+
+static curl_socket_t pdfpipe_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    pdfpipe_transfer *t = (pdfpipe_transfer *)clientp;
+    (void)purpose;
+    if (!t->allow_private && pdfpipe_address_is_private(&address->addr)) {
+        t->blocked = 1;
+        if (address->family == AF_INET)
+            inet_ntop(AF_INET, &((struct sockaddr_in *)&address->addr)->sin_addr, t->blocked_address, sizeof t->blocked_address);
+        else if (address->family == AF_INET6)
+            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&address->addr)->sin6_addr, t->blocked_address, sizeof t->blocked_address);
+        return CURL_SOCKET_BAD;
+    }
+    return socket(address->family, address->socktype, address->protocol);
+}
+
+static size_t pdfpipe_write_body(char *data, size_t size, size_t count, void *userdata) {
+    pdfpipe_transfer *t = (pdfpipe_transfer *)userdata;
+    size_t n = size * count;
+    t->got_body = 1;
+    if (t->body == NULL) return 0;   // not wanted: stop here (CURLE_WRITE_ERROR, expected)
+    if (t->body_size + (long long)n > t->body_limit) { t->body_truncated = 1; return 0; }
+    if (fwrite(data, 1, n, t->body) != n) return 0;
+    t->body_size += (long long)n;
+    return n;
+}
+
+static inline int pdfpipe_curl_global_init(void) { return (int)curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+/// Options that stay the same for every request made through one handle.
+static inline void pdfpipe_curl_setup(CURL *h, pdfpipe_transfer *t, const char *user_agent) {
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);   // every hop is ours: chain, loops, policy
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, pdfpipe_open_socket);
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, t);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, pdfpipe_write_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, t);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, t->error);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, user_agent);
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");   // whatever curl can decode
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+}
+
+/// One request. `method_head`: HEAD (no body) or GET. Headers: a curl_slist or NULL.
+static inline CURLcode pdfpipe_curl_request(
+    CURL *h, pdfpipe_transfer *t, const char *url, int method_head, struct curl_slist *headers,
+    long timeout_ms, long connect_timeout_ms, int disable_socket_check)
+{
+    t->blocked = 0; t->blocked_address[0] = 0; t->got_body = 0; t->body_truncated = 0; t->body_size = 0; t->error[0] = 0;
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_NOBODY, method_head ? 1L : 0L);
+    if (!method_head) curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, disable_socket_check ? NULL : pdfpipe_open_socket);
+    return curl_easy_perform(h);
+}
+
+static inline long pdfpipe_curl_status(CURL *h) { long v = 0; curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &v); return v; }
+static inline const char *pdfpipe_curl_redirect_url(CURL *h) { char *v = NULL; curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &v); return v; }
+static inline const char *pdfpipe_curl_content_type(CURL *h) { char *v = NULL; curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &v); return v; }
+static inline long pdfpipe_curl_retry_after(CURL *h) { curl_off_t v = 0; curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &v); return (long)v; }
+static inline const char *pdfpipe_curl_primary_ip(CURL *h) { char *v = NULL; curl_easy_getinfo(h, CURLINFO_PRIMARY_IP, &v); return v; }
+
+#endif

@@ -1,0 +1,341 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+
+/// The external check of one document's URI links: http(s) through the run's `URLChecker`,
+/// `file:` and relative URIs on disk, `mailto:` syntax, `#page=`/`#nameddest=` fragments of PDF
+/// targets. Fills each link's `check` and reports findings where the links sit.
+struct ExternalLinks {
+    let options: ExternalOptions
+    let checker: URLChecker
+    let remote: RemoteDocuments
+    /// The document's absolute path and the run's input root (file targets must stay inside it).
+    let sourcePath: String
+    let inputRoot: String
+    let allowOutsideRoot: Bool
+
+    /// One URI link of the document and where it sits.
+    struct Site {
+        var record: LinkRecord
+        var page: Int?
+        var rect: [Double]?
+        var object: String?
+        var prefix: String
+    }
+
+    /// How one link's target is checked.
+    enum Plan {
+        case network(url: String, fragment: PDFFragment?)
+        case file(path: String, fragment: PDFFragment?)
+        case mailto
+        case otherScheme(String)
+        case skipped(String)
+        case malformed
+        case none
+    }
+
+    func plan(_ r: LinkRecord) -> Plan {
+        guard r.kind == "uri", let uri = r.uri else { return .none }
+        if r.uriState == .malformed { return .malformed }
+        let parts = URIReference.parse(uri)
+        let fragment = parts.fragment.flatMap(PDFFragment.init)
+        if r.uriState == .relative {
+            // Viewers resolve it against the document's own folder.
+            return .file(path: resolveLocal(URIReference.percentDecoded(parts.path)), fragment: fragment)
+        }
+        switch parts.scheme?.lowercased() {
+        case "http"?, "https"?:
+            var bare = parts
+            bare.fragment = nil
+            let url = bare.text
+            if options.offline { return .skipped("offline") }
+            if !options.isSelected(url) { return .skipped("excluded") }
+            return .network(url: options.remapped(url), fragment: fragment)
+        case "file"?:
+            if let a = parts.authority, !a.isEmpty, a.lowercased() != "localhost" {
+                return .skipped("file on another host '\(a)'")
+            }
+            return .file(path: resolveLocal(URIReference.percentDecoded(parts.path)), fragment: fragment)
+        case "mailto"?:
+            return .mailto
+        case let s?:
+            return .otherScheme(s)
+        case nil:
+            return .none
+        }
+    }
+
+    func resolveLocal(_ path: String) -> String {
+        if path.hasPrefix("/") { return (path as NSString).standardizingPath }
+        let folder = (sourcePath as NSString).deletingLastPathComponent
+        return ((folder as NSString).appendingPathComponent(path) as NSString).standardizingPath
+    }
+
+    /// Checks every site; returns the findings and the sites with `check` filled in.
+    func run(_ sites: inout [Site]) -> [Finding] {
+        let plans = sites.map { plan($0.record) }
+        // One request per distinct URL (and one download per PDF whose fragment needs reading).
+        var keys: [URLChecker.Key] = []
+        for p in plans {
+            if case .network(let url, _) = p { keys.append(URLChecker.Key(url: url, download: false)) }
+        }
+        var fetched = keys.isEmpty ? [:] : checker.check(keys)
+        // Then the PDFs whose fragment must be read: a .pdf path, or served as application/pdf.
+        var downloads: [URLChecker.Key] = []
+        for p in plans {
+            if case .network(let url, let fragment?) = p, let f = fetched[URLChecker.Key(url: url, download: false)],
+                f.failure == nil, options.accept.contains(f.status ?? 0),
+                PDFFragment.isPDF(url) || (f.contentType ?? "").lowercased().contains("pdf"), fragment.page != nil || fragment.nameddest != nil
+            {
+                downloads.append(URLChecker.Key(url: url, download: true))
+            }
+        }
+        if !downloads.isEmpty { fetched.merge(checker.check(downloads)) { a, _ in a } }
+        var findings: [Finding] = []
+        for (i, p) in plans.enumerated() {
+            var out = Outcome()
+            switch p {
+            case .none:
+                continue
+            case .malformed:
+                out.outcome = "malformed"
+            case .mailto:
+                if let problem = MailtoCheck.problem(in: sites[i].record.uri ?? "") {
+                    out.outcome = "malformed"
+                    out.finding = ("uri.malformed", problem, nil)
+                } else {
+                    out.outcome = "ok"
+                }
+            case .otherScheme(let scheme):
+                out.outcome = "skipped"
+                out.reason = "scheme '\(scheme)' is not checked"
+                if options.noteOtherSchemes { out.finding = ("uri.unchecked-scheme", "'\(scheme):' links are not checked", nil) }
+            case .skipped(let why):
+                out.outcome = "skipped"
+                out.reason = why
+            case .file(let path, let fragment):
+                checkFile(path, fragment: fragment, into: &out)
+            case .network(let url, let fragment):
+                guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
+                judge(f, url: url, into: &out)
+                if out.accepted, let fragment {
+                    if let doc = fetched[URLChecker.Key(url: url, download: true)] {
+                        if let d = doc.document, d.error == nil {
+                            if let problem = fragment.problem(in: d, name: url) {
+                                out.outcome = "fragment-missing"
+                                out.finding = ("uri.fragment-missing", problem, nil)
+                            }
+                        } else {
+                            out.message = doc.message ?? doc.document?.error.map { "not read as a PDF: \($0)" }
+                        }
+                    }
+                }
+            }
+            let site = sites[i]
+            if let (rule, message, hint) = out.finding {
+                var f = Finding(
+                    rule: rule, page: site.page, object: site.object, rect: site.rect, message: site.prefix + message, hint: hint)
+                f.details = ["uri": .string(site.record.uriWritten ?? site.record.uri ?? ""), "status": out.status.map { .int($0) } ?? .null]
+                findings.append(f)
+            }
+            sites[i].record.check = out.json
+        }
+        return findings
+    }
+
+    /// A link's check result, as the inventory shows it.
+    struct Outcome {
+        var outcome = "ok"
+        var status: Int?
+        var attempts = 0
+        var redirects: [URLFetch.Hop] = []
+        var finalURL: String?
+        var fromCache = false
+        var reason: String?
+        var message: String?
+        var finding: (String, String, String?)?
+        var accepted: Bool { outcome == "ok" || outcome == "ok-after-retry" || outcome == "redirected" }
+
+        var json: JSONValue {
+            var o: [String: JSONValue] = [
+                "outcome": .string(outcome), "status": status.map { .int($0) } ?? .null, "attempts": .int(attempts),
+                "fromCache": .bool(fromCache),
+            ]
+            if let finalURL {
+                o["finalURL"] = .string(finalURL)
+                o["redirects"] = .array(redirects.map { ["url": .string($0.url), "status": .int($0.status)] })
+            }
+            if let reason { o["reason"] = .string(reason) }
+            if let message { o["message"] = .string(message) }
+            return .object(o)
+        }
+    }
+
+    func judge(_ f: URLFetch, url: String, into out: inout Outcome) {
+        out.status = f.status
+        out.attempts = f.attempts
+        out.redirects = f.redirects
+        out.finalURL = f.finalURL
+        out.fromCache = f.fromCache
+        let at = f.redirects.isEmpty ? "" : " (after redirects to '\(f.finalURL)')"
+        switch f.failure {
+        case .timeout?:
+            out.outcome = "timeout"
+            out.finding = ("uri.timeout", "'\(url)' did not answer in time (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))\(at)", nil)
+        case .unreachable?:
+            out.outcome = "unreachable"
+            out.finding = ("uri.unreachable", "'\(url)' cannot be reached\(at): \(f.message ?? "connection failed")", nil)
+        case .redirectLoop?:
+            out.outcome = "redirect-loop"
+            out.finding = ("uri.redirect-loop", "'\(url)': \(f.message ?? "the redirects loop")", nil)
+        case .tooManyRedirects?:
+            out.outcome = "too-many-redirects"
+            out.finding = ("uri.too-many-redirects", "'\(url)': \(f.message ?? "too many redirects")", nil)
+        case .malformed?:
+            out.outcome = "malformed"
+            out.finding = ("uri.malformed", "'\(url)': \(f.message ?? "not a URL libcurl accepts")", nil)
+        case .privateAddress?:
+            out.outcome = "skipped"
+            out.reason = "private-address"
+            out.message = f.message
+            out.finding = ("uri.skipped", "'\(url)' was not requested: \(f.message ?? "private address") (allowPrivateAddresses)", nil)
+        case nil:
+            let status = f.status ?? 0
+            if !options.accept.contains(status) {
+                out.outcome = "http-error"
+                out.finding = ("uri.http-error", "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)", nil)
+            } else if f.permanentlyRedirected {
+                out.outcome = "redirected"
+                out.finding = ("uri.redirected", "'\(url)' has moved permanently to '\(f.finalURL)'", "link to '\(f.finalURL)' instead")
+            } else {
+                out.outcome = f.retries > 0 ? "ok-after-retry" : "ok"
+            }
+        }
+    }
+
+    func checkFile(_ path: String, fragment: PDFFragment?, into out: inout Outcome) {
+        out.finalURL = nil
+        let root = (inputRoot as NSString).standardizingPath
+        if !allowOutsideRoot && !(path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
+            out.outcome = "skipped"
+            out.reason = "outside-root"
+            out.finding = ("uri.skipped", "'\(path)' lies outside the input root and was not checked (allowOutsideRoot)", nil)
+            return
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            out.outcome = "file-missing"
+            out.finding = ("uri.file-missing", "the file '\(relative(path))' does not exist", nil)
+            return
+        }
+        out.outcome = "ok"
+        if let fragment, !isDirectory.boolValue, PDFFragment.isPDF(path) {
+            let doc = remote.document(at: path)
+            if let error = doc.error {
+                out.outcome = "file-unreadable"
+                out.finding = ("uri.fragment-missing", "'\(relative(path))' cannot be read to check its fragment: \(error)", nil)
+            } else if let problem = fragment.problem(in: doc, name: relative(path)) {
+                out.outcome = "fragment-missing"
+                out.finding = ("uri.fragment-missing", problem, nil)
+            }
+        }
+    }
+
+    func relative(_ path: String) -> String {
+        let root = inputRoot.hasSuffix("/") ? inputRoot : inputRoot + "/"
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+    }
+}
+
+/// Adobe's PDF open parameters in a URI fragment: `#page=3`, `#nameddest=intro`, `#page=3&zoom=50`;
+/// a fragment without `=` on a PDF is a named destination, as Acrobat reads it.
+struct PDFFragment: Sendable {
+    var page: Int?
+    var pageText: String?
+    var nameddest: String?
+    /// The fragment had only `name=value` parameters we do not check (zoom, view, search…).
+    var explicit: Bool
+
+    init?(_ fragment: String) {
+        guard !fragment.isEmpty else { return nil }
+        explicit = fragment.contains("=")
+        if !explicit {
+            nameddest = URIReference.percentDecoded(fragment)
+            return
+        }
+        for part in fragment.split(separator: "&") {
+            let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2 else { continue }
+            switch kv[0].lowercased() {
+            case "page":
+                pageText = kv[1]
+                page = Int(kv[1])
+            case "nameddest": nameddest = URIReference.percentDecoded(kv[1])
+            default: break
+            }
+        }
+        if pageText == nil && nameddest == nil { return nil }
+    }
+
+    /// A path or URL that names a PDF (`.pdf`, before any query).
+    static func isPDF(_ url: String) -> Bool {
+        var path = url
+        if let q = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<q]) }
+        return path.lowercased().hasSuffix(".pdf")
+    }
+
+    func problem(in doc: RemoteDocument, name: String) -> String? {
+        if let pageText {
+            guard let page, page >= 1 else { return "'#page=\(pageText)' in the link to '\(name)' is not a page number" }
+            if page > doc.pageCount {
+                return "the link asks for page \(page) of '\(name)', which has \(doc.pageCount) page\(doc.pageCount == 1 ? "" : "s")"
+            }
+        }
+        if let nameddest {
+            let key = DestinationKey.string(Array(nameddest.utf8))
+            if doc.lookup(key) == nil && doc.lookup(.name(nameddest)) == nil {
+                return "'\(name)' has no named destination '\(nameddest)'"
+            }
+        }
+        return nil
+    }
+}
+
+/// `mailto:` (RFC 6068): every address in the path and in `to=` must be `local@domain`.
+enum MailtoCheck {
+    static func problem(in uri: String) -> String? {
+        let parts = URIReference.parse(uri)
+        var addresses = parts.path.split(separator: ",").map { URIReference.percentDecoded(String($0)) }
+        for q in (parts.query ?? "").split(separator: "&") where q.lowercased().hasPrefix("to=") {
+            addresses += q.dropFirst(3).split(separator: ",").map { URIReference.percentDecoded(String($0)) }
+        }
+        if addresses.isEmpty { return "'\(uri)' has no address" }
+        for a in addresses {
+            let t = a.trimmingCharacters(in: .whitespaces)
+            guard let at = t.lastIndex(of: "@") else { return "'\(t)' in '\(uri)' is not an e-mail address (no '@')" }
+            let local = t[..<at]
+            let domain = t[t.index(after: at)...]
+            if local.isEmpty || domain.isEmpty { return "'\(t)' in '\(uri)' is not an e-mail address" }
+            let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+            let domainOK = domain.hasPrefix("[") || labels.allSatisfy { l in
+                !l.isEmpty && !l.hasPrefix("-") && !l.hasSuffix("-") && l.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+            }
+            if !domainOK { return "'\(domain)' in '\(uri)' is not a valid mail domain" }
+            if t.contains(" ") { return "'\(t)' in '\(uri)' contains a space" }
+        }
+        return nil
+    }
+}
+
+/// Reason phrases for the findings.
+enum HTTPStatus {
+    static func phrase(_ code: Int) -> String? {
+        let phrases: [Int: String] = [
+            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+            406: "Not Acceptable", 408: "Request Timeout", 410: "Gone", 429: "Too Many Requests", 451: "Unavailable For Legal Reasons",
+            500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+            504: "Gateway Timeout", 999: "(blocked by the site)",
+        ]
+        return phrases[code]
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import PDFPipeCore
+
+/// The `external` section of `validate-links`: how URI links are checked beyond their syntax.
+public struct ExternalOptions: Sendable {
+    public static let specs: [OptionSpec] = [
+        OptionSpec("enabled", .bool, default: false, "check URI links: http(s) over the network, file: and relative ones on disk, mailto: syntax"),
+        OptionSpec("offline", .bool, default: false, "no network: http(s) links are reported as skipped; files and fragments are still checked"),
+        OptionSpec("timeoutSeconds", .number(min: 0.001, max: 3600), default: 20, "time limit of one request (connecting: at most 10 s of it)"),
+        OptionSpec("retries", .integer(min: 0, max: 20), default: 2, "retries after a timeout, a connection error, a 5xx or a 429"),
+        OptionSpec("retryWaitSeconds", .number(min: 0, max: 600), default: 1, "first wait before a retry, doubled each time (at most 60 s); a Retry-After header wins"),
+        OptionSpec("maxRedirects", .integer(min: 0, max: 100), default: 10, "redirects followed before uri.too-many-redirects"),
+        OptionSpec("maxConcurrency", .integer(min: 1, max: 1024), default: 16, "requests in flight at once, over the whole run"),
+        OptionSpec("maxPerHost", .integer(min: 1, max: 1024), default: 4, "requests in flight at once to one host"),
+        OptionSpec("hostIntervalSeconds", .number(min: 0, max: 600), default: 0.05, "least time between the starts of two requests to one host"),
+        OptionSpec("method", .choice(["head", "get"]), default: "head", "first request: HEAD (no body), or GET (stopped after the headers)"),
+        OptionSpec(
+            "getAfterHead", .choice(["refused", "errors"]), default: "errors",
+            "when a HEAD answer leads to a GET: only 405/501 ('refused'), or any status not accepted ('errors': many servers answer HEAD wrongly)"),
+        OptionSpec("accept", .string, default: "200-299", "accepted final statuses: codes and ranges, like '200-299,403'"),
+        OptionSpec("include", .list([OptionSpec("pattern", .string, default: "", "regular expression")]), default: .array([]), "if given, only URLs matching one of these regular expressions are checked"),
+        OptionSpec("exclude", .list([OptionSpec("pattern", .string, default: "", "regular expression")]), default: .array([]), "URLs matching one of these are not checked (unless they match include)"),
+        OptionSpec(
+            "remap",
+            .list([
+                OptionSpec("pattern", .string, default: "", "regular expression"),
+                OptionSpec("replacement", .string, default: "", "replacement ($1 … for groups)"),
+            ]), default: .array([]), "rewrite URLs before checking (the first matching pattern applies)"),
+        OptionSpec(
+            "headers",
+            .list([
+                OptionSpec("name", .string, default: "", "header name, or 'Name: value'"),
+                OptionSpec("value", .string, default: "", "value; ${VAR} is replaced by the environment variable VAR, and such values are never printed"),
+                OptionSpec("hosts", .string, default: "", "comma-separated host names the header is sent to (empty: every host)"),
+            ]), default: .array([]), "extra request headers"),
+        OptionSpec("userAgent", .string, default: "", "User-Agent header (default: pdfpipe/VERSION)"),
+        OptionSpec("allowPrivateAddresses", .bool, default: false, "request hosts that resolve to loopback, private, link-local or multicast addresses"),
+        OptionSpec(
+            "cache",
+            .object([
+                OptionSpec("path", .string, default: "", "cache file (relative to the working directory); empty: no cache"),
+                OptionSpec("maxAgeSeconds", .number(min: 0, max: .infinity), default: 86400, "results older than this are checked again"),
+                OptionSpec("neverCache", .string, default: "429,500-599", "statuses never kept (codes and ranges); timeouts and connection errors are never kept either"),
+            ]), default: .null, "results kept between runs"),
+        OptionSpec("downloadLimitMB", .integer(min: 1, max: 4096), default: 64, "largest PDF fetched to check a #page= or #nameddest= fragment"),
+        OptionSpec("schemes", .choice(["note", "ignore"]), default: "note", "other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing"),
+    ]
+
+    public struct Header: Sendable {
+        public var name: String
+        public var value: String
+        /// The value came from the environment: never printed.
+        public var secret: Bool
+        /// Lower-cased hosts; empty: all.
+        public var hosts: [String]
+    }
+
+    public struct Remap: @unchecked Sendable {
+        let regex: NSRegularExpression
+        let replacement: String
+    }
+
+    public var enabled = false
+    public var offline = false
+    public var timeout = 20.0
+    public var retries = 2
+    public var retryWait = 1.0
+    public var maxRedirects = 10
+    public var maxConcurrency = 16
+    public var maxPerHost = 4
+    public var hostInterval = 0.05
+    public var headFirst = true
+    public var getAfterAnyError = true
+    public var accept = StatusSet(ranges: [200...299])
+    public var include: [Pattern] = []
+    public var exclude: [Pattern] = []
+    public var remaps: [Remap] = []
+    public var headers: [Header] = []
+    public var userAgent = "pdfpipe"
+    public var allowPrivateAddresses = false
+    public var cachePath: String?
+    public var cacheMaxAge = 86400.0
+    public var neverCache = StatusSet(ranges: [429...429, 500...599])
+    public var downloadLimit = 64 << 20
+    public var noteOtherSchemes = true
+
+    public struct Pattern: @unchecked Sendable {
+        public let text: String
+        let regex: NSRegularExpression
+        func matches(_ s: String) -> Bool {
+            regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+        }
+    }
+
+    public init() {}
+
+    /// Reads validated options; `path` is the JSON path of the section for messages.
+    public init(_ o: OptionValues, path: String, version: String) throws(PipelineError) {
+        enabled = o.bool("enabled")
+        offline = o.bool("offline")
+        timeout = o.double("timeoutSeconds")
+        retries = o.int("retries")
+        retryWait = o.double("retryWaitSeconds")
+        maxRedirects = o.int("maxRedirects")
+        maxConcurrency = o.int("maxConcurrency")
+        maxPerHost = o.int("maxPerHost")
+        hostInterval = o.double("hostIntervalSeconds")
+        headFirst = o.string("method") == "head"
+        getAfterAnyError = o.string("getAfterHead") == "errors"
+        accept = try StatusSet.parse(o.string("accept"), path: "\(path).accept")
+        include = try ExternalOptions.patterns(o["include"], path: "\(path).include")
+        exclude = try ExternalOptions.patterns(o["exclude"], path: "\(path).exclude")
+        for (i, item) in (o["remap"]?.arrayValue ?? []).enumerated() {
+            let p = item.objectValue?["pattern"]?.stringValue ?? ""
+            let r = item.objectValue?["replacement"]?.stringValue ?? ""
+            remaps.append(Remap(regex: try ExternalOptions.compile(p, path: "\(path).remap[\(i)].pattern"), replacement: r))
+        }
+        for (i, item) in (o["headers"]?.arrayValue ?? []).enumerated() {
+            var name = item.objectValue?["name"]?.stringValue ?? ""
+            var value = item.objectValue?["value"]?.stringValue ?? ""
+            if value.isEmpty, let colon = name.firstIndex(of: ":") {
+                value = name[name.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                name = String(name[..<colon])
+            }
+            name = name.trimmingCharacters(in: .whitespaces)
+            let hp = "\(path).headers[\(i)]"
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
+                throw PipelineError(file: nil, path: "\(hp).name", message: "a header needs a name made of letters, digits, '-' and '_'")
+            }
+            let (expanded, secret) = try ExternalOptions.expand(value, path: "\(hp).value")
+            if expanded.contains(where: { $0 == "\r" || $0 == "\n" }) {
+                throw PipelineError(file: nil, path: "\(hp).value", message: "a header value must not contain line breaks")
+            }
+            let hosts = (item.objectValue?["hosts"]?.stringValue ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }.filter { !$0.isEmpty }
+            headers.append(Header(name: name, value: expanded, secret: secret, hosts: hosts))
+        }
+        let ua = o.string("userAgent")
+        userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
+        allowPrivateAddresses = o.bool("allowPrivateAddresses")
+        let cache = o.object("cache")
+        let cp = cache.string("path")
+        cachePath = cp.isEmpty ? nil : cp
+        cacheMaxAge = cache["maxAgeSeconds"] == nil ? 86400 : cache.double("maxAgeSeconds")
+        neverCache = try StatusSet.parse(cache["neverCache"]?.stringValue ?? "429,500-599", path: "\(path).cache.neverCache")
+        downloadLimit = o.int("downloadLimitMB") << 20
+        noteOtherSchemes = o.string("schemes") != "ignore"
+    }
+
+    static func compile(_ text: String, path: String) throws(PipelineError) -> NSRegularExpression {
+        guard !text.isEmpty else { throw PipelineError(file: nil, path: path, message: "the regular expression is empty") }
+        do {
+            return try NSRegularExpression(pattern: text)
+        } catch {
+            throw PipelineError(file: nil, path: path, message: "invalid regular expression '\(text)'")
+        }
+    }
+
+    static func patterns(_ value: JSONValue?, path: String) throws(PipelineError) -> [Pattern] {
+        var out: [Pattern] = []
+        for (i, item) in (value?.arrayValue ?? []).enumerated() {
+            let text = item.objectValue?["pattern"]?.stringValue ?? ""
+            out.append(Pattern(text: text, regex: try compile(text, path: "\(path)[\(i)].pattern")))
+        }
+        return out
+    }
+
+    /// Replaces `${VAR}` with the environment's value; a missing variable is a pipeline error (a
+    /// request without its token would fail for a reason the report could not show).
+    static func expand(_ text: String, path: String) throws(PipelineError) -> (String, Bool) {
+        guard text.contains("${") else { return (text, false) }
+        let env = ProcessInfo.processInfo.environment
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "${") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+                throw PipelineError(file: nil, path: path, message: "unterminated '${' in the header value")
+            }
+            let name = String(rest[open.upperBound..<close])
+            guard let value = env[name] else {
+                throw PipelineError(file: nil, path: path, message: "the environment variable '\(name)' is not set")
+            }
+            out += value
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return (out, true)
+    }
+
+    /// Should this URL be requested (include/exclude)? `include` wins over `exclude`, as in lychee.
+    public func isSelected(_ url: String) -> Bool {
+        if include.contains(where: { $0.matches(url) }) { return true }
+        if !include.isEmpty { return false }
+        return !exclude.contains { $0.matches(url) }
+    }
+
+    /// The URL after the first matching remap.
+    public func remapped(_ url: String) -> String {
+        for r in remaps {
+            let range = NSRange(url.startIndex..., in: url)
+            if r.regex.firstMatch(in: url, range: range) != nil {
+                return r.regex.stringByReplacingMatches(in: url, range: range, withTemplate: r.replacement)
+            }
+        }
+        return url
+    }
+
+    /// Header lines for a request to `host`.
+    func headerLines(for host: String) -> [String] {
+        headers.filter { $0.hosts.isEmpty || $0.hosts.contains(host) }.map { "\($0.name): \($0.value)" }
+    }
+
+    /// Every secret value, to scrub from messages.
+    var secrets: [String] { headers.filter { $0.secret && !$0.value.isEmpty }.map(\.value) }
+}
+
+/// HTTP statuses as codes and ranges (`200-299,403`).
+public struct StatusSet: Sendable, Equatable {
+    public var ranges: [ClosedRange<Int>]
+
+    public func contains(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
+
+    static func parse(_ text: String, path: String) throws(PipelineError) -> StatusSet {
+        var ranges: [ClosedRange<Int>] = []
+        for part in text.split(separator: ",") {
+            let p = part.trimmingCharacters(in: .whitespaces)
+            let bounds = p.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1...2).contains(bounds.count), let lo = bounds.first ?? nil, let hi = bounds.last ?? nil, (100...999).contains(lo),
+                (100...999).contains(hi), lo <= hi
+            else {
+                throw PipelineError(file: nil, path: path, message: "'\(p)' is not a status code (100-999) or a range like 200-299")
+            }
+            ranges.append(lo...hi)
+        }
+        return StatusSet(ranges: ranges)
+    }
+}

@@ -1,0 +1,343 @@
+import Dispatch
+import Foundation
+import PDFBridge
+import PDFPipeCore
+
+/// What checking one URL found: the raw facts (kept in the cache) from which the outcome follows.
+public struct URLFetch: Sendable, Equatable {
+    public struct Hop: Sendable, Equatable {
+        public var url: String
+        public var status: Int
+    }
+
+    /// Why no acceptable answer could be had, apart from the status.
+    public enum Failure: String, Sendable {
+        case timeout, unreachable, redirectLoop = "redirect-loop", tooManyRedirects = "too-many-redirects"
+        case malformed, privateAddress = "private-address"
+    }
+
+    /// The URL as requested (after remapping, without fragment).
+    public var url: String
+    /// The last answer's status, nil when none arrived.
+    public var status: Int?
+    /// Redirects followed: each hop's URL and the status that sent us on.
+    public var redirects: [Hop] = []
+    public var finalURL: String
+    /// Requests made for this URL, HEAD→GET switches and retries included.
+    public var attempts = 0
+    /// Retries (after timeouts, connection errors, 429 and 5xx).
+    public var retries = 0
+    public var failure: Failure?
+    public var message: String?
+    public var contentType: String?
+    /// Seconds since 1970 when it was checked.
+    public var checkedAt: Double = 0
+    public var fromCache = false
+    /// For fragment checks: the fetched PDF's pages and destinations.
+    public var document: RemoteDocument?
+
+    /// A 301 or 308 on the way.
+    public var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
+
+    var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "url": .string(url), "status": status.map { .int($0) } ?? .null, "finalURL": .string(finalURL),
+            "attempts": .int(attempts), "retries": .int(retries), "checkedAt": .double(checkedAt),
+            "redirects": .array(redirects.map { ["url": .string($0.url), "status": .int($0.status)] }),
+        ]
+        if let failure { o["failure"] = .string(failure.rawValue) }
+        if let message { o["message"] = .string(message) }
+        if let contentType { o["contentType"] = .string(contentType) }
+        return .object(o)
+    }
+
+    init(url: String) {
+        self.url = url
+        finalURL = url
+    }
+
+    init?(json: JSONValue) {
+        guard let url = json["url"]?.stringValue, let finalURL = json["finalURL"]?.stringValue else { return nil }
+        self.url = url
+        self.finalURL = finalURL
+        status = json["status"]?.intValue
+        attempts = json["attempts"]?.intValue ?? 1
+        retries = json["retries"]?.intValue ?? 0
+        checkedAt = json["checkedAt"]?.doubleValue ?? 0
+        failure = json["failure"]?.stringValue.flatMap(Failure.init(rawValue:))
+        message = json["message"]?.stringValue
+        contentType = json["contentType"]?.stringValue
+        redirects = (json["redirects"]?.arrayValue ?? []).compactMap { h in
+            guard let u = h["url"]?.stringValue, let s = h["status"]?.intValue else { return nil }
+            return Hop(url: u, status: s)
+        }
+    }
+}
+
+/// Checks URLs for a whole run: each distinct URL is requested once, whatever the number of links,
+/// documents and workers that ask (a second asker waits for the first's answer). Requests run on
+/// the checker's own threads (`maxConcurrency` of them), at most `maxPerHost` at once to one host,
+/// starting at least `hostIntervalSeconds` apart per host; retries wait without holding a thread.
+public final class URLChecker: @unchecked Sendable {
+    /// What to fetch: a URL's status, or (for fragment checks) its content as a PDF.
+    public struct Key: Hashable, Sendable {
+        public var url: String
+        public var download: Bool
+    }
+
+    let options: ExternalOptions
+    private let condition = NSCondition()
+    // Everything below is guarded by `condition`.
+    private var results: [Key: URLFetch] = [:]
+    private var pending: Set<Key> = []
+    private var queue: [Task] = []
+    private var hosts: [String: (active: Int, lastStart: Double)] = [:]
+    private var threads = 0
+    private var cache: [String: URLFetch]?
+    private var cacheDirty = false
+    /// Requests made (for the run summary and tests).
+    public private(set) var requestCount = 0
+
+    public init(options: ExternalOptions) {
+        self.options = options
+    }
+
+    struct Task {
+        var key: Key
+        var fetch: URLFetch
+        /// The URL of this hop.
+        var current: String
+        var head: Bool
+        /// Retries at this hop.
+        var hopRetries = 0
+        var triedGet = false
+        var visited: Set<String> = []
+        var notBefore = 0.0
+        var host: String { URLParts.host(of: current) ?? "" }
+    }
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// The results for `keys`, requesting what is neither known nor cached. Blocks until all are in.
+    public func check(_ keys: [Key]) -> [Key: URLFetch] {
+        condition.lock()
+        defer { condition.unlock() }
+        loadCacheIfNeeded()
+        var added = false
+        for key in Set(keys) where results[key] == nil && !pending.contains(key) {
+            if !key.download, var cached = cache?[key.url], fresh(cached) {
+                cached.fromCache = true
+                results[key] = cached
+                continue
+            }
+            pending.insert(key)
+            var task = Task(key: key, fetch: URLFetch(url: key.url), current: key.url, head: options.headFirst && !key.download)
+            task.visited = [key.url]
+            queue.append(task)
+            added = true
+        }
+        if added {
+            while threads < options.maxConcurrency && threads < queue.count + pending.count {
+                threads += 1
+                let t = Thread { [self] in work() }
+                t.name = "pdfpipe-http"
+                t.start()
+            }
+            condition.broadcast()
+        }
+        while keys.contains(where: { results[$0] == nil }) { condition.wait() }
+        var out: [Key: URLFetch] = [:]
+        for k in keys { out[k] = results[k] }
+        return out
+    }
+
+    // MARK: - Workers
+
+    private func work() {
+        let connection: HTTPConnection
+        do {
+            connection = try HTTPConnection(userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
+        } catch {
+            condition.lock()
+            threads -= 1
+            condition.unlock()
+            return
+        }
+        condition.lock()
+        while true {
+            let now = URLChecker.now()
+            if let i = queue.firstIndex(where: { ready($0, now) }) {
+                var task = queue.remove(at: i)
+                let host = task.host
+                hosts[host, default: (0, -.infinity)].active += 1
+                hosts[host]!.lastStart = now
+                requestCount += 1
+                condition.unlock()
+                let next = step(&task, connection)
+                condition.lock()
+                hosts[host]!.active -= 1
+                if let next {
+                    queue.append(next)
+                } else {
+                    task.fetch.checkedAt = Date().timeIntervalSince1970
+                    results[task.key] = task.fetch
+                    pending.remove(task.key)
+                    if !task.key.download, cacheable(task.fetch) {
+                        cache?[task.key.url] = task.fetch
+                        cacheDirty = true
+                    }
+                }
+                condition.broadcast()
+                continue
+            }
+            // Nothing ready: sleep until the earliest task could be, or until something changes.
+            let wake = queue.map { max($0.notBefore, (hosts[$0.host]?.lastStart ?? -.infinity) + options.hostInterval) }.min()
+            if let wake, wake > now {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: wake - now))
+            } else if wake == nil {
+                condition.wait()
+            } else {
+                // Ready in time but its host is at maxPerHost: a finishing request broadcasts.
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.5))
+            }
+        }
+    }
+
+    private func ready(_ t: Task, _ now: Double) -> Bool {
+        guard t.notBefore <= now else { return false }
+        guard let h = hosts[t.host] else { return true }
+        return h.active < options.maxPerHost && now - h.lastStart >= options.hostInterval
+    }
+
+    /// Makes one request for a task; returns the task to queue again (next hop, retry, GET after
+    /// HEAD), or nil when the task is finished (its `fetch` filled in).
+    private func step(_ task: inout Task, _ connection: HTTPConnection) -> Task? {
+        let url = task.current
+        task.fetch.attempts += 1
+        if !options.allowPrivateAddresses, HTTPConnection.proxyConfigured(for: url), let host = URLParts.host(of: url),
+            let address = HTTPConnection.privateAddress(of: host)
+        {
+            return finish(&task, .privateAddress, "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
+        }
+        var download: (path: String, limit: Int)?
+        let temporary = task.key.download ? FileManager.default.temporaryDirectory.appendingPathComponent("pdfpipe-\(UUID().uuidString).pdf").path : nil
+        if let temporary { download = (temporary, options.downloadLimit) }
+        defer { if let temporary { unlink(temporary) } }
+        let host = URLParts.host(of: url) ?? ""
+        let r = connection.request(
+            url, head: task.head, headers: options.headerLines(for: host), timeout: options.timeout,
+            connectTimeout: min(options.timeout, 10), download: download)
+        task.fetch.status = r.status
+        task.fetch.contentType = r.contentType
+        switch r.failure {
+        case .blockedAddress(let address)?:
+            return finish(&task, .privateAddress, "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
+        case .timeout?:
+            return retry(&task, after: nil) ?? finish(&task, .timeout, "no answer within \(JSONWriter.format(options.timeout)) s")
+        case .unreachable(let text)?:
+            return retry(&task, after: nil) ?? finish(&task, .unreachable, scrub(text))
+        case .other(let text)?:
+            return finish(&task, .malformed, scrub(text))
+        case nil:
+            break
+        }
+        let status = r.status ?? 0
+        if [301, 302, 303, 307, 308].contains(status), let location = r.location {
+            task.fetch.redirects.append(URLFetch.Hop(url: url, status: status))
+            if task.visited.contains(location) {
+                return finish(&task, .redirectLoop, "the redirects loop back to '\(location)'")
+            }
+            if task.fetch.redirects.count > options.maxRedirects {
+                return finish(&task, .tooManyRedirects, "more than \(options.maxRedirects) redirects")
+            }
+            task.visited.insert(location)
+            task.current = location
+            task.fetch.finalURL = location
+            task.hopRetries = 0
+            task.triedGet = false
+            task.head = options.headFirst && !task.key.download
+            task.notBefore = 0
+            return task
+        }
+        // 429: wait (Retry-After) and ask the same way again. 5xx: a server failing HEAD may still
+        // answer GET, so switch first and retry the GET.
+        if status == 429 || ((500...599).contains(status) && !(task.head && !task.triedGet && !options.accept.contains(status))) {
+            if let again = retry(&task, after: r.retryAfter) { return again }
+        }
+        if task.head && !options.accept.contains(status) && !task.triedGet
+            && (status == 405 || status == 501 || (options.getAfterAnyError && status >= 400))
+        {
+            task.head = false
+            task.triedGet = true
+            task.notBefore = 0
+            return task
+        }
+        if task.key.download, let temporary, options.accept.contains(status) {
+            if r.truncated {
+                task.fetch.message = "larger than \(options.downloadLimit >> 20) MB (downloadLimitMB); its fragment was not checked"
+            } else {
+                task.fetch.document = RemoteDocument.load(temporary)
+            }
+        }
+        return nil
+    }
+
+    /// The task again after the backoff, or nil when the retries are used up.
+    private func retry(_ task: inout Task, after retryAfter: Double?) -> Task? {
+        guard task.hopRetries < options.retries else { return nil }
+        let wait = min(retryAfter ?? options.retryWait * pow(2, Double(task.hopRetries)), 60)
+        task.hopRetries += 1
+        task.fetch.retries += 1
+        task.notBefore = URLChecker.now() + wait
+        return task
+    }
+
+    private func finish(_ task: inout Task, _ failure: URLFetch.Failure, _ message: String) -> Task? {
+        task.fetch.failure = failure
+        task.fetch.message = message
+        if failure != .redirectLoop && failure != .tooManyRedirects { task.fetch.status = failure == .privateAddress ? nil : task.fetch.status }
+        return nil
+    }
+
+    /// Messages never carry a header's secret value.
+    private func scrub(_ text: String) -> String {
+        var t = text
+        for s in options.secrets { t = t.replacingOccurrences(of: s, with: "***") }
+        return t
+    }
+
+    // MARK: - Cache
+
+    private func fresh(_ f: URLFetch) -> Bool {
+        Date().timeIntervalSince1970 - f.checkedAt <= options.cacheMaxAge && cacheable(f)
+    }
+
+    private func cacheable(_ f: URLFetch) -> Bool {
+        guard let status = f.status, !options.neverCache.contains(status) else { return false }
+        // Timeouts, connection errors and the address policy say nothing lasting about the URL.
+        return f.failure == nil || f.failure == .redirectLoop || f.failure == .tooManyRedirects
+    }
+
+    private func loadCacheIfNeeded() {
+        guard cache == nil, let path = options.cachePath else { return }
+        cache = [:]
+        guard let data = FileManager.default.contents(atPath: path),
+            let json = try? JSONParser.parse(String(decoding: data, as: UTF8.self)), json["version"]?.intValue == 1
+        else { return }
+        for (url, v) in json["entries"]?.objectValue ?? [:] {
+            if let f = URLFetch(json: v), f.url == url { cache?[url] = f }
+        }
+    }
+
+    /// Writes the cache file (atomically), dropping expired entries. Called once at the end of a run.
+    public func saveCache() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let path = options.cachePath, let cache, cacheDirty || !FileManager.default.fileExists(atPath: path) else { return }
+        var entries: [String: JSONValue] = [:]
+        for (url, f) in cache where fresh(f) { entries[url] = f.json }
+        let json: JSONValue = ["version": 1, "tool": .string("pdfpipe \(PDFPipeVersion.string)"), "entries": .object(entries)]
+        try AtomicFile.write(JSONWriter.pretty(json) + "\n", to: path)
+        cacheDirty = false
+    }
+}

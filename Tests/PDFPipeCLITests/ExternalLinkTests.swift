@@ -1,0 +1,293 @@
+import Foundation
+import PDFPipeCore
+import XCTest
+
+/// The external link check against a real HTTP server on loopback (scripts/http-fixture.py, one
+/// route per behaviour). Nothing here reaches beyond 127.0.0.1.
+final class ExternalLinkTests: XCTestCase {
+    var dir = ""
+    var server: Process?
+    var port = 0
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    override func setUpWithError() throws {
+        dir = Repo.temporaryFolder()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("python3 is not installed (scripts/setup.sh --test installs it)")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [Repo.root + "/scripts/http-fixture.py", "--pdf", Repo.root + "/samples/links-internal.pdf", "--slow", "3"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        server = p
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        port = try XCTUnwrap(Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    override func tearDown() {
+        server?.terminate()
+        server?.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// A one-page PDF with a link annotation per URI (top to bottom), optionally a /URI /Base.
+    func writeLinks(_ path: String, _ uris: [String], base: String? = nil, pages: Int = 1) throws {
+        var objects = [
+            "<< /Type /Catalog /Pages 2 0 R\(base.map { " /URI << /Base (\($0)) >>" } ?? "") >>",
+            "<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0) 0 R" }.joined(separator: " "))] /Count \(pages) >>",
+        ]
+        let first = 3 + pages
+        for _ in 0..<pages {
+            let annots = uris.indices.map { "\(first + $0) 0 R" }.joined(separator: " ")
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [\(annots)] >>")
+        }
+        for (i, u) in uris.enumerated() {
+            let y = 760 - i * 20
+            objects.append("<< /Type /Annot /Subtype /Link /Rect [72 \(y) 300 \(y + 12)] /Border [0 0 0] /A << /S /URI /URI (\(u)) >> >>")
+        }
+        try IsolationTests.writePDF(path, objects: objects)
+    }
+
+    func run(_ external: String, inputs: [String]? = nil, environment: [String: String] = [:]) throws -> (Int32, JSONValue, String) {
+        try #"{"stages": [{"use": "validate-links", "with": {"external": \#(external)}}], "report": {"formats": ["json", "sarif"]}}"#
+            .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Repo.executable())
+        p.arguments = ["run", dir + "/p.json"] + (inputs ?? [dir + "/in"]) + ["--out", dir + "/out", "--quiet"]
+        var env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        for k in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { env[k] = nil }
+        p.environment = env
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let report = (try? JSONParser.parse(String(contentsOfFile: dir + "/out/report.json", encoding: .utf8))) ?? .null
+        return (p.terminationStatus, report, stderr)
+    }
+
+    /// What the server received: [method, path, X-Token].
+    func serverLog() throws -> [[String]] {
+        let v = try JSONParser.parse(try fetch("/__log"))
+        return (v.arrayValue ?? []).map { ($0.arrayValue ?? []).map { $0.stringValue ?? "" } }
+    }
+
+    /// A GET to the fixture (python's urllib: Foundation's URL loading is not linked into the tests).
+    func fetch(_ path: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())", base + path]
+        var env = ProcessInfo.processInfo.environment
+        for k in ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"] { env[k] = nil }
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return text
+    }
+
+    func requests(_ log: [[String]], _ path: String) -> [String] { log.filter { $0[1] == path }.map { $0[0] } }
+
+    func links(_ report: JSONValue) -> [JSONValue] { report["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? [] }
+
+    func testEveryServerBehaviour() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let paths = [
+            "/ok", "/status/404", "/status/410", "/status/500", "/flaky/1", "/chain", "/r/302/ok", "/r/307/ok", "/r/308/ok",
+            "/loop/a", "/deep/0", "/ratelimited/1", "/slow", "/nohead", "/big", "/ok", "/doc.pdf#page=4", "/doc.pdf#page=9",
+            "/doc.pdf#nameddest=chapter.2", "/doc.pdf#nameddest=nope",
+        ]
+        // Two pages with the same links: every URL must still be requested once.
+        try writeLinks(dir + "/in/a.pdf", paths.map { base + $0 } + ["http://127.0.0.1:9/closed"], pages: 2)
+        let started = Date()
+        let (status, report, _) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "timeoutSeconds": 1, "retries": 2, "retryWaitSeconds": 0.05, "maxRedirects": 5}"#)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(status, 1)
+        let all = links(report)
+        XCTAssertEqual(all.count, 2 * (paths.count + 1))
+        var byURI: [String: JSONValue] = [:]
+        for l in all.prefix(paths.count + 1) { byURI[String(l["uri"]!.stringValue!.dropFirst(base.count))] = l["check"] }
+        func expect(_ path: String, _ outcome: String, _ status: Int?, attempts: Int? = nil, redirects: Int? = nil, line: UInt = #line) {
+            let c = byURI[path]
+            XCTAssertEqual(c?["outcome"]?.stringValue, outcome, path, line: line)
+            XCTAssertEqual(c?["status"]?.intValue, status, path, line: line)
+            if let attempts { XCTAssertEqual(c?["attempts"]?.intValue, attempts, path, line: line) }
+            if let redirects { XCTAssertEqual(c?["redirects"]?.arrayValue?.count, redirects, path, line: line) }
+            XCTAssertEqual(c?["fromCache"], false, path, line: line)
+        }
+        expect("/ok", "ok", 200, attempts: 1, redirects: 0)
+        expect("/status/404", "http-error", 404, attempts: 2)  // HEAD, then GET
+        expect("/status/410", "http-error", 410, attempts: 2)
+        expect("/status/500", "http-error", 500, attempts: 4)  // HEAD, GET, two retries
+        expect("/flaky/1", "ok", 200, attempts: 2)  // HEAD failed, GET answered
+        expect("/chain", "redirected", 200, redirects: 4)
+        expect("/r/302/ok", "ok", 200, redirects: 1)
+        expect("/r/307/ok", "ok", 200, redirects: 1)
+        expect("/r/308/ok", "redirected", 200, redirects: 1)
+        expect("/loop/a", "redirect-loop", 302, redirects: 2)
+        expect("/deep/0", "too-many-redirects", 302, redirects: 6)
+        expect("/ratelimited/1", "ok-after-retry", 200, attempts: 2)
+        expect("/slow", "timeout", nil, attempts: 3)
+        expect("/nohead", "ok", 200, attempts: 2)
+        expect("/big", "ok", 200, attempts: 2)
+        expect("/doc.pdf#page=4", "ok", 200)
+        expect("/doc.pdf#page=9", "fragment-missing", 200)
+        expect("/doc.pdf#nameddest=chapter.2", "ok", 200)
+        expect("/doc.pdf#nameddest=nope", "fragment-missing", 200)
+        XCTAssertEqual(byURI["/chain"]?["redirects"]?.arrayValue?.map { $0["status"]?.intValue ?? 0 }, [301, 302, 307, 308])
+        XCTAssertEqual(byURI["/chain"]?["finalURL"]?.stringValue, base + "/ok")
+        let closed = all.first { $0["uri"]?.stringValue == "http://127.0.0.1:9/closed" }?["check"]
+        XCTAssertEqual(closed?["outcome"], "unreachable")
+        XCTAssertEqual(closed?["status"], .null)
+
+        // Findings: one per link (so twice per URL, one per page), with uri and status.
+        let findings = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"]?.stringValue != "uri.insecure-scheme" }
+        var counts: [String: Int] = [:]
+        for f in findings { counts[f["rule"]!.stringValue!, default: 0] += 1 }
+        XCTAssertEqual(
+            counts,
+            [
+                "uri.http-error": 6, "uri.redirected": 4, "uri.redirect-loop": 2, "uri.too-many-redirects": 2, "uri.timeout": 2,
+                "uri.fragment-missing": 4, "uri.unreachable": 2,
+            ])
+        let notFound = try XCTUnwrap(findings.first { $0["rule"] == "uri.http-error" })
+        XCTAssertEqual(notFound["uri"]?.stringValue, base + "/status/404")
+        XCTAssertEqual(notFound["status"], 404)
+        XCTAssertEqual(notFound["page"], 1)
+        XCTAssertEqual(notFound["message"]?.stringValue, "'\(base)/status/404' answered 404 Not Found")
+        let timeout = try XCTUnwrap(findings.first { $0["rule"] == "uri.timeout" })
+        XCTAssertEqual(timeout["status"], .null)
+        let moved = try XCTUnwrap(findings.first { $0["rule"] == "uri.redirected" })
+        XCTAssertEqual(moved["hint"]?.stringValue, "link to '\(base)/ok' instead")
+        XCTAssertEqual(
+            findings.filter { $0["rule"] == "uri.fragment-missing" }.map { $0["message"]!.stringValue! }.prefix(2),
+            ["the link asks for page 9 of '\(base)/doc.pdf', which has 4 pages", "'\(base)/doc.pdf' has no named destination 'nope'"])
+
+        // What the server saw: each URL once (its own requests), HEAD before GET, bodies not read.
+        let log = try serverLog()
+        XCTAssertEqual(requests(log, "/ok").count, 1 + 4, "once for itself, once at the end of each redirect chain")
+        XCTAssertEqual(requests(log, "/status/404"), ["HEAD", "GET"])
+        XCTAssertEqual(requests(log, "/status/500"), ["HEAD", "GET", "GET", "GET"])
+        XCTAssertEqual(requests(log, "/nohead"), ["HEAD", "GET"])
+        XCTAssertEqual(requests(log, "/flaky/1"), ["HEAD", "GET"])
+        XCTAssertEqual(requests(log, "/ratelimited/1"), ["HEAD", "HEAD"])
+        XCTAssertEqual(requests(log, "/loop/a"), ["HEAD"])
+        XCTAssertEqual(requests(log, "/loop/b"), ["HEAD"])
+        XCTAssertEqual(requests(log, "/big"), ["HEAD", "GET"])
+        XCTAssertEqual(requests(log, "/doc.pdf"), ["HEAD", "GET"], "the status once, the PDF once for both fragments")
+        XCTAssertEqual(log.filter { $0[1].hasPrefix("/deep/") }.count, 6)
+        let sent = try XCTUnwrap(Int(try fetch("/__bytes")))
+        XCTAssertLessThan(sent, 20 << 20, "the 200 MB body of /big was not downloaded")
+        // Retry-After: 1 was honoured; the slow URL's 3 attempts are bounded by the 1 s timeout.
+        XCTAssertGreaterThan(elapsed, 1.0)
+        XCTAssertLessThan(elapsed, 15)
+
+        // SARIF carries the details too.
+        let sarif = try JSONParser.parse(String(contentsOfFile: dir + "/out/report.sarif", encoding: .utf8))
+        let result = try XCTUnwrap(sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue?.first { $0["ruleId"] == "uri.http-error" })
+        XCTAssertEqual(result["properties"]?["uri"]?.stringValue, base + "/status/404")
+        XCTAssertEqual(result["properties"]?["status"], 404)
+    }
+
+    func testPrivateAddressesAreNotRequestedByDefault() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/ok", "http://localhost:\(port)/ok", "http://[::1]:\(port)/ok", "http://169.254.169.254/latest/meta-data/"])
+        let (status, report, _) = try run(#"{"enabled": true, "timeoutSeconds": 2}"#)
+        XCTAssertEqual(status, 0, "uri.skipped is a note")
+        for l in links(report) {
+            XCTAssertEqual(l["check"]?["outcome"], "skipped", l["uri"]?.stringValue ?? "")
+            XCTAssertEqual(l["check"]?["reason"], "private-address")
+        }
+        let skipped = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.skipped" }
+        XCTAssertEqual(skipped.count, 4)
+        XCTAssertTrue(skipped[0]["message"]?.stringValue?.contains("resolves to 127.0.0.1") == true, skipped[0]["message"]?.stringValue ?? "")
+        XCTAssertEqual(try serverLog(), [], "nothing reached the server")
+    }
+
+    func testCacheKeepsResultsBetweenRuns() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/ok", base + "/status/404", base + "/status/503"])
+        let options = #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "cache": {"path": "\#(dir)/cache.json"}}"#
+        let (_, first, _) = try run(options)
+        XCTAssertEqual(links(first).map { $0["check"]?["fromCache"] }, [false, false, false])
+        let cache = try JSONParser.parse(String(contentsOfFile: dir + "/cache.json", encoding: .utf8))
+        XCTAssertEqual(cache["entries"]?.objectValue?.keys.sorted(), [base + "/ok", base + "/status/404"], "503 is never cached")
+        let before = try serverLog().count
+        let (_, second, _) = try run(options)
+        XCTAssertEqual(links(second).map { $0["check"]?["fromCache"] }, [true, true, false])
+        XCTAssertEqual(links(second).map { $0["check"]?["outcome"] }, links(first).map { $0["check"]?["outcome"] })
+        XCTAssertEqual(try serverLog().dropFirst(before).map { $0[1] }, ["/status/503", "/status/503"], "only the uncached URL again (HEAD, GET)")
+        // Expired entries are checked again.
+        let (_, third, _) = try run(options.replacingOccurrences(of: "cache.json\"", with: "cache.json\", \"maxAgeSeconds\": 0"))
+        XCTAssertEqual(links(third).map { $0["check"]?["fromCache"] }, [false, false, false])
+    }
+
+    func testFilesMailtoSchemesAndOffline() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in/sub", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.root + "/samples/links-internal.pdf", toPath: dir + "/in/sub/target.pdf")
+        try writeLinks(
+            dir + "/in/a.pdf",
+            [
+                "sub/target.pdf", "sub/target.pdf#page=2", "sub/target.pdf#page=7", "sub/missing.pdf", "file:sub/target.pdf#nameddest=chapter.2",
+                "file:///etc/hostname", "mailto:someone@example.org", "mailto:nobody", "ftp://example.org/file", base + "/ok",
+            ])
+        let (status, report, _) = try run(#"{"enabled": true, "offline": true}"#)
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" },
+            ["ok", "ok", "fragment-missing", "file-missing", "ok", "skipped", "ok", "malformed", "skipped", "skipped"])
+        XCTAssertEqual(links(report).map { $0["check"]?["reason"]?.stringValue ?? "-" }.suffix(5), ["outside-root", "-", "-", "scheme 'ftp' is not checked", "offline"])
+        let rules = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).compactMap { $0["rule"]?.stringValue }.filter { $0 != "uri.relative" && $0 != "uri.insecure-scheme" }
+        XCTAssertEqual(rules, ["uri.fragment-missing", "uri.file-missing", "uri.skipped", "uri.malformed", "uri.unchecked-scheme"])
+        XCTAssertEqual(try serverLog(), [], "offline: no request")
+    }
+
+    func testHeadersRemapExcludeAndSecrets() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/old/ok", base + "/status/404", base + "/private/x"])
+        let options = #"""
+            {"enabled": true, "allowPrivateAddresses": true, "exclude": ["/private/"], "remap": [{"pattern": "/old/(.*)$", "replacement": "/$1"}],
+             "headers": [{"name": "X-Token", "value": "Bearer ${PDFPIPE_TEST_TOKEN}"}], "userAgent": "audit-bot/1"}
+            """#
+        let (_, report, stderr) = try run(options, environment: ["PDFPIPE_TEST_TOKEN": "s3cr3t-value"])
+        XCTAssertEqual(links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "skipped"])
+        XCTAssertEqual(links(report)[2]["check"]?["reason"], "excluded")
+        let log = try serverLog()
+        XCTAssertEqual(log.map { $0[1] }.sorted(), ["/ok", "/status/404", "/status/404"], "remapped, excluded one not requested")
+        XCTAssertEqual(Set(log.map { $0[2] }), ["Bearer s3cr3t-value"])
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir + "/out") {
+            XCTAssertFalse(try String(contentsOfFile: dir + "/out/" + file, encoding: .utf8).contains("s3cr3t"), file)
+        }
+        XCTAssertFalse(stderr.contains("s3cr3t"))
+        // A missing variable is a pipeline error naming the JSON path.
+        let (code, _, message) = try run(#"{"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}"}]}"#)
+        XCTAssertEqual(code, 2)
+        XCTAssertTrue(message.contains("stages[0].with.external.headers[0].value"), message)
+        XCTAssertTrue(message.contains("'PDFPIPE_NOT_SET_ANYWHERE' is not set"), message)
+        let (badAccept, _, acceptMessage) = try run(#"{"enabled": true, "accept": "200-2x9"}"#)
+        XCTAssertEqual(badAccept, 2)
+        XCTAssertTrue(acceptMessage.contains("stages[0].with.external.accept"), acceptMessage)
+    }
+
+    func testAcceptedStatusesAndGetOnlyMethod() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/status/403", base + "/status/404", base + "/flaky/2"])
+        let (status, report, _) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "accept": "200-299,403", "method": "get", "retryWaitSeconds": 0.05}"#)
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "ok-after-retry"])
+        XCTAssertEqual(links(report).map { $0["check"]?["attempts"]?.intValue ?? 0 }, [1, 1, 2])
+        XCTAssertEqual(try serverLog().map { $0[0] }, ["GET", "GET", "GET", "GET"])
+    }
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Loopback HTTP server with one route per behaviour the external link check must handle.
+
+Used by the tests (Tests/PDFPipeStagesTests/ExternalLinkTests.swift) and by bench/external.sh, so
+pdfpipe and lychee are measured against the same answers. Listens on 127.0.0.1 only; prints its
+port on the first line of stdout.
+
+    python3 scripts/http-fixture.py [--port N] [--pdf FILE] [--slow SECONDS]
+
+Routes:
+  /ok                     200
+  /status/N               status N (404, 410, 500, ...)
+  /flaky/ID               500 the first time (per ID), then 200
+  /ratelimited/ID         429 with Retry-After: 1 the first time (per ID), then 200
+  /r/N/TARGET             redirect with status N (301, 302, 303, 307, 308) to /TARGET
+  /chain                  301 -> 302 -> 307 -> 308 -> /ok
+  /loop/a, /loop/b        302 to each other
+  /deep/N                 302 to /deep/N+1, forever
+  /slow                   200 after --slow seconds (default 3)
+  /nohead                 405 to HEAD, 200 to GET
+  /big                    405 to HEAD; GET streams 200 MB (a checker must stop reading)
+  /doc.pdf                the PDF given by --pdf
+  /__log                  JSON list of [method, path, X-Token header] received so far (not logged)
+  /__bytes                bytes of body sent by /big so far
+"""
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+LOG = []
+SEEN = set()
+BIG_SENT = [0]
+PDF = b""
+SLOW = 3.0
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body=b"", headers=None, content_type="text/plain"):
+        self.send_response(status)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def first_time(self, key):
+        with LOCK:
+            if key in SEEN:
+                return False
+            SEEN.add(key)
+            return True
+
+    def handle_any(self):
+        path = self.path
+        if path == "/__log":
+            with LOCK:
+                body = json.dumps(LOG).encode()
+            return self.answer(200, body, content_type="application/json")
+        if path == "/__bytes":
+            return self.answer(200, str(BIG_SENT[0]).encode())
+        with LOCK:
+            LOG.append([self.command, path, self.headers.get("X-Token", "")])
+        parts = path.strip("/").split("/")
+        if path == "/ok":
+            return self.answer(200, b"ok\n", content_type="text/html")
+        if parts[0] == "status" and len(parts) == 2:
+            return self.answer(int(parts[1]), b"status\n")
+        if parts[0] == "flaky":
+            return self.answer(500 if self.first_time(path) else 200, b"flaky\n")
+        if parts[0] == "ratelimited":
+            if self.first_time(path):
+                return self.answer(429, b"slow down\n", {"Retry-After": "1"})
+            return self.answer(200, b"ok\n")
+        if parts[0] == "r" and len(parts) >= 3:
+            return self.answer(int(parts[1]), b"", {"Location": "/" + "/".join(parts[2:])})
+        if path == "/chain":
+            return self.answer(301, b"", {"Location": "/chain2"})
+        if path == "/chain2":
+            return self.answer(302, b"", {"Location": "/chain3"})
+        if path == "/chain3":
+            return self.answer(307, b"", {"Location": "/chain4"})
+        if path == "/chain4":
+            return self.answer(308, b"", {"Location": "/ok"})
+        if path == "/loop/a":
+            return self.answer(302, b"", {"Location": "/loop/b"})
+        if path == "/loop/b":
+            return self.answer(302, b"", {"Location": "/loop/a"})
+        if parts[0] == "deep" and len(parts) == 2:
+            return self.answer(302, b"", {"Location": "/deep/%d" % (int(parts[1]) + 1)})
+        if path == "/slow":
+            time.sleep(SLOW)
+            return self.answer(200, b"late\n")
+        if path == "/nohead":
+            return self.answer(405 if self.command == "HEAD" else 200, b"get only\n")
+        if path == "/big":
+            if self.command == "HEAD":
+                return self.answer(405)
+            size = 200 << 20
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(size))
+            self.end_headers()
+            chunk = b"x" * 65536
+            try:
+                for _ in range(size // len(chunk)):
+                    self.wfile.write(chunk)
+                    BIG_SENT[0] += len(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
+        if path.startswith("/doc.pdf"):
+            return self.answer(200, PDF, content_type="application/pdf")
+        return self.answer(404, b"not found\n")
+
+    do_GET = handle_any
+    do_HEAD = handle_any
+
+
+def main():
+    global PDF, SLOW
+    port = 0
+    args = sys.argv[1:]
+    while args:
+        a = args.pop(0)
+        if a == "--port":
+            port = int(args.pop(0))
+        elif a == "--pdf":
+            with open(args.pop(0), "rb") as f:
+                PDF = f.read()
+        elif a == "--slow":
+            SLOW = float(args.pop(0))
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
