@@ -1,11 +1,12 @@
 import Foundation
 import PDFPipeCore
+import PDFPipeStages
 
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(
             args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit"],
-            flags: ["--quiet", "--force", "--isolate"])
+            flags: ["--quiet", "--force", "--isolate", "--offline"])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -30,6 +31,7 @@ extension CLI {
         if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
         if let f = a.values["--fail-on"] { pipeline.failOn = try Self.failOn(f) }
         pipeline.force = a.flags.contains("--force")
+        pipeline.offline = a.flags.contains("--offline")
         if a.flags.contains("--isolate") { pipeline.isolation = "process" }
         if let t = a.values["--timeout"] {
             guard let v = Double(t), v >= 0 else { throw PipelineError(file: nil, message: "--timeout: expected seconds, got '\(t)'") }
@@ -56,7 +58,14 @@ extension CLI {
             let pool = IsolatedRunner(
                 executable: IsolatedRunner.currentExecutable(), pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
                 outputDirectory: outDir, inputRoot: set.root, timeout: pipeline.timeoutSeconds, memoryLimitMB: pipeline.memoryLimitMB,
-                force: pipeline.force)
+                force: pipeline.force, offline: pipeline.offline)
+            // Workers ask this process's URL checkers (one per validate-links stage), so each URL
+            // is requested once per run and the cache is written once.
+            let checkers = pipeline.stages.map { ($0.stage as? ValidateLinksStage)?.checker }
+            pool.checkURLs = { index, keys in
+                guard index >= 0, index < checkers.count, let checker = checkers[index] else { return [:] }
+                return checker.check(keys)
+            }
             runner.isolate = { pool.run($0, pageWorkers: $1) }
             isolated = pool
         }

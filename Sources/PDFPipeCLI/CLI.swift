@@ -104,6 +104,8 @@ public struct CLI: Sendable {
                                      blow-up costs that document only (pdf.crashed, pdf.timeout, …)
                   --timeout SECONDS  stop a document that takes longer (turns --isolate on)
                   --memory-limit MB  address-space limit of each worker process (turns --isolate on)
+                  --offline          no network: the external link check skips http(s) links (files,
+                                     mailto: and fragments of local PDFs are still checked)
                   --quiet            print nothing but errors
                   -h, --help         show this help
 

@@ -24,10 +24,16 @@ final class IsolatedRunner: Sendable {
     let timeout: Double
     let memoryLimitMB: Int
     let force: Bool
+    let offline: Bool
     let documentsPerWorker = 100
     private let idle = Mutex<[WorkerProcess]>([])
+    /// Answers a worker's URL questions (stage index, keys); set before the first document.
+    nonisolated(unsafe) var checkURLs: (@Sendable (Int, [URLChecker.Key]) -> [URLChecker.Key: URLFetch])?
 
-    init(executable: String, pipelineFile: String, outputDirectory: String, inputRoot: String, timeout: Double, memoryLimitMB: Int, force: Bool) {
+    init(
+        executable: String, pipelineFile: String, outputDirectory: String, inputRoot: String, timeout: Double, memoryLimitMB: Int,
+        force: Bool, offline: Bool = false
+    ) {
         self.executable = executable
         self.pipelineFile = pipelineFile
         self.outputDirectory = outputDirectory
@@ -35,6 +41,7 @@ final class IsolatedRunner: Sendable {
         self.timeout = timeout
         self.memoryLimitMB = memoryLimitMB
         self.force = force
+        self.offline = offline
         signal(SIGPIPE, SIG_IGN)  // a dead child's stdin is an error to handle, not a reason to die
     }
 
@@ -61,7 +68,18 @@ final class IsolatedRunner: Sendable {
         let request = JSONValue.object([
             "path": .string(document.path), "relative": .string(document.relativePath), "pageWorkers": .int(pageWorkers),
         ])
-        let answer = worker.send(JSONWriter.compact(request) + "\n") ? worker.readLine(timeout: timeout) : .closed
+        var answer = worker.send(JSONWriter.compact(request) + "\n") ? worker.readLine(timeout: timeout) : .closed
+        // The time the parent spends on a worker's URL questions is not the document's.
+        var remaining = timeout
+        var started = DispatchTime.now().uptimeNanoseconds
+        while case .line(let text) = answer, text.hasPrefix(#"{"check":"#) {
+            if timeout > 0 { remaining -= Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+            let question = (try? JSONParser.parse(text)) ?? .null
+            let fetches = checkURLs?(question["check"]?.intValue ?? -1, URLChecker.keys(from: question["keys"] ?? .null)) ?? [:]
+            let reply = JSONWriter.compact(["fetches": URLChecker.answer(fetches)]) + "\n"
+            started = DispatchTime.now().uptimeNanoseconds
+            answer = worker.send(reply, keepStderrOffset: true) ? worker.readLine(timeout: timeout > 0 ? max(remaining, 0.001) : 0) : .closed
+        }
         switch answer {
         case .line(let text):
             worker.documents += 1
@@ -94,6 +112,7 @@ final class IsolatedRunner: Sendable {
     private func workerArguments() -> [String] {
         var args = ["__worker", pipelineFile, "--out", outputDirectory, "--root", inputRoot, "--memory-limit", String(memoryLimitMB)]
         if force { args.append("--force") }
+        if offline { args.append("--offline") }
         return args
     }
 
@@ -161,8 +180,8 @@ final class WorkerProcess: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(atPath: stderrPath) }
 
     /// Writes a request; false if the child is gone.
-    func send(_ text: String) -> Bool {
-        stderrOffset = ((try? FileManager.default.attributesOfItem(atPath: stderrPath)[.size]) as? NSNumber)?.uint64Value ?? 0
+    func send(_ text: String, keepStderrOffset: Bool = false) -> Bool {
+        if !keepStderrOffset { stderrOffset = ((try? FileManager.default.attributesOfItem(atPath: stderrPath)[.size]) as? NSNumber)?.uint64Value ?? 0 }
         let bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
@@ -235,7 +254,7 @@ extension CLI {
     /// request per line on stdin (`{"path", "relative", "pageWorkers"}`), runs the stages on that
     /// document and answers with its result as one JSON line. Not for people: `run --isolate` starts it.
     func workerCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--root", "--memory-limit"], flags: ["--force"])
+        let a = try Arguments(args, valued: ["--out", "--root", "--memory-limit"], flags: ["--force", "--offline"])
         guard let file = a.positional.first, let outDir = a.values["--out"], let root = a.values["--root"]
         else { throw PipelineError(file: nil, message: "__worker: missing arguments") }
         if let mb = a.values["--memory-limit"].flatMap(Int.init), mb > 0 {
@@ -249,6 +268,18 @@ extension CLI {
         dup2(2, 1)
         var pipeline = try loadPipeline(file)
         pipeline.force = a.flags.contains("--force")
+        pipeline.offline = a.flags.contains("--offline")
+        // URL questions go to the parent, which checks each URL once for the whole run.
+        for (index, configured) in pipeline.stages.enumerated() {
+            guard let stage = configured.stage as? ValidateLinksStage else { continue }
+            stage.checker.forward = { keys in
+                let question = JSONWriter.compact(["check": .int(index), "keys": URLChecker.request(keys)]) + "\n"
+                guard Self.writeAll(question, to: answers), let line = Swift.readLine(),
+                    let reply = try? JSONParser.parse(line)
+                else { return [:] }
+                return URLChecker.fetches(from: reply["fetches"] ?? .null)
+            }
+        }
         let crashOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"]
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
         while let line = Swift.readLine() {
@@ -258,15 +289,21 @@ extension CLI {
             if crashOn == relative { abort() }  // test hook: how a crash in a C library looks to the parent
             let pageWorkers = request["pageWorkers"]?.intValue ?? 1
             let result = runner.process(InputDocument(path: path, relativePath: relative), pageWorkers: pageWorkers)
-            let bytes = Array((JSONWriter.compact(result.json) + "\n").utf8)
-            var done = 0
-            while done < bytes.count {
-                let n = bytes[done...].withUnsafeBytes { Glibc.write(answers, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return .internalFailure }
-                done += n
-            }
+            if !Self.writeAll(JSONWriter.compact(result.json) + "\n", to: answers) { return .internalFailure }
         }
         return .clean
+    }
+
+    /// Writes all of `text` to a descriptor; false when it is closed.
+    static func writeAll(_ text: String, to fd: Int32) -> Bool {
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes[done...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
     }
 }

@@ -55,12 +55,14 @@ final class ExternalLinkTests: XCTestCase {
         try IsolationTests.writePDF(path, objects: objects)
     }
 
-    func run(_ external: String, inputs: [String]? = nil, environment: [String: String] = [:]) throws -> (Int32, JSONValue, String) {
+    func run(
+        _ external: String, inputs: [String]? = nil, environment: [String: String] = [:], flags: [String] = []
+    ) throws -> (Int32, JSONValue, String) {
         try #"{"stages": [{"use": "validate-links", "with": {"external": \#(external)}}], "report": {"formats": ["json", "sarif"]}}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Repo.executable())
-        p.arguments = ["run", dir + "/p.json"] + (inputs ?? [dir + "/in"]) + ["--out", dir + "/out", "--quiet"]
+        p.arguments = ["run", dir + "/p.json"] + (inputs ?? [dir + "/in"]) + ["--out", dir + "/out", "--quiet"] + flags
         var env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         for k in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { env[k] = nil }
         p.environment = env
@@ -289,5 +291,37 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "ok-after-retry"])
         XCTAssertEqual(links(report).map { $0["check"]?["attempts"]?.intValue ?? 0 }, [1, 1, 2])
         XCTAssertEqual(try serverLog().map { $0[0] }, ["GET", "GET", "GET", "GET"])
+    }
+
+    /// Isolated workers ask the parent: still one request per URL for the run, one cache, and the
+    /// same report as in-process (and as with one job).
+    func testIsolatedWorkersShareTheRunsChecker() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let uris = [base + "/ok", base + "/status/404", base + "/r/301/ok", base + "/doc.pdf#page=9"]
+        for name in ["a", "b", "c", "d"] { try writeLinks(dir + "/in/\(name).pdf", uris) }
+        let options = #"{"enabled": true, "allowPrivateAddresses": true, "cache": {"path": "\#(dir)/cache.json"}}"#
+        let (status, isolated, stderr) = try run(options, flags: ["--isolate", "--jobs", "2"])
+        XCTAssertEqual(status, 1, stderr)
+        let log = try serverLog()
+        XCTAssertEqual(requests(log, "/status/404"), ["HEAD", "GET"])
+        XCTAssertEqual(requests(log, "/r/301/ok"), ["HEAD"])
+        XCTAssertEqual(requests(log, "/doc.pdf"), ["HEAD", "GET"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/cache.json"), "the parent wrote the cache")
+        try FileManager.default.removeItem(atPath: dir + "/cache.json")
+        let (_, inProcess, _) = try run(options, flags: ["--jobs", "1"])
+        func stable(_ r: JSONValue) -> [JSONValue] {
+            (r["documents"]?.arrayValue ?? []).map { d in
+                guard case .object(var o) = d else { return d }
+                o["timings"] = nil
+                return .object(o)
+            }
+        }
+        XCTAssertEqual(stable(isolated), stable(inProcess))
+        XCTAssertEqual(links(isolated).map { $0["check"]?["outcome"]?.stringValue ?? "" }, ["ok", "http-error", "redirected", "fragment-missing"])
+        // --offline wins over the pipeline.
+        let before = try serverLog().count
+        let (_, offline, _) = try run(options, flags: ["--offline", "--isolate"])
+        XCTAssertEqual(Set(links(offline).map { $0["check"]?["reason"]?.stringValue ?? "" }), ["offline"])
+        XCTAssertEqual(try serverLog().count, before)
     }
 }

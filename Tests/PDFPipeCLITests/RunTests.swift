@@ -33,7 +33,7 @@ final class RunTests: XCTestCase {
     /// The link audit over samples/, inventory included, against its golden report.
     func testLinkAuditOnTheSamplesMatchesTheGoldenReport() throws {
         let cli = CapturedCLI()
-        XCTAssertEqual(cli.run(["run", "pipelines/link-audit.json", "--out", out, "--jobs", "3"]), .findings)
+        XCTAssertEqual(cli.run(["run", "pipelines/link-audit.json", "--out", out, "--jobs", "3", "--offline"]), .findings)
         let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/link-audit-report.json"
         let actual = try Repo.stableReport(out + "/report.json")
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
@@ -373,9 +373,9 @@ final class IsolationTests: XCTestCase {
     }
 
     func testACrashIsAFindingAndTheOthersAreUntouched() throws {
-        XCTAssertEqual(try run(["run", "pipelines/link-audit.json", "--out", dir + "/plain", "--quiet"]), 1)
+        XCTAssertEqual(try run(["run", "pipelines/link-audit.json", "--out", dir + "/plain", "--quiet", "--offline"]), 1)
         XCTAssertEqual(
-            try run(["run", "pipelines/link-audit.json", "--isolate", "--out", dir + "/iso", "--quiet"], environment: ["PDFPIPE_TEST_CRASH_ON": "gotor.pdf"]), 1)
+            try run(["run", "pipelines/link-audit.json", "--isolate", "--out", dir + "/iso", "--quiet", "--offline"], environment: ["PDFPIPE_TEST_CRASH_ON": "gotor.pdf"]), 1)
         let plain = try Repo.stableReport(dir + "/plain/report.json")
         let isolated = try Repo.stableReport(dir + "/iso/report.json")
         let p = try XCTUnwrap(plain["documents"]?.arrayValue)

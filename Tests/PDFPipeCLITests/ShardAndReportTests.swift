@@ -14,10 +14,10 @@ final class ShardTests: XCTestCase {
 
     /// Three shards, merged, give the report one run over the whole batch gives.
     func testThreeShardsMergedEqualOneRun() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/all", "--quiet"]), .findings)
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/all", "--quiet", "--offline"]), .findings)
         var counts: [Int] = []
         for k in 1...3 {
-            XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--out", out + "/s\(k)", "--quiet"]).rawValue <= 1, true)
+            XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--out", out + "/s\(k)", "--quiet", "--offline"]).rawValue <= 1, true)
             let r = try Repo.stableReport(out + "/s\(k)/report.json")
             XCTAssertEqual(r["shard"], .string("\(k)/3"))
             counts.append(r["documents"]?.arrayValue?.count ?? 0)
@@ -35,7 +35,7 @@ final class ShardTests: XCTestCase {
 
     func testShardAndMergeErrors() throws {
         let cases: [([String], String)] = [
-            (["run", "pipelines/link-audit.json", "--shard", "4/3"], "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"),
+            (["run", "pipelines/link-audit.json", "--offline", "--shard", "4/3"], "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"),
             (["merge"], "pdfpipe: error: merge needs report files: pdfpipe merge REPORT.json..."),
             (["merge", "nope.json"], "nope.json: error: cannot read the report"),
             (["merge", "samples/README.md"], "samples/README.md:1:1: error: malformed JSON: unexpected '#', expected a value"),
@@ -45,7 +45,7 @@ final class ShardTests: XCTestCase {
             XCTAssertEqual(cli.run(args), .usage, "\(args)")
             XCTAssertEqual(cli.stderr, message + "\n", "\(args)")
         }
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/a", "--quiet"]), .findings)
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out + "/a", "--quiet"]), .findings)
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/default.json", "--out", out + "/b", "--quiet"]), .findings)
         let mixed = CapturedCLI()
         XCTAssertEqual(mixed.run(["merge", out + "/a/report.json", out + "/b/report.json"]), .usage)
@@ -64,7 +64,7 @@ final class CIReportTests: XCTestCase {
 
     /// The link audit of the samples in every CI format, against golden files (JUnit times zeroed).
     func testCIFormatsMatchTheirGoldenFiles() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--format", "junit,sarif,markdown,github", "--quiet"]), .findings)
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit,sarif,markdown,github", "--quiet"]), .findings)
         for name in ["junit.xml", "report.sarif", "report.md", "github.txt"] {
             var text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
             text = text.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="0""#, options: .regularExpression)
@@ -75,7 +75,7 @@ final class CIReportTests: XCTestCase {
     }
 
     func testJUnitIsWellFormedXMLWithTheRightCounts() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--format", "junit", "--quiet"]), .findings)
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit", "--quiet"]), .findings)
         let data = try XCTUnwrap(FileManager.default.contents(atPath: out + "/junit.xml"))
         final class Counter: NSObject, XMLParserDelegate {
             var suites = 0
@@ -103,7 +103,7 @@ final class CIReportTests: XCTestCase {
     }
 
     func testSARIFStructure() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--format", "sarif", "--quiet"]), .findings)
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "sarif", "--quiet"]), .findings)
         let v = try JSONParser.parse(String(contentsOfFile: out + "/report.sarif", encoding: .utf8))
         XCTAssertEqual(v["version"], "2.1.0")
         let run = try XCTUnwrap(v["runs"]?.arrayValue?.first)

@@ -32,6 +32,8 @@ public struct Pipeline: Sendable {
     public var failOn: FailOn
     /// Redo work that incremental stages would skip (`--force`).
     public var force = false
+    /// No network (`--offline`): the external link check skips http(s) links.
+    public var offline = false
     /// `process`: each document runs in a child process (crashes, hangs and memory blow-ups stay there).
     public var isolation = "none"
     /// With process isolation: seconds a document may take (0: no limit).

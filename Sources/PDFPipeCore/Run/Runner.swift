@@ -93,6 +93,7 @@ public struct Runner: Sendable {
         job.pageWorkers = pageWorkers
         job.ruleLevels = pipeline.rules
         job.force = pipeline.force
+        job.offline = pipeline.offline
         var timings: [String: Double] = [:]
         var status = DocumentStatus.ok
         var skipped: [String] = []

@@ -93,6 +93,8 @@ public struct Job {
     public var pageCount: Int?
     /// Redo work that incremental stages would skip (`--force`).
     public var force = false
+    /// No network (`--offline`): stages that would reach out skip it.
+    public var offline = false
     /// The pipeline's rule levels (`rules`), for stages that act on findings as they will be reported.
     public var ruleLevels: [String: RuleLevel] = [:]
     /// How many threads a stage may use for the pages of this document: the processors that the

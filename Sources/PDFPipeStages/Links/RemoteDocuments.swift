@@ -1,4 +1,6 @@
+import Foundation
 import PDFBridge
+import PDFPipeCore
 import Synchronization
 
 /// What a GoToR link needs to know about its target file: its page count and named destinations.
@@ -17,6 +19,34 @@ public struct RemoteDocument: Sendable, Equatable {
         case .string(let b): tree[b] ?? catalog[String(decoding: b, as: UTF8.self)]
         case .name(let n): catalog[n] ?? tree[Array(n.utf8)]
         }
+    }
+
+    /// As JSON (for worker processes: keys of the name tree as hex, as they are bytes).
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["pageCount": .int(pageCount)]
+        if let error { o["error"] = .string(error) }
+        o["tree"] = .object(Dictionary(uniqueKeysWithValues: tree.map { k, v in
+            (k.map { String(format: "%02x", $0) }.joined(), v.map { .int($0) } ?? .null)
+        }))
+        o["catalog"] = .object(catalog.mapValues { $0.map { .int($0) } ?? .null })
+        return .object(o)
+    }
+
+    public init() {}
+
+    public init(json: JSONValue) {
+        pageCount = json["pageCount"]?.intValue ?? 0
+        error = json["error"]?.stringValue
+        for (k, v) in json["tree"]?.objectValue ?? [:] {
+            var bytes: [UInt8] = []
+            var i = k.startIndex
+            while i < k.endIndex, let j = k.index(i, offsetBy: 2, limitedBy: k.endIndex), let b = UInt8(k[i..<j], radix: 16) {
+                bytes.append(b)
+                i = j
+            }
+            tree[bytes] = .some(v.intValue)
+        }
+        for (k, v) in json["catalog"]?.objectValue ?? [:] { catalog[k] = .some(v.intValue) }
     }
 
     static func load(_ path: String) -> RemoteDocument {

@@ -33,7 +33,7 @@ public struct ValidateLinksStage: Stage {
     /// GoToR targets, read once per run.
     let remote = RemoteDocuments()
     /// URL results, one request per URL per run.
-    let checker: URLChecker
+    public let checker: URLChecker
 
     public init(options o: OptionValues) throws(PipelineError) {
         inventory = o.bool("inventory")
@@ -91,9 +91,11 @@ public struct ValidateLinksStage: Stage {
         for l in links { sites.append(Site(record: l, page: l.page, rect: l.rect?.array, object: l.object, prefix: "")) }
         for o in outline { sites.append(Site(record: o.link, page: nil, rect: nil, object: o.link.object, prefix: "bookmark '\(o.title)': ")) }
         if let openAction { sites.append(Site(record: openAction, page: nil, rect: nil, object: nil, prefix: "open action: ")) }
+        var options = external
+        if job.offline { options.offline = true }
         let check = ExternalLinks(
-            options: external, checker: checker, remote: remote, sourcePath: job.source, inputRoot: job.inputRoot,
-            allowOutsideRoot: options.allowOutsideRoot)
+            options: options, checker: checker, remote: remote, sourcePath: job.source, inputRoot: job.inputRoot,
+            allowOutsideRoot: self.options.allowOutsideRoot)
         let findings = check.run(&sites)
         for i in links.indices { links[i] = sites[i].record }
         for i in outline.indices { outline[i].link = sites[links.count + i].record }

@@ -51,6 +51,14 @@ public struct URLFetch: Sendable, Equatable {
         return .object(o)
     }
 
+    /// Everything, for a worker process (the cache leaves out `fromCache` and `document`).
+    var fullJSON: JSONValue {
+        guard case .object(var o) = json else { return json }
+        o["fromCache"] = .bool(fromCache)
+        if let document { o["document"] = document.json }
+        return .object(o)
+    }
+
     init(url: String) {
         self.url = url
         finalURL = url
@@ -67,6 +75,8 @@ public struct URLFetch: Sendable, Equatable {
         failure = json["failure"]?.stringValue.flatMap(Failure.init(rawValue:))
         message = json["message"]?.stringValue
         contentType = json["contentType"]?.stringValue
+        fromCache = json["fromCache"]?.boolValue ?? false
+        document = json["document"].map(RemoteDocument.init(json:))
         redirects = (json["redirects"]?.arrayValue ?? []).compactMap { h in
             guard let u = h["url"]?.stringValue, let s = h["status"]?.intValue else { return nil }
             return Hop(url: u, status: s)
@@ -97,6 +107,9 @@ public final class URLChecker: @unchecked Sendable {
     private var cacheDirty = false
     /// Requests made (for the run summary and tests).
     public private(set) var requestCount = 0
+    /// Set in an isolated worker process: questions go to the parent, which holds the run's checker,
+    /// so each URL is still requested once per run and the cache is the parent's.
+    nonisolated(unsafe) public var forward: (@Sendable ([Key]) -> [Key: URLFetch])?
 
     public init(options: ExternalOptions) {
         self.options = options
@@ -116,10 +129,38 @@ public final class URLChecker: @unchecked Sendable {
         var host: String { URLParts.host(of: current) ?? "" }
     }
 
+    // MARK: - Between processes
+
+    public static func request(_ keys: [Key]) -> JSONValue {
+        .array(keys.map { ["url": .string($0.url), "download": .bool($0.download)] })
+    }
+
+    public static func keys(from json: JSONValue) -> [Key] {
+        (json.arrayValue ?? []).compactMap { k in
+            k["url"]?.stringValue.map { Key(url: $0, download: k["download"]?.boolValue ?? false) }
+        }
+    }
+
+    public static func answer(_ fetches: [Key: URLFetch]) -> JSONValue {
+        .array(fetches.sorted { ($0.key.url, $0.key.download ? 1 : 0) < ($1.key.url, $1.key.download ? 1 : 0) }.map { k, f in
+            ["url": .string(k.url), "download": .bool(k.download), "fetch": f.fullJSON]
+        })
+    }
+
+    public static func fetches(from json: JSONValue) -> [Key: URLFetch] {
+        var out: [Key: URLFetch] = [:]
+        for item in json.arrayValue ?? [] {
+            guard let url = item["url"]?.stringValue, let f = item["fetch"].flatMap(URLFetch.init(json:)) else { continue }
+            out[Key(url: url, download: item["download"]?.boolValue ?? false)] = f
+        }
+        return out
+    }
+
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// The results for `keys`, requesting what is neither known nor cached. Blocks until all are in.
     public func check(_ keys: [Key]) -> [Key: URLFetch] {
+        if let forward { return forward(keys) }
         condition.lock()
         defer { condition.unlock() }
         loadCacheIfNeeded()
@@ -333,9 +374,11 @@ public final class URLChecker: @unchecked Sendable {
     public func saveCache() throws {
         condition.lock()
         defer { condition.unlock() }
-        guard let path = options.cachePath, let cache, cacheDirty || !FileManager.default.fileExists(atPath: path) else { return }
+        guard let path = options.cachePath, let cache, cacheDirty else { return }
         var entries: [String: JSONValue] = [:]
         for (url, f) in cache where fresh(f) { entries[url] = f.json }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let json: JSONValue = ["version": 1, "tool": .string("pdfpipe \(PDFPipeVersion.string)"), "entries": .object(entries)]
         try AtomicFile.write(JSONWriter.pretty(json) + "\n", to: path)
         cacheDirty = false
