@@ -7,7 +7,7 @@ port on the first line of stdout.
 
     python3 scripts/http-fixture.py [--port N] [--pdf FILE] [--slow SECONDS]
 
-Routes:
+Routes (the query string is ignored, and kept by redirects):
   /ok                     200
   /status/N               status N (404, 410, 500, ...)
   /flaky/ID               500 the first time (per ID), then 200
@@ -24,6 +24,7 @@ Routes:
   /__bytes                bytes of body sent by /big so far
 """
 import json
+import os
 import sys
 import threading
 import time
@@ -39,6 +40,9 @@ SLOW = 3.0
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out as two writes; without TCP_NODELAY the second waits for the
+    # client's delayed ACK (40 ms on Linux), which no production server makes its clients wait.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
@@ -51,7 +55,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command != "HEAD":
-            self.wfile.write(body)
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
 
     def first_time(self, key):
         with LOCK:
@@ -70,19 +77,25 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, str(BIG_SENT[0]).encode())
         with LOCK:
             LOG.append([self.command, path, self.headers.get("X-Token", "")])
+        # Routes ignore the query string (the benchmark makes URLs distinct with ?n=...), but a
+        # redirect keeps it, so that distinct URLs stay distinct.
+        query = ""
+        if "?" in path:
+            path, query = path.split("?", 1)
+            query = "?" + query
         parts = path.strip("/").split("/")
         if path == "/ok":
             return self.answer(200, b"ok\n", content_type="text/html")
         if parts[0] == "status" and len(parts) == 2:
             return self.answer(int(parts[1]), b"status\n")
         if parts[0] == "flaky":
-            return self.answer(500 if self.first_time(path) else 200, b"flaky\n")
+            return self.answer(500 if self.first_time(path + query) else 200, b"flaky\n")
         if parts[0] == "ratelimited":
-            if self.first_time(path):
+            if self.first_time(path + query):
                 return self.answer(429, b"slow down\n", {"Retry-After": "1"})
             return self.answer(200, b"ok\n")
         if parts[0] == "r" and len(parts) >= 3:
-            return self.answer(int(parts[1]), b"", {"Location": "/" + "/".join(parts[2:])})
+            return self.answer(int(parts[1]), b"", {"Location": "/" + "/".join(parts[2:]) + query})
         if path == "/chain":
             return self.answer(301, b"", {"Location": "/chain2"})
         if path == "/chain2":
@@ -140,7 +153,26 @@ def main():
                 PDF = f.read()
         elif a == "--slow":
             SLOW = float(args.pop(0))
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    # Exit with the process that started us (a test runner that crashed must not leave us behind).
+    parent = os.getppid()
+
+    def watch_parent():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch_parent, daemon=True).start()
+    # A real server's listen backlog (Python's default of 5 drops connection bursts, and the
+    # clients' SYN retries then cost a second each).
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 512
+
+        def handle_error(self, request, client_address):
+            # A client that stops reading after the headers resets the connection: expected.
+            if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
     server.serve_forever()

@@ -16,7 +16,7 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The status line's code, nil when no response arrived.
     public var status: Int?
-    /// A redirect's target, resolved against the request URL.
+    /// A redirect's target, as the `Location` header gives it (perhaps relative).
     public var location: String?
     /// `Retry-After` in seconds (both forms: seconds and HTTP date), nil when absent.
     public var retryAfter: Double?
@@ -56,6 +56,7 @@ public final class HTTPConnection {
         transfer = .allocate(capacity: 1)
         transfer.initialize(to: pdfpipe_transfer())
         transfer.pointee.allow_private = allowPrivateAddresses ? 1 : 0
+        transfer.pointee.discard_limit = 64 << 10
         self.userAgent = strdup(userAgent)
         pdfpipe_curl_setup(handle, transfer, self.userAgent)
     }
@@ -70,8 +71,10 @@ public final class HTTPConnection {
     /// True when libcurl would send this URL through a proxy (from `http_proxy`, `https_proxy`,
     /// `all_proxy`, minus `no_proxy`): the socket then goes to the proxy, so the address policy
     /// must be applied to the target's name beforehand (`Self.resolvesToPrivateAddress`).
+    private static let environment = ProcessInfo.processInfo.environment
+
     public static func proxyConfigured(for url: String) -> Bool {
-        let env = ProcessInfo.processInfo.environment
+        let env = environment
         let lower = url.lowercased()
         let names = lower.hasPrefix("https:") ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
         guard names.contains(where: { !(env[$0] ?? "").isEmpty }) else { return false }
@@ -116,8 +119,9 @@ public final class HTTPConnection {
         }
     }
 
-    /// One request, redirects not followed. HEAD, or GET stopped at the first body byte unless
-    /// `download` names a file for the body (at most `limit` bytes).
+    /// One request, redirects not followed. HEAD, or GET stopped once its headers are in (the body
+    /// is not read; the connection is then closed) unless `download` names a file for the body (at
+    /// most `limit` bytes).
     public func request(
         _ url: String, head: Bool, headers: [String], timeout: Double, connectTimeout: Double,
         download: (path: String, limit: Int)? = nil
@@ -145,10 +149,17 @@ public final class HTTPConnection {
         var r = HTTPResponse()
         let status = pdfpipe_curl_status(handle)
         if status > 0 { r.status = status }
-        if let loc = pdfpipe_curl_redirect_url(handle) { r.location = String(cString: loc) }
-        if let ct = pdfpipe_curl_content_type(handle) { r.contentType = String(cString: ct) }
-        let retry = pdfpipe_curl_retry_after(handle)
-        if retry > 0 { r.retryAfter = Double(retry) }
+        // From the header callback: the transfer may have been stopped after the headers, before
+        // libcurl computes its own redirect URL. The Location is resolved by the caller.
+        func text(_ p: UnsafePointer<CChar>) -> String {
+            String(decoding: UnsafeRawBufferPointer(start: p, count: strlen(p)), as: UTF8.self)
+        }
+        let location = text(pdfpipe_transfer_location(transfer))
+        if !location.isEmpty { r.location = location }
+        let contentType = text(pdfpipe_transfer_content_type(transfer))
+        if !contentType.isEmpty { r.contentType = contentType }
+        let retry = pdfpipe_retry_after_seconds(pdfpipe_transfer_retry_after(transfer))
+        if retry >= 0 { r.retryAfter = Double(retry) }
         r.truncated = transfer.pointee.body_truncated != 0
         let message = withUnsafeBytes(of: &transfer.pointee.error) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -157,8 +168,8 @@ public final class HTTPConnection {
         switch code {
         case CURLE_OK:
             break
-        case CURLE_WRITE_ERROR where transfer.pointee.got_body != 0 && (download == nil || r.truncated):
-            break  // we stopped the body on purpose
+        case CURLE_WRITE_ERROR where transfer.pointee.headers_done != 0 || (transfer.pointee.got_body != 0 && (download == nil || r.truncated)):
+            break  // we stopped the transfer on purpose: after the headers, or at the size limit
         case CURLE_OPERATION_TIMEDOUT:
             r.failure = .timeout
         case CURLE_COULDNT_CONNECT where transfer.pointee.blocked != 0:

@@ -100,8 +100,19 @@ public final class URLChecker: @unchecked Sendable {
     // Everything below is guarded by `condition`.
     private var results: [Key: URLFetch] = [:]
     private var pending: Set<Key> = []
-    private var queue: [Task] = []
-    private var hosts: [String: (active: Int, lastStart: Double)] = [:]
+    /// Per host: requests in flight, when the last one started, and its queue of tasks ready to go.
+    private struct Host {
+        var active = 0
+        var lastStart = -Double.infinity
+        var tasks: [Task] = []
+        var head = 0
+        var queued: Int { tasks.count - head }
+    }
+    private var hosts: [String: Host] = [:]
+    /// Hosts with queued tasks, in the order they are served (round robin).
+    private var waitingHosts: [String] = []
+    /// Tasks waiting for a retry's backoff, by the time they may go.
+    private var delayed: [Task] = []
     private var threads = 0
     private var cache: [String: URLFetch]?
     private var cacheDirty = false
@@ -126,7 +137,74 @@ public final class URLChecker: @unchecked Sendable {
         var triedGet = false
         var visited: Set<String> = []
         var notBefore = 0.0
-        var host: String { URLParts.host(of: current) ?? "" }
+        var host: String
+
+        init(key: Key, head: Bool) {
+            self.key = key
+            fetch = URLFetch(url: key.url)
+            current = key.url
+            self.head = head
+            visited = [key.url]
+            host = URLParts.host(of: key.url) ?? ""
+        }
+    }
+
+    /// Queues a task on its host (or among the delayed ones). Called with the lock held.
+    private func enqueue(_ task: Task) {
+        if task.notBefore > URLChecker.now() {
+            delayed.append(task)
+            return
+        }
+        if hosts[task.host, default: Host()].queued == 0 { waitingHosts.append(task.host) }
+        hosts[task.host, default: Host()].tasks.append(task)
+    }
+
+    /// The next task a thread may start now, its host's slot taken. Called with the lock held.
+    private func nextTask(_ now: Double) -> Task? {
+        if !delayed.isEmpty {
+            var still: [Task] = []
+            for t in delayed {
+                if t.notBefore <= now {
+                    if hosts[t.host, default: Host()].queued == 0 { waitingHosts.append(t.host) }
+                    hosts[t.host, default: Host()].tasks.append(t)
+                } else {
+                    still.append(t)
+                }
+            }
+            delayed = still
+        }
+        for (i, name) in waitingHosts.enumerated() {
+            guard var h = hosts[name], h.active < options.maxPerHost, now - h.lastStart >= options.hostInterval else { continue }
+            let task = h.tasks[h.head]
+            h.head += 1
+            h.active += 1
+            h.lastStart = now
+            waitingHosts.remove(at: i)
+            if h.queued == 0 {
+                h.tasks.removeAll(keepingCapacity: false)
+                h.head = 0
+            } else {
+                if h.head > 256 && h.head * 2 > h.tasks.count {
+                    h.tasks.removeFirst(h.head)
+                    h.head = 0
+                }
+                waitingHosts.append(name)  // to the back: round robin between hosts
+            }
+            hosts[name] = h
+            return task
+        }
+        return nil
+    }
+
+    /// When a task could next start, if none can now (nil: only when something finishes).
+    private func nextWake(_ now: Double) -> Double? {
+        var wake = delayed.map(\.notBefore).min()
+        for name in waitingHosts {
+            guard let h = hosts[name], h.active < options.maxPerHost else { continue }
+            let t = h.lastStart + options.hostInterval
+            wake = min(wake ?? t, t)
+        }
+        return wake
     }
 
     // MARK: - Between processes
@@ -172,13 +250,11 @@ public final class URLChecker: @unchecked Sendable {
                 continue
             }
             pending.insert(key)
-            var task = Task(key: key, fetch: URLFetch(url: key.url), current: key.url, head: options.headFirst && !key.download)
-            task.visited = [key.url]
-            queue.append(task)
+            enqueue(Task(key: key, head: options.headFirst && !key.download))
             added = true
         }
         if added {
-            while threads < options.maxConcurrency && threads < queue.count + pending.count {
+            while threads < options.maxConcurrency && threads < pending.count {
                 threads += 1
                 let t = Thread { [self] in work() }
                 t.name = "pdfpipe-http"
@@ -186,7 +262,16 @@ public final class URLChecker: @unchecked Sendable {
             }
             condition.broadcast()
         }
-        while keys.contains(where: { results[$0] == nil }) { condition.wait() }
+        // Wait until every key has its result; answers arrive roughly in order, so a cursor keeps
+        // each wake-up cheap however many keys there are.
+        var cursor = 0
+        while cursor < keys.count {
+            if results[keys[cursor]] != nil {
+                cursor += 1
+            } else {
+                condition.wait()
+            }
+        }
         var out: [Key: URLFetch] = [:]
         for k in keys { out[k] = results[k] }
         return out
@@ -207,18 +292,16 @@ public final class URLChecker: @unchecked Sendable {
         condition.lock()
         while true {
             let now = URLChecker.now()
-            if let i = queue.firstIndex(where: { ready($0, now) }) {
-                var task = queue.remove(at: i)
+            if var task = nextTask(now) {
                 let host = task.host
-                hosts[host, default: (0, -.infinity)].active += 1
-                hosts[host]!.lastStart = now
                 requestCount += 1
                 condition.unlock()
                 let next = step(&task, connection)
                 condition.lock()
                 hosts[host]!.active -= 1
-                if let next {
-                    queue.append(next)
+                if var next {
+                    next.host = URLParts.host(of: next.current) ?? ""
+                    enqueue(next)
                 } else {
                     task.fetch.checkedAt = Date().timeIntervalSince1970
                     results[task.key] = task.fetch
@@ -231,23 +314,14 @@ public final class URLChecker: @unchecked Sendable {
                 condition.broadcast()
                 continue
             }
-            // Nothing ready: sleep until the earliest task could be, or until something changes.
-            let wake = queue.map { max($0.notBefore, (hosts[$0.host]?.lastStart ?? -.infinity) + options.hostInterval) }.min()
-            if let wake, wake > now {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: wake - now))
-            } else if wake == nil {
-                condition.wait()
+            // Nothing may start now: sleep until something could, or until a request finishes or
+            // a document queues URLs (both broadcast).
+            if let wake = nextWake(now) {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: max(wake - now, 0.0005)))
             } else {
-                // Ready in time but its host is at maxPerHost: a finishing request broadcasts.
-                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.5))
+                condition.wait()
             }
         }
-    }
-
-    private func ready(_ t: Task, _ now: Double) -> Bool {
-        guard t.notBefore <= now else { return false }
-        guard let h = hosts[t.host] else { return true }
-        return h.active < options.maxPerHost && now - h.lastStart >= options.hostInterval
     }
 
     /// Makes one request for a task; returns the task to queue again (next hop, retry, GET after
@@ -283,7 +357,8 @@ public final class URLChecker: @unchecked Sendable {
             break
         }
         let status = r.status ?? 0
-        if [301, 302, 303, 307, 308].contains(status), let location = r.location {
+        if [301, 302, 303, 307, 308].contains(status), let written = r.location {
+            let location = URIReference.resolve(written, against: url)
             task.fetch.redirects.append(URLFetch.Hop(url: url, status: status))
             if task.visited.contains(location) {
                 return finish(&task, .redirectLoop, "the redirects loop back to '\(location)'")
