@@ -20,8 +20,10 @@ Routes (the query string is ignored, and kept by redirects):
   /nohead                 405 to HEAD, 200 to GET
   /big                    405 to HEAD; GET streams 200 MB (a checker must stop reading)
   /doc.pdf                the PDF given by --pdf
-  /__log                  JSON list of [method, path, X-Token header] received so far (not logged)
+  /__log                  JSON list of [method, path, X-Token header, monotonic time] so far (not logged)
   /__bytes                bytes of body sent by /big so far
+  /hold/ID                200 after 0.3 s
+  /__inflight             the most requests ever in progress at once (not counted itself)
 """
 import json
 import os
@@ -34,6 +36,7 @@ LOCK = threading.Lock()
 LOG = []
 SEEN = set()
 BIG_SENT = [0]
+INFLIGHT = [0, 0]  # now, most
 PDF = b""
 SLOW = 3.0
 
@@ -75,8 +78,20 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, body, content_type="application/json")
         if path == "/__bytes":
             return self.answer(200, str(BIG_SENT[0]).encode())
+        if path == "/__inflight":
+            return self.answer(200, str(INFLIGHT[1]).encode())
         with LOCK:
-            LOG.append([self.command, path, self.headers.get("X-Token", "")])
+            INFLIGHT[0] += 1
+            INFLIGHT[1] = max(INFLIGHT[1], INFLIGHT[0])
+        try:
+            return self.route(path)
+        finally:
+            with LOCK:
+                INFLIGHT[0] -= 1
+
+    def route(self, path):
+        with LOCK:
+            LOG.append([self.command, path, self.headers.get("X-Token", ""), "%.3f" % time.monotonic()])
         # Routes ignore the query string (the benchmark makes URLs distinct with ?n=...), but a
         # redirect keeps it, so that distinct URLs stay distinct.
         query = ""
@@ -110,6 +125,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(302, b"", {"Location": "/loop/a"})
         if parts[0] == "deep" and len(parts) == 2:
             return self.answer(302, b"", {"Location": "/deep/%d" % (int(parts[1]) + 1)})
+        if parts[0] == "hold":
+            time.sleep(0.3)
+            return self.answer(200, b"held\n")
         if path == "/slow":
             time.sleep(SLOW)
             return self.answer(200, b"late\n")

@@ -15,6 +15,11 @@ final class ExternalLinkTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
             throw XCTSkip("python3 is not installed (scripts/setup.sh --test installs it)")
         }
+        try startServer()
+    }
+
+    /// Starts scripts/http-fixture.py (fresh state) and reads its port.
+    func startServer() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         p.arguments = [Repo.root + "/scripts/http-fixture.py", "--pdf", Repo.root + "/samples/links-internal.pdf", "--slow", "3"]
@@ -323,5 +328,33 @@ final class ExternalLinkTests: XCTestCase {
         let (_, offline, _) = try run(options, flags: ["--offline", "--isolate"])
         XCTAssertEqual(Set(links(offline).map { $0["check"]?["reason"]?.stringValue ?? "" }), ["offline"])
         XCTAssertEqual(try serverLog().count, before)
+    }
+
+    /// Politeness: at most maxPerHost requests in flight to one host, starts hostIntervalSeconds
+    /// apart, and maxConcurrency over all hosts (127.0.0.1 and localhost count as two hosts).
+    func testPerHostLimitIntervalAndGlobalConcurrency() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", (0..<6).map { base + "/hold/\($0)" })
+        let started = Date()
+        _ = try run(#"{"enabled": true, "allowPrivateAddresses": true, "maxPerHost": 2, "hostIntervalSeconds": 0}"#)
+        XCTAssertEqual(try fetch("/__inflight"), "2")
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.85, "three rounds of two 0.3 s requests")
+
+        // Intervals: four URLs, 0.25 s apart at least.
+        try writeLinks(dir + "/in/a.pdf", (10..<14).map { base + "/ok?i=\($0)" })
+        let before = try serverLog().count
+        _ = try run(#"{"enabled": true, "allowPrivateAddresses": true, "hostIntervalSeconds": 0.25}"#)
+        let times = try serverLog().dropFirst(before).compactMap { Double($0[3]) }.sorted()
+        XCTAssertEqual(times.count, 4)
+        for (a, b) in zip(times, times.dropFirst()) { XCTAssertGreaterThanOrEqual(b - a, 0.24) }
+
+        // The global limit holds across hosts: 3 at once over two host names.
+        server?.terminate()
+        server?.waitUntilExit()
+        try startServer()
+        let other = "http://localhost:\(port)"
+        try writeLinks(dir + "/in/a.pdf", (0..<4).map { base + "/hold/a\($0)" } + (0..<4).map { other + "/hold/b\($0)" })
+        _ = try run(#"{"enabled": true, "allowPrivateAddresses": true, "maxPerHost": 4, "maxConcurrency": 3, "hostIntervalSeconds": 0}"#)
+        XCTAssertEqual(try fetch("/__inflight"), "3")
     }
 }
