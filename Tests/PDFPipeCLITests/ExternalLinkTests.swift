@@ -189,6 +189,16 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(requests(log, "/nohead"), ["HEAD", "GET"])
         XCTAssertEqual(requests(log, "/flaky/1"), ["HEAD", "GET"])
         XCTAssertEqual(requests(log, "/ratelimited/1"), ["HEAD", "HEAD"])
+        // Retry-After: 1 wins over retryWaitSeconds (0.05).
+        let limited = log.filter { $0[1] == "/ratelimited/1" }.compactMap { Double($0[3]) }
+        XCTAssertGreaterThanOrEqual((limited.last ?? 0) - (limited.first ?? 0), 0.95)
+        // Backoff doubles: /status/500's two retries wait 0.05 s, then 0.1 s.
+        let failing = log.filter { $0[1] == "/status/500" }.compactMap { Double($0[3]) }
+        XCTAssertEqual(failing.count, 4)
+        if failing.count == 4 {
+            XCTAssertGreaterThanOrEqual(failing[2] - failing[1], 0.045)
+            XCTAssertGreaterThanOrEqual(failing[3] - failing[2], 0.095)
+        }
         XCTAssertEqual(requests(log, "/loop/a"), ["HEAD"])
         XCTAssertEqual(requests(log, "/loop/b"), ["HEAD"])
         XCTAssertEqual(requests(log, "/big"), ["HEAD", "GET"])
