@@ -258,15 +258,28 @@ final class ExternalLinkTests: XCTestCase {
             [
                 "sub/target.pdf", "sub/target.pdf#page=2", "sub/target.pdf#page=7", "sub/missing.pdf", "file:sub/target.pdf#nameddest=chapter.2",
                 "file:///etc/hostname", "mailto:someone@example.org", "mailto:nobody", "ftp://example.org/file", base + "/ok",
+                "www.example.org/page", "notes.txt",
             ])
         let (status, report, _) = try run(#"{"enabled": true, "offline": true}"#)
         XCTAssertEqual(status, 1)
         XCTAssertEqual(
             links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" },
-            ["ok", "ok", "fragment-missing", "file-missing", "ok", "skipped", "ok", "malformed", "skipped", "skipped"])
-        XCTAssertEqual(links(report).map { $0["check"]?["reason"]?.stringValue ?? "-" }.suffix(5), ["outside-root", "-", "-", "scheme 'ftp' is not checked", "offline"])
+            ["ok", "ok", "fragment-missing", "file-missing", "ok", "skipped", "ok", "malformed", "skipped", "skipped", "file-missing", "file-missing"])
+        XCTAssertEqual(
+            links(report).map { $0["check"]?["reason"]?.stringValue ?? "-" }.dropFirst(5).prefix(5),
+            ["outside-root", "-", "-", "scheme 'ftp' is not checked", "offline"])
         let rules = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).compactMap { $0["rule"]?.stringValue }.filter { $0 != "uri.relative" && $0 != "uri.insecure-scheme" }
-        XCTAssertEqual(rules, ["uri.fragment-missing", "uri.file-missing", "uri.skipped", "uri.malformed", "uri.unchecked-scheme"])
+        XCTAssertEqual(
+            rules, ["uri.fragment-missing", "uri.file-missing", "uri.skipped", "uri.malformed", "uri.unchecked-scheme", "uri.file-missing", "uri.file-missing"])
+        let missing = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.file-missing" }
+        XCTAssertEqual(
+            missing.map { $0["message"]?.stringValue ?? "" },
+            [
+                "the file 'sub/missing.pdf' does not exist",
+                "the file 'www.example.org/page' does not exist; 'www.example.org/page' looks like a web address without 'https://'",
+                "the file 'notes.txt' does not exist",
+            ])
+        XCTAssertEqual(missing.dropFirst().first?["hint"]?.stringValue, "write 'https://www.example.org…' (a URI without a scheme is a path relative to the PDF)")
         XCTAssertEqual(try serverLog(), [], "offline: no request")
     }
 

@@ -115,6 +115,12 @@ struct ExternalLinks {
                 out.reason = why
             case .file(let path, let fragment):
                 checkFile(path, fragment: fragment, into: &out)
+                if out.outcome == "file-missing", let written = sites[i].record.uriWritten, let host = ExternalLinks.looksLikeHost(written) {
+                    out.finding = (
+                        "uri.file-missing", "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
+                        "write 'https://\(host)…' (a URI without a scheme is a path relative to the PDF)"
+                    )
+                }
             case .network(let url, let fragment):
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
                 judge(f, url: url, into: &out)
@@ -239,6 +245,21 @@ struct ExternalLinks {
                 out.finding = ("uri.fragment-missing", problem, nil)
             }
         }
+    }
+
+    /// The host, when a relative URI starts like one (`www.example.org/…`, `example.com/x`): a
+    /// scheme was forgotten. On 935 real manuals: `mathworld.wolfram.com/topics/…` in pgfmanual.
+    static func looksLikeHost(_ written: String) -> String? {
+        let first = written.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let labels = first.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, let tld = labels.last, (2...6).contains(tld.count), tld.allSatisfy({ $0.isASCII && $0.isLetter }),
+            labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
+        else { return nil }
+        // file names: "guide.html", "notes.txt", "doc.pdf" are files, not hosts
+        let fileExtensions: Set<String> = ["html", "htm", "pdf", "txt", "tex", "ps", "png", "jpg", "svg", "xml", "zip", "gz", "md", "doc", "docx", "csv", "json"]
+        if labels.count == 2 && fileExtensions.contains(tld.lowercased()) { return nil }
+        if fileExtensions.contains(tld.lowercased()) && !first.lowercased().hasPrefix("www.") { return nil }
+        return first
     }
 
     func relative(_ path: String) -> String {
