@@ -198,6 +198,28 @@ final class IsolationTests: XCTestCase {
         try out.write(toFile: path, atomically: true, encoding: .ascii)
     }
 
+    /// Runs the executable and returns its exit status and the peak resident memory (KB) of the
+    /// largest process of its tree (itself or a worker), from wait4's rusage.
+    func runMeasured(_ args: [String]) throws -> (status: Int32, peakKB: Int) {
+        let exe = try Repo.executable()
+        let argv = ([exe] + args).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let spawned = argv.withUnsafeBufferPointer { p in
+            posix_spawn(&pid, exe, &actions, nil, UnsafeMutablePointer(mutating: p.baseAddress!), environ)
+        }
+        XCTAssertEqual(spawned, 0)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return ((status >> 8) & 0xff, usage.ru_maxrss)
+    }
+
     func run(_ args: [String], environment: [String: String] = [:]) throws -> Int32 {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Repo.executable())
@@ -292,7 +314,12 @@ final class IsolationTests: XCTestCase {
                         {"use": "extract-text", "with": {"format": "json"}}, {"use": "thumbnails", "with": {"width": 40}}],
              "timeoutSeconds": 8, "jobs": 2}
             """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
-        XCTAssertEqual(try run(["run", dir + "/p.json", input, "--out", dir + "/out"]), 1)
+        let (status, peakKB) = try runMeasured(["run", dir + "/p.json", input, "--out", dir + "/out"])
+        XCTAssertEqual(status, 1)
+        // Bounded memory: the largest process of the run (the parent holding 249 results, or a
+        // worker) stays far below what the hostile files could make a naive reader take.
+        XCTAssertLessThan(peakKB, 400 << 10, "peak RSS \(peakKB >> 10) MB")
+        print("stress: peak RSS \(peakKB >> 10) MB")
         let docs = try XCTUnwrap(try Repo.stableReport(dir + "/out/report.json")["documents"]?.arrayValue)
         var byPath: [String: JSONValue] = [:]
         for d in docs { byPath[d["path"]?.stringValue ?? ""] = d }

@@ -1,0 +1,29 @@
+// libFuzzer target for the destination and link parsers: the name tree and catalog /Dests
+// (DestinationTable), explicit destinations, action chains, outlines and the open action, URI
+// syntax and resolution (LinkAudit), over whatever pdfpipe's own reader makes of the input.
+// Built by scripts/fuzz-links.sh from the real sources (PDFPipeCore, the reader, the link code) plus
+// a stand-in for GoToR targets (FuzzRemoteDocuments.swift: no qpdf in this build).
+import Foundation
+import PDFBridge
+import PDFPipeCore
+
+let fuzzPath = "/dev/shm/pdfpipe-fuzz-links-\(getpid()).pdf"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard FileManager.default.createFile(atPath: fuzzPath, contents: Data(bytes: data, count: size)),
+        let reader = try? PDFReader(path: fuzzPath)
+    else { return 0 }
+    let pageObjects = PageTree.pages(reader)
+    let pages = PageIndex(pageObjects)
+    let table = DestinationTable(root: PDFObject.root(of: reader), pages: pages)
+    var audit = LinkAudit(
+        source: reader, pages: pageObjects, table: table, options: LinkAudit.Options(), sourcePath: fuzzPath,
+        inputRoot: "/dev/shm", remote: RemoteDocuments())
+    audit.run()
+    // Everything the report would hold must be writable.
+    for l in audit.links { _ = JSONWriter.compact(l.json) }
+    for o in audit.outline { _ = JSONWriter.compact(o.json) }
+    for f in audit.findings { _ = JSONWriter.compact(f.json) }
+    return 0
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of the destination and link parsers
+# (DestinationTable, Destination, PDFAction, LinkAudit, URIReference), seeded with samples/*.pdf.
+# Usage: bash scripts/fuzz-links.sh [SECONDS=60]
+# Three modules are built with the instrumentation, as SwiftPM would lay them out: PDFPipeCore, the
+# reader part of PDFBridge (no C library but zlib), and the link code with the harness
+# (Fuzz/LinksFuzz.swift; Fuzz/FuzzRemoteDocuments.swift stands in for the qpdf-backed GoToR reader).
+# Crashing inputs go to fuzz-findings/; leak detection is off (the Swift runtime's caches).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.build/fuzz/links
+mkdir -p "$out" fuzz-findings
+flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -I "$out" -L "$out")
+swiftc "${flags[@]}" -emit-library -static -emit-module -module-name PDFPipeCore \
+  $(find Sources/PDFPipeCore -name '*.swift') -o "$out/libPDFPipeCore.a" -emit-module-path "$out/PDFPipeCore.swiftmodule"
+r=Sources/PDFBridge/Reader
+swiftc "${flags[@]}" -I Sources/CZlib -emit-library -static -emit-module -module-name PDFBridge \
+  $r/Inflate.swift $r/PDFDictionary.swift $r/PDFObject.swift $r/PDFParser.swift $r/PDFReader.swift $r/PDFValue.swift \
+  $r/PageTree.swift Sources/PDFBridge/PDFRect.swift -o "$out/libPDFBridge.a" -emit-module-path "$out/PDFBridge.swiftmodule"
+l=Sources/PDFPipeStages/Links
+swiftc "${flags[@]}" -I Sources/CZlib -module-name LinksFuzz \
+  $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/URIReference.swift $l/LinkRecord.swift $l/LinkAudit.swift \
+  Sources/PDFPipeStages/PageGeometry.swift Fuzz/FuzzRemoteDocuments.swift Fuzz/LinksFuzz.swift \
+  -lPDFBridge -lPDFPipeCore -lz -o "$out/fuzz-links" 2>&1 | grep -v "ld.gold: warning" || true
+corpus=.build/fuzz/links-corpus
+mkdir -p "$corpus"
+cp samples/*.pdf "$corpus/"
+ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-links" "$corpus" -max_total_time="${1:-60}" -max_len=65536 -artifact_prefix=fuzz-findings/ -print_final_stats=1 2>&1 |
+  grep -E "stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|crash-|Fatal" || true
+if compgen -G "fuzz-findings/crash-*" >/dev/null; then
+  echo "crashing inputs in fuzz-findings/ — add each to a test before fixing it"
+  exit 1
+fi
+echo "no crash"
