@@ -1,3 +1,4 @@
+import PDFBridge
 import PDFPipeCore
 import PDFPipeStages
 import TestSupport
@@ -175,5 +176,29 @@ final class LinkFindingsTests: XCTestCase {
         XCTAssertEqual(nametree.map { $0["targetPage"]?.intValue }, [1, 2, 3, 3, 4, 5, 6, 6])
         let limits = try XCTUnwrap(Self.audit("dests-bad-limits.pdf").sections["links"]?.arrayValue)
         XCTAssertEqual(limits.map { $0["targetPage"]?.intValue }, [3, 3, 2, 2], "names hidden by wrong /Limits are found")
+    }
+}
+
+/// Inputs the fuzzers found (Tests/Fuzz/reader) go through the link code too, as in
+/// scripts/fuzz-links.sh: whatever the reader accepts, the audit finishes and its output is writable.
+final class LinkFuzzRegressionTests: XCTestCase {
+    func testFuzzRegressionCorpusThroughTheLinkCode() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/Fuzz/reader"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".pdf") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 1)
+        var audited = 0
+        for name in files {
+            guard let reader = try? PDFReader(path: folder + "/" + name) else { continue }
+            let pageObjects = PageTree.pages(reader)
+            let table = DestinationTable(root: PDFObject.root(of: reader), pages: PageIndex(pageObjects))
+            var audit = LinkAudit(
+                source: reader, pages: pageObjects, table: table, options: LinkAudit.Options(), sourcePath: folder + "/" + name,
+                inputRoot: folder, remote: RemoteDocuments())
+            audit.run()
+            for f in audit.findings { XCTAssertFalse(JSONWriter.compact(f.json).isEmpty) }
+            for l in audit.links { XCTAssertFalse(JSONWriter.compact(l.json).isEmpty) }
+            audited += 1
+        }
+        XCTAssertGreaterThanOrEqual(audited, 1, "the reader accepts at least the committed regression input")
     }
 }
