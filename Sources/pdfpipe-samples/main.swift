@@ -181,6 +181,26 @@ func uriLinks() -> [UInt8] {
     return d.bytes(id: "uri-links")
 }
 
+// MARK: - uri-targets.pdf: what the external check settles without the network (files, fragments
+// of local PDFs, mailto syntax, other schemes); its web link is skipped under --offline.
+
+func uriTargets() -> [UInt8] {
+    let d = SampleDocument(pageCount: 1)
+    d.specs[0].lines = ["URI targets the external check resolves on disk: files, PDF fragments, mailto, schemes."]
+    d.specs[0].links = stack([
+        ("links-internal.pdf#page=2", "/A << /S /URI /URI (links-internal.pdf#page=2) >>"),
+        ("links-internal.pdf#page=9 (it has 4 pages)", "/A << /S /URI /URI (links-internal.pdf#page=9) >>"),
+        ("file:links-internal.pdf#nameddest=chapter.2", "/A << /S /URI /URI (file:links-internal.pdf#nameddest=chapter.2) >>"),
+        ("links-internal.pdf#no.such.dest", "/A << /S /URI /URI (links-internal.pdf#no.such.dest) >>"),
+        ("missing file", "/A << /S /URI /URI (handbook/missing.pdf) >>"),
+        ("scheme forgotten", "/A << /S /URI /URI (www.example.org/docs) >>"),
+        ("mailto, no @", "/A << /S /URI /URI (mailto:docs-at-example.com) >>"),
+        ("tel:", "/A << /S /URI /URI (tel:+15551234567) >>"),
+        ("web link", "/A << /S /URI /URI (https://example.com/handbook) >>"),
+    ])
+    return d.bytes(id: "uri-targets")
+}
+
 // MARK: - gotor.pdf: links to other files of the batch, good and broken.
 
 func gotor() -> [UInt8] {
@@ -457,6 +477,7 @@ save("dests-catalog.pdf", destsCatalog())
 save("dests-nametree.pdf", destsNameTree())
 save("dests-bad-limits.pdf", destsBadLimits())
 save("uri-links.pdf", uriLinks())
+save("uri-targets.pdf", uriTargets())
 save("gotor.pdf", gotor())
 save("actions.pdf", actions())
 save("broken-links.pdf", brokenLinks())

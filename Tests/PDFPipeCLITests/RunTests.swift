@@ -25,7 +25,7 @@ final class RunTests: XCTestCase {
         }
         assertSameReport(actual, try Repo.stableReport(golden))
         XCTAssertTrue(
-            cli.stdout.hasSuffix("pdfpipe: 20 documents, 3 failed, 58 pages: 3 errors, 4 warnings, 2 notes; wrote \(out)/a/report.json\n"),
+            cli.stdout.hasSuffix("pdfpipe: 21 documents, 3 failed, 59 pages: 3 errors, 4 warnings, 2 notes; wrote \(out)/a/report.json\n"),
             cli.stdout)
         XCTAssertTrue(cli.stdout.contains("empty.pdf: error: the file is empty (0 bytes) [pdf.unreadable]"))
     }
@@ -40,7 +40,7 @@ final class RunTests: XCTestCase {
             try JSONWriter.pretty(actual).write(toFile: golden, atomically: true, encoding: .utf8)
         }
         assertSameReport(actual, try Repo.stableReport(golden))
-        XCTAssertEqual(actual["summary"], ["documents": 20, "failedDocuments": 3, "pages": 58, "errors": 24, "warnings": 15, "notes": 2])
+        XCTAssertEqual(actual["summary"], ["documents": 21, "failedDocuments": 3, "pages": 59, "errors": 29, "warnings": 15, "notes": 8])
     }
 
     func testTheReportIsTheSameWhateverTheConcurrency() throws {
@@ -48,7 +48,7 @@ final class RunTests: XCTestCase {
         XCTAssertEqual(run(["--out", out + "/j4", "--jobs", "4"]).0, .findings)
         let one = try Repo.stableReport(out + "/j1/report.json")
         assertSameReport(one, try Repo.stableReport(out + "/j4/report.json"))
-        XCTAssertEqual(one["documents"]?.arrayValue?.count, 20)
+        XCTAssertEqual(one["documents"]?.arrayValue?.count, 21)
     }
 
     func testFailedDocumentsDoNotLoseTheOthers() throws {

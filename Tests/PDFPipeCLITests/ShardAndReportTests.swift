@@ -22,13 +22,13 @@ final class ShardTests: XCTestCase {
             XCTAssertEqual(r["shard"], .string("\(k)/3"))
             counts.append(r["documents"]?.arrayValue?.count ?? 0)
         }
-        XCTAssertEqual(counts.reduce(0, +), 20, "the shards split the batch: \(counts)")
+        XCTAssertEqual(counts.reduce(0, +), 21, "the shards split the batch: \(counts)")
         XCTAssertTrue(counts.allSatisfy { $0 > 0 }, "\(counts)")
         let merge = CapturedCLI()
         XCTAssertEqual(merge.run(["merge", out + "/s2/report.json", out + "/s1/report.json", out + "/s3/report.json", "--out", out + "/m", "--format", "json,junit"]), .findings)
         assertSameReport(try Repo.stableReport(out + "/m/report.json"), try Repo.stableReport(out + "/all/report.json"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/m/junit.xml"))
-        XCTAssertTrue(merge.stdout.hasSuffix("pdfpipe: 20 documents, 3 failed, 58 pages: 24 errors, 15 warnings, 2 notes; wrote \(out)/m/report.json, \(out)/m/junit.xml\n"), merge.stdout)
+        XCTAssertTrue(merge.stdout.hasSuffix("pdfpipe: 21 documents, 3 failed, 59 pages: 29 errors, 15 warnings, 8 notes; wrote \(out)/m/report.json, \(out)/m/junit.xml\n"), merge.stdout)
         // The merge step is the CI gate: its exit code follows --fail-on.
         XCTAssertEqual(CapturedCLI().run(["merge", out + "/s1/report.json", out + "/s2/report.json", out + "/s3/report.json", "--out", out + "/m2", "--fail-on", "never", "--quiet"]), .clean)
     }
@@ -96,10 +96,10 @@ final class CIReportTests: XCTestCase {
         let counter = Counter()
         parser.delegate = counter
         XCTAssertTrue(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
-        XCTAssertEqual(counter.suites, 20)
-        XCTAssertEqual(counter.cases, 40, "two stages for each of 20 documents")
+        XCTAssertEqual(counter.suites, 21)
+        XCTAssertEqual(counter.cases, 42, "two stages for each of 21 documents")
         XCTAssertEqual(counter.skipped, 3, "validate-links skipped on the three unreadable files")
-        XCTAssertEqual(counter.failures, 9)
+        XCTAssertEqual(counter.failures, 10)
     }
 
     func testSARIFStructure() throws {
@@ -110,7 +110,7 @@ final class CIReportTests: XCTestCase {
         let rules = try XCTUnwrap(run["tool"]?["driver"]?["rules"]?.arrayValue)
         XCTAssertEqual(rules.count, Rules.all.count)
         let results = try XCTUnwrap(run["results"]?.arrayValue)
-        XCTAssertEqual(results.count, 24 + 15 + 2)
+        XCTAssertEqual(results.count, 24 + 15 + 2 + 11, "+ 11: uri-targets.pdf, 5 notes and 6 from the external check")
         for r in results {
             let id = try XCTUnwrap(r["ruleId"]?.stringValue)
             XCTAssertEqual(rules[try XCTUnwrap(r["ruleIndex"]?.intValue)]["id"]?.stringValue, id)

@@ -76,6 +76,13 @@ final class LinkFindingsTests: XCTestCase {
         "page-labels.pdf": [],
         "rotated-cropped.pdf": [],
         "text-search.pdf": [],
+        "uri-targets.pdf": [
+            F("uri.relative", 1, "'links-internal.pdf#page=2' is relative and the document has no /URI /Base; viewers resolve it against the document's own location"),
+            F("uri.relative", 1, "'links-internal.pdf#page=9' is relative and the document has no /URI /Base; viewers resolve it against the document's own location"),
+            F("uri.relative", 1, "'links-internal.pdf#no.such.dest' is relative and the document has no /URI /Base; viewers resolve it against the document's own location"),
+            F("uri.relative", 1, "'handbook/missing.pdf' is relative and the document has no /URI /Base; viewers resolve it against the document's own location"),
+            F("uri.relative", 1, "'www.example.org/docs' is relative and the document has no /URI /Base; viewers resolve it against the document's own location"),
+        ],
         "uri-links.pdf": [
             F("uri.insecure-scheme", 1, "'http://example.com/plain' uses http; use https where the site supports it"),
             F("uri.malformed", 1, "'http://exa mple.com/': space at position 11 (write %20)"),
@@ -89,6 +96,27 @@ final class LinkFindingsTests: XCTestCase {
         let pipeline = try! Pipeline.parse(text, file: "t.json", catalog: StageTable.all, formats: ["json"])
         return Runner(pipeline: pipeline, outputDirectory: "/tmp", inputRoot: Samples.folder, jobs: 1).process(
             InputDocument(path: Samples.path(name), relativePath: name))
+    }
+
+    /// The external check, offline, on the sample made for it: files, fragments, mailto, schemes.
+    func testExternalCheckOfflineOnUriTargets() throws {
+        let r = Self.audit(
+            "uri-targets.pdf",
+            pipeline: #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "offline": true}}}], "rules": {"uri.relative": "off"}}"#)
+        XCTAssertEqual(
+            r.findings.map { F($0.rule, $0.page, $0.message) },
+            [
+                F("uri.fragment-missing", 1, "the link asks for page 9 of 'links-internal.pdf', which has 4 pages"),
+                F("uri.fragment-missing", 1, "'links-internal.pdf' has no named destination 'no.such.dest'"),
+                F("uri.file-missing", 1, "the file 'handbook/missing.pdf' does not exist"),
+                F("uri.file-missing", 1, "the file 'www.example.org/docs' does not exist; 'www.example.org/docs' looks like a web address without 'https://'"),
+                F("uri.malformed", 1, "'docs-at-example.com' in 'mailto:docs-at-example.com' is not an e-mail address (no '@')"),
+                F("uri.unchecked-scheme", 1, "'tel:' links are not checked"),
+            ])
+        XCTAssertEqual(r.findings.map { $0.details["uri"]?.stringValue ?? "" }.first, "links-internal.pdf#page=9")
+        let outcomes = try XCTUnwrap(r.sections["links"]?.arrayValue).map { $0["check"]?["outcome"]?.stringValue ?? "-" }
+        XCTAssertEqual(
+            outcomes, ["ok", "fragment-missing", "ok", "fragment-missing", "file-missing", "file-missing", "malformed", "skipped", "skipped"])
     }
 
     func testEverySamplesFindingsExactly() {
