@@ -29,7 +29,7 @@ final class HTMLReportTests: XCTestCase {
 
     func testTheReportRendersItsFindingsInABrowser() throws {
         guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet"]), .findings)
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]), .findings)
         let page = "file://" + out + "/report.html"
         let all = try dom(page)
         let total = (try Repo.stableReport(out + "/report.json"))["documents"]?.arrayValue?.reduce(0) { $0 + ($1["findings"]?.arrayValue?.count ?? 0) } ?? 0
@@ -38,7 +38,8 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(all.contains("<img src=\"thumbnails/broken-links/1.png\""))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/thumbnails/broken-links/1.png"))
         let errors = try dom(page + "#severity=error")
-        XCTAssertTrue(errors.contains("Showing 24 of \(total) findings"), "the severity filter")
+        XCTAssertTrue(errors.contains("Showing 29 of \(total) findings"), "the severity filter")
+        XCTAssertTrue(errors.contains("the link asks for page 9 of 'links-internal.pdf', which has 4 pages"), "external-check findings are shown")
         let one = try dom(page + "#rule=dest.name-not-found")
         XCTAssertTrue(one.contains("Showing 4 of \(total) findings"), "the rule filter")
         XCTAssertTrue(one.contains("bookmark 'Partie 2 — Übersicht / Broken child'"))
