@@ -132,8 +132,11 @@ public final class PopplerFilePage {
     public var text: String { document.log.capture { PopplerFile.string(poppler_page_get_text(page)) ?? "" } }
 
     /// Renders the page as a viewer shows it (rotation applied) on white, `scale` pixels per point.
-    /// The corresponding C function is `poppler_page_render`.
-    public func render(scale: Double, transparent: Bool = false) throws(BridgeError) -> CairoImage {
+    /// The corresponding C function is `poppler_page_render`; without annotations (notes, stamps,
+    /// form fields, link borders: the page's content only) it is
+    /// `poppler_page_render_for_printing_with_options` with `POPPLER_PRINT_DOCUMENT`, which is how
+    /// `pdftoppm -hide-annotations` renders too.
+    public func render(scale: Double, transparent: Bool = false, annotations: Bool = true) throws(BridgeError) -> CairoImage {
         let (w, h) = size
         let pw = max(1, Int((w * scale).rounded(.up)))
         let ph = max(1, Int((h * scale).rounded(.up)))
@@ -145,7 +148,11 @@ public final class PopplerFilePage {
             cairo_paint(cr)
         }
         cairo_scale(cr, scale, scale)
-        document.log.capture { poppler_page_render(page, cr) }
+        if annotations {
+            document.log.capture { poppler_page_render(page, cr) }
+        } else {
+            document.log.capture { poppler_page_render_for_printing_with_options(page, cr, POPPLER_PRINT_DOCUMENT) }
+        }
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw .cairo(message: String(cString: cairo_status_to_string(status)))

@@ -54,6 +54,48 @@ final class ThumbnailsTests: XCTestCase {
         }
     }
 
+    /// `annotations: false` draws the page content only, as `pdftoppm -hide-annotations` does;
+    /// the default draws them (inventory.pdf page 2: a red /Square, a note and an attachment icon).
+    func testAnnotationsHiddenAgreeWithPdftoppm() throws {
+        let hidden = try run("inventory.pdf", #"[{"use": "thumbnails", "with": {"width": 200, "pages": "2", "annotations": false, "folder": "off"}}]"#)
+        let shown = try run("inventory.pdf", #"[{"use": "thumbnails", "with": {"width": 200, "pages": "2", "folder": "on"}}]"#)
+        let off = try CairoImage(png: out + "/" + (try XCTUnwrap(hidden.artifacts.first { $0.kind == "thumbnail" })).path)
+        let on = try CairoImage(png: out + "/" + (try XCTUnwrap(shown.artifacts.first { $0.kind == "thumbnail" })).path)
+        func reddish(_ image: CairoImage) -> Int {
+            var n = 0
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let p = image.pixel(x: x, y: y)
+                    if p.r > 150 && p.g < 100 && p.b < 100 { n += 1 }
+                }
+            }
+            return n
+        }
+        XCTAssertGreaterThan(reddish(on), 20, "the /Square annotation is drawn")
+        XCTAssertEqual(reddish(off), 0, "and hidden")
+        let poppler = try PopplerFile(path: Samples.path("inventory.pdf"))
+        let dpi = 200.0 / (try XCTUnwrap(poppler.page(1)).size.width) * 72
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftoppm")
+        p.arguments = ["-png", "-singlefile", "-cropbox", "-hide-annotations", "-r", "\(dpi)", "-f", "2", "-l", "2", Samples.path("inventory.pdf"), out + "/ref"]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        let ref = try CairoImage(png: out + "/ref.png")
+        XCTAssertLessThanOrEqual(abs(off.height - ref.height), 1)
+        var diff = 0
+        var n = 0
+        for y in stride(from: 0, to: min(off.height, ref.height), by: 2) {
+            for x in stride(from: 0, to: min(off.width, ref.width), by: 2) {
+                let a = off.pixel(x: x, y: y)
+                let b = ref.pixel(x: x, y: y)
+                diff += abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
+                n += 3
+            }
+        }
+        XCTAssertLessThan(Double(diff) / Double(n), 6, "mean absolute difference from pdftoppm -hide-annotations")
+    }
+
     /// Broken links outlined in red, working ones in yellow, where the links sit.
     func testOverlay() throws {
         let r = try run("broken-links.pdf", #"[{"use": "validate-links"}, {"use": "thumbnails", "with": {"width": 612, "overlay": "links", "template": "{stem}-p{page:03}.png"}}]"#)

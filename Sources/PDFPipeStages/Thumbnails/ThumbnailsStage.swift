@@ -18,6 +18,9 @@ public struct ThumbnailsStage: Stage {
             OptionSpec("pages", .pages, default: "1", "pages to render ('1', '1-3', '2,5,last', 'all', 'last-2'…)"),
             OptionSpec("background", .choice(["white", "transparent"]), default: "white", "page background (transparent writes RGBA)"),
             OptionSpec("compression", .integer(min: 0, max: 9), default: 1, "PNG compression level: 1 is fast, 9 small"),
+            OptionSpec(
+                "annotations", .bool, default: true,
+                "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"),
             OptionSpec("overlay", .choice(["none", "links"]), default: "none", "draw link rectangles (needs validate-links earlier in the pipeline)"),
             OptionSpec("format", .choice(["png", "jpeg", "webp"]), default: "png", "image format"),
             OptionSpec("quality", .integer(min: 1, max: 100), default: 85, "JPEG and WebP quality"),
@@ -36,6 +39,7 @@ public struct ThumbnailsStage: Stage {
     let upscale: Bool
     let pages: PageRanges
     let transparent: Bool
+    let annotations: Bool
     let overlay: Bool
     let template: String
     let folder: String
@@ -59,6 +63,7 @@ public struct ThumbnailsStage: Stage {
         upscale = o.bool("upscale")
         pages = o.pages("pages")
         transparent = o.string("background") == "transparent"
+        annotations = o.bool("annotations")
         overlay = o.string("overlay") == "links"
         imageFormat = o.string("format")
         quality = o.int("quality")
@@ -164,7 +169,7 @@ public struct ThumbnailsStage: Stage {
             let (w, h) = page.size
             let s = scale(width: w, height: h)
             do throws(BridgeError) {
-                let image = try page.render(scale: s, transparent: transparent)
+                let image = try page.render(scale: s, transparent: transparent, annotations: annotations)
                 if pageNumber - 1 < geo.count {
                     for (rect, isBroken) in pageMarks {
                         let px = LinkGeometry.pixelRect(rect, on: geo[pageNumber - 1], scale: s)
