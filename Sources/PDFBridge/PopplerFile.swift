@@ -136,8 +136,14 @@ public final class PopplerFilePage {
     /// form fields, link borders: the page's content only) it is
     /// `poppler_page_render_for_printing_with_options` with `POPPLER_PRINT_DOCUMENT`, which is how
     /// `pdftoppm -hide-annotations` renders too.
-    public func render(scale: Double, transparent: Bool = false, annotations: Bool = true) throws(BridgeError) -> CairoImage {
-        let (w, h) = size
+    ///
+    /// `region` (x, y, width, height, in points of the rendered page: top left, y down) renders only
+    /// that part of it, for page boxes inside the crop box (poppler-glib renders no farther than it).
+    public func render(
+        scale: Double, transparent: Bool = false, annotations: Bool = true,
+        region: (x: Double, y: Double, width: Double, height: Double)? = nil
+    ) throws(BridgeError) -> CairoImage {
+        let (w, h) = region.map { ($0.width, $0.height) } ?? size
         let pw = max(1, Int((w * scale).rounded(.up)))
         let ph = max(1, Int((h * scale).rounded(.up)))
         let image = try CairoImage(width: pw, height: ph)
@@ -148,6 +154,7 @@ public final class PopplerFilePage {
             cairo_paint(cr)
         }
         cairo_scale(cr, scale, scale)
+        if let region { cairo_translate(cr, -region.x, -region.y) }
         if annotations {
             document.log.capture { poppler_page_render(page, cr) }
         } else {

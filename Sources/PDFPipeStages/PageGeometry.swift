@@ -13,6 +13,20 @@ public struct PageGeometry: Sendable, Equatable {
     public var mediaBoxMissing: Bool
     /// The trim box (the crop box when the page has none; not inherited).
     public var trimBox: PDFRect
+    /// The bleed and art boxes (the crop box when absent; not inherited).
+    public var bleedBox: PDFRect
+    public var artBox: PDFRect
+
+    /// A box by name: `crop`, `media`, `trim`, `bleed` or `art`.
+    public func box(_ name: String) -> PDFRect {
+        switch name {
+        case "media": mediaBox
+        case "trim": trimBox
+        case "bleed": bleedBox
+        case "art": artBox
+        default: cropBox
+        }
+    }
 
     /// The crop box clipped to the media box, as viewers show it.
     public var visibleBox: PDFRect { cropBox.intersection(mediaBox) ?? mediaBox }
@@ -34,6 +48,8 @@ public struct PageGeometry: Sendable, Equatable {
             rotate = 0
             mediaBoxMissing = true
             trimBox = mediaBox
+            bleedBox = mediaBox
+            artBox = mediaBox
             return
         }
         func inherited(_ key: String) -> PDFObject? {
@@ -56,6 +72,8 @@ public struct PageGeometry: Sendable, Equatable {
         rotate = Self.normalize(rotate: raw)
         invalidRotate = raw % 90 == 0 ? nil : raw
         trimBox = page["TrimBox"]?.rectangle ?? cropBox
+        bleedBox = page["BleedBox"]?.rectangle ?? cropBox
+        artBox = page["ArtBox"]?.rectangle ?? cropBox
     }
 
     public static func normalize(rotate: Int) -> Int {

@@ -96,6 +96,35 @@ final class ThumbnailsTests: XCTestCase {
         XCTAssertLessThan(Double(diff) / Double(n), 6, "mean absolute difference from pdftoppm -hide-annotations")
     }
 
+    /// `box: "trim"`: only the trim box, upright on a turned page, with the overlay in place; a box
+    /// larger than the crop box is cut to it (poppler-glib renders no farther).
+    func testOtherPageBoxes() throws {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let content = "1 0 0 rg 100 100 200 100 re f 0 0 1 rg 0 0 100 400 re f"
+        try TestPDF.write(out + "/boxes.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /CropBox [0 0 400 400] /TrimBox [100 100 300 200] /Rotate 90 /Contents 4 0 R >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+        ])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "thumbnails", "with": {"dpi": 72, "box": "trim", "folder": "trim"}}, {"use": "thumbnails", "with": {"dpi": 72, "box": "media", "folder": "media"}}]}"#,
+            file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out, jobs: 1).process(
+            InputDocument(path: out + "/boxes.pdf", relativePath: "boxes.pdf"))
+        let paths = r.artifacts.filter { $0.kind == "thumbnail" }.map(\.path)
+        XCTAssertEqual(paths, ["trim/boxes/1.png", "media/boxes/1.png"])
+        let trim = try CairoImage(png: out + "/trim/boxes/1.png")
+        XCTAssertEqual(trim.width, 100, "200 x 100 points, turned by /Rotate 90")
+        XCTAssertEqual(trim.height, 200)
+        for (x, y) in [(2, 2), (50, 100), (97, 197)] {
+            let p = trim.pixel(x: x, y: y)
+            XCTAssertTrue(p.r > 200 && p.g < 50 && p.b < 50, "all red inside the trim box at \(x),\(y): \(p)")
+        }
+        let media = try CairoImage(png: out + "/media/boxes/1.png")
+        XCTAssertEqual(media.width, 400)
+        XCTAssertEqual(media.height, 400)
+    }
+
     /// Broken links outlined in red, working ones in yellow, where the links sit.
     func testOverlay() throws {
         let r = try run("broken-links.pdf", #"[{"use": "validate-links"}, {"use": "thumbnails", "with": {"width": 612, "overlay": "links", "template": "{stem}-p{page:03}.png"}}]"#)

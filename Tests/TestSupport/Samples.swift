@@ -15,3 +15,20 @@ public enum Samples {
     /// Samples both libraries can open without a password.
     public static var readable: [String] { all.filter { !["garbage.pdf", "empty.pdf", "encrypted-user.pdf"].contains($0) } }
 }
+
+/// Small PDFs written in a test from object texts (object N is objects[N-1]; the catalog is 1 0 R),
+/// with a classic cross-reference table.
+public enum TestPDF {
+    public static func write(_ path: String, objects: [String]) throws {
+        var out = "%PDF-1.7\n"
+        var offsets: [Int] = []
+        for (i, o) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(i + 1) 0 obj\n\(o)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        try out.write(toFile: path, atomically: true, encoding: .ascii)
+    }
+}

@@ -19,6 +19,9 @@ public struct ThumbnailsStage: Stage {
             OptionSpec("background", .choice(["white", "transparent"]), default: "white", "page background (transparent writes RGBA)"),
             OptionSpec("compression", .integer(min: 0, max: 9), default: 1, "PNG compression level: 1 is fast, 9 small"),
             OptionSpec(
+                "box", .choice(["crop", "media", "trim", "bleed", "art"]), default: "crop",
+                "page box to render; poppler renders no farther than the crop box, so a larger box (media, often) is cut to it"),
+            OptionSpec(
                 "annotations", .bool, default: true,
                 "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"),
             OptionSpec("overlay", .choice(["none", "links"]), default: "none", "draw link rectangles (needs validate-links earlier in the pipeline)"),
@@ -40,6 +43,7 @@ public struct ThumbnailsStage: Stage {
     let pages: PageRanges
     let transparent: Bool
     let annotations: Bool
+    let box: String
     let overlay: Bool
     let template: String
     let folder: String
@@ -64,6 +68,7 @@ public struct ThumbnailsStage: Stage {
         pages = o.pages("pages")
         transparent = o.string("background") == "transparent"
         annotations = o.bool("annotations")
+        box = o.string("box")
         overlay = o.string("overlay") == "links"
         imageFormat = o.string("format")
         quality = o.int("quality")
@@ -136,6 +141,8 @@ public struct ThumbnailsStage: Stage {
                 guard let p = l["page"]?.intValue, let r = l["rect"]?.arrayValue?.compactMap(\.doubleValue), r.count == 4 else { continue }
                 marks[p, default: []].append((PDFRect(r[0], r[1], r[2], r[3]), broken.contains("\(p) \(r)")))
             }
+        }
+        if overlay || box != "crop" {
             geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
         }
         let plan = selected.map { page in (page, fileName(for: job, page: page), marks[page] ?? []) }
@@ -166,13 +173,24 @@ public struct ThumbnailsStage: Stage {
                 r.error = "poppler cannot load page \(pageNumber)"
                 return
             }
-            let (w, h) = page.size
+            // Another page box: the part of the rendered (crop-box) page it covers.
+            var region: PixelRect?
+            if box != "crop", pageNumber - 1 < geo.count {
+                let g = geo[pageNumber - 1]
+                let wanted = g.box(box).intersection(g.visibleBox) ?? g.visibleBox
+                if wanted != g.visibleBox { region = LinkGeometry.pixelRect(wanted, on: g, scale: 1) }
+            }
+            let (w, h) = region.map { ($0.width, $0.height) } ?? page.size
             let s = scale(width: w, height: h)
             do throws(BridgeError) {
-                let image = try page.render(scale: s, transparent: transparent, annotations: annotations)
+                let image = try page.render(
+                    scale: s, transparent: transparent, annotations: annotations,
+                    region: region.map { ($0.x, $0.y, $0.width, $0.height) })
                 if pageNumber - 1 < geo.count {
                     for (rect, isBroken) in pageMarks {
-                        let px = LinkGeometry.pixelRect(rect, on: geo[pageNumber - 1], scale: s)
+                        var px = LinkGeometry.pixelRect(rect, on: geo[pageNumber - 1], scale: s)
+                        px.x -= (region?.x ?? 0) * s
+                        px.y -= (region?.y ?? 0) * s
                         image.strokeRect(
                             x: px.x, y: px.y, width: px.width, height: px.height, red: 1, green: isBroken ? 0 : 0.8, blue: 0,
                             lineWidth: max(1, s * 1.5))
