@@ -13,7 +13,7 @@ pages=$(pdfinfo "$f" | awk '/^Pages:/ {print $2}')
 half=$((pages / 2))
 out=$(mktemp -d)
 pipeline=$(mktemp)
-echo '{"stages": [{"use": "thumbnails", "with": {"width": 200, "pages": "all"}}]}' > "$pipeline"
+echo '{"stages": [{"use": "thumbnails", "with": {"width": 200, "pages": "all", "incremental": false}}]}' > "$pipeline"
 
 p1=$(median "$pdfpipe" run "$pipeline" "$f" --out "$out/p" --jobs 1 --quiet --fail-on never)
 c1=$(median pdftocairo -png -scale-to-x 200 -scale-to-y -1 "$f" "$out/c")
