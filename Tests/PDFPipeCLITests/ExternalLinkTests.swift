@@ -310,6 +310,23 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertTrue(acceptMessage.contains("stages[0].with.external.accept"), acceptMessage)
     }
 
+    /// A Retry-After beyond 60 s is not waited for: the 429 stands, and the message says why.
+    func testALongRetryAfterIsNotWaitedFor() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/closed-for-an-hour"])
+        let started = Date()
+        let (_, report, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true, "method": "get"}"#)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+        let check = links(report).first?["check"]
+        XCTAssertEqual(check?["outcome"], "http-error")
+        XCTAssertEqual(check?["status"], 429)
+        XCTAssertEqual(check?["attempts"], 1)
+        let finding = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).first { $0["rule"] == "uri.http-error" }
+        XCTAssertEqual(
+            finding?["message"]?.stringValue,
+            "'\(base)/closed-for-an-hour' answered 429 Too Many Requests; the server asks to wait 3600 s before retrying (Retry-After); not waited for")
+    }
+
     func testAcceptedStatusesAndGetOnlyMethod() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeLinks(dir + "/in/a.pdf", [base + "/status/403", base + "/status/404", base + "/flaky/2"])

@@ -209,7 +209,9 @@ struct ExternalLinks {
             let status = f.status ?? 0
             if !options.accept.contains(status) {
                 out.outcome = "http-error"
-                out.finding = ("uri.http-error", "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)", nil)
+                out.message = f.message
+                let why = f.message.map { "; \($0)" } ?? ""
+                out.finding = ("uri.http-error", "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)\(why)", nil)
             } else if f.permanentlyRedirected {
                 out.outcome = "redirected"
                 out.finding = ("uri.redirected", "'\(url)' has moved permanently to '\(f.finalURL)'", "link to '\(f.finalURL)' instead")

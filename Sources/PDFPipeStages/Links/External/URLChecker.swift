@@ -280,15 +280,9 @@ public final class URLChecker: @unchecked Sendable {
     // MARK: - Workers
 
     private func work() {
-        let connection: HTTPConnection
-        do {
-            connection = try HTTPConnection(userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
-        } catch {
-            condition.lock()
-            threads -= 1
-            condition.unlock()
-            return
-        }
+        // Without a handle the thread still answers its tasks (with the reason), so that no
+        // document waits forever.
+        let connection = try? HTTPConnection(userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
         condition.lock()
         while true {
             let now = URLChecker.now()
@@ -326,9 +320,10 @@ public final class URLChecker: @unchecked Sendable {
 
     /// Makes one request for a task; returns the task to queue again (next hop, retry, GET after
     /// HEAD), or nil when the task is finished (its `fetch` filled in).
-    private func step(_ task: inout Task, _ connection: HTTPConnection) -> Task? {
+    private func step(_ task: inout Task, _ connection: HTTPConnection?) -> Task? {
         let url = task.current
         task.fetch.attempts += 1
+        guard let connection else { return finish(&task, .unreachable, "libcurl could not be initialised") }
         if !options.allowPrivateAddresses, HTTPConnection.proxyConfigured(for: url), let host = URLParts.host(of: url),
             let address = HTTPConnection.privateAddress(of: host)
         {
@@ -401,6 +396,11 @@ public final class URLChecker: @unchecked Sendable {
     /// The task again after the backoff, or nil when the retries are used up.
     private func retry(_ task: inout Task, after retryAfter: Double?) -> Task? {
         guard task.hopRetries < options.retries else { return nil }
+        if let retryAfter, retryAfter > 60 {
+            // A CI job does not sit out an hour-long Retry-After: the answer stands, and says why.
+            task.fetch.message = "the server asks to wait \(Int(retryAfter)) s before retrying (Retry-After); not waited for"
+            return nil
+        }
         let wait = min(retryAfter ?? options.retryWait * pow(2, Double(task.hopRetries)), 60)
         task.hopRetries += 1
         task.fetch.retries += 1
