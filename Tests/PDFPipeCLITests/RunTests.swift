@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCLI
 import PDFPipeCore
+import TestSupport
 import XCTest
 
 final class RunTests: XCTestCase {
@@ -185,18 +186,7 @@ final class IsolationTests: XCTestCase {
 
     /// A classic PDF with a cross-reference table from object texts (object N is objects[N-1], the
     /// catalog is 1 0 R).
-    static func writePDF(_ path: String, objects: [String]) throws {
-        var out = "%PDF-1.7\n"
-        var offsets: [Int] = []
-        for (i, o) in objects.enumerated() {
-            offsets.append(out.utf8.count)
-            out += "\(i + 1) 0 obj\n\(o)\nendobj\n"
-        }
-        let xref = out.utf8.count
-        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
-        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        try out.write(toFile: path, atomically: true, encoding: .ascii)
-    }
+    static func writePDF(_ path: String, objects: [String]) throws { try TestPDF.write(path, objects: objects) }
 
     /// Runs the executable and returns its exit status and the peak resident memory (KB) of the
     /// largest process of its tree (itself or a worker), from wait4's rusage.
