@@ -4,7 +4,7 @@
 # Usage: bash scripts/fuzz-links.sh [SECONDS=60]
 # Three modules are built with the instrumentation, as SwiftPM would lay them out: PDFPipeCore, the
 # reader part of PDFBridge (no C library but zlib), and the link code with the harness
-# (Fuzz/LinksFuzz.swift; Fuzz/FuzzRemoteDocuments.swift stands in for the qpdf-backed GoToR reader).
+# (Fuzz/LinksFuzz.swift; Fuzz/FuzzRemoteDocuments.swift stands in for the qpdf-backed GoToR file loader).
 # Crashing inputs go to fuzz-findings/; leak detection is off (the Swift runtime's caches).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ swiftc "${flags[@]}" -I Sources/CZlib -emit-library -static -emit-module -module
   $r/PageTree.swift Sources/PDFBridge/PDFRect.swift -o "$out/libPDFBridge.a" -emit-module-path "$out/PDFBridge.swiftmodule"
 l=Sources/PDFPipeStages/Links
 swiftc "${flags[@]}" -I Sources/CZlib -module-name LinksFuzz \
-  $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/URIReference.swift $l/LinkRecord.swift $l/LinkAudit.swift \
+  $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/URIReference.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/RemoteDocument.swift \
   Sources/PDFPipeStages/PageGeometry.swift Fuzz/FuzzRemoteDocuments.swift Fuzz/LinksFuzz.swift \
   -lPDFBridge -lPDFPipeCore -lz -o "$out/fuzz-links" 2>&1 | grep -v "ld.gold: warning" || true
 corpus=.build/fuzz/links-corpus

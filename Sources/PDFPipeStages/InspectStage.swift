@@ -233,12 +233,7 @@ public struct InspectStage: Stage {
                     used.insert(candidate)
                     let stem = OutputNames.file(for: job, folder: attachmentFolder, extension: "pdf").dropLast(4)
                     let relative = "\(stem)/\(candidate)"
-                    do {
-                        try AtomicFile.write(data, to: job.outputDirectory + "/" + relative)
-                    } catch {
-                        throw DocumentFailure(rule: "stage.failed", message: "cannot write the attachment '\(candidate)': \(error.reason)")
-                    }
-                    job.artifacts.append(Artifact(kind: "attachment", path: relative))
+                    try job.writeArtifact(data, kind: "attachment", path: relative, what: "the attachment '\(candidate)'")
                     o["file"] = .string(relative)
                 }
                 list.append(.object(o))

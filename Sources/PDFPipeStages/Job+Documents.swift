@@ -118,6 +118,17 @@ extension Job {
         }
     }
 
+    /// Writes a file of the document's output (atomically) and lists it under `artifacts`; a
+    /// failure ends the document with `stage.failed`, naming `what` could not be written.
+    public mutating func writeArtifact(_ bytes: [UInt8], kind: String, path relative: String, what: String) throws {
+        do {
+            try AtomicFile.write(bytes, to: outputDirectory + "/" + relative)
+        } catch {
+            throw DocumentFailure(rule: "stage.failed", message: "cannot write \(what): \(error.reason)")
+        }
+        artifacts.append(Artifact(kind: kind, path: relative))
+    }
+
     /// Turns qpdf's pending warnings into `pdf.damaged` findings.
     public mutating func reportWarnings(of file: QPDFFile) {
         reportDamage(file.takeWarnings().map(\.text))

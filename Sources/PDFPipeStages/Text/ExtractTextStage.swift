@@ -179,12 +179,7 @@ public struct ExtractTextStage: Stage {
                 }
                 data = JSONWriter.pretty(["path": .string(job.relativePath), "pages": .array(pageValues)])
             }
-            do {
-                try AtomicFile.write(data, to: job.outputDirectory + "/" + relative)
-            } catch {
-                throw DocumentFailure(rule: "stage.failed", message: "cannot write the text: \(error.reason)")
-            }
-            job.artifacts.append(Artifact(kind: "text", path: relative))
+            try job.writeArtifact(Array(data.utf8), kind: "text", path: relative, what: "the text")
             section["file"] = .string(relative)
         }
         job.sections["text"] = .object(section)

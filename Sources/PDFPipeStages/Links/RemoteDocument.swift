@@ -1,0 +1,66 @@
+import PDFBridge
+import PDFPipeCore
+
+/// What a GoToR link needs to know about its target file: its page count and named destinations.
+public struct RemoteDocument: Sendable, Equatable {
+    public var pageCount = 0
+    /// Why the file could not be read, if it could not.
+    public var error: String?
+    /// Name-tree keys → 0-based page (nil when the destination does not resolve to a page).
+    public var tree: [[UInt8]: Int?] = [:]
+    /// Catalog `/Dests` names → 0-based page.
+    public var catalog: [String: Int?] = [:]
+
+    /// The destination's page (`.some(nil)`: defined, but not on a page); nil when not defined.
+    public func lookup(_ key: DestinationKey) -> Int?? {
+        switch key {
+        case .string(let b): tree[b] ?? catalog[String(decoding: b, as: UTF8.self)]
+        case .name(let n): catalog[n] ?? tree[Array(n.utf8)]
+        }
+    }
+
+    /// As JSON (for worker processes: keys of the name tree as hex, as they are bytes).
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["pageCount": .int(pageCount)]
+        if let error { o["error"] = .string(error) }
+        o["tree"] = .object(Dictionary(uniqueKeysWithValues: tree.map { k, v in
+            (k.map { String(format: "%02x", $0) }.joined(), v.map { .int($0) } ?? .null)
+        }))
+        o["catalog"] = .object(catalog.mapValues { $0.map { .int($0) } ?? .null })
+        return .object(o)
+    }
+
+    public init() {}
+
+    public init(json: JSONValue) {
+        pageCount = json["pageCount"]?.intValue ?? 0
+        error = json["error"]?.stringValue
+        for (k, v) in json["tree"]?.objectValue ?? [:] {
+            var bytes: [UInt8] = []
+            var i = k.startIndex
+            while i < k.endIndex, let j = k.index(i, offsetBy: 2, limitedBy: k.endIndex), let b = UInt8(k[i..<j], radix: 16) {
+                bytes.append(b)
+                i = j
+            }
+            tree[bytes] = .some(v.intValue)
+        }
+        for (k, v) in json["catalog"]?.objectValue ?? [:] { catalog[k] = .some(v.intValue) }
+    }
+
+    /// The facts of a document already opened (no C library here: the link fuzzer builds this file).
+    public init(source: any ObjectSource) {
+        let pageObjects = PageTree.pages(source)
+        let pages = PageIndex(pageObjects)
+        pageCount = pages.count
+        let table = DestinationTable(root: PDFObject.root(of: source), pages: pages)
+        func page(_ n: NamedDestination) -> Int? {
+            switch n.destination?.target {
+            case .page(let i)?: i
+            case .pageNumber(let i)? where i >= 0 && i < pages.count: i
+            default: nil
+            }
+        }
+        tree = table.tree.mapValues(page)
+        catalog = table.catalog.mapValues(page)
+    }
+}
