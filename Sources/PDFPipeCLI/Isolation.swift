@@ -182,15 +182,7 @@ final class WorkerProcess: @unchecked Sendable {
     /// Writes a request; false if the child is gone.
     func send(_ text: String, keepStderrOffset: Bool = false) -> Bool {
         if !keepStderrOffset { stderrOffset = ((try? FileManager.default.attributesOfItem(atPath: stderrPath)[.size]) as? NSNumber)?.uint64Value ?? 0 }
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes[done...].withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
-        }
-        return true
+        return CLI.writeAll(text, to: input)
     }
 
     /// Reads one line of answer, waiting at most `timeout` seconds (0: no limit).
