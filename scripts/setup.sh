@@ -4,17 +4,20 @@
 #                             libwebp-dev, libcurl4-openssl-dev, pkg-config
 #   scripts/setup.sh --test   also what the tests use: qpdf and poppler-utils (second opinions),
 #                             chromium (the HTML report is checked in a real headless browser),
-#                             python3 (the loopback HTTP server of the external-link tests)
+#                             python3 (the loopback HTTP server of the external-link tests),
+#                             libxml2-utils and python3-jsonschema (JUnit and SARIF reports checked
+#                             against their schemas, which scripts/fetch-report-schemas.py fetches)
 set -euo pipefail
 
 packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev libjpeg-dev libwebp-dev libcurl4-openssl-dev pkg-config)
-if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils chromium python3); fi
+if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils chromium python3 libxml2-utils python3-jsonschema); fi
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+fetch_schemas() { [ "${1:-}" != "--test" ] || /usr/bin/python3 "$(dirname "$0")/fetch-report-schemas.py"; }
+if [ ${#missing[@]} -eq 0 ]; then fetch_schemas "${1:-}"; exit 0; fi
 
 echo "setup: installing ${missing[*]}" >&2
 sudo=""
@@ -25,3 +28,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fetch_schemas "${1:-}"

@@ -29,15 +29,7 @@ final class ExtractTextTests: XCTestCase {
             let r = try run(name, #"{"format": "txt"}"#)
             XCTAssertEqual(r.status, .ok, name)
             let ours = try String(contentsOfFile: out + "/text/" + name.replacingOccurrences(of: ".pdf", with: ".txt"), encoding: .utf8)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftotext")
-            p.arguments = [Samples.path(name), "-"]
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let theirs = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
+            let theirs = try ExternalTool.run("/usr/bin/pdftotext", [Samples.path(name), "-"], mergingErrors: false).output
             XCTAssertEqual(words(ours), words(theirs), name)
             XCTAssertEqual(ours.filter { $0 == "\u{0C}" }.count, r.pageCount, "\(name): a form feed after every page")
         }

@@ -26,16 +26,7 @@ final class NormalizeTests: XCTestCase {
     }
 
     func qpdfCheck(_ path: String) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/qpdf")
-        p.arguments = ["--check", path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text)
+        try ExternalTool.run("/usr/bin/qpdf", ["--check", path])
     }
 
     /// Every readable sample, normalized with object streams: the copy passes `qpdf --check` without

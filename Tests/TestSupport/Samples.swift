@@ -32,3 +32,20 @@ public enum TestPDF {
         try out.write(toFile: path, atomically: true, encoding: .ascii)
     }
 }
+
+/// A program the tests use as a second opinion (pdftotext, qpdf, xmllint, …), run to its end.
+public enum ExternalTool {
+    /// The exit status and what the program wrote (standard output, then standard error if `mergingErrors`).
+    public static func run(_ executable: String, _ arguments: [String], mergingErrors: Bool = true) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = mergingErrors ? pipe : FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, text)
+    }
+}

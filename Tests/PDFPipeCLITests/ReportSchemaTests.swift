@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The CI reports checked against the schemas CI servers use: `junit.xml` against Jenkins' xUnit
+/// `junit-10.xsd` (with xmllint), `report.sarif` against the OASIS SARIF 2.1.0 JSON schema (with
+/// Debian's python3-jsonschema). `scripts/setup.sh --test` installs both tools and fetches both
+/// schemas into `.build/report-schemas/` (scripts/fetch-report-schemas.py, pinned by SHA-256).
+final class ReportSchemaTests: XCTestCase {
+    var out = ""
+    let schemas = Repo.root + "/.build/report-schemas"
+
+    override func setUpWithError() throws {
+        for f in ["/usr/bin/xmllint", schemas + "/junit-10.xsd", schemas + "/sarif-schema-2.1.0.json"] where !FileManager.default.fileExists(atPath: f) {
+            throw XCTSkip("\(f) is missing: scripts/setup.sh --test installs the validators and fetches the schemas")
+        }
+        out = Repo.temporaryFolder()
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
+
+    /// xmllint's verdict on a JUnit file: nil when valid, else its messages.
+    func junitErrors(_ path: String) throws -> String? {
+        let r = try ExternalTool.run("/usr/bin/xmllint", ["--noout", "--schema", schemas + "/junit-10.xsd", path])
+        return r.status == 0 ? nil : r.output
+    }
+
+    /// The JSON-schema validator's verdict on a SARIF file: nil when valid, else one line per error.
+    func sarifErrors(_ path: String) throws -> String? {
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            errors = list(jsonschema.Draft7Validator(schema).iter_errors(json.load(open(sys.argv[2]))))
+            for e in errors: print("/".join(map(str, e.absolute_path)) + ": " + e.message[:300])
+            sys.exit(1 if errors else 0)
+            """
+        let r = try ExternalTool.run("/usr/bin/python3", ["-c", script, schemas + "/sarif-schema-2.1.0.json", path])
+        return r.status == 0 ? nil : r.output
+    }
+
+    /// Every pipeline that ships, over every sample (damaged, encrypted and garbage files included, so
+    /// skipped stages and error findings are in the reports), and a merge of shards: both formats valid.
+    func testEveryShippedPipelinesReportsAreValid() throws {
+        var runs: [String] = []
+        for pipeline in ["default", "link-audit", "broken-link-report", "normalize", "text", "review"] {
+            let dir = out + "/" + pipeline
+            let code = CapturedCLI().run(["run", "pipelines/\(pipeline).json", "samples", "--offline", "--out", dir, "--format", "json,junit,sarif", "--quiet"])
+            XCTAssertTrue([.clean, .findings].contains(code), "\(pipeline): \(code)")
+            runs.append(dir)
+        }
+        for k in 1...2 {
+            XCTAssertTrue(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--shard", "\(k)/2", "--out", out + "/s\(k)", "--quiet"]).rawValue <= 1)
+        }
+        XCTAssertEqual(CapturedCLI().run(["merge", out + "/s1/report.json", out + "/s2/report.json", "--out", out + "/merged", "--format", "junit,sarif", "--quiet"]), .findings)
+        runs.append(out + "/merged")
+
+        var findings = 0
+        for dir in runs {
+            XCTAssertNil(try junitErrors(dir + "/junit.xml"), dir)
+            XCTAssertNil(try sarifErrors(dir + "/report.sarif"), dir)
+            let sarif = try String(contentsOfFile: dir + "/report.sarif", encoding: .utf8)
+            findings += sarif.components(separatedBy: "\"ruleId\"").count - 1
+        }
+        XCTAssertGreaterThan(findings, 100, "the reports checked have results in them")
+    }
+
+    /// The checks are live: a JUnit case without its name, and a SARIF result with a level SARIF does
+    /// not have, are refused with the place named.
+    func testTheValidatorsRefuseBrokenReports() throws {
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit,sarif", "--quiet"]), .findings)
+        let junit = try String(contentsOfFile: out + "/junit.xml", encoding: .utf8)
+        try junit.replacingOccurrences(of: #" name="validate-links""#, with: "").write(toFile: out + "/bad.xml", atomically: true, encoding: .utf8)
+        let xmlError = try XCTUnwrap(try junitErrors(out + "/bad.xml"))
+        XCTAssertTrue(xmlError.contains("Element 'testcase': The attribute 'name' is required but missing."), xmlError)
+
+        var sarif = try String(contentsOfFile: out + "/report.sarif", encoding: .utf8)
+        let results = try XCTUnwrap(sarif.range(of: #""results""#))
+        let level = try XCTUnwrap(sarif.range(of: #""level": "[a-z]+""#, options: .regularExpression, range: results.upperBound..<sarif.endIndex))
+        sarif.replaceSubrange(level, with: #""level": "fatal""#)
+        try sarif.write(toFile: out + "/bad.sarif", atomically: true, encoding: .utf8)
+        let jsonError = try XCTUnwrap(try sarifErrors(out + "/bad.sarif"))
+        XCTAssertTrue(jsonError.contains("runs/0/results/0/level: 'fatal' is not one of ['none', 'note', 'warning', 'error']"), jsonError)
+    }
+}
