@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge"]),
         // Argument parsing and commands.
         .target(name: "PDFPipeCLI", dependencies: ["PDFPipeCore", "PDFPipeStages"]),
-        .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI"]),
+        .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages"]),
         // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
         .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge"]),
         // Where the tests find samples/.

@@ -1,3 +1,5 @@
+import Glibc
+import Synchronization
 internal import CQPDF
 
 /// What a qpdf job printed, by channel; collected per job (a private logger), never printed.
@@ -5,6 +7,8 @@ public final class QPDFJobLog {
     public private(set) var warnings: [String] = []
     public private(set) var errors: [String] = []
     public private(set) var info: [String] = []
+    /// The signal that killed the helper process running the job (0: it was not killed).
+    public fileprivate(set) var signal: Int32 = 0
     fileprivate var partial = ["", "", ""]
 
     fileprivate func append(_ text: String, channel: Int) {
@@ -66,4 +70,134 @@ public enum QPDFJob {
 private func text(_ data: UnsafePointer<CChar>?, _ len: Int) -> String {
     guard let data else { return "" }
     return data.withMemoryRebound(to: UInt8.self, capacity: len) { String(decoding: UnsafeBufferPointer(start: $0, count: len), as: UTF8.self) }
+}
+
+// MARK: - The job in a helper process
+
+/// qpdf in a process of its own. A qpdf job is 15-40% slower in a process that has ever started a
+/// second thread than in the `qpdf` command line: libstdc++ then counts `shared_ptr` references
+/// (every `QPDFObjectHandle`) with atomic instructions, and glibc's malloc takes its arena lock,
+/// where a process that never started a thread does neither (`__libc_single_threaded`; measured in
+/// README "Benchmarks"). pdfpipe has threads, so big documents are normalized by a copy of pdfpipe
+/// started as `pdfpipe __qpdf-job` that reads the job JSON on its standard input, runs the job on its
+/// only thread, and answers with qpdf's messages, one per line (`W `, `E `, `I ` for warnings, errors,
+/// information) and qpdf's exit status. A crash of qpdf there is an error of that document, not the
+/// end of the run. The job JSON (which may carry the password) never appears in a command line.
+extension QPDFJob {
+    public struct Helper: Sendable {
+        /// The pdfpipe executable to start with `__qpdf-job`.
+        public var executable: String
+        /// Documents with fewer objects run in this process: starting a process costs more than it saves.
+        public var minimumObjects: Int
+
+        public init(executable: String, minimumObjects: Int) {
+            self.executable = executable
+            self.minimumObjects = minimumObjects
+        }
+    }
+
+    private static let helperSetting = Mutex<Helper?>(nil)
+
+    /// Where jobs on big inputs run (nil: always in this process, as in the tests).
+    public static var helper: Helper? {
+        get { helperSetting.withLock { $0 } }
+        set { helperSetting.withLock { $0 = newValue } }
+    }
+
+    /// Runs a job on a document of about `objects` objects, in the helper process when one is set and
+    /// the document is big enough, else (or when the helper cannot be started) in this process.
+    public static func run(json: String, objects: Int) -> (status: Int, log: QPDFJobLog) {
+        if let h = helper, objects >= h.minimumObjects, let answer = runInHelper(json: json, executable: h.executable) {
+            return answer
+        }
+        return run(json: json)
+    }
+
+    /// Starts `executable __qpdf-job`, hands it the job, collects its answer; nil if it cannot start.
+    static func runInHelper(json: String, executable: String) -> (status: Int, log: QPDFJobLog)? {
+        _ = ignoreBrokenPipes
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        guard pdfpipe_pipe_cloexec(&input) == 0 else { return nil }
+        guard pdfpipe_pipe_cloexec(&output) == 0 else {
+            close(input[0]); close(input[1])
+            return nil
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup("__qpdf-job"), nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(input[0])
+        close(output[1])
+        guard spawned == 0 else {
+            close(input[1]); close(output[0])
+            return nil
+        }
+        Array(json.utf8).withUnsafeBytes { writeAll(input[1], $0) }
+        close(input[1])
+        let text = String(decoding: readAll(output[0]), as: UTF8.self)
+        close(output[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+
+        let log = QPDFJobLog()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            switch line.prefix(2) {
+            case "W ": log.append(String(line.dropFirst(2)) + "\n", channel: 0)
+            case "E ": log.append(String(line.dropFirst(2)) + "\n", channel: 1)
+            case "I ": log.append(String(line.dropFirst(2)) + "\n", channel: 2)
+            default: log.append(String(line) + "\n", channel: 1)  // what a crashing process printed
+            }
+        }
+        let signal = status & 0x7f
+        if signal != 0 {
+            log.signal = signal
+            return (2, log)
+        }
+        return (Int((status >> 8) & 0xff), log)
+    }
+
+    /// A helper that dies before reading its job makes the write fail (EPIPE) instead of killing us.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    /// `pdfpipe __qpdf-job`: the helper's whole life. Call it before anything starts a thread.
+    public static func helperMain() -> Int32 {
+        pdfpipe_child_die_with_parent()
+        pdfpipe_child_close_from(3)
+        let json = String(decoding: readAll(0), as: UTF8.self)
+        let (status, log) = run(json: json)
+        var out = ""
+        for (prefix, lines) in [("W ", log.warnings), ("E ", log.errors), ("I ", log.info)] {
+            for line in lines { out += prefix + line + "\n" }
+        }
+        Array(out.utf8).withUnsafeBytes { writeAll(1, $0) }
+        return Int32(status)
+    }
+}
+
+private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+    var done = 0
+    while done < bytes.count {
+        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        done += n
+    }
+}
+
+private func readAll(_ fd: Int32) -> [UInt8] {
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return data }
+        data += buffer[0..<n]
+    }
 }

@@ -188,6 +188,33 @@ final class IsolationTests: XCTestCase {
     /// catalog is 1 0 R).
     static func writePDF(_ path: String, objects: [String]) throws { try TestPDF.write(path, objects: objects) }
 
+    /// The executable normalizes big documents in a single-threaded qpdf process of its own
+    /// (`pdfpipe __qpdf-job`, QPDFJob.Helper). Forced on for every sample, through a wrapper that
+    /// counts its starts, it gives the report and the bytes that normalizing in the main process gives.
+    func testQPDFHelperProcessGivesTheSameResults() throws {
+        let exe = try Repo.executable()
+        try #"{"stages": [{"use": "normalize", "with": {"objectStreams": "generate", "keep": true}}, {"use": "check"}, {"use": "validate-links"}]}"#
+            .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho started >> '\(dir)/starts'\nexec '\(exe)' \"$@\"\n".write(toFile: dir + "/helper.sh", atomically: true, encoding: .utf8)
+        chmod(dir + "/helper.sh", 0o755)
+        for mode in ["always", "never"] {
+            let r = try ExternalTool.run(
+                exe, ["run", dir + "/p.json", Repo.root + "/samples", "--out", dir + "/" + mode, "--quiet", "--offline", "--jobs", "2"],
+                environment: ["PDFPIPE_QPDF_PROCESS": mode, "PDFPIPE_QPDF_HELPER": dir + "/helper.sh"])
+            XCTAssertEqual(r.status, 1, r.output)
+        }
+        let starts = try String(contentsOfFile: dir + "/starts", encoding: .utf8).split(separator: "\n").count
+        XCTAssertEqual(starts, 21, "one helper per sample in 'always' mode, none in 'never' mode")
+        XCTAssertEqual(try Repo.stableReport(dir + "/always/report.json"), try Repo.stableReport(dir + "/never/report.json"))
+        let copies = try FileManager.default.contentsOfDirectory(atPath: dir + "/never/normalized").sorted()
+        XCTAssertEqual(copies, try FileManager.default.contentsOfDirectory(atPath: dir + "/always/normalized").sorted())
+        XCTAssertEqual(copies.count, 18, "every sample but the garbage, the empty file and the one whose password was not given")
+        for c in copies {
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: dir + "/always/normalized/" + c), FileManager.default.contents(atPath: dir + "/never/normalized/" + c), c)
+        }
+    }
+
     /// Runs the executable and returns its exit status and the peak resident memory (KB) of the
     /// largest process of its tree (itself or a worker), from wait4's rusage.
     func runMeasured(_ args: [String]) throws -> (status: Int32, peakKB: Int) {

@@ -95,6 +95,36 @@ final class NormalizeTests: XCTestCase {
         }
     }
 
+    /// qpdf in its helper process (QPDFJob.Helper) failing: a crash is the document's `pdf.crashed`,
+    /// an error it reports is the usual `pdf.unreadable`; below the size limit no helper is started.
+    func testHelperProcessFailures() throws {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let crash = out + "/crash.sh"
+        let fail = out + "/fail.sh"
+        try "#!/bin/sh\nkill -SEGV $$\n".write(toFile: crash, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ncat >/dev/null\necho 'E qpdf: the helper says no'\nexit 2\n".write(toFile: fail, atomically: true, encoding: .utf8)
+        for f in [crash, fail] { chmod(f, 0o755) }
+        defer { QPDFJob.helper = nil }
+        let stages = #"[{"use": "normalize"}, {"use": "validate-links"}]"#
+
+        QPDFJob.helper = QPDFJob.Helper(executable: crash, minimumObjects: 0)
+        var r = try run("links-internal.pdf", stages)
+        XCTAssertEqual(r.status, .failed)
+        XCTAssertEqual(r.findings.map(\.rule), ["pdf.crashed"])
+        XCTAssertEqual(r.findings.first?.message, "qpdf crashed on the document: its process was killed by signal 11")
+        XCTAssertEqual(r.sections["skippedStages"], ["validate-links"])
+
+        QPDFJob.helper = QPDFJob.Helper(executable: fail, minimumObjects: 0)
+        r = try run("links-internal.pdf", stages)
+        XCTAssertEqual(r.findings.map(\.rule), ["pdf.unreadable"])
+        XCTAssertEqual(r.findings.first?.message, "qpdf cannot repair the file: the helper says no")
+
+        QPDFJob.helper = QPDFJob.Helper(executable: crash, minimumObjects: 1_000_000)
+        r = try run("links-internal.pdf", stages)
+        XCTAssertEqual(r.status, .ok, "a small document is normalized in this process")
+        XCTAssertEqual(r.findings, [])
+    }
+
     func testDeterministicOutput() throws {
         _ = try run("links-internal.pdf", #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate", "linearize": true}}]"#)
         let first = FileManager.default.contents(atPath: out + "/normalized/links-internal.pdf")

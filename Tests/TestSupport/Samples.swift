@@ -35,11 +35,15 @@ public enum TestPDF {
 
 /// A program the tests use as a second opinion (pdftotext, qpdf, xmllint, …), run to its end.
 public enum ExternalTool {
-    /// The exit status and what the program wrote (standard output, then standard error if `mergingErrors`).
-    public static func run(_ executable: String, _ arguments: [String], mergingErrors: Bool = true) throws -> (status: Int32, output: String) {
+    /// The exit status and what the program wrote (standard output, and standard error if `mergingErrors`),
+    /// with `environment` added to this process's.
+    public static func run(
+        _ executable: String, _ arguments: [String], mergingErrors: Bool = true, environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = mergingErrors ? pipe : FileHandle.nullDevice

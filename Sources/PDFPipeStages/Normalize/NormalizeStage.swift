@@ -109,9 +109,16 @@ public struct NormalizeStage: Stage {
         j["outputFile"] = .string(output)
         let (pw, missing) = password()
         if let pw { j["password"] = .string(pw) }
-        let (status, log) = QPDFJob.run(json: JSONWriter.compact(.object(j)))
+        // The original as pdfpipe's reader sees it (nil if the reader does not take it): its size in
+        // objects decides where qpdf runs, its page tree gives the page count before.
+        let original = try? PDFReader(path: input)
+        let objects = original.flatMap { PDFObject(source: $0, value: $0.trailer)["Size"]?.int } ?? 0
+        let (status, log) = QPDFJob.run(json: JSONWriter.compact(.object(j)), objects: objects)
 
         func clean(_ line: String) -> String { job.qpdfMessage(line, paths: [input, output]).text }
+        if log.signal != 0 {
+            throw DocumentFailure(rule: "pdf.crashed", message: "qpdf crashed on the document: its process was killed by signal \(log.signal)")
+        }
         guard status == 0 || status == 3 else {
             let message = log.errors.map(clean).joined(separator: "; ")
             if message.contains("invalid password") {
@@ -131,7 +138,7 @@ public struct NormalizeStage: Stage {
         let warnings = damage.count
 
         // Pages before (as the original's page tree declares them) and after.
-        let declared = Self.declaredPageCount(input, password: pw)
+        let declared = original.map { PDFObject.root(of: $0)["Pages"]?["Count"]?.int } ?? Self.declaredPageCount(input, password: pw)
         // qpdf rebuilds the page tree it writes, so the copy's /Count is the pages it found.
         let after = Self.declaredPageCount(output, password: nil)
         if let declared, let after, declared != after {
@@ -165,4 +172,29 @@ public struct NormalizeStage: Stage {
         return PDFObject.root(of: QPDFSource(q))["Pages"]?["Count"]?.int
     }
 
+}
+
+/// The helper process that runs big documents' qpdf jobs single-threaded (`QPDFJob.Helper`, where the
+/// why is). Only the pdfpipe executable sets it up; in the tests, jobs run in the test process unless
+/// a test asks for the helper.
+public enum QPDFHelper {
+    /// Documents from this many objects (the trailer's /Size) up go to the helper: starting it costs
+    /// about 20 ms, which a single-threaded qpdf saves from about 3 000 objects up (measured on real
+    /// manuals of 36 to 90 000 objects; README "Benchmarks").
+    public static let defaultMinimumObjects = 5000
+
+    /// The helper's life, for `pdfpipe __qpdf-job`: returns its exit status.
+    public static func main() -> Int32 { QPDFJob.helperMain() }
+
+    /// Sets up the helper with the running executable. `mode` (the environment variable
+    /// `PDFPIPE_QPDF_PROCESS`): `auto` or nil (documents from `defaultMinimumObjects` objects up),
+    /// `always`, or `never`. `executable` (`PDFPIPE_QPDF_HELPER`) replaces the running executable,
+    /// e.g. with a script that runs it under a debugger or counts its starts.
+    public static func enable(mode: String?, executable override: String? = nil) {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0, mode != "never" else { return QPDFJob.helper = nil }
+        let executable = override ?? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        QPDFJob.helper = QPDFJob.Helper(executable: executable, minimumObjects: mode == "always" ? 0 : defaultMinimumObjects)
+    }
 }
