@@ -153,6 +153,11 @@ extension Job {
     /// Turns poppler's pending log messages into `pdf.parse-message` notes (at most 20 kept by stage).
     public mutating func reportMessages(of file: PopplerFile) {
         let (messages, dropped) = file.log.drain()
+        reportPopplerMessages(messages, dropped: dropped)
+    }
+
+    /// Poppler's messages as findings: the first 20, and how many more there were.
+    mutating func reportPopplerMessages(_ messages: [String], dropped: Int = 0) {
         for m in messages.prefix(20) {
             report(Finding(rule: "pdf.parse-message", message: "poppler: \(m.trimmingCharacters(in: .whitespacesAndNewlines))"))
         }

@@ -17,6 +17,25 @@ final class ThumbnailsTests: XCTestCase {
             InputDocument(path: Samples.path(name), relativePath: name))
     }
 
+    /// Pages shared out among three workers (PageWorkers hands them out as they finish) give the
+    /// files and the report one worker gives.
+    func testParallelPagesGiveTheSameThumbnails() throws {
+        func render(_ workers: Int) throws -> (DocumentResult, [String: Data]) {
+            let r = try run("page-labels.pdf", #"[{"use": "thumbnails", "with": {"width": 120, "pages": "all", "incremental": false, "pageWorkers": \#(workers)}}]"#)
+            var files: [String: Data] = [:]
+            for a in r.artifacts { files[a.path] = FileManager.default.contents(atPath: out + "/" + a.path) }
+            return (r, files)
+        }
+        let (one, files1) = try render(1)
+        let (three, files3) = try render(3)
+        XCTAssertEqual(one.artifacts, three.artifacts)
+        XCTAssertEqual(one.artifacts.map(\.page), Array(1...8).map { Optional($0) })
+        XCTAssertEqual(one.sections, three.sections)
+        XCTAssertEqual(one.findings, three.findings)
+        XCTAssertEqual(files1.count, 8)
+        XCTAssertEqual(files1, files3)
+    }
+
     /// Mean absolute difference per colour channel over every other pixel of the common area.
     static func meanDifference(_ ours: CairoImage, _ ref: CairoImage) -> Double {
         var diff = 0

@@ -81,31 +81,18 @@ public struct ExtractTextStage: Stage {
             texts = selected.map { extract(first.page($0 - 1), layout: needLayout) }
             job.reportMessages(of: first)
         } else {
-            // Several workers, each with its own PopplerDocument of the file (one document must
-            // never be used by two threads), on contiguous runs of pages.
-            let path = job.workingFile
-            let results = Mutex([PageText](repeating: PageText(), count: selected.count))
-            let messages = Mutex([String]())
-            let failed = Mutex<String?>(nil)
-            let chunk = (selected.count + workers - 1) / workers
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                let range = (w * chunk)..<min(selected.count, (w + 1) * chunk)
-                guard !range.isEmpty else { return }
-                do {
-                    let doc = try PopplerFile(path: path)
-                    for k in range {
-                        let t = extract(doc.page(selected[k] - 1), layout: needLayout)
-                        results.withLock { $0[k] = t }
-                    }
-                    let m = doc.log.drain().messages
-                    messages.withLock { $0 += m }
-                } catch {
-                    failed.withLock { $0 = "\(error)" }
-                }
+            // Several workers, each with its own PopplerDocument of the file; poppler's messages are
+            // kept per page, so that they are reported in page order whoever extracted the page.
+            let results = Mutex([(text: PageText, messages: [String])](repeating: (PageText(), []), count: selected.count))
+            try PageWorkers.run(path: job.workingFile, count: selected.count, workers: workers) { doc, k in
+                let t = extract(doc.page(selected[k] - 1), layout: needLayout)
+                let m = doc.log.drain().messages
+                results.withLock { $0[k] = (t, m) }
             }
-            if let f = failed.withLock({ $0 }) { throw DocumentFailure(rule: "pdf.unreadable", message: "poppler cannot open the file again: \(f)") }
-            texts = results.withLock { $0 }
-            for m in messages.withLock({ $0 }).prefix(20) { job.report(Finding(rule: "pdf.parse-message", message: "poppler: \(m)")) }
+            let all = results.withLock { $0 }
+            texts = all.map(\.text)
+            let opening = first.log.drain()
+            job.reportPopplerMessages(opening.messages + all.flatMap(\.messages), dropped: opening.dropped)
         }
 
         // Geometry, for boxes in PDF user space.

@@ -215,21 +215,10 @@ public struct ThumbnailsStage: Stage {
             for k in plan.indices { render(first, k) }
             job.reportMessages(of: first)
         } else {
-            let path = job.workingFile
-            let chunk = (plan.count + workers - 1) / workers
-            let failed = Mutex<String?>(nil)
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                let range = (w * chunk)..<min(plan.count, (w + 1) * chunk)
-                guard !range.isEmpty else { return }
-                do {
-                    // One PopplerDocument per worker: one document shared by two threads crashes in cairo.
-                    let doc = try PopplerFile(path: path)
-                    for k in range { render(doc, k) }
-                } catch {
-                    failed.withLock { $0 = "\(error)" }
-                }
+            try PageWorkers.run(path: job.workingFile, count: plan.count, workers: workers) { doc, k in
+                render(doc, k)
+                _ = doc.log.drain()  // as before: the parse messages of a document rendered by several workers are not reported
             }
-            if let f = failed.withLock({ $0 }) { throw DocumentFailure(rule: "pdf.unreadable", message: "poppler cannot open the file again: \(f)") }
         }
         var failures = 0
         for (k, r) in results.withLock({ $0 }).enumerated() {
