@@ -169,6 +169,10 @@ extension QPDFJob {
     /// `pdfpipe __qpdf-job`: the helper's whole life. Call it before anything starts a thread.
     public static func helperMain() -> Int32 {
         pdfpipe_child_die_with_parent()
+        // Ctrl-C reaches the whole process group: the parent decides (its running documents finish),
+        // and if it goes, this process goes with it.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         pdfpipe_child_close_from(3)
         let json = String(decoding: readAll(0), as: UTF8.self)
         let (status, log) = run(json: json)
