@@ -28,8 +28,10 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Linux calls Swift's Glibc module lacks (renameat2, pipe2, prctl, close_range).
+        .target(name: "CSystem"),
         // The one module that imports the C libraries.
-        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl"]),
+        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl", "CSystem"]),
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore"),
         // The stages: core + bridge.

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 internal import CQPDF
+internal import CSystem
 
 /// What a qpdf job printed, by channel; collected per job (a private logger), never printed.
 public final class QPDFJobLog {

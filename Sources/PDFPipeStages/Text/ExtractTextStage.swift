@@ -84,9 +84,9 @@ public struct ExtractTextStage: Stage {
             // Several workers, each with its own PopplerDocument of the file; poppler's messages are
             // kept per page, so that they are reported in page order whoever extracted the page.
             let results = Mutex([(text: PageText, messages: [String])](repeating: (PageText(), []), count: selected.count))
-            try PageWorkers.run(path: job.workingFile, count: selected.count, workers: workers) { doc, k in
-                let t = extract(doc.page(selected[k] - 1), layout: needLayout)
-                let m = doc.log.drain().messages
+            try PageWorkers.run(path: job.workingFile, count: selected.count, workers: workers) { worker, k in
+                let t = extract(worker.document.page(selected[k] - 1), layout: needLayout)
+                let m = worker.document.log.drain().messages
                 results.withLock { $0[k] = (t, m) }
             }
             let all = results.withLock { $0 }

@@ -165,11 +165,11 @@ public struct ThumbnailsStage: Stage {
         let results = Mutex([Rendered](repeating: Rendered(), count: plan.count))
         let geo = geometries
 
-        @Sendable func render(_ doc: PopplerFile, _ k: Int) {
+        @Sendable func render(_ worker: PageWorker, _ k: Int) {
             let (pageNumber, relative, pageMarks) = plan[k]
             var r = Rendered(path: relative)
             defer { results.withLock { $0[k] = r } }
-            guard let page = doc.page(pageNumber - 1) else {
+            guard let page = worker.document.page(pageNumber - 1) else {
                 r.error = "poppler cannot load page \(pageNumber)"
                 return
             }
@@ -199,8 +199,8 @@ public struct ThumbnailsStage: Stage {
                 let target = outputDirectory + "/" + relative
                 let dir = Paths.parent(target)
                 try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                do throws(AtomicFile.WriteError) {
-                    try AtomicFile.write(encode(image), to: target, durable: false)
+                do throws(FileReplacer.WriteError) {
+                    try worker.files.write(encode(image), to: target)
                 } catch {
                     r.error = "cannot write \(relative): \(error.reason)"
                 }
@@ -212,12 +212,13 @@ public struct ThumbnailsStage: Stage {
         let workers =
             pageWorkers > 0 ? min(pageWorkers, plan.count) : min(job.pageWorkers, max(1, plan.count / 8))
         if workers <= 1 {
-            for k in plan.indices { render(first, k) }
+            let worker = PageWorker(document: first)
+            for k in plan.indices { render(worker, k) }
             job.reportMessages(of: first)
         } else {
-            try PageWorkers.run(path: job.workingFile, count: plan.count, workers: workers) { doc, k in
-                render(doc, k)
-                _ = doc.log.drain()  // as before: the parse messages of a document rendered by several workers are not reported
+            try PageWorkers.run(path: job.workingFile, count: plan.count, workers: workers) { worker, k in
+                render(worker, k)
+                _ = worker.document.log.drain()  // as before: the parse messages of a document rendered by several workers are not reported
             }
         }
         var failures = 0

@@ -1,0 +1,17 @@
+/* Linux calls that Swift's Glibc module does not offer (GNU extensions, variadic functions). */
+#ifndef PDFPIPE_CSYSTEM_H
+#define PDFPIPE_CSYSTEM_H
+
+/* A pipe whose ends close on exec, made in one step (no other thread's spawn can inherit it). */
+int pdfpipe_pipe_cloexec(int fds[2]);
+
+/* In a child process: die with the thread that spawned it (prctl PR_SET_PDEATHSIG, SIGKILL). */
+void pdfpipe_child_die_with_parent(void);
+
+/* In a child process: close every descriptor from `first` up. */
+void pdfpipe_child_close_from(int first);
+
+/* Swaps the names of two files at once (renameat2 RENAME_EXCHANGE). 0, or -1 with errno. */
+int pdfpipe_rename_exchange(const char *a, const char *b);
+
+#endif
