@@ -156,8 +156,11 @@ extension Job {
         reportPopplerMessages(messages, dropped: dropped)
     }
 
-    /// Poppler's messages as findings: the first 20, and how many more there were.
-    mutating func reportPopplerMessages(_ messages: [String], dropped: Int = 0) {
+    /// Poppler's messages as findings, each once (a document read by several workers says some of
+    /// them once per worker): the first 20, and how many more there were.
+    mutating func reportPopplerMessages(_ all: [String], dropped: Int = 0) {
+        var seen = Set<String>()
+        let messages = all.filter { seen.insert($0).inserted }
         for m in messages.prefix(20) {
             report(Finding(rule: "pdf.parse-message", message: "poppler: \(m.trimmingCharacters(in: .whitespacesAndNewlines))"))
         }

@@ -10,36 +10,70 @@ final class PageWorker {
     init(document: PopplerFile) { self.document = document }
 }
 
-/// The pages of one document on several threads.
+/// The pages of one document, on one thread or several.
 enum PageWorkers {
-    /// Calls `body(document, k)` for every `k` in `0..<count` on `workers` threads, each with its own
-    /// `PopplerFile` of `path` (one document used by two threads crashes in cairo).
-    ///
-    /// The indices are handed out one at a time from a shared counter, not in contiguous runs: the
-    /// pages of real manuals differ tenfold in cost, and the two halves of hyperref.pdf render in
-    /// 0.53 s and 0.98 s, so with runs one of two threads sat idle for a third of the time. Whatever
-    /// order the pages are done in, `body` stores its result at index `k`, so results do not depend
-    /// on the scheduling.
-    static func run(path: String, count: Int, workers: Int, _ body: @Sendable (PageWorker, Int) -> Void) throws(DocumentFailure) {
+    /// The next page index to hand out (a class: an `Atomic` cannot be captured by an escaping closure).
+    private final class Counter: Sendable {
         let next = Atomic<Int>(0)
+    }
+
+    /// Calls `body(worker, k)` for every `k` in `0..<count` and returns poppler's messages page by page.
+    ///
+    /// With one worker, the pages are done on this thread with `first` (the job's document); with
+    /// more, each worker thread opens its own `PopplerFile` of `path` (one document used by two
+    /// threads crashes in cairo). The indices are handed out one at a time from a shared counter, not
+    /// in contiguous runs: the pages of real manuals differ tenfold in cost, and the two halves of
+    /// hyperref.pdf render in 0.53 s and 0.98 s, so with runs one of two threads sat idle for a third
+    /// of the time. A document of `offerFrom` pages or more also offers its pages to the run's idle
+    /// workers (`helpers`, see `PageHelpers`). `body` stores its result at index `k`, so results do
+    /// not depend on who did which page.
+    static func run(
+        first: PopplerFile, path: String, count: Int, workers: Int, helpers: PageHelpers?, offerFrom: Int,
+        _ body: @Sendable (PageWorker, Int) -> Void
+    ) throws(DocumentFailure) -> [[String]] {
+        let counter = Counter()
+        let messages = Mutex([[String]](repeating: [], count: count))
         let failed = Mutex<String?>(nil)
-        DispatchQueue.concurrentPerform(iterations: min(workers, count)) { _ in
-            let document: PopplerFile
-            do {
-                document = try PopplerFile(path: path)
-            } catch {
-                failed.withLock { $0 = "\(error)" }
-                return
+        _ = first.log.drain().messages  // what came before is the stages' that used it
+        withoutActuallyEscaping(body) { body in
+            @Sendable func work(_ worker: PageWorker) {
+                while true {
+                    let k = counter.next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard k < count else { return }
+                    body(worker, k)
+                    let m = worker.document.log.drain().messages
+                    if !m.isEmpty { messages.withLock { $0[k] = m } }
+                }
             }
-            // What poppler said while opening is the job's own document's to report (the same file).
-            _ = document.log.drain()
-            let worker = PageWorker(document: document)
-            while true {
-                let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard k < count else { return }
-                body(worker, k)
+            @Sendable func open() -> PageWorker? {
+                do {
+                    let document = try PopplerFile(path: path)
+                    // What poppler says while opening, the job's own document said already.
+                    _ = document.log.drain()
+                    return PageWorker(document: document)
+                } catch {
+                    failed.withLock { $0 = "\(error)" }
+                    return nil
+                }
             }
+            let offer =
+                count >= offerFrom
+                ? helpers?.offer(hasWork: { counter.next.load(ordering: .relaxed) < count }, assist: { if let w = open() { work(w) } })
+                : nil
+            if workers <= 1 {
+                work(PageWorker(document: first))
+            } else {
+                DispatchQueue.concurrentPerform(iterations: min(workers, count)) { _ in
+                    if let w = open() { work(w) }
+                }
+            }
+            if let offer { helpers?.withdraw(offer) }
         }
-        if let f = failed.withLock({ $0 }) { throw DocumentFailure(rule: "pdf.unreadable", message: "poppler cannot open the file again: \(f)") }
+        // A helper that could not open the file left its pages to the others; only a document that
+        // no worker could open is a failure.
+        if let f = failed.withLock({ $0 }), counter.next.load(ordering: .relaxed) < count {
+            throw DocumentFailure(rule: "pdf.unreadable", message: "poppler cannot open the file again: \(f)")
+        }
+        return messages.withLock { $0 }
     }
 }

@@ -64,13 +64,18 @@ public struct Runner: Sendable {
             }
             return out
         }
+        // In-process documents lend idle workers to each other's pages (see PageHelpers).
+        let helpers = isolate == nil ? PageHelpers() : nil
         for _ in 0..<workers {
             queue.async(group: group) {
                 while true {
                     if shouldStop?() == true { return }
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    guard i < count else { return }
-                    let result = isolate?(documents[i], pageWorkers) ?? process(documents[i], pageWorkers: pageWorkers)
+                    guard i < count else {
+                        helpers?.help()
+                        return
+                    }
+                    let result = isolate?(documents[i], pageWorkers) ?? process(documents[i], pageWorkers: pageWorkers, helpers: helpers)
                     results.withLock { $0[i] = result }
                     let (done, pages) = stats.withLock { s in
                         s.done += 1
@@ -87,10 +92,11 @@ public struct Runner: Sendable {
     }
 
     /// Runs every stage on one document; never throws: failures become findings.
-    public func process(_ document: InputDocument, pageWorkers: Int = 1) -> DocumentResult {
+    public func process(_ document: InputDocument, pageWorkers: Int = 1, helpers: PageHelpers? = nil) -> DocumentResult {
         var job = Job(
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory, inputRoot: inputRoot)
         job.pageWorkers = pageWorkers
+        job.pageHelpers = helpers
         job.ruleLevels = pipeline.rules
         job.force = pipeline.force
         job.offline = pipeline.offline

@@ -100,6 +100,8 @@ public struct Job {
     /// How many threads a stage may use for the pages of this document: the processors that the
     /// document-level workers leave idle (a single big document gets them all).
     public var pageWorkers = 1
+    /// The run's idle workers, which stages doing pages in parallel may offer pages to (nil: none).
+    public var pageHelpers: PageHelpers?
     /// Page labels, one per page, when the document defines `/PageLabels`.
     public var pageLabels: [String]?
     public var findings: [Finding] = []

@@ -76,24 +76,17 @@ public struct ExtractTextStage: Stage {
         let workers =
             pageWorkers > 0 ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
 
-        var texts: [PageText]
-        if workers <= 1 {
-            texts = selected.map { extract(first.page($0 - 1), layout: needLayout) }
-            job.reportMessages(of: first)
-        } else {
-            // Several workers, each with its own PopplerDocument of the file; poppler's messages are
-            // kept per page, so that they are reported in page order whoever extracted the page.
-            let results = Mutex([(text: PageText, messages: [String])](repeating: (PageText(), []), count: selected.count))
-            try PageWorkers.run(path: job.workingFile, count: selected.count, workers: workers) { worker, k in
-                let t = extract(worker.document.page(selected[k] - 1), layout: needLayout)
-                let m = worker.document.log.drain().messages
-                results.withLock { $0[k] = (t, m) }
-            }
-            let all = results.withLock { $0 }
-            texts = all.map(\.text)
-            let opening = first.log.drain()
-            job.reportPopplerMessages(opening.messages + all.flatMap(\.messages), dropped: opening.dropped)
+        // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
+        let results = Mutex([PageText](repeating: PageText(), count: selected.count))
+        let messages = try PageWorkers.run(
+            first: first, path: job.workingFile, count: selected.count, workers: workers,
+            helpers: pageWorkers > 0 ? nil : job.pageHelpers, offerFrom: 32
+        ) { worker, k in
+            let t = extract(worker.document.page(selected[k] - 1), layout: needLayout)
+            results.withLock { $0[k] = t }
         }
+        let texts = results.withLock { $0 }
+        job.reportPopplerMessages(messages.flatMap { $0 })
 
         // Geometry, for boxes in PDF user space.
         var geometries: [PageGeometry] = []

@@ -211,16 +211,11 @@ public struct ThumbnailsStage: Stage {
 
         let workers =
             pageWorkers > 0 ? min(pageWorkers, plan.count) : min(job.pageWorkers, max(1, plan.count / 8))
-        if workers <= 1 {
-            let worker = PageWorker(document: first)
-            for k in plan.indices { render(worker, k) }
-            job.reportMessages(of: first)
-        } else {
-            try PageWorkers.run(path: job.workingFile, count: plan.count, workers: workers) { worker, k in
-                render(worker, k)
-                _ = worker.document.log.drain()  // as before: the parse messages of a document rendered by several workers are not reported
-            }
-        }
+        // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
+        let messages = try PageWorkers.run(
+            first: first, path: job.workingFile, count: plan.count, workers: workers, helpers: pageWorkers > 0 ? nil : job.pageHelpers,
+            offerFrom: 16, render)
+        job.reportPopplerMessages(messages.flatMap { $0 })
         var failures = 0
         for (k, r) in results.withLock({ $0 }).enumerated() {
             if let e = r.error {
