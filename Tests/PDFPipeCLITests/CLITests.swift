@@ -80,6 +80,30 @@ final class CLITests: XCTestCase {
         try assertBadPipeline(#"{"stages": [{"use": "inspect"}], "rules": {"pdf.damage": "off"}}"#, "p.json:1:58: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)")
     }
 
+    /// A variable the pipeline names but the environment does not set: `validate` (a lint job without
+    /// the run's secrets) warns and checks the rest; `run` refuses the pipeline.
+    func testAnUnsetVariableIsAWarningForValidateAndAnErrorForRun() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let headers = #"{"use": "validate-links", "with": {"external": {"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}"}]}}}"#
+        try "{\"stages\": [\n  \(headers),\n  {\"use\": \"inspect\"}\n]}".write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let validate = CapturedCLI()
+        XCTAssertEqual(validate.run(["validate", "p.json"], in: dir), .clean)
+        XCTAssertEqual(
+            validate.stderr,
+            "p.json:2:109: warning: stages[0].with.external.headers[0].value: the environment variable 'PDFPIPE_NOT_SET_ANYWHERE' is not set (pdfpipe run needs it)\n")
+        XCTAssertEqual(validate.stdout, "p.json: ok (2 stages: validate-links, inspect)\n")
+        let run = CapturedCLI()
+        XCTAssertEqual(run.run(["run", "p.json", Repo.root + "/samples/links-internal.pdf", "--out", dir + "/out"], in: dir), .usage)
+        XCTAssertEqual(
+            run.stderr, "p.json:2:109: error: stages[0].with.external.headers[0].value: the environment variable 'PDFPIPE_NOT_SET_ANYWHERE' is not set\n")
+        // Other problems are still errors for validate.
+        try "{\"stages\": [\n  \(headers),\n  {\"use\": \"inspekt\"}\n]}".write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let bad = CapturedCLI()
+        XCTAssertEqual(bad.run(["validate", "p.json"], in: dir), .usage)
+        XCTAssertTrue(bad.stderr.hasSuffix("error: stages[1].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)\n"), bad.stderr)
+    }
+
     func testMissingPipelineFileAndBadArguments() {
         let cases: [([String], String)] = [
             (["validate", "nope.json"], "nope.json: error: cannot read the pipeline file: no such file"),

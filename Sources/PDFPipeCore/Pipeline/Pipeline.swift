@@ -40,11 +40,24 @@ public struct Pipeline: Sendable {
     public var timeoutSeconds = 0.0
     /// With process isolation: address-space limit of a document's process in MB (0: none).
     public var memoryLimitMB = 0
+    /// The stages as the file lists them (`stages` lacks those set aside for their environment).
+    public var stageIDs: [String] = []
+    /// With `environment: .unchecked`: what the environment lacks (the stages concerned are not built).
+    public var environmentProblems: [PipelineError] = []
+
+    /// How parsing treats a variable the pipeline names but the environment does not set.
+    public enum EnvironmentCheck: Sendable {
+        /// An error: the pipeline cannot run (`pdfpipe run`).
+        case required
+        /// Noted in `environmentProblems` (`pdfpipe validate`).
+        case unchecked
+    }
 
     /// Reads and validates a pipeline file.
     /// - Parameter directory: where a relative `file` is found (messages still name it as given).
     public static func load(
-        file: String, relativeTo directory: String, catalog: [StageDescriptor], formats: [String]
+        file: String, relativeTo directory: String, catalog: [StageDescriptor], formats: [String],
+        environment: EnvironmentCheck = .required
     ) throws(PipelineError) -> Pipeline {
         let text: String
         do {
@@ -58,7 +71,7 @@ public struct Pipeline: Sendable {
         } catch {
             throw PipelineError(file: file, message: "cannot read the pipeline file: \(Self.describe(error))")
         }
-        return try parse(text, file: file, catalog: catalog, formats: formats)
+        return try parse(text, file: file, catalog: catalog, formats: formats, environment: environment)
     }
 
     static func describe(_ error: Error) -> String {
@@ -74,7 +87,8 @@ public struct Pipeline: Sendable {
 
     /// Validates pipeline text; `file` names it in messages.
     public static func parse(
-        _ text: String, file: String, catalog: [StageDescriptor], formats knownFormats: [String]
+        _ text: String, file: String, catalog: [StageDescriptor], formats knownFormats: [String],
+        environment: EnvironmentCheck = .required
     ) throws(PipelineError) -> Pipeline {
         var parser = JSONParser(text: text)
         let root: JSONValue
@@ -179,6 +193,8 @@ public struct Pipeline: Sendable {
         }
         let known = catalog.map(\.id)
         var stages: [ConfiguredStage] = []
+        var stageIDs: [String] = []
+        var environmentProblems: [PipelineError] = []
         var seen: [String: Int] = [:]
         for (i, item) in stageItems.enumerated() {
             let p = "stages[\(i)]"
@@ -195,6 +211,7 @@ public struct Pipeline: Sendable {
             }
             let values = try OptionSpec.validate(s["with"], specs: descriptor.options, path: "\(p).with", fail: fail)
             let options = OptionValues(values)
+            stageIDs.append(id)
             let stage: any Stage
             do {
                 stage = try descriptor.make(options)
@@ -207,6 +224,10 @@ public struct Pipeline: Sendable {
                     var key = e.path!
                     while locations[key] == nil, let cut = key.lastIndex(where: { $0 == "." || $0 == "[" }) { key = String(key[..<cut]) }
                     e.location = locations[key] ?? locations[p]
+                }
+                if e.needsEnvironment && environment == .unchecked {
+                    environmentProblems.append(e)
+                    continue
                 }
                 throw e
             }
@@ -268,6 +289,8 @@ public struct Pipeline: Sendable {
         pipeline.isolation = isolation
         pipeline.timeoutSeconds = timeout
         pipeline.memoryLimitMB = memory
+        pipeline.stageIDs = stageIDs
+        pipeline.environmentProblems = environmentProblems
         return pipeline
     }
 

@@ -8,19 +8,28 @@ public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible
     /// The JSON path (`stages[2].with.width`), when the problem is about a value.
     public var path: String?
     public var message: String
+    /// Only the environment can fix it (a variable the pipeline names is not set): `pdfpipe run`
+    /// refuses the pipeline, `pdfpipe validate` warns (a lint job may not have the run's secrets).
+    public var needsEnvironment = false
 
-    public init(file: String?, location: SourceLocation? = nil, path: String? = nil, message: String) {
+    public init(file: String?, location: SourceLocation? = nil, path: String? = nil, message: String, needsEnvironment: Bool = false) {
         self.file = file
         self.location = location
         self.path = path
         self.message = message
+        self.needsEnvironment = needsEnvironment
     }
 
-    public var description: String {
+    public var description: String { text(kind: "error") }
+
+    /// The same message as a warning.
+    public var warning: String { text(kind: "warning") }
+
+    func text(kind: String) -> String {
         var prefix = file ?? "pdfpipe"
         if let location { prefix += ":\(location.line):\(location.column)" }
-        if let path, !path.isEmpty { return "\(prefix): error: \(path): \(message)" }
-        return "\(prefix): error: \(message)"
+        if let path, !path.isEmpty { return "\(prefix): \(kind): \(path): \(message)" }
+        return "\(prefix): \(kind): \(message)"
     }
 }
 

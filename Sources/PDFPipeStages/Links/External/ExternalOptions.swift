@@ -180,7 +180,7 @@ public struct ExternalOptions: Sendable {
             }
             let name = String(rest[open.upperBound..<close])
             guard let value = env[name] else {
-                throw PipelineError(file: nil, path: path, message: "the environment variable '\(name)' is not set")
+                throw PipelineError(file: nil, path: path, message: "the environment variable '\(name)' is not set", needsEnvironment: true)
             }
             out += value
             rest = rest[rest.index(after: close)...]
