@@ -21,6 +21,8 @@ Routes (the query string is ignored, and kept by redirects):
   /nohead                 405 to HEAD, 200 to GET
   /big                    405 to HEAD; GET streams 200 MB (a checker must stop reading)
   /doc.pdf                the PDF given by --pdf
+  /page.html              an HTML page with the anchors id="intro", id='Caf%C3%A9' (unquoted
+                          too: id=plain) and <a name="legacy">; /page.html?redirected 301s to it
   /__log                  JSON list of [method, path, X-Token header, monotonic time] so far (not logged)
   /__bytes                bytes of body sent by /big so far
   /hold/ID                200 after 0.3 s
@@ -39,6 +41,13 @@ SEEN = set()
 BIG_SENT = [0]
 INFLIGHT = [0, 0]  # now, most
 PDF = b""
+PAGE = (
+    b"<!DOCTYPE html><html><head><title>Page</title></head><body>\n"
+    b"<h1 id=\"intro\">Intro</h1><p data-id=\"not-an-anchor\">x</p>\n"
+    b"<h2 id='Caf\xc3\xa9'>Caf\xc3\xa9</h2><div class=x id=plain>y</div>\n"
+    b"<a name=\"legacy\">old anchor</a><!-- <p id=\"commented\"> -->\n"
+    b"</body></html>\n"
+)
 SLOW = 3.0
 
 
@@ -153,6 +162,10 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             self.close_connection = True
             return
+        if path == "/page.html":
+            if query == "?redirected":
+                return self.answer(301, b"", {"Location": "/page.html"})
+            return self.answer(200, PAGE, content_type="text/html; charset=utf-8")
         if path.startswith("/doc.pdf"):
             return self.answer(200, PDF, content_type="application/pdf")
         return self.answer(404, b"not found\n")

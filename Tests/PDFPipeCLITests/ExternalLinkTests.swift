@@ -310,6 +310,38 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertTrue(acceptMessage.contains("stages[0].with.external.accept"), acceptMessage)
     }
 
+    /// htmlFragments: a web link's #fragment must name an anchor of the page, fetched once per URL
+    /// (after its redirects): ids quoted, single-quoted, bare and percent-encoded UTF-8, `<a name>`,
+    /// `#top`; not an attribute that merely ends in "id", nor an id inside a comment. Off by default,
+    /// when no page body is fetched at all.
+    func testHTMLFragments() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let page = base + "/page.html"
+        let fragments = ["#intro", "#Caf%C3%A9", "#plain", "#legacy", "#TOP", "#missing", "#not-an-anchor", "#commented", "#:~:text=Intro"]
+        try writeLinks(dir + "/in/a.pdf", fragments.map { page + $0 } + [page + "?redirected#intro", page + "?redirected#gone", base + "/ok#whatever"])
+        let (_, off, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true}"#)
+        XCTAssertEqual(Set(links(off).map { $0["check"]?["outcome"]?.stringValue ?? "-" }), ["ok", "redirected"], "?redirected answers 301")
+        XCTAssertEqual(try serverLog().filter { $0[0] == "GET" }.count, 0, "without htmlFragments no page is fetched")
+
+        let (_, report, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true, "htmlFragments": true}"#)
+        XCTAssertEqual(
+            links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" },
+            ["ok", "ok", "ok", "ok", "ok", "fragment-missing", "fragment-missing", "fragment-missing", "ok", "redirected", "fragment-missing", "fragment-missing"])
+        let findings = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.fragment-missing" }
+        XCTAssertEqual(findings.map { $0["message"]?.stringValue ?? "" }, [
+            "the page '\(page)' has no element with the id 'missing' (nor an <a> with that name)",
+            "the page '\(page)' has no element with the id 'not-an-anchor' (nor an <a> with that name)",
+            "the page '\(page)' has no element with the id 'commented' (nor an <a> with that name)",
+            "the page '\(page)?redirected' has no element with the id 'gone' (nor an <a> with that name)",
+            "the page '\(base)/ok' has no element with the id 'whatever' (nor an <a> with that name)",
+        ])
+        let gets = try serverLog().filter { $0[0] == "GET" }.map { $0[1] }
+        XCTAssertEqual(gets.sorted(), ["/ok", "/page.html", "/page.html", "/page.html?redirected"], "one fetch per URL, the redirect followed")
+        // Worker processes get the anchors from the parent, which fetched the pages.
+        let (_, isolated, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true, "htmlFragments": true}"#, flags: ["--isolate", "--jobs", "2"])
+        XCTAssertEqual(links(isolated).map { $0["check"]?["outcome"] }, links(report).map { $0["check"]?["outcome"] })
+    }
+
     /// A Retry-After beyond 60 s is not waited for: the 429 stands, and the message says why.
     func testALongRetryAfterIsNotWaitedFor() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)

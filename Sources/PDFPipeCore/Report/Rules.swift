@@ -181,7 +181,7 @@ public enum Rules {
             hint: "ship the file beside the PDF, or fix the path"),
         Rule(
             id: "uri.fragment-missing", severity: .error,
-            summary: "a link to a PDF asks for a page (#page=N) or named destination (#nameddest=NAME) that the target does not have",
+            summary: "a link to a PDF asks for a page (#page=N) or named destination (#nameddest=NAME) that the target does not have, or (htmlFragments) a link to a web page names an anchor the page does not have",
             hint: "fix the page number or destination name"),
         Rule(
             id: "uri.unchecked-scheme", severity: .note,

@@ -25,7 +25,8 @@ struct ExternalLinks {
 
     /// How one link's target is checked.
     enum Plan {
-        case network(url: String, fragment: PDFFragment?)
+        /// `anchor`: the fragment as written, for a web page's anchors (`htmlFragments`).
+        case network(url: String, fragment: PDFFragment?, anchor: String?)
         case file(path: String, fragment: PDFFragment?)
         case mailto
         case otherScheme(String)
@@ -50,7 +51,8 @@ struct ExternalLinks {
             let url = bare.text
             if options.offline { return .skipped("offline") }
             if !options.isSelected(url) { return .skipped("excluded") }
-            return .network(url: options.remapped(url), fragment: fragment)
+            let anchor = parts.fragment.flatMap { $0.isEmpty ? nil : $0 }
+            return .network(url: options.remapped(url), fragment: fragment, anchor: anchor)
         case "file"?:
             if let a = parts.authority, !a.isEmpty, a.lowercased() != "localhost" {
                 return .skipped("file on another host '\(a)'")
@@ -77,20 +79,24 @@ struct ExternalLinks {
         // One request per distinct URL (and one download per PDF whose fragment needs reading).
         var keys: [URLChecker.Key] = []
         for p in plans {
-            if case .network(let url, _) = p { keys.append(URLChecker.Key(url: url, download: false)) }
+            if case .network(let url, _, _) = p { keys.append(URLChecker.Key(url: url, download: false)) }
         }
         var fetched = keys.isEmpty ? [:] : checker.check(keys)
-        // Then the PDFs whose fragment must be read: a .pdf path, or served as application/pdf.
-        var downloads: [URLChecker.Key] = []
+        // Then the PDFs whose fragment must be read (a .pdf path, or served as application/pdf), and
+        // with htmlFragments the web pages whose anchor must be found: each fetched once.
+        var downloads: Set<URLChecker.Key> = []
         for p in plans {
-            if case .network(let url, let fragment?) = p, let f = fetched[URLChecker.Key(url: url, download: false)],
-                f.failure == nil, options.accept.contains(f.status ?? 0),
-                PDFFragment.isPDF(url) || (f.contentType ?? "").lowercased().contains("pdf"), fragment.page != nil || fragment.nameddest != nil
-            {
-                downloads.append(URLChecker.Key(url: url, download: true))
+            guard case .network(let url, let fragment, let anchor) = p, let f = fetched[URLChecker.Key(url: url, download: false)],
+                f.failure == nil, options.accept.contains(f.status ?? 0)
+            else { continue }
+            let isPDF = PDFFragment.isPDF(url) || (f.contentType ?? "").lowercased().contains("pdf")
+            if isPDF, let fragment, fragment.page != nil || fragment.nameddest != nil {
+                downloads.insert(URLChecker.Key(url: url, download: true))
+            } else if !isPDF, options.htmlFragments, let anchor, HTMLAnchors.isCheckable(anchor), HTMLAnchors.isHTML(f.contentType) {
+                downloads.insert(URLChecker.Key(url: url, download: true))
             }
         }
-        if !downloads.isEmpty { fetched.merge(checker.check(downloads)) { a, _ in a } }
+        if !downloads.isEmpty { fetched.merge(checker.check(downloads.sorted { $0.url < $1.url })) { a, _ in a } }
         var findings: [Finding] = []
         for (i, p) in plans.enumerated() {
             var out = Outcome()
@@ -121,19 +127,26 @@ struct ExternalLinks {
                         "write 'https://\(host)…' (a URI without a scheme is a path relative to the PDF)"
                     )
                 }
-            case .network(let url, let fragment):
+            case .network(let url, let fragment, let anchor):
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
                 judge(f, url: url, into: &out)
-                if out.accepted, let fragment {
-                    if let doc = fetched[URLChecker.Key(url: url, download: true)] {
-                        if let d = doc.document, d.error == nil {
-                            if let problem = fragment.problem(in: d, name: url) {
-                                out.outcome = "fragment-missing"
-                                out.finding = ("uri.fragment-missing", problem, nil)
-                            }
-                        } else {
-                            out.message = doc.message ?? doc.document?.error.map { "not read as a PDF: \($0)" }
+                if out.accepted, let doc = fetched[URLChecker.Key(url: url, download: true)] {
+                    if let anchors = doc.anchors, let anchor {
+                        if !HTMLAnchors.indicates(anchor, in: anchors) {
+                            out.outcome = "fragment-missing"
+                            out.finding = (
+                                "uri.fragment-missing",
+                                "the page '\(url)' has no element with the id '\(URIReference.percentDecoded(anchor))' (nor an <a> with that name)",
+                                "link to an anchor the page has, or update the link after the page changed"
+                            )
                         }
+                    } else if let fragment, let d = doc.document, d.error == nil {
+                        if let problem = fragment.problem(in: d, name: url) {
+                            out.outcome = "fragment-missing"
+                            out.finding = ("uri.fragment-missing", problem, nil)
+                        }
+                    } else {
+                        out.message = doc.message ?? doc.document?.error.map { "not read as a PDF: \($0)" }
                     }
                 }
             }

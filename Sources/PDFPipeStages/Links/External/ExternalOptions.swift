@@ -42,7 +42,10 @@ public struct ExternalOptions: Sendable {
                 OptionSpec("maxAgeSeconds", .number(min: 0, max: .infinity), default: 86400, "results older than this are checked again"),
                 OptionSpec("neverCache", .string, default: "429,500-599", "statuses never kept (codes and ranges); timeouts and connection errors are never kept either"),
             ]), default: .null, "results kept between runs"),
-        OptionSpec("downloadLimitMB", .integer(min: 1, max: 4096), default: 64, "largest PDF fetched to check a #page= or #nameddest= fragment"),
+        OptionSpec("downloadLimitMB", .integer(min: 1, max: 4096), default: 64, "largest PDF or HTML page fetched to check a fragment"),
+        OptionSpec(
+            "htmlFragments", .bool, default: false,
+            "check #fragments of links to web pages: the page (fetched once) must have an element with that id, or an <a> with that name"),
         OptionSpec("schemes", .choice(["note", "ignore"]), default: "note", "other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing"),
     ]
 
@@ -83,6 +86,7 @@ public struct ExternalOptions: Sendable {
     public var neverCache = StatusSet(ranges: [429...429, 500...599])
     public var downloadLimit = 64 << 20
     public var noteOtherSchemes = true
+    public var htmlFragments = false
 
     public struct Pattern: @unchecked Sendable {
         public let text: String
@@ -146,6 +150,7 @@ public struct ExternalOptions: Sendable {
         neverCache = try StatusSet.parse(cache["neverCache"]?.stringValue ?? "429,500-599", path: "\(path).cache.neverCache")
         downloadLimit = o.int("downloadLimitMB") << 20
         noteOtherSchemes = o.string("schemes") != "ignore"
+        htmlFragments = o.bool("htmlFragments")
     }
 
     static func compile(_ text: String, path: String) throws(PipelineError) -> NSRegularExpression {

@@ -35,6 +35,8 @@ public struct URLFetch: Sendable, Equatable {
     public var fromCache = false
     /// For fragment checks: the fetched PDF's pages and destinations.
     public var document: RemoteDocument?
+    /// For fragment checks: the fetched HTML page's anchors (ids, and names of `<a>`), sorted.
+    public var anchors: [String]?
 
     /// A 301 or 308 on the way.
     public var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
@@ -56,6 +58,7 @@ public struct URLFetch: Sendable, Equatable {
         guard case .object(var o) = json else { return json }
         o["fromCache"] = .bool(fromCache)
         if let document { o["document"] = document.json }
+        if let anchors { o["anchors"] = .array(anchors.map { .string($0) }) }
         return .object(o)
     }
 
@@ -77,6 +80,7 @@ public struct URLFetch: Sendable, Equatable {
         contentType = json["contentType"]?.stringValue
         fromCache = json["fromCache"]?.boolValue ?? false
         document = json["document"].map(RemoteDocument.init(json:))
+        anchors = json["anchors"]?.arrayValue?.compactMap(\.stringValue)
         redirects = (json["redirects"]?.arrayValue ?? []).compactMap { h in
             guard let u = h["url"]?.stringValue, let s = h["status"]?.intValue else { return nil }
             return Hop(url: u, status: s)
@@ -386,6 +390,8 @@ public final class URLChecker: @unchecked Sendable {
         if task.key.download, let temporary, options.accept.contains(status) {
             if r.truncated {
                 task.fetch.message = "larger than \(options.downloadLimit >> 20) MB (downloadLimitMB); its fragment was not checked"
+            } else if HTMLAnchors.isHTML(r.contentType) {
+                task.fetch.anchors = HTMLAnchors.parse(Array(FileManager.default.contents(atPath: temporary) ?? Data())).sorted()
             } else {
                 task.fetch.document = RemoteDocument.load(temporary)
             }
