@@ -1,6 +1,7 @@
 // libFuzzer target for the destination and link parsers: the name tree and catalog /Dests
 // (DestinationTable), explicit destinations, action chains, outlines and the open action, URI
-// syntax and resolution (LinkAudit), over whatever pdfpipe's own reader makes of the input.
+// syntax and resolution (LinkAudit), over whatever pdfpipe's own reader makes of the input; and the
+// HTML anchor tokenizer of the external check over the same bytes.
 // Built by scripts/fuzz-links.sh from the real sources (PDFPipeCore, the reader, the link code) plus
 // a stand-in for GoToR targets (FuzzRemoteDocuments.swift: no qpdf in this build).
 import Foundation
@@ -11,6 +12,10 @@ let fuzzPath = "/dev/shm/pdfpipe-fuzz-links-\(getpid()).pdf"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    // The same bytes as a web page for the anchor tokenizer, and their start as a fragment.
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let anchors = HTMLAnchors.parse(bytes).sorted()
+    _ = HTMLAnchors.indicates(String(decoding: bytes.prefix(32), as: UTF8.self), in: anchors)
     guard FileManager.default.createFile(atPath: fuzzPath, contents: Data(bytes: data, count: size)),
         let reader = try? PDFReader(path: fuzzPath)
     else { return 0 }

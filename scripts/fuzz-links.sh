@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of the destination and link parsers
-# (DestinationTable, Destination, PDFAction, LinkAudit, URIReference), seeded with samples/*.pdf.
+# (DestinationTable, Destination, PDFAction, LinkAudit, URIReference), seeded with samples/*.pdf, and
+# of the HTML anchor tokenizer (HTMLAnchors: the same bytes read as a web page).
 # Usage: bash scripts/fuzz-links.sh [SECONDS=60]
 # Three modules are built with the instrumentation, as SwiftPM would lay them out: PDFPipeCore, the
 # reader part of PDFBridge (no C library but zlib), and the link code with the harness
@@ -20,11 +21,14 @@ swiftc "${flags[@]}" -I Sources/CZlib -emit-library -static -emit-module -module
 l=Sources/PDFPipeStages/Links
 swiftc "${flags[@]}" -I Sources/CZlib -module-name LinksFuzz \
   $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/URIReference.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/RemoteDocument.swift \
+  $l/External/HTMLAnchors.swift \
   Sources/PDFPipeStages/PageGeometry.swift Fuzz/FuzzRemoteDocuments.swift Fuzz/LinksFuzz.swift \
   -lPDFBridge -lPDFPipeCore -lz -o "$out/fuzz-links" 2>&1 | grep -v "ld.gold: warning" || true
 corpus=.build/fuzz/links-corpus
 mkdir -p "$corpus"
 cp samples/*.pdf "$corpus/"
+# A web page for the anchor tokenizer to start from.
+printf '%s' '<!DOCTYPE html><html><head><title>t</title><style>p{}</style></head><body><h1 id="a">x</h1><a name=b>y</a><!-- c --><script>z</script><p id='"'"'&#x43;&amp;'"'"'></p></body></html>' > "$corpus/page.html"
 ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-links" "$corpus" -max_total_time="${1:-60}" -max_len=65536 -artifact_prefix=fuzz-findings/ -print_final_stats=1 2>&1 |
   grep -E "stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|crash-|Fatal" || true
 if compgen -G "fuzz-findings/crash-*" >/dev/null; then
