@@ -140,10 +140,11 @@ static size_t pdfpipe_header(char *line, size_t size, size_t count, void *userda
         t->location[0] = t->retry_after[0] = t->content_type[0] = 0;
         t->content_length = -1;
     } else if ((n == 2 && line[0] == '\r') || (n == 1 && line[0] == '\n')) {
-        // The body is not waited for. (Reading a small one would keep the connection for the next
-        // request, but servers that send headers and body in two writes then cost a delayed ACK,
-        // 40 ms, per request: measured with bench/external.sh, 9.2 s instead of 1.1 s.)
-        if (t->stop_after_headers && t->header_status >= 200) {
+        // A body of known size up to `discard_limit` is read and dropped, so the connection stays
+        // open for the next request (a new TCP and TLS handshake costs more round trips than the
+        // rest of a small page); a bigger one, or one of unknown size, is not waited for.
+        if (t->stop_after_headers && t->header_status >= 200 &&
+            !(t->content_length >= 0 && t->content_length <= t->discard_limit)) {
             t->headers_done = 1;
             return 0;
         }

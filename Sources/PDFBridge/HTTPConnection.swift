@@ -119,9 +119,10 @@ public final class HTTPConnection {
         }
     }
 
-    /// One request, redirects not followed. HEAD, or GET stopped once its headers are in (the body
-    /// is not read; the connection is then closed) unless `download` names a file for the body (at
-    /// most `limit` bytes).
+    /// One request, redirects not followed. HEAD, or GET: a body of known size up to 64 KB is read
+    /// and dropped (the connection stays open for the next request), a bigger one or one of unknown
+    /// size is not waited for (the transfer stops after the headers and the connection closes);
+    /// unless `download` names a file for the body (at most `limit` bytes).
     public func request(
         _ url: String, head: Bool, headers: [String], timeout: Double, connectTimeout: Double,
         download: (path: String, limit: Int)? = nil
