@@ -13,7 +13,7 @@ public struct ExternalOptions: Sendable {
         OptionSpec("maxConcurrency", .integer(min: 1, max: 1024), default: 16, "requests in flight at once, over the whole run"),
         OptionSpec("maxPerHost", .integer(min: 1, max: 1024), default: 4, "requests in flight at once to one host"),
         OptionSpec("hostIntervalSeconds", .number(min: 0, max: 600), default: 0.05, "least time between the starts of two requests to one host"),
-        OptionSpec("method", .choice(["head", "get"]), default: "head", "first request: HEAD (no body), or GET (stopped after the headers)"),
+        OptionSpec("method", .choice(["head", "get"]), default: "head", "first request: HEAD (no body), or GET (a body of known size up to 64 KB is read and dropped, to keep the connection; any other is not waited for)"),
         OptionSpec(
             "getAfterHead", .choice(["refused", "errors"]), default: "errors",
             "when a HEAD answer leads to a GET: only 405/501 ('refused'), or any status not accepted ('errors': many servers answer HEAD wrongly)"),
