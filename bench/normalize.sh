@@ -13,11 +13,14 @@ echo '{"stages": [{"use": "normalize", "with": {"objectStreams": "generate", "ke
 out=$(mktemp -d)
 qpdf_opts=(--object-streams=generate --deterministic-id --decode-level=generalized --compress-streams=y --remove-unreferenced-resources=auto --decrypt)
 
-printf '%-16s %10s %10s %8s\n' file "pdfpipe s" "qpdf s" "ratio"
+# "in-process": PDFPIPE_QPDF_PROCESS=never keeps qpdf in pdfpipe's own (multi-threaded) process
+# instead of its single-threaded helper, to show what the helper is for.
+printf '%-16s %10s %10s %8s %12s\n' file "pdfpipe s" "qpdf s" "ratio" "in-process s"
 for f in "${files[@]}"; do
   p=$(median "$pdfpipe" run "$pipeline" "$f" --out "$out/p" --jobs 1 --quiet --fail-on never)
+  i=$(median env PDFPIPE_QPDF_PROCESS=never "$pdfpipe" run "$pipeline" "$f" --out "$out/p" --jobs 1 --quiet --fail-on never)
   q=$(median qpdf "${qpdf_opts[@]}" "$f" "$out/q.pdf")
-  printf '%-16s %10.2f %10.2f %7.2fx\n' "$(basename "$f")" "$p" "$q" "$(echo "$p / $q" | bc -l)"
+  printf '%-16s %10.2f %10.2f %7.2fx %12.2f\n' "$(basename "$f")" "$p" "$q" "$(echo "$p / $q" | bc -l)" "$i"
 done
 mkdir -p "$out/batch"
 for f in "${files[@]}"; do cp "$f" "$out/batch/a-$(basename "$f")"; cp "$f" "$out/batch/b-$(basename "$f")"; done
