@@ -13,32 +13,39 @@ extension CairoImage {
         var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
         var previous = [UInt8](repeating: 0, count: rowBytes)
         var row = [UInt8](repeating: 0, count: rowBytes)
-        for y in 0..<height {
-            let src = UnsafeRawPointer(data + y * stride)
-            for x in 0..<width {
-                let v = src.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                var a = UInt32(v >> 24)
-                var r = (v >> 16) & 0xFF
-                var g = (v >> 8) & 0xFF
-                var b = v & 0xFF
-                if alpha && a != 255 && a != 0 {
-                    // cairo stores premultiplied alpha; PNG wants it straight.
-                    r = r * 255 / a
-                    g = g * 255 / a
-                    b = b * 255 / a
-                } else if !alpha {
-                    a = 255
+        // Unchecked buffers: this loop touches every pixel of every thumbnail.
+        raw.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let src = UnsafeRawPointer(data + y * stride)
+                row.withUnsafeMutableBufferPointer { row in
+                    for x in 0..<width {
+                        let v = src.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                        var a = UInt32(v >> 24)
+                        var r = (v >> 16) & 0xFF
+                        var g = (v >> 8) & 0xFF
+                        var b = v & 0xFF
+                        if alpha && a != 255 && a != 0 {
+                            // cairo stores premultiplied alpha; PNG wants it straight.
+                            r = r * 255 / a
+                            g = g * 255 / a
+                            b = b * 255 / a
+                        } else if !alpha {
+                            a = 255
+                        }
+                        let o = x &* channels
+                        row[o] = UInt8(truncatingIfNeeded: r)
+                        row[o &+ 1] = UInt8(truncatingIfNeeded: g)
+                        row[o &+ 2] = UInt8(truncatingIfNeeded: b)
+                        if alpha { row[o &+ 3] = UInt8(truncatingIfNeeded: a) }
+                    }
+                    previous.withUnsafeBufferPointer { previous in
+                        let base = y * (rowBytes + 1)
+                        out[base] = 2  // Up
+                        for i in 0..<rowBytes { out[base &+ 1 &+ i] = row[i] &- previous[i] }
+                    }
                 }
-                let o = x * channels
-                row[o] = UInt8(truncatingIfNeeded: r)
-                row[o + 1] = UInt8(truncatingIfNeeded: g)
-                row[o + 2] = UInt8(truncatingIfNeeded: b)
-                if alpha { row[o + 3] = UInt8(truncatingIfNeeded: a) }
+                swap(&row, &previous)
             }
-            let base = y * (rowBytes + 1)
-            raw[base] = 2  // Up
-            for i in 0..<rowBytes { raw[base + 1 + i] = row[i] &- previous[i] }
-            swap(&row, &previous)
         }
         var compressedLength = compressBound(uLong(raw.count))
         var compressed = [UInt8](repeating: 0, count: Int(compressedLength))
