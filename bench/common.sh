@@ -27,3 +27,9 @@ median() {
   done
   printf '%s\n' "${t[@]}" | sort -n | sed -n 2p
 }
+
+# one_at_a_time SNIPPET, two_at_a_time SNIPPET: the median time of the shell SNIPPET run on every
+# file of $files, one after another or two at once (xargs -P2). In SNIPPET, "$1" is the file and
+# "$0" the output folder $out; SNIPPET must not contain single quotes.
+one_at_a_time() { median sh -c "for f in ${files[*]}; do sh -c '$1' $out \$f; done"; }
+two_at_a_time() { median sh -c "printf '%s\n' ${files[*]} | xargs -P2 -I{} sh -c '$1' $out {}"; }

@@ -19,10 +19,12 @@ for f in "${files[@]}"; do pages=$((pages + $(pdfinfo "$f" | awk '/^Pages:/ {pri
 
 p1=$(median "$pdfpipe" run "$pipeline" "${files[@]}" --out "$out/p" --jobs 1 --quiet --fail-on never)
 p2=$(median "$pdfpipe" run "$pipeline" "${files[@]}" --out "$out/p" --jobs 2 --quiet --fail-on never)
-t1=$(median sh -c "for f in ${files[*]}; do pdftotext \"\$f\" $out/t.txt; done")
-t2=$(median sh -c "printf '%s\n' ${files[*]} | xargs -P2 -I{} sh -c 'pdftotext {} $out/\$(basename {}).txt'")
-m1=$(median sh -c "for f in ${files[*]}; do mutool draw -q -F txt -o $out/m.txt \"\$f\"; done")
-m2=$(median sh -c "printf '%s\n' ${files[*]} | xargs -P2 -I{} sh -c 'mutool draw -q -F txt -o $out/\$(basename {}).m.txt {}'")
+pdftotext_one='pdftotext "$1" "$0/$(basename "$1").txt"'
+mutool_one='mutool draw -q -F txt -o "$0/$(basename "$1").m.txt" "$1"'
+t1=$(one_at_a_time "$pdftotext_one")
+t2=$(two_at_a_time "$pdftotext_one")
+m1=$(one_at_a_time "$mutool_one")
+m2=$(two_at_a_time "$mutool_one")
 
 rate() { echo "$pages / $1" | bc -l; }
 printf '%d pages in %d manuals\n' "$pages" "${#files[@]}"

@@ -31,12 +31,12 @@ pdfium_one="$py bench/pdfium_thumbs.py \"\$1\" \"\$0/p\""
 
 p1=$(median "$pdfpipe" run "$pipeline" "${files[@]}" --out "$out/p1" --jobs 1 --quiet --fail-on never)
 p2=$(median "$pdfpipe" run "$pipeline" "${files[@]}" --out "$out/p2" --jobs 2 --quiet --fail-on never)
-c1=$(median sh -c "for f in ${files[*]}; do sh -c '$cairo_one' $out \$f; done")
-c2=$(median sh -c "printf '%s\n' ${files[*]} | xargs -P2 -I{} sh -c '$cairo_one' $out {}")
-m1=$(median sh -c "for f in ${files[*]}; do sh -c '$mutool_one' $out \$f; done")
-m2=$(median sh -c "printf '%s\n' ${files[*]} | xargs -P2 -I{} sh -c '$mutool_one' $out {}")
-d1=$(median sh -c "for f in ${files[*]}; do sh -c '$pdfium_one' $out \$f; done")
-d2=$(median sh -c "printf '%s\n' ${files[*]} | xargs -P2 -I{} sh -c '$pdfium_one' $out {}")
+c1=$(one_at_a_time "$cairo_one")
+c2=$(two_at_a_time "$cairo_one")
+m1=$(one_at_a_time "$mutool_one")
+m2=$(two_at_a_time "$mutool_one")
+d1=$(one_at_a_time "$pdfium_one")
+d2=$(two_at_a_time "$pdfium_one")
 /usr/bin/time -o "$out/rss" -f '%M' "$pdfpipe" run "$pipeline" "$cache/pgfmanual.pdf" --out "$out/r" --jobs 1 --quiet --fail-on never >/dev/null 2>&1 || true
 rss=$(tail -1 "$out/rss")
 
