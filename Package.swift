@@ -44,7 +44,7 @@ let package = Package(
         // Where the tests find samples/.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge", "TestSupport"]),
-        .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore"]),
+        .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "TestSupport"]),
         .testTarget(name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),
         .testTarget(
             name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "TestSupport"], exclude: ["Golden"]),

@@ -61,4 +61,35 @@ final class PageWorkersTests: XCTestCase {
             XCTAssertEqual(outputs[k].files, outputs[0].files, "jobs \(k + 1)")
         }
     }
+
+    /// Regression (trust issue, 1): page-parallel stages over big and small documents with 2 to 4
+    /// jobs, again and again while other threads keep the cores busy, never trap ("closure argument
+    /// was escaped") and always give the one-job report and files.
+    func testPageParallelStagesUnderLoadGiveTheOneJobResults() throws {
+        try writeDocument("big.pdf", pages: 90)
+        for k in 1...5 { try writeDocument("small\(k).pdf", pages: k) }
+        try writeDocument("mid.pdf", pages: 40)
+        let stages = #"""
+            [{"use": "thumbnails", "with": {"width": 40, "pages": "all", "incremental": false}},
+             {"use": "extract-text", "with": {"format": "txt"}}]
+            """#
+        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let names = ["small1.pdf", "big.pdf", "small2.pdf", "mid.pdf", "small3.pdf", "small4.pdf", "small5.pdf"]
+        let documents = names.map { InputDocument(path: dir + "/in/" + $0, relativePath: $0) }
+        func run(_ jobs: Int) -> [DocumentResult] {
+            var results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir + "/in", jobs: jobs).run(documents)
+            for i in results.indices { results[i].timings = [:] }
+            return results
+        }
+        let expected = run(1)
+        XCTAssertEqual(expected.map(\.pageCount), [1, 90, 2, 40, 3, 4, 5])
+        XCTAssertTrue(expected.allSatisfy { $0.findings.isEmpty }, "\(expected.flatMap(\.findings))")
+        let load = CoreLoad()
+        defer { load.stop() }
+        for round in 0..<4 {
+            for jobs in 2...4 {
+                XCTAssertEqual(run(jobs), expected, "round \(round), --jobs \(jobs)")
+            }
+        }
+    }
 }

@@ -53,3 +53,33 @@ public enum ExternalTool {
         return (p.terminationStatus, text)
     }
 }
+
+/// Threads that keep the cores busy while a concurrency test runs: races hide on idle machines.
+public final class CoreLoad: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = true
+    private var threads: [Thread] = []
+
+    /// Starts one spinning thread per processor (at least two).
+    public init(threads count: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)) {
+        for _ in 0..<count {
+            let t = Thread { [self] in
+                var x: UInt64 = 1
+                while isRunning {
+                    for _ in 0..<100_000 { x = x &* 6364136223846793005 &+ 1 }
+                }
+                if x == 0 { print("") }  // keeps the loop from being optimised away
+            }
+            threads.append(t)
+            t.start()
+        }
+    }
+
+    private var isRunning: Bool { lock.withLock { running } }
+
+    /// Stops the threads and waits until they have ended.
+    public func stop() {
+        lock.withLock { running = false }
+        while threads.contains(where: { $0.isExecuting }) { usleep(1000) }
+    }
+}

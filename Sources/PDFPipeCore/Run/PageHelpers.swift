@@ -11,13 +11,47 @@ import Synchronization
 /// (`help`) joins with a document of its own and takes pages from the same counter; the stage
 /// withdraws its offer when its own workers are done and waits for the helpers still on a page.
 /// Results go by page index, so who did a page never shows in the report.
+///
+/// Ownership: the work closures belong to the stage that offered them, which may call this from
+/// inside `withoutActuallyEscaping` (its page body lives on its stack). So a helper never holds a
+/// closure of its own: it holds the `Offer` object, and reaches the closures through it only
+/// between joining and leaving; `withdraw` waits for every helper that joined and then drops the
+/// closures, so when it returns nothing in the process refers to them any more, whatever the
+/// helper threads still hold. (Before, a helper kept its copy of the offer — closures included —
+/// for a moment after leaving, and the owner's `withoutActuallyEscaping` trapped the whole run.)
 public final class PageHelpers: Sendable {
     /// One offer: `hasWork` says whether pages are left, `assist` does pages until none are.
-    struct Offer: Sendable {
+    final class Offer: Sendable {
+        struct Work {
+            let hasWork: @Sendable () -> Bool
+            let assist: @Sendable () -> Void
+        }
         let id: Int
-        let hasWork: @Sendable () -> Bool
-        let assist: @Sendable () -> Void
-        let helpers: DispatchGroup
+        let helpers = DispatchGroup()
+        private let work: Mutex<Work?>
+
+        init(id: Int, work: Work) {
+            self.id = id
+            self.work = Mutex(work)
+        }
+
+        /// Whether pages are left; false once withdrawn.
+        func hasWork() -> Bool {
+            // Called under the offer list's lock; the closure only reads an atomic counter.
+            work.withLock { $0?.hasWork() ?? false }
+        }
+
+        /// Does pages until none are left. The closure is copied out of the lock (it runs for
+        /// long) into this frame only; it is released when this call returns, before the caller
+        /// leaves `helpers`.
+        @inline(never)
+        func assist() {
+            guard let assist = work.withLock({ $0?.assist }) else { return }
+            assist()
+        }
+
+        /// Drops the closures; called by the owner once no helper is on the offer.
+        func drop() { work.withLock { $0 = nil } }
     }
 
     private let offers = Mutex<(next: Int, list: [Offer])>((0, []))
@@ -28,19 +62,25 @@ public final class PageHelpers: Sendable {
     public func offer(hasWork: @escaping @Sendable () -> Bool, assist: @escaping @Sendable () -> Void) -> Int {
         offers.withLock { o in
             o.next += 1
-            o.list.append(Offer(id: o.next, hasWork: hasWork, assist: assist, helpers: DispatchGroup()))
+            o.list.append(Offer(id: o.next, work: Offer.Work(hasWork: hasWork, assist: assist)))
             return o.next
         }
     }
 
-    /// Takes the offer back (no new helper joins) and waits until the helpers on it are done.
+    /// Takes the offer back (no new helper joins), waits until the helpers on it are done, and
+    /// drops its closures: when this returns, no helper can reach the offered work.
     public func withdraw(_ id: Int) {
         let offer = offers.withLock { o -> Offer? in
             guard let i = o.list.firstIndex(where: { $0.id == id }) else { return nil }
             return o.list.remove(at: i)
         }
-        offer?.helpers.wait()
+        guard let offer else { return }
+        offer.helpers.wait()
+        offer.drop()
     }
+
+    /// The number of offers not withdrawn (for tests).
+    public var openOffers: Int { offers.withLock { $0.list.count } }
 
     /// Helps with offered pages until no offer has any left; returns how many offers it helped.
     @discardableResult
