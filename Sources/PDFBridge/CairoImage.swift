@@ -6,8 +6,14 @@ public final class CairoImage {
     public let width: Int
     public let height: Int
 
+    /// cairo's largest image side (pixman's limit).
+    public static let maxSide = 32767
+
     /// The corresponding C function is `cairo_image_surface_create`.
     public init(width: Int, height: Int) throws(BridgeError) {
+        guard width >= 0, height >= 0, width <= Self.maxSide, height <= Self.maxSide else {
+            throw .cairo(message: "cannot make a \(width)x\(height) image: larger than \(Self.maxSide) pixels a side")
+        }
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         surface = s
         self.width = width

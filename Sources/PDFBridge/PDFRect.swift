@@ -22,7 +22,5 @@ public struct PDFRect: Sendable, Equatable, CustomStringConvertible {
         return max(x1, o.x1) <= min(x2, o.x2) && max(y1, o.y1) <= min(y2, o.y2) ? r : nil
     }
 
-    public var description: String { "[\(fmt(x1)) \(fmt(y1)) \(fmt(x2)) \(fmt(y2))]" }
-
-    private func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+    public var description: String { "[\(array.map(PDFNumber.text).joined(separator: " "))]" }
 }

@@ -22,7 +22,7 @@ extension QPDFFile {
         case .dictionary(let d), .stream(let d, _):
             h = qpdf_oh_new_dictionary(q)
             for e in d.entries { qpdf_oh_replace_key(q, h, "/" + e.key, make(e.value).handle) }
-        case .ref(let r): h = qpdf_get_object_by_id(q, Int32(r.number), Int32(r.generation))
+        case .ref(let r): h = object(id: r.number, generation: r.generation).handle
         }
         return QPDFObject(file: self, handle: h)
     }

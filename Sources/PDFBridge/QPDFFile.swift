@@ -130,8 +130,13 @@ public final class QPDFFile {
     public var trailer: QPDFObject { QPDFObject(file: self, handle: qpdf_get_trailer(q)) }
     public var root: QPDFObject { QPDFObject(file: self, handle: qpdf_get_root(q)) }
 
+    /// The object `id generation R`; null when there is none (an object number from a file that
+    /// does not fit qpdf's 32-bit C interface names no object either).
     public func object(id: Int, generation: Int = 0) -> QPDFObject {
-        QPDFObject(file: self, handle: qpdf_get_object_by_id(q, Int32(id), Int32(generation)))
+        guard let i = Int32(exactly: id), let g = Int32(exactly: generation) else {
+            return QPDFObject(file: self, handle: qpdf_oh_new_null(q))
+        }
+        return QPDFObject(file: self, handle: qpdf_get_object_by_id(q, i, g))
     }
 
     /// Releases every object handle handed out so far (they become invalid).

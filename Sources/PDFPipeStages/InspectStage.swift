@@ -251,5 +251,6 @@ public struct InspectStage: Stage {
 
     private func json(_ r: PDFRect) -> JSONValue { .array(r.array.map { .double(round($0)) }) }
     private func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
-    private func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(round(v)) }
+    /// Sizes in messages, to the point.
+    private func fmt(_ v: Double) -> String { PDFNumber.text(v.rounded()) }
 }

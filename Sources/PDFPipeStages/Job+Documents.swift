@@ -34,6 +34,12 @@ extension Job {
 
     /// The working file's objects: pdfpipe's own reader, or qpdf when the reader refuses the file
     /// (damaged, encrypted, unusual filters). Opened on first use.
+    ///
+    /// The reader may decline, never guess: a file whose cross-reference table it cannot take as
+    /// written goes to qpdf whole, and an object it cannot read exactly as written (an offset that
+    /// is not where the object is, nesting past its limit, a number out of range) is read through
+    /// qpdf alone. Either is a `pdf.damaged` finding, unless qpdf's own warnings already say it.
+    /// `PDFPIPE_READER=qpdf` in the environment makes qpdf read every file (to compare the two).
     public mutating func objects() throws(DocumentFailure) -> any ObjectSource {
         if let box = resources.existing(ObjectSourceBox.self) { return box.source }
         if let qpdf = resources.existing(QPDFFile.self) {
@@ -42,27 +48,32 @@ extension Job {
             resources.store(box)
             return box.source
         }
-        var failure: DocumentFailure?
+        if ProcessInfo.processInfo.environment["PDFPIPE_READER"] == "qpdf" {
+            let box = ObjectSourceBox(QPDFSource(try qpdf()))
+            resources.store(box)
+            return box.source
+        }
+        let reader: PDFReader
+        do {
+            reader = try PDFReader(path: workingFile)
+        } catch {
+            let file = try qpdf()
+            let box = ObjectSourceBox(QPDFSource(file))
+            // Said after the stage, and only if qpdf's warnings (some come as objects are read)
+            // did not say it already.
+            if error.isDamage { box.refusal = error.description }
+            resources.store(box)
+            return box.source
+        }
+        let box = ObjectSourceBox(reader)
         let path = workingFile
-        var opened: QPDFFile?
-        let result = try? ObjectSources.open(path: path) { () throws(BridgeError) -> QPDFFile in
-            do throws(BridgeError) {
-                let f = try QPDFFile(path: path)
-                opened = f
-                return f
-            } catch {
-                failure = self.failure(error, library: "qpdf")
-                throw error
-            }
+        reader.fallback = { [unowned box] in
+            guard let file = try? QPDFFile(path: path) else { return nil }
+            box.fallbackFile = file
+            return QPDFSource(file)
         }
-        if let opened {
-            resources.store(opened)
-            reportWarnings(of: opened)
-        }
-        guard let result else { throw failure ?? DocumentFailure(rule: "pdf.unreadable", message: "the file cannot be read") }
-        let box = ObjectSourceBox(result.source)
         resources.store(box)
-        return box.source
+        return reader
     }
 
     /// The working file read through poppler, opened on first use.
@@ -169,10 +180,44 @@ extension Job {
     }
 }
 
-/// Holds a job's object source in its resources.
-final class ObjectSourceBox {
+/// Holds a job's object source in its resources, and reports the objects pdfpipe's reader handed
+/// to qpdf (see `Job.objects`).
+final class ObjectSourceBox: PendingFindings {
     let source: any ObjectSource
+    /// qpdf, opened when the reader declined an object.
+    var fallbackFile: QPDFFile?
+    /// Why the reader refused the whole file, when that is damage; reported at the first flush
+    /// unless qpdf's warnings have said it.
+    var refusal: String?
+    private var reported = 0
+
     init(_ source: any ObjectSource) { self.source = source }
+
+    func flush(into job: inout Job) {
+        if let refusal, let qpdf = source as? QPDFSource {
+            job.reportWarnings(of: qpdf.file)
+            if !job.findings.contains(where: { $0.rule == "pdf.damaged" }) {
+                job.report(Finding(rule: "pdf.damaged", message: "pdfpipe's reader cannot take the file as written (\(refusal)); it was read through qpdf's recovery"))
+            }
+            self.refusal = nil
+        }
+        guard let reader = source as? PDFReader, reader.declines.count > reported else { return }
+        let new = reader.declines[reported...]
+        reported = reader.declines.count
+        let before = job.findings.count
+        if let fallbackFile { job.reportWarnings(of: fallbackFile) }
+        var seen = Set<ObjectRef>()
+        let damaged = new.filter { $0.isDamage && seen.insert($0.object).inserted }
+        // One problem, one finding: the objects are counted, the first ones named. qpdf's own
+        // warnings about them (above) come first when it gave any.
+        guard let first = damaged.first, job.findings.count == before else { return }
+        let shown = damaged.prefix(3).map(\.reason).joined(separator: "; ")
+        let more = damaged.count > 3 ? "; and \(damaged.count - 3) more" : ""
+        let what = damaged.count == 1 ? "an object" : "\(damaged.count) objects"
+        job.report(Finding(
+            rule: "pdf.damaged", object: first.object.description,
+            message: "pdfpipe's reader could not read \(what) as written (\(shown)\(more)); read through qpdf's recovery"))
+    }
 }
 
 /// How many warnings qpdf gave while opening the working file (the check stage counts them).

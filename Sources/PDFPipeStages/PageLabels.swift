@@ -38,13 +38,25 @@ public enum PageLabels {
                 guard d.isDictionary else { continue }
                 out.append(Range(
                     start: start, style: d["S"]?.name, prefix: d["P"]?.text ?? "",
-                    first: max(1, d["St"]?.int ?? 1)))
+                    first: Self.start(d["St"]?.int)))
             }
         }
         if let kids = node["Kids"], kids.isArray {
             for kid in kids.items { collect(kid, into: &out, visited: &visited, depth: depth + 1) }
         }
     }
+
+    /// `/St`: at least 1; the PDF spec's integer limit (2^31 - 1, ISO 32000-1 Annex C) at most, past
+    /// which viewers' 32-bit counters (poppler's among them) no longer agree: such a value is read
+    /// as absent (1), as poppler shows it.
+    static func start(_ st: Int?) -> Int {
+        guard let st, st >= 1, st <= Int(Int32.max) else { return 1 }
+        return st
+    }
+
+    /// Labels longer than this (roman numerals and letters grow with the number: /St 2^31 in
+    /// letters is 82 million characters) are written in digits.
+    static let maxNumberLength = 64
 
     /// The label of every page of a document with `count` pages. Pages before the first range
     /// (a malformed tree) get their 1-based number, as viewers show them.
@@ -56,8 +68,9 @@ public enum PageLabels {
     }
 
     static func label(_ r: Range, index: Int) -> String {
+        // first <= 2^31 - 1 and 0 <= index - start < page count: no overflow.
         let n = r.first + (index - r.start)
-        let number: String
+        var number: String
         switch r.style {
         case "D"?: number = String(n)
         case "R"?: number = roman(n).uppercased()
@@ -66,12 +79,14 @@ public enum PageLabels {
         case "a"?: number = letters(n)
         default: number = ""
         }
+        if number.utf8.count > maxNumberLength { number = String(n) }
         return r.prefix + number
     }
 
     /// Lowercase roman numerals (thousands as repeated `m`).
     static func roman(_ n: Int) -> String {
         guard n > 0 else { return "" }
+        guard n / 1000 <= maxNumberLength else { return String(repeating: "m", count: maxNumberLength + 1) }
         let table: [(Int, String)] = [
             (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"),
             (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
@@ -90,6 +105,7 @@ public enum PageLabels {
     /// a…z, then aa…zz, aaa…: the letter repeated.
     static func letters(_ n: Int) -> String {
         guard n > 0 else { return "" }
+        guard (n - 1) / 26 < maxNumberLength else { return String(repeating: "a", count: maxNumberLength + 1) }
         let letter = Character(UnicodeScalar(UInt8(ascii: "a") + UInt8((n - 1) % 26)))
         return String(repeating: letter, count: (n - 1) / 26 + 1)
     }

@@ -101,8 +101,16 @@ final class ReaderTests: XCTestCase {
                 _ = reader.streamData(ObjectRef(n, 0))
             }
         }
-        // The first one: an object stream with /First -55 is refused, not read before its buffer.
-        let reader = try PDFReader(path: folder + "/objstm-negative-first.pdf")
+        // The first one (an object stream with /First -55, and offsets the mutation moved) is now
+        // refused whole: its cross-reference table does not lead to its objects.
+        XCTAssertThrowsError(try PDFReader(path: folder + "/objstm-negative-first.pdf")) { e in
+            XCTAssertTrue("\(e)".contains("which is not where '24 0 obj' is"), "\(e)")
+        }
+        // An object stream with /First -55 is refused, not read before its buffer.
+        let path = NSTemporaryDirectory() + "pdfpipe-first-\(UUID().uuidString).pdf"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(HostilePDFs.objectStream(first: -55)).write(to: URL(fileURLWithPath: path))
+        let reader = try PDFReader(path: path)
         var messages: [String] = []
         for n in 1..<reader.objectCount {
             do { _ = try reader.object(ObjectRef(n, 0)) } catch { messages.append(error.description) }

@@ -216,7 +216,10 @@ final class LinkFuzzRegressionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(files.count, 1)
         var audited = 0
         for name in files {
-            guard let reader = try? PDFReader(path: folder + "/" + name) else { continue }
+            // Whatever the reader accepts, else what qpdf makes of it (as a job reads it).
+            guard let reader: any ObjectSource = (try? PDFReader(path: folder + "/" + name)) ?? (try? QPDFFile(path: folder + "/" + name)).map(QPDFSource.init) else {
+                continue
+            }
             let pageObjects = PageTree.pages(reader)
             let table = DestinationTable(root: PDFObject.root(of: reader), pages: PageIndex(pageObjects))
             var audit = LinkAudit(
@@ -227,6 +230,6 @@ final class LinkFuzzRegressionTests: XCTestCase {
             for l in audit.links { XCTAssertFalse(JSONWriter.compact(l.json).isEmpty) }
             audited += 1
         }
-        XCTAssertGreaterThanOrEqual(audited, 1, "the reader accepts at least the committed regression input")
+        XCTAssertGreaterThanOrEqual(audited, 1, "qpdf or the reader accepts at least the committed regression input")
     }
 }

@@ -70,10 +70,11 @@ public struct PDFObject {
 
     public var int: Int? { if case .int(let i) = value { i } else { nil } }
     public var isInteger: Bool { int != nil }
+    /// A finite number (qpdf hands over reals as written, which may be `inf`: not a number here).
     public var number: Double? {
         switch value {
         case .int(let i): Double(i)
-        case .real(let d): d
+        case .real(let d): d.isFinite ? d : nil
         default: nil
         }
     }

@@ -130,7 +130,7 @@ struct PDFParser {
                 pos += 1
                 throw PDFSyntaxError(offset: start, message: "unexpected character 0x\(String(b, radix: 16))")
             }
-            if let n = number(w) { return n }
+            if let n = try number(w) { return n }
             if equals(w, "true") { return .bool(true) }
             if equals(w, "false") { return .bool(false) }
             if equals(w, "null") { return .null }
@@ -291,7 +291,11 @@ struct PDFParser {
         throw fail("unterminated string")
     }
 
-    func number(_ range: Range<Int>) -> PDFValue? {
+    /// A number token, nil when the word is not one. An integer that does not fit 64 bits, or a
+    /// real that is not finite, is not read at all: qpdf reads such an object as null with a
+    /// warning ("overflow/underflow converting … to 64-bit integer"), and the reader must not guess
+    /// otherwise (it throws, and the object is handed to qpdf).
+    func number(_ range: Range<Int>) throws(PDFSyntaxError) -> PDFValue? {
         let w = UnsafeBufferPointer(rebasing: bytes[range])
         var i = w.startIndex
         var negative = false
@@ -314,7 +318,7 @@ struct PDFParser {
         }
         if i == w.endIndex {
             guard digits > 0 else { return nil }
-            if overflow { return .real((negative ? -1 : 1) * (Double(String(decoding: w, as: UTF8.self).filter { $0 != "-" && $0 != "+" }) ?? 0)) }
+            if overflow { throw PDFSyntaxError(offset: range.lowerBound, message: "integer out of range (more than 64 bits)") }
             return .int(negative ? -intPart : intPart)
         }
         guard w[i] == UInt8(ascii: ".") else { return nil }
@@ -330,6 +334,7 @@ struct PDFParser {
         if text.hasPrefix(".") { text = "0" + text }
         if text.hasSuffix(".") { text += "0" }
         guard let v = Double(text) else { return nil }
+        guard v.isFinite else { throw PDFSyntaxError(offset: range.lowerBound, message: "real number out of range") }
         return .real(negative ? -v : v)
     }
 }

@@ -23,7 +23,7 @@ public final class PDFReader: ObjectSource {
     /// Records an entry unless a newer section gave one already.
     private func setIfAbsent(_ n: Int, _ e: Entry) throws {
         guard n > 0, n <= Self.maxObjectNumber else {
-            throw PDFReaderError(description: "object number \(n) is out of range")
+            throw PDFReaderError(description: "object number \(n) is out of range", isDamage: false)
         }
         if n >= xref.count { xref.append(contentsOf: repeatElement(nil, count: max(n + 1 - xref.count, xref.count / 2))) }
         if xref[n] == nil {
@@ -50,7 +50,32 @@ public final class PDFReader: ObjectSource {
     /// Refuses files it does not handle; the message says why (for the fallback's note).
     public struct PDFReaderError: Error, CustomStringConvertible {
         public var description: String
+        /// The file is not as written (damage), rather than using something the reader leaves
+        /// to qpdf (encryption, a filter it does not decode, a huge object number).
+        public var isDamage: Bool
+
+        public init(description: String, isDamage: Bool = true) {
+            self.description = description
+            self.isDamage = isDamage
+        }
     }
+
+    /// An object the reader could not read exactly as written, and why.
+    public struct Decline: Sendable, Equatable {
+        public var object: ObjectRef
+        public var reason: String
+        /// False when the object uses something the reader leaves to qpdf (a filter, say).
+        public var isDamage: Bool
+    }
+
+    /// Objects `resolve` could not read exactly as written (each was handed to `fallback`).
+    public private(set) var declines: [Decline] = []
+
+    /// Where an object goes when this reader cannot read it exactly as written: qpdf, whose
+    /// recovery repairs what it can. Made on first use; nil: such objects read as null (and are
+    /// still listed in `declines`).
+    public var fallback: (() -> (any ObjectSource)?)?
+    private var fallbackSource: (any ObjectSource)??
 
     /// Bound on decompressed object streams kept at once.
     static let objectStreamBudget = 128 << 20
@@ -63,12 +88,42 @@ public final class PDFReader: ObjectSource {
             try readCrossReferences()
         } catch let e as PDFReaderError {
             throw e
+        } catch let e as StreamDecoder.Unsupported {
+            throw PDFReaderError(description: "\(e)", isDamage: false)
         } catch {
             throw PDFReaderError(description: "\(error)")
         }
         guard case .dictionary(let t) = trailer else { throw PDFReaderError(description: "no trailer") }
-        if t["Encrypt"] != nil { throw PDFReaderError(description: "the file is encrypted") }
-        guard t["Root"] != nil else { throw PDFReaderError(description: "the trailer has no /Root") }
+        if t["Encrypt"] != nil { throw PDFReaderError(description: "the file is encrypted", isDamage: false) }
+        guard case .ref(let root)? = t["Root"] else { throw PDFReaderError(description: "the trailer has no /Root") }
+        try verifyOffsets()
+        // A catalog that does not read would make an empty document of a broken one.
+        guard case .dictionary = (try? object(root)) ?? .null else {
+            throw PDFReaderError(description: "the catalog \(root) is not a dictionary in the cross-reference sections")
+        }
+    }
+
+    /// Every offset of the cross-reference sections must land on its `N G obj`: one that does not
+    /// means the table is wrong (shifted by an edit, say), and whatever the reader made of it would
+    /// be a guess — an object read as null, a link that vanishes. qpdf reconstructs such tables.
+    /// This costs a few microseconds an object: the words at each offset, nothing more.
+    private func verifyOffsets() throws(PDFReaderError) {
+        var bad: (Int, Int, Int)?
+        var badCount = 0
+        data.withUnsafeBufferPointer { b in
+            for (n, e) in xref.enumerated() {
+                guard case .offset(let offset, let generation)? = e else { continue }
+                var p = PDFParser(b, at: offset)
+                if offset >= b.count || p.integer() != n || p.integer() != generation || !p.keyword("obj") {
+                    if bad == nil { bad = (n, generation, offset) }
+                    badCount += 1
+                }
+            }
+        }
+        if let (n, g, offset) = bad {
+            let more = badCount > 1 ? " (and \(badCount - 1) more objects)" : ""
+            throw PDFReaderError(description: "the cross-reference table gives offset \(offset) for object \(n) \(g), which is not where '\(n) \(g) obj' is\(more)")
+        }
     }
 
     // MARK: - Cross-reference sections
@@ -137,10 +192,12 @@ public final class PDFReader: ObjectSource {
                 guard case .dictionary(let d) = try p.object() else { throw PDFReaderError(description: "bad trailer") }
                 return d
             }
-            guard let first = p.integer(), let count = p.integer(), first >= 0, count >= 0 else {
+            guard let first = p.integer(), let count = p.integer(), first >= 0, count >= 0,
+                let end = PDFNumber.add(first, count), end <= Self.maxObjectNumber + 1
+            else {
                 throw PDFReaderError(description: "bad xref subsection at offset \(p.pos)")
             }
-            for n in first..<(first + count) {
+            for n in first..<end {
                 guard let o = p.integer(), let g = p.integer() else { throw PDFReaderError(description: "bad xref entry at offset \(p.pos)") }
                 p.skipWhitespace()
                 guard p.pos < p.bytes.count else { throw PDFReaderError(description: "truncated xref") }
@@ -173,10 +230,14 @@ public final class PDFReader: ObjectSource {
             let first = index[k]
             let count = index[k + 1]
             k += 2
-            for n in first..<(first + max(0, count)) {
+            guard first >= 0, count >= 0, let end = PDFNumber.add(first, count), end <= Self.maxObjectNumber + 1 else {
+                throw PDFReaderError(description: "bad xref stream /Index [\(first) \(count)]")
+            }
+            for n in first..<end {
+                // row < bytes.count / rowSize + 1, rowSize <= 24: no overflow.
                 let at = row * rowSize
                 row += 1
-                guard at + rowSize <= bytes.count else { return }
+                guard rowSize <= bytes.count - at else { return }
                 func field(_ i: Int, _ start: Int) -> Int {
                     var v = 0
                     for j in 0..<widths[i] { v = v << 8 | Int(bytes[start + j]) }
@@ -208,7 +269,9 @@ public final class PDFReader: ObjectSource {
             if case .int(let l) = resolve(r) { length = l }
         default: break
         }
-        guard length >= 0, start + length <= b.count else { throw PDFReaderError(description: "bad stream /Length at offset \(start)") }
+        guard length >= 0, start <= b.count, length <= b.count - start else {
+            throw PDFReaderError(description: "bad stream /Length at offset \(start)")
+        }
         return try StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[start..<start + length]), dictionary: d)
     }
 
@@ -217,8 +280,22 @@ public final class PDFReader: ObjectSource {
     /// The number of entries in the cross-reference sections.
     public var objectCount: Int { entryCount }
 
+    /// The object; one the reader cannot read exactly as written is declined (listed in
+    /// `declines`) and read through `fallback` instead.
     public func resolve(_ ref: ObjectRef) -> PDFValue {
-        (try? object(ref)) ?? .null
+        do {
+            return try object(ref)
+        } catch {
+            declines.append(Decline(object: ref, reason: error.description, isDamage: error.isDamage))
+            return fallbackObjects()?.resolve(ref) ?? .null
+        }
+    }
+
+    private func fallbackObjects() -> (any ObjectSource)? {
+        if let made = fallbackSource { return made }
+        let made = fallback?()
+        fallbackSource = .some(made)
+        return made
     }
 
     /// An object, or an error saying why it cannot be read (the fallback's reason).
@@ -265,14 +342,17 @@ public final class PDFReader: ObjectSource {
     }
 
     public func streamData(_ ref: ObjectRef) -> [UInt8]? {
-        guard case .stream(let d, let offset) = resolve(ref) else { return nil }
+        let declined = declines.count
+        let value = resolve(ref)
+        if declines.count > declined { return fallbackObjects()?.streamData(ref) }
+        guard case .stream(let d, let offset) = value else { return nil }
         var length = -1
         switch d["Length"] {
         case .int(let l)?: length = l
         case .ref(let r)?: if case .int(let l) = resolve(r) { length = l }
         default: break
         }
-        guard length >= 0, offset >= 0, offset + length <= data.count else { return nil }
+        guard length >= 0, offset >= 0, offset <= data.count, length <= data.count - offset else { return nil }
         return data.withUnsafeBufferPointer { b in
             try? StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[offset..<offset + length]), dictionary: d)
         }
@@ -280,7 +360,9 @@ public final class PDFReader: ObjectSource {
 
     private func compressedObject(_ number: Int, stream: Int, index: Int) throws(PDFReaderError) -> PDFValue {
         let os = try objectStream(stream)
-        guard let start = os.offsets[number] else { return .null }
+        guard let start = os.offsets[number] else {
+            throw PDFReaderError(description: "object \(number) is not in object stream \(stream), where the cross-reference stream puts it")
+        }
         do {
             return try os.data.withUnsafeBufferPointer { b throws(PDFSyntaxError) -> PDFValue in
                 var p = PDFParser(b, at: start)
@@ -306,14 +388,16 @@ public final class PDFReader: ObjectSource {
         case .ref(let r)?: if case .int(let l) = resolve(r) { length = l }
         default: break
         }
-        guard length >= 0, dataOffset + length <= data.count else { throw PDFReaderError(description: "object stream \(number) has a bad /Length") }
+        guard length >= 0, dataOffset <= data.count, length <= data.count - dataOffset else {
+            throw PDFReaderError(description: "object stream \(number) has a bad /Length")
+        }
         let decoded: [UInt8]
         do {
             decoded = try data.withUnsafeBufferPointer { b throws(StreamDecoder.Unsupported) -> [UInt8] in
                 try StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[dataOffset..<dataOffset + length]), dictionary: d)
             }
         } catch {
-            throw PDFReaderError(description: "object stream \(number): \(error)")
+            throw PDFReaderError(description: "object stream \(number): \(error)", isDamage: false)
         }
         guard first >= 0, first <= decoded.count else { throw PDFReaderError(description: "object stream \(number) has a bad /First \(first)") }
         var offsets: [Int: Int] = [:]

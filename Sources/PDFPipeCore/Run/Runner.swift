@@ -113,10 +113,13 @@ public struct Runner: Sendable {
             defer { timings[configured.label] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
             do {
                 try configured.stage.run(&job)
+                job.flushPendingFindings()
             } catch let failure as DocumentFailure {
+                job.flushPendingFindings()
                 job.report(Finding(rule: failure.rule, object: failure.object, message: failure.message))
                 status = .failed
             } catch {
+                job.flushPendingFindings()
                 job.report(Finding(rule: "stage.failed", message: "stage '\(configured.id)' failed: \(error)"))
                 status = .failed
             }

@@ -51,6 +51,14 @@ public struct DocumentFailure: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// A per-document resource that learns of problems while stages use it (pdfpipe's object reader
+/// handing an object it cannot read exactly as written to qpdf, say). The runner asks it after every
+/// stage, so a problem is reported whichever stage came upon it, and only once.
+public protocol PendingFindings: AnyObject {
+    /// Reports what was learnt since the last call.
+    func flush(into job: inout Job)
+}
+
 /// Per-document resources that stages share (an opened document, say), kept for the life of the
 /// job on the worker's thread and dropped with it. Not Sendable: it never leaves its worker.
 public final class JobResources {
@@ -74,6 +82,11 @@ public final class JobResources {
 
     /// Forgets every cached value (when the working file changes).
     public func removeAll() { items.removeAll() }
+
+    /// The resources that have findings to give, in a stable order.
+    public var pendingFindings: [any PendingFindings] {
+        items.values.compactMap { $0 as? any PendingFindings }.sorted { "\(type(of: $0))" < "\(type(of: $1))" }
+    }
 }
 
 /// One document on its way through the stages.
@@ -85,6 +98,7 @@ public struct Job {
     /// The file stages read: the source, or a copy an earlier stage made (normalize). Setting it
     /// drops the shared resources opened on the old file.
     public var workingFile: String {
+        willSet { flushPendingFindings() }
         didSet { resources.removeAll() }
     }
     public let outputDirectory: String
@@ -130,6 +144,11 @@ public struct Job {
             }
             return f
         }
+    }
+
+    /// Reports what the shared resources learnt (see `PendingFindings`).
+    public mutating func flushPendingFindings() {
+        for r in resources.pendingFindings { r.flush(into: &self) }
     }
 
     /// Adds a finding from the running stage.

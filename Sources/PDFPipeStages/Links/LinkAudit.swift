@@ -243,7 +243,7 @@ public struct LinkAudit {
         }
     }
 
-    func fmt(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v) }
+    func fmt(_ v: Double) -> String { PDFNumber.text(v) }
 
     // MARK: - Remote destinations
 
