@@ -1,12 +1,12 @@
+import PDFPipeCore
 import Foundation
-import Synchronization
 
 /// Where the CLI writes: standard output and error, or buffers in tests. One lock serializes all
 /// writes, so lines from worker threads never interleave.
 public final class Console: Sendable {
     private let out: @Sendable (String) -> Void
     private let err: @Sendable (String) -> Void
-    private let lock = Mutex(())
+    private let lock = Locked(())
     /// Whether standard error is a terminal (progress is shown only then).
     public let interactive: Bool
 

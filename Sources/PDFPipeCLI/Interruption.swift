@@ -1,13 +1,13 @@
+import PDFPipeCore
 import Dispatch
 import Foundation
-import Synchronization
 
 /// SIGINT and SIGTERM: the first stops new documents from starting (the running ones finish and a
 /// report marked incomplete is written); a second one ends the process at once.
 public final class Interruption: Sendable {
     public static let shared = Interruption()
 
-    private let received = Mutex<Int32?>(nil)
+    private let received = Locked<Int32?>(nil)
 
     /// The first signal received, if any.
     public var signal: Int32? { received.withLock { $0 } }

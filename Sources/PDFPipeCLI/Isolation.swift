@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +25,7 @@ final class IsolatedRunner: Sendable {
     let force: Bool
     let offline: Bool
     let documentsPerWorker = 100
-    private let idle = Mutex<[WorkerProcess]>([])
+    private let idle = Locked<[WorkerProcess]>([])
     /// Answers a worker's URL questions (stage index, keys); set before the first document.
     nonisolated(unsafe) var checkURLs: (@Sendable (Int, [URLChecker.Key]) -> [URLChecker.Key: URLFetch])?
 

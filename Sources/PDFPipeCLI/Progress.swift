@@ -1,12 +1,11 @@
 import Foundation
 import PDFPipeCore
-import Synchronization
 
 /// The progress line on a terminal: documents done/total, pages per second, time left.
 /// Redrawn at most five times a second; nothing at all when stderr is not a terminal.
 final class ProgressLine: Sendable {
     private let console: Console
-    private let lastDraw = Mutex<Double>(-1)
+    private let lastDraw = Locked<Double>(-1)
 
     init(console: Console) { self.console = console }
 

@@ -32,8 +32,8 @@ enum PageWorkers {
         _ body: @Sendable (PageWorker, Int) -> Void
     ) throws(DocumentFailure) -> [[String]] {
         let counter = Counter()
-        let messages = Mutex([[String]](repeating: [], count: count))
-        let failed = Mutex<String?>(nil)
+        let messages = Locked([[String]](repeating: [], count: count))
+        let failed = Locked<String?>(nil)
         _ = first.log.drain().messages  // what came before is the stages' that used it
         withoutActuallyEscaping(body) { body in
             @Sendable func work(_ worker: PageWorker) {

@@ -11,7 +11,7 @@ final class PageHelpersTests: XCTestCase {
     func testAnIdleWorkerHelpsAndTheOwnerWaitsForIt() {
         final class Work: Sendable {
             let next = Atomic<Int>(0)
-            let done = Mutex([String](repeating: "", count: 200))
+            let done = Locked([String](repeating: "", count: 200))
             let inProgress = Atomic<Int>(0)
             func take(_ who: String) {
                 while true {
@@ -27,7 +27,7 @@ final class PageHelpersTests: XCTestCase {
         let work = Work()
         let helpers = PageHelpers()
         let id = helpers.offer(hasWork: { work.next.load(ordering: .relaxed) < 200 }, assist: { work.take("h") })
-        let helped = Mutex(0)
+        let helped = Locked(0)
         let helper = Thread { helped.withLock { $0 = helpers.help() } }
         helper.start()
         // The owner starts once the helper has joined (a slow thread start must not fail the test).

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Turns a run report into one file. Reporters are pure: no I/O, no clock, no absolute paths.
 public protocol Reporter: Sendable {
@@ -38,7 +37,7 @@ public struct JSONReporter: Reporter {
     public func renderBytes(_ report: RunReport) -> [UInt8] {
         guard case .object(var top) = report.json(includingDocuments: false) else { return [] }
         let documents = report.documents
-        let rendered = Mutex([[UInt8]](repeating: [], count: documents.count))
+        let rendered = Locked([[UInt8]](repeating: [], count: documents.count))
         DispatchQueue.concurrentPerform(iterations: documents.count) { i in
             let text = Array(JSONWriter.pretty(documents[i].json, indent: 2).utf8)
             rendered.withLock { $0[i] = text }

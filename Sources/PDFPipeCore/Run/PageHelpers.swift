@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Workers of a run that have no document left lend a hand with the pages of the documents still
 /// running.
@@ -28,11 +27,11 @@ public final class PageHelpers: Sendable {
         }
         let id: Int
         let helpers = DispatchGroup()
-        private let work: Mutex<Work?>
+        private let work: Locked<Work?>
 
         init(id: Int, work: Work) {
             self.id = id
-            self.work = Mutex(work)
+            self.work = Locked(work)
         }
 
         /// Whether pages are left; false once withdrawn.
@@ -54,7 +53,7 @@ public final class PageHelpers: Sendable {
         func drop() { work.withLock { $0 = nil } }
     }
 
-    private let offers = Mutex<(next: Int, list: [Offer])>((0, []))
+    private let offers = Locked<(next: Int, list: [Offer])>((0, []))
 
     public init() {}
 

@@ -40,9 +40,9 @@ public struct Runner: Sendable {
         shouldStop: (@Sendable () -> Bool)? = nil
     ) -> [DocumentResult] {
         let count = documents.count
-        let results = Mutex<[DocumentResult?]>(Array(repeating: nil, count: count))
+        let results = Locked<[DocumentResult?]>(Array(repeating: nil, count: count))
         let next = Atomic<Int>(0)
-        let stats = Mutex<(done: Int, pages: Int)>((0, 0))
+        let stats = Locked<(done: Int, pages: Int)>((0, 0))
         let start = DispatchTime.now().uptimeNanoseconds
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "pdfpipe.workers", attributes: .concurrent)

@@ -1,7 +1,6 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
-import Synchronization
 
 extension RemoteDocument {
     /// Opens a file (pdfpipe's reader, qpdf for what it refuses) and reads its facts.
@@ -20,10 +19,10 @@ extension RemoteDocument {
 /// Target files of GoToR links, each read once per run whatever the number of links and workers.
 public final class RemoteDocuments: Sendable {
     private final class Entry: Sendable {
-        let value = Mutex<RemoteDocument?>(nil)
+        let value = Locked<RemoteDocument?>(nil)
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
 
     public init() {}
 

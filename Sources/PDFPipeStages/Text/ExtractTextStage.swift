@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import PDFBridge
 import PDFPipeCore
-import Synchronization
 
 /// `extract-text`: each page's text through poppler, written as `.txt` (a form feed after each page,
 /// as `pdftotext` does) or JSON (with word boxes on request); search terms reported as `text.match`;
@@ -77,7 +76,7 @@ public struct ExtractTextStage: Stage {
             pageWorkers > 0 ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
 
         // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
-        let results = Mutex([PageText](repeating: PageText(), count: selected.count))
+        let results = Locked([PageText](repeating: PageText(), count: selected.count))
         let messages = try PageWorkers.run(
             first: first, path: job.workingFile, count: selected.count, workers: workers,
             helpers: pageWorkers > 0 ? nil : job.pageHelpers, offerFrom: 32

@@ -162,7 +162,7 @@ public struct ThumbnailsStage: Stage {
             return
         }
         let outputDirectory = job.outputDirectory
-        let results = Mutex([Rendered](repeating: Rendered(), count: plan.count))
+        let results = Locked([Rendered](repeating: Rendered(), count: plan.count))
         let geo = geometries
 
         @Sendable func render(_ worker: PageWorker, _ k: Int) {
