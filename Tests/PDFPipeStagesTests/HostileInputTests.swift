@@ -26,11 +26,15 @@ final class HostileInputTests: XCTestCase {
     static let linkStages = #"[{"use": "resolve-destinations"}, {"use": "validate-links", "with": {"inventory": true}}]"#
 
     func run(_ stages: String, _ folder: String, _ names: [String], reader: String? = nil) throws -> [DocumentResult] {
+        try Self.run(stages, folder, names, reader: reader, out: dir + "/out")
+    }
+
+    static func run(_ stages: String, _ folder: String, _ names: [String], reader: String? = nil, out: String) throws -> [DocumentResult] {
         let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         if let reader { setenv("PDFPIPE_READER", reader, 1) } else { unsetenv("PDFPIPE_READER") }
         defer { unsetenv("PDFPIPE_READER") }
         let documents = names.map { InputDocument(path: folder + "/" + $0, relativePath: $0) }
-        return Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: folder, jobs: 2).run(documents)
+        return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: folder, jobs: 2).run(documents)
     }
 
     func testEveryStageFinishesOnEveryHostileFile() throws {
@@ -98,5 +102,75 @@ final class HostileInputTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(compared, 40)
+    }
+
+    /// Runs `body` on another thread; fails instead of hanging the suite if it takes longer.
+    func withinSeconds<T: Sendable>(_ seconds: Double, _ what: String, _ body: @escaping @Sendable () throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<Result<T, any Error>?>(nil)
+        Thread {
+            result.withLock { $0 = Result { try body() } }
+            done.signal()
+        }.start()
+        guard done.wait(timeout: .now() + seconds) == .success else {
+            XCTFail("\(what) did not finish within \(seconds) s")
+            throw CocoaError(.userCancelled)
+        }
+        return try result.withLock { $0! }.get()
+    }
+
+    /// Regression (trust issue, 4 and 9): link targets that are a FIFO or a device block a worker
+    /// forever, and a symlink in the root to a file outside it was followed. Only regular files
+    /// are opened, and the root check uses the resolved path.
+    func testLinkTargetsThatAreNotRegularFilesOrLeaveTheRootThroughASymlink() throws {
+        let root = dir + "/root"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/elsewhere", withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(root + "/pipe.pdf", 0o600), 0)
+        try FileManager.default.createSymbolicLink(atPath: root + "/zero.pdf", withDestinationPath: "/dev/zero")
+        try TestPDF.write(dir + "/elsewhere/secret.pdf", objects: ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"])
+        try FileManager.default.createSymbolicLink(atPath: root + "/outside.pdf", withDestinationPath: dir + "/elsewhere/secret.pdf")
+        func gotor(_ f: String, _ y: Int) -> String { "<< /Type /Annot /Subtype /Link /Rect [0 \(y) 100 \(y + 10)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>" }
+        let annots = [gotor("pipe.pdf", 0), gotor("zero.pdf", 20), gotor("outside.pdf", 40),
+            "<< /Type /Annot /Subtype /Link /Rect [0 60 100 70] /A << /S /URI /URI (pipe.pdf#page=2) >> >>"]
+        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: annots))).write(to: URL(fileURLWithPath: root + "/doc.pdf"))
+        let stages = #"[{"use": "validate-links", "with": {"gotor": true, "external": {"enabled": true, "offline": true}}}]"#
+        let out = dir + "/out"
+        let results = try withinSeconds(60, "the link audit") { try Self.run(stages, root, ["doc.pdf"], out: out) }
+        let findings = results[0].findings.map { "\($0.rule): \($0.message)" }
+        XCTAssertTrue(findings.contains { $0.hasPrefix("gotor.file-unreadable") && $0.contains("pipe.pdf") && $0.contains("a FIFO") }, "\(findings)")
+        XCTAssertTrue(findings.contains { $0.hasPrefix("gotor.outside-root") && $0.contains("zero.pdf") }, "\(findings)")
+        XCTAssertTrue(findings.contains { $0.hasPrefix("gotor.outside-root") && $0.contains("outside.pdf") }, "\(findings)")
+        XCTAssertTrue(findings.contains { $0.hasPrefix("uri.fragment-missing") && $0.contains("a FIFO") }, "\(findings)")
+        // Allowed outside the root, the device is still not read.
+        let allowing = #"[{"use": "validate-links", "with": {"gotor": true, "allowOutsideRoot": true}}]"#
+        let all = try withinSeconds(60, "the link audit") { try Self.run(allowing, root, ["doc.pdf"], out: out) }[0].findings.map(\.message)
+        XCTAssertTrue(all.contains { $0.contains("zero.pdf") && $0.contains("a character device") }, "\(all)")
+    }
+
+    /// Regression (trust issue, 4): a pattern that backtracks (the shipped text pipeline's old host
+    /// pattern) on a page of `a.a.a…` took ~15 s a page; each page's search now stops at its budget
+    /// and says so, and the shipped pattern is linear.
+    func testABacktrackingSearchStopsAtItsBudgetAndSaysSo() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        // One word of 30,000 characters: 100 lines of `a.a.…a-`, hyphenated lines joined again.
+        let line = String(repeating: "a.", count: 149) + "a-"
+        let content = "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
+        try TestPDF.write(dir + "/in/slow.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ])
+        let old = #"\\b[a-z0-9.-]+\\.internal\\.example\\.com\\b"#
+        let shipped = #"(?<![a-z0-9-])[a-z0-9-]+\\.internal\\.example\\.com\\b"#
+        let stages = #"[{"use": "extract-text", "with": {"format": "none", "search": [{"term": "\#(old)", "regex": true}, {"term": "\#(shipped)", "regex": true}]}}]"#
+        let start = Date()
+        let (folder, out) = (dir + "/in", dir + "/out")
+        let result = try withinSeconds(60, "the search") { try Self.run(stages, folder, ["slow.pdf"], out: out) }[0]
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        let incomplete = result.findings.filter { $0.rule == "text.search-incomplete" }
+        XCTAssertEqual(incomplete.count, 1, "\(result.findings)")
+        XCTAssertTrue(incomplete.first?.message.contains("[a-z0-9.-]+") == true, "the old pattern, not the shipped one")
+        XCTAssertEqual(incomplete.first?.page, 1)
     }
 }

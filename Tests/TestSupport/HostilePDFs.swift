@@ -23,7 +23,7 @@ public enum HostilePDFs {
     }
 
     /// A one-page document whose page has `annots` and whose catalog has `catalog` in it.
-    static func onePage(catalog: String = "", page: String = "/MediaBox [0 0 612 792]", annots: [String] = []) -> [String] {
+    public static func onePage(catalog: String = "", page: String = "/MediaBox [0 0 612 792]", annots: [String] = []) -> [String] {
         let refs = annots.indices.map { "\(4 + $0) 0 R" }.joined(separator: " ")
         return [
             "<< /Type /Catalog /Pages 2 0 R \(catalog) >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

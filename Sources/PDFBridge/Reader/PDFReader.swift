@@ -10,7 +10,7 @@ import Foundation
 /// makes it refuse (`PDFReaderError`), and the caller falls back to qpdf, which repairs and decrypts.
 public final class PDFReader: ObjectSource {
     public let path: String
-    let data: [UInt8]
+    let data: MappedFile
     public private(set) var trailer: PDFValue = .null
     /// Cross-reference entries by object number (nil: free or absent).
     private var xref: [Entry?] = []
@@ -80,10 +80,23 @@ public final class PDFReader: ObjectSource {
     /// Bound on decompressed object streams kept at once.
     static let objectStreamBudget = 128 << 20
 
-    public init(path: String) throws(PDFReaderError) {
+    /// Throws unless `path` is a regular file of at most `maxBytes` (opened without blocking).
+    public static func checkRegularFile(_ path: String, maxBytes: Int) throws(PDFReaderError) {
+        do {
+            try MappedFile.checkRegular(path, maxBytes: maxBytes)
+        } catch {
+            throw PDFReaderError(description: error.description, isDamage: false)
+        }
+    }
+
+    /// Reads the cross-reference sections of `path`, a regular file of at most `maxBytes`.
+    public init(path: String, maxBytes: Int = .max) throws(PDFReaderError) {
         self.path = path
-        guard let d = FileManager.default.contents(atPath: path) else { throw PDFReaderError(description: "cannot read the file") }
-        data = [UInt8](d)
+        do {
+            data = try MappedFile(path: path, maxBytes: maxBytes)
+        } catch {
+            throw PDFReaderError(description: error.description, isDamage: false)
+        }
         do {
             try readCrossReferences()
         } catch let e as PDFReaderError {
@@ -155,7 +168,7 @@ public final class PDFReader: ObjectSource {
         let key = Array("startxref".utf8)
         var i = data.count - key.count
         while i >= tail {
-            if data[i] == key[0] && Array(data[i..<i + key.count]) == key {
+            if data[i] == key[0] && data.bytes[i..<i + key.count].elementsEqual(key) {
                 return data.withUnsafeBufferPointer { b -> Int? in
                     var p = PDFParser(b, at: i + key.count)
                     return p.integer()

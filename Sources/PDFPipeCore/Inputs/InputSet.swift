@@ -85,6 +85,29 @@ public enum Paths {
         return "/" + parts.joined(separator: "/")
     }
 
+    /// `path` (absolute) with its symbolic links resolved, as far as it exists: a file that does
+    /// not exist yet is resolved through its folder.
+    public static func resolved(_ path: String) -> String {
+        if let r = realpath(path, nil) {
+            defer { free(r) }
+            return String(cString: r)
+        }
+        let p = standardize(path)
+        guard p != "/" else { return p }
+        let name = p[p.index(after: p.lastIndex(of: "/")!)...]
+        let folder = resolved(parent(p))
+        return folder == "/" ? "/" + name : folder + "/" + name
+    }
+
+    /// Whether `path` lies inside `root` once symbolic links are resolved: a link inside the root
+    /// may point out of it, and what it points at is what would be opened. The one check for link
+    /// targets (GoToR files, file and relative URIs).
+    public static func isInside(_ path: String, root: String) -> Bool {
+        let r = resolved(root)
+        let p = resolved(path)
+        return p == r || p.hasPrefix(r == "/" ? "/" : r + "/")
+    }
+
     public static func parent(_ path: String) -> String {
         guard let i = path.lastIndex(of: "/"), i != path.startIndex else { return "/" }
         return String(path[..<i])

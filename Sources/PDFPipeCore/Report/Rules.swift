@@ -212,6 +212,10 @@ public enum Rules {
             summary: "a search term of extract-text was found (the severity is the term's own)",
             hint: "remove or change the text, or the search term"),
         Rule(
+            id: "text.search-incomplete", severity: .warning,
+            summary: "a regular-expression search term ran out of time on a page (it backtracks on that text), so the page was not fully searched",
+            hint: "anchor the pattern so that it cannot backtrack, e.g. (?<![a-z0-9-])[a-z0-9-]+\\.example\\.com instead of [a-z0-9.-]+\\.example\\.com"),
+        Rule(
             id: "text.no-text-layer", severity: .warning,
             summary: "a page draws images but has no text: a scan without OCR, or text drawn as pictures (not searchable, not accessible)",
             hint: "run OCR on the page, or export text as text"),

@@ -258,7 +258,7 @@ public struct LinkAudit {
         let folder = Paths.parent(sourcePath)
         let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: folder)
         let shown = Paths.relative(target, to: inputRoot)
-        if !options.allowOutsideRoot && !target.hasPrefix(inputRoot == "/" ? "/" : inputRoot + "/") {
+        if !options.allowOutsideRoot && !Paths.isInside(target, root: inputRoot) {
             report("gotor.outside-root", "the file '\(path)' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)", at: place)
             return nil
         }

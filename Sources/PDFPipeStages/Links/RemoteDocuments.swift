@@ -3,14 +3,19 @@ import PDFBridge
 import PDFPipeCore
 
 extension RemoteDocument {
-    /// Opens a file (pdfpipe's reader, qpdf for what it refuses) and reads its facts.
+    /// Link targets larger than this are not read (a GoToR to a disk image, say).
+    static let maxBytes = 1 << 30
+
+    /// Opens a file (pdfpipe's reader, qpdf for what it refuses) and reads its facts. Only a regular
+    /// file is opened: a FIFO or a device (a symlink to /dev/zero) would block or never end.
     static func load(_ path: String) -> RemoteDocument {
         do {
+            try PDFReader.checkRegularFile(path, maxBytes: maxBytes)
             let (source, _) = try ObjectSources.open(path: path) { () throws(BridgeError) in try QPDFFile(path: path) }
             return RemoteDocument(source: source)
         } catch {
             var r = RemoteDocument()
-            r.error = error.description
+            r.error = "\(error)"
             return r
         }
     }

@@ -121,7 +121,13 @@ public struct ExtractTextStage: Stage {
             for term in terms {
                 let n = normalized[term.options] ?? TextNormalizer.normalize(t.text, term.options)
                 normalized[term.options] = n
-                for m in TextNormalizer.matches(of: term, in: n) {
+                let (found, complete) = TextNormalizer.search(term, in: n, budget: TextNormalizer.regexBudget)
+                if !complete {
+                    job.report(Finding(
+                        rule: "text.search-incomplete", page: page,
+                        message: "the search for '\(term.term)' was stopped after \(PDFNumber.text(TextNormalizer.regexBudget)) s on this page (the pattern backtracks on its text); matches after that point are not reported"))
+                }
+                for m in found {
                     let snippet = TextNormalizer.snippet(t.text, m.range)
                     let found = String(String.UnicodeScalarView(t.text[m.range])).replacingOccurrences(of: "\n", with: " ")
                     let rects = m.range.filter { $0 < t.layout.count && !t.text[$0].properties.isWhitespace }.map { t.layout[$0] }

@@ -85,8 +85,23 @@ public enum TextNormalizer {
     public static func matches(
         of term: SearchTerm, in normalized: (scalars: [Unicode.Scalar], origin: [Int])
     ) -> [TextMatch] {
+        search(term, in: normalized, budget: .infinity).matches
+    }
+
+    /// Seconds a regular expression may take on one page.
+    public static let regexBudget = 2.0
+
+    /// The matches of a term, and whether the search finished within `budget` seconds. A regular
+    /// expression can backtrack for minutes on a page of hostile text (`[a-z.]+\.example` over
+    /// 20,000 characters of `a.a.a…`: ~15 s a page); ICU's progress callback lets the search stop
+    /// at the deadline, and the caller says so (`text.search-incomplete`): silence would claim the
+    /// page was searched. Literal terms are linear and always finish.
+    public static func search(
+        _ term: SearchTerm, in normalized: (scalars: [Unicode.Scalar], origin: [Int]), budget: Double
+    ) -> (matches: [TextMatch], complete: Bool) {
         let (text, origin) = normalized
         var found: [Range<Int>] = []
+        var complete = true
         if let regex = term.regex {
             let string = String(String.UnicodeScalarView(text))
             // UTF-16 offsets back to scalar indices.
@@ -97,12 +112,20 @@ public enum TextNormalizer {
                 if s.value > 0xFFFF { scalarAt.append(k) }
             }
             scalarAt.append(text.count)
-            for m in regex.matches(in: string, range: NSRange(location: 0, length: scalarAt.count - 1)) where m.range.length > 0 {
-                found.append(scalarAt[m.range.location]..<scalarAt[m.range.location + m.range.length])
+            let deadline = budget.isFinite ? DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1e9) : UInt64.max
+            regex.enumerateMatches(in: string, options: [.reportProgress], range: NSRange(location: 0, length: scalarAt.count - 1)) {
+                m, _, stop in
+                if let m, m.range.length > 0 {
+                    found.append(scalarAt[m.range.location]..<scalarAt[m.range.location + m.range.length])
+                }
+                if DispatchTime.now().uptimeNanoseconds > deadline {
+                    complete = false
+                    stop.pointee = true
+                }
             }
         } else {
             let t = term.normalized
-            guard !t.isEmpty, t.count <= text.count else { return [] }
+            guard !t.isEmpty, t.count <= text.count else { return ([], true) }
             var i = 0
             while i + t.count <= text.count {
                 if text[i] == t[0] && text[i..<i + t.count].elementsEqual(t) {
@@ -113,7 +136,7 @@ public enum TextNormalizer {
                 }
             }
         }
-        return found.map { TextMatch(range: origin[$0.lowerBound]..<(origin[$0.upperBound - 1] + 1)) }
+        return (found.map { TextMatch(range: origin[$0.lowerBound]..<(origin[$0.upperBound - 1] + 1)) }, complete)
     }
 
     /// The match with up to `context` characters either side, white space collapsed, cut at words.

@@ -236,8 +236,7 @@ struct ExternalLinks {
 
     func checkFile(_ path: String, fragment: PDFFragment?, into out: inout Outcome) {
         out.finalURL = nil
-        let root = (inputRoot as NSString).standardizingPath
-        if !allowOutsideRoot && !(path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
+        if !allowOutsideRoot && !Paths.isInside(path, root: inputRoot) {
             out.outcome = "skipped"
             out.reason = "outside-root"
             out.finding = ("uri.skipped", "'\(path)' lies outside the input root and was not checked (allowOutsideRoot)", nil)
