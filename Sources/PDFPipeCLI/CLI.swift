@@ -43,13 +43,13 @@ public struct CLI: Sendable {
 
     public func run(_ args: [String]) -> ExitCode {
         guard let command = args.first else {
-            console.error(Self.usage)
+            console.errorLines(Self.usage)
             return .usage
         }
         let rest = Array(args.dropFirst())
         switch command {
         case "--help", "-h", "help":
-            if let topic = rest.first, let text = help(topic) { console.print(text) } else { console.print(Self.usage) }
+            if let topic = rest.first, let text = help(topic) { console.printLines(text) } else { console.printLines(Self.usage) }
             return .clean
         case "--version", "-V":
             console.print("pdfpipe \(Self.version)")
@@ -58,7 +58,7 @@ public struct CLI: Sendable {
             break
         }
         if rest.contains("--help") || rest.contains("-h"), let text = help(command) {
-            console.print(text)
+            console.printLines(text)
             return .clean
         }
         do throws(PipelineError) {
@@ -75,7 +75,7 @@ public struct CLI: Sendable {
                 throw PipelineError(file: nil, message: "unknown command '\(command)'\(Suggest.didYouMean(command, names)) (commands: \(names.joined(separator: ", ")))")
             }
         } catch {
-            console.error(error.description)
+            console.errorLines(error.description)
             return .usage
         }
     }

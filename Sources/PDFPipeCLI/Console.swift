@@ -24,8 +24,16 @@ public final class Console: Sendable {
             interactive: isatty(2) != 0)
     }
 
-    public func print(_ line: String) { lock.withLock { _ in out(line + "\n") } }
-    public func error(_ line: String) { lock.withLock { _ in err(line + "\n") } }
+    /// One line; whatever came from a document or a file name in it is escaped (`ConsoleText`).
+    public func print(_ line: String) { lock.withLock { _ in out(ConsoleText.escape(line) + "\n") } }
+    public func error(_ line: String) { lock.withLock { _ in err(ConsoleText.escape(line) + "\n") } }
+    /// pdfpipe's own text of several lines (usage, help, validation messages): each line escaped.
+    public func printLines(_ text: String) { lock.withLock { _ in out(Self.lines(text)) } }
+    public func errorLines(_ text: String) { lock.withLock { _ in err(Self.lines(text)) } }
+    private static func lines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { ConsoleText.escape(String($0)) + "\n" }.joined()
+    }
+
     /// Writes text to standard output as it is.
     public func write(_ text: String) { lock.withLock { _ in out(text) } }
     /// Writes without a newline (a progress line redrawn with `\r`).

@@ -26,7 +26,8 @@ public final class Interruption: Sendable {
                     return true
                 }
                 if first {
-                    console.error("\npdfpipe: stopping: finishing the documents in progress (signal again to stop at once)")
+                    console.status("\n")
+                    console.error("pdfpipe: stopping: finishing the documents in progress (signal again to stop at once)")
                 } else {
                     _exit(128 + sig)
                 }

@@ -39,3 +39,32 @@ enum Escape {
         githubData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }
+
+/// Text from documents and file names on a console line: nothing in a PDF or a file name may steer
+/// the terminal or the CI log that shows it.
+public enum ConsoleText {
+    /// Control characters (C0, DEL, C1: CR and LF would start a new line — `::warning file=…::` in
+    /// a URI becomes a GitHub workflow command; ESC sequences reach terminals) and the bidirectional
+    /// overrides that reorder what a reader sees are written as escapes (`\n`, `\x1b`, `\u{202e}`).
+    /// A line that would begin with `::` (a file named so) gets its first colon escaped, as GitHub
+    /// reads workflow commands only at the start of a line.
+    public static func escape(_ line: String) -> String {
+        var out = ""
+        out.reserveCapacity(line.utf8.count)
+        for c in line.unicodeScalars {
+            switch c.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x00..<0x20, 0x7F: out += "\\x" + (c.value < 0x10 ? "0" : "") + String(c.value, radix: 16)
+            case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: out += "\\u{\(String(c.value, radix: 16))}"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        let trimmed = out.drop { $0 == " " }
+        if trimmed.hasPrefix("::") {
+            out = String(out[..<trimmed.startIndex]) + "\\x3a" + trimmed.dropFirst()
+        }
+        return out
+    }
+}

@@ -132,8 +132,9 @@ public struct ExternalOptions: Sendable {
                 throw PipelineError(file: nil, path: "\(hp).name", message: "a header needs a name made of letters, digits, '-' and '_'")
             }
             let (expanded, secret) = try ExternalOptions.expand(value, path: "\(hp).value")
-            if expanded.contains(where: { $0 == "\r" || $0 == "\n" }) {
-                throw PipelineError(file: nil, path: "\(hp).value", message: "a header value must not contain line breaks")
+            // By scalars: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            if expanded.unicodeScalars.contains(where: Self.isControl) {
+                throw PipelineError(file: nil, path: "\(hp).value", message: "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")")
             }
             let hosts = (item.objectValue?["hosts"]?.stringValue ?? "").split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
@@ -141,6 +142,9 @@ public struct ExternalOptions: Sendable {
             headers.append(Header(name: name, value: expanded, secret: secret, hosts: hosts))
         }
         let ua = o.string("userAgent")
+        if ua.unicodeScalars.contains(where: Self.isControl) {
+            throw PipelineError(file: nil, path: "\(path).userAgent", message: "the User-Agent must not contain line breaks or other control characters")
+        }
         userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
         allowPrivateAddresses = o.bool("allowPrivateAddresses")
         let cache = o.object("cache")
@@ -170,6 +174,9 @@ public struct ExternalOptions: Sendable {
         }
         return out
     }
+
+    /// Control characters, which would end a header line or smuggle another one in.
+    static func isControl(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 && s != "\t" || s.value == 0x7F }
 
     /// Replaces `${VAR}` with the environment's value; a missing variable is a pipeline error (a
     /// request without its token would fail for a reason the report could not show).

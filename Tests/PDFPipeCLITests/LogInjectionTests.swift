@@ -1,0 +1,69 @@
+import Foundation
+import PDFPipeCLI
+import PDFPipeCore
+import TestSupport
+import XCTest
+
+/// Regression (trust issue, 6): text from PDFs and file names reached the console raw, so a URI
+/// with CR/LF and `::warning file=…::` became a GitHub workflow command in the CI log, and ESC
+/// sequences reached terminals; a header value could smuggle a second header in.
+final class LogInjectionTests: XCTestCase {
+    func testNothingFromADocumentOrAFileNameSteersTheLogOrTheTerminal() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let uri = #"http://x.example/\r\n::warning file=evil.pdf::injected\033[2J\033]0;title\007"#
+        let annots = ["<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /A << /S /URI /URI (\(uri)) >> >>"]
+        let name = "::error title=x::\u{1B}[31mred\u{202E}fdp.pdf"
+        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: annots))).write(to: URL(fileURLWithPath: dir + "/in/" + name, isDirectory: false).creatingFolder())
+        try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": {"enabled": true}}}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let cli = CapturedCLI()
+        let code = cli.run(["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--offline", "--format", "json,github", "--fail-on", "never"], in: dir)
+        XCTAssertEqual(code, .clean)
+        let printed = cli.stdout + cli.stderr
+        XCTAssertTrue(printed.contains("uri.malformed"), printed)
+        for line in printed.split(separator: "\n", omittingEmptySubsequences: false) {
+            XCTAssertFalse(line.drop { $0 == " " }.hasPrefix("::"), "a workflow command in the log: \(line)")
+            XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{7F}" || $0 == "\u{202E}" }, "a control character printed: \(line.debugDescription)")
+        }
+        XCTAssertTrue(printed.contains(#"\x3a:error title=x::\x1b[31mred\u{202e}fdp.pdf"#), printed)
+        // The github format: one workflow command per finding, its text escaped as GitHub reads it.
+        let github = try String(contentsOfFile: dir + "/out/github.txt", encoding: .utf8)
+        let lines = github.split(separator: "\n")
+        XCTAssertFalse(lines.isEmpty)
+        for line in lines {
+            XCTAssertTrue(line.hasPrefix("::error ") || line.hasPrefix("::warning ") || line.hasPrefix("::notice "), String(line))
+            XCTAssertFalse(line.contains("\r"))
+        }
+        XCTAssertTrue(github.contains("file=%3A%3Aerror title=x%3A%3A"), github)
+    }
+
+    func testHeaderValuesAndTheUserAgentCannotCarryLineBreaks() throws {
+        setenv("PDFPIPE_TEST_TOKEN", "abc\r\nX-Injected: 1", 1)
+        defer { unsetenv("PDFPIPE_TEST_TOKEN") }
+        for external in [
+            #"{"headers": [{"name": "Authorization", "value": "Bearer ${PDFPIPE_TEST_TOKEN}"}]}"#,
+            #"{"headers": [{"name": "X-A", "value": "a\r\nb"}]}"#,
+            #"{"userAgent": "ua\nX-Injected: 1"}"#,
+        ] {
+            let dir = Repo.temporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let text = #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": \#(external)}}]}"#
+            try text.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+            for args in [["validate", dir + "/p.json"], ["run", dir + "/p.json", dir]] {
+                let cli = CapturedCLI()
+                XCTAssertEqual(cli.run(args, in: dir), .usage, "\(args[0]) \(external)")
+                XCTAssertTrue(cli.stderr.contains("control characters"), cli.stderr)
+                XCTAssertFalse(cli.stderr.contains("X-Injected: 1"), "the secret is not printed: \(cli.stderr)")
+            }
+        }
+    }
+}
+
+extension URL {
+    /// Creates the folder this file goes in; returns the URL.
+    fileprivate func creatingFolder() throws -> URL {
+        try FileManager.default.createDirectory(at: deletingLastPathComponent(), withIntermediateDirectories: true)
+        return self
+    }
+}
