@@ -67,7 +67,7 @@ static inline int pdfpipe_address_is_private(const struct sockaddr *sa) {
     if (sa->sa_family == AF_INET6) {
         const unsigned char *a = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
         static const unsigned char zero[16] = {0};
-        if (memcmp(a, zero, 15) == 0 && (a[15] == 0 || a[15] == 1)) return 1;   // :: and ::1
+        if (memcmp(a, zero, 12) == 0) return 1;   // ::/96: ::, ::1 and IPv4-compatible (::127.0.0.1, deprecated)
         if (a[0] == 0xFF) return 1;                                            // multicast
         if (a[0] == 0xFE && (a[1] & 0xC0) == 0x80) return 1;                   // fe80::/10
         if (a[0] == 0xFE && (a[1] & 0xC0) == 0xC0) return 1;                   // fec0::/10 (old site-local)
@@ -76,6 +76,7 @@ static inline int pdfpipe_address_is_private(const struct sockaddr *sa) {
         if (memcmp(a, mapped, 12) == 0) return pdfpipe_ipv4_is_private(a + 12);
         static const unsigned char nat64[12] = {0,0x64,0xFF,0x9B,0,0,0,0,0,0,0,0};
         if (memcmp(a, nat64, 12) == 0) return pdfpipe_ipv4_is_private(a + 12);
+        if (a[0] == 0x20 && a[1] == 0x02) return pdfpipe_ipv4_is_private(a + 2);   // 6to4 2002::/16 embeds an IPv4 address
         return 0;
     }
     return 1;   // anything else (unix sockets, …) is not for web links

@@ -137,7 +137,7 @@ final class HTTPAddressPolicyTests: XCTestCase {
         for a in [
             "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1",
             "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1",
-            "::ffff:127.0.0.1", "::ffff:169.254.169.254", "64:ff9b::a00:1",
+            "::ffff:127.0.0.1", "::ffff:169.254.169.254", "64:ff9b::a00:1", "::127.0.0.1", "::10.0.0.1", "2002:7f00:1::1",
         ] {
             XCTAssertEqual(HTTPConnection.isPrivateAddress(a), true, a)
         }
@@ -147,6 +147,7 @@ final class HTTPAddressPolicyTests: XCTestCase {
         XCTAssertNil(HTTPConnection.isPrivateAddress("example.org"))
         XCTAssertEqual(HTTPConnection.privateAddress(of: "localhost").map { ["127.0.0.1", "::1"].contains($0) }, true)
         XCTAssertEqual(HTTPConnection.privateAddress(of: "[::1]"), "::1")
+        XCTAssertEqual(HTTPConnection.privateAddress(of: "[::127.0.0.1]"), "::127.0.0.1")
         XCTAssertEqual(URLParts.host(of: "https://user@Example.ORG:8443/a?b#c"), "example.org")
         XCTAssertEqual(URLParts.host(of: "http://[::1]:80/"), "::1")
     }
