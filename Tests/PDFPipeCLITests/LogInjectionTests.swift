@@ -67,3 +67,46 @@ extension URL {
         return self
     }
 }
+
+/// The trust issue's closing check: every hostile file of the issue mixed with normal documents,
+/// without isolation, through every stage with two jobs: the run ends (0 or 1), every report is
+/// written and lists every document, and the normal documents' results are those of a run
+/// without the hostile ones.
+final class HostileBatchTests: XCTestCase {
+    func testHostileFilesDoNotChangeTheOtherDocumentsResults() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/normal", withIntermediateDirectories: true)
+        for name in Samples.all { try FileManager.default.copyItem(atPath: Samples.path(name), toPath: dir + "/normal/" + name) }
+        try FileManager.default.copyItem(atPath: dir + "/normal", toPath: dir + "/mixed")
+        let hostile = try HostilePDFs.write(to: dir + "/mixed")
+        XCTAssertEqual(mkfifo(dir + "/mixed/pipe.pdf.fifo", 0o600), 0)
+        try #"""
+            {"version": 1, "stages": [
+              {"use": "inspect", "with": {"crossCheck": true}}, {"use": "resolve-destinations"},
+              {"use": "validate-links", "with": {"inventory": true, "external": {"enabled": true}}},
+              {"use": "thumbnails", "with": {"width": 32, "pages": "1-3", "overlay": "links", "incremental": false}},
+              {"use": "extract-text", "with": {"search": [{"term": "\\b[a-z0-9.-]+\\.example\\.com\\b", "regex": true}]}}]}
+            """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        func run(_ folder: String) throws -> [String: JSONValue] {
+            let cli = CapturedCLI()
+            let code = cli.run(["run", "p.json", folder, "--out", "out-" + folder, "--offline", "--jobs", "2", "--format", "json,junit,sarif,markdown,github,html"], in: dir)
+            XCTAssertTrue(code == .clean || code == .findings, "\(folder): \(code) \(cli.stderr)")
+            for report in ["report.json", "junit.xml", "report.sarif", "report.md", "github.txt", "report.html"] {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: "\(dir)/out-\(folder)/\(report)"), "\(folder): \(report)")
+            }
+            let documents = try Repo.stableReport("\(dir)/out-\(folder)/report.json")["documents"]?.arrayValue ?? []
+            var byPath: [String: JSONValue] = [:]
+            for d in documents { byPath[d["path"]?.stringValue ?? ""] = d }
+            return byPath
+        }
+        let normal = try run("normal")
+        let mixed = try run("mixed")
+        XCTAssertEqual(Set(mixed.keys), Set(normal.keys).union(hostile), "every document is listed")
+        XCTAssertEqual(normal.count, Samples.all.count)
+        XCTAssertGreaterThan(normal.values.filter { ($0["artifacts"]?.arrayValue?.count ?? 0) > 1 }.count, 10, "thumbnails and text were written")
+        for (path, result) in normal {
+            XCTAssertEqual(mixed[path], result, path)
+        }
+    }
+}
