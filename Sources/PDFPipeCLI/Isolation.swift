@@ -65,7 +65,8 @@ final class IsolatedRunner: Sendable {
             }
         }
         let request = JSONValue.object([
-            "path": .string(document.path), "relative": .string(document.relativePath), "pageWorkers": .int(pageWorkers),
+            "path": .string(document.path), "relative": .string(document.relativePath), "stem": .string(document.outputStem),
+            "pageWorkers": .int(pageWorkers),
         ])
         var answer = worker.send(JSONWriter.compact(request) + "\n") ? worker.readLine(timeout: timeout) : .closed
         // The time the parent spends on a worker's URL questions is not the document's.
@@ -279,7 +280,8 @@ extension CLI {
             else { throw PipelineError(file: nil, message: "__worker: bad request '\(line)'") }
             if crashOn == relative { abort() }  // test hook: how a crash in a C library looks to the parent
             let pageWorkers = request["pageWorkers"]?.intValue ?? 1
-            let result = runner.process(InputDocument(path: path, relativePath: relative), pageWorkers: pageWorkers)
+            let document = InputDocument(path: path, relativePath: relative, outputStem: request["stem"]?.stringValue)
+            let result = runner.process(document, pageWorkers: pageWorkers)
             if !Self.writeAll(JSONWriter.compact(result.json) + "\n", to: answers) { return .internalFailure }
         }
         return .clean

@@ -12,8 +12,7 @@ enum OutputNames {
 
     /// `folder/relative/path/of/the/document.ext`, relative to the output folder.
     static func file(for job: Job, folder: String, extension ext: String) -> String {
-        var stem = job.relativePath
-        if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
+        let stem = job.outputStem
         return String(Paths.standardize("/" + folder + "/" + stem + "." + ext).dropFirst())
     }
 }

@@ -173,4 +173,37 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(incomplete.first?.message.contains("[a-z0-9.-]+") == true, "the old pattern, not the shipped one")
         XCTAssertEqual(incomplete.first?.page, 1)
     }
+
+    /// Regression (trust issue, 5): `a.pdf` and `a.PDF` both wrote `text/a.txt`; `{page}.pdf` and
+    /// `1.pdf` collided; `.pdf` and `...pdf` made hidden or climbing names; a 250-byte name failed
+    /// with "File name too long". Every document now gets outputs of its own.
+    func testEveryDocumentGetsOutputsOfItsOwn() throws {
+        let folder = dir + "/in"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let long = String(repeating: "é", count: 120) + ".pdf"  // 244 bytes
+        let names = ["a.pdf", "a.PDF", "A.pdf", "{page}.pdf", "1.pdf", ".pdf", "...pdf", long]
+        for (k, name) in names.enumerated() {
+            let content = "BT /F1 12 Tf 10 100 Td (document \(k)) Tj ET"
+            try TestPDF.write(folder + "/" + name, objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+                "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            ])
+        }
+        let set = try InputSet.expand([folder], relativeTo: dir)
+        XCTAssertEqual(Set(set.documents.map(\.relativePath)), Set(names))
+        let stages = #"[{"use": "thumbnails", "with": {"width": 20, "template": "{stem}/{page}.{ext}"}}, {"use": "extract-text"}]"#
+        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(set.documents)
+        XCTAssertTrue(results.allSatisfy { $0.findings.isEmpty }, "\(results.flatMap(\.findings))")
+        let artifacts = results.flatMap { $0.artifacts.map(\.path) }
+        XCTAssertEqual(artifacts.count, names.count * 2)
+        XCTAssertEqual(Set(artifacts.map { $0.lowercased() }).count, artifacts.count, "no two documents share a file: \(artifacts.sorted())")
+        for r in results {
+            let text = try String(contentsOfFile: dir + "/out/" + r.artifacts.first { $0.path.hasSuffix(".txt") }!.path, encoding: .utf8)
+            let k = names.firstIndex(of: r.path)!
+            XCTAssertTrue(text.contains("document \(k)"), "\(r.path): \(text)")
+        }
+        XCTAssertTrue(artifacts.allSatisfy { !$0.split(separator: "/").contains { $0.hasPrefix(".") || $0.utf8.count > 240 } }, "\(artifacts)")
+    }
 }

@@ -6,10 +6,69 @@ public struct InputDocument: Sendable, Equatable {
     public var path: String
     /// Relative to the batch's input root, `/`-separated: what reports show.
     public var relativePath: String
+    /// The document's name in the output folder (`text/STEM.txt`, `thumbnails/STEM/1.png`):
+    /// unique in the batch (see `OutputStems`).
+    public var outputStem: String
 
-    public init(path: String, relativePath: String) {
+    public init(path: String, relativePath: String, outputStem: String? = nil) {
         self.path = path
         self.relativePath = relativePath
+        self.outputStem = outputStem ?? OutputStems.base(relativePath)
+    }
+}
+
+/// Names of documents in the output folder: the relative path without `.pdf`, made safe and
+/// unique, so that no document's outputs overwrite another's.
+///
+/// - `a.pdf` and `a.PDF` (and `A.pdf`, on case-insensitive file systems) would share `a`: the first
+///   in input order keeps it, the others get `~` and 8 hex digits of a hash of their relative path
+///   (stable: the same whatever else is in the batch, and across shards).
+/// - A name that is empty or only dots once `.pdf` is gone (`.pdf`, `...pdf`) would be a hidden
+///   file or climb a folder: it becomes `_` followed by the name.
+/// - A component longer than 200 bytes (file systems stop at 255, and stages add `.review.pdf` or
+///   `/123.png`) is cut at a character boundary and gets the hash suffix.
+public enum OutputStems {
+    public static let maxComponentBytes = 200
+
+    public static func base(_ relativePath: String) -> String {
+        var stem = relativePath
+        if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
+        var parts = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for (i, p) in parts.enumerated() {
+            var c = p
+            if c.allSatisfy({ $0 == "." }) { c = "_" + c }
+            if c.utf8.count > maxComponentBytes {
+                var cut = ""
+                for ch in c {
+                    if cut.utf8.count + ch.utf8.count > maxComponentBytes - 9 { break }
+                    cut.append(ch)
+                }
+                c = cut + "~" + hash(p)
+            }
+            parts[i] = c
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// Makes the stems of a batch unique (case-insensitively), keeping input order's first as is.
+    public static func assign(_ documents: inout [InputDocument]) {
+        var taken = Set<String>()
+        for i in documents.indices {
+            var stem = documents[i].outputStem
+            if !taken.insert(stem.lowercased()).inserted {
+                stem += "~" + hash(documents[i].relativePath)
+                taken.insert(stem.lowercased())
+            }
+            documents[i].outputStem = stem
+        }
+    }
+
+    /// 8 hex digits of FNV-1a over the bytes of `text`.
+    static func hash(_ text: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let s = String(h >> 32, radix: 16)
+        return String(repeating: "0", count: 8 - s.count) + s
     }
 }
 
@@ -61,6 +120,7 @@ public struct InputSet: Sendable {
             docs.append(InputDocument(path: path, relativePath: Paths.relative(path, to: root)))
         }
         docs.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        OutputStems.assign(&docs)
         return InputSet(root: root, documents: docs, emptyPatterns: empty)
     }
 }

@@ -39,6 +39,10 @@ public struct Runner: Sendable {
         _ documents: [InputDocument], progress: (@Sendable (RunProgress) -> Void)? = nil,
         shouldStop: (@Sendable () -> Bool)? = nil
     ) -> [DocumentResult] {
+        // Output names unique however the documents were listed (InputSet does it already).
+        var unique = documents
+        OutputStems.assign(&unique)
+        let documents = unique
         let count = documents.count
         let results = Locked<[DocumentResult?]>(Array(repeating: nil, count: count))
         let next = Atomic<Int>(0)
@@ -95,6 +99,7 @@ public struct Runner: Sendable {
     public func process(_ document: InputDocument, pageWorkers: Int = 1, helpers: PageHelpers? = nil) -> DocumentResult {
         var job = Job(
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory, inputRoot: inputRoot)
+        job.outputStem = document.outputStem
         job.pageWorkers = pageWorkers
         job.pageHelpers = helpers
         job.ruleLevels = pipeline.rules

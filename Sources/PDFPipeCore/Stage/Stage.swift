@@ -95,6 +95,8 @@ public struct Job {
     public let source: String
     /// Relative to the input root; what reports show.
     public let relativePath: String
+    /// The document's name in the output folder, unique in the batch (`OutputStems`).
+    public var outputStem: String
     /// The file stages read: the source, or a copy an earlier stage made (normalize). Setting it
     /// drops the shared resources opened on the old file.
     public var workingFile: String {
@@ -128,6 +130,7 @@ public struct Job {
     public init(source: String, relativePath: String, outputDirectory: String, inputRoot: String) {
         self.source = source
         self.relativePath = relativePath
+        self.outputStem = OutputStems.base(relativePath)
         self.workingFile = source
         self.outputDirectory = outputDirectory
         self.inputRoot = inputRoot

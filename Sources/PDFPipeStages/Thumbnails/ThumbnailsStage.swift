@@ -94,15 +94,28 @@ public struct ThumbnailsStage: Stage {
 
     /// The file name of one thumbnail, relative to the output folder; never outside it.
     func fileName(for job: Job, page: Int) -> String {
-        var stem = job.relativePath
-        if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
+        let stem = job.outputStem
         let name = stem.split(separator: "/").last.map(String.init) ?? stem
-        var t = template.replacingOccurrences(of: "{stem}", with: stem).replacingOccurrences(of: "{name}", with: name)
-        if let r = t.range(of: #"\{page:0(\d)\}"#, options: .regularExpression) {
-            let digits = Int(t[r].dropFirst(7).prefix(1)) ?? 1
-            t.replaceSubrange(r, with: String(format: "%0\(digits)d", page))
+        // One pass over the template: a document named '{page}.pdf' keeps its name.
+        var t = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            t += rest[..<open]
+            let token = rest[rest.index(after: open)..<close]
+            switch token {
+            case "stem": t += stem
+            case "name": t += name
+            case "page": t += String(page)
+            default:
+                if token.hasPrefix("page:0"), let digits = Int(token.dropFirst(6)), (1...9).contains(digits) {
+                    t += String(format: "%0\(digits)d", page)
+                } else {
+                    t += rest[open...close]
+                }
+            }
+            rest = rest[rest.index(after: close)...]
         }
-        t = t.replacingOccurrences(of: "{page}", with: String(page))
+        t += rest
         // Inside the folder whatever the template says ("../" cannot climb out).
         return folder + Paths.standardize("/" + t)
     }
