@@ -206,4 +206,27 @@ final class HostileInputTests: XCTestCase {
         }
         XCTAssertTrue(artifacts.allSatisfy { !$0.split(separator: "/").contains { $0.hasPrefix(".") || $0.utf8.count > 240 } }, "\(artifacts)")
     }
+
+    /// Regression (trust issue, 5): a file whose name is not valid UTF-8 was left out of the report
+    /// (a folder with only such a file reported "0 documents", exit 0). It is listed, its name's
+    /// bytes escaped, with a finding that says why it was not read.
+    func testAFileNameThatIsNotUTF8IsListedWithAFinding() throws {
+        let folder = dir + "/in"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var raw = Array((folder + "/bad").utf8) + [0xFF, 0xFE] + Array(".pdf".utf8)
+        raw.append(0)
+        let bytes = HostilePDFs.classic(HostilePDFs.onePage())
+        let fd = raw.withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        XCTAssertEqual(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }, bytes.count)
+        close(fd)
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/good.pdf"))
+        let set = try InputSet.expand([folder], relativeTo: dir)
+        XCTAssertEqual(set.documents.map(\.relativePath), [#"bad\xff\xfe.pdf"#, "good.pdf"])
+        let pipeline = try Pipeline.parse(#"{"stages": \#(Self.linkStages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(set.documents)
+        XCTAssertEqual(results.map(\.status), [.failed, .ok])
+        XCTAssertEqual(results[0].findings.map(\.rule), ["pdf.unreadable"])
+        XCTAssertTrue(results[0].findings[0].message.contains("not valid UTF-8"))
+    }
 }

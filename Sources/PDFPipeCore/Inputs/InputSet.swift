@@ -9,6 +9,8 @@ public struct InputDocument: Sendable, Equatable {
     /// The document's name in the output folder (`text/STEM.txt`, `thumbnails/STEM/1.png`):
     /// unique in the batch (see `OutputStems`).
     public var outputStem: String
+    /// The file's name is not valid UTF-8: `path` shows its bytes as `\xNN` and cannot open it.
+    public var undecodableName = false
 
     public init(path: String, relativePath: String, outputStem: String? = nil) {
         self.path = path
@@ -87,12 +89,13 @@ public struct InputSet: Sendable {
         var files: [String] = []
         var bases: [String] = []
         var empty: [String] = []
+        var undecodable = Set<String>()
         for input in inputs {
             let absolute = Paths.absolute(input, relativeTo: directory)
             if Glob.hasWildcard(input) {
                 let (base, pattern) = Glob.split(absolute)
                 bases.append(base)
-                let matches = Walker.files(under: base).filter { file in
+                let matches = Walker.files(under: base, undecodable: &undecodable).filter { file in
                     Glob.match(pattern: pattern, path: Paths.relative(file, to: base))
                 }
                 if matches.isEmpty { empty.append(input) }
@@ -105,7 +108,7 @@ public struct InputSet: Sendable {
             }
             if isDir.boolValue {
                 bases.append(absolute)
-                files += Walker.files(under: absolute).filter { $0.lowercased().hasSuffix(".pdf") }
+                files += Walker.files(under: absolute, undecodable: &undecodable).filter { $0.lowercased().hasSuffix(".pdf") }
             } else {
                 bases.append(Paths.parent(absolute))
                 files.append(absolute)
@@ -117,7 +120,9 @@ public struct InputSet: Sendable {
         for f in files {
             let path = Paths.standardize(f)
             guard seen.insert(path).inserted else { continue }
-            docs.append(InputDocument(path: path, relativePath: Paths.relative(path, to: root)))
+            var d = InputDocument(path: path, relativePath: Paths.relative(path, to: root))
+            d.undecodableName = undecodable.contains(f)
+            docs.append(d)
         }
         docs.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
         OutputStems.assign(&docs)
@@ -193,10 +198,11 @@ public enum Paths {
 
 /// Lists regular files below a folder, following symbolic links without looping.
 enum Walker {
-    static func files(under root: String) -> [String] {
+    /// Every regular file under `root`; `undecodable` gets those whose names are not UTF-8.
+    static func files(under root: String, undecodable: inout Set<String>) -> [String] {
         var out: [String] = []
         var visited = Set<[UInt64]>()
-        walk(root, &out, &visited, depth: 0)
+        walk(root, &out, &undecodable, &visited, depth: 0)
         return out
     }
 
@@ -206,15 +212,43 @@ enum Walker {
         return [UInt64(st.st_dev), UInt64(st.st_ino)]
     }
 
-    private static func walk(_ dir: String, _ out: inout [String], _ visited: inout Set<[UInt64]>, depth: Int) {
+    /// The names in a folder, read with readdir: a name that is not valid UTF-8 (which Foundation
+    /// leaves out) comes back with its bytes past ASCII written `\xNN`, and `undecodable` set.
+    static func names(in dir: String) -> [(name: String, undecodable: Bool)]? {
+        guard let d = opendir(dir) else { return nil }
+        defer { closedir(d) }
+        var out: [(String, Bool)] = []
+        while let e = readdir(d) {
+            let bytes = withUnsafeBytes(of: e.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            if let name = String(validating: bytes, as: UTF8.self) {
+                out.append((name, false))
+            } else {
+                out.append((bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined(), true))
+            }
+        }
+        return out.sorted { $0.0 < $1.0 }
+    }
+
+    private static func walk(
+        _ dir: String, _ out: inout [String], _ undecodable: inout Set<String>, _ visited: inout Set<[UInt64]>, depth: Int
+    ) {
         guard depth < 256, let id = identity(dir), visited.insert(id).inserted else { return }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
-        for name in names.sorted() {
+        guard let names = names(in: dir) else { return }
+        for (name, nameIsUndecodable) in names {
             let path = dir + "/" + name
+            if nameIsUndecodable {
+                // It cannot be opened by this name; it is listed, and its document says why.
+                if name.lowercased().hasSuffix(".pdf") {
+                    out.append(path)
+                    undecodable.insert(path)
+                }
+                continue
+            }
             var st = stat()
             guard stat(path, &st) == 0 else { continue }  // dangling link
             if (st.st_mode & S_IFMT) == S_IFDIR {
-                walk(path, &out, &visited, depth: depth + 1)
+                walk(path, &out, &undecodable, &visited, depth: depth + 1)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
                 out.append(path)
             }

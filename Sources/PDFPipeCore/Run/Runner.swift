@@ -58,7 +58,7 @@ public struct Runner: Sendable {
             var out: [DocumentResult] = []
             for (i, d) in documents.enumerated() {
                 if shouldStop?() == true { break }
-                let result = isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers)
+                let result = d.undecodableName ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers)
                 out.append(result)
                 let pages = stats.withLock { s in
                     s.pages += result.pageCount ?? 0
@@ -79,7 +79,9 @@ public struct Runner: Sendable {
                         helpers?.help()
                         return
                     }
-                    let result = isolate?(documents[i], pageWorkers) ?? process(documents[i], pageWorkers: pageWorkers, helpers: helpers)
+                    let result =
+                        documents[i].undecodableName
+                        ? process(documents[i]) : isolate?(documents[i], pageWorkers) ?? process(documents[i], pageWorkers: pageWorkers, helpers: helpers)
                     results.withLock { $0[i] = result }
                     let (done, pages) = stats.withLock { s in
                         s.done += 1
@@ -97,6 +99,12 @@ public struct Runner: Sendable {
 
     /// Runs every stage on one document; never throws: failures become findings.
     public func process(_ document: InputDocument, pageWorkers: Int = 1, helpers: PageHelpers? = nil) -> DocumentResult {
+        if document.undecodableName {
+            return DocumentResult(
+                path: document.relativePath, status: .failed,
+                findings: [Finding(rule: "pdf.unreadable", message: "the file name is not valid UTF-8 (shown with \\xNN for its bytes); pdfpipe cannot open it by that name: rename it")],
+                artifacts: [], timings: [:], sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
+        }
         var job = Job(
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory, inputRoot: inputRoot)
         job.outputStem = document.outputStem
