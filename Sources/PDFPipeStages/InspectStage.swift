@@ -214,8 +214,9 @@ public struct InspectStage: Stage {
                 if let m = a.mimeType { o["mimeType"] = .string(m) }
                 if let data = a.data {
                     o["size"] = .int(data.count)
-                    o["md5"] = .string(MD5.hex(data))
-                    if let declared = a.declaredChecksum, declared != MD5.hex(data) { o["checksumMismatch"] = true }
+                    let md5 = Checksum.md5(data)
+                    o["md5"] = .string(md5)
+                    if let declared = a.declaredChecksum, declared != md5 { o["checksumMismatch"] = true }
                 } else if let s = a.declaredSize {
                     o["size"] = .int(s)
                 }

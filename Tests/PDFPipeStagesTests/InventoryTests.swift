@@ -86,9 +86,16 @@ final class InventoryTests: XCTestCase {
         XCTAssertEqual(list.sections["annotations"]?["items"]?.arrayValue?.first?["rect"], [150, 160, 300, 200])
     }
 
-    func testMD5() {
-        XCTAssertEqual(MD5Check.hex(Array("".utf8)), "d41d8cd98f00b204e9800998ecf8427e")
-        XCTAssertEqual(MD5Check.hex(Array("The quick brown fox jumps over the lazy dog".utf8)), "9e107d9d372bb6826bd81d3542a419d6")
-        XCTAssertEqual(MD5Check.hex([UInt8](repeating: 0x61, count: 1000)), "cabe45dcc9ae5b66ba86600cca6b8ba8")
+    func testMD5() throws {
+        XCTAssertEqual(Checksum.md5(Array("".utf8)), "d41d8cd98f00b204e9800998ecf8427e")
+        XCTAssertEqual(Checksum.md5(Array("The quick brown fox jumps over the lazy dog".utf8)), "9e107d9d372bb6826bd81d3542a419d6")
+        XCTAssertEqual(Checksum.md5([UInt8](repeating: 0x61, count: 1000)), "cabe45dcc9ae5b66ba86600cca6b8ba8")
+        // Streaming, across the 1 MB pieces: the same as md5sum.
+        let path = NSTemporaryDirectory() + "pdfpipe-md5-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: URL(fileURLWithPath: path))
+        let md5sum = try ExternalTool.run("/usr/bin/md5sum", [path]).output.prefix(32)
+        XCTAssertEqual(Checksum.fileMD5(path), String(md5sum))
+        XCTAssertNil(Checksum.fileMD5("/dev/zero"), "not a regular file")
     }
 }

@@ -34,6 +34,16 @@ final class ThumbnailsTests: XCTestCase {
         XCTAssertEqual(one.findings, three.findings)
         XCTAssertEqual(files1.count, 8)
         XCTAssertEqual(files1, files3)
+        // Not incremental: no manifest, so the file was never hashed (trust issue, 8).
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/thumbnails/.manifest"))
+    }
+
+    /// Incremental (the default): a second run skips the pages, and the manifest keys on the file.
+    func testASecondIncrementalRunSkipsTheRender() throws {
+        let stages = #"[{"use": "thumbnails", "with": {"width": 60}}]"#
+        XCTAssertEqual(try run("page-labels.pdf", stages).sections["thumbnails"], ["rendered": 1, "skipped": 0])
+        XCTAssertEqual(try run("page-labels.pdf", stages).sections["thumbnails"], ["rendered": 0, "skipped": 1])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/thumbnails/.manifest/page-labels.json"))
     }
 
     /// Mean absolute difference per colour channel over every other pixel of the common area.

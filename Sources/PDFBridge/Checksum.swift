@@ -1,0 +1,32 @@
+import Foundation
+internal import CPoppler
+
+/// Checksums through GLib's `GChecksum` (linked already through poppler-glib): no hand-written
+/// hash in the project. `GChecksum` objects are freed before each function returns.
+public enum Checksum {
+    /// The MD5 of `bytes`, as lowercase hex (embedded files declare their checksum as MD5).
+    public static func md5(_ bytes: [UInt8]) -> String {
+        let c = g_checksum_new(G_CHECKSUM_MD5)!
+        defer { g_checksum_free(c) }
+        bytes.withUnsafeBufferPointer { g_checksum_update(c, $0.baseAddress, gssize($0.count)) }
+        return String(cString: g_checksum_get_string(c))
+    }
+
+    /// The MD5 of a file's content, read in 1 MB pieces (never the whole file in memory); nil when
+    /// it is not a regular file or cannot be read.
+    public static func fileMD5(_ path: String) -> String? {
+        guard let (fd, _) = try? MappedFile.openRegular(path) else { return nil }
+        defer { close(fd) }
+        let c = g_checksum_new(G_CHECKSUM_MD5)!
+        defer { g_checksum_free(c) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            buffer.withUnsafeBufferPointer { g_checksum_update(c, $0.baseAddress, gssize(n)) }
+        }
+        return String(cString: g_checksum_get_string(c))
+    }
+}
