@@ -173,7 +173,9 @@ final class LinkFindingsTests: XCTestCase {
         let r = Self.audit("links-internal.pdf")
         let links = try XCTUnwrap(r.sections["links"]?.arrayValue)
         XCTAssertEqual(links.count, 9)
-        XCTAssertEqual(links[0], ["page": 1, "rect": [72, 660, 372, 676], "kind": "goto", "targetPage": 3, "object": links[0]["object"]!])
+        XCTAssertEqual(links[0], ["page": 1, "rect": [72, 660, 372, 676], "kind": "goto", "targetPage": 3, "object": links[0]["object"]!, "annotationIndex": 0])
+        // Page and place in /Annots: each link's identity.
+        XCTAssertEqual(links.map { "\($0["page"]?.intValue ?? 0)#\($0["annotationIndex"]?.intValue ?? -1)" }, ["1#0", "1#1", "1#2", "1#3", "1#4", "2#0", "2#1", "2#2", "2#3"])
         XCTAssertEqual(links[1]["destination"], "chapter.2")
         XCTAssertEqual(links[1]["targetPage"], 2)
         XCTAssertEqual(links[2]["destination"], "section.2.1")

@@ -169,6 +169,45 @@ final class ThumbnailsTests: XCTestCase {
         XCTAssertLessThan(working.b, 90)
     }
 
+    /// Regression (trust issue, 7a): the overlay matched findings to links by rounded rectangles,
+    /// so a broken link whose /Rect has more than 3 decimals was drawn as working. It matches on
+    /// the link's identity (page and place in /Annots) now.
+    func testABrokenLinkWithAPreciseRectangleIsDrawnBroken() throws {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try TestPDF.write(out + "/precise.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R /Names << /Dests << /Names [(ok) [3 0 R /Fit]] >> >> >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Annots [4 0 R 5 0 R] >>",
+            "<< /Type /Annot /Subtype /Link /Rect [50.123456 300.987654 350.55555 330.44444] /Border [0 0 0] /Dest (missing) >>",
+            "<< /Type /Annot /Subtype /Link /Rect [50.123456 100.987654 350.55555 130.44444] /Border [0 0 0] /Dest (ok) >>",
+        ])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links"}, {"use": "thumbnails", "with": {"dpi": 72, "overlay": "links", "incremental": false}}]}"#,
+            file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out, jobs: 1).process(InputDocument(path: out + "/precise.pdf", relativePath: "precise.pdf"))
+        XCTAssertEqual(r.findings.map(\.rule), ["dest.name-not-found"])
+        XCTAssertEqual(r.findings.first?.details["annotationIndex"], 0)
+        let image = try CairoImage(png: out + "/thumbnails/precise/1.png")
+        let broken = image.pixel(x: 50, y: 400 - 315)
+        let working = image.pixel(x: 50, y: 400 - 115)
+        XCTAssertTrue(broken.r > 150 && broken.g < 90, "the broken link is red: \(broken)")
+        XCTAssertTrue(working.r > 150 && working.g > 120 && working.b < 90, "the working link is yellow: \(working)")
+    }
+
+    /// Regression (trust issue, 7b): `overlay: "links"` without a validate-links stage before it
+    /// (or with its inventory off) drew nothing and said nothing; the pipeline is refused instead.
+    func testTheOverlayNeedsTheLinkInventoryBeforeIt() {
+        for stages in [
+            #"[{"use": "thumbnails", "with": {"overlay": "links"}}]"#,
+            #"[{"use": "thumbnails", "with": {"overlay": "links"}}, {"use": "validate-links"}]"#,
+            #"[{"use": "validate-links", "with": {"inventory": false}}, {"use": "thumbnails", "with": {"overlay": "links"}}]"#,
+        ] {
+            XCTAssertThrowsError(try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "p.json", catalog: StageTable.all, formats: ["json"]), stages) { e in
+                XCTAssertTrue("\(e)".contains("overlay 'links' needs"), "\(e)")
+            }
+        }
+        XCTAssertNoThrow(try Pipeline.parse(#"{"stages": [{"use": "validate-links"}, {"use": "thumbnails", "with": {"overlay": "links"}}]}"#, file: "p.json", catalog: StageTable.all, formats: ["json"]))
+    }
+
     func testOptionsAndNames() throws {
         func message(_ with: String) -> String {
             do {

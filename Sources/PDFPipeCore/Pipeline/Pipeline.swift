@@ -211,6 +211,9 @@ public struct Pipeline: Sendable {
             }
             let values = try OptionSpec.validate(s["with"], specs: descriptor.options, path: "\(p).with", fail: fail)
             let options = OptionValues(values)
+            if let problem = descriptor.requirement?(options, stages.map { ($0.id, $0.options) }) {
+                throw fail("\(p).with", problem)
+            }
             stageIDs.append(id)
             let stage: any Stage
             do {

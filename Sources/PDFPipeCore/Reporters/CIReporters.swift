@@ -24,8 +24,8 @@ public struct JUnitReporter: Reporter {
                 if skipped.contains(stage) {
                     body = "      <skipped message=\"skipped: the document failed in an earlier stage\"/>\n"
                 } else {
-                    let id = stage.split(separator: "#").first.map(String.init) ?? stage
-                    let findings = d.findings.filter { ($0.stage ?? "") == id }
+                    // Findings carry the stage instance that made them (`id#2` for a second one).
+                    let findings = d.findings.filter { ($0.stage ?? "") == stage }
                     let failing = findings.filter { report.failOn.fails($0.severity) }
                     if !failing.isEmpty {
                         failures += 1

@@ -121,7 +121,8 @@ public struct Runner: Sendable {
                 skipped.append(configured.label)
                 continue
             }
-            job.stage = configured.id
+            // The stage instance: a stage listed twice reports as `id` and `id#2`.
+            job.stage = configured.label
             let t0 = DispatchTime.now().uptimeNanoseconds
             defer { timings[configured.label] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
             do {

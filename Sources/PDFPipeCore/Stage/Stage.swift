@@ -5,14 +5,20 @@ public struct StageDescriptor: Sendable {
     public var options: [OptionSpec]
     /// Builds the stage from validated options (defaults filled in).
     public var make: @Sendable (OptionValues) throws(PipelineError) -> any Stage
+    /// What the stage needs from the stages before it (thumbnails' link overlay needs the link
+    /// inventory of validate-links): given its options and the earlier stages, what is missing,
+    /// or nil. Checked when the pipeline is loaded, before any document is opened.
+    public var requirement: (@Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?)?
 
     public init(
         id: String, summary: String, options: [OptionSpec],
+        requirement: (@Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?)? = nil,
         make: @escaping @Sendable (OptionValues) throws(PipelineError) -> any Stage
     ) {
         self.id = id
         self.summary = summary
         self.options = options
+        self.requirement = requirement
         self.make = make
     }
 }
@@ -124,7 +130,7 @@ public struct Job {
     public var artifacts: [Artifact] = []
     public var sections: [String: JSONValue] = [:]
     public let resources = JobResources()
-    /// The id of the running stage (set by the runner).
+    /// The running stage instance's label (set by the runner): its id, `id#2` for a second one.
     public internal(set) var stage = ""
 
     public init(source: String, relativePath: String, outputDirectory: String, inputRoot: String) {

@@ -59,12 +59,16 @@ public struct LinkAudit {
         var page: Int?
         var rect: PDFRect?
         var object: String?
+        /// The link annotation's position in the page's /Annots.
+        var annotationIndex: Int?
         /// Prefix for messages ("bookmark 'A / B': ").
         var prefix = ""
     }
 
     mutating func report(_ rule: String, _ message: String, at place: Place) {
-        findings.append(Finding(rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message))
+        var f = Finding(rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message)
+        if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        findings.append(f)
     }
 
     // MARK: - Running
@@ -82,7 +86,7 @@ public struct LinkAudit {
         let page = pageObjects[index]
         guard let annots = page["Annots"], annots.isArray else { return }
         let visible = geometries[index].visibleBox
-        for annot in annots.items {
+        for (k, annot) in annots.items.enumerated() {
             guard annot.isDictionary, annot["Subtype"]?.name == "Link" else { continue }
             if options.maxLinks > 0 && links.count >= options.maxLinks {
                 limitReached = true
@@ -93,7 +97,8 @@ public struct LinkAudit {
                 return
             }
             var record = LinkRecord(page: index + 1, object: annot.reference)
-            var place = Place(page: index + 1, object: record.object)
+            record.annotationIndex = k
+            var place = Place(page: index + 1, object: record.object, annotationIndex: k)
             if let rect = annot["Rect"]?.rectangle {
                 record.rect = rect
                 place.rect = rect

@@ -7,6 +7,9 @@ public struct LinkRecord: Sendable, Equatable {
     public var page: Int?
     /// The annotation object (`12 0 R`).
     public var object: String?
+    /// The annotation's position in its page's `/Annots` (0-based): with `page`, the link's
+    /// identity, which findings about it carry too (the overlay matches on it, not on rectangles).
+    public var annotationIndex: Int?
     /// Normalized, in PDF user space.
     public var rect: PDFRect?
     /// `goto`, `gotor`, `uri`, `launch`, `named`, `javascript`, `other`, or `none` (no target).
@@ -35,6 +38,7 @@ public struct LinkRecord: Sendable, Equatable {
         if let page { o["page"] = .int(page) }
         if let rect { o["rect"] = .array(rect.array.map { .double(($0 * 1000).rounded() / 1000) }) }
         if let object { o["object"] = .string(object) }
+        if let annotationIndex { o["annotationIndex"] = .int(annotationIndex) }
         if let destination { o["destination"] = .string(destination) }
         if let uri { o["uri"] = .string(uri) }
         if let file { o["file"] = .string(file) }

@@ -34,6 +34,15 @@ public struct ThumbnailsStage: Stage {
             OptionSpec("contactSheetColumns", .integer(min: 1, max: 50), default: 6, "columns of the contact sheet"),
             OptionSpec("incremental", .bool, default: true, "skip documents whose thumbnails are up to date (same content, same options); --force renders again"),
         ],
+        requirement: { options, earlier in
+            // The overlay draws the link inventory of an earlier validate-links: without it, it
+            // would draw nothing and say nothing.
+            guard options.string("overlay") == "links" else { return nil }
+            guard let links = earlier.last(where: { $0.id == "validate-links" }) else {
+                return "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
+            }
+            return links.options.bool("inventory") ? nil : "overlay 'links' needs the link inventory: the validate-links stage before it has inventory: false"
+        },
         make: { options throws(PipelineError) in try ThumbnailsStage(options: options) })
 
     let width: Int
@@ -146,13 +155,17 @@ public struct ThumbnailsStage: Stage {
         var marks: [Int: [(PDFRect, Bool)]] = [:]
         var geometries: [PageGeometry] = []
         if overlay {
+            // A link is broken when a finding (warning or worse) names it: page and position in
+            // /Annots, its identity (rectangles, rounded in the inventory, would mismatch).
             let broken = Set(job.effectiveFindings.filter { $0.severity >= .warning }.compactMap { f -> String? in
-                guard let p = f.page, let r = f.rect else { return nil }
-                return "\(p) \(r)"
+                guard let p = f.page, let k = f.details["annotationIndex"]?.intValue else { return nil }
+                return "\(p)#\(k)"
             })
             for l in job.sections["links"]?.arrayValue ?? [] {
-                guard let p = l["page"]?.intValue, let r = l["rect"]?.arrayValue?.compactMap(\.doubleValue), r.count == 4 else { continue }
-                marks[p, default: []].append((PDFRect(r[0], r[1], r[2], r[3]), broken.contains("\(p) \(r)")))
+                guard let p = l["page"]?.intValue, let k = l["annotationIndex"]?.intValue,
+                    let r = l["rect"]?.arrayValue?.compactMap(\.doubleValue), r.count == 4
+                else { continue }
+                marks[p, default: []].append((PDFRect(r[0], r[1], r[2], r[3]), broken.contains("\(p)#\(k)")))
             }
         }
         if overlay || box != "crop" {

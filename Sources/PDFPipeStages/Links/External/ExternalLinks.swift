@@ -155,6 +155,7 @@ struct ExternalLinks {
                 var f = Finding(
                     rule: rule, page: site.page, object: site.object, rect: site.rect, message: site.prefix + message, hint: hint)
                 f.details = ["uri": .string(site.record.uriWritten ?? site.record.uri ?? ""), "status": out.status.map { .int($0) } ?? .null]
+                if let k = site.record.annotationIndex { f.details["annotationIndex"] = .int(k) }
                 findings.append(f)
             }
             sites[i].record.check = out.json
