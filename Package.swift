@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "TestSupport"]),
         .testTarget(name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),
         .testTarget(
-            name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "TestSupport"], exclude: ["Golden"]),
+            name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -99,7 +99,7 @@ final class IsolatedRunner: Sendable {
                 return failed("pdf.out-of-memory", "the document's process ran out of memory under the \(memoryLimitMB) MB limit")
             }
             let how = signal != 0 ? "was killed by signal \(signal)\(Self.signalName(signal))" : "exited with status \(status)"
-            let detail = errText.split(separator: "\n").last.map { ": \($0)" } ?? ""
+            let detail = WorkerProcess.crashReason(errText).map { ": \($0)" } ?? ""
             return failed("pdf.crashed", "the document's process \(how)\(detail)")
         }
     }
@@ -144,8 +144,10 @@ final class WorkerProcess: @unchecked Sendable {
     private let output: Int32
     private let inputPipe: Pipe
     private let outputPipe: Pipe
-    /// The child's stderr goes to a file (nothing to drain while it runs); its last line explains a crash.
-    private let stderrPath: String
+    /// The child's stderr goes to a file (nothing to drain while it runs), which explains a crash.
+    /// The file is unlinked as soon as the child has it open: read through `stderrReader`, it
+    /// leaves nothing behind even when pdfpipe itself is killed (`kill -9`).
+    private let stderrReader: FileHandle?
     private var buffer: [UInt8] = []
     /// Where the current document's stderr starts in the file (earlier documents' lines are not its fault).
     private var stderrOffset: UInt64 = 0
@@ -163,25 +165,31 @@ final class WorkerProcess: @unchecked Sendable {
         defer { WorkerProcess.spawnLock.unlock() }
         inputPipe = Pipe()
         outputPipe = Pipe()
-        stderrPath = NSTemporaryDirectory() + "/pdfpipe-worker-\(UUID().uuidString).stderr"
+        let stderrPath = NSTemporaryDirectory() + "/pdfpipe-worker-\(UUID().uuidString).stderr"
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        stderrReader = FileHandle(forReadingAtPath: stderrPath)
+        defer { try? FileManager.default.removeItem(atPath: stderrPath) }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardInput = inputPipe
         process.standardOutput = outputPipe
         let stderrFile = FileHandle(forWritingAtPath: stderrPath)
         process.standardError = stderrFile
+        // The crash message, not a backtrace (which takes a third of a second and buries it).
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
         input = inputPipe.fileHandleForWriting.fileDescriptor
         output = outputPipe.fileHandleForReading.fileDescriptor
         try process.run()
         try? stderrFile?.close()  // the child has its own copy; the parent's would pile up over workers
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: stderrPath) }
+    deinit { try? stderrReader?.close() }
 
     /// Writes a request; false if the child is gone.
     func send(_ text: String, keepStderrOffset: Bool = false) -> Bool {
-        if !keepStderrOffset { stderrOffset = ((try? FileManager.default.attributesOfItem(atPath: stderrPath)[.size]) as? NSNumber)?.uint64Value ?? 0 }
+        if !keepStderrOffset { stderrOffset = (try? stderrReader?.seekToEnd()) ?? 0 }
         return CLI.writeAll(text, to: input)
     }
 
@@ -225,16 +233,30 @@ final class WorkerProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// The line of a crashed process's stderr that says why: Swift's fatal error, a C++ exception,
+    /// an assertion, else the last line that is not part of a backtrace.
+    static func crashReason(_ stderr: String) -> String? {
+        let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let markers = ["Fatal error", "Swift runtime failure", "terminate called", "Assertion", "assertion", "Segmentation fault", "AddressSanitizer"]
+        if let line = lines.first(where: { l in markers.contains { l.contains($0) } }) {
+            return line.trimmingCharacters(in: CharacterSet(charactersIn: "* "))
+        }
+        let backtrace = lines.filter { l in
+            !(l.hasPrefix("***") || l.hasPrefix("Backtrace took") || l.hasPrefix("Thread ") || l.hasPrefix("Platform:")
+                || l.first.map { $0.isNumber } == true || l.hasPrefix("at /"))
+        }
+        return backtrace.last
+    }
+
     /// Waits for a child that closed its output; gives the signal that ended it (0 if none), its exit
     /// status and its stderr.
     func waitForExit() -> (signal: Int32, status: Int32, stderr: String) {
         try? inputPipe.fileHandleForWriting.close()
         process.waitUntilExit()
         var text = ""
-        if let h = FileHandle(forReadingAtPath: stderrPath) {
+        if let h = stderrReader {
             try? h.seek(toOffset: stderrOffset)
             text = String(decoding: (try? h.readToEnd()) ?? Data(), as: UTF8.self)
-            try? h.close()
         }
         let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : 0
         return (signal, signal == 0 ? process.terminationStatus : 0, text)
@@ -273,12 +295,14 @@ extension CLI {
             }
         }
         let crashOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"]
+        let trapOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_TRAP_ON"]
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
         while let line = Swift.readLine() {
             guard let request = try? JSONParser.parse(line), let path = request["path"]?.stringValue,
                 let relative = request["relative"]?.stringValue
             else { throw PipelineError(file: nil, message: "__worker: bad request '\(line)'") }
             if crashOn == relative { abort() }  // test hook: how a crash in a C library looks to the parent
+            if trapOn == relative { fatalError("test hook: a trap while reading '\(relative)'") }  // and a Swift trap
             let pageWorkers = request["pageWorkers"]?.intValue ?? 1
             let document = InputDocument(path: path, relativePath: relative, outputStem: request["stem"]?.stringValue)
             let result = runner.process(document, pageWorkers: pageWorkers)

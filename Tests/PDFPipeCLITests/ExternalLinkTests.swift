@@ -1,5 +1,6 @@
 import Foundation
 import PDFPipeCore
+import PDFPipeStages
 import XCTest
 
 /// The external link check against a real HTTP server on loopback (scripts/http-fixture.py, one
@@ -230,6 +231,20 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(skipped.count, 4)
         XCTAssertTrue(skipped[0]["message"]?.stringValue?.contains("resolves to 127.0.0.1") == true, skipped[0]["message"]?.stringValue ?? "")
         XCTAssertEqual(try serverLog(), [], "nothing reached the server")
+    }
+
+    /// Regression (trust issue, 9): the URL checker's threads never ended. After a run (here the
+    /// CLI in this process) none is left.
+    func testTheCheckersThreadsEndWithTheRun() throws {
+        func httpThreads() -> Int { URLChecker.liveThreads }
+        XCTAssertEqual(httpThreads(), 0)
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/ok", base + "/status/404", base + "/redirect/1"])
+        try #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "allowPrivateAddresses": true, "maxConcurrency": 4}}}]}"#
+            .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--quiet"], in: dir), .findings, cli.stderr)
+        XCTAssertEqual(httpThreads(), 0, "the checker's threads ended with the run")
     }
 
     func testCacheKeepsResultsBetweenRuns() throws {

@@ -435,4 +435,37 @@ final class IsolationTests: XCTestCase {
             }
         }
     }
+
+    /// Regression (trust issue, 9): `pdf.crashed` said "Backtrace took 0.34s" (the backtracer's last
+    /// line) instead of the fatal error; and the worker's stderr file stayed in the temporary folder
+    /// when pdfpipe itself was killed.
+    func testACrashSaysWhyAndLeavesNoTemporaryFile() throws {
+        func workerFiles() -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter { $0.hasPrefix("pdfpipe-worker-") })
+        }
+        let before = workerFiles()
+        XCTAssertEqual(
+            try run(["run", "pipelines/link-audit.json", "--isolate", "--out", dir + "/iso", "--quiet", "--offline"], environment: ["PDFPIPE_TEST_TRAP_ON": "gotor.pdf"]), 1)
+        let documents = try XCTUnwrap(try Repo.stableReport(dir + "/iso/report.json")["documents"]?.arrayValue)
+        let crashed = try XCTUnwrap(documents.first { $0["path"] == "gotor.pdf" }?["findings"]?.arrayValue?.first)
+        XCTAssertEqual(crashed["rule"], "pdf.crashed")
+        let message = crashed["message"]?.stringValue ?? ""
+        XCTAssertTrue(message.contains("Fatal error: test hook: a trap while reading 'gotor.pdf'"), message)
+        XCTAssertFalse(message.contains("Backtrace"), message)
+        XCTAssertEqual(workerFiles().subtracting(before), [], "no stderr file left behind")
+        // Killed with SIGKILL while its workers run: nothing left either (the files are unlinked at once).
+        let exe = try Repo.executable()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = ["run", "pipelines/link-audit.json", "--isolate", "--timeout", "30", "--out", dir + "/killed", "--quiet", "--offline"]
+        p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        usleep(300_000)
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        usleep(300_000)
+        XCTAssertEqual(workerFiles().subtracting(before), [], "no stderr file left behind after kill -9")
+    }
 }

@@ -49,7 +49,9 @@ public struct ValidateLinksStage: Stage {
 
     /// Saves the URL cache.
     public func runFinished() throws {
-        if external.enabled { try checker.saveCache() }
+        guard external.enabled else { return }
+        defer { checker.shutdown() }
+        try checker.saveCache()
     }
 
     public func run(_ job: inout Job) throws {

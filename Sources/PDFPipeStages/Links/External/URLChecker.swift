@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import Synchronization
 
 /// What checking one URL found: the raw facts (kept in the cache) from which the outcome follows.
 public struct URLFetch: Sendable, Equatable {
@@ -118,6 +119,8 @@ public final class URLChecker: @unchecked Sendable {
     /// Tasks waiting for a retry's backoff, by the time they may go.
     private var delayed: [Task] = []
     private var threads = 0
+    /// Set by `shutdown`: threads end once nothing is pending.
+    private var stopping = false
     private var cache: [String: URLFetch]?
     private var cacheDirty = false
     /// Requests made (for the run summary and tests).
@@ -281,9 +284,32 @@ public final class URLChecker: @unchecked Sendable {
         return out
     }
 
+    /// Ends the checker's threads once their work is done (after the run's last document), and
+    /// waits for them: their connections are closed and nothing is left running.
+    public func shutdown() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while threads > 0 { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Threads running now (for tests).
+    public var runningThreads: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return threads
+    }
+
     // MARK: - Workers
 
+    /// Checker threads alive in this process, over every checker (for tests).
+    public static var liveThreads: Int { live.load(ordering: .relaxed) }
+    private static let live = Atomic<Int>(0)
+
     private func work() {
+        URLChecker.live.wrappingAdd(1, ordering: .relaxed)
+        defer { URLChecker.live.wrappingSubtract(1, ordering: .relaxed) }
         // Without a handle the thread still answers its tasks (with the reason), so that no
         // document waits forever.
         let connection = try? HTTPConnection(userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
@@ -311,6 +337,13 @@ public final class URLChecker: @unchecked Sendable {
                 }
                 condition.broadcast()
                 continue
+            }
+            // Shut down with nothing left to do: the thread ends and its connection is closed.
+            if stopping && pending.isEmpty {
+                threads -= 1
+                condition.broadcast()
+                condition.unlock()
+                return
             }
             // Nothing may start now: sleep until something could, or until a request finishes or
             // a document queues URLs (both broadcast).
