@@ -16,8 +16,8 @@ swiftc "${flags[@]}" -emit-library -static -emit-module -module-name PDFPipeCore
   $(find Sources/PDFPipeCore -name '*.swift') -o "$out/libPDFPipeCore.a" -emit-module-path "$out/PDFPipeCore.swiftmodule"
 r=Sources/PDFBridge/Reader
 swiftc "${flags[@]}" -I Sources/CZlib -emit-library -static -emit-module -module-name PDFBridge \
-  $r/Inflate.swift $r/PDFDictionary.swift $r/PDFObject.swift $r/PDFParser.swift $r/PDFReader.swift $r/PDFValue.swift \
-  $r/PageTree.swift Sources/PDFBridge/PDFRect.swift -o "$out/libPDFBridge.a" -emit-module-path "$out/PDFBridge.swiftmodule"
+  $r/Inflate.swift $r/MappedFile.swift $r/PDFDictionary.swift $r/PDFObject.swift $r/PDFParser.swift $r/PDFReader.swift $r/PDFValue.swift \
+  $r/PageTree.swift Sources/PDFBridge/PDFRect.swift Sources/PDFBridge/PDFNumber.swift -o "$out/libPDFBridge.a" -emit-module-path "$out/PDFBridge.swiftmodule"
 l=Sources/PDFPipeStages/Links
 swiftc "${flags[@]}" -I Sources/CZlib -module-name LinksFuzz \
   $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/URIReference.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/RemoteDocument.swift \
@@ -29,7 +29,7 @@ mkdir -p "$corpus"
 cp samples/*.pdf "$corpus/"
 # A web page for the anchor tokenizer to start from.
 printf '%s' '<!DOCTYPE html><html><head><title>t</title><style>p{}</style></head><body><h1 id="a">x</h1><a name=b>y</a><!-- c --><script>z</script><p id='"'"'&#x43;&amp;'"'"'></p></body></html>' > "$corpus/page.html"
-ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-links" "$corpus" -max_total_time="${1:-60}" -max_len=65536 -artifact_prefix=fuzz-findings/ -print_final_stats=1 2>&1 |
+ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-links" "$corpus" -max_total_time="${1:-60}" -max_len=65536 -dict=Fuzz/extreme-tokens.dict -artifact_prefix=fuzz-findings/ -print_final_stats=1 2>&1 |
   grep -E "stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|crash-|Fatal" || true
 if compgen -G "fuzz-findings/crash-*" >/dev/null; then
   echo "crashing inputs in fuzz-findings/ — add each to a test before fixing it"
