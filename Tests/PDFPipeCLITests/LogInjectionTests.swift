@@ -79,12 +79,26 @@ final class HostileBatchTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir + "/normal", withIntermediateDirectories: true)
         for name in Samples.all { try FileManager.default.copyItem(atPath: Samples.path(name), toPath: dir + "/normal/" + name) }
         try FileManager.default.copyItem(atPath: dir + "/normal", toPath: dir + "/mixed")
-        let hostile = try HostilePDFs.write(to: dir + "/mixed")
-        XCTAssertEqual(mkfifo(dir + "/mixed/pipe.pdf.fifo", 0o600), 0)
+        var hostile = try HostilePDFs.write(to: dir + "/mixed")
+        // Link targets that would block (a FIFO, a device), and a page a backtracking search chews on.
+        XCTAssertEqual(mkfifo(dir + "/mixed/pipe.pdf", 0o600), 0)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/mixed/zero.pdf", withDestinationPath: "/dev/zero")
+        let targets = ["pipe.pdf", "zero.pdf"].enumerated().map { k, f in
+            "<< /Type /Annot /Subtype /Link /Rect [0 \(k * 20) 100 \(k * 20 + 10)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>"
+        } + ["<< /Type /Annot /Subtype /Link /Rect [0 60 100 70] /A << /S /URI /URI (pipe.pdf#page=2) >> >>"]
+        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: targets))).write(to: URL(fileURLWithPath: dir + "/mixed/targets.pdf"))
+        let line = String(repeating: "a.", count: 149) + "a-"
+        let content = "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
+        try TestPDF.write(dir + "/mixed/slow-search.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ])
+        hostile += ["targets.pdf", "slow-search.pdf"]
         try #"""
             {"version": 1, "stages": [
               {"use": "inspect", "with": {"crossCheck": true}}, {"use": "resolve-destinations"},
-              {"use": "validate-links", "with": {"inventory": true, "external": {"enabled": true}}},
+              {"use": "validate-links", "with": {"inventory": true, "gotor": true, "external": {"enabled": true}}},
               {"use": "thumbnails", "with": {"width": 32, "pages": "1-3", "overlay": "links", "incremental": false}},
               {"use": "extract-text", "with": {"search": [{"term": "\\b[a-z0-9.-]+\\.example\\.com\\b", "regex": true}]}}]}
             """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
@@ -103,6 +117,9 @@ final class HostileBatchTests: XCTestCase {
         let normal = try run("normal")
         let mixed = try run("mixed")
         XCTAssertEqual(Set(mixed.keys), Set(normal.keys).union(hostile), "every document is listed")
+        let rules = { (path: String) in Set(mixed[path]?["findings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } ?? []) }
+        XCTAssertTrue(rules("targets.pdf").isSuperset(of: ["gotor.file-unreadable", "gotor.outside-root", "uri.fragment-missing"]), "\(rules("targets.pdf"))")
+        XCTAssertTrue(rules("slow-search.pdf").contains("text.search-incomplete"), "\(rules("slow-search.pdf"))")
         XCTAssertEqual(normal.count, Samples.all.count)
         XCTAssertGreaterThan(normal.values.filter { ($0["artifacts"]?.arrayValue?.count ?? 0) > 1 }.count, 10, "thumbnails and text were written")
         for (path, result) in normal {
