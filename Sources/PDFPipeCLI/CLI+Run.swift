@@ -29,6 +29,7 @@ extension CLI {
             pipeline.jobs = n
         }
         if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
+        let fileFailOn = pipeline.failOn
         if let f = a.values["--fail-on"] { pipeline.failOn = try Self.failOn(f) }
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
@@ -88,6 +89,7 @@ extension CLI {
             toolVersion: Self.version, pipeline: pipeline.name, documents: results,
             generatedAt: fixedDate ?? Date().ISO8601Format())
         report.failOn = pipeline.failOn
+        report.pipelineFailOn = fileFailOn
         report.shard = shard?.description
         if let signal = interruption.signal {
             // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
@@ -146,7 +148,7 @@ extension CLI {
 
     /// `pdfpipe merge`: joins shard reports into the report one run over the whole batch writes.
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--format", "--fail-on"], flags: ["--quiet"])
+        let a = try Arguments(args, valued: ["--out", "--format", "--fail-on"], flags: ["--quiet", "--allow-partial"])
         guard !a.positional.isEmpty else { throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...") }
         var reports: [RunReport] = []
         for file in a.positional {
@@ -161,7 +163,9 @@ extension CLI {
                 throw PipelineError(file: file, message: "\(error)")
             }
         }
+        let whole = try Self.checkShards(reports, files: a.positional, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
+        if !whole { merged.incomplete = true }
         var seen = Set(merged.documents.map(\.path))
         for (file, r) in zip(a.positional.dropFirst(), reports.dropFirst()) {
             guard r.pipeline == merged.pipeline else {
@@ -177,10 +181,38 @@ extension CLI {
         merged.documents.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         merged.shard = nil
         merged.generatedAt = fixedDate ?? Date().ISO8601Format()
-        if let f = a.values["--fail-on"] { merged.failOn = try Self.failOn(f) }
+        // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
+        // a shard's command-line override (shards run with --fail-on never to finish the matrix).
+        merged.failOn = try a.values["--fail-on"].map(Self.failOn) ?? reports.lazy.compactMap(\.pipelineFailOn).first ?? .error
         let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
         let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
         return write(merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"))
+    }
+
+    /// A set of shard reports must be whole: the same N, each K from 1 to N once. Reports of runs
+    /// without `--shard` merge as before. `--allow-partial` lets an incomplete set through (the
+    /// merged report then says `incomplete`).
+    /// Returns whether the set is whole.
+    @discardableResult
+    static func checkShards(_ reports: [RunReport], files: [String], allowPartial: Bool) throws(PipelineError) -> Bool {
+        let shards = reports.map { r in r.shard.flatMap { try? Shard($0) } }
+        guard shards.contains(where: { $0 != nil }) else { return true }
+        var problems: [String] = []
+        if let i = shards.firstIndex(where: { $0 == nil }) { problems.append("'\(files[i])' is not a shard report") }
+        let counts = Set(shards.compactMap { $0?.count })
+        if counts.count > 1 { problems.append("the reports split the batch differently (\(counts.sorted().map { "/\($0)" }.joined(separator: ", ")))") }
+        if let n = counts.max() {
+            var byIndex: [Int: [String]] = [:]
+            for (i, s) in shards.enumerated() { if let s { byIndex[s.index, default: []].append(files[i]) } }
+            let missing = (1...n).filter { byIndex[$0] == nil }
+            if !missing.isEmpty { problems.append("missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", "))") }
+            for (k, fs) in byIndex.sorted(by: { $0.key < $1.key }) where fs.count > 1 {
+                problems.append("shard \(k)/\(n) given \(fs.count) times (\(fs.joined(separator: ", ")))")
+            }
+        }
+        if problems.isEmpty { return true }
+        if allowPartial { return false }
+        throw PipelineError(file: nil, message: "merge: \(problems.joined(separator: "; ")) (--allow-partial merges them anyway)")
     }
 
     /// Errors and warnings in compiler style, at most 100 lines.

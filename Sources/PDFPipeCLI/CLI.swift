@@ -121,12 +121,14 @@ public struct CLI: Sendable {
                 """
         case "merge":
             return """
-                Usage: pdfpipe merge REPORT.json... [--out DIR] [--format LIST] [--fail-on LEVEL] [--quiet]
+                Usage: pdfpipe merge REPORT.json... [--out DIR] [--format LIST] [--fail-on LEVEL] [--allow-partial] [--quiet]
 
                 Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over
                 the whole batch writes: the same documents, order and summary. Writes the formats asked for
                 (default json) to DIR (default out/merged). Exit codes as for run, judged on the merged
-                findings, so the merge step can be the CI gate.
+                findings at --fail-on, else the pipeline file's report.failOn (never a shard's --fail-on),
+                so the merge step can be the CI gate. A set with a missing or repeated shard is refused
+                (exit 2) unless --allow-partial (the merged report is then marked incomplete).
                 """
         case "stages":
             return "Usage: pdfpipe stages\n\nLists every stage with its options, their types and defaults."

@@ -33,6 +33,27 @@ final class ShardTests: XCTestCase {
         XCTAssertEqual(CapturedCLI().run(["merge", out + "/s1/report.json", out + "/s2/report.json", out + "/s3/report.json", "--out", out + "/m2", "--fail-on", "never", "--quiet"]), .clean)
     }
 
+    /// Regression (CI-gate issue, 1 and 2): shards run with `--fail-on never` (so that the matrix
+    /// finishes) made the merge pass with 29 errors; a merge of 2 of 3 shards passed silently.
+    func testTheMergeGatesOnThePipelineAndRefusesAPartialSet() throws {
+        for k in 1...3 {
+            XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--fail-on", "never", "--out", out + "/s\(k)", "--quiet", "--offline"]), .clean)
+        }
+        let all = [1, 2, 3].map { out + "/s\($0)/report.json" }
+        XCTAssertEqual(CapturedCLI().run(["merge"] + all + ["--out", out + "/m", "--quiet"]), .findings, "the pipeline's failOn (error) decides")
+        XCTAssertEqual(try Repo.stableReport(out + "/m/report.json")["failOn"], "error")
+        XCTAssertEqual(CapturedCLI().run(["merge"] + all + ["--out", out + "/m", "--quiet", "--fail-on", "never"]), .clean, "--fail-on still wins")
+        let partial = CapturedCLI()
+        XCTAssertEqual(partial.run(["merge", all[0], all[2], "--out", out + "/p", "--quiet"]), .usage)
+        XCTAssertEqual(partial.stderr, "pdfpipe: error: merge: missing shard 2/3 (--allow-partial merges them anyway)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/p"), "nothing written")
+        let twice = CapturedCLI()
+        XCTAssertEqual(twice.run(["merge", all[0], all[1], all[1], all[2], "--out", out + "/t", "--quiet"]), .usage)
+        XCTAssertTrue(twice.stderr.contains("shard 2/3 given 2 times"), twice.stderr)
+        XCTAssertEqual(CapturedCLI().run(["merge", all[0], all[2], "--allow-partial", "--out", out + "/p", "--quiet"]), .findings)
+        XCTAssertEqual(try Repo.stableReport(out + "/p/report.json")["incomplete"], true, "a partial merge says so")
+    }
+
     func testShardAndMergeErrors() throws {
         let cases: [([String], String)] = [
             (["run", "pipelines/link-audit.json", "--offline", "--shard", "4/3"], "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"),

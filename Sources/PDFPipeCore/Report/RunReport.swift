@@ -120,6 +120,9 @@ public struct RunReport: Sendable, Equatable {
     public var incomplete: Bool = false
     /// The exit-code threshold of the run (reporters mark findings at or above it as failures).
     public var failOn: FailOn = .error
+    /// The pipeline file's own `report.failOn` (what `merge` gates on): a shard run with
+    /// `--fail-on never`, so that the matrix job does not stop early, must not pass that on.
+    public var pipelineFailOn: FailOn?
     /// `K/N` when the run covered one shard of a batch.
     public var shard: String?
 
@@ -144,6 +147,7 @@ public struct RunReport: Sendable, Equatable {
         if includingDocuments { o["documents"] = .array(documents.map(\.json)) }
         if incomplete { o["incomplete"] = true }
         o["failOn"] = .string(failOn.rawValue)
+        if let pipelineFailOn { o["pipelineFailOn"] = .string(pipelineFailOn.rawValue) }
         if let shard { o["shard"] = .string(shard) }
         return .object(o)
     }
@@ -158,6 +162,7 @@ public struct RunReport: Sendable, Equatable {
         self.init(toolVersion: version, pipeline: pipeline, documents: documents, generatedAt: v["generatedAt"]?.stringValue ?? "")
         incomplete = v["incomplete"]?.boolValue ?? false
         failOn = v["failOn"]?.stringValue.flatMap(FailOn.init(rawValue:)) ?? .error
+        pipelineFailOn = v["pipelineFailOn"]?.stringValue.flatMap(FailOn.init(rawValue:))
         shard = v["shard"]?.stringValue
     }
 }
