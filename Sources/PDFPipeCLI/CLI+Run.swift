@@ -6,7 +6,7 @@ extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(
             args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit"],
-            flags: ["--quiet", "--force", "--isolate", "--offline"])
+            flags: ["--quiet", "--force", "--isolate", "--offline", "--allow-empty"])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -47,9 +47,15 @@ extension CLI {
         let shard = try a.values["--shard"].map(Shard.init)
 
         var set = try InputSet.expand(inputs, relativeTo: directory)
+        // Nothing to check is not a pass: an error that leaves the output folder (and the last
+        // report) alone, unless asked for. A shard may be empty; the batch may not.
+        if set.documents.isEmpty && !a.flags.contains("--allow-empty") {
+            let searched = inputs.map { "'\($0)'" }.joined(separator: ", ")
+            throw PipelineError(file: nil, message: "no PDF file in the inputs (searched \(searched) for *.pdf); nothing was checked (--allow-empty accepts an empty batch)")
+        }
         if let shard { set.documents = set.documents.filter { shard.contains($0.relativePath) } }
         for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
-        if set.documents.isEmpty { console.error("pdfpipe: warning: no PDF files found in the inputs") }
+        if set.documents.isEmpty { console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")") }
 
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs

@@ -106,6 +106,7 @@ public struct CLI: Sendable {
                   --memory-limit MB  address-space limit of each worker process (turns --isolate on)
                   --offline          no network: the external link check skips http(s) links (files,
                                      mailto: and fragments of local PDFs are still checked)
+                  --allow-empty      accept a batch with no PDF (otherwise an error, exit 2)
                   --quiet            print nothing but errors
                   -h, --help         show this help
 

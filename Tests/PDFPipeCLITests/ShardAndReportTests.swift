@@ -54,6 +54,24 @@ final class ShardTests: XCTestCase {
         XCTAssertEqual(try Repo.stableReport(out + "/p/report.json")["incomplete"], true, "a partial merge says so")
     }
 
+    /// Regression (CI-gate issue, 3): a glob that matched nothing, or a folder with no PDF, exited 0
+    /// and replaced the last report with an empty one.
+    func testNothingToCheckIsAnErrorThatLeavesTheOutputAlone() throws {
+        try FileManager.default.createDirectory(atPath: out + "/empty", withIntermediateDirectories: true)
+        try "not a pdf".write(toFile: out + "/empty/notes.txt", atomically: true, encoding: .utf8)
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/default.json", "samples/links-internal.pdf", "--out", out + "/o", "--quiet"]), .clean)
+        let before = try Data(contentsOf: URL(fileURLWithPath: out + "/o/report.json"))
+        for inputs in [[out + "/empty"], [out + "/empty/*.pdf"], [out + "/nothing-here-*.pdf"]] {
+            let cli = CapturedCLI()
+            XCTAssertEqual(cli.run(["run", "pipelines/default.json"] + inputs + ["--out", out + "/o"]), .usage, "\(inputs)")
+            XCTAssertTrue(cli.stderr.hasPrefix("pdfpipe: error: no PDF file in the inputs (searched '\(inputs[0])' for *.pdf)"), cli.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/o/report.json")), before, "the last report is untouched")
+        }
+        let allowed = CapturedCLI()
+        XCTAssertEqual(allowed.run(["run", "pipelines/default.json", out + "/empty", "--out", out + "/e", "--allow-empty", "--quiet"]), .clean)
+        XCTAssertEqual(try Repo.stableReport(out + "/e/report.json")["documents"], .array([]))
+    }
+
     func testShardAndMergeErrors() throws {
         let cases: [([String], String)] = [
             (["run", "pipelines/link-audit.json", "--offline", "--shard", "4/3"], "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"),
