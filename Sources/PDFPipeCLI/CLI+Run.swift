@@ -10,7 +10,8 @@ extension CLI {
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
-        var pipeline = try loadPipeline(pipelineFile)
+        // Offline, nothing is sent: the web check's secrets are not needed.
+        var pipeline = try loadPipeline(pipelineFile, environment: a.flags.contains("--offline") ? .offline : .required)
         let quiet = a.flags.contains("--quiet")
 
         // Command-line flags override the file.

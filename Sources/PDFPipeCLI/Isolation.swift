@@ -280,7 +280,7 @@ extension CLI {
         // Answers go to a private copy of stdout; whatever a library prints lands on stderr instead.
         let answers = dup(1)
         dup2(2, 1)
-        var pipeline = try loadPipeline(file)
+        var pipeline = try loadPipeline(file, environment: a.flags.contains("--offline") ? .offline : .required)
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
         // URL questions go to the parent, which checks each URL once for the whole run.

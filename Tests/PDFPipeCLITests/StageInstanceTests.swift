@@ -30,3 +30,35 @@ final class StageInstanceTests: XCTestCase {
         }
     }
 }
+
+/// Regression (CI-gate issue, 4): `--offline` needed the web check's secrets — a `${DOCS_TOKEN}`
+/// header that a fork's pull request does not have stopped the run (exit 2), although offline
+/// nothing is sent.
+final class OfflineSecretsTests: XCTestCase {
+    func testOfflineRunsDoNotNeedHeaderSecrets() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        unsetenv("PDFPIPE_TEST_UNSET_TOKEN")
+        let external = #"{"enabled": true, "headers": [{"name": "Authorization", "value": "Bearer ${PDFPIPE_TEST_UNSET_TOKEN}"}]}"#
+        try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": \#(external)}}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let online = CapturedCLI()
+        XCTAssertEqual(online.run(["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/a"], in: dir), .usage)
+        XCTAssertTrue(online.stderr.contains("the environment variable 'PDFPIPE_TEST_UNSET_TOKEN' is not set"), online.stderr)
+        let offline = CapturedCLI()
+        let code = offline.run(["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/b", "--quiet", "--offline"], in: dir)
+        XCTAssertTrue(code == .clean || code == .findings, "\(code) \(offline.stderr)")
+        var links = try Repo.stableReport(dir + "/b/report.json")["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
+        XCTAssertTrue(links.contains { $0["check"]?["outcome"] == "skipped" }, "web links skipped offline")
+        // Isolated, the worker processes load the pipeline the same way (the real executable).
+        let isolated = try ExternalTool.run(try Repo.executable(), ["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/i", "--quiet", "--offline", "--isolate"])
+        XCTAssertTrue(isolated.status == 0 || isolated.status == 1, isolated.output)
+        links = try Repo.stableReport(dir + "/i/report.json")["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
+        XCTAssertTrue(links.contains { $0["check"]?["outcome"] == "skipped" }, "isolated: web links skipped offline")
+        // The pipeline's own `offline: true` needs no secret either.
+        try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": \#(external.replacingOccurrences(of: "\"enabled\": true", with: "\"enabled\": true, \"offline\": true"))}}]}"#.write(
+            toFile: dir + "/q.json", atomically: true, encoding: .utf8)
+        let fileOffline = CapturedCLI()
+        XCTAssertNotEqual(fileOffline.run(["run", dir + "/q.json", Samples.path("uri-links.pdf"), "--out", dir + "/c", "--quiet"], in: dir), .usage, fileOffline.stderr)
+    }
+}

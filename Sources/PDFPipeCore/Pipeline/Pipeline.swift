@@ -51,7 +51,14 @@ public struct Pipeline: Sendable {
         case required
         /// Noted in `environmentProblems` (`pdfpipe validate`).
         case unchecked
+        /// Read as empty: nothing that would use it is sent (`pdfpipe run --offline`, where header
+        /// secrets are not needed: a fork's pull request has none).
+        case offline
     }
+
+    /// While a stage is built from a pipeline parsed with `environment: .offline`: variables the
+    /// environment does not set read as empty (see `ExternalOptions.expand`).
+    @TaskLocal public static var unsetVariablesAreEmpty = false
 
     /// Reads and validates a pipeline file.
     /// - Parameter directory: where a relative `file` is found (messages still name it as given).
@@ -216,9 +223,12 @@ public struct Pipeline: Sendable {
             }
             stageIDs.append(id)
             let stage: any Stage
-            do {
-                stage = try descriptor.make(options)
-            } catch {
+            let made = Pipeline.$unsetVariablesAreEmpty.withValue(environment == .offline) { () -> Result<any Stage, PipelineError> in
+                do throws(PipelineError) { return .success(try descriptor.make(options)) } catch { return .failure(error) }
+            }
+            switch made {
+            case .success(let s): stage = s
+            case .failure(let error):
                 // A stage names the option relative to its `with` (`search[2].term`).
                 var e = error
                 if e.file == nil { e.file = file }

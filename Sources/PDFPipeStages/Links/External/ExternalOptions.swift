@@ -131,7 +131,8 @@ public struct ExternalOptions: Sendable {
             guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
                 throw PipelineError(file: nil, path: "\(hp).name", message: "a header needs a name made of letters, digits, '-' and '_'")
             }
-            let (expanded, secret) = try ExternalOptions.expand(value, path: "\(hp).value")
+            // Offline (the file's option, or `run --offline`), nothing is sent: unset variables are empty.
+            let (expanded, secret) = try ExternalOptions.expand(value, path: "\(hp).value", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty)
             // By scalars: "\r\n" is one Character, equal to neither "\r" nor "\n".
             if expanded.unicodeScalars.contains(where: Self.isControl) {
                 throw PipelineError(file: nil, path: "\(hp).value", message: "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")")
@@ -180,7 +181,7 @@ public struct ExternalOptions: Sendable {
 
     /// Replaces `${VAR}` with the environment's value; a missing variable is a pipeline error (a
     /// request without its token would fail for a reason the report could not show).
-    static func expand(_ text: String, path: String) throws(PipelineError) -> (String, Bool) {
+    static func expand(_ text: String, path: String, unsetIsEmpty: Bool = false) throws(PipelineError) -> (String, Bool) {
         guard text.contains("${") else { return (text, false) }
         let env = ProcessInfo.processInfo.environment
         var out = ""
@@ -191,7 +192,7 @@ public struct ExternalOptions: Sendable {
                 throw PipelineError(file: nil, path: path, message: "unterminated '${' in the header value")
             }
             let name = String(rest[open.upperBound..<close])
-            guard let value = env[name] else {
+            guard let value = env[name] ?? (unsetIsEmpty ? "" : nil) else {
                 throw PipelineError(file: nil, path: path, message: "the environment variable '\(name)' is not set", needsEnvironment: true)
             }
             out += value
