@@ -128,7 +128,7 @@ extension CLI {
         if !quiet {
             let failed = summary.failedDocuments > 0 ? ", \(summary.failedDocuments) failed" : ""
             console.print(
-                "pdfpipe: \(summary.documents) document\(summary.documents == 1 ? "" : "s")\(failed), \(summary.pages) pages: "
+                "pdfpipe: \(report.incomplete ? "INCOMPLETE: " : "")\(summary.documents) document\(summary.documents == 1 ? "" : "s")\(failed), \(summary.pages) pages: "
                     + "\(summary.errors) errors, \(summary.warnings) warnings, \(summary.notes) notes; wrote \(written.joined(separator: ", "))")
         }
         return summary.count(atOrAbove: report.failOn) > 0 ? .findings : .clean

@@ -50,8 +50,14 @@ final class ShardTests: XCTestCase {
         let twice = CapturedCLI()
         XCTAssertEqual(twice.run(["merge", all[0], all[1], all[1], all[2], "--out", out + "/t", "--quiet"]), .usage)
         XCTAssertTrue(twice.stderr.contains("shard 2/3 given 2 times"), twice.stderr)
-        XCTAssertEqual(CapturedCLI().run(["merge", all[0], all[2], "--allow-partial", "--out", out + "/p", "--quiet"]), .findings)
+        let partialMerge = CapturedCLI()
+        XCTAssertEqual(partialMerge.run(["merge", all[0], all[2], "--allow-partial", "--out", out + "/p", "--format", "json,markdown,html,github,sarif,junit"]), .findings)
         XCTAssertEqual(try Repo.stableReport(out + "/p/report.json")["incomplete"], true, "a partial merge says so")
+        // (CI-gate issue, 9) ... in every format people read, and on the console.
+        XCTAssertTrue(partialMerge.stdout.contains("pdfpipe: INCOMPLETE: "), partialMerge.stdout)
+        for (file, text) in [("report.md", "**Incomplete:**"), ("report.html", "<strong>Incomplete:</strong>"), ("github.txt", "::warning title=pdfpipe::the report is incomplete"), ("report.sarif", "\"executionSuccessful\": false")] {
+            XCTAssertTrue(try String(contentsOfFile: out + "/p/" + file, encoding: .utf8).contains(text), file)
+        }
     }
 
     /// Regression (CI-gate issue, 3): a glob that matched nothing, or a folder with no PDF, exited 0

@@ -135,6 +135,10 @@ public struct RunReport: Sendable, Equatable {
 
     public var summary: Summary { Summary(documents: documents) }
 
+    /// What an incomplete report is, in every format that shows it.
+    public static let incompleteNote =
+        "it lists only the documents that finished (the run was interrupted, or shards were missing from the merge); the others were not checked"
+
     public var json: JSONValue { json(includingDocuments: true) }
 
     func json(includingDocuments: Bool) -> JSONValue {

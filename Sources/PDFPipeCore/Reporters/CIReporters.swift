@@ -107,6 +107,10 @@ public struct SARIFReporter: Reporter {
                     "rules": .array(rules),
                 ]],
                 "automationDetails": ["id": .string("pdfpipe/\(report.pipeline)/")],
+                "invocations": [[
+                    "executionSuccessful": .bool(!report.incomplete),
+                    "toolExecutionNotifications": report.incomplete ? [["level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)]]] : [],
+                ]],
                 "artifacts": .array(report.documents.map { ["location": ["uri": .string($0.path), "uriBaseId": "INPUTROOT"]] }),
                 "results": .array(results),
             ]],
@@ -125,6 +129,7 @@ public struct MarkdownReporter: Reporter {
     public func render(_ report: RunReport) -> String {
         let s = report.summary
         var out = "# pdfpipe: \(Escape.markdown(report.pipeline))\n\n"
+        if report.incomplete { out += "> **Incomplete:** \(RunReport.incompleteNote)\n\n" }
         out += "| documents | failed | pages | errors | warnings | notes |\n|---:|---:|---:|---:|---:|---:|\n"
         out += "| \(s.documents) | \(s.failedDocuments) | \(s.pages) | \(s.errors) | \(s.warnings) | \(s.notes) |\n\n"
         let shown = report.documents.filter { d in d.findings.contains { $0.severity >= .warning } }
@@ -161,7 +166,7 @@ public struct GitHubReporter: Reporter {
     public var fileName: String { "github.txt" }
 
     public func render(_ report: RunReport) -> String {
-        var out = ""
+        var out = report.incomplete ? "::warning title=pdfpipe::\(Escape.githubData("the report is incomplete: " + RunReport.incompleteNote))\n" : ""
         for d in report.documents {
             for f in d.findings where f.severity >= .warning || report.failOn.fails(f.severity) {
                 let command = f.severity == .error ? "error" : (f.severity == .warning ? "warning" : "notice")

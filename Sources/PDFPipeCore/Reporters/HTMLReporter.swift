@@ -14,6 +14,7 @@ public struct HTMLReporter: Reporter {
         for d in report.documents { for f in d.findings { rules.insert(f.rule) } }
         var body = ""
         body += "<header><h1>pdfpipe: \(h(report.pipeline))</h1><p class=\"meta\">pdfpipe \(h(report.toolVersion)) · \(h(report.generatedAt))</p>\n"
+        if report.incomplete { body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n" }
         body += "<table class=\"summary\"><tr><th>documents</th><th>failed</th><th>pages</th><th>errors</th><th>warnings</th><th>notes</th></tr>"
         body += "<tr><td>\(s.documents)</td><td>\(s.failedDocuments)</td><td>\(s.pages)</td><td class=\"error\">\(s.errors)</td><td class=\"warning\">\(s.warnings)</td><td class=\"note\">\(s.notes)</td></tr></table>\n"
         body += "<form id=\"filters\">"
@@ -73,7 +74,7 @@ public struct HTMLReporter: Reporter {
 
     static let css = """
         body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222}header{padding:12px 20px;background:#f4f4f6;border-bottom:1px solid #ddd;position:sticky;top:0}
-        h1{font-size:20px;margin:0}.meta{color:#666;margin:2px 0 8px}table.summary td,table.summary th{padding:2px 10px;text-align:right}
+        h1{font-size:20px;margin:0}.incomplete{background:#fff3cd;border:1px solid #e0b000;padding:6px 10px;margin:6px 0}.meta{color:#666;margin:2px 0 8px}table.summary td,table.summary th{padding:2px 10px;text-align:right}
         main{padding:10px 20px}.doc{border-bottom:1px solid #eee;padding:8px 0}.doc h2{font-size:16px}.count{color:#888;font-weight:normal;font-size:13px}
         .page{display:flex;gap:14px;margin:8px 0}.page img{width:160px;border:1px solid #ccc}.findings{flex:1}.findings h3{font-size:13px;margin:0 0 4px;color:#555}
         .findings table{border-collapse:collapse;width:100%}.findings td{border-top:1px solid #eee;padding:3px 6px;vertical-align:top}
