@@ -4,6 +4,7 @@ import PDFPipeCore
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import TestSupport
 import XCTest
 
 final class ShardTests: XCTestCase {
@@ -31,6 +32,28 @@ final class ShardTests: XCTestCase {
         XCTAssertTrue(merge.stdout.hasSuffix("pdfpipe: 21 documents, 3 failed, 59 pages: 29 errors, 15 warnings, 8 notes; wrote \(out)/m/report.json, \(out)/m/junit.xml\n"), merge.stdout)
         // The merge step is the CI gate: its exit code follows --fail-on.
         XCTAssertEqual(CapturedCLI().run(["merge", out + "/s1/report.json", out + "/s2/report.json", out + "/s3/report.json", "--out", out + "/m2", "--fail-on", "never", "--quiet"]), .clean)
+    }
+
+    /// Regression (CI-gate issue, 6): GitHub shows 10 error and 10 warning annotations per step and
+    /// drops the rest silently; pdfpipe wrote every finding in input order. Now: errors first, one
+    /// annotation per distinct problem with its pages, within the budget, and a notice for the rest.
+    func testGitHubAnnotationsStayWithinGitHubsBudget() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        let link = { (name: String) in "<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /Dest (\(name)) >>" }
+        for d in 0..<4 {
+            // Three pages with the same broken link, and 5 distinct broken names on page 1.
+            var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>"]
+            objects += ["<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R 7 0 R 8 0 R 9 0 R 10 0 R 11 0 R] >>"]
+            objects += ["<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R] >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R] >>"]
+            objects += [link("same")] + (0..<5).map { link("other\($0)") }
+            try TestPDF.write(out + "/in/doc\(d).pdf", objects: objects)
+        }
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", out + "/in", "--offline", "--out", out + "/o", "--format", "github", "--quiet"]), .findings)
+        let lines = try String(contentsOfFile: out + "/o/github.txt", encoding: .utf8).split(separator: "\n")
+        let errors = lines.filter { $0.hasPrefix("::error ") }
+        XCTAssertEqual(errors.count, 10, "at most 10 error annotations")
+        XCTAssertTrue(errors[0].contains("pages 1, 2, 3: named destination 'same' does not exist"), String(errors[0]))
+        XCTAssertEqual(lines.last, "::notice title=pdfpipe::14 more distinct problems not shown as annotations (GitHub shows 10 errors and 10 warnings per step); every finding is in report.md (the step summary) and report.json")
     }
 
     /// Regression (CI-gate issue, 1 and 2): shards run with `--fail-on never` (so that the matrix

@@ -137,8 +137,11 @@ public struct MarkdownReporter: Reporter {
             out += "No errors or warnings.\n"
             return out
         }
+        // GitHub takes at most 1 MiB of step summary: stop well before, and say so.
+        let byteBudget = 900_000
         var lines = 0
-        for d in shown {
+        var cut = false
+        documents: for d in shown {
             guard lines < 1000 else {
                 out += "\n… more in report.json\n"
                 break
@@ -149,11 +152,17 @@ public struct MarkdownReporter: Reporter {
             out += "| page | severity | rule | message |\n|---|---|---|---|\n"
             for f in d.findings where f.severity >= .warning {
                 let page = f.page.map { "\($0)" + (f.pageLabel.map { " (\($0))" } ?? "") } ?? ""
-                out += "| \(Escape.markdown(page)) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
+                let row = "| \(Escape.markdown(page)) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
+                if out.utf8.count + row.utf8.count > byteBudget {
+                    cut = true
+                    break documents
+                }
+                out += row
                 lines += 1
             }
             out += "\n"
         }
+        if cut { out += "\n… cut here to stay under GitHub's 1 MiB step summary; every finding is in report.json\n" }
         return out
     }
 }
@@ -165,16 +174,53 @@ public struct GitHubReporter: Reporter {
     public var format: String { "github" }
     public var fileName: String { "github.txt" }
 
+    /// GitHub shows at most 10 error and 10 warning annotations per step (and 50 per job), and drops
+    /// the rest without a word.
+    public static let perLevel = 10
+
     public func render(_ report: RunReport) -> String {
         var out = report.incomplete ? "::warning title=pdfpipe::\(Escape.githubData("the report is incomplete: " + RunReport.incompleteNote))\n" : ""
+        // One annotation per distinct problem (document, rule, message) with the pages it is on;
+        // errors first, then warnings, then notices; in input order within each.
+        struct Problem {
+            var path: String
+            var finding: Finding
+            var pages: [String] = []
+        }
+        var problems: [Problem] = []
+        var index: [String: Int] = [:]
         for d in report.documents {
             for f in d.findings where f.severity >= .warning || report.failOn.fails(f.severity) {
-                let command = f.severity == .error ? "error" : (f.severity == .warning ? "warning" : "notice")
-                var message = f.message
-                if let p = f.page { message = "page \(p)" + (f.pageLabel.map { " (\($0))" } ?? "") + ": " + message }
-                if let h = f.hint { message += " (fix: \(h))" }
-                out += "::\(command) file=\(Escape.githubProperty(d.path)),title=\(Escape.githubProperty(f.rule))::\(Escape.githubData(message))\n"
+                let key = "\(d.path)\u{0}\(f.rule)\u{0}\(f.message)"
+                let page = f.page.map { "\($0)" + (f.pageLabel.map { " (\($0))" } ?? "") }
+                if let k = index[key] {
+                    if let page { problems[k].pages.append(page) }
+                } else {
+                    index[key] = problems.count
+                    problems.append(Problem(path: d.path, finding: f, pages: page.map { [$0] } ?? []))
+                }
             }
+        }
+        var left = 0
+        for severity in [Severity.error, .warning, .note] {
+            let these = problems.filter { $0.finding.severity == severity }
+            for p in these.prefix(Self.perLevel) {
+                let f = p.finding
+                let command = severity == .error ? "error" : (severity == .warning ? "warning" : "notice")
+                var message = f.message
+                if !p.pages.isEmpty {
+                    let shown = p.pages.prefix(5).joined(separator: ", ")
+                    let more = p.pages.count > 5 ? " and \(p.pages.count - 5) more" : ""
+                    message = "page\(p.pages.count == 1 ? "" : "s") \(shown)\(more): " + message
+                }
+                if let h = f.hint { message += " (fix: \(h))" }
+                out += "::\(command) file=\(Escape.githubProperty(p.path)),title=\(Escape.githubProperty(f.rule))::\(Escape.githubData(message))\n"
+            }
+            left += max(0, these.count - Self.perLevel)
+        }
+        if left > 0 {
+            let text = "\(left) more distinct problem\(left == 1 ? "" : "s") not shown as annotations (GitHub shows \(Self.perLevel) errors and \(Self.perLevel) warnings per step); every finding is in report.md (the step summary) and report.json"
+            out += "::notice title=pdfpipe::\(Escape.githubData(text))\n"
         }
         return out
     }
