@@ -193,14 +193,18 @@ final class ObjectSourceBox: PendingFindings {
 
     init(_ source: any ObjectSource) { self.source = source }
 
-    func flush(into job: inout Job) {
-        if let refusal, let qpdf = source as? QPDFSource {
-            job.reportWarnings(of: qpdf.file)
-            if !job.findings.contains(where: { $0.rule == "pdf.damaged" }) {
-                job.report(Finding(rule: "pdf.damaged", message: "pdfpipe's reader cannot take the file as written (\(refusal)); it was read through qpdf's recovery"))
-            }
-            self.refusal = nil
+    /// At the end of the document: the reader's refusal, unless qpdf's warnings (which come as
+    /// the objects are read, in any stage) have said it. One problem, one finding.
+    func finish(into job: inout Job) {
+        flush(into: &job)
+        if let refusal, !job.findings.contains(where: { $0.rule == "pdf.damaged" }) {
+            job.report(Finding(rule: "pdf.damaged", message: "pdfpipe's reader cannot take the file as written (\(refusal)); it was read through qpdf's recovery"))
         }
+        refusal = nil
+    }
+
+    func flush(into job: inout Job) {
+        if let qpdf = source as? QPDFSource { job.reportWarnings(of: qpdf.file) }
         guard let reader = source as? PDFReader, reader.declines.count > reported else { return }
         let new = reader.declines[reported...]
         reported = reader.declines.count

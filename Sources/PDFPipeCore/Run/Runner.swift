@@ -138,6 +138,7 @@ public struct Runner: Sendable {
                 status = .failed
             }
         }
+        job.finishPendingFindings()
         // Stages that did not run because an earlier one ended the document, named in the report.
         if !skipped.isEmpty { job.sections["skippedStages"] = .array(skipped.map { .string($0) }) }
         return DocumentResult(

@@ -63,6 +63,13 @@ public struct DocumentFailure: Error, Sendable, CustomStringConvertible {
 public protocol PendingFindings: AnyObject {
     /// Reports what was learnt since the last call.
     func flush(into job: inout Job)
+    /// Reports what waits for the end of the document (or of the working file): what later reads
+    /// might still say better. The default flushes.
+    func finish(into job: inout Job)
+}
+
+extension PendingFindings {
+    public func finish(into job: inout Job) { flush(into: &job) }
 }
 
 /// Per-document resources that stages share (an opened document, say), kept for the life of the
@@ -106,7 +113,7 @@ public struct Job {
     /// The file stages read: the source, or a copy an earlier stage made (normalize). Setting it
     /// drops the shared resources opened on the old file.
     public var workingFile: String {
-        willSet { flushPendingFindings() }
+        willSet { finishPendingFindings() }
         didSet { resources.removeAll() }
     }
     public let outputDirectory: String
@@ -158,6 +165,11 @@ public struct Job {
     /// Reports what the shared resources learnt (see `PendingFindings`).
     public mutating func flushPendingFindings() {
         for r in resources.pendingFindings { r.flush(into: &self) }
+    }
+
+    /// Reports everything the shared resources still hold (end of the document or working file).
+    public mutating func finishPendingFindings() {
+        for r in resources.pendingFindings { r.finish(into: &self) }
     }
 
     /// Adds a finding from the running stage.
