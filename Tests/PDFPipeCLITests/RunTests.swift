@@ -453,16 +453,28 @@ final class IsolationTests: XCTestCase {
         XCTAssertTrue(message.contains("Fatal error: test hook: a trap while reading 'gotor.pdf'"), message)
         XCTAssertFalse(message.contains("Backtrace"), message)
         XCTAssertEqual(workerFiles().subtracting(before), [], "no stderr file left behind")
-        // Killed with SIGKILL while its workers run: nothing left either (the files are unlinked at once).
+        // Killed with SIGKILL while a worker is busy (a page that a backtracking search chews on for
+        // its 2 s): nothing left either (the files are unlinked at once).
+        try FileManager.default.createDirectory(atPath: dir + "/slow", withIntermediateDirectories: true)
+        let line = String(repeating: "a.", count: 149) + "a-"
+        let content = "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
+        try TestPDF.write(dir + "/slow/slow.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ])
+        try #"{"version": 1, "stages": [{"use": "extract-text", "with": {"search": [{"term": "\\b[a-z0-9.-]+\\.example\\.com\\b", "regex": true}]}}]}"#
+            .write(toFile: dir + "/slow.json", atomically: true, encoding: .utf8)
         let exe = try Repo.executable()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = ["run", "pipelines/link-audit.json", "--isolate", "--timeout", "30", "--out", dir + "/killed", "--quiet", "--offline"]
+        p.arguments = ["run", dir + "/slow.json", dir + "/slow", "--isolate", "--timeout", "30", "--out", dir + "/killed", "--quiet"]
         p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        usleep(300_000)
+        usleep(800_000)
+        XCTAssertTrue(p.isRunning, "killed mid-run")
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         usleep(300_000)
