@@ -20,7 +20,7 @@ public struct Finding: Sendable, Equatable {
     public var details: [String: JSONValue] = [:]
 
     /// The keys every finding may have; anything else in a report's finding is a detail.
-    static let fixedKeys: Set<String> = ["rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint"]
+    static let fixedKeys: Set<String> = ["rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint", "fingerprint"]
 
     public init(
         rule: String, severity: Severity? = nil, page: Int? = nil, pageLabel: String? = nil, object: String? = nil,

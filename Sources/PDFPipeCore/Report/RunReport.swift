@@ -56,7 +56,11 @@ public struct DocumentResult: Sendable, Equatable {
         o["path"] = .string(path)
         o["status"] = .string(status.rawValue)
         o["pageCount"] = pageCount.map { .int($0) } ?? .null
-        o["findings"] = findings.json
+        o["findings"] = .array(zip(findings, fingerprints).map { f, fp in
+            guard case .object(var j) = f.json else { return f.json }
+            j["fingerprint"] = .string(fp)
+            return .object(j)
+        })
         o["artifacts"] = .array(artifacts.map(\.json))
         o["timings"] = .object(timings.mapValues { .double(($0 * 1e6).rounded() / 1e6) })
         return .object(o)
@@ -189,5 +193,29 @@ extension DocumentResult {
             path: path, status: status, pageCount: o["pageCount"]?.intValue, findings: findings, artifacts: artifacts,
             timings: (o["timings"]?.objectValue ?? [:]).compactMapValues(\.doubleValue),
             sections: o.filter { !Self.knownKeys.contains($0.key) })
+    }
+}
+
+extension DocumentResult {
+    /// A stable identity for each finding (report.json's `fingerprint`, SARIF's
+    /// `partialFingerprints`): the same problem in the same document keeps it across runs,
+    /// machines, pdfpipe versions and message rewordings. Made from the rule, the document's path,
+    /// the page, the link's identity (`annotationIndex`) and target (`uri`) — never the message,
+    /// nor object numbers, which change when a document is rebuilt. Findings alike in all of these
+    /// are told apart by their order (`:2`, `:3`, …). 16 hex digits of FNV-1a 64.
+    public var fingerprints: [String] {
+        var seen: [String: Int] = [:]
+        return findings.map { f in
+            var parts = [f.rule, path, f.page.map(String.init) ?? "-"]
+            if let k = f.details["annotationIndex"]?.intValue { parts.append("annotation \(k)") }
+            if let u = f.details["uri"]?.stringValue { parts.append(u) }
+            let base = parts.joined(separator: "\u{1F}")
+            let n = seen[base, default: 0] + 1
+            seen[base] = n
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in base.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            let hex = String(h, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex + (n > 1 ? ":\(n)" : "")
+        }
     }
 }

@@ -80,7 +80,7 @@ public struct SARIFReporter: Reporter {
         let index = Dictionary(uniqueKeysWithValues: Rules.all.enumerated().map { ($1.id, $0) })
         var results: [JSONValue] = []
         for d in report.documents {
-            for f in d.findings {
+            for (f, fingerprint) in zip(d.findings, d.fingerprints) {
                 var props = f.details
                 if let p = f.page { props["page"] = .int(p) }
                 if let l = f.pageLabel { props["pageLabel"] = .string(l) }
@@ -93,6 +93,9 @@ public struct SARIFReporter: Reporter {
                     "ruleId": .string(f.rule), "level": .string(f.severity.rawValue),
                     "message": ["text": .string(f.message + (f.hint.map { " Fix: \($0)" } ?? ""))],
                     "locations": [.object(location)], "properties": .object(props),
+                    // Code scanning would otherwise hash the "line" of a binary PDF, and alerts
+                    // would reopen on every rebuild.
+                    "partialFingerprints": ["pdfpipe/v1": .string(fingerprint)],
                 ]
                 if let i = index[f.rule] { result["ruleIndex"] = .int(i) }
                 results.append(.object(result))
