@@ -67,6 +67,33 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"), "nothing is written", file: file, line: line)
     }
 
+    /// Regression (CI-gate issue, 8): validation stopped at the first problem, so a file with seven
+    /// mistakes took seven rounds. Every problem comes in one pass, in the order of the file.
+    func testEveryProblemOfAPipelineFileInOnePass() throws {
+        let text = """
+            {
+              "versoin": 1,
+              "jobs": -1,
+              "stages": [
+                {"use": "inspekt"},
+                {"use": "thumbnails", "with": {"width": "big"}},
+                {"use": "validate-links", "with": {"inventory": "yes"}}
+              ],
+              "rules": {"pdf.damage": "error"},
+              "report": {"failOn": "sometimes"}
+            }
+            """
+        try assertBadPipeline(text, """
+            p.json:2:14: error: versoin: unknown key 'versoin'; did you mean 'version'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB)
+            p.json:3:11: error: jobs: expected an integer 0...1024 (0: one per processor), got '-1'
+            p.json:5:13: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)
+            p.json:6:45: error: stages[1].with.width: expected an integer 0...20000, got 'big'
+            p.json:7:53: error: stages[2].with.inventory: expected a boolean, got 'yes'
+            p.json:9:27: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)
+            p.json:10:24: error: report.failOn: expected one of 'error' | 'warning' | 'note' | 'never', got 'sometimes'
+            """)
+    }
+
     func testBadPipelinesExitWithCode2AndAClearMessage() throws {
         try assertBadPipeline(#"{"stages": [{"use": "inspekt"}]}"#, "p.json:1:21: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)")
         try assertBadPipeline(

@@ -119,84 +119,113 @@ public struct Pipeline: Sendable {
         guard case .object(let top) = root else {
             throw fail("", "a pipeline is a JSON object, got \(root.shortDescription)")
         }
+        // Every problem in one pass: each part is checked on its own and what it finds is kept,
+        // so a file with nine mistakes takes one round, not nine.
+        var problems: [PipelineError] = []
+        func attempt(_ body: () throws(PipelineError) -> Void) {
+            do throws(PipelineError) { try body() } catch { problems.append(error) }
+        }
         for key in top.keys.sorted() where !topLevelKeys.contains(key) {
-            throw fail(key, "unknown key '\(key)'\(Suggest.didYouMean(key, topLevelKeys)) (known keys: \(topLevelKeys.dropFirst().joined(separator: ", ")))")
+            problems.append(fail(key, "unknown key '\(key)'\(Suggest.didYouMean(key, topLevelKeys)) (known keys: \(topLevelKeys.dropFirst().joined(separator: ", ")))"))
         }
 
         // version
         var version = currentVersion
-        if let v = top["version"] {
-            guard let i = v.intValue else { throw fail("version", "expected an integer, got \(v.shortDescription)") }
-            guard i == currentVersion else {
-                throw fail("version", "unsupported version \(i); this pdfpipe reads version \(currentVersion)")
+        attempt { () throws(PipelineError) in
+            if let v = top["version"] {
+                guard let i = v.intValue else { throw fail("version", "expected an integer, got \(v.shortDescription)") }
+                guard i == currentVersion else {
+                    throw fail("version", "unsupported version \(i); this pdfpipe reads version \(currentVersion)")
+                }
+                version = i
             }
-            version = i
         }
 
         // name
         var name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        if let v = top["name"] {
-            guard let s = v.stringValue, !s.isEmpty else {
-                throw fail("name", "expected a non-empty string, got \(v.shortDescription)")
+        attempt { () throws(PipelineError) in
+            if let v = top["name"] {
+                guard let s = v.stringValue, !s.isEmpty else {
+                    throw fail("name", "expected a non-empty string, got \(v.shortDescription)")
+                }
+                name = s
             }
-            name = s
         }
 
         // inputs
         var inputs: [String] = []
-        if let v = top["inputs"] {
-            guard case .array(let items) = v else {
-                throw fail("inputs", "expected an array of paths or globs, got \(v.shortDescription)")
-            }
-            for (i, item) in items.enumerated() {
-                guard let s = item.stringValue, !s.isEmpty else {
-                    throw fail("inputs[\(i)]", "expected a path or glob, got \(item.shortDescription)")
+        attempt { () throws(PipelineError) in
+            if let v = top["inputs"] {
+                guard case .array(let items) = v else {
+                    throw fail("inputs", "expected an array of paths or globs, got \(v.shortDescription)")
                 }
-                inputs.append(s)
+                for (i, item) in items.enumerated() {
+                    guard let s = item.stringValue, !s.isEmpty else {
+                        throw fail("inputs[\(i)]", "expected a path or glob, got \(item.shortDescription)")
+                    }
+                    inputs.append(s)
+                }
             }
         }
 
         // output
         var output = "out/\(name)"
-        if let v = top["output"] {
-            guard let s = v.stringValue, !s.isEmpty else {
-                throw fail("output", "expected a folder path, got \(v.shortDescription)")
+        attempt { () throws(PipelineError) in
+            if let v = top["output"] {
+                guard let s = v.stringValue, !s.isEmpty else {
+                    throw fail("output", "expected a folder path, got \(v.shortDescription)")
+                }
+                output = s
             }
-            output = s
         }
 
         // jobs
         var jobs = 0
-        if let v = top["jobs"] {
-            guard let i = v.intValue, i >= 0, i <= 1024 else {
-                throw fail("jobs", "expected an integer 0...1024 (0: one per processor), got \(v.shortDescription)")
+        attempt { () throws(PipelineError) in
+            if let v = top["jobs"] {
+                guard let i = v.intValue, i >= 0, i <= 1024 else {
+                    throw fail("jobs", "expected an integer 0...1024 (0: one per processor), got \(v.shortDescription)")
+                }
+                jobs = i
             }
-            jobs = i
         }
 
         // isolation
         var isolation = "none"
-        if let v = top["isolation"] {
-            guard let s = v.stringValue, ["none", "process"].contains(s) else {
-                throw fail("isolation", "expected one of 'none' | 'process', got \(v.shortDescription)")
+        attempt { () throws(PipelineError) in
+            if let v = top["isolation"] {
+                guard let s = v.stringValue, ["none", "process"].contains(s) else {
+                    throw fail("isolation", "expected one of 'none' | 'process', got \(v.shortDescription)")
+                }
+                isolation = s
             }
-            isolation = s
         }
         var timeout = 0.0
-        if let v = top["timeoutSeconds"] {
-            guard let d = v.doubleValue, d >= 0, d <= 86_400 else { throw fail("timeoutSeconds", "expected seconds 0...86400 (0: none), got \(v.shortDescription)") }
-            timeout = d
+        attempt { () throws(PipelineError) in
+            if let v = top["timeoutSeconds"] {
+                guard let d = v.doubleValue, d >= 0, d <= 86_400 else { throw fail("timeoutSeconds", "expected seconds 0...86400 (0: none), got \(v.shortDescription)") }
+                timeout = d
+            }
         }
         var memory = 0
-        if let v = top["memoryLimitMB"] {
-            guard let i = v.intValue, i >= 0, i <= 1_048_576 else { throw fail("memoryLimitMB", "expected megabytes 0...1048576 (0: none), got \(v.shortDescription)") }
-            memory = i
+        attempt { () throws(PipelineError) in
+            if let v = top["memoryLimitMB"] {
+                guard let i = v.intValue, i >= 0, i <= 1_048_576 else { throw fail("memoryLimitMB", "expected megabytes 0...1048576 (0: none), got \(v.shortDescription)") }
+                memory = i
+            }
         }
 
         // stages
-        guard let stagesValue = top["stages"] else { throw fail("", "missing key 'stages' (a list of stages to run)") }
-        guard case .array(let stageItems) = stagesValue, !stageItems.isEmpty else {
-            throw fail("stages", "expected a non-empty array of stages, got \(stagesValue.shortDescription)")
+        var stageItems: [JSONValue] = []
+        if let stagesValue = top["stages"] {
+            if case .array(let items) = stagesValue, !items.isEmpty {
+                stageItems = items
+            } else {
+                problems.append(fail("stages", "expected a non-empty array of stages, got \(stagesValue.shortDescription)"))
+            }
+        } else if !top.keys.contains(where: { !topLevelKeys.contains($0) && !Suggest.didYouMean($0, ["stages"]).isEmpty }) {
+            // (A misspelt 'stages' is said once, above, as an unknown key with its suggestion.)
+            problems.append(fail("", "missing key 'stages' (a list of stages to run)"))
         }
         let known = catalog.map(\.id)
         var stages: [ConfiguredStage] = []
@@ -204,98 +233,115 @@ public struct Pipeline: Sendable {
         var environmentProblems: [PipelineError] = []
         var seen: [String: Int] = [:]
         for (i, item) in stageItems.enumerated() {
-            let p = "stages[\(i)]"
-            guard case .object(let s) = item else {
-                throw fail(p, "expected an object like {\"use\": \"inspect\"}, got \(item.shortDescription)")
-            }
-            for key in s.keys.sorted() where !["use", "with"].contains(key) {
-                throw fail("\(p).\(key)", "unknown key '\(key)'\(Suggest.didYouMean(key, ["use", "with"])) (a stage has 'use' and 'with')")
-            }
-            guard let use = s["use"] else { throw fail(p, "missing key 'use' (the stage to run)") }
-            guard let id = use.stringValue else { throw fail("\(p).use", "expected a stage name, got \(use.shortDescription)") }
-            guard let descriptor = catalog.first(where: { $0.id == id }) else {
-                throw fail("\(p).use", "unknown stage '\(id)'\(Suggest.didYouMean(id, known)) (known stages: \(known.joined(separator: ", ")))")
-            }
-            let values = try OptionSpec.validate(s["with"], specs: descriptor.options, path: "\(p).with", fail: fail)
-            let options = OptionValues(values)
-            if let problem = descriptor.requirement?(options, stages.map { ($0.id, $0.options) }) {
-                throw fail("\(p).with", problem)
-            }
-            stageIDs.append(id)
-            let stage: any Stage
-            let made = Pipeline.$unsetVariablesAreEmpty.withValue(environment == .offline) { () -> Result<any Stage, PipelineError> in
-                do throws(PipelineError) { return .success(try descriptor.make(options)) } catch { return .failure(error) }
-            }
-            switch made {
-            case .success(let s): stage = s
-            case .failure(let error):
-                // A stage names the option relative to its `with` (`search[2].term`).
-                var e = error
-                if e.file == nil { e.file = file }
-                e.path = e.path.map { "\(p).with.\($0)" } ?? "\(p).with"
-                if e.location == nil {
-                    var key = e.path!
-                    while locations[key] == nil, let cut = key.lastIndex(where: { $0 == "." || $0 == "[" }) { key = String(key[..<cut]) }
-                    e.location = locations[key] ?? locations[p]
+            attempt { () throws(PipelineError) in
+                let p = "stages[\(i)]"
+                guard case .object(let s) = item else {
+                    throw fail(p, "expected an object like {\"use\": \"inspect\"}, got \(item.shortDescription)")
                 }
-                if e.needsEnvironment && environment == .unchecked {
-                    environmentProblems.append(e)
-                    continue
+                for key in s.keys.sorted() where !["use", "with"].contains(key) {
+                    throw fail("\(p).\(key)", "unknown key '\(key)'\(Suggest.didYouMean(key, ["use", "with"])) (a stage has 'use' and 'with')")
                 }
-                throw e
+                guard let use = s["use"] else { throw fail(p, "missing key 'use' (the stage to run)") }
+                guard let id = use.stringValue else { throw fail("\(p).use", "expected a stage name, got \(use.shortDescription)") }
+                guard let descriptor = catalog.first(where: { $0.id == id }) else {
+                    throw fail("\(p).use", "unknown stage '\(id)'\(Suggest.didYouMean(id, known)) (known stages: \(known.joined(separator: ", ")))")
+                }
+                let values = try OptionSpec.validate(s["with"], specs: descriptor.options, path: "\(p).with", fail: fail)
+                let options = OptionValues(values)
+                if let problem = descriptor.requirement?(options, stages.map { ($0.id, $0.options) }) {
+                    throw fail("\(p).with", problem)
+                }
+                stageIDs.append(id)
+                let stage: any Stage
+                let made = Pipeline.$unsetVariablesAreEmpty.withValue(environment == .offline) { () -> Result<any Stage, PipelineError> in
+                    do throws(PipelineError) { return .success(try descriptor.make(options)) } catch { return .failure(error) }
+                }
+                switch made {
+                case .success(let s): stage = s
+                case .failure(let error):
+                    // A stage names the option relative to its `with` (`search[2].term`).
+                    var e = error
+                    if e.file == nil { e.file = file }
+                    e.path = e.path.map { "\(p).with.\($0)" } ?? "\(p).with"
+                    if e.location == nil {
+                        var key = e.path!
+                        while locations[key] == nil, let cut = key.lastIndex(where: { $0 == "." || $0 == "[" }) { key = String(key[..<cut]) }
+                        e.location = locations[key] ?? locations[p]
+                    }
+                    if e.needsEnvironment && environment == .unchecked {
+                        environmentProblems.append(e)
+                        return
+                    }
+                    throw e
+                }
+                seen[id, default: 0] += 1
+                let label = seen[id]! == 1 ? id : "\(id)#\(seen[id]!)"
+                stages.append(ConfiguredStage(id: id, label: label, options: options, stage: stage))
             }
-            seen[id, default: 0] += 1
-            let label = seen[id]! == 1 ? id : "\(id)#\(seen[id]!)"
-            stages.append(ConfiguredStage(id: id, label: label, options: options, stage: stage))
         }
 
         // rules
         var rules: [String: RuleLevel] = [:]
-        if let v = top["rules"] {
-            guard case .object(let r) = v else {
-                throw fail("rules", "expected an object of rule ids to levels, got \(v.shortDescription)")
-            }
-            let ids = Rules.all.map(\.id)
-            for key in r.keys.sorted() {
-                guard ids.contains(key) else {
-                    throw fail("rules.\(key)", "unknown rule '\(key)'\(Suggest.didYouMean(key, ids)) (`pdfpipe rules` lists them)")
+        attempt { () throws(PipelineError) in
+            if let v = top["rules"] {
+                guard case .object(let r) = v else {
+                    throw fail("rules", "expected an object of rule ids to levels, got \(v.shortDescription)")
                 }
-                guard let s = r[key]!.stringValue, let level = RuleLevel(s) else {
-                    throw fail("rules.\(key)", "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.shortDescription)")
+                let ids = Rules.all.map(\.id)
+                for key in r.keys.sorted() {
+                    guard ids.contains(key) else {
+                        throw fail("rules.\(key)", "unknown rule '\(key)'\(Suggest.didYouMean(key, ids)) (`pdfpipe rules` lists them)")
+                    }
+                    guard let s = r[key]!.stringValue, let level = RuleLevel(s) else {
+                        throw fail("rules.\(key)", "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.shortDescription)")
+                    }
+                    rules[key] = level
                 }
-                rules[key] = level
             }
         }
 
         // report
         var formats = ["json"]
         var failOn = FailOn.error
-        if let v = top["report"] {
-            guard case .object(let r) = v else { throw fail("report", "expected an object, got \(v.shortDescription)") }
-            for key in r.keys.sorted() where !reportKeys.contains(key) {
-                throw fail("report.\(key)", "unknown key '\(key)'\(Suggest.didYouMean(key, reportKeys)) (known keys: \(reportKeys.joined(separator: ", ")))")
-            }
-            if let f = r["formats"] {
-                guard case .array(let items) = f, !items.isEmpty else {
-                    throw fail("report.formats", "expected a non-empty array of formats, got \(f.shortDescription)")
+        attempt { () throws(PipelineError) in
+            if let v = top["report"] {
+                guard case .object(let r) = v else { throw fail("report", "expected an object, got \(v.shortDescription)") }
+                for key in r.keys.sorted() where !reportKeys.contains(key) {
+                    throw fail("report.\(key)", "unknown key '\(key)'\(Suggest.didYouMean(key, reportKeys)) (known keys: \(reportKeys.joined(separator: ", ")))")
                 }
-                formats = []
-                for (i, item) in items.enumerated() {
-                    guard let s = item.stringValue, knownFormats.contains(s) else {
-                        let hint = item.stringValue.map { Suggest.didYouMean($0, knownFormats) } ?? ""
-                        throw fail("report.formats[\(i)]", "unknown format \(item.shortDescription)\(hint) (known formats: \(knownFormats.joined(separator: ", ")))")
+                if let f = r["formats"] {
+                    guard case .array(let items) = f, !items.isEmpty else {
+                        throw fail("report.formats", "expected a non-empty array of formats, got \(f.shortDescription)")
                     }
-                    if !formats.contains(s) { formats.append(s) }
+                    formats = []
+                    for (i, item) in items.enumerated() {
+                        guard let s = item.stringValue, knownFormats.contains(s) else {
+                            let hint = item.stringValue.map { Suggest.didYouMean($0, knownFormats) } ?? ""
+                            throw fail("report.formats[\(i)]", "unknown format \(item.shortDescription)\(hint) (known formats: \(knownFormats.joined(separator: ", ")))")
+                        }
+                        if !formats.contains(s) { formats.append(s) }
+                    }
                 }
-            }
-            if let f = r["failOn"] {
-                guard let s = f.stringValue, let level = FailOn(rawValue: s) else {
-                    throw fail("report.failOn", "expected one of 'error' | 'warning' | 'note' | 'never', got \(f.shortDescription)")
+                if let f = r["failOn"] {
+                    guard let s = f.stringValue, let level = FailOn(rawValue: s) else {
+                        throw fail("report.failOn", "expected one of 'error' | 'warning' | 'note' | 'never', got \(f.shortDescription)")
+                    }
+                    failOn = level
                 }
-                failOn = level
             }
         }
 
+        if let first = problems.first {
+            // In the order of the file.
+            let sorted = problems.enumerated().sorted { x, y in
+                let a = x.element.location.map { ($0.line, $0.column) } ?? (0, 0)
+                let b = y.element.location.map { ($0.line, $0.column) } ?? (0, 0)
+                return a != b ? a < b : x.offset < y.offset
+            }.map(\.element)
+            var error = sorted.first ?? first
+            error.others = Array(sorted.dropFirst())
+            throw error
+        }
         var pipeline = Pipeline(
             file: file, version: version, name: name, inputs: inputs, output: output, jobs: jobs, stages: stages,
             rules: rules, formats: formats, failOn: failOn)

@@ -11,6 +11,9 @@ public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible
     /// Only the environment can fix it (a variable the pipeline names is not set): `pdfpipe run`
     /// refuses the pipeline, `pdfpipe validate` warns (a lint job may not have the run's secrets).
     public var needsEnvironment = false
+    /// The other problems found in the same pass (a pipeline file is checked whole); printed after
+    /// this one, a line each.
+    public var others: [PipelineError] = []
 
     public init(file: String?, location: SourceLocation? = nil, path: String? = nil, message: String, needsEnvironment: Bool = false) {
         self.file = file
@@ -20,7 +23,7 @@ public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible
         self.needsEnvironment = needsEnvironment
     }
 
-    public var description: String { text(kind: "error") }
+    public var description: String { ([self] + others).map { $0.text(kind: "error") }.joined(separator: "\n") }
 
     /// The same message as a warning.
     public var warning: String { text(kind: "warning") }
