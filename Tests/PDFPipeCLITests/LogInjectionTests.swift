@@ -87,13 +87,7 @@ final class HostileBatchTests: XCTestCase {
             "<< /Type /Annot /Subtype /Link /Rect [0 \(k * 20) 100 \(k * 20 + 10)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>"
         } + ["<< /Type /Annot /Subtype /Link /Rect [0 60 100 70] /A << /S /URI /URI (pipe.pdf#page=2) >> >>"]
         try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: targets))).write(to: URL(fileURLWithPath: dir + "/mixed/targets.pdf"))
-        let line = String(repeating: "a.", count: 149) + "a-"
-        let content = "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
-        try TestPDF.write(dir + "/mixed/slow-search.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        ])
+        try Data(HostilePDFs.slowSearchPage).write(to: URL(fileURLWithPath: dir + "/mixed/slow-search.pdf"))
         hostile += ["targets.pdf", "slow-search.pdf"]
         try #"""
             {"version": 1, "stages": [

@@ -456,13 +456,7 @@ final class IsolationTests: XCTestCase {
         // Killed with SIGKILL while a worker is busy (a page that a backtracking search chews on for
         // its 2 s): nothing left either (the files are unlinked at once).
         try FileManager.default.createDirectory(atPath: dir + "/slow", withIntermediateDirectories: true)
-        let line = String(repeating: "a.", count: 149) + "a-"
-        let content = "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
-        try TestPDF.write(dir + "/slow/slow.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        ])
+        try Data(HostilePDFs.slowSearchPage).write(to: URL(fileURLWithPath: dir + "/slow/slow.pdf"))
         try #"{"version": 1, "stages": [{"use": "extract-text", "with": {"search": [{"term": "\\b[a-z0-9.-]+\\.example\\.com\\b", "regex": true}]}}]}"#
             .write(toFile: dir + "/slow.json", atomically: true, encoding: .utf8)
         let exe = try Repo.executable()

@@ -158,14 +158,7 @@ final class HostileInputTests: XCTestCase {
     /// and says so, and the shipped pattern is linear.
     func testABacktrackingSearchStopsAtItsBudgetAndSaysSo() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        // One word of 30,000 characters: 100 lines of `a.a.…a-`, hyphenated lines joined again.
-        let line = String(repeating: "a.", count: 149) + "a-"
-        let content = "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
-        try TestPDF.write(dir + "/in/slow.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        ])
+        try Data(HostilePDFs.slowSearchPage).write(to: URL(fileURLWithPath: dir + "/in/slow.pdf"))
         let old = #"\\b[a-z0-9.-]+\\.internal\\.example\\.com\\b"#
         let shipped = #"(?<![a-z0-9-])[a-z0-9-]+\\.internal\\.example\\.com\\b"#
         let stages = #"[{"use": "extract-text", "with": {"format": "none", "search": [{"term": "\#(old)", "regex": true}, {"term": "\#(shipped)", "regex": true}]}}]"#

@@ -74,6 +74,19 @@ public enum HostilePDFs {
         return out
     }
 
+    /// One page whose text is one word of 30,000 characters (100 lines of `a.a.…a-`, which text
+    /// extraction joins again at the hyphens): a backtracking pattern such as
+    /// `[a-z0-9.-]+\.example\.com` takes many seconds on it.
+    public static var slowSearchPage: [UInt8] {
+        let line = String(repeating: "a.", count: 149) + "a-"
+        let content = "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
+        return classic([
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ])
+    }
+
     static let brokenLink = "<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /Dest [9 0 R /Fit] >>"
     static let launchLink = "<< /Type /Annot /Subtype /Link /Rect [0 30 100 50] /A << /S /Launch /F (x.exe) >> >>"
     static let big = String(repeating: "9", count: 400)
