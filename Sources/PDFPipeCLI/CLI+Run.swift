@@ -5,8 +5,8 @@ import PDFPipeStages
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(
-            args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit"],
-            flags: ["--quiet", "--force", "--isolate", "--offline", "--allow-empty"])
+            args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit", "--baseline"],
+            flags: ["--quiet", "--force", "--isolate", "--offline", "--allow-empty", "--ratchet"])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -46,6 +46,13 @@ extension CLI {
         // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
         if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = "process" }
         let shard = try a.values["--shard"].map(Shard.init)
+        if let b = a.values["--baseline"] { pipeline.baselineFile = b }
+        if a.flags.contains("--ratchet") { pipeline.ratchet = true }
+        guard !pipeline.ratchet || pipeline.baselineFile != nil else {
+            throw PipelineError(file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
+        }
+        let baseline = try pipeline.baselineFile.map { file throws(PipelineError) in try loadBaseline(file) }
+        let generatedAt = fixedDate ?? Date().ISO8601Format()
 
         var set = try InputSet.expand(inputs, relativeTo: directory)
         // Nothing to check is not a pass: an error that leaves the output folder (and the last
@@ -61,6 +68,8 @@ extension CLI {
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
+        let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
+        runner.policy = policy
         var isolated: IsolatedRunner?
         if pipeline.isolation == "process" {
             let pool = IsolatedRunner(
@@ -92,12 +101,15 @@ extension CLI {
             }
         }
 
-        var report = RunReport(
-            toolVersion: Self.version, pipeline: pipeline.name, documents: results,
-            generatedAt: fixedDate ?? Date().ISO8601Format())
+        var report = RunReport(toolVersion: Self.version, pipeline: pipeline.name, documents: results, generatedAt: generatedAt)
         report.failOn = pipeline.failOn
         report.pipelineFailOn = fileFailOn
         report.shard = shard?.description
+        report.baseline = pipeline.baselineFile.map { BaselineUse(file: $0, ratchet: pipeline.ratchet) }
+        report.suppressions = policy.uses
+        report.findings = SuppressionUse.findings(
+            report.suppressions, today: policy.today, wholeBatch: shard == nil && interruption.signal == nil,
+            pipelineFile: Self.workingPath(Paths.absolute(pipelineFile, relativeTo: directory), in: directory))
         if let signal = interruption.signal {
             // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
             report.incomplete = true
@@ -127,11 +139,68 @@ extension CLI {
         if !quiet { printFindings(report) }
         if !quiet {
             let failed = summary.failedDocuments > 0 ? ", \(summary.failedDocuments) failed" : ""
+            let suppressed = summary.suppressed > 0 ? ", \(summary.suppressed) suppressed" : ""
+            let baseline = report.baseline == nil ? "" : " (baseline: \(summary.new) new, \(summary.unchanged) unchanged, \(summary.fixed) fixed)"
             console.print(
                 "pdfpipe: \(report.incomplete ? "INCOMPLETE: " : "")\(summary.documents) document\(summary.documents == 1 ? "" : "s")\(failed), \(summary.pages) pages: "
-                    + "\(summary.errors) errors, \(summary.warnings) warnings, \(summary.notes) notes; wrote \(written.joined(separator: ", "))")
+                    + "\(summary.errors) errors, \(summary.warnings) warnings, \(summary.notes) notes\(suppressed)\(baseline); wrote \(written.joined(separator: ", "))")
         }
-        return summary.count(atOrAbove: report.failOn) > 0 ? .findings : .clean
+        if report.ratchetFails {
+            console.error(
+                "pdfpipe: ratchet: \(summary.fixed) finding\(summary.fixed == 1 ? "" : "s") of the baseline \(summary.fixed == 1 ? "is" : "are") fixed; "
+                    + "record that: pdfpipe baseline \(Paths.relative(outDir + "/report.json", to: directory)) --out \(report.baseline?.file ?? "BASELINE")")
+            return .findings
+        }
+        return report.failing > 0 ? .findings : .clean
+    }
+
+    /// A path as reports show it to people: relative to the working folder when inside it.
+    static func workingPath(_ absolute: String, in directory: String) -> String {
+        Paths.relative(absolute, to: Paths.standardize(directory))
+    }
+
+    /// Reads a baseline: a file `pdfpipe baseline` wrote, or a report.json.
+    func loadBaseline(_ file: String) throws(PipelineError) -> Baseline {
+        let path = Paths.absolute(file, relativeTo: directory)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError(file: file, message: "cannot read the baseline (pdfpipe baseline REPORT.json --out \(file) writes one)")
+        }
+        do {
+            return try Baseline(json: try JSONParser.parse(String(decoding: data, as: UTF8.self)))
+        } catch let e as JSONSyntaxError {
+            throw PipelineError(file: file, location: e.location, message: "malformed JSON: \(e.message)")
+        } catch {
+            throw PipelineError(file: file, message: "not a baseline or report: \(error)")
+        }
+    }
+
+    /// `pdfpipe baseline REPORT.json [--out FILE]`: the findings of a report as a baseline file.
+    func baselineCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
+        let a = try Arguments(args, valued: ["--out"], flags: [])
+        guard a.positional.count == 1 else { throw PipelineError(file: nil, message: "baseline takes one report: pdfpipe baseline REPORT.json [--out FILE]") }
+        let report = try readReport(a.positional[0])
+        let out = a.values["--out"] ?? "pdfpipe-baseline.json"
+        let value = Baseline.file(for: report)
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.write(Array(JSONWriter.pretty(value).utf8), to: Paths.absolute(out, relativeTo: directory))
+        } catch {
+            throw PipelineError(file: out, message: error.description)
+        }
+        let n = value["findings"]?.arrayValue?.count ?? 0
+        console.print("pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(report.documents.count) document\(report.documents.count == 1 ? "" : "s")")
+        return .clean
+    }
+
+    func readReport(_ file: String) throws(PipelineError) -> RunReport {
+        let path = Paths.absolute(file, relativeTo: directory)
+        guard let data = FileManager.default.contents(atPath: path) else { throw PipelineError(file: file, message: "cannot read the report") }
+        do {
+            return try RunReport(json: try JSONParser.parse(String(decoding: data, as: UTF8.self)))
+        } catch let e as JSONSyntaxError {
+            throw PipelineError(file: file, location: e.location, message: "malformed JSON: \(e.message)")
+        } catch {
+            throw PipelineError(file: file, message: "\(error)")
+        }
     }
 
     static func formats(_ list: String) throws(PipelineError) -> [String] {
@@ -155,21 +224,10 @@ extension CLI {
 
     /// `pdfpipe merge`: joins shard reports into the report one run over the whole batch writes.
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--format", "--fail-on"], flags: ["--quiet", "--allow-partial"])
+        let a = try Arguments(args, valued: ["--out", "--format", "--fail-on", "--baseline"], flags: ["--quiet", "--allow-partial", "--ratchet"])
         guard !a.positional.isEmpty else { throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...") }
         var reports: [RunReport] = []
-        for file in a.positional {
-            let path = Paths.absolute(file, relativeTo: directory)
-            guard let data = FileManager.default.contents(atPath: path) else { throw PipelineError(file: file, message: "cannot read the report") }
-            do {
-                let value = try JSONParser.parse(String(decoding: data, as: UTF8.self))
-                reports.append(try RunReport(json: value))
-            } catch let e as JSONSyntaxError {
-                throw PipelineError(file: file, location: e.location, message: "malformed JSON: \(e.message)")
-            } catch {
-                throw PipelineError(file: file, message: "\(error)")
-            }
-        }
+        for file in a.positional { reports.append(try readReport(file)) }
         let whole = try Self.checkShards(reports, files: a.positional, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
         if !whole { merged.incomplete = true }
@@ -188,6 +246,31 @@ extension CLI {
         merged.documents.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         merged.shard = nil
         merged.generatedAt = fixedDate ?? Date().ISO8601Format()
+        // Suppressions: each shard counted its own matches; the whole batch decides what matched nothing.
+        var uses = reports[0].suppressions
+        for r in reports.dropFirst() where r.suppressions.count == uses.count {
+            for i in uses.indices { uses[i].matched += r.suppressions[i].matched }
+        }
+        merged.suppressions = uses
+        let runFindingsFile = reports.lazy.flatMap(\.findings).compactMap { $0.details["file"]?.stringValue }.first
+        merged.findings = SuppressionUse.findings(uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete, pipelineFile: runFindingsFile)
+        // A baseline given to merge is applied afresh; otherwise the shards' comparison stands.
+        if let file = a.values["--baseline"] {
+            let policy = ResultPolicy(suppressions: [], baseline: try loadBaseline(file), today: merged.generatedAt)
+            for i in merged.documents.indices {
+                merged.documents[i].fixedSinceBaseline = []
+                policy.apply(&merged.documents[i])
+            }
+            merged.baseline = BaselineUse(file: file, ratchet: a.flags.contains("--ratchet"))
+        } else if a.flags.contains("--ratchet") {
+            guard var b = reports.lazy.compactMap(\.baseline).first else {
+                throw PipelineError(file: nil, message: "--ratchet needs a baseline: --baseline FILE, or shards run with one")
+            }
+            b.ratchet = true
+            merged.baseline = b
+        } else {
+            merged.baseline = reports.lazy.compactMap(\.baseline).first
+        }
         // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
         // a shard's command-line override (shards run with --fail-on never to finish the matrix).
         merged.failOn = try a.values["--fail-on"].map(Self.failOn) ?? reports.lazy.compactMap(\.pipelineFailOn).first ?? .error
@@ -226,13 +309,16 @@ extension CLI {
     private func printFindings(_ report: RunReport) {
         var shown = 0
         var hidden = 0
+        for f in report.findings where f.severity >= .warning {
+            console.print("\(f.details["file"]?.stringValue ?? "pipeline"): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
+        }
         for d in report.documents {
-            for f in d.findings where f.severity >= .warning {
+            for f in d.findings where f.severity >= .warning && f.baseline != .unchanged {
                 guard shown < 100 else {
                     hidden += 1
                     continue
                 }
-                var place = d.path
+                var place = d.displayPath
                 if let p = f.page { place += ":\(p)" + (f.pageLabel.map { " (\($0))" } ?? "") }
                 console.print("\(place): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
                 shown += 1

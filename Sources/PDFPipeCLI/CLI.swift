@@ -23,6 +23,7 @@ public struct CLI: Sendable {
         ("run", "run a pipeline over PDF files and folders"),
         ("validate", "check a pipeline file without opening any document"),
         ("merge", "join the reports of shards (--shard K/N) into one"),
+        ("baseline", "write a report's findings as a baseline (run --baseline FILE)"),
         ("stages", "list the stages with their options and defaults"),
         ("rules", "list the rule ids with their default severities"),
         ("schema", "print the JSON Schema of pipeline files"),
@@ -66,6 +67,7 @@ public struct CLI: Sendable {
             case "run": return try runCommand(rest)
             case "validate": return try validateCommand(rest)
             case "merge": return try mergeCommand(rest)
+            case "baseline": return try baselineCommand(rest)
             case "__worker": return try workerCommand(rest)
             case "stages": return try listStages(rest)
             case "rules": return try listRules(rest)
@@ -107,6 +109,11 @@ public struct CLI: Sendable {
                   --offline          no network: the external link check skips http(s) links (files,
                                      mailto: and fragments of local PDFs are still checked)
                   --allow-empty      accept a batch with no PDF (otherwise an error, exit 2)
+                  --baseline FILE    findings already in FILE (pdfpipe baseline, or an earlier report.json)
+                                     are "unchanged" and do not fail the run; the others are "new"
+                                     (default: the pipeline's report.baseline)
+                  --ratchet          also exit 1 when findings of the baseline are fixed, until the
+                                     baseline is updated (default: the pipeline's report.ratchet)
                   --quiet            print nothing but errors
                   -h, --help         show this help
 
@@ -122,14 +129,25 @@ public struct CLI: Sendable {
                 """
         case "merge":
             return """
-                Usage: pdfpipe merge REPORT.json... [--out DIR] [--format LIST] [--fail-on LEVEL] [--allow-partial] [--quiet]
+                Usage: pdfpipe merge REPORT.json... [--out DIR] [--format LIST] [--fail-on LEVEL] [--allow-partial]
+                                                    [--baseline FILE] [--ratchet] [--quiet]
 
                 Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over
                 the whole batch writes: the same documents, order and summary. Writes the formats asked for
                 (default json) to DIR (default out/merged). Exit codes as for run, judged on the merged
                 findings at --fail-on, else the pipeline file's report.failOn (never a shard's --fail-on),
                 so the merge step can be the CI gate. A set with a missing or repeated shard is refused
-                (exit 2) unless --allow-partial (the merged report is then marked incomplete).
+                (exit 2) unless --allow-partial (the merged report is then marked incomplete). --baseline
+                compares the merged findings with FILE afresh (otherwise the shards' comparison stands).
+                """
+        case "baseline":
+            return """
+                Usage: pdfpipe baseline REPORT.json [--out FILE]
+
+                Writes the findings of a report as a baseline (default FILE: pdfpipe-baseline.json): their
+                fingerprints, rule, page and message, sorted, to keep under version control. Runs given
+                --baseline FILE then fail only on findings not in it. Run it again to accept the current
+                findings (after fixes, with --ratchet).
                 """
         case "stages":
             return "Usage: pdfpipe stages\n\nLists every stage with its options, their types and defaults."
@@ -154,6 +172,10 @@ public struct CLI: Sendable {
         // A lint job may not have the run's secrets: a variable that is not set is a warning here.
         let p = try loadPipeline(a.positional[0], environment: .unchecked)
         for problem in p.environmentProblems { console.error(problem.warning + " (pdfpipe run needs it)") }
+        let today = String((fixedDate ?? Date().ISO8601Format()).prefix(10))
+        for s in p.suppressions where s.isExpired(today: today) {
+            console.error("\(p.file): warning: \(s.label) expired on \(s.expires ?? ""); its findings count again [config.suppression-expired]")
+        }
         console.print("\(p.file): ok (\(p.stageIDs.count) stage\(p.stageIDs.count == 1 ? "" : "s"): \(p.stageIDs.joined(separator: ", ")))")
         return .clean
     }

@@ -84,7 +84,7 @@ final class CLITests: XCTestCase {
             }
             """
         try assertBadPipeline(text, """
-            p.json:2:14: error: versoin: unknown key 'versoin'; did you mean 'version'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB)
+            p.json:2:14: error: versoin: unknown key 'versoin'; did you mean 'version'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)
             p.json:3:11: error: jobs: expected an integer 0...1024 (0: one per processor), got '-1'
             p.json:5:13: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)
             p.json:6:45: error: stages[1].with.width: expected an integer 0...20000, got 'big'
@@ -135,13 +135,13 @@ final class CLITests: XCTestCase {
         let cases: [([String], String)] = [
             (["validate", "nope.json"], "nope.json: error: cannot read the pipeline file: no such file"),
             (["run"], "pdfpipe: error: run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]"),
-            (["run", "pipelines/default.json", "--jobz", "2"], "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --timeout, --memory-limit, --quiet, --force, --isolate, --offline, --allow-empty)"),
+            (["run", "pipelines/default.json", "--jobz", "2"], "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --timeout, --memory-limit, --baseline, --quiet, --force, --isolate, --offline, --allow-empty, --ratchet)"),
             (["run", "pipelines/default.json", "--jobs", "-3"], "pdfpipe: error: --jobs: expected an integer 0...1024 (0: one per processor), got '-3'"),
             (["run", "pipelines/default.json", "--format", "json,pdf"], "pdfpipe: error: --format: unknown format 'pdf' (known formats: json, junit, sarif, markdown, github, html)"),
             (["run", "pipelines/default.json", "--fail-on", "errors"], "pdfpipe: error: --fail-on: expected one of error, warning, note, never, got 'errors'"),
             (["run", "pipelines/default.json", "samples/missing.pdf"], "samples/missing.pdf: error: no such file or folder"),
             (["run", "pipelines/default.json", "--out"], "pdfpipe: error: option '--out' needs a value"),
-            (["rnu"], "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: run, validate, merge, stages, rules, schema)"),
+            (["rnu"], "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: run, validate, merge, baseline, stages, rules, schema)"),
         ]
         for (args, message) in cases {
             let cli = CapturedCLI()

@@ -71,7 +71,7 @@ final class PipelineTests: XCTestCase {
         assertError("[]", "p.json:1:1: error: a pipeline is a JSON object, got an array")
         assertError("{}", "p.json:1:1: error: missing key 'stages' (a list of stages to run)")
         assertError(#"{"stages": []}"#, "p.json:1:12: error: stages: expected a non-empty array of stages, got an array")
-        assertError(#"{"stage": []}"#, "p.json:1:11: error: stage: unknown key 'stage'; did you mean 'stages'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB)")
+        assertError(#"{"stage": []}"#, "p.json:1:11: error: stage: unknown key 'stage'; did you mean 'stages'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)")
         assertError(#"{"stages": [{"with": {}}]}"#, "p.json:1:13: error: stages[0]: missing key 'use' (the stage to run)")
         assertError(#"{"stages": [{"use": "note", "width": 3}]}"#, "p.json:1:38: error: stages[0].width: unknown key 'width'; did you mean 'with'? (a stage has 'use' and 'with')")
     }

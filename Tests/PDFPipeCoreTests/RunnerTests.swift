@@ -65,13 +65,15 @@ final class RunnerTests: XCTestCase {
         let report = RunReport(toolVersion: "9.9", pipeline: "x", documents: [doc], generatedAt: "2026-01-01T00:00:00Z")
         let v = try JSONParser.parse(JSONReporter().render(report))
         XCTAssertEqual(v["tool"], ["name": "pdfpipe", "version": "9.9"])
-        XCTAssertEqual(v["summary"], ["documents": 1, "failedDocuments": 0, "pages": 2, "errors": 0, "warnings": 1, "notes": 0])
+        XCTAssertEqual(v["summary"], ["documents": 1, "failedDocuments": 0, "pages": 2, "errors": 0, "warnings": 1, "notes": 0, "suppressed": 0])
         let d = v["documents"]?.arrayValue?.first
         XCTAssertEqual(d?["status"], "ok")
         XCTAssertEqual(d?["findings"]?.arrayValue?.first?["pageLabel"], "i")
         XCTAssertEqual(d?["artifacts"], [["kind": "thumbnail", "page": 1, "path": "thumbs/a-1.png"]])
         XCTAssertEqual(d?["timings"], ["inspect": 0.5])
-        XCTAssertEqual(try Finding(json: d!["findings"]!.arrayValue![0]), doc.findings[0])
+        var expected = doc.findings[0]
+        expected.fingerprint = doc.fingerprints[0]
+        XCTAssertEqual(try Finding(json: d!["findings"]!.arrayValue![0]), expected, "read back with its fingerprint")
     }
 }
 

@@ -9,6 +9,8 @@ public struct InputDocument: Sendable, Equatable {
     /// The document's name in the output folder (`text/STEM.txt`, `thumbnails/STEM/1.png`):
     /// unique in the batch (see `OutputStems`).
     public var outputStem: String
+    /// As the user named it: relative to the working folder when inside it, else absolute.
+    public var workingPath: String?
     /// The file's name is not valid UTF-8: `path` shows its bytes as `\xNN` and cannot open it.
     public var undecodableName = false
 
@@ -121,6 +123,7 @@ public struct InputSet: Sendable {
             let path = Paths.standardize(f)
             guard seen.insert(path).inserted else { continue }
             var d = InputDocument(path: path, relativePath: Paths.relative(path, to: root))
+            d.workingPath = Paths.relative(path, to: Paths.standardize(directory))
             d.undecodableName = undecodable.contains(f)
             docs.append(d)
         }

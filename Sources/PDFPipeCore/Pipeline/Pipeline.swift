@@ -14,9 +14,9 @@ public struct Pipeline: Sendable {
     public static let currentVersion = 1
     public static let topLevelKeys = [
         "$schema", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report", "isolation", "timeoutSeconds",
-        "memoryLimitMB",
+        "memoryLimitMB", "ignore",
     ]
-    public static let reportKeys = ["formats", "failOn"]
+    public static let reportKeys = ["formats", "failOn", "baseline", "ratchet"]
 
     /// The file as the user named it (used in messages).
     public var file: String
@@ -30,6 +30,13 @@ public struct Pipeline: Sendable {
     public var rules: [String: RuleLevel]
     public var formats: [String]
     public var failOn: FailOn
+    /// `ignore`: findings taken out of the counts, with a reason.
+    public var suppressions: [Suppression] = []
+    /// `report.baseline` (relative to the working folder) or `--baseline`: findings already in it
+    /// do not fail the run.
+    public var baselineFile: String?
+    /// `report.ratchet` or `--ratchet`: fail when findings of the baseline are gone.
+    public var ratchet = false
     /// Redo work that incremental stages would skip (`--force`).
     public var force = false
     /// No network (`--offline`): the external link check skips http(s) links.
@@ -300,9 +307,30 @@ public struct Pipeline: Sendable {
             }
         }
 
+        // ignore
+        var suppressions: [Suppression] = []
+        attempt { () throws(PipelineError) in
+            if let v = top["ignore"] {
+                guard case .array(let items) = v else {
+                    throw fail("ignore", "expected an array of {\"rule\", \"path\", \"uri\", \"page\", \"reason\", \"expires\"}, got \(v.shortDescription)")
+                }
+                for (i, item) in items.enumerated() {
+                    attempt { () throws(PipelineError) in
+                        do throws(PipelineError) {
+                            suppressions.append(try Suppression(json: item, index: i))
+                        } catch {
+                            throw fail(error.path ?? "ignore[\(i)]", error.message)
+                        }
+                    }
+                }
+            }
+        }
+
         // report
         var formats = ["json"]
         var failOn = FailOn.error
+        var baselineFile: String?
+        var ratchet = false
         attempt { () throws(PipelineError) in
             if let v = top["report"] {
                 guard case .object(let r) = v else { throw fail("report", "expected an object, got \(v.shortDescription)") }
@@ -328,6 +356,16 @@ public struct Pipeline: Sendable {
                     }
                     failOn = level
                 }
+                if let b = r["baseline"] {
+                    guard let s = b.stringValue, !s.isEmpty else {
+                        throw fail("report.baseline", "expected the path of a baseline file (pdfpipe baseline writes one), got \(b.shortDescription)")
+                    }
+                    baselineFile = s
+                }
+                if let x = r["ratchet"] {
+                    guard let on = x.boolValue else { throw fail("report.ratchet", "expected true or false, got \(x.shortDescription)") }
+                    ratchet = on
+                }
             }
         }
 
@@ -345,6 +383,9 @@ public struct Pipeline: Sendable {
         var pipeline = Pipeline(
             file: file, version: version, name: name, inputs: inputs, output: output, jobs: jobs, stages: stages,
             rules: rules, formats: formats, failOn: failOn)
+        pipeline.suppressions = suppressions
+        pipeline.baselineFile = baselineFile
+        pipeline.ratchet = ratchet
         pipeline.isolation = isolation
         pipeline.timeoutSeconds = timeout
         pipeline.memoryLimitMB = memory

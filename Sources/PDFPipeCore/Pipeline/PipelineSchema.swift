@@ -44,6 +44,29 @@ public enum PipelineSchema {
                     "properties": [
                         "formats": ["type": "array", "minItems": 1, "items": ["enum": .array(formats.map { .string($0) })]],
                         "failOn": ["enum": .array(FailOn.allCases.map { .string($0.rawValue) })],
+                        "baseline": [
+                            "type": "string", "minLength": 1,
+                            "description": "baseline file (pdfpipe baseline writes one) or an earlier report.json: findings in it do not fail the run",
+                        ],
+                        "ratchet": ["type": "boolean", "description": "also fail when findings of the baseline are gone (update the baseline)"],
+                    ],
+                ],
+                "ignore": [
+                    "type": "array",
+                    "description": "findings to take out of the counts, each with a reason; every field but reason is optional and all given must match",
+                    "items": [
+                        "type": "object", "additionalProperties": false, "required": ["reason"],
+                        "properties": [
+                            "rule": ["type": "string", "minLength": 1, "description": "rule id, or a glob over ids (uri.*)"],
+                            "path": ["type": "string", "minLength": 1, "description": "glob over the document's path (relative to the input root, or as the inputs were named)"],
+                            "uri": ["type": "string", "minLength": 1, "description": "regular expression searched for in the finding's target (uri, file or #name)"],
+                            "page": ["type": "integer", "minimum": 1],
+                            "reason": ["type": "string", "minLength": 1, "description": "why; shown beside each finding it takes out"],
+                            "expires": [
+                                "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                                "description": "YYYY-MM-DD; afterwards the entry no longer applies and is reported (config.suppression-expired)",
+                            ],
+                        ],
                     ],
                 ],
             ],

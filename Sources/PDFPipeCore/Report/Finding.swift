@@ -18,9 +18,14 @@ public struct Finding: Sendable, Equatable {
     public var hint: String?
     /// Rule-specific fields, written beside the others (`uri` and `status` of external-link findings).
     public var details: [String: JSONValue] = [:]
+    /// The finding's stable identity (see `DocumentResult.fingerprints`), once assigned.
+    public var fingerprint: String?
+    /// Against a baseline (`--baseline`): `new` findings count toward `--fail-on`, `unchanged` ones
+    /// do not.
+    public var baseline: BaselineState?
 
     /// The keys every finding may have; anything else in a report's finding is a detail.
-    static let fixedKeys: Set<String> = ["rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint", "fingerprint"]
+    static let fixedKeys: Set<String> = ["rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint", "fingerprint", "baseline"]
 
     public init(
         rule: String, severity: Severity? = nil, page: Int? = nil, pageLabel: String? = nil, object: String? = nil,
@@ -50,6 +55,8 @@ extension Finding: JSONRepresentable {
         if let rect { o["rect"] = .array(rect.map { .double($0) }) }
         if let stage { o["stage"] = .string(stage) }
         if let hint { o["hint"] = .string(hint) }
+        if let fingerprint { o["fingerprint"] = .string(fingerprint) }
+        if let baseline { o["baseline"] = .string(baseline.rawValue) }
         return .object(o)
     }
 
@@ -62,8 +69,18 @@ extension Finding: JSONRepresentable {
             object: json["object"]?.stringValue, rect: json["rect"]?.arrayValue?.compactMap(\.doubleValue),
             stage: json["stage"]?.stringValue, message: message, hint: json["hint"]?.stringValue)
         if json["hint"] == nil { hint = nil }
+        fingerprint = json["fingerprint"]?.stringValue
+        baseline = json["baseline"]?.stringValue.flatMap(BaselineState.init(rawValue:))
         for (k, v) in json.objectValue ?? [:] where !Finding.fixedKeys.contains(k) { details[k] = v }
     }
+}
+
+/// Where a finding stands against a baseline (SARIF's `baselineState`).
+public enum BaselineState: String, Sendable {
+    /// Not in the baseline: counts toward `--fail-on`.
+    case new
+    /// In the baseline already: reported, but does not fail the run.
+    case unchanged
 }
 
 /// A report file that could not be read back.

@@ -249,6 +249,14 @@ public enum Rules {
             id: "pdf.limit-exceeded", severity: .warning,
             summary: "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit; the rest were not checked",
             hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory"),
+        Rule(
+            id: "config.suppression-expired", severity: .warning,
+            summary: "an entry of the pipeline's 'ignore' list is past its 'expires' date; the findings it took out count again",
+            hint: "fix the findings, or renew the entry with a new date and reason"),
+        Rule(
+            id: "config.suppression-unused", severity: .note,
+            summary: "an entry of the pipeline's 'ignore' list matched no finding in the whole batch",
+            hint: "remove the entry: the problem it was for is gone (or its rule, path, uri or page no longer match)"),
     ]
 
     private static let byID: [String: Rule] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })

@@ -29,6 +29,10 @@ public enum DocumentStatus: String, Sendable {
 public struct DocumentResult: Sendable, Equatable {
     /// Relative to the input root, with `/` separators.
     public var path: String
+    /// As the user named it: relative to the working folder when it is inside it, else absolute
+    /// (report.json's `workingPath`). What people and CI see (console, GitHub annotations, SARIF,
+    /// JUnit, Markdown, HTML): GitHub attaches annotations to repository paths only.
+    public var workingPath: String?
     public var status: DocumentStatus
     public var pageCount: Int?
     public var findings: [Finding]
@@ -37,6 +41,13 @@ public struct DocumentResult: Sendable, Equatable {
     public var timings: [String: Double]
     /// Stage-specific sections of the document's report entry (`info`, `links`, `outline`, …).
     public var sections: [String: JSONValue]
+    /// Findings an `ignore` entry of the pipeline matched: listed with its reason, not counted.
+    public var suppressed: [Finding] = []
+    /// Findings of the baseline (`--baseline`) this document no longer has: fixed.
+    public var fixedSinceBaseline: [JSONValue] = []
+
+    /// The path to show people and CI (see `workingPath`).
+    public var displayPath: String { workingPath ?? path }
 
     public init(
         path: String, status: DocumentStatus = .ok, pageCount: Int? = nil, findings: [Finding] = [],
@@ -54,6 +65,7 @@ public struct DocumentResult: Sendable, Equatable {
     public var json: JSONValue {
         var o = sections
         o["path"] = .string(path)
+        if let workingPath { o["workingPath"] = .string(workingPath) }
         o["status"] = .string(status.rawValue)
         o["pageCount"] = pageCount.map { .int($0) } ?? .null
         o["findings"] = .array(zip(findings, fingerprints).map { f, fp in
@@ -61,6 +73,8 @@ public struct DocumentResult: Sendable, Equatable {
             j["fingerprint"] = .string(fp)
             return .object(j)
         })
+        if !suppressed.isEmpty { o["suppressed"] = .array(suppressed.map(\.json)) }
+        if !fixedSinceBaseline.isEmpty { o["fixedSinceBaseline"] = .array(fixedSinceBaseline) }
         o["artifacts"] = .array(artifacts.map(\.json))
         o["timings"] = .object(timings.mapValues { .double(($0 * 1e6).rounded() / 1e6) })
         return .object(o)
@@ -79,18 +93,36 @@ public struct Summary: Sendable, Equatable {
     public var errors = 0
     public var warnings = 0
     public var notes = 0
+    /// Findings an `ignore` entry took out (not in the counts above).
+    public var suppressed = 0
+    /// Against a baseline: findings not in it, findings in it, and its findings now gone.
+    public var new = 0
+    public var unchanged = 0
+    public var fixed = 0
 
-    public init(documents: [DocumentResult]) {
+    public init(documents: [DocumentResult], runFindings: [Finding] = []) {
         self.documents = documents.count
         for d in documents {
             if d.status == .failed { failedDocuments += 1 }
             pages += d.pageCount ?? 0
-            for f in d.findings {
-                switch f.severity {
-                case .error: errors += 1
-                case .warning: warnings += 1
-                case .note: notes += 1
-                }
+            count(d.findings)
+            suppressed += d.suppressed.count
+            fixed += d.fixedSinceBaseline.count
+        }
+        count(runFindings)
+    }
+
+    private mutating func count(_ findings: [Finding]) {
+        for f in findings {
+            switch f.severity {
+            case .error: errors += 1
+            case .warning: warnings += 1
+            case .note: notes += 1
+            }
+            switch f.baseline {
+            case .new?: new += 1
+            case .unchanged?: unchanged += 1
+            case nil: break
             }
         }
     }
@@ -98,7 +130,7 @@ public struct Summary: Sendable, Equatable {
     public var json: JSONValue {
         [
             "documents": .int(documents), "failedDocuments": .int(failedDocuments), "pages": .int(pages),
-            "errors": .int(errors), "warnings": .int(warnings), "notes": .int(notes),
+            "errors": .int(errors), "warnings": .int(warnings), "notes": .int(notes), "suppressed": .int(suppressed),
         ]
     }
 
@@ -129,6 +161,12 @@ public struct RunReport: Sendable, Equatable {
     public var pipelineFailOn: FailOn?
     /// `K/N` when the run covered one shard of a batch.
     public var shard: String?
+    /// Findings about the run rather than a document (`config.suppression-expired`, …).
+    public var findings: [Finding] = []
+    /// The baseline the findings were compared with (`--baseline`), when there was one.
+    public var baseline: BaselineUse?
+    /// The pipeline's `ignore` entries and how many findings each took out.
+    public var suppressions: [SuppressionUse] = []
 
     public init(toolVersion: String, pipeline: String, documents: [DocumentResult], generatedAt: String) {
         self.toolVersion = toolVersion
@@ -137,7 +175,19 @@ public struct RunReport: Sendable, Equatable {
         self.generatedAt = generatedAt
     }
 
-    public var summary: Summary { Summary(documents: documents) }
+    public var summary: Summary { Summary(documents: documents, runFindings: findings) }
+
+    /// Whether a finding makes the run fail: at or above `failOn`, and not already in the baseline.
+    public func fails(_ f: Finding) -> Bool { failOn.fails(f.severity) && f.baseline != .unchanged }
+
+    /// The findings that make the run fail (exit 1).
+    public var failing: Int {
+        documents.reduce(0) { n, d in n + d.findings.count(where: fails) } + findings.count(where: fails)
+    }
+
+    /// With a ratchet: the run also fails when findings of the baseline are gone but the baseline
+    /// still lists them (update it with `pdfpipe baseline`).
+    public var ratchetFails: Bool { baseline?.ratchet == true && summary.fixed > 0 }
 
     /// What an incomplete report is, in every format that shows it.
     public static let incompleteNote =
@@ -157,6 +207,15 @@ public struct RunReport: Sendable, Equatable {
         o["failOn"] = .string(failOn.rawValue)
         if let pipelineFailOn { o["pipelineFailOn"] = .string(pipelineFailOn.rawValue) }
         if let shard { o["shard"] = .string(shard) }
+        if !findings.isEmpty { o["findings"] = .array(findings.map(\.json)) }
+        if let baseline {
+            let s = summary
+            o["baseline"] = [
+                "file": .string(baseline.file), "ratchet": .bool(baseline.ratchet),
+                "new": .int(s.new), "unchanged": .int(s.unchanged), "fixed": .int(s.fixed),
+            ]
+        }
+        if !suppressions.isEmpty { o["suppressions"] = .array(suppressions.map(\.json)) }
         return .object(o)
     }
 
@@ -172,11 +231,21 @@ public struct RunReport: Sendable, Equatable {
         failOn = v["failOn"]?.stringValue.flatMap(FailOn.init(rawValue:)) ?? .error
         pipelineFailOn = v["pipelineFailOn"]?.stringValue.flatMap(FailOn.init(rawValue:))
         shard = v["shard"]?.stringValue
+        for f in v["findings"]?.arrayValue ?? [] { findings.append(try Finding(json: f)) }
+        if let b = v["baseline"], let file = b["file"]?.stringValue {
+            baseline = BaselineUse(file: file, ratchet: b["ratchet"]?.boolValue ?? false)
+        }
+        for (i, u) in (v["suppressions"]?.arrayValue ?? []).enumerated() {
+            guard let use = SuppressionUse(json: u) else { throw ReportDecodingError(message: "suppressions[\(i)] is not an ignore entry") }
+            suppressions.append(use)
+        }
     }
 }
 
 extension DocumentResult {
-    static let knownKeys: Set<String> = ["path", "status", "pageCount", "findings", "artifacts", "timings"]
+    static let knownKeys: Set<String> = [
+        "path", "workingPath", "status", "pageCount", "findings", "artifacts", "timings", "suppressed", "fixedSinceBaseline",
+    ]
 
     /// Reads a document entry of a report; keys stages added come back as sections.
     public init(json v: JSONValue) throws(ReportDecodingError) {
@@ -193,6 +262,9 @@ extension DocumentResult {
             path: path, status: status, pageCount: o["pageCount"]?.intValue, findings: findings, artifacts: artifacts,
             timings: (o["timings"]?.objectValue ?? [:]).compactMapValues(\.doubleValue),
             sections: o.filter { !Self.knownKeys.contains($0.key) })
+        workingPath = o["workingPath"]?.stringValue
+        for f in o["suppressed"]?.arrayValue ?? [] { suppressed.append(try Finding(json: f)) }
+        fixedSinceBaseline = o["fixedSinceBaseline"]?.arrayValue ?? []
     }
 }
 
@@ -203,7 +275,20 @@ extension DocumentResult {
     /// the page, the link's identity (`annotationIndex`) and target (`uri`) — never the message,
     /// nor object numbers, which change when a document is rebuilt. Findings alike in all of these
     /// are told apart by their order (`:2`, `:3`, …). 16 hex digits of FNV-1a 64.
+    /// A finding that already carries one (assigned before `ignore` took some out, or read back from
+    /// a report) keeps it.
     public var fingerprints: [String] {
+        zip(findings, Self.fingerprints(of: findings, path: path)).map { f, computed in f.fingerprint ?? computed }
+    }
+
+    /// Stores every finding's fingerprint in it, so that taking findings out (suppressions) does
+    /// not renumber the others.
+    public mutating func assignFingerprints() {
+        let all = fingerprints
+        for i in findings.indices { findings[i].fingerprint = all[i] }
+    }
+
+    static func fingerprints(of findings: [Finding], path: String) -> [String] {
         var seen: [String: Int] = [:]
         return findings.map { f in
             var parts = [f.rule, path, f.page.map(String.init) ?? "-"]

@@ -26,7 +26,7 @@ public struct JUnitReporter: Reporter {
                 } else {
                     // Findings carry the stage instance that made them (`id#2` for a second one).
                     let findings = d.findings.filter { ($0.stage ?? "") == stage }
-                    let failing = findings.filter { report.failOn.fails($0.severity) }
+                    let failing = findings.filter(report.fails)
                     if !failing.isEmpty {
                         failures += 1
                         let worst = failing.map(\.severity).max() ?? .error
@@ -34,21 +34,38 @@ public struct JUnitReporter: Reporter {
                         body += Escape.xml(failing.map(Self.line).joined(separator: "\n"))
                         body += "</failure>\n"
                     }
-                    let others = findings.filter { !report.failOn.fails($0.severity) }
+                    let others = findings.filter { !report.fails($0) }
                     if !others.isEmpty { body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n" }
                 }
                 cases.append(
-                    "    <testcase classname=\"\(Escape.xml(d.path))\" name=\"\(Escape.xml(stage))\" time=\"\(time)\"" + (body.isEmpty ? "/>" : ">\n\(body)    </testcase>"))
+                    "    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"\(Escape.xml(stage))\" time=\"\(time)\"" + (body.isEmpty ? "/>" : ">\n\(body)    </testcase>"))
             }
             if names.isEmpty {
                 // A document no stage ran on (should not happen) still shows up.
-                cases.append("    <testcase classname=\"\(Escape.xml(d.path))\" name=\"document\"/>")
+                cases.append("    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"document\"/>")
             }
             totalTests += max(names.count, 1)
             totalFailures += failures
             suites.append(
-                "  <testsuite name=\"\(Escape.xml(d.path))\" tests=\"\(max(names.count, 1))\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped.count)\">\n"
+                "  <testsuite name=\"\(Escape.xml(d.displayPath))\" tests=\"\(max(names.count, 1))\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped.count)\">\n"
                     + cases.joined(separator: "\n") + "\n  </testsuite>")
+        }
+        if !report.findings.isEmpty {
+            // Findings about the run (its pipeline file's `ignore` list): one suite of their own.
+            let file = report.findings.first?.details["file"]?.stringValue ?? "pipeline"
+            let failing = report.findings.filter(report.fails)
+            let others = report.findings.filter { !report.fails($0) }
+            var body = ""
+            if !failing.isEmpty {
+                body += "      <failure message=\"\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)\" type=\"\((failing.map(\.severity).max() ?? .error).rawValue)\">"
+                body += Escape.xml(failing.map(Self.line).joined(separator: "\n")) + "</failure>\n"
+            }
+            if !others.isEmpty { body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n" }
+            suites.append(
+                "  <testsuite name=\"\(Escape.xml(file))\" tests=\"1\" failures=\"\(failing.isEmpty ? 0 : 1)\" errors=\"0\" skipped=\"0\">\n"
+                    + "    <testcase classname=\"\(Escape.xml(file))\" name=\"ignore\">\n\(body)    </testcase>\n  </testsuite>")
+            totalTests += 1
+            totalFailures += failing.isEmpty ? 0 : 1
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"\(Escape.xml("pdfpipe: \(report.pipeline)"))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n"
@@ -58,48 +75,91 @@ public struct JUnitReporter: Reporter {
     static func line(_ f: Finding) -> String {
         var place = ""
         if let p = f.page { place = "page \(p)" + (f.pageLabel.map { " (\($0))" } ?? "") + ": " }
-        return "\(place)\(f.severity.rawValue) [\(f.rule)] \(f.message)" + (f.hint.map { " — fix: \($0)" } ?? "")
+        let baseline = f.baseline == .unchanged ? " (in the baseline)" : ""
+        return "\(place)\(f.severity.rawValue) [\(f.rule)] \(f.message)\(baseline)" + (f.hint.map { " — fix: \($0)" } ?? "")
     }
 }
 
-/// `report.sarif`: SARIF 2.1.0, one rule per rule id (help text, default level), one result per
-/// finding with the PDF as artifact location and page, label, rect and object as properties.
+/// `report.sarif`: SARIF 2.1.0 for code scanning: one rule per rule id (description, help in text
+/// and Markdown, default level), one result per finding, located at the PDF's path as the inputs
+/// were named (file-level: a PDF has no lines; page, label and rectangle are in the message and in
+/// `properties`), with pdfpipe's fingerprint as `partialFingerprints`, the baseline state when
+/// there was a baseline, and `ignore`d findings as suppressed results with their reason.
 public struct SARIFReporter: Reporter {
     public init() {}
     public var format: String { "sarif" }
     public var fileName: String { "report.sarif" }
 
+    /// GitHub code scanning takes at most 25,000 results per run (and shows the first 5,000).
+    public static let maxResults = 25_000
+
     public func render(_ report: RunReport) -> String {
         let rules: [JSONValue] = Rules.all.map { r in
-            [
+            let level = r.offByDefault ? "none" : r.severity.rawValue
+            let markdown = "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"
+                + "**How to fix:** \(Escape.markdown(r.hint)).\n\n"
+                + "Change its level, or turn it off, under `rules` in the pipeline file; take out accepted findings with `ignore` (each with a reason) or a baseline (`--baseline`)."
+            return [
                 "id": .string(r.id), "name": .string(r.id),
-                "shortDescription": ["text": .string(r.summary)], "help": ["text": .string(r.hint)],
-                "defaultConfiguration": ["level": .string(r.offByDefault ? "none" : r.severity.rawValue), "enabled": .bool(!r.offByDefault)],
+                "shortDescription": ["text": .string(r.summary)], "fullDescription": ["text": .string(r.summary)],
+                "help": ["text": .string("\(r.summary). Fix: \(r.hint)."), "markdown": .string(markdown)],
+                "defaultConfiguration": ["level": .string(level), "enabled": .bool(!r.offByDefault)],
+                "properties": ["tags": ["pdfpipe", .string(String(r.id.prefix { $0 != "." }))]],
             ]
         }
         let index = Dictionary(uniqueKeysWithValues: Rules.all.enumerated().map { ($1.id, $0) })
+        let withBaseline = report.baseline != nil
         var results: [JSONValue] = []
-        for d in report.documents {
-            for (f, fingerprint) in zip(d.findings, d.fingerprints) {
-                var props = f.details
-                if let p = f.page { props["page"] = .int(p) }
-                if let l = f.pageLabel { props["pageLabel"] = .string(l) }
-                if let r = f.rect { props["rect"] = .array(r.map { .double($0) }) }
-                if let o = f.object { props["object"] = .string(o) }
-                if let s = f.stage { props["stage"] = .string(s) }
-                var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": ["uri": .string(d.path), "uriBaseId": "INPUTROOT"]]]
-                if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
-                var result: [String: JSONValue] = [
-                    "ruleId": .string(f.rule), "level": .string(f.severity.rawValue),
-                    "message": ["text": .string(f.message + (f.hint.map { " Fix: \($0)" } ?? ""))],
-                    "locations": [.object(location)], "properties": .object(props),
-                    // Code scanning would otherwise hash the "line" of a binary PDF, and alerts
-                    // would reopen on every rebuild.
-                    "partialFingerprints": ["pdfpipe/v1": .string(fingerprint)],
-                ]
-                if let i = index[f.rule] { result["ruleIndex"] = .int(i) }
-                results.append(.object(result))
+        var total = 0
+        func add(_ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?) {
+            total += 1
+            guard results.count < Self.maxResults else { return }
+            var props = f.details
+            props["suppressedBy"] = nil
+            if let p = f.page { props["page"] = .int(p) }
+            if let l = f.pageLabel { props["pageLabel"] = .string(l) }
+            if let r = f.rect { props["rect"] = .array(r.map { .double($0) }) }
+            if let o = f.object { props["object"] = .string(o) }
+            if let s = f.stage { props["stage"] = .string(s) }
+            var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
+            if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
+            var place = ""
+            if let p = f.page { place = "Page \(p)" + (f.pageLabel.map { " (\($0))" } ?? "") }
+            if let r = f.rect { place += (place.isEmpty ? "At" : ", at") + " [" + r.map { JSONWriter.format($0) }.joined(separator: " ") + "]" }
+            var result: [String: JSONValue] = [
+                "ruleId": .string(f.rule), "level": .string(f.severity.rawValue),
+                "message": ["text": .string((place.isEmpty ? "" : place + ": ") + f.message + (f.hint.map { ". Fix: \($0)" } ?? ""))],
+                "locations": [.object(location)], "properties": .object(props),
+            ]
+            // Code scanning would otherwise hash the "line" of a binary PDF, and alerts would
+            // reopen on every rebuild.
+            if let fingerprint { result["partialFingerprints"] = ["pdfpipe/v1": .string(fingerprint)] }
+            if let i = index[f.rule] { result["ruleIndex"] = .int(i) }
+            if withBaseline, let b = f.baseline { result["baselineState"] = .string(b.rawValue) }
+            if let by = suppressedBy {
+                result["suppressions"] = [[
+                    "kind": "external", "status": "accepted",
+                    "justification": .string((by["reason"]?.stringValue ?? "") + (by["ignore"]?.stringValue.map { " (\($0))" } ?? "")),
+                ]]
             }
+            results.append(.object(result))
+        }
+        for f in report.findings {
+            add(f, path: f.details["file"]?.stringValue ?? "pipeline", fingerprint: nil, suppressedBy: nil)
+        }
+        for d in report.documents {
+            for (f, fingerprint) in zip(d.findings, d.fingerprints) { add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil) }
+            for f in d.suppressed { add(f, path: d.displayPath, fingerprint: f.fingerprint, suppressedBy: f.details["suppressedBy"]) }
+        }
+        var notifications: [JSONValue] = []
+        if report.incomplete {
+            notifications.append(["level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)]])
+        }
+        if total > results.count {
+            notifications.append([
+                "level": "warning",
+                "message": ["text": .string("\(total - results.count) of \(total) results left out: code scanning takes at most \(Self.maxResults) per run; every finding is in report.json")],
+            ])
         }
         let sarif: JSONValue = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -112,36 +172,75 @@ public struct SARIFReporter: Reporter {
                 "automationDetails": ["id": .string("pdfpipe/\(report.pipeline)/")],
                 "invocations": [[
                     "executionSuccessful": .bool(!report.incomplete),
-                    "toolExecutionNotifications": report.incomplete ? [["level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)]]] : [],
+                    "toolExecutionNotifications": .array(notifications),
                 ]],
-                "artifacts": .array(report.documents.map { ["location": ["uri": .string($0.path), "uriBaseId": "INPUTROOT"]] }),
+                "artifacts": .array(report.documents.map { ["location": Self.artifactLocation($0.displayPath)] }),
                 "results": .array(results),
             ]],
         ]
         return JSONWriter.pretty(sarif)
     }
+
+    /// A path as a SARIF artifact location: relative ones from the checkout root (`%SRCROOT%`,
+    /// what code scanning resolves against the repository), absolute ones as `file://` URIs;
+    /// percent-encoded either way (a URI may not hold a space or `#`).
+    static func artifactLocation(_ path: String) -> JSONValue {
+        var allowed = ""
+        for c in path.unicodeScalars {
+            if (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A) || (c.value >= 0x61 && c.value <= 0x7A) || "-._~/!$&'()*+,;=".unicodeScalars.contains(c) {
+                allowed.unicodeScalars.append(c)
+            } else {
+                for b in String(c).utf8 { allowed += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true) }
+            }
+        }
+        if path.hasPrefix("/") { return ["uri": .string("file://" + allowed)] }
+        return ["uri": .string(allowed), "uriBaseId": "%SRCROOT%"]
+    }
 }
 
-/// `report.md`: a summary table and the errors and warnings by document, fit for a CI job summary
-/// (GitHub's `$GITHUB_STEP_SUMMARY`).
+/// `report.md`: a summary table, the broken targets across the batch, and the errors and warnings
+/// by document, fit for a CI job summary (GitHub's `$GITHUB_STEP_SUMMARY`). With a baseline, only
+/// new findings are listed.
 public struct MarkdownReporter: Reporter {
     public init() {}
     public var format: String { "markdown" }
     public var fileName: String { "report.md" }
 
+    /// GitHub takes at most 1 MiB of step summary: stop well before, and say so.
+    public static let byteBudget = 900_000
+
     public func render(_ report: RunReport) -> String {
         let s = report.summary
         var out = "# pdfpipe: \(Escape.markdown(report.pipeline))\n\n"
         if report.incomplete { out += "> **Incomplete:** \(RunReport.incompleteNote)\n\n" }
-        out += "| documents | failed | pages | errors | warnings | notes |\n|---:|---:|---:|---:|---:|---:|\n"
-        out += "| \(s.documents) | \(s.failedDocuments) | \(s.pages) | \(s.errors) | \(s.warnings) | \(s.notes) |\n\n"
-        let shown = report.documents.filter { d in d.findings.contains { $0.severity >= .warning } }
+        out += "| documents | failed | pages | errors | warnings | notes | suppressed |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+        out += "| \(s.documents) | \(s.failedDocuments) | \(s.pages) | \(s.errors) | \(s.warnings) | \(s.notes) | \(s.suppressed) |\n\n"
+        if let b = report.baseline {
+            out += "**Baseline** `\(Escape.markdown(b.file))`: \(s.new) new, \(s.unchanged) unchanged (not listed below), \(s.fixed) fixed"
+            if b.ratchet && s.fixed > 0 { out += " — **the baseline must be updated** (ratchet): `pdfpipe baseline REPORT.json --out \(Escape.markdown(b.file))`" }
+            out += "\n\n"
+        }
+        if !report.findings.isEmpty {
+            out += "## Pipeline\n\n| severity | rule | message |\n|---|---|---|\n"
+            for f in report.findings { out += "| \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n" }
+            out += "\n"
+        }
+        let targets = BrokenTarget.collect(report)
+        if !targets.isEmpty {
+            out += "## Broken targets\n\nEach once, with every document that links to it (\(targets.count) in all).\n\n"
+            out += "| target | rule | links | used in |\n|---|---|---:|---|\n"
+            for t in targets.prefix(50) {
+                out += "| \(Escape.markdown(t.target)) | `\(t.rule)` | \(t.count) | \(Escape.markdown(t.usesText(limit: 5))) |\n"
+            }
+            if targets.count > 50 { out += "\n… and \(targets.count - 50) more in report.html and report.json\n" }
+            out += "\n"
+        }
+        let listed: (Finding) -> Bool = { $0.severity >= .warning && $0.baseline != .unchanged }
+        let shown = report.documents.filter { d in d.findings.contains(where: listed) }
         if shown.isEmpty {
-            out += "No errors or warnings.\n"
+            out += report.baseline == nil ? "No errors or warnings.\n" : "No new errors or warnings.\n"
             return out
         }
-        // GitHub takes at most 1 MiB of step summary: stop well before, and say so.
-        let byteBudget = 900_000
         var lines = 0
         var cut = false
         documents: for d in shown {
@@ -149,14 +248,19 @@ public struct MarkdownReporter: Reporter {
                 out += "\n… more in report.json\n"
                 break
             }
-            let e = d.findings.count { $0.severity == .error }
-            let w = d.findings.count { $0.severity == .warning }
-            out += "## \(Escape.markdown(d.path))\(d.status == .failed ? " (failed)" : "")\n\n\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s")\n\n"
-            out += "| page | severity | rule | message |\n|---|---|---|---|\n"
-            for f in d.findings where f.severity >= .warning {
+            let e = d.findings.count { $0.severity == .error && listed($0) }
+            let w = d.findings.count { $0.severity == .warning && listed($0) }
+            let heading = "## \(Escape.markdown(d.displayPath))\(d.status == .failed ? " (failed)" : "")\n\n\(e) \(report.baseline == nil ? "" : "new ")error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s")\n\n"
+                + "| page | severity | rule | message |\n|---|---|---|---|\n"
+            if out.utf8.count + heading.utf8.count > Self.byteBudget {
+                cut = true
+                break
+            }
+            out += heading
+            for f in d.findings where listed(f) {
                 let page = f.page.map { "\($0)" + (f.pageLabel.map { " (\($0))" } ?? "") } ?? ""
                 let row = "| \(Escape.markdown(page)) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
-                if out.utf8.count + row.utf8.count > byteBudget {
+                if out.utf8.count + row.utf8.count > Self.byteBudget {
                     cut = true
                     break documents
                 }
@@ -192,15 +296,24 @@ public struct GitHubReporter: Reporter {
         }
         var problems: [Problem] = []
         var index: [String: Int] = [:]
+        var baselined = 0
+        for f in report.findings where f.severity >= .warning || report.fails(f) {
+            problems.append(Problem(path: f.details["file"]?.stringValue ?? "pipeline", finding: f))
+        }
         for d in report.documents {
-            for f in d.findings where f.severity >= .warning || report.failOn.fails(f.severity) {
-                let key = "\(d.path)\u{0}\(f.rule)\u{0}\(f.message)"
+            for f in d.findings where f.severity >= .warning || report.fails(f) {
+                // Findings already in the baseline are not news: counted, not annotated.
+                if f.baseline == .unchanged {
+                    baselined += 1
+                    continue
+                }
+                let key = "\(d.displayPath)\u{0}\(f.rule)\u{0}\(f.message)"
                 let page = f.page.map { "\($0)" + (f.pageLabel.map { " (\($0))" } ?? "") }
                 if let k = index[key] {
                     if let page { problems[k].pages.append(page) }
                 } else {
                     index[key] = problems.count
-                    problems.append(Problem(path: d.path, finding: f, pages: page.map { [$0] } ?? []))
+                    problems.append(Problem(path: d.displayPath, finding: f, pages: page.map { [$0] } ?? []))
                 }
             }
         }
@@ -221,9 +334,13 @@ public struct GitHubReporter: Reporter {
             }
             left += max(0, these.count - Self.perLevel)
         }
+        var notes: [String] = []
         if left > 0 {
-            let text = "\(left) more distinct problem\(left == 1 ? "" : "s") not shown as annotations (GitHub shows \(Self.perLevel) errors and \(Self.perLevel) warnings per step); every finding is in report.md (the step summary) and report.json"
-            out += "::notice title=pdfpipe::\(Escape.githubData(text))\n"
+            notes.append("\(left) more distinct problem\(left == 1 ? "" : "s") not shown as annotations (GitHub shows \(Self.perLevel) errors and \(Self.perLevel) warnings per step)")
+        }
+        if baselined > 0 { notes.append("\(baselined) finding\(baselined == 1 ? "" : "s") already in the baseline not annotated") }
+        if !notes.isEmpty {
+            out += "::notice title=pdfpipe::\(Escape.githubData(notes.joined(separator: "; ") + "; every finding is in report.md (the step summary) and report.json"))\n"
         }
         return out
     }

@@ -17,6 +17,12 @@ public struct HTMLReporter: Reporter {
         if report.incomplete { body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n" }
         body += "<table class=\"summary\"><tr><th>documents</th><th>failed</th><th>pages</th><th>errors</th><th>warnings</th><th>notes</th></tr>"
         body += "<tr><td>\(s.documents)</td><td>\(s.failedDocuments)</td><td>\(s.pages)</td><td class=\"error\">\(s.errors)</td><td class=\"warning\">\(s.warnings)</td><td class=\"note\">\(s.notes)</td></tr></table>\n"
+        if s.suppressed > 0 { body += "<p class=\"meta\">\(s.suppressed) finding\(s.suppressed == 1 ? "" : "s") suppressed by the pipeline's <code>ignore</code> list (shown under each document)</p>\n" }
+        if let b = report.baseline {
+            body += "<p class=\"baseline\"><strong>Baseline</strong> <code>\(h(b.file))</code>: \(s.new) new, \(s.unchanged) unchanged (marked <span class=\"badge\">baseline</span>), \(s.fixed) fixed"
+            if b.ratchet && s.fixed > 0 { body += " — <strong>update the baseline</strong> (ratchet)" }
+            body += "</p>\n"
+        }
         body += "<form id=\"filters\">"
         for sev in ["error", "warning", "note"] {
             body += "<label><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev)</label> "
@@ -24,9 +30,22 @@ public struct HTMLReporter: Reporter {
         body += "<select id=\"rule\"><option value=\"\">all rules</option>"
         for r in rules.sorted() { body += "<option value=\"\(h(r))\">\(h(r))</option>" }
         body += "</select> <span id=\"shown\"></span></form></header>\n<main>\n"
+        if !report.findings.isEmpty {
+            body += "<section class=\"doc\"><h2>pipeline \(h(report.findings.first?.details["file"]?.stringValue ?? ""))</h2>\n"
+            body += group(title: "ignore list", findings: report.findings, thumbnail: nil) + "</section>\n"
+        }
+        let targets = BrokenTarget.collect(report)
+        if !targets.isEmpty {
+            body += "<section class=\"targets\"><h2>Broken targets <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
+            body += "<tr><th>target</th><th>rule</th><th>links</th><th>used in</th></tr>"
+            for t in targets.prefix(500) {
+                body += "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
+            }
+            body += "</table>" + (targets.count > 500 ? "<p>… and \(targets.count - 500) more in report.json</p>" : "") + "</section>\n"
+        }
         for d in report.documents {
             let thumbs = Dictionary(d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } }, uniquingKeysWith: { a, _ in a })
-            body += "<section class=\"doc\" data-path=\"\(h(d.path))\"><h2>\(h(d.path))"
+            body += "<section class=\"doc\" data-path=\"\(h(d.path))\"><h2>\(h(d.displayPath))"
             body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""
             body += " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
             if let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), !skipped.isEmpty {
@@ -41,6 +60,14 @@ public struct HTMLReporter: Reporter {
             for p in byPage.keys.sorted() {
                 let label = byPage[p]!.first?.pageLabel.map { " (\($0))" } ?? ""
                 body += group(title: "page \(p)\(label)", findings: byPage[p]!, thumbnail: thumbs[p])
+            }
+            if !d.suppressed.isEmpty {
+                body += "<details class=\"suppressed\"><summary>\(d.suppressed.count) suppressed</summary><ul>"
+                for f in d.suppressed {
+                    let by = f.details["suppressedBy"]
+                    body += "<li>\(f.page.map { "page \($0): " } ?? "")<code>\(h(f.rule))</code> \(h(f.message)) — <em>\(h(by?["reason"]?.stringValue ?? ""))</em> (\(h(by?["ignore"]?.stringValue ?? "")))</li>"
+                }
+                body += "</ul></details>\n"
             }
             body += "</section>\n"
         }
@@ -64,6 +91,7 @@ public struct HTMLReporter: Reporter {
         for f in findings {
             out += "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
             out += "<td class=\"sev\">\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))"
+            if f.baseline == .unchanged { out += " <span class=\"badge\">baseline</span>" }
             if let hint = f.hint { out += "<div class=\"hint\">fix: \(h(hint))</div>" }
             out += "</td></tr>"
         }
@@ -80,6 +108,8 @@ public struct HTMLReporter: Reporter {
         .findings table{border-collapse:collapse;width:100%}.findings td{border-top:1px solid #eee;padding:3px 6px;vertical-align:top}
         .sev{font-weight:bold;width:5em}.error .sev,.error{color:#c00}.warning .sev,.warning{color:#b60}.note .sev,.note{color:#15c}
         .hint{color:#555;font-size:12px}.badge{font-size:12px;border:1px solid;border-radius:3px;padding:0 4px}.skipped{color:#888}
+        .targets table{border-collapse:collapse}.targets td,.targets th{border-top:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}.target{word-break:break-all}
+        .suppressed{color:#666;font-size:13px}.baseline{margin:4px 0}
         """
 
     static let script = """

@@ -24,6 +24,8 @@ public struct Runner: Sendable {
     public var jobs: Int
     /// Runs one document elsewhere (a child process) instead of in this process.
     public var isolate: (@Sendable (InputDocument, Int) -> DocumentResult)?
+    /// Applied to each document's result as it finishes (suppressions, baseline).
+    public var policy: ResultPolicy?
 
     public init(pipeline: Pipeline, outputDirectory: String, inputRoot: String = "/", jobs: Int) {
         self.pipeline = pipeline
@@ -58,7 +60,7 @@ public struct Runner: Sendable {
             var out: [DocumentResult] = []
             for (i, d) in documents.enumerated() {
                 if shouldStop?() == true { break }
-                let result = d.undecodableName ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers)
+                let result = completed(d, d.undecodableName ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers))
                 out.append(result)
                 let pages = stats.withLock { s in
                     s.pages += result.pageCount ?? 0
@@ -79,9 +81,10 @@ public struct Runner: Sendable {
                         helpers?.help()
                         return
                     }
-                    let result =
+                    let result = completed(
+                        documents[i],
                         documents[i].undecodableName
-                        ? process(documents[i]) : isolate?(documents[i], pageWorkers) ?? process(documents[i], pageWorkers: pageWorkers, helpers: helpers)
+                            ? process(documents[i]) : isolate?(documents[i], pageWorkers) ?? process(documents[i], pageWorkers: pageWorkers, helpers: helpers))
                     results.withLock { $0[i] = result }
                     let (done, pages) = stats.withLock { s in
                         s.done += 1
@@ -95,6 +98,14 @@ public struct Runner: Sendable {
         }
         group.wait()
         return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// A finished document's result, as reports show it: its working-folder path and the policy applied.
+    func completed(_ document: InputDocument, _ result: DocumentResult) -> DocumentResult {
+        var r = result
+        r.workingPath = document.workingPath
+        if let policy { policy.apply(&r) } else { r.assignFingerprints() }
+        return r
     }
 
     /// Runs every stage on one document; never throws: failures become findings.

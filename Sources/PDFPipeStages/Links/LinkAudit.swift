@@ -65,9 +65,12 @@ public struct LinkAudit {
         var prefix = ""
     }
 
-    mutating func report(_ rule: String, _ message: String, at place: Place) {
+    /// `target`: what the link points at and does not find (a destination name, a file), for the
+    /// report's list of broken targets.
+    mutating func report(_ rule: String, _ message: String, at place: Place, target: String? = nil) {
         var f = Finding(rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message)
         if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        if let target { f.details["target"] = .string(target) }
         findings.append(f)
     }
 
@@ -196,7 +199,7 @@ public struct LinkAudit {
         case .named(let key):
             let name = key.display
             guard let entry = table.lookup(key) else {
-                report("dest.name-not-found", "named destination '\(name)' does not exist", at: place)
+                report("dest.name-not-found", "named destination '\(name)' does not exist", at: place, target: "#" + name)
                 return (name, nil)
             }
             guard let d = entry.destination else {
@@ -270,7 +273,7 @@ public struct LinkAudit {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir), !isDir.boolValue else {
             let looked = shown == path ? "" : " (looked for '\(shown)')"
-            report("gotor.file-missing", "the file '\(path)' does not exist\(looked)", at: place)
+            report("gotor.file-missing", "the file '\(path)' does not exist\(looked)", at: place, target: path)
             return nil
         }
         guard let remote else { return nil }
@@ -286,7 +289,7 @@ public struct LinkAudit {
             report("dest.malformed", why, at: place)
         case .named(let key)?:
             guard let found = doc.lookup(key) else {
-                report("gotor.dest-missing", "named destination '\(key.display)' does not exist in '\(path)'", at: place)
+                report("gotor.dest-missing", "named destination '\(key.display)' does not exist in '\(path)'", at: place, target: path + "#" + key.display)
                 return nil
             }
             return found.map { $0 + 1 }

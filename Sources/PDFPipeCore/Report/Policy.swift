@@ -1,0 +1,301 @@
+import Foundation
+
+/// One entry of a pipeline's `ignore` list: findings it matches are taken out of the counts and
+/// listed, with the reason, under their document (`suppressed`). Every field but `reason` is
+/// optional, and the ones given must all match.
+public struct Suppression: Sendable, Equatable {
+    /// A rule id, or a glob over rule ids (`uri.*`).
+    public var rule: String?
+    /// A glob over the document's path, as report.json's `path` (relative to the input root) or
+    /// `workingPath` (as the inputs were named) shows it: `legacy/**`, `build/pdf/old-*.pdf`.
+    public var path: String?
+    /// A regular expression searched for in the finding's target (`uri`, else `target`).
+    public var uri: String?
+    public var page: Int?
+    /// Why: required, shown beside every finding it takes out.
+    public var reason: String
+    /// `YYYY-MM-DD`: from the day after, the entry no longer applies and is reported
+    /// (`config.suppression-expired`).
+    public var expires: String?
+    /// Its place in the file (`ignore[3]`), for messages.
+    public var index: Int
+
+    private let compiled: CompiledRegex?
+
+    public init(rule: String? = nil, path: String? = nil, uri: String? = nil, page: Int? = nil, reason: String, expires: String? = nil, index: Int = 0) throws(PipelineError) {
+        self.rule = rule
+        self.path = path
+        self.uri = uri
+        self.page = page
+        self.reason = reason
+        self.expires = expires
+        self.index = index
+        do {
+            compiled = try uri.map { CompiledRegex(try NSRegularExpression(pattern: $0)) }
+        } catch {
+            throw PipelineError(file: nil, path: "ignore[\(index)].uri", message: "not a valid regular expression: '\(uri ?? "")'")
+        }
+    }
+
+    public static func == (a: Suppression, b: Suppression) -> Bool {
+        a.json == b.json
+    }
+
+    public func matches(_ f: Finding, in document: DocumentResult) -> Bool {
+        if let rule, rule != f.rule, !(Glob.hasWildcard(rule) && fnmatch(rule, f.rule, 0) == 0) { return false }
+        if let page, f.page != page { return false }
+        if let path, !Glob.match(pattern: path, path: document.path), !(document.workingPath.map { Glob.match(pattern: path, path: $0) } ?? false) {
+            return false
+        }
+        if let compiled {
+            guard let target = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue, compiled.matches(target) else { return false }
+        }
+        return true
+    }
+
+    /// Whether the entry no longer applies on `today` (`YYYY-MM-DD`).
+    public func isExpired(today: String) -> Bool { expires.map { $0 < today } ?? false }
+
+    public var label: String { "ignore[\(index)]" }
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["reason": .string(reason), "index": .int(index)]
+        if let rule { o["rule"] = .string(rule) }
+        if let path { o["path"] = .string(path) }
+        if let uri { o["uri"] = .string(uri) }
+        if let page { o["page"] = .int(page) }
+        if let expires { o["expires"] = .string(expires) }
+        return .object(o)
+    }
+
+    /// Reads an entry of a pipeline's `ignore` (`at`: its JSON path, for messages).
+    public init(json v: JSONValue, index: Int) throws(PipelineError) {
+        let at = "ignore[\(index)]"
+        guard case .object(let o) = v else {
+            throw PipelineError(file: nil, path: at, message: "expected an object like {\"rule\": \"uri.http-error\", \"reason\": \"…\"}, got \(v.shortDescription)")
+        }
+        let keys = ["rule", "path", "uri", "page", "reason", "expires"]
+        for key in o.keys.sorted() where !keys.contains(key) && key != "index" {
+            throw PipelineError(file: nil, path: "\(at).\(key)", message: "unknown key '\(key)'\(Suggest.didYouMean(key, keys)) (known keys: \(keys.joined(separator: ", ")))")
+        }
+        func text(_ key: String) throws(PipelineError) -> String? {
+            guard let x = o[key] else { return nil }
+            guard let s = x.stringValue, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw PipelineError(file: nil, path: "\(at).\(key)", message: "expected a non-empty string, got \(x.shortDescription)")
+            }
+            return s
+        }
+        guard let reason = try text("reason") else {
+            throw PipelineError(file: nil, path: at, message: "missing key 'reason': say why these findings may be ignored (it is shown beside each)")
+        }
+        var page: Int?
+        if let p = o["page"] {
+            guard let n = p.intValue, n >= 1 else { throw PipelineError(file: nil, path: "\(at).page", message: "expected a page number 1 or more, got \(p.shortDescription)") }
+            page = n
+        }
+        let rule = try text("rule")
+        if let rule, !Glob.hasWildcard(rule), Rules.rule(rule) == nil {
+            throw PipelineError(file: nil, path: "\(at).rule", message: "unknown rule '\(rule)'\(Suggest.didYouMean(rule, Rules.all.map(\.id))) (`pdfpipe rules` lists them; * matches part of an id)")
+        }
+        let expires = try text("expires")
+        if let expires, !Self.isDate(expires) {
+            throw PipelineError(file: nil, path: "\(at).expires", message: "expected a date YYYY-MM-DD, got '\(expires)'")
+        }
+        try self.init(rule: rule, path: try text("path"), uri: try text("uri"), page: page, reason: reason, expires: expires, index: index)
+    }
+
+    static func isDate(_ s: String) -> Bool {
+        let p = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2, let m = Int(p[1]), let d = Int(p[2]), Int(p[0]) != nil else { return false }
+        return (1...12).contains(m) && (1...31).contains(d)
+    }
+}
+
+/// `NSRegularExpression` is immutable and documented as safe to share between threads.
+final class CompiledRegex: @unchecked Sendable {
+    let regex: NSRegularExpression
+    init(_ regex: NSRegularExpression) { self.regex = regex }
+
+    func matches(_ s: String) -> Bool {
+        regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+    }
+}
+
+/// An `ignore` entry in a report, with how many findings it took out (what `merge` adds up).
+public struct SuppressionUse: Sendable, Equatable {
+    public var suppression: Suppression
+    public var matched: Int
+
+    public init(suppression: Suppression, matched: Int) {
+        self.suppression = suppression
+        self.matched = matched
+    }
+
+    public var json: JSONValue {
+        guard case .object(var o) = suppression.json else { return .null }
+        o["matched"] = .int(matched)
+        return .object(o)
+    }
+
+    init?(json v: JSONValue) {
+        guard let index = v["index"]?.intValue, var o = v.objectValue else { return nil }
+        o["matched"] = nil
+        guard let s = try? Suppression(json: .object(o), index: index) else { return nil }
+        suppression = s
+        matched = v["matched"]?.intValue ?? 0
+    }
+
+    /// The run's findings about its `ignore` list: an expired entry is a warning (its findings
+    /// count again); one that matched nothing is a note — only when the whole batch was checked
+    /// (a shard sees part of it, `merge` sees it all).
+    public static func findings(_ uses: [SuppressionUse], today: String, wholeBatch: Bool, pipelineFile: String?) -> [Finding] {
+        var out: [Finding] = []
+        for u in uses {
+            let s = u.suppression
+            var f: Finding
+            if s.isExpired(today: today) {
+                f = Finding(
+                    rule: "config.suppression-expired",
+                    message: "\(s.label) expired on \(s.expires ?? ""); the findings it took out count again (reason given: '\(s.reason)')")
+            } else if u.matched == 0 && wholeBatch {
+                f = Finding(rule: "config.suppression-unused", message: "\(s.label) matched no finding; remove it if the problem is gone (reason given: '\(s.reason)')")
+            } else {
+                continue
+            }
+            if let pipelineFile { f.details["file"] = .string(pipelineFile) }
+            f.details["ignore"] = s.json
+            out.append(f)
+        }
+        return out
+    }
+}
+
+/// The baseline a run was compared with.
+public struct BaselineUse: Sendable, Equatable {
+    /// As named on the command line or in the pipeline.
+    public var file: String
+    /// Fail when findings of the baseline are gone (the baseline must be updated).
+    public var ratchet: Bool
+
+    public init(file: String, ratchet: Bool) {
+        self.file = file
+        self.ratchet = ratchet
+    }
+}
+
+/// The findings a team has accepted for now: fingerprints by document path. Read from a baseline
+/// file (`pdfpipe baseline`) or straight from a previous report.json.
+public struct Baseline: Sendable {
+    /// Per document (relative to the input root): fingerprint → the finding as the baseline lists it.
+    public var documents: [String: [String: JSONValue]]
+
+    public init(documents: [String: [String: JSONValue]]) { self.documents = documents }
+
+    public var count: Int { documents.values.reduce(0) { $0 + $1.count } }
+
+    public static let format = "pdfpipe-baseline"
+
+    /// Reads either form.
+    public init(json v: JSONValue) throws(ReportDecodingError) {
+        var docs: [String: [String: JSONValue]] = [:]
+        if v["format"]?.stringValue == Self.format {
+            for (i, f) in (v["findings"]?.arrayValue ?? []).enumerated() {
+                guard let path = f["path"]?.stringValue, let fp = f["fingerprint"]?.stringValue else {
+                    throw ReportDecodingError(message: "findings[\(i)] has no path or fingerprint")
+                }
+                docs[path, default: [:]][fp] = f
+            }
+        } else {
+            let report = try RunReport(json: v)
+            for d in report.documents {
+                for (f, fp) in zip(d.findings, d.fingerprints) { docs[d.path, default: [:]][fp] = Self.entry(f, fingerprint: fp, path: d.path) }
+            }
+        }
+        documents = docs
+    }
+
+    static func entry(_ f: Finding, fingerprint: String, path: String) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "fingerprint": .string(fingerprint), "path": .string(path), "rule": .string(f.rule),
+            "severity": .string(f.severity.rawValue), "message": .string(f.message),
+        ]
+        if let p = f.page { o["page"] = .int(p) }
+        return .object(o)
+    }
+
+    /// The baseline file for a report: every finding it lists (suppressed ones aside), sorted, so
+    /// that it diffs well under version control.
+    public static func file(for report: RunReport) -> JSONValue {
+        var entries: [JSONValue] = []
+        for d in report.documents {
+            for (f, fp) in zip(d.findings, d.fingerprints) { entries.append(entry(f, fingerprint: fp, path: d.path)) }
+        }
+        return [
+            "format": .string(format), "version": 1, "pipeline": .string(report.pipeline),
+            "findings": .array(entries),
+        ]
+    }
+}
+
+/// What is applied to each document's result as it finishes: its working-folder path, stored
+/// fingerprints, the pipeline's `ignore` list, and the baseline. Per document, so that nothing
+/// is kept for the end but counters.
+public struct ResultPolicy: Sendable {
+    public var suppressions: [Suppression]
+    public var baseline: Baseline?
+    /// `YYYY-MM-DD`: expired suppressions no longer apply.
+    public var today: String
+    /// Findings each suppression took out, by its index in `suppressions`.
+    public let matched: Locked<[Int]>
+
+    public init(suppressions: [Suppression], baseline: Baseline?, today: String) {
+        self.suppressions = suppressions
+        self.baseline = baseline
+        self.today = String(today.prefix(10))
+        matched = Locked(Array(repeating: 0, count: suppressions.count))
+    }
+
+    public var isEmpty: Bool { suppressions.isEmpty && baseline == nil }
+
+    public func apply(_ d: inout DocumentResult) {
+        d.assignFingerprints()
+        let active = suppressions.enumerated().filter { !$0.element.isExpired(today: today) }
+        if !active.isEmpty {
+            var kept: [Finding] = []
+            var counts: [Int: Int] = [:]
+            for f in d.findings {
+                if let (i, s) = active.first(where: { $0.element.matches(f, in: d) }) {
+                    var f = f
+                    var by: [String: JSONValue] = ["ignore": .string(s.label), "reason": .string(s.reason)]
+                    if let e = s.expires { by["expires"] = .string(e) }
+                    f.details["suppressedBy"] = .object(by)
+                    d.suppressed.append(f)
+                    counts[i, default: 0] += 1
+                } else {
+                    kept.append(f)
+                }
+            }
+            d.findings = kept
+            if !counts.isEmpty { matched.withLock { m in for (i, n) in counts { m[i] += n } } }
+        }
+        if let baseline {
+            let known = baseline.documents[d.path] ?? [:]
+            var present = Set<String>()
+            for i in d.findings.indices {
+                let fp = d.findings[i].fingerprint ?? ""
+                let inBaseline = known[fp] != nil
+                d.findings[i].baseline = inBaseline ? .unchanged : .new
+                if inBaseline { present.insert(fp) }
+            }
+            // Suppressed findings are not gone: not fixed either.
+            for f in d.suppressed { if let fp = f.fingerprint, known[fp] != nil { present.insert(fp) } }
+            d.fixedSinceBaseline = known.keys.sorted().filter { !present.contains($0) }.map { known[$0]! }
+        }
+    }
+
+    /// The suppressions with their counts so far.
+    public var uses: [SuppressionUse] {
+        let m = matched.withLock { $0 }
+        return suppressions.enumerated().map { SuppressionUse(suppression: $1, matched: m[$0]) }
+    }
+}

@@ -1,0 +1,70 @@
+/// The report's list of broken targets: each broken URL, missing file or missing named destination
+/// once, with every document and page that points at it. The fix is usually in one place (the
+/// generator, a moved page, a template), so this is where a reader starts.
+public struct BrokenTarget: Sendable, Equatable {
+    /// The URL, file, or `#name` (`file#name` in another PDF).
+    public var target: String
+    public var rule: String
+    public var severity: Severity
+    /// Documents (as shown to people) and the pages in each, in report order.
+    public var uses: [(path: String, pages: [Int])]
+    /// Links pointing at it, in all documents.
+    public var count: Int
+
+    public static func == (a: BrokenTarget, b: BrokenTarget) -> Bool {
+        a.target == b.target && a.rule == b.rule && a.count == b.count && a.uses.map(\.path) == b.uses.map(\.path)
+            && a.uses.map(\.pages) == b.uses.map(\.pages)
+    }
+
+    /// Targets of errors and warnings (baselined ones too: still broken), most used first, then
+    /// by target.
+    public static func collect(_ report: RunReport) -> [BrokenTarget] {
+        var order: [String: Int] = [:]
+        var out: [BrokenTarget] = []
+        for d in report.documents {
+            for f in d.findings where f.severity >= .warning {
+                guard let target = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue, !target.isEmpty else { continue }
+                let key = f.rule + "\u{0}" + target
+                let i: Int
+                if let k = order[key] {
+                    i = k
+                } else {
+                    i = out.count
+                    order[key] = i
+                    out.append(BrokenTarget(target: target, rule: f.rule, severity: f.severity, uses: [], count: 0))
+                }
+                out[i].count += 1
+                out[i].severity = max(out[i].severity, f.severity)
+                if let last = out[i].uses.indices.last, out[i].uses[last].path == d.displayPath {
+                    if let p = f.page, out[i].uses[last].pages.last != p { out[i].uses[last].pages.append(p) }
+                } else {
+                    out[i].uses.append((d.displayPath, f.page.map { [$0] } ?? []))
+                }
+            }
+        }
+        return out.enumerated().sorted { x, y in
+            let (a, b) = (x.element, y.element)
+            if a.severity != b.severity { return a.severity > b.severity }
+            if a.count != b.count { return a.count > b.count }
+            return x.offset < y.offset
+        }.map(\.element)
+    }
+
+    /// `a.pdf (pages 3, 7), b.pdf (page 2)`, at most `limit` documents.
+    public func usesText(limit: Int = 10) -> String {
+        var parts = uses.prefix(limit).map { u in
+            u.path + (u.pages.isEmpty ? "" : " (\(Pages.list(u.pages)))")
+        }
+        if uses.count > limit { parts.append("\(uses.count - limit) more documents") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Page lists for people: `page 3`, `pages 3, 7, 12 and 41 more`.
+public enum Pages {
+    public static func list(_ pages: [Int], limit: Int = 5) -> String {
+        let shown = pages.prefix(limit).map(String.init).joined(separator: ", ")
+        let more = pages.count > limit ? " and \(pages.count - limit) more" : ""
+        return "page\(pages.count == 1 ? "" : "s") \(shown)\(more)"
+    }
+}
