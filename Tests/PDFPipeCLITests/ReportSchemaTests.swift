@@ -53,6 +53,14 @@ final class ReportSchemaTests: XCTestCase {
         }
         XCTAssertEqual(CapturedCLI().run(["merge", out + "/s1/report.json", out + "/s2/report.json", "--out", out + "/merged", "--format", "junit,sarif", "--quiet"]), .findings)
         runs.append(out + "/merged")
+        // A gate with a baseline and an ignore list (suppressed results, baseline states, a finding
+        // about the pipeline file itself).
+        try #"""
+            {"version": 1, "stages": [{"use": "resolve-destinations"}, {"use": "validate-links"}],
+             "ignore": [{"rule": "uri.*", "reason": "legacy"}, {"rule": "action.launch", "reason": "old", "expires": "2020-01-01"}]}
+            """#.write(toFile: out + "/gate.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(CapturedCLI().run(["run", out + "/gate.json", "samples", "--offline", "--out", out + "/gate", "--format", "json,junit,sarif", "--quiet", "--baseline", out + "/link-audit/report.json"]), .clean, "every error is in the baseline")
+        runs.append(out + "/gate")
 
         var findings = 0
         for dir in runs {

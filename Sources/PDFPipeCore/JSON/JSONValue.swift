@@ -29,6 +29,12 @@ public enum JSONValue: Sendable {
         return nil
     }
 
+    /// The element at `index` of an array (nil when out of range, or not an array).
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let items) = self, items.indices.contains(index) { return items[index] }
+        return nil
+    }
+
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil

@@ -138,7 +138,7 @@ public struct SARIFReporter: Reporter {
             if withBaseline, let b = f.baseline { result["baselineState"] = .string(b.rawValue) }
             if let by = suppressedBy {
                 result["suppressions"] = [[
-                    "kind": "external", "status": "accepted",
+                    "kind": "external",
                     "justification": .string((by["reason"]?.stringValue ?? "") + (by["ignore"]?.stringValue.map { " (\($0))" } ?? "")),
                 ]]
             }

@@ -1,0 +1,46 @@
+@testable import PDFPipeCore
+import XCTest
+
+/// SARIF within code scanning's limits, and the broken-targets list (CI-gate issue, 7 and 14).
+final class CIReporterUnitTests: XCTestCase {
+    func finding(_ rule: String, page: Int, uri: String? = nil, target: String? = nil) -> Finding {
+        var f = Finding(rule: rule, page: page, rect: [1, 2, 3, 4], message: "m")
+        if let uri { f.details["uri"] = .string(uri) }
+        if let target { f.details["target"] = .string(target) }
+        return f
+    }
+
+    func testSARIFStaysWithinCodeScanningsLimitsAndLocatesEveryResult() throws {
+        let many = (1...(SARIFReporter.maxResults + 7)).map { finding("dest.name-not-found", page: $0) }
+        var report = RunReport(toolVersion: "1", pipeline: "p", documents: [DocumentResult(path: "a.pdf", findings: many)], generatedAt: "")
+        report.documents[0].workingPath = "docs/a.pdf"
+        let sarif = try JSONParser.parse(SARIFReporter().render(report))
+        let run = try XCTUnwrap(sarif["runs"]?[0])
+        let results = run["results"]?.arrayValue ?? []
+        XCTAssertEqual(results.count, SARIFReporter.maxResults)
+        XCTAssertEqual(
+            run["invocations"]?[0]?["toolExecutionNotifications"]?[0]?["message"]?["text"],
+            "7 of 25007 results left out: code scanning takes at most 25000 per run; every finding is in report.json")
+        for r in results.prefix(100) {
+            XCTAssertEqual(r["locations"]?[0]?["physicalLocation"]?["artifactLocation"]?["uri"], "docs/a.pdf")
+            XCTAssertNotNil(r["partialFingerprints"]?["pdfpipe/v1"])
+        }
+        XCTAssertEqual(results[0]["message"]?["text"]?.stringValue?.hasPrefix("Page 1, at [1 2 3 4]: m"), true)
+        for rule in run["tool"]?["driver"]?["rules"]?.arrayValue ?? [] {
+            XCTAssertEqual(rule["help"]?["markdown"]?.stringValue?.contains("**How to fix:**"), true, "\(rule)")
+        }
+    }
+
+    func testBrokenTargetsAreListedOnceWithEveryDocumentAndPage() {
+        let a = DocumentResult(path: "a.pdf", findings: [
+            finding("uri.http-error", page: 3, uri: "https://x.example/gone"), finding("uri.http-error", page: 7, uri: "https://x.example/gone"),
+            finding("dest.name-not-found", page: 2, target: "#intro"), finding("uri.redirected", page: 1, uri: "https://x.example/moved"),
+        ])
+        var b = DocumentResult(path: "b.pdf", findings: [finding("uri.http-error", page: 1, uri: "https://x.example/gone")])
+        b.workingPath = "docs/b.pdf"
+        let targets = BrokenTarget.collect(RunReport(toolVersion: "1", pipeline: "p", documents: [a, b], generatedAt: ""))
+        XCTAssertEqual(targets.map(\.target), ["https://x.example/gone", "#intro"], "notes are not broken; most used first")
+        XCTAssertEqual(targets[0].count, 3)
+        XCTAssertEqual(targets[0].usesText(), "a.pdf (pages 3, 7), docs/b.pdf (page 1)")
+    }
+}
