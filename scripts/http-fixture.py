@@ -162,6 +162,23 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             self.close_connection = True
             return
+        # Bot protections: a challenge header, a challenge page sent chunked (no length), a CAPTCHA page.
+        if path == "/bot/cf-header":
+            return self.answer(403, b"<html><title>Just a moment...</title></html>", {"Server": "cloudflare", "cf-mitigated": "challenge"}, "text/html")
+        if path == "/bot/cf-chunked":
+            self.send_response(503)
+            self.send_header("Server", "cloudflare")
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            if self.command != "HEAD":
+                body = b"<html><script src='/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1'></script></html>"
+                self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+            return
+        if path == "/bot/captcha":
+            return self.answer(403, b"<html><form><div class='g-recaptcha' data-sitekey='x'></div></form></html>", content_type="text/html")
+        if path == "/bot/waf":
+            return self.answer(403, b"", {"x-amzn-waf-action": "captcha"})
         if path == "/page.html":
             if query == "?redirected":
                 return self.answer(301, b"", {"Location": "/page.html"})

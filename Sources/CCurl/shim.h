@@ -39,6 +39,13 @@ typedef struct pdfpipe_transfer {
     char location[8192];
     char retry_after[128];
     char content_type[256];
+    char server[128];
+    /// Headers bot protections answer with (`cf-mitigated: challenge; x-datadome: …`), for telling a
+    /// refused checker from a broken link.
+    char signals[512];
+    /// The first bytes of a discarded body (error pages: a challenge or CAPTCHA page says so).
+    char snippet[8192];
+    long long snippet_len;
     long long content_length;   /// -1 when not given
     char error[CURL_ERROR_SIZE];
 } pdfpipe_transfer;
@@ -110,6 +117,13 @@ static size_t pdfpipe_write_body(char *data, size_t size, size_t count, void *us
     size_t n = size * count;
     t->got_body = 1;
     if (t->body == NULL) {
+        if (t->snippet_len < (long long)sizeof t->snippet - 1) {
+            size_t room = sizeof t->snippet - 1 - (size_t)t->snippet_len;
+            size_t k = n < room ? n : room;
+            memcpy(t->snippet + t->snippet_len, data, k);
+            t->snippet_len += (long long)k;
+            t->snippet[t->snippet_len] = 0;
+        }
         t->body_size += (long long)n;
         return t->body_size > t->discard_limit ? 0 : n;   // past the limit: stop (CURLE_WRITE_ERROR, expected)
     }
@@ -132,19 +146,38 @@ static inline void pdfpipe_take_header(const char *line, size_t n, const char *n
     out[len] = 0;
 }
 
+/// Appends "name: value; " to `signals` when `line` is one of the headers bot protections send.
+static inline void pdfpipe_take_signal(pdfpipe_transfer *t, const char *line, size_t n) {
+    static const char *names[] = {"cf-mitigated:", "x-datadome:", "x-dd-b:", "x-amzn-waf-action:", "x-sucuri-id:", "x-iinfo:", "x-px-", "x-akamai-", NULL};
+    for (int i = 0; names[i]; i++) {
+        size_t k = strlen(names[i]);
+        if (n <= k || strncasecmp(line, names[i], k) != 0) continue;
+        size_t used = strlen(t->signals), len = n;
+        while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n')) len--;
+        if (used + len + 3 >= sizeof t->signals) return;
+        memcpy(t->signals + used, line, len);
+        memcpy(t->signals + used + len, "; ", 3);
+        return;
+    }
+}
+
+/// Statuses a bot protection answers with: their (small) body is read, to see whether it is a
+/// challenge page.
+static inline int pdfpipe_status_may_be_blocked(long status) { return status == 403 || status == 429 || status == 503; }
+
 static size_t pdfpipe_header(char *line, size_t size, size_t count, void *userdata) {
     pdfpipe_transfer *t = (pdfpipe_transfer *)userdata;
     size_t n = size * count;
     if (n > 5 && memcmp(line, "HTTP/", 5) == 0) {
         const char *sp = memchr(line, ' ', n);
         t->header_status = sp ? strtol(sp + 1, NULL, 10) : 0;
-        t->location[0] = t->retry_after[0] = t->content_type[0] = 0;
+        t->location[0] = t->retry_after[0] = t->content_type[0] = t->server[0] = t->signals[0] = 0;
         t->content_length = -1;
     } else if ((n == 2 && line[0] == '\r') || (n == 1 && line[0] == '\n')) {
         // A body of known size up to `discard_limit` is read and dropped, so the connection stays
         // open for the next request (a new TCP and TLS handshake costs more round trips than the
         // rest of a small page); a bigger one, or one of unknown size, is not waited for.
-        if (t->stop_after_headers && t->header_status >= 200 &&
+        if (t->stop_after_headers && t->header_status >= 200 && !pdfpipe_status_may_be_blocked(t->header_status) &&
             !(t->content_length >= 0 && t->content_length <= t->discard_limit)) {
             t->headers_done = 1;
             return 0;
@@ -153,6 +186,8 @@ static size_t pdfpipe_header(char *line, size_t size, size_t count, void *userda
         pdfpipe_take_header(line, n, "location:", t->location, sizeof t->location);
         pdfpipe_take_header(line, n, "retry-after:", t->retry_after, sizeof t->retry_after);
         pdfpipe_take_header(line, n, "content-type:", t->content_type, sizeof t->content_type);
+        pdfpipe_take_header(line, n, "server:", t->server, sizeof t->server);
+        pdfpipe_take_signal(t, line, n);
         if (n > 15 && strncasecmp(line, "content-length:", 15) == 0) t->content_length = strtoll(line + 15, NULL, 10);
     }
     return n;
@@ -161,6 +196,9 @@ static size_t pdfpipe_header(char *line, size_t size, size_t count, void *userda
 static inline const char *pdfpipe_transfer_location(const pdfpipe_transfer *t) { return t->location; }
 static inline const char *pdfpipe_transfer_content_type(const pdfpipe_transfer *t) { return t->content_type; }
 static inline const char *pdfpipe_transfer_retry_after(const pdfpipe_transfer *t) { return t->retry_after; }
+static inline const char *pdfpipe_transfer_server(const pdfpipe_transfer *t) { return t->server; }
+static inline const char *pdfpipe_transfer_signals(const pdfpipe_transfer *t) { return t->signals; }
+static inline const char *pdfpipe_transfer_snippet(const pdfpipe_transfer *t) { return t->snippet; }
 
 /// Seconds to wait from a Retry-After value (seconds, or an HTTP date); -1 when it is neither.
 static inline long pdfpipe_retry_after_seconds(const char *value) {
@@ -200,7 +238,8 @@ static inline CURLcode pdfpipe_curl_request(
 {
     t->blocked = 0; t->blocked_address[0] = 0; t->got_body = 0; t->body_truncated = 0; t->body_size = 0; t->error[0] = 0;
     t->headers_done = 0; t->header_status = 0; t->content_length = -1;
-    t->location[0] = t->retry_after[0] = t->content_type[0] = 0;
+    t->location[0] = t->retry_after[0] = t->content_type[0] = t->server[0] = t->signals[0] = 0;
+    t->snippet[0] = 0; t->snippet_len = 0;
     t->stop_after_headers = (!method_head && t->body == NULL);
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_NOBODY, method_head ? 1L : 0L);

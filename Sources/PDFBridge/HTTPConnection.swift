@@ -24,6 +24,12 @@ public struct HTTPResponse: Sendable, Equatable {
     public var failure: Failure?
     /// A download stopped at its size limit.
     public var truncated = false
+    /// The `Server` header.
+    public var server: String?
+    /// Headers bot protections send (`cf-mitigated: challenge; `…), as received.
+    public var signals: String?
+    /// The start (up to 8 KB) of a body that was read and dropped: what an error page says.
+    public var snippet: String?
 
     public init(status: Int? = nil, failure: Failure? = nil) {
         self.status = status
@@ -159,6 +165,11 @@ public final class HTTPConnection {
         if !location.isEmpty { r.location = location }
         let contentType = text(pdfpipe_transfer_content_type(transfer))
         if !contentType.isEmpty { r.contentType = contentType }
+        let server = text(pdfpipe_transfer_server(transfer))
+        if !server.isEmpty { r.server = server }
+        let signals = text(pdfpipe_transfer_signals(transfer))
+        if !signals.isEmpty { r.signals = signals }
+        if download == nil, transfer.pointee.snippet_len > 0 { r.snippet = text(pdfpipe_transfer_snippet(transfer)) }
         let retry = pdfpipe_retry_after_seconds(pdfpipe_transfer_retry_after(transfer))
         if retry >= 0 { r.retryAfter = Double(retry) }
         r.truncated = transfer.pointee.body_truncated != 0

@@ -385,6 +385,34 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(try serverLog().map { $0[0] }, ["GET", "GET", "GET", "GET"])
     }
 
+    /// Regression (CI-gate issue, 13): a bot protection's refusal was a broken link (uri.http-error).
+    /// Now it is uri.blocked (a warning) and says why; a plain 403 is still an error; per-host
+    /// settings accept a status for some hosts only.
+    func testBlockedIsToldFromBrokenAndHostsHaveTheirOwnSettings() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let other = "http://localhost:\(port)"
+        try writeLinks(
+            dir + "/in/a.pdf",
+            [base + "/bot/cf-header", base + "/bot/cf-chunked", base + "/bot/captcha", base + "/bot/waf", base + "/status/403", base + "/status/404", other + "/status/404"])
+        let (status, report, stderr) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "hosts": [{"host": "127.0.0.*", "accept": "200-299,404", "maxPerHost": 1}]}"#)
+        XCTAssertEqual(status, 1, stderr)
+        XCTAssertEqual(
+            links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["blocked", "blocked", "blocked", "blocked", "http-error", "ok", "http-error"])
+        let findings = report["documents"]?[0]?["findings"]?.arrayValue ?? []
+        let blocked = findings.filter { $0["rule"] == "uri.blocked" }
+        XCTAssertEqual(blocked.map { $0["severity"] }, ["warning", "warning", "warning", "warning"])
+        XCTAssertEqual(
+            blocked.compactMap { $0["message"]?.stringValue?.components(separatedBy: "to the checker only: ").last },
+            [
+                "Cloudflare asked for a browser challenge (cf-mitigated: challenge); the link probably works in a browser",
+                "Cloudflare answered with a challenge page; the link probably works in a browser",
+                "the answer is a page asking for a CAPTCHA ('g-recaptcha'); the link probably works in a browser",
+                "AWS WAF asked for a captcha (x-amzn-waf-action); the link probably works in a browser",
+            ])
+        XCTAssertEqual(findings.filter { $0["rule"] == "uri.http-error" }.count, 2, "a plain 403, and a 404 from a host without the rule")
+    }
+
     /// Isolated workers ask the parent: still one request per URL for the run, one cache, and the
     /// same report as in-process (and as with one job).
     func testIsolatedWorkersShareTheRunsChecker() throws {

@@ -152,6 +152,10 @@ public enum Rules {
             summary: "a web link's final answer (after redirects) is a status not accepted (default: anything outside 200-299)",
             hint: "fix or remove the link; if the status is expected, add it to external.accept"),
         Rule(
+            id: "uri.blocked", severity: .warning,
+            summary: "a web link answered 403, 429 or 503 with a bot protection's signature (a challenge or CAPTCHA page): the checker was refused, the link probably works",
+            hint: "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"),
+        Rule(
             id: "uri.unreachable", severity: .error,
             summary: "a web link's host cannot be reached: DNS failure, connection refused or reset, TLS error (after the retries)",
             hint: "check the host name; if the site is gone, remove or replace the link"),

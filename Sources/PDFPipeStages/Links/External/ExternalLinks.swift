@@ -87,7 +87,7 @@ struct ExternalLinks {
         var downloads: Set<URLChecker.Key> = []
         for p in plans {
             guard case .network(let url, let fragment, let anchor) = p, let f = fetched[URLChecker.Key(url: url, download: false)],
-                f.failure == nil, options.accept.contains(f.status ?? 0)
+                f.failure == nil, options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0)
             else { continue }
             let isPDF = PDFFragment.isPDF(url) || (f.contentType ?? "").lowercased().contains("pdf")
             if isPDF, let fragment, fragment.page != nil || fragment.nameddest != nil {
@@ -221,7 +221,15 @@ struct ExternalLinks {
             out.finding = ("uri.skipped", "'\(url)' was not requested: \(f.message ?? "private address") (allowPrivateAddresses)", nil)
         case nil:
             let status = f.status ?? 0
-            if !options.accept.contains(status) {
+            if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status), let why = f.blocked {
+                out.outcome = "blocked"
+                out.message = why
+                out.finding = (
+                    "uri.blocked",
+                    "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at), but to the checker only: \(why); the link probably works in a browser",
+                    "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"
+                )
+            } else if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status) {
                 out.outcome = "http-error"
                 out.message = f.message
                 let why = f.message.map { "; \($0)" } ?? ""

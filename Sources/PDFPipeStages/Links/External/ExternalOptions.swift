@@ -31,7 +31,7 @@ public struct ExternalOptions: Sendable {
             .list([
                 OptionSpec("name", .string, default: "", "header name, or 'Name: value'"),
                 OptionSpec("value", .string, default: "", "value; ${VAR} is replaced by the environment variable VAR, and such values are never printed"),
-                OptionSpec("hosts", .string, default: "", "comma-separated host names the header is sent to (empty: every host)"),
+                OptionSpec("hosts", .string, default: "", "comma-separated host names or globs ('*.example.com') the header is sent to (empty: every host)"),
             ]), default: .array([]), "extra request headers"),
         OptionSpec("userAgent", .string, default: "", "User-Agent header (default: pdfpipe/VERSION)"),
         OptionSpec("allowPrivateAddresses", .bool, default: false, "request hosts that resolve to loopback, private, link-local or multicast addresses"),
@@ -47,7 +47,25 @@ public struct ExternalOptions: Sendable {
             "htmlFragments", .bool, default: false,
             "check #fragments of links to web pages: the page (fetched once) must have an element with that id, or an <a> with that name"),
         OptionSpec("schemes", .choice(["note", "ignore"]), default: "note", "other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing"),
+        OptionSpec(
+            "hosts",
+            .list([
+                OptionSpec("host", .string, default: "", "host name, or a glob over host names ('*.example.com'); the first entry that matches applies"),
+                OptionSpec("accept", .string, default: "", "accepted final statuses for these hosts (empty: the section's 'accept')"),
+                OptionSpec("maxPerHost", .integer(min: 1, max: 1024), default: .null, "requests in flight at once to one of these hosts"),
+                OptionSpec("intervalSeconds", .number(min: 0, max: 600), default: .null, "least time between the starts of two requests to one of these hosts"),
+            ]), default: .array([]), "settings for some hosts (headers for some hosts: 'hosts' of a header)"),
     ]
+
+    /// Settings for the hosts a glob matches.
+    public struct HostRule: Sendable {
+        public var pattern: String
+        public var accept: StatusSet?
+        public var maxPerHost: Int?
+        public var interval: Double?
+
+        func matches(_ host: String) -> Bool { ExternalOptions.hostMatches(pattern, host) }
+    }
 
     public struct Header: Sendable {
         public var name: String
@@ -87,6 +105,20 @@ public struct ExternalOptions: Sendable {
     public var downloadLimit = 64 << 20
     public var noteOtherSchemes = true
     public var htmlFragments = false
+    public var hostRules: [HostRule] = []
+
+    static func hostMatches(_ pattern: String, _ host: String) -> Bool {
+        pattern == host || (Glob.hasWildcard(pattern) && fnmatch(pattern, host, 0) == 0)
+    }
+
+    private func rule(for host: String) -> HostRule? {
+        hostRules.isEmpty ? nil : hostRules.first { $0.matches(host) }
+    }
+
+    /// The statuses accepted from `host`.
+    public func accept(for host: String) -> StatusSet { rule(for: host)?.accept ?? accept }
+    public func maxPerHost(for host: String) -> Int { rule(for: host)?.maxPerHost ?? maxPerHost }
+    public func hostInterval(for host: String) -> Double { rule(for: host)?.interval ?? hostInterval }
 
     public struct Pattern: @unchecked Sendable {
         public let text: String
@@ -156,6 +188,16 @@ public struct ExternalOptions: Sendable {
         downloadLimit = o.int("downloadLimitMB") << 20
         noteOtherSchemes = o.string("schemes") != "ignore"
         htmlFragments = o.bool("htmlFragments")
+        for (i, item) in (o["hosts"]?.arrayValue ?? []).enumerated() {
+            let hp = "\(path).hosts[\(i)]"
+            let pattern = (item["host"]?.stringValue ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            guard !pattern.isEmpty else { throw PipelineError(file: nil, path: "\(hp).host", message: "a host name or glob is needed ('docs.example.com', '*.example.com')") }
+            let acceptText = item["accept"]?.stringValue ?? ""
+            hostRules.append(
+                HostRule(
+                    pattern: pattern, accept: acceptText.isEmpty ? nil : try StatusSet.parse(acceptText, path: "\(hp).accept"),
+                    maxPerHost: item["maxPerHost"]?.intValue, interval: item["intervalSeconds"]?.doubleValue))
+        }
     }
 
     static func compile(_ text: String, path: String) throws(PipelineError) -> NSRegularExpression {
@@ -222,7 +264,7 @@ public struct ExternalOptions: Sendable {
 
     /// Header lines for a request to `host`.
     func headerLines(for host: String) -> [String] {
-        headers.filter { $0.hosts.isEmpty || $0.hosts.contains(host) }.map { "\($0.name): \($0.value)" }
+        headers.filter { $0.hosts.isEmpty || $0.hosts.contains { ExternalOptions.hostMatches($0, host) } }.map { "\($0.name): \($0.value)" }
     }
 
     /// Every secret value, to scrub from messages.

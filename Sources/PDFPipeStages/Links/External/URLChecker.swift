@@ -38,6 +38,8 @@ public struct URLFetch: Sendable, Equatable {
     public var document: RemoteDocument?
     /// For fragment checks: the fetched HTML page's anchors (ids, and names of `<a>`), sorted.
     public var anchors: [String]?
+    /// The final answer carries a bot protection's signature: why it was judged so (`uri.blocked`).
+    public var blocked: String?
 
     /// A 301 or 308 on the way.
     public var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
@@ -51,6 +53,7 @@ public struct URLFetch: Sendable, Equatable {
         if let failure { o["failure"] = .string(failure.rawValue) }
         if let message { o["message"] = .string(message) }
         if let contentType { o["contentType"] = .string(contentType) }
+        if let blocked { o["blocked"] = .string(blocked) }
         return .object(o)
     }
 
@@ -79,6 +82,7 @@ public struct URLFetch: Sendable, Equatable {
         failure = json["failure"]?.stringValue.flatMap(Failure.init(rawValue:))
         message = json["message"]?.stringValue
         contentType = json["contentType"]?.stringValue
+        blocked = json["blocked"]?.stringValue
         fromCache = json["fromCache"]?.boolValue ?? false
         document = json["document"].map(RemoteDocument.init(json:))
         anchors = json["anchors"]?.arrayValue?.compactMap(\.stringValue)
@@ -181,7 +185,7 @@ public final class URLChecker: @unchecked Sendable {
             delayed = still
         }
         for (i, name) in waitingHosts.enumerated() {
-            guard var h = hosts[name], h.active < options.maxPerHost, now - h.lastStart >= options.hostInterval else { continue }
+            guard var h = hosts[name], h.active < options.maxPerHost(for: name), now - h.lastStart >= options.hostInterval(for: name) else { continue }
             let task = h.tasks[h.head]
             h.head += 1
             h.active += 1
@@ -207,8 +211,8 @@ public final class URLChecker: @unchecked Sendable {
     private func nextWake(_ now: Double) -> Double? {
         var wake = delayed.map(\.notBefore).min()
         for name in waitingHosts {
-            guard let h = hosts[name], h.active < options.maxPerHost else { continue }
-            let t = h.lastStart + options.hostInterval
+            guard let h = hosts[name], h.active < options.maxPerHost(for: name) else { continue }
+            let t = h.lastStart + options.hostInterval(for: name)
             wake = min(wake ?? t, t)
         }
         return wake
@@ -376,6 +380,7 @@ public final class URLChecker: @unchecked Sendable {
             connectTimeout: min(options.timeout, 10), download: download)
         task.fetch.status = r.status
         task.fetch.contentType = r.contentType
+        task.fetch.blocked = nil
         switch r.failure {
         case .blockedAddress(let address)?:
             return finish(&task, .privateAddress, "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
@@ -409,10 +414,11 @@ public final class URLChecker: @unchecked Sendable {
         }
         // 429: wait (Retry-After) and ask the same way again. 5xx: a server failing HEAD may still
         // answer GET, so switch first and retry the GET.
-        if status == 429 || ((500...599).contains(status) && !(task.head && !task.triedGet && !options.accept.contains(status))) {
+        let accept = options.accept(for: host)
+        if status == 429 || ((500...599).contains(status) && !(task.head && !task.triedGet && !accept.contains(status))) {
             if let again = retry(&task, after: r.retryAfter) { return again }
         }
-        if task.head && !options.accept.contains(status) && !task.triedGet
+        if task.head && !accept.contains(status) && !task.triedGet
             && (status == 405 || status == 501 || (options.getAfterAnyError && status >= 400))
         {
             task.head = false
@@ -420,7 +426,10 @@ public final class URLChecker: @unchecked Sendable {
             task.notBefore = 0
             return task
         }
-        if task.key.download, let temporary, options.accept.contains(status) {
+        if !accept.contains(status) {
+            task.fetch.blocked = BotProtection.signature(status: status, server: r.server, signals: r.signals, body: r.snippet)
+        }
+        if task.key.download, let temporary, accept.contains(status) {
             if r.truncated {
                 task.fetch.message = "larger than \(options.downloadLimit >> 20) MB (downloadLimitMB); its fragment was not checked"
             } else if HTMLAnchors.isHTML(r.contentType) {
