@@ -10,7 +10,7 @@
 set -euo pipefail
 
 packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev libjpeg-dev libwebp-dev libcurl4-openssl-dev pkg-config)
-if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils chromium python3 libxml2-utils python3-jsonschema); fi
+if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils chromium python3 libxml2-utils python3-jsonschema python3-yaml jq); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,116 @@
+import Foundation
+import PDFPipeCore
+import TestSupport
+import XCTest
+
+/// Every recipe of the README's "Using it in CI" runs, from the README's own text
+/// (scripts/run-readme-recipes.py plays GitHub Actions), in a scratch repository whose build/pdf
+/// holds the samples: the adoption path (first run, baseline, pull-request gate, nightly web links,
+/// shards and merge) must pass where it should and fail where it should (CI-gate issue, "Done when").
+final class ReadmeRecipeTests: XCTestCase {
+    var repo = ""
+
+    override func setUpWithError() throws {
+        guard (try? ExternalTool.run("/usr/bin/python3", ["-c", "import yaml"]).status) == 0 else {
+            throw XCTSkip("python3 with yaml is missing (scripts/setup.sh --test installs python3-yaml)")
+        }
+        repo = Repo.temporaryFolder()
+        let fm = FileManager.default
+        try fm.copyItem(atPath: Repo.root + "/pipelines", toPath: repo + "/pipelines")
+        try fm.createDirectory(atPath: repo + "/build", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Repo.root + "/samples", toPath: repo + "/build/pdf")
+        XCTAssertEqual(try ExternalTool.run("/usr/bin/git", ["-C", repo, "init", "-q"]).status, 0)
+        // The scratch copy of the link audit sends its web requests to a closed loopback port:
+        // the tests never reach the internet, and every web link is then unreachable.
+        let path = repo + "/pipelines/link-audit.json"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let external = #""external": { "enabled": true,"#
+        XCTAssertTrue(text.contains(external))
+        text = text.replacingOccurrences(
+            of: external,
+            with: external + #" "allowPrivateAddresses": true, "remap": [{"pattern": "^https?://.*$", "replacement": "http://127.0.0.1:9/"}],"#)
+        text = text.replacingOccurrences(of: #""retries": 2"#, with: #""retries": 0"#)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: repo) }
+
+    struct Step {
+        var job: String
+        var command: String
+        var status: Int?
+        var output: String
+    }
+
+    /// Runs the section's blocks (all, or those given); returns each block's title, its jobs'
+    /// verdicts, and its steps.
+    func runRecipes(only: [Int] = []) throws -> [(title: String, jobs: [String: Bool], steps: [Step])] {
+        let exe = try Repo.executable()
+        let args = [Repo.root + "/scripts/run-readme-recipes.py", Repo.root + "/README.md", repo, "--bin", (exe as NSString).deletingLastPathComponent]
+            + only.flatMap { ["--only", String($0)] }
+        let r = try ExternalTool.run("/usr/bin/python3", args, mergingErrors: false, environment: ["no_proxy": "127.0.0.1", "NO_PROXY": "127.0.0.1"])
+        XCTAssertEqual(r.status, 0, r.output)
+        return try (JSONParser.parse(r.output).arrayValue ?? []).map { b in
+            let jobs = (b["jobs"]?.objectValue ?? [:]).compactMapValues(\.boolValue)
+            let steps = (b["steps"]?.arrayValue ?? []).map { s in
+                Step(
+                    job: s["job"]?.stringValue ?? "", command: s["run"]?.stringValue ?? s["uses"]?.stringValue ?? s["name"]?.stringValue ?? "",
+                    status: s["status"]?.intValue, output: s["output"]?.stringValue ?? "")
+            }
+            return (b["title"]?.stringValue ?? "", jobs, steps)
+        }
+    }
+
+    func read(_ path: String) throws -> String { try String(contentsOfFile: repo + "/" + path, encoding: .utf8) }
+
+    func testTheCIRecipesOfTheReadmeWork() throws {
+        let blocks = try runRecipes()
+        XCTAssertEqual(blocks.map(\.title), [
+            "pdfpipe run pipelines/link-audit.json build/pdf --offline --out out/first --format json,markdown || true",
+            "pdfpipe baseline out/first/report.json --out .pdfpipe/baseline.json",
+            "GitHub Actions: pull-request gate", "GitHub Actions: nightly web links",
+            "GitHub Actions: four shards, then one merge that is the gate",
+            #"jq -r '.documents[] | .links[]? | select(.check.outcome == "http-error") | "\(.check.status) \(.uri)"' out/links/report.json"#,
+        ])
+        for (title, _, steps) in blocks where !title.hasPrefix("GitHub") {
+            for s in steps { XCTAssertEqual(s.status, 0, "\(s.command): \(s.output)") }
+        }
+        // 1–2: the first run's findings are the baseline.
+        let baseline = try JSONParser.parse(try read(".pdfpipe/baseline.json"))
+        XCTAssertEqual(baseline["findings"]?.arrayValue?.count, 52)
+
+        // 3: the pull-request gate passes on the baselined batch, with annotations and a summary.
+        XCTAssertEqual(blocks[2].jobs, ["pdf-gate": true])
+        XCTAssertEqual(blocks[2].steps.filter { $0.status == nil }.map(\.command), ["Install pdfpipe"])
+        XCTAssertTrue(try read(".github/step-summary-pdf-gate").contains("0 new, 52 unchanged (not listed below), 0 fixed"))
+        XCTAssertTrue(try read("out/gate/github.txt").contains("44 findings already in the baseline not annotated"), "its errors and warnings")
+
+        // 4: the nightly check fails: every web link is unreachable here; each broken URL listed once.
+        XCTAssertEqual(blocks[3].jobs, ["web-links": false])
+        let nightly = try XCTUnwrap(blocks[3].steps.first { $0.command.contains("--out out/links") })
+        XCTAssertEqual(nightly.status, 1)
+        XCTAssertTrue(nightly.output.contains("(baseline: 6 new, 52 unchanged, 0 fixed)"), nightly.output)
+        let summary = try read(".github/step-summary-web-links")
+        // (Targets as the documents write them: the scratch pipeline's remap is not the link.)
+        XCTAssertTrue(summary.contains("| https://example.com/ | `uri.unreachable` | 2 | build/pdf/outlines.pdf, build/pdf/uri-links.pdf (page 1) |"), summary)
+        XCTAssertEqual(blocks[3].steps.last?.status, 0, "the report is uploaded although the job failed")
+
+        // 5: four shards and the merge: the gate passes (nothing new), over the whole batch.
+        XCTAssertEqual(blocks[4].jobs, ["audit": true, "gate": true])
+        XCTAssertEqual(blocks[4].steps.filter { $0.command.hasPrefix("pdfpipe run") }.count, 4)
+        let merged = try JSONParser.parse(try read("out/audit/report.json"))
+        XCTAssertEqual(merged["summary"]?["documents"], 21)
+        XCTAssertEqual(merged["baseline"]?["unchanged"], 52)
+
+        // A pull request that adds a broken link: the gate and the sharded gate fail, and the
+        // annotation points at the new file as the repository names it.
+        try FileManager.default.copyItem(atPath: repo + "/build/pdf/broken-links.pdf", toPath: repo + "/build/pdf/new-chapter.pdf")
+        let again = try runRecipes(only: [2, 4])
+        XCTAssertEqual(again.map(\.jobs), [["pdf-gate": false], ["audit": true, "gate": false]])
+        let annotations = try read("out/gate/github.txt")
+        XCTAssertTrue(annotations.hasPrefix("::error file=build/pdf/new-chapter.pdf,title="), annotations)
+        let merge = try XCTUnwrap(again[1].steps.first { $0.command.hasPrefix("pdfpipe merge") })
+        XCTAssertEqual(merge.status, 1, merge.output)
+        XCTAssertTrue(try read("out/audit/report.md").contains("## build/pdf/new-chapter.pdf"))
+    }
+}

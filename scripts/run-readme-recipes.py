@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Runs the recipes of one README section as a CI system would, so that the README cannot drift
+from what pdfpipe does (ReadmeRecipeTests calls this).
+
+    run-readme-recipes.py README.md WORKDIR --bin DIR [--section TITLE] [--only N]...
+
+Blocks of the section, in order:
+- ```sh: each line (not blank, not a comment) runs with bash in WORKDIR.
+- ```yaml with `jobs:`: a GitHub Actions workflow. Jobs run in `needs` order (a job whose needs
+  failed is skipped), a `strategy.matrix` of lists is expanded, steps run with `bash -e` in
+  WORKDIR, `if: always()` steps run after a failure and others do not, `${{ matrix.X }}` is
+  substituted, `${{ secrets.X }}`, `${{ vars.X }}` are empty, `$GITHUB_STEP_SUMMARY` and
+  `$GITHUB_PATH` are files. Actions: checkout and cache do nothing here; upload-artifact /
+  download-artifact copy files through WORKDIR/.artifacts as GitHub does (each artifact in a
+  folder of its own name under the download path); upload-sarif checks that its file exists.
+  Steps named "Install pdfpipe" are left out: DIR (the build under test) is put on PATH instead.
+
+Prints JSON: one entry per block with its title (first comment line) and each step's command and
+exit status (null: skipped).
+"""
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+
+def blocks(readme, section):
+    text = open(readme, encoding="utf-8").read()
+    start = text.index("\n## " + section + "\n")
+    end = text.find("\n## ", start + 1)
+    body = text[start:end if end >= 0 else len(text)]
+    return re.findall(r"```(sh|yaml)\n(.*?)```", body, re.S)
+
+
+def run_shell(script, workdir, env, errexit=False):
+    args = ["bash", "-e", "-c", script] if errexit else ["bash", "-c", script]
+    p = subprocess.run(args, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+def substitute(text, matrix):
+    def one(m):
+        expr = m.group(1).strip()
+        if expr.startswith("matrix."):
+            return str(matrix[expr[len("matrix."):]])
+        if expr.startswith("secrets.") or expr.startswith("vars."):
+            return ""
+        if expr == "github.run_id":
+            return "1"
+        raise SystemExit("unsupported expression: " + expr)
+    return re.sub(r"\$\{\{(.*?)\}\}", one, text)
+
+
+def copy(src, dst):
+    if os.path.isdir(src):
+        shutil.copytree(src, dst, dirs_exist_ok=True)
+    else:
+        os.makedirs(dst, exist_ok=True)
+        shutil.copy2(src, dst)
+
+
+def run_workflow(flow, workdir, base_env):
+    jobs = flow["jobs"]
+    order, done = [], set()
+    while len(order) < len(jobs):
+        ready = [j for j in jobs if j not in done and all(n in done for n in _list(jobs[j].get("needs")))]
+        if not ready:
+            raise SystemExit("jobs whose needs cannot be met")
+        for j in ready:
+            order.append(j)
+            done.add(j)
+    results, failed_jobs, steps_out = {}, set(), []
+    # Artifacts belong to one workflow run.
+    artifacts = os.path.join(workdir, ".artifacts")
+    shutil.rmtree(artifacts, ignore_errors=True)
+    for name in order:
+        job = jobs[name]
+        if any(n in failed_jobs for n in _list(job.get("needs"))):
+            steps_out.append({"job": name, "skipped": "needs failed"})
+            failed_jobs.add(name)
+            continue
+        matrix = (job.get("strategy") or {}).get("matrix") or {}
+        keys = sorted(matrix)
+        combos = [dict(zip(keys, values)) for values in itertools.product(*(matrix[k] for k in keys))] or [{}]
+        for combo in combos:
+            env = dict(base_env)
+            summary = os.path.join(workdir, ".github", "step-summary-" + name)
+            os.makedirs(os.path.dirname(summary), exist_ok=True)
+            env["GITHUB_STEP_SUMMARY"] = summary
+            env["GITHUB_PATH"] = os.path.join(workdir, ".github", "path-" + name)
+            ok = True
+            for step in job["steps"]:
+                entry = {"job": name, "matrix": combo, "name": step.get("name", ""), "status": None}
+                condition = step.get("if")
+                if condition not in (None, "always()"):
+                    raise SystemExit("unsupported condition: " + condition)
+                if step.get("name") == "Install pdfpipe" or (not ok and condition != "always()"):
+                    steps_out.append(entry)
+                    continue
+                if "run" in step:
+                    script = substitute(step["run"], combo)
+                    step_env = dict(env)
+                    for k, v in (step.get("env") or {}).items():
+                        step_env[k] = substitute(str(v), combo)
+                    entry["run"] = script
+                    entry["status"], entry["output"] = run_shell(script, workdir, step_env, errexit=True)
+                else:
+                    uses = step["uses"].split("@")[0]
+                    args = {k: substitute(str(v), combo) for k, v in (step.get("with") or {}).items()}
+                    entry["uses"] = uses
+                    entry["status"] = 0
+                    if uses == "actions/upload-artifact":
+                        src = os.path.join(workdir, args["path"])
+                        if os.path.exists(src):
+                            copy(src, os.path.join(artifacts, args["name"]))
+                        else:
+                            entry["status"] = 1
+                    elif uses == "actions/download-artifact":
+                        for a in sorted(os.listdir(artifacts)) if os.path.isdir(artifacts) else []:
+                            copy(os.path.join(artifacts, a), os.path.join(workdir, args["path"], a))
+                    elif uses == "github/codeql-action/upload-sarif":
+                        entry["status"] = 0 if os.path.isfile(os.path.join(workdir, args["sarif_file"])) else 1
+                    elif uses not in ("actions/checkout", "actions/cache"):
+                        raise SystemExit("unsupported action: " + uses)
+                if entry["status"] != 0:
+                    ok = False
+                steps_out.append(entry)
+            if not ok:
+                failed_jobs.add(name)
+        results[name] = name not in failed_jobs
+    return results, steps_out
+
+
+def _list(v):
+    return [] if v is None else (v if isinstance(v, list) else [v])
+
+
+def main():
+    args = sys.argv[1:]
+    readme, workdir = args[0], os.path.abspath(args[1])
+    bindir, section, only = None, "Using it in CI", []
+    i = 2
+    while i < len(args):
+        if args[i] == "--bin":
+            bindir = os.path.abspath(args[i + 1]); i += 2
+        elif args[i] == "--section":
+            section = args[i + 1]; i += 2
+        elif args[i] == "--only":
+            only.append(int(args[i + 1])); i += 2
+        else:
+            raise SystemExit("unknown argument " + args[i])
+    env = dict(os.environ)
+    env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    out = []
+    for n, (kind, text) in enumerate(blocks(readme, section)):
+        if only and n not in only:
+            continue
+        first = text.strip().splitlines()[0]
+        title = first.lstrip("# ").strip() if first.startswith("#") else first
+        if kind == "sh":
+            steps = []
+            for line in text.splitlines():
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                status, output = run_shell(line, workdir, env)
+                steps.append({"run": line, "status": status, "output": output})
+            out.append({"block": n, "kind": "sh", "title": title, "steps": steps})
+        else:
+            flow = yaml.safe_load(text)
+            jobs, steps = run_workflow(flow, workdir, env)
+            out.append({"block": n, "kind": "workflow", "title": title, "jobs": jobs, "steps": steps})
+    json.dump(out, sys.stdout, indent=1)
+
+
+if __name__ == "__main__":
+    main()
