@@ -143,6 +143,45 @@ final class CIReportTests: XCTestCase {
         }
     }
 
+    /// A gated run (a baseline with a new, unchanged and fixed finding; an ignore list with a match,
+    /// an expired and an unused entry) in every format, against golden files.
+    func testAGatedRunMatchesItsGoldenFiles() throws {
+        try FileManager.default.copyItem(atPath: Repo.root + "/samples", toPath: out + "/samples")
+        var pipeline = try String(contentsOfFile: Repo.root + "/pipelines/link-audit.json", encoding: .utf8)
+        pipeline = pipeline.replacingOccurrences(of: #""report": {"#, with: #"""
+            "ignore": [
+                { "rule": "gotor.*", "path": "samples/gotor.pdf", "reason": "the linked files ship separately" },
+                { "rule": "action.launch", "reason": "the installer link is wanted", "expires": "2025-06-30" },
+                { "rule": "uri.http-error", "uri": "^https://intranet\\.", "reason": "intranet, checked by IT" }
+              ],
+              "report": {
+            """#)
+        try pipeline.write(toFile: out + "/gate.json", atomically: true, encoding: .utf8)
+        func cli(_ args: [String]) -> ExitCode { CapturedCLI().run(args, in: out) }
+        XCTAssertEqual(cli(["run", "gate.json", "samples", "--offline", "--out", "first", "--quiet"]), .findings)
+        XCTAssertEqual(cli(["baseline", "first/report.json", "--out", "baseline.json"]), .clean)
+        // One finding leaves the baseline (it becomes new), a finding that is gone joins it (fixed).
+        var baseline = try JSONParser.parse(String(contentsOfFile: out + "/baseline.json", encoding: .utf8))
+        guard case .object(var top) = baseline, case .array(var entries)? = top["findings"] else { return XCTFail("baseline") }
+        let dropped = try XCTUnwrap(entries.firstIndex { $0["rule"] == "outline.cycle" })
+        entries.remove(at: dropped)
+        entries.append(["fingerprint": "00000000000000aa", "path": "broken-links.pdf", "rule": "dest.name-not-found", "severity": "error", "message": "named destination 'renamed' does not exist", "page": 2])
+        top["findings"] = .array(entries)
+        baseline = .object(top)
+        try JSONWriter.pretty(baseline).write(toFile: out + "/baseline.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(cli(["run", "gate.json", "samples", "--offline", "--out", "gate", "--baseline", "baseline.json", "--quiet", "--format", "json,junit,sarif,markdown,github,html"]), .findings)
+        let report = try Repo.stableReport(out + "/gate/report.json")
+        XCTAssertEqual(report["baseline"], ["file": "baseline.json", "ratchet": false, "new": 1, "unchanged": 47, "fixed": 1])
+        XCTAssertEqual(report["summary"]?["suppressed"], 4, "the four GoToR findings of gotor.pdf")
+        for name in ["report.json", "junit.xml", "report.sarif", "report.md", "github.txt", "report.html"] {
+            var text = name == "report.json" ? JSONWriter.pretty(report) : try String(contentsOfFile: out + "/gate/" + name, encoding: .utf8)
+            text = text.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="0""#, options: .regularExpression)
+            let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/gate-" + name
+            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" { try text.write(toFile: golden, atomically: true, encoding: .utf8) }
+            XCTAssertTrue(text == (try String(contentsOfFile: golden, encoding: .utf8)), "\(name) differs from its golden file; re-record with RECORD_SNAPSHOTS=1 and review the diff")
+        }
+    }
+
     func testJUnitIsWellFormedXMLWithTheRightCounts() throws {
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit", "--quiet"]), .findings)
         let data = try XCTUnwrap(FileManager.default.contents(atPath: out + "/junit.xml"))
