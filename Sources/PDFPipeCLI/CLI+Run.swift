@@ -161,16 +161,23 @@ extension CLI {
 
     /// Reads a baseline: a file `pdfpipe baseline` wrote, or a report.json.
     func loadBaseline(_ file: String) throws(PipelineError) -> Baseline {
-        let path = Paths.absolute(file, relativeTo: directory)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PipelineError(file: file, message: "cannot read the baseline (pdfpipe baseline REPORT.json --out \(file) writes one)")
-        }
-        do {
-            return try Baseline(json: try JSONParser.parse(String(decoding: data, as: UTF8.self)))
-        } catch let e as JSONSyntaxError {
-            throw PipelineError(file: file, location: e.location, message: "malformed JSON: \(e.message)")
+        let value = try readJSON(file, unreadable: "cannot read the baseline (pdfpipe baseline REPORT.json --out \(file) writes one)")
+        do throws(ReportDecodingError) {
+            return try Baseline(json: value)
         } catch {
             throw PipelineError(file: file, message: "not a baseline or report: \(error)")
+        }
+    }
+
+    /// A JSON file named on the command line, its problems as errors naming it.
+    func readJSON(_ file: String, unreadable: String) throws(PipelineError) -> JSONValue {
+        guard let data = FileManager.default.contents(atPath: Paths.absolute(file, relativeTo: directory)) else {
+            throw PipelineError(file: file, message: unreadable)
+        }
+        do throws(JSONSyntaxError) {
+            return try JSONParser.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw PipelineError(file: file, location: error.location, message: "malformed JSON: \(error.message)")
         }
     }
 
@@ -192,12 +199,9 @@ extension CLI {
     }
 
     func readReport(_ file: String) throws(PipelineError) -> RunReport {
-        let path = Paths.absolute(file, relativeTo: directory)
-        guard let data = FileManager.default.contents(atPath: path) else { throw PipelineError(file: file, message: "cannot read the report") }
-        do {
-            return try RunReport(json: try JSONParser.parse(String(decoding: data, as: UTF8.self)))
-        } catch let e as JSONSyntaxError {
-            throw PipelineError(file: file, location: e.location, message: "malformed JSON: \(e.message)")
+        let value = try readJSON(file, unreadable: "cannot read the report")
+        do throws(ReportDecodingError) {
+            return try RunReport(json: value)
         } catch {
             throw PipelineError(file: file, message: "\(error)")
         }

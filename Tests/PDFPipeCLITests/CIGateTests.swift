@@ -168,6 +168,9 @@ final class CIGateTests: XCTestCase {
                {"path": "**/c.pdf", "page": 1, "reason": "vendor manual", "expires": "2027-03-31"}
              ]}
             """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let (valid, lint) = run(["validate", "p.json"])
+        XCTAssertEqual(valid, .clean)
+        XCTAssertEqual(lint.stderr, "p.json: warning: ignore[1] expired on 2025-12-31; its findings count again [config.suppression-expired]\n")
         let (code, cli) = run(["run", "p.json", "docs", "--out", "out", "--format", "json,github,sarif,markdown,html,junit"])
         XCTAssertEqual(code, .findings)
         let r = try report("out/report.json")
