@@ -310,7 +310,7 @@ public struct GitHubReporter: Reporter {
                 let key = "\(d.displayPath)\u{0}\(f.rule)\u{0}\(f.message)"
                 let page = f.page.map { "\($0)" + (f.pageLabel.map { " (\($0))" } ?? "") }
                 if let k = index[key] {
-                    if let page { problems[k].pages.append(page) }
+                    if let page, problems[k].pages.last != page { problems[k].pages.append(page) }
                 } else {
                     index[key] = problems.count
                     problems.append(Problem(path: d.displayPath, finding: f, pages: page.map { [$0] } ?? []))
