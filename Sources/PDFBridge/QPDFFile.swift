@@ -99,11 +99,18 @@ public final class QPDFFile {
     public var extensionLevel: Int { Int(qpdf_get_pdf_extension_level(q)) }
     public var isEncrypted: Bool { qpdf_is_encrypted(q) != 0 }
     public var isLinearized: Bool { qpdf_is_linearized(q) != 0 }
+    /// The user password, when qpdf opened the file with the (empty) owner password and could
+    /// recover it (R2–R4; R5 and R6 keep it unrecoverable: empty then).
+    public var recoveredUserPassword: String { String(cString: qpdf_get_user_password(q)) }
 
-    /// A text entry of the document information dictionary (`/Producer`, `/Title`, …), as UTF-8.
+    /// A text entry of the document information dictionary (`/Producer`, `/Title`, …), as UTF-8:
+    /// decoded as a PDF text string (UTF-16BE with its BOM, as hyperref with `unicode` and every
+    /// LibreOffice writes them; UTF-8 with its BOM; else PDFDocEncoding), which
+    /// `qpdf_get_info_key` does not do (it gives the bytes).
     public func info(_ key: String) -> String? {
-        guard let p = qpdf_get_info_key(q, "/" + key) else { return nil }
-        return String(cString: p)
+        let trailer = QPDFObject(file: self, handle: qpdf_get_trailer(q))
+        guard let value = trailer["Info"]?[key], value.isString else { return nil }
+        return value.text
     }
 
     /// The number of pages. The corresponding C function is `qpdf_get_num_pages`.

@@ -68,7 +68,22 @@ public struct InspectStage: Stage {
             if let v = file.info(key), !v.isEmpty { info[key.prefix(1).lowercased() + key.dropFirst()] = .string(v) }
         }
         if file.isEncrypted {
-            job.report(Finding(rule: "pdf.encrypted", message: "the document is encrypted; it opens without a password, but an owner password restricts it"))
+            // qpdf tries the empty password as the owner password too; viewers try it as the user
+            // password only. A document whose owner password is empty but whose user password is
+            // not (R5/R6 from some tools) opens in qpdf and asks every viewer for the password.
+            var asksForPassword = !file.recoveredUserPassword.isEmpty
+            if !asksForPassword {
+                // qpdf says which password the empty string matched (`--show-encryption`).
+                let (_, log) = QPDFJob.run(json: JSONWriter.compact(["inputFile": .string(job.source), "showEncryption": ""]))
+                asksForPassword = log.info.contains("Supplied password is owner password") && !log.info.contains("Supplied password is user password")
+            }
+            if asksForPassword {
+                job.report(Finding(
+                    rule: "pdf.password-required",
+                    message: "the document has a user password: PDFium and MuPDF ask for it (qpdf and poppler open it because its owner password is empty, so pdfpipe could still check it)"))
+            } else {
+                job.report(Finding(rule: "pdf.encrypted", message: "the document is encrypted; it opens without a password, but an owner password restricts it"))
+            }
         }
 
         var pages: [JSONValue] = []

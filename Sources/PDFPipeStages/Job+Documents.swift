@@ -114,19 +114,31 @@ extension Job {
         return t
     }
 
-    /// Reports qpdf messages as `pdf.damaged` findings, at most 50 per document.
+    /// Reports qpdf's repair messages as one `pdf.damaged` finding per document: the first message,
+    /// how many there were, and the first ten under `messages` (one problem, one finding: a broken
+    /// cross-reference table makes qpdf say dozens of things).
     public mutating func reportDamage(_ messages: [String]) {
-        let limit = 50
-        for m in messages {
-            let already = findings.count { $0.rule == "pdf.damaged" }
-            if already > limit { break }
-            if already == limit {
-                report(Finding(rule: "pdf.damaged", message: "more qpdf warnings not shown"))
-                break
-            }
-            let (text, object) = qpdfMessage(m)
-            report(Finding(rule: "pdf.damaged", object: object, message: "qpdf: \(text)"))
+        guard !messages.isEmpty else { return }
+        let texts = messages.map { qpdfMessage($0) }
+        if let i = findings.firstIndex(where: { $0.rule == "pdf.damaged" && $0.details["qpdfMessages"] != nil }) {
+            var f = findings[i]
+            let count = (f.details["count"]?.intValue ?? 1) + texts.count
+            var kept = f.details["qpdfMessages"]?.arrayValue ?? []
+            kept += texts.prefix(max(0, 10 - kept.count)).map { .string($0.text) }
+            f.details["count"] = .int(count)
+            f.details["qpdfMessages"] = .array(kept)
+            f.message = Self.damageMessage(first: kept.first?.stringValue ?? "", count: count)
+            findings[i] = f
+            return
         }
+        var f = Finding(rule: "pdf.damaged", object: texts[0].object, message: Self.damageMessage(first: texts[0].text, count: texts.count))
+        f.details["count"] = .int(texts.count)
+        f.details["qpdfMessages"] = .array(texts.prefix(10).map { .string($0.text) })
+        report(f)
+    }
+
+    static func damageMessage(first: String, count: Int) -> String {
+        "qpdf: \(first)" + (count > 1 ? " (and \(count - 1) more qpdf warning\(count == 2 ? "" : "s"): see qpdfMessages)" : "")
     }
 
     /// Writes a file of the document's output (atomically) and lists it under `artifacts`; a

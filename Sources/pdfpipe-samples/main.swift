@@ -177,6 +177,9 @@ func uriLinks() -> [UInt8] {
         ("malformed: bad scheme", "/A << /S /URI /URI (ht!tp://example.com/) >>"),
         ("empty URI", "/A << /S /URI /URI () >>"),
         ("URI action without /URI", "/A << /S /URI >>"),
+        ("colon forgotten: https//", "/A << /S /URI /URI (https//cran.r-project.org/) >>"),
+        ("browsers repair: ^ and a space", "/A << /S /URI /URI (https://example.com/a^b c) >>"),
+        ("absolute file: URI", "/A << /S /URI /URI (file:///home/author/notes.pdf) >>"),
     ])
     return d.bytes(id: "uri-links")
 }
@@ -246,6 +249,7 @@ func actions() -> [UInt8] {
         ("GoTo then /Next URI (dictionary)", "/A << /S /GoTo /D [\(d.page(2)) /Fit] /Next \(uriStep) >>"),
         ("GoTo then /Next array (Named, URI)", "/A << /S /GoTo /D [\(d.page(1)) /Fit] /Next [<< /S /Named /N /LastPage >> \(uriStep)] >>"),
         ("/Next cycle", "/A \(w.ref(cycA))"),
+        ("Launch an existing PDF", "/A << /S /Launch /F (links-internal.pdf) >>"),
     ], top: 670)
     return d.bytes(id: "actions")
 }
@@ -273,6 +277,9 @@ func brokenLinks() -> [UInt8] {
         ("GoTo without /D", "/A << /S /GoTo >>"),
         ("no target at all", ""),
         ("valid link to real.target", "/Dest (real.target)"),
+        ("XYZ top below the page", "/Dest [\(d.page(2)) /XYZ 72 -300 null]"),
+        ("FitH without its parameter", "/Dest [\(d.page(1)) /FitH]"),
+        ("integer page 2 (a second one)", "/Dest [2 /Fit]"),
     ], top: 670)
     // Degenerate and off-page rects.
     d.specs[0].links.append(LinkSpec(rect: [400, 100, 400, 130], caption: "zero width", entries: "/Dest [\(d.page(1)) /Fit]"))
@@ -304,6 +311,7 @@ func outlines() -> [UInt8] {
             OutlineItem(title: "Web site", entries: "/A << /S /URI /URI (https://example.com/) >>"),
         ], utf16: true),
         OutlineItem(title: "Part 3", entries: "/Dest [\(d.page(2)) /Fit]"),
+        OutlineItem(title: "A heading without a target", entries: ""),
     ])
     return d.bytes(id: "outlines")
 }

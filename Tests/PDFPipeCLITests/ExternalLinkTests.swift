@@ -285,7 +285,8 @@ final class ExternalLinkTests: XCTestCase {
             ["outside-root", "-", "-", "scheme 'ftp' is not checked", "offline"])
         let rules = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).compactMap { $0["rule"]?.stringValue }.filter { $0 != "uri.relative" && $0 != "uri.insecure-scheme" }
         XCTAssertEqual(
-            rules, ["uri.fragment-missing", "uri.file-missing", "uri.skipped", "uri.malformed", "uri.unchecked-scheme", "uri.file-missing", "uri.file-missing"])
+            rules, ["uri.absolute-file", "uri.fragment-missing", "uri.file-missing", "uri.malformed", "uri.unchecked-scheme", "uri.file-missing", "uri.file-missing"],
+            "file:///etc/hostname: one warning (an absolute path), not also a skipped note")
         let missing = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.file-missing" }
         XCTAssertEqual(
             missing.map { $0["message"]?.stringValue ?? "" },

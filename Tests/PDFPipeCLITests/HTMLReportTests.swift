@@ -38,7 +38,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(all.contains("<img src=\"thumbnails/broken-links/1.png\""))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/thumbnails/broken-links/1.png"))
         let errors = try dom(page + "#severity=error")
-        XCTAssertTrue(errors.contains("Showing 29 of \(total) findings"), "the severity filter")
+        XCTAssertTrue(errors.contains("Showing 31 of \(total) findings"), "the severity filter")
         XCTAssertTrue(errors.contains("the link asks for page 9 of 'links-internal.pdf', which has 4 pages"), "external-check findings are shown")
         let one = try dom(page + "#rule=dest.name-not-found")
         XCTAssertTrue(one.contains("Showing 4 of \(total) findings"), "the rule filter")

@@ -63,9 +63,10 @@ final class InspectTests: XCTestCase {
         let damaged = inspect("damaged-xref.pdf")
         XCTAssertEqual(damaged.status, .ok)
         XCTAssertEqual(damaged.pageCount, 2)
-        XCTAssertEqual(damaged.findings.map(\.message), [
-            "qpdf: file is damaged", "qpdf: xref not found (offset 1073)", "qpdf: Attempting to reconstruct cross-reference table",
-        ])
+        // One problem, one finding: qpdf's messages with it.
+        XCTAssertEqual(damaged.findings.map(\.message), ["qpdf: file is damaged (and 2 more qpdf warnings: see qpdfMessages)"])
+        XCTAssertEqual(damaged.findings.first?.details["qpdfMessages"], ["file is damaged", "xref not found (offset 1073)", "Attempting to reconstruct cross-reference table"])
+        XCTAssertEqual(damaged.findings.first?.details["count"], 3)
         XCTAssertEqual(Set(damaged.findings.map(\.rule)), ["pdf.damaged"])
     }
 

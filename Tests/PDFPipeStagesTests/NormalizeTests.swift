@@ -50,11 +50,9 @@ final class NormalizeTests: XCTestCase {
     func testDamagedFileIsRepairedForTheLaterStages() throws {
         let r = try run("damaged-xref.pdf", #"[{"use": "normalize"}, {"use": "check"}, {"use": "validate-links"}]"#)
         XCTAssertEqual(r.status, .ok)
-        XCTAssertEqual(r.findings.map(\.message), [
-            "qpdf: file is damaged", "qpdf: xref not found (offset 1073)", "qpdf: Attempting to reconstruct cross-reference table",
-        ])
+        XCTAssertEqual(r.findings.map(\.message), ["qpdf: file is damaged (and 2 more qpdf warnings: see qpdfMessages)"])
         XCTAssertEqual(Set(r.findings.map(\.rule)), ["pdf.damaged"])
-        XCTAssertEqual(r.findings.map(\.stage), ["normalize", "normalize", "normalize"], "check finds nothing in the repaired copy")
+        XCTAssertEqual(r.findings.map(\.stage), ["normalize"], "check finds nothing in the repaired copy")
         XCTAssertEqual(r.sections["check"], ["ok": true, "warnings": 0])
         XCTAssertEqual(r.sections["normalize"], ["pages": 2, "pagesDeclared": 2, "warnings": 3])
         XCTAssertEqual(r.sections["links"]?.arrayValue?.first?["targetPage"], 2)
@@ -139,7 +137,8 @@ final class NormalizeTests: XCTestCase {
         XCTAssertEqual(good.findings, [])
         XCTAssertEqual(good.sections["check"], ["ok": true, "warnings": 0])
         let bad = try run("damaged-xref.pdf", #"[{"use": "check"}]"#)
-        XCTAssertEqual(bad.findings.map(\.rule), ["pdf.damaged", "pdf.damaged", "pdf.damaged"])
+        XCTAssertEqual(bad.findings.map(\.rule), ["pdf.damaged"])
+        XCTAssertEqual(bad.findings.first?.details["count"], 3)
         XCTAssertEqual(bad.sections["check"]?["ok"], false)
     }
 

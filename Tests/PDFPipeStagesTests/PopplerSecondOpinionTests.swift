@@ -23,6 +23,8 @@ final class PopplerSecondOpinionTests: XCTestCase {
         "uri-links.pdf 1 3": "poppler puts /URI /Base in front without RFC 3986 resolution ('manual/../index.html')",
         "uri-links.pdf 1 8": "an empty URI: poppler gives the base URI; pdfpipe reports uri.malformed",
         "uri-links.pdf 1 9": "a URI action without /URI: poppler drops the action; pdfpipe reports uri.malformed",
+        "uri-links.pdf 1 10": "'https//…' (colon forgotten): poppler resolves it against /URI /Base; pdfpipe reports uri.malformed with the fix",
+        "uri-links.pdf 1 11": "'^' and a space: poppler gives the URI as written; pdfpipe gives what browsers request (percent-encoded) and reports uri.browser-repaired",
         "uri-targets.pdf 1 6": "poppler puts http:// in front of a relative URI that starts with 'www.'; pdfpipe keeps it relative (and its external check says the scheme was forgotten)",
     ]
 
@@ -69,7 +71,7 @@ final class PopplerSecondOpinionTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(compared, 97)
+        XCTAssertEqual(compared, 104)
         let unexplained = differences.filter { intended[$0.key] == nil }
         XCTAssertEqual(unexplained, [:], "differences from poppler without a stated reason")
         let gone = Set(intended.keys).subtracting(differences.keys)

@@ -20,7 +20,7 @@ final class ReviewCopyTests: XCTestCase {
         let r = try run(Samples.path("broken-links.pdf"), name: "broken-links.pdf", #"[{"use": "validate-links"}, {"use": "review-copy"}]"#)
         let copy = out + "/review/broken-links.review.pdf"
         XCTAssertEqual(r.artifacts, [Artifact(kind: "review-copy", path: "review/broken-links.review.pdf")])
-        XCTAssertEqual(r.sections["reviewCopy"], ["file": "review/broken-links.review.pdf", "marks": 13, "summaryPages": 1])
+        XCTAssertEqual(r.sections["reviewCopy"], ["file": "review/broken-links.review.pdf", "marks": 14, "summaryPages": 1])
 
         // qpdf finds nothing wrong with the copy.
         let p = Process()
@@ -66,9 +66,13 @@ final class ReviewCopyTests: XCTestCase {
             return .object(o)
         }
         // A destination given as a page number (dest.integer-page) is the one exception: the summary
-        // page in front makes number 1 mean another page. Such links are flagged already.
-        let integerRects = original.findings.filter { $0.rule == "dest.integer-page" }.compactMap { $0.rect.map { JSONValue.array($0.map { .double($0) }) } }
-        XCTAssertEqual(integerRects.count, 1)
+        // page in front makes number 1 mean another page. Such links are flagged already (one
+        // finding for both: "integer page 1" and "integer page 2" of the sample, by their rects).
+        XCTAssertEqual(original.findings.first { $0.rule == "dest.integer-page" }?.details["count"], 2)
+        let integerRects: [JSONValue] = [[72, 566, 372, 582], [72, 280, 372, 296]]
+        XCTAssertEqual(
+            (original.sections["links"]?.arrayValue ?? []).filter { integerRects.contains($0["rect"]!) }.map { $0["targetPage"] }, [2, 3],
+            "the two integer-page links")
         XCTAssertEqual(
             theirLinks.filter { $0["page"] != 1 && !integerRects.contains($0["rect"]!) }.map { shape($0, shift: 0) },
             (original.sections["links"]?.arrayValue ?? []).filter { !integerRects.contains($0["rect"]!) }.map { shape($0, shift: 1) })

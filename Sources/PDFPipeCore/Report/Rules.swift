@@ -72,8 +72,8 @@ public enum Rules {
             summary: "the destination gives an integer page number past the last page",
             hint: "point the link at an existing page"),
         Rule(
-            id: "dest.integer-page", severity: .warning,
-            summary: "a local destination gives a page number where PDF requires a page reference (some generators write it; viewers differ)",
+            id: "dest.integer-page", severity: .note,
+            summary: "a local destination gives a page number where PDF requires a page reference; PDFium, poppler and MuPDF go to that page (one finding per document, with the count)",
             hint: "make the generator write a page reference ([12 0 R /Fit])"),
         Rule(
             id: "dest.malformed", severity: .error,
@@ -81,8 +81,12 @@ public enum Rules {
             hint: "write [page /XYZ left top zoom], [page /Fit], [page /FitH top], … with the right parameters"),
         Rule(
             id: "dest.position-off-page", severity: .warning,
-            summary: "the destination's position (XYZ left/top, FitH top, FitR box, …) lies outside the target page",
-            hint: "put the anchor on the page; viewers scroll to a wrong or blank place"),
+            summary: "the destination's top lies below the bottom of the target page (beyond positionTolerance): viewers show the next page instead (a position above the top or beyond a side is clamped by viewers and passes)",
+            hint: "put the anchor on the page; viewers scroll to the wrong page"),
+        Rule(
+            id: "dest.missing-parameter", severity: .note,
+            summary: "a /FitH, /FitBH, /FitV or /FitBV destination without its parameter; every mainstream viewer reads it as null (one finding per document, with the count)",
+            hint: "write [page /FitH null] (hyperref's open action is the usual source)"),
         Rule(
             id: "dest.duplicate-name", severity: .warning,
             summary: "a name is defined more than once in the /Names /Dests tree; readers may pick either definition",
@@ -120,6 +124,14 @@ public enum Rules {
             summary: "a Launch action starts a program or opens a file; viewers block or warn about it",
             hint: "link to a URI or a document (GoToR) instead"),
         Rule(
+            id: "action.launch-target-missing", severity: .error,
+            summary: "a Launch action's file does not exist (inside the input root), or the #fragment of a local HTML page names no anchor of it",
+            hint: "ship the file with the document, or fix its name or fragment"),
+        Rule(
+            id: "outline.no-target", severity: .warning,
+            summary: "a bookmark with neither /Dest nor /A and no children: clicking it does nothing",
+            hint: "give the bookmark a destination, or remove it"),
+        Rule(
             id: "action.javascript", severity: .warning,
             summary: "a JavaScript action: many viewers block it, and its target cannot be checked",
             hint: "use a plain link where one will do"),
@@ -139,6 +151,14 @@ public enum Rules {
             id: "uri.malformed", severity: .error,
             summary: "a URI is not valid (RFC 3986) after applying /URI /Base: empty, spaces, bad scheme, no host, …",
             hint: "percent-encode the URI, or fix its scheme and host"),
+        Rule(
+            id: "uri.browser-repaired", severity: .warning,
+            summary: "a URI that is not valid as written but that browsers repair the same way (non-ASCII characters, spaces or characters like ^ | { } after the host, a stray %, slashes after https:): it works in browsers, perhaps not in other tools",
+            hint: "percent-encode it as the message shows"),
+        Rule(
+            id: "uri.absolute-file", severity: .warning,
+            summary: "a file: URI with an absolute path (file:///home/…): it names a file on the machine the PDF was made on, and works for no other reader",
+            hint: "ship the file beside the PDF and link to it with a relative path"),
         Rule(
             id: "uri.relative", severity: .note,
             summary: "a relative URI in a document without /URI /Base: viewers resolve it against the document's location",

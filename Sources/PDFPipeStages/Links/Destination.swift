@@ -20,6 +20,9 @@ public struct Destination: Sendable, Equatable {
     public var parameters: [Double?]
     /// What is wrong with the fit type or its parameters.
     public var problem: String?
+    /// What is off but read the same way by every mainstream viewer (`[page /FitH]` without its
+    /// operand: Acrobat, pdf.js, PDFium, MuPDF and poppler read the missing operand as null).
+    public var tolerated: String?
 
     /// Parameters of each fit type, and whether `null` is allowed for them. (A switch, not a global
     /// dictionary: every worker reads it for every destination, and a shared dictionary's reference
@@ -73,6 +76,11 @@ public struct Destination: Sendable, Equatable {
             return
         }
         let args = (2..<n).map { array[$0] }
+        if args.isEmpty && count == 1 && nullable {
+            tolerated = "'/\(name)' without its parameter (every mainstream viewer reads it as null: the view keeps its position)"
+            parameters = [nil]
+            return
+        }
         if args.count != count {
             problem = "'/\(name)' takes \(count) parameter\(count == 1 ? "" : "s"), found \(args.count)"
         }

@@ -48,6 +48,68 @@ public struct URIReference: Sendable, Equatable {
         return nil
     }
 
+    /// Schemes the WHATWG URL standard treats as special (slashes after the colon are normalized).
+    static let specialSchemes: Set<String> = ["http", "https", "ftp", "ws", "wss", "file"]
+
+    /// The URI as a browser reads it (the WHATWG URL standard, which Chrome, Firefox and Safari
+    /// follow, and pdf.js through them), and the first repair it needed; nil when nothing changes.
+    /// Repaired: spaces around it; slashes after `https:` other than `//` (`https:///host`);
+    /// and, after the host, spaces, non-ASCII characters (IRIs: `Bézier`, en dashes), characters
+    /// RFC 3986 does not allow (`^`, `|`, `{`, `"`, …) and a `%` without two hex digits, all
+    /// percent-encoded as UTF-8. The host itself is not repaired: a broken host stays an error.
+    public static func browserForm(_ text: String) -> (repaired: String, reason: String)? {
+        var reason: String?
+        var t = Substring(text)
+        let trimmed = t.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        if trimmed.count != t.count {
+            reason = "spaces around the URI"
+            t = Substring(String(trimmed))
+        }
+        var head = ""
+        var rest = t
+        if let colon = t.firstIndex(of: ":"), let scheme = Optional(t[..<colon].lowercased()), specialSchemes.contains(scheme),
+            t[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        {
+            let afterColon = t[t.index(after: colon)...]
+            let slashes = afterColon.prefix { $0 == "/" || $0 == "\\" }
+            var remainder = afterColon.dropFirst(slashes.count)
+            if slashes != "//" && !(scheme == "file" && slashes.count >= 2) {
+                reason = reason ?? "'\(slashes)' after '\(t[..<colon]):' where '//' belongs"
+            }
+            // The authority, as written, up to the path.
+            let end = remainder.firstIndex { "/?#\\".contains($0) } ?? remainder.endIndex
+            head = t[..<colon] + "://" + remainder[..<end]
+            remainder = remainder[end...]
+            rest = remainder
+        }
+        var out = head
+        let scalars = Array(rest.unicodeScalars)
+        for (k, c) in scalars.enumerated() {
+            let at = head.unicodeScalars.count + k + 1
+            let v = c.value
+            var why: String?
+            if c == " " {
+                why = "space at position \(at)"
+            } else if v > 0x7E {
+                why = "non-ASCII character '\(c)' at position \(at)"
+            } else if "<>\"{}|\\^`".unicodeScalars.contains(c) {
+                why = "'\(c)' at position \(at)"
+            } else if c == "%", !(k + 2 < scalars.count && scalars[k + 1].isASCII && scalars[k + 2].isASCII
+                && isHex(UInt8(scalars[k + 1].value)) && isHex(UInt8(scalars[k + 2].value)))
+            {
+                why = "'%' without two hex digits at position \(at)"
+            }
+            if let why {
+                reason = reason ?? why
+                for b in String(c).utf8 { out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2) }
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        guard let reason, out != text else { return nil }
+        return (out, reason)
+    }
+
     /// `%XX` escapes decoded (as UTF-8; invalid sequences become U+FFFD).
     public static func percentDecoded(_ text: String) -> String {
         guard text.contains("%") else { return text }
@@ -214,4 +276,9 @@ public struct URIReference: Sendable, Equatable {
         }
         return out
     }
+}
+
+extension String {
+    /// Left-padded with zeros to `width` characters.
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

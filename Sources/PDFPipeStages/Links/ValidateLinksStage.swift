@@ -17,7 +17,7 @@ public struct ValidateLinksStage: Stage {
                 "follow GoToR links to files outside the input root (otherwise reported as gotor.outside-root)"),
             OptionSpec(
                 "positionTolerance", .number(min: 0, max: .infinity), default: 36,
-                "points a destination's position may lie outside the target page before dest.position-off-page (viewers clamp small overshoots)"),
+                "points a destination's top may lie below the bottom of the target page before dest.position-off-page (positions above the top or beyond a side are clamped by viewers)"),
             OptionSpec(
                 "maxLinks", .integer(min: 0, max: 100_000_000), default: 1_000_000,
                 "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)"),

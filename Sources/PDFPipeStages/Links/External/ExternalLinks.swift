@@ -121,6 +121,8 @@ struct ExternalLinks {
                 out.reason = why
             case .file(let path, let fragment):
                 checkFile(path, fragment: fragment, into: &out)
+                // An absolute file: URI is already a warning of its own (uri.absolute-file).
+                if out.reason == "outside-root", URIReference.parse(sites[i].record.uri ?? "").scheme?.lowercased() == "file" { out.finding = nil }
                 if out.outcome == "file-missing", let written = sites[i].record.uriWritten, let host = ExternalLinks.looksLikeHost(written) {
                     out.finding = (
                         "uri.file-missing", "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
@@ -218,7 +220,10 @@ struct ExternalLinks {
             out.outcome = "skipped"
             out.reason = "private-address"
             out.message = f.message
-            out.finding = ("uri.skipped", "'\(url)' was not requested: \(f.message ?? "private address") (allowPrivateAddresses)", nil)
+            out.finding = (
+                "uri.skipped", "'\(url)' was not requested: \(f.message ?? "private address")",
+                "set allowPrivateAddresses to check intranet links"
+            )
         case nil:
             let status = f.status ?? 0
             if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status), let why = f.blocked {
@@ -248,7 +253,7 @@ struct ExternalLinks {
         if !allowOutsideRoot && !Paths.isInside(path, root: inputRoot) {
             out.outcome = "skipped"
             out.reason = "outside-root"
-            out.finding = ("uri.skipped", "'\(path)' lies outside the input root and was not checked (allowOutsideRoot)", nil)
+            out.finding = ("uri.skipped", "'\(path)' lies outside the input root and was not checked", "set allowOutsideRoot to check files outside the input root")
             return
         }
         var isDirectory: ObjCBool = false
@@ -272,18 +277,44 @@ struct ExternalLinks {
 
     /// The host, when a relative URI starts like one (`www.example.org/…`, `example.com/x`): a
     /// scheme was forgotten. On 935 real manuals: `mathworld.wolfram.com/topics/…` in pgfmanual.
+    /// The host a relative URI probably meant (`www.ctan.org/pkg/x`), or nil. A dot is not enough:
+    /// `transapp.cs`, `INSTALL.nut` and `XDGA.3.man` are file names. The last label must be a
+    /// top-level domain people link to: a generic one from the list below or an assigned
+    /// two-letter country code; a name that is also a common file extension (`.pl`, `.sh`, `.md`)
+    /// counts only after `www.` or with a path after it.
     static func looksLikeHost(_ written: String) -> String? {
-        let first = written.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let parts = written.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let first = parts.first.map(String.init) ?? ""
+        let hasPath = parts.count > 1 && !parts[1].isEmpty
         let labels = first.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, let tld = labels.last, (2...6).contains(tld.count), tld.allSatisfy({ $0.isASCII && $0.isLetter }),
+        guard labels.count >= 2, let tldLabel = labels.last,
             labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
         else { return nil }
-        // file names: "guide.html", "notes.txt", "doc.pdf" are files, not hosts
-        let fileExtensions: Set<String> = ["html", "htm", "pdf", "txt", "tex", "ps", "png", "jpg", "svg", "xml", "zip", "gz", "md", "doc", "docx", "csv", "json"]
-        if labels.count == 2 && fileExtensions.contains(tld.lowercased()) { return nil }
-        if fileExtensions.contains(tld.lowercased()) && !first.lowercased().hasPrefix("www.") { return nil }
+        let tld = tldLabel.lowercased()
+        guard genericTLDs.contains(tld) || countryTLDs.contains(tld) else { return nil }
+        let www = first.lowercased().hasPrefix("www.")
+        if fileExtensions.contains(tld) && !www && !hasPath { return nil }
+        if labels.count == 2 && !www && !hasPath && !genericTLDs.contains(tld) { return nil }
         return first
     }
+
+    static let genericTLDs: Set<String> = [
+        "com", "org", "net", "edu", "gov", "mil", "int", "info", "biz", "name", "pro", "io", "dev", "app", "ai", "xyz",
+        "online", "site", "tech", "cloud", "page", "blog", "wiki", "museum", "aero", "coop", "science", "foundation",
+    ]
+    /// ISO 3166 two-letter codes that are assigned top-level domains (plus uk, eu, ac).
+    static let countryTLDs: Set<String> = Set(
+        ("ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt bw by bz ca cc cd cf cg ch ci ck cl "
+            + "cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec ee eg er es et eu fi fj fk fm fo fr ga gd ge gf gg gh gi gl gm gn gp gq gr gs "
+            + "gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir is it je jm jo jp ke kg kh ki km kn kp kr kw ky kz la lb lc li lk lr ls lt "
+            + "lu lv ly ma mc md me mg mh mk ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl no np nr nu nz om pa pe pf pg ph "
+            + "pk pl pm pn pr ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si sk sl sm sn so sr ss st sv sx sy sz tc td tf tg th tj tk tl "
+            + "tm tn to tr tt tv tw tz ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw").split(separator: " ").map(String.init))
+    /// Top-level domains that are also common file extensions.
+    static let fileExtensions: Set<String> = [
+        "html", "htm", "pdf", "txt", "tex", "ps", "png", "jpg", "svg", "xml", "zip", "gz", "md", "doc", "docx", "csv", "json",
+        "pl", "sh", "py", "rs", "cc", "in", "am", "ac", "es", "ms", "st", "so", "ai", "io", "mo", "ml", "hs", "ts", "js", "sc", "nl", "cs",
+    ]
 
     func relative(_ path: String) -> String {
         let root = inputRoot.hasSuffix("/") ? inputRoot : inputRoot + "/"

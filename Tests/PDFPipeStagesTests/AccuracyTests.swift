@@ -1,0 +1,97 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+@testable import PDFPipeStages
+import TestSupport
+import XCTest
+
+/// Real-world accuracy (issue 19): judgements held to what viewers do, on files made the way real
+/// producers make them.
+final class AccuracyTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = NSTemporaryDirectory() + "pdfpipe-accuracy-\(UUID().uuidString)"; try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func run(_ path: String, _ stages: String) throws -> DocumentResult {
+        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        return Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
+            InputDocument(path: path, relativePath: (path as NSString).lastPathComponent))
+    }
+
+    /// (7) /Title and /Producer in UTF-16BE with a BOM (hyperref with `unicode`, every LibreOffice
+    /// producer string) were reported as "��".
+    func testInfoStringsInUTF16AreDecoded() throws {
+        let body = "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n"
+            + "3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>\nendobj\n"
+            + "4 0 obj\n<< /Title <FEFF004300610066006500202014002000DC00620065007200730069006300680074> /Producer <FEFF004C0069006200720065004F0066006600690063006500200037002E0034> /Creator (Writer) >>\nendobj\n"
+            + "trailer\n<< /Root 1 0 R /Info 4 0 R /Size 5 >>\n%%EOF\n"
+        try body.write(toFile: dir + "/u.pdf", atomically: true, encoding: .isoLatin1)
+        let r = try run(dir + "/u.pdf", #"[{"use": "inspect"}]"#)
+        XCTAssertEqual(r.sections["info"]?["title"], "Cafe — Übersicht")
+        XCTAssertEqual(r.sections["info"]?["producer"], "LibreOffice 7.4")
+        XCTAssertEqual(r.sections["info"]?["creator"], "Writer")
+    }
+
+    /// (5) AES-256 (R6) with a user password and an empty owner password: qpdf opens it with the
+    /// empty owner password, PDFium and MuPDF ask for the user password. It was "opens without a
+    /// password".
+    func testAnEmptyOwnerPasswordDoesNotMakeADocumentOpen() throws {
+        let qpdf = "/usr/bin/qpdf"
+        guard FileManager.default.isExecutableFile(atPath: qpdf) else { throw XCTSkip("qpdf is not installed (scripts/setup.sh --test)") }
+        let r6 = dir + "/r6.pdf"
+        XCTAssertEqual(try ExternalTool.run(qpdf, ["--encrypt", "secret", "", "256", "--allow-insecure", "--", Samples.path("links-internal.pdf"), r6]).status, 0)
+        let r = try run(r6, #"[{"use": "inspect"}]"#)
+        XCTAssertEqual(r.findings.map(\.rule), ["pdf.password-required"])
+        XCTAssertTrue(r.findings[0].message.contains("PDFium and MuPDF ask for it"), r.findings[0].message)
+        XCTAssertEqual(r.status, .ok, "qpdf could read it: the other stages still run")
+        // An owner password only: opens everywhere, restricted.
+        XCTAssertEqual(try run(Samples.path("encrypted-owner.pdf"), #"[{"use": "inspect"}]"#).findings.map(\.rule), ["pdf.encrypted"])
+    }
+
+    /// (8) htmldoc writes Launch actions to local HTML pages with fragments; a missing file or
+    /// anchor got only the generic Launch warning.
+    func testLaunchTargetsAreCheckedLikeFiles() throws {
+        try #"<html><body><h1 id="starting-xfig">Starting</h1><a name="legacy">x</a></body></html>"#.write(
+            toFile: dir + "/introduction.html", atomically: true, encoding: .utf8)
+        let launches = ["introduction.html#starting-xfig", "introduction.html#legacy", "introduction.html#no-such-part", "missing.html#x", "tool.exe"]
+        try TestPDF.write(
+            dir + "/manual.pdf",
+            objects: ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [\((0..<launches.count).map { "\($0 + 4) 0 R" }.joined(separator: " "))] >>"]
+                + launches.enumerated().map { i, f in "<< /Type /Annot /Subtype /Link /Rect [0 \(i * 30) 100 \(i * 30 + 20)] /A << /S /Launch /F (\(f)) >> >>" })
+        let r = try run(dir + "/manual.pdf", #"[{"use": "validate-links"}]"#)
+        XCTAssertEqual(r.findings.filter { $0.rule == "action.launch-target-missing" }.map(\.message), [
+            "the Launch action's page 'introduction.html' has no element with the id 'no-such-part' (nor an <a> with that name)",
+            "the Launch action's file 'missing.html' does not exist",
+            "the Launch action's file 'tool.exe' does not exist",
+        ])
+        XCTAssertEqual(r.findings.filter { $0.rule == "action.launch" }.count, 5)
+    }
+
+    /// (4) What browsers repair is a warning that says how; what nobody can follow stays an error.
+    func testBrowserRepairs() {
+        func form(_ s: String) -> String? { URIReference.browserForm(s)?.repaired }
+        XCTAssertEqual(form("https://example.org/B\u{E9}zier curves"), "https://example.org/B%C3%A9zier%20curves")
+        XCTAssertEqual(form("https://example.org/a\u{2013}b"), "https://example.org/a%E2%80%93b")
+        XCTAssertEqual(form("https:///example.org/x"), "https://example.org/x")
+        XCTAssertEqual(form("https://example.org/p?q=a^b#frag ment"), "https://example.org/p?q=a%5Eb#frag%20ment")
+        XCTAssertEqual(form("https://example.org/100%"), "https://example.org/100%25")
+        XCTAssertEqual(form(" https://example.org/ "), "https://example.org/")
+        XCTAssertNil(form("https://example.org/fine"))
+        // The host is not repaired: still an error.
+        XCTAssertNotNil(URIReference.problem(in: form("http://exa mple.com/") ?? "http://exa mple.com/"))
+    }
+
+    /// (6) "looks like a web address without https://" was said of file names.
+    func testHostGuessesAreNotMadeOnFileNames() {
+        for name in ["transapp.cs", "INSTALL.nut", "XDGA.3.man", "notes.txt", "guide.html", "setup.py", "example.de"] {
+            XCTAssertNil(ExternalLinks.looksLikeHost(name), name)
+        }
+        for (written, host) in [
+            ("www.ctan.org/pkg/x", "www.ctan.org"), ("github.com/user/repo", "github.com"),
+            ("mathworld.wolfram.com/topics/SimpleGraphs.html", "mathworld.wolfram.com"), ("www.example.de", "www.example.de"),
+        ] {
+            XCTAssertEqual(ExternalLinks.looksLikeHost(written), host, written)
+        }
+    }
+}
