@@ -94,4 +94,34 @@ final class AccuracyTests: XCTestCase {
             XCTAssertEqual(ExternalLinks.looksLikeHost(written), host, written)
         }
     }
+
+    /// Debian's r-doc-pdf installs its manuals as symbolic links into /usr/share/R: R-FAQ.pdf's
+    /// GoToR links to its siblings were all gotor.outside-root (48 false errors on 163 real PDFs).
+    /// A sibling of the document's real file may be opened; a file elsewhere outside the root not.
+    func testFilesBesideADocumentsRealLocationAreReachable() throws {
+        let real = dir + "/real"
+        let root = dir + "/root"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Samples.path("links-internal.pdf"), toPath: real + "/other.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("links-internal.pdf"), toPath: dir + "/elsewhere.pdf")
+        let links = ["other.pdf", "missing.pdf", "../elsewhere.pdf"]
+        try TestPDF.write(
+            real + "/faq.pdf",
+            objects: ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [4 0 R 5 0 R 6 0 R] >>"]
+                + links.enumerated().map { i, f in "<< /Type /Annot /Subtype /Link /Rect [0 \(i * 30) 100 \(i * 30 + 20)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>" })
+        for name in ["faq.pdf", "other.pdf"] { try FileManager.default.createSymbolicLink(atPath: root + "/" + name, withDestinationPath: real + "/" + name) }
+        let pipeline = try Pipeline.parse(#"{"stages": [{"use": "validate-links"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: root, jobs: 1).process(InputDocument(path: root + "/faq.pdf", relativePath: "faq.pdf"))
+        XCTAssertEqual(r.findings.map(\.rule), ["gotor.file-missing", "gotor.outside-root"])
+        XCTAssertEqual(r.sections["links"]?.arrayValue?.map { $0["targetPage"]?.intValue }, [1, nil, nil])
+    }
+
+    /// An address written without `mailto:` is looked for as a file; the finding says why.
+    func testMailAddressesWithoutMailtoAreNamed() {
+        XCTAssertTrue(ExternalLinks.looksLikeMailAddress("rsieger@awi-bremerhaven.de"))
+        XCTAssertFalse(ExternalLinks.looksLikeMailAddress("user@host"))
+        XCTAssertFalse(ExternalLinks.looksLikeMailAddress("docs/a@b.pdf"))
+    }
 }

@@ -176,6 +176,14 @@ public enum Paths {
         return p == r || p.hasPrefix(r == "/" ? "/" : r + "/")
     }
 
+    /// Whether a file a document links to may be opened: inside the input root, or in the folder
+    /// the document itself really lives in (its symbolic links resolved). Debian installs manuals
+    /// as links into another tree (`r-doc-pdf/manual/R-FAQ.pdf` → `/usr/share/R/doc/manual/`), and
+    /// a viewer opening one finds its siblings there; a link that climbs elsewhere stays refused.
+    public static func isReachable(_ target: String, root: String, from document: String) -> Bool {
+        isInside(target, root: root) || isInside(target, root: parent(resolved(document)))
+    }
+
     public static func parent(_ path: String) -> String {
         guard let i = path.lastIndex(of: "/"), i != path.startIndex else { return "/" }
         return String(path[..<i])

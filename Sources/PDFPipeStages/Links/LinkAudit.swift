@@ -236,7 +236,7 @@ public struct LinkAudit {
         }
         guard !path.isEmpty else { return }
         let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
-        guard options.allowOutsideRoot || Paths.isInside(target, root: inputRoot) else { return }
+        guard options.allowOutsideRoot || Paths.isReachable(target, root: inputRoot, from: sourcePath) else { return }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir) else {
             report("action.launch-target-missing", "the Launch action's file '\(path)' does not exist", at: place, target: path)
@@ -341,7 +341,7 @@ public struct LinkAudit {
         let folder = Paths.parent(sourcePath)
         let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: folder)
         let shown = Paths.relative(target, to: inputRoot)
-        if !options.allowOutsideRoot && !Paths.isInside(target, root: inputRoot) {
+        if !options.allowOutsideRoot && !Paths.isReachable(target, root: inputRoot, from: sourcePath) {
             report("gotor.outside-root", "the file '\(path)' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)", at: place)
             return nil
         }

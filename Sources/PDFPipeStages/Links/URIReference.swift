@@ -56,7 +56,8 @@ public struct URIReference: Sendable, Equatable {
     /// Repaired: spaces around it; slashes after `https:` other than `//` (`https:///host`);
     /// and, after the host, spaces, non-ASCII characters (IRIs: `Bézier`, en dashes), characters
     /// RFC 3986 does not allow (`^`, `|`, `{`, `"`, …) and a `%` without two hex digits, all
-    /// percent-encoded as UTF-8. The host itself is not repaired: a broken host stays an error.
+    /// percent-encoded as UTF-8. The host itself is not repaired: a broken host stays an error; nor
+    /// are URIs of other schemes than http(s), ftp, ws(s) and file (relative references are).
     public static func browserForm(_ text: String) -> (repaired: String, reason: String)? {
         var reason: String?
         var t = Substring(text)
@@ -65,6 +66,8 @@ public struct URIReference: Sendable, Equatable {
             reason = "spaces around the URI"
             t = Substring(String(trimmed))
         }
+        // Other schemes (`ctan:`, `news:`, …) are not URLs a browser follows: nothing is repaired.
+        if let scheme = parse(String(t)).scheme, !specialSchemes.contains(scheme.lowercased()) { return nil }
         var head = ""
         var rest = t
         if let colon = t.firstIndex(of: ":"), let scheme = Optional(t[..<colon].lowercased()), specialSchemes.contains(scheme),
@@ -74,7 +77,7 @@ public struct URIReference: Sendable, Equatable {
             let slashes = afterColon.prefix { $0 == "/" || $0 == "\\" }
             var remainder = afterColon.dropFirst(slashes.count)
             if slashes != "//" && !(scheme == "file" && slashes.count >= 2) {
-                reason = reason ?? "'\(slashes)' after '\(t[..<colon]):' where '//' belongs"
+                reason = reason ?? (slashes.isEmpty ? "no '//' after '\(t[..<colon]):'" : "'\(slashes)' after '\(t[..<colon]):' where '//' belongs")
             }
             // The authority, as written, up to the path.
             let end = remainder.firstIndex { "/?#\\".contains($0) } ?? remainder.endIndex

@@ -68,9 +68,9 @@ struct ExternalLinks {
     }
 
     func resolveLocal(_ path: String) -> String {
-        if path.hasPrefix("/") { return (path as NSString).standardizingPath }
-        let folder = (sourcePath as NSString).deletingLastPathComponent
-        return ((folder as NSString).appendingPathComponent(path) as NSString).standardizingPath
+        // Path arithmetic only: Foundation's standardizingPath also resolves symbolic links, which
+        // put the target's real (absolute) path into messages and reports.
+        Paths.absolute(path, relativeTo: Paths.parent(sourcePath))
     }
 
     /// Checks every site; returns the findings and the sites with `check` filled in.
@@ -123,7 +123,12 @@ struct ExternalLinks {
                 checkFile(path, fragment: fragment, into: &out)
                 // An absolute file: URI is already a warning of its own (uri.absolute-file).
                 if out.reason == "outside-root", URIReference.parse(sites[i].record.uri ?? "").scheme?.lowercased() == "file" { out.finding = nil }
-                if out.outcome == "file-missing", let written = sites[i].record.uriWritten, let host = ExternalLinks.looksLikeHost(written) {
+                if out.outcome == "file-missing", let written = sites[i].record.uriWritten, ExternalLinks.looksLikeMailAddress(written) {
+                    out.finding = (
+                        "uri.file-missing", "the file '\(relative(path))' does not exist; '\(written)' looks like an e-mail address without 'mailto:'",
+                        "write 'mailto:\(written)'"
+                    )
+                } else if out.outcome == "file-missing", let written = sites[i].record.uriWritten, let host = ExternalLinks.looksLikeHost(written) {
                     out.finding = (
                         "uri.file-missing", "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
                         "write 'https://\(host)…' (a URI without a scheme is a path relative to the PDF)"
@@ -250,7 +255,7 @@ struct ExternalLinks {
 
     func checkFile(_ path: String, fragment: PDFFragment?, into out: inout Outcome) {
         out.finalURL = nil
-        if !allowOutsideRoot && !Paths.isInside(path, root: inputRoot) {
+        if !allowOutsideRoot && !Paths.isReachable(path, root: inputRoot, from: sourcePath) {
             out.outcome = "skipped"
             out.reason = "outside-root"
             out.finding = ("uri.skipped", "'\(path)' lies outside the input root and was not checked", "set allowOutsideRoot to check files outside the input root")
@@ -296,6 +301,15 @@ struct ExternalLinks {
         if fileExtensions.contains(tld) && !www && !hasPath { return nil }
         if labels.count == 2 && !www && !hasPath && !genericTLDs.contains(tld) { return nil }
         return first
+    }
+
+    /// `someone@example.org` written without `mailto:` (viewers then look for a file of that name).
+    static func looksLikeMailAddress(_ written: String) -> Bool {
+        let parts = written.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains(where: { "/:?# ".contains($0) }) else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
+            && (labels.last.map { $0.count >= 2 && $0.allSatisfy(\.isLetter) } ?? false)
     }
 
     static let genericTLDs: Set<String> = [
