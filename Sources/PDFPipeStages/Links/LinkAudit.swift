@@ -422,7 +422,7 @@ public struct LinkAudit {
             if let base = uriBase, URIReference.problem(in: base) == nil, !URIReference.parse(base).isRelative {
                 resolved = URIReference.resolve(written, against: base)
             } else {
-                report("uri.relative", "'\(written)' is relative and the document has no /URI /Base; viewers resolve it against the document's own location", at: place)
+                report("uri.relative", "'\(ConsoleText.escape(written))' is relative and the document has no /URI /Base; viewers resolve it against the document's own location", at: place)
                 return (written, .relative)
             }
         }
@@ -434,7 +434,7 @@ public struct LinkAudit {
                 at: place, target: resolved)
         }
         if parts.scheme?.lowercased() == "http" {
-            report("uri.insecure-scheme", "'\(resolved)' uses http; use https where the site supports it", at: place)
+            report("uri.insecure-scheme", "'\(ConsoleText.escape(resolved))' uses http; use https where the site supports it", at: place)
         }
         return (resolved, .absolute)
     }
