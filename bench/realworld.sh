@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Real-world accuracy: the link audit on PDFs nobody here wrote, judged against PDFium and MuPDF.
+#
+#   bench/realworld.sh [--no-fetch]
+#
+# Builds a corpus in bench/.cache/realworld:
+#   debian/    the PDFs of Debian documentation packages (pdfTeX/LuaTeX/XeTeX manuals, R's Texinfo
+#              manuals, groff's own documentation, …), as shipped;
+#   generated/ small documents made with other producers, each with deliberate breaks listed in
+#              generated/expected.json: Chromium (print to PDF), groff (gropdf), Ghostscript
+#              (pdfmark), ReportLab.
+# Then runs `pdfpipe run pipelines/link-audit.json` (offline) over it and bench/realworld_compare.py,
+# which prints the findings per rule and severity, every internal link whose target page differs
+# from PDFium's (pypdfium2) or MuPDF's (PyMuPDF), and for the generated files the deliberate breaks
+# found and missed and any finding that is not one of them (a false alarm).
+# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab; apt-get install groff ghostscript chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=bench/.cache/realworld
+mkdir -p "$corpus/debian" "$corpus/generated"
+
+if [ "${1:-}" != "--no-fetch" ]; then
+  python3 -c 'import pymupdf, pypdfium2, reportlab' 2>/dev/null || pip install -q --break-system-packages pymupdf pypdfium2 reportlab 2>/dev/null || pip install -q pymupdf pypdfium2 reportlab
+  # groff-base lacks the pdf device (gropdf): that is the groff package.
+  echo | groff -Tpdf >/dev/null 2>&1 || apt-get install -y -qq groff >/dev/null
+  command -v gs >/dev/null || apt-get install -y -qq ghostscript >/dev/null
+  command -v chromium >/dev/null || apt-get install -y -qq chromium >/dev/null
+  for pkg in texlive-latex-recommended-doc texlive-latex-base-doc r-doc-pdf groff; do
+    [ -d "$corpus/debian/$pkg" ] && continue
+    (cd "$corpus" && apt-get download "$pkg" >/dev/null 2>&1 && dpkg-deb -x "$pkg"_*.deb "x-$pkg" && rm -f "$pkg"_*.deb)
+    # The documentation tree as installed (relative links between its files stay valid); Debian
+    # links some manuals into other trees: -L copies what the links point at.
+    mkdir -p "$corpus/debian/$pkg"
+    cp -rL "$corpus/x-$pkg/usr/share/doc/." "$corpus/debian/$pkg/" 2>/dev/null || true
+    rm -rf "$corpus/x-$pkg"
+  done
+fi
+
+gen="$corpus/generated"
+cp samples/links-internal.pdf "$gen/target.pdf"
+# Chromium: an internal anchor, a missing anchor (Chromium drops that link), a missing file, a PDF
+# fragment past the end, a web link.
+cat > "$gen/chromium.html" <<'HTML'
+<!DOCTYPE html><html><head><meta charset="utf-8"><title>Chromium</title></head><body>
+<h1>Contents</h1><p><a href="#ch2">Chapter 2</a> <a href="#nowhere">missing anchor</a>
+<a href="missing.pdf">missing file</a> <a href="target.pdf#page=9">page 9 of 4</a> <a href="https://example.com/">web</a></p>
+<div style="page-break-before: always"></div><h2 id="ch2">Chapter 2</h2><p>Text.</p></body></html>
+HTML
+chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer --print-to-pdf="$PWD/$gen/chromium.pdf" "file://$PWD/$gen/chromium.html" >/dev/null 2>&1 || true
+# groff (gropdf): a link to a destination that exists, one to a destination that does not.
+printf '%s\n' '.pdfhref O 1 Start' '.pdfhref M good' 'Start.' '.pdfhref L -D good -- a good link' '.pdfhref L -D missing.dest -- a broken link' \
+  '.bp' 'Page two.' > "$gen/groff.ms"
+groff -Tpdf -ms "$gen/groff.ms" > "$gen/groff.pdf" 2>/dev/null || rm -f "$gen/groff.pdf"
+# Ghostscript: pdfmark links to a named destination that exists and one that does not.
+cat > "$gen/gs.ps" <<'PS'
+%!PS
+[ /Dest /there /View [/XYZ null null null] /DEST pdfmark
+/Helvetica findfont 12 scalefont setfont 72 700 moveto (Page one) show
+[ /Rect [72 650 200 670] /Border [0 0 1] /Dest /there /Subtype /Link /ANN pdfmark
+[ /Rect [72 620 200 640] /Border [0 0 1] /Dest /not.there /Subtype /Link /ANN pdfmark
+showpage
+72 700 moveto (Page two) show showpage
+PS
+gs -q -dNOPAUSE -dBATCH -sDEVICE=pdfwrite -sOutputFile="$gen/ghostscript.pdf" "$gen/gs.ps" >/dev/null 2>&1 || rm -f "$gen/ghostscript.pdf"
+# ReportLab (which refuses a link to a destination it does not define): a link to a bookmark, and
+# a URI link to a file that does not exist.
+python3 - "$gen/reportlab.pdf" <<'PY'
+import sys
+from reportlab.pdfgen import canvas
+c = canvas.Canvas(sys.argv[1])
+c.drawString(72, 750, "Page one"); c.linkAbsolute("to two", "two", Rect=(72, 700, 200, 720))
+c.linkURL("missing-chapter.pdf", (72, 660, 200, 680)); c.showPage()
+c.bookmarkPage("two"); c.drawString(72, 750, "Page two"); c.showPage(); c.save()
+PY
+[ -s "$gen/reportlab.pdf" ] || rm -f "$gen/reportlab.pdf"
+cat > "$gen/expected.json" <<'JSON'
+{
+  "chromium.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
+  "groff.pdf": ["dest.name-not-found"],
+  "ghostscript.pdf": ["dest.name-not-found"],
+  "reportlab.pdf": ["uri.file-missing"],
+  "target.pdf": []
+}
+JSON
+
+swift build -c release --product pdfpipe >/dev/null
+out=/tmp/pdfpipe-realworld
+rm -rf "$out"
+/usr/bin/time -f "pdfpipe: %e s, %M KB" .build/release/pdfpipe run pipelines/link-audit.json "$corpus" --offline --out "$out" --jobs 2 --quiet --fail-on never
+python3 bench/realworld_compare.py "$out/report.json" "$corpus"
