@@ -8,12 +8,12 @@
 #              manuals, groff's own documentation, …), as shipped;
 #   generated/ small documents made with other producers, each with deliberate breaks listed in
 #              generated/expected.json: Chromium (print to PDF), groff (gropdf), Ghostscript
-#              (pdfmark), ReportLab.
+#              (pdfmark), ReportLab, wkhtmltopdf, Apache FOP, cairo.
 # Then runs `pdfpipe run pipelines/link-audit.json` (offline) over it and bench/realworld_compare.py,
 # which prints the findings per rule and severity, every internal link whose target page differs
 # from PDFium's (pypdfium2) or MuPDF's (PyMuPDF), and for the generated files the deliberate breaks
 # found and missed and any finding that is not one of them (a false alarm).
-# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab; apt-get install groff ghostscript chromium.
+# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab; apt-get install groff ghostscript chromium wkhtmltopdf fop python3-cairo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=bench/.cache/realworld
@@ -25,6 +25,9 @@ if [ "${1:-}" != "--no-fetch" ]; then
   echo | groff -Tpdf >/dev/null 2>&1 || apt-get install -y -qq groff >/dev/null
   command -v gs >/dev/null || apt-get install -y -qq ghostscript >/dev/null
   command -v chromium >/dev/null || apt-get install -y -qq chromium >/dev/null
+  command -v wkhtmltopdf >/dev/null || apt-get install -y -qq wkhtmltopdf >/dev/null
+  command -v fop >/dev/null || apt-get install -y -qq fop >/dev/null
+  /usr/bin/python3 -c 'import cairo' 2>/dev/null || apt-get install -y -qq python3-cairo >/dev/null
   for pkg in texlive-latex-recommended-doc texlive-latex-base-doc r-doc-pdf groff; do
     [ -d "$corpus/debian/$pkg" ] && continue
     (cd "$corpus" && apt-get download "$pkg" >/dev/null 2>&1 && dpkg-deb -x "$pkg"_*.deb "x-$pkg" && rm -f "$pkg"_*.deb)
@@ -73,12 +76,44 @@ c.linkURL("missing-chapter.pdf", (72, 660, 200, 680)); c.showPage()
 c.bookmarkPage("two"); c.drawString(72, 750, "Page two"); c.showPage(); c.save()
 PY
 [ -s "$gen/reportlab.pdf" ] || rm -f "$gen/reportlab.pdf"
+# wkhtmltopdf (Debian's, unpatched Qt): the same page; every link but the web one becomes a file:
+# URI of this machine, the internal anchors included (the one to #nowhere too).
+cp "$gen/chromium.html" "$gen/wk.html"
+wkhtmltopdf -q --enable-local-file-access "$gen/wk.html" "$gen/wkhtmltopdf.pdf" >/dev/null 2>&1 || rm -f "$gen/wkhtmltopdf.pdf"
+# Apache FOP: an internal link and a bookmark, a link to a missing file (FOP writes GoToR), the web.
+cat > "$gen/fop.fo" <<'FO'
+<?xml version="1.0" encoding="UTF-8"?>
+<fo:root xmlns:fo="http://www.w3.org/1999/XSL/Format">
+ <fo:layout-master-set><fo:simple-page-master master-name="p" page-width="210mm" page-height="297mm" margin="20mm"><fo:region-body/></fo:simple-page-master></fo:layout-master-set>
+ <fo:bookmark-tree><fo:bookmark internal-destination="ch2"><fo:bookmark-title>Chapter 2</fo:bookmark-title></fo:bookmark></fo:bookmark-tree>
+ <fo:page-sequence master-reference="p"><fo:flow flow-name="xsl-region-body">
+  <fo:block>Contents: <fo:basic-link internal-destination="ch2">Chapter 2</fo:basic-link>,
+   <fo:basic-link external-destination="url(missing.pdf)">a missing file</fo:basic-link>,
+   <fo:basic-link external-destination="url(https://example.com/)">web</fo:basic-link></fo:block>
+  <fo:block break-before="page" id="ch2">Chapter 2</fo:block>
+ </fo:flow></fo:page-sequence></fo:root>
+FO
+fop -q "$gen/fop.fo" "$gen/fop.pdf" >/dev/null 2>&1 || rm -f "$gen/fop.pdf"
+# cairo (1.16, tagged PDF): a link to a destination it defines, one to a name it does not, a file
+# that does not exist. (cairo 1.16 also writes wrong xref offsets for tagged PDFs: pdf.damaged.)
+/usr/bin/python3 - "$gen/cairo.pdf" <<'PY'
+import sys, cairo
+s = cairo.PDFSurface(sys.argv[1], 300, 300); c = cairo.Context(s)
+for dest, y in (("dest='two'", 80), ("dest='nowhere'", 120), ("uri='missing.pdf'", 160)):
+    c.tag_begin(cairo.TAG_LINK, dest); c.move_to(20, y); c.show_text(dest); c.tag_end(cairo.TAG_LINK)
+c.show_page()
+c.tag_begin(cairo.TAG_DEST, "name='two'"); c.move_to(20, 40); c.show_text("page two"); c.tag_end(cairo.TAG_DEST)
+c.show_page(); s.finish()
+PY
 cat > "$gen/expected.json" <<'JSON'
 {
   "chromium.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
   "groff.pdf": ["dest.name-not-found"],
   "ghostscript.pdf": ["dest.name-not-found"],
   "reportlab.pdf": ["uri.file-missing"],
+  "wkhtmltopdf.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
+  "fop.pdf": ["gotor.file-missing"],
+  "cairo.pdf": ["dest.name-not-found", "uri.file-missing", "pdf.damaged"],
   "target.pdf": []
 }
 JSON
