@@ -8,12 +8,12 @@
 #              manuals, groff's own documentation, …), as shipped;
 #   generated/ small documents made with other producers, each with deliberate breaks listed in
 #              generated/expected.json: Chromium (print to PDF), groff (gropdf), Ghostscript
-#              (pdfmark), ReportLab, wkhtmltopdf, Apache FOP, cairo.
+#              (pdfmark), ReportLab, wkhtmltopdf, Apache FOP, cairo, LibreOffice.
 # Then runs `pdfpipe run pipelines/link-audit.json` (offline) over it and bench/realworld_compare.py,
 # which prints the findings per rule and severity, every internal link whose target page differs
 # from PDFium's (pypdfium2) or MuPDF's (PyMuPDF), and for the generated files the deliberate breaks
 # found and missed and any finding that is not one of them (a false alarm).
-# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab; apt-get install groff ghostscript chromium wkhtmltopdf fop python3-cairo.
+# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab; apt-get install groff ghostscript chromium wkhtmltopdf fop python3-cairo libreoffice-writer-nogui.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=bench/.cache/realworld
@@ -28,6 +28,7 @@ if [ "${1:-}" != "--no-fetch" ]; then
   command -v wkhtmltopdf >/dev/null || apt-get install -y -qq wkhtmltopdf >/dev/null
   command -v fop >/dev/null || apt-get install -y -qq fop >/dev/null
   /usr/bin/python3 -c 'import cairo' 2>/dev/null || apt-get install -y -qq python3-cairo >/dev/null
+  command -v soffice >/dev/null || apt-get install -y -qq --no-install-recommends libreoffice-writer-nogui >/dev/null
   for pkg in texlive-latex-recommended-doc texlive-latex-base-doc r-doc-pdf groff; do
     [ -d "$corpus/debian/$pkg" ] && continue
     (cd "$corpus" && apt-get download "$pkg" >/dev/null 2>&1 && dpkg-deb -x "$pkg"_*.deb "x-$pkg" && rm -f "$pkg"_*.deb)
@@ -105,6 +106,21 @@ c.show_page()
 c.tag_begin(cairo.TAG_DEST, "name='two'"); c.move_to(20, 40); c.show_text("page two"); c.tag_end(cairo.TAG_DEST)
 c.show_page(); s.finish()
 PY
+# LibreOffice Writer (headless, from a flat ODT): a link to a bookmark, one to a bookmark that does
+# not exist (LibreOffice drops it), a relative link to a missing file, the web.
+cat > "$gen/libreoffice.fodt" <<'ODT'
+<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">
+ <office:body><office:text>
+  <text:h text:outline-level="1">Contents</text:h>
+  <text:p><text:a xlink:type="simple" xlink:href="#chapter2">Chapter 2</text:a></text:p>
+  <text:p><text:a xlink:type="simple" xlink:href="#nowhere">a missing bookmark</text:a></text:p>
+  <text:p><text:a xlink:type="simple" xlink:href="missing.pdf">a missing file</text:a></text:p>
+  <text:p><text:a xlink:type="simple" xlink:href="https://example.com/">the web</text:a></text:p>
+  <text:h text:outline-level="1"><text:bookmark text:name="chapter2"/>Chapter 2</text:h>
+ </office:text></office:body></office:document>
+ODT
+soffice -env:UserInstallation="file:///tmp/pdfpipe-lo-profile" --headless --convert-to pdf --outdir "$gen" "$gen/libreoffice.fodt" >/dev/null 2>&1 || rm -f "$gen/libreoffice.pdf"
 cat > "$gen/expected.json" <<'JSON'
 {
   "chromium.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
@@ -113,6 +129,7 @@ cat > "$gen/expected.json" <<'JSON'
   "reportlab.pdf": ["uri.file-missing"],
   "wkhtmltopdf.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
   "fop.pdf": ["gotor.file-missing"],
+  "libreoffice.pdf": ["uri.file-missing"],
   "cairo.pdf": ["dest.name-not-found", "uri.file-missing", "pdf.damaged"],
   "target.pdf": []
 }
