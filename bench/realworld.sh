@@ -8,12 +8,13 @@
 #              manuals, groff's own documentation, …), as shipped;
 #   generated/ small documents made with other producers, each with deliberate breaks listed in
 #              generated/expected.json: Chromium (print to PDF), groff (gropdf), Ghostscript
-#              (pdfmark), ReportLab, wkhtmltopdf, Apache FOP, cairo, LibreOffice.
+#              (pdfmark), ReportLab, wkhtmltopdf, Apache FOP, cairo, LibreOffice, htmldoc,
+#              Asciidoctor PDF.
 # Then runs `pdfpipe run pipelines/link-audit.json` (offline) over it and bench/realworld_compare.py,
 # which prints the findings per rule and severity, every internal link whose target page differs
 # from PDFium's (pypdfium2) or MuPDF's (PyMuPDF), and for the generated files the deliberate breaks
 # found and missed and any finding that is not one of them (a false alarm).
-# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab; apt-get install groff ghostscript chromium wkhtmltopdf fop python3-cairo libreoffice-writer-nogui.
+# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab; apt-get install groff ghostscript chromium wkhtmltopdf fop python3-cairo libreoffice-writer-nogui htmldoc ruby-asciidoctor-pdf.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=bench/.cache/realworld
@@ -29,6 +30,8 @@ if [ "${1:-}" != "--no-fetch" ]; then
   command -v fop >/dev/null || apt-get install -y -qq fop >/dev/null
   /usr/bin/python3 -c 'import cairo' 2>/dev/null || apt-get install -y -qq python3-cairo >/dev/null
   command -v soffice >/dev/null || apt-get install -y -qq --no-install-recommends libreoffice-writer-nogui >/dev/null
+  command -v htmldoc >/dev/null || apt-get install -y -qq --no-install-recommends htmldoc >/dev/null
+  command -v asciidoctor-pdf >/dev/null || apt-get install -y -qq --no-install-recommends ruby-asciidoctor-pdf >/dev/null
   for pkg in texlive-latex-recommended-doc texlive-latex-base-doc r-doc-pdf groff; do
     [ -d "$corpus/debian/$pkg" ] && continue
     (cd "$corpus" && apt-get download "$pkg" >/dev/null 2>&1 && dpkg-deb -x "$pkg"_*.deb "x-$pkg" && rm -f "$pkg"_*.deb)
@@ -121,6 +124,22 @@ cat > "$gen/libreoffice.fodt" <<'ODT'
  </office:text></office:body></office:document>
 ODT
 soffice -env:UserInstallation="file:///tmp/pdfpipe-lo-profile" --headless --convert-to pdf --outdir "$gen" "$gen/libreoffice.fodt" >/dev/null 2>&1 || rm -f "$gen/libreoffice.pdf"
+# htmldoc: links to other HTML pages become Launch actions (one to a page that exists, with its
+# anchor; one to a missing page), and a link to a missing anchor a Launch of '#nowhere'.
+cat > "$gen/htmldoc.html" <<'HTML'
+<html><head><title>htmldoc</title></head><body>
+<h1 id="intro">Intro</h1><p><a href="#ch2">Chapter 2</a> <a href="#nowhere">missing anchor</a> <a href="other.html#part">another page</a>
+<a href="missing.html#x">missing page</a> <a href="https://example.com/">web</a></p>
+<!-- PAGE BREAK -->
+<h1 id="ch2">Chapter 2</h1><p>Text.</p></body></html>
+HTML
+printf '<html><body><h1 id="part">Part</h1></body></html>\n' > "$gen/other.html"
+(cd "$gen" && htmldoc --webpage -f htmldoc.pdf htmldoc.html >/dev/null 2>&1) || rm -f "$gen/htmldoc.pdf"
+# Asciidoctor PDF (Prawn): a cross reference, one to an id that does not exist, a missing file, the web.
+printf '%s\n' '= Asciidoctor' ':doctype: book' '' '== Contents' '' \
+  '<<ch2,Chapter 2>>, <<nowhere,a missing anchor>>, link:missing.pdf[a missing file], https://example.com/[the web]' '' \
+  '[#ch2]' '== Chapter 2' '' 'Text.' > "$gen/asciidoctor.adoc"
+asciidoctor-pdf "$gen/asciidoctor.adoc" -o "$gen/asciidoctor.pdf" >/dev/null 2>&1 || rm -f "$gen/asciidoctor.pdf"
 cat > "$gen/expected.json" <<'JSON'
 {
   "chromium.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
@@ -130,6 +149,8 @@ cat > "$gen/expected.json" <<'JSON'
   "wkhtmltopdf.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
   "fop.pdf": ["gotor.file-missing"],
   "libreoffice.pdf": ["uri.file-missing"],
+  "htmldoc.pdf": ["action.launch", "action.launch", "action.launch", "action.launch-target-missing", "action.launch-target-missing"],
+  "asciidoctor.pdf": ["dest.name-not-found", "uri.file-missing"],
   "cairo.pdf": ["dest.name-not-found", "uri.file-missing", "pdf.damaged"],
   "target.pdf": []
 }

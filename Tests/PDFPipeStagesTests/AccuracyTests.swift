@@ -53,7 +53,7 @@ final class AccuracyTests: XCTestCase {
     func testLaunchTargetsAreCheckedLikeFiles() throws {
         try #"<html><body><h1 id="starting-xfig">Starting</h1><a name="legacy">x</a></body></html>"#.write(
             toFile: dir + "/introduction.html", atomically: true, encoding: .utf8)
-        let launches = ["introduction.html#starting-xfig", "introduction.html#legacy", "introduction.html#no-such-part", "missing.html#x", "tool.exe"]
+        let launches = ["introduction.html#starting-xfig", "introduction.html#legacy", "introduction.html#no-such-part", "missing.html#x", "tool.exe", "#nowhere"]
         try TestPDF.write(
             dir + "/manual.pdf",
             objects: ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -64,8 +64,9 @@ final class AccuracyTests: XCTestCase {
             "the Launch action's page 'introduction.html' has no element with the id 'no-such-part' (nor an <a> with that name)",
             "the Launch action's file 'missing.html' does not exist",
             "the Launch action's file 'tool.exe' does not exist",
+            "the Launch action names only '#nowhere', and this document has no destination of that name",
         ])
-        XCTAssertEqual(r.findings.filter { $0.rule == "action.launch" }.count, 5)
+        XCTAssertEqual(r.findings.filter { $0.rule == "action.launch" }.count, 6)
     }
 
     /// (4) What browsers repair is a warning that says how; what nobody can follow stays an error.

@@ -234,7 +234,16 @@ public struct LinkAudit {
             fragment = String(path[path.index(after: hash)...])
             path = String(path[..<hash])
         }
-        guard !path.isEmpty else { return }
+        guard !path.isEmpty else {
+            // Only a fragment (htmldoc writes `#anchor` for an anchor it could not place): there is
+            // no file to launch; the viewer can only look for that name in this document.
+            if let fragment, !fragment.isEmpty, table.lookup(.string(Array(fragment.utf8))) == nil, table.lookup(.name(fragment)) == nil {
+                report(
+                    "action.launch-target-missing", "the Launch action names only '#\(fragment)', and this document has no destination of that name",
+                    at: place, target: "#" + fragment)
+            }
+            return
+        }
         let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
         guard options.allowOutsideRoot || Paths.isReachable(target, root: inputRoot, from: sourcePath) else { return }
         var isDir: ObjCBool = false
