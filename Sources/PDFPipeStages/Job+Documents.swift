@@ -99,8 +99,17 @@ extension Job {
             if let why = notAPDF() {
                 return DocumentFailure(rule: "pdf.unreadable", message: why.hasPrefix("the file is empty") ? why : "\(why) (\(reason))")
             }
-            return DocumentFailure(rule: "pdf.unreadable", message: reason)
+            return DocumentFailure(rule: "pdf.unreadable", message: reason + (library == "qpdf" ? popplerSecondOpinion() : ""))
         }
+    }
+
+    /// Before giving up on a file qpdf cannot read, the other reader: one that poppler reads (as
+    /// MuPDF and PDFium often do) is damaged beyond qpdf's repair, not "not a PDF". Says which
+    /// reader managed, and that pdfpipe could not check it. Empty when poppler fails too.
+    func popplerSecondOpinion() -> String {
+        guard let other = try? PopplerFile(path: workingFile) else { return "" }
+        let n = other.pageCount
+        return "; poppler reads it (\(n) page\(n == 1 ? "" : "s")), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"
     }
 
     /// qpdf's messages start with the file's path; reports carry no absolute paths.

@@ -307,7 +307,9 @@ final class IsolationTests: XCTestCase {
         let sample = try Data(contentsOf: URL(fileURLWithPath: Repo.root + "/samples/links-internal.pdf"))
         try sample.prefix(sample.count / 2).write(to: URL(fileURLWithPath: folder + "/truncated.pdf"))
         return [
-            "deep-array.pdf": "ok", "deep-dict.pdf": "ok", "pagetree-loop.pdf": "ok", "parent-loop.pdf": "ok", "tree-loops.pdf": "ok",
+            // A catalog or page nested 50,000 deep cannot be read (qpdf stops at 500 levels, as
+            // viewers do): nothing can be checked, which is a failed document, not a clean pass.
+            "deep-array.pdf": "failed", "deep-dict.pdf": "failed", "pagetree-loop.pdf": "ok", "parent-loop.pdf": "ok", "tree-loops.pdf": "ok",
             "many-links.pdf": "ok", "nested-forms.pdf": "failed", "garbage.pdf": "failed", "truncated.pdf": "failed",
         ]
     }

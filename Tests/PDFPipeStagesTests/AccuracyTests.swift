@@ -125,4 +125,29 @@ final class AccuracyTests: XCTestCase {
         XCTAssertFalse(ExternalLinks.looksLikeMailAddress("user@host"))
         XCTAssertFalse(ExternalLinks.looksLikeMailAddress("docs/a@b.pdf"))
     }
+
+    /// (12) A file qpdf cannot open but poppler can (a broken trailer dictionary, as fuzzed files
+    /// in the corpus have) was "not readable" without a word about it; and one whose catalog qpdf
+    /// could not find passed the link audit with 0 pages and no error — a silent pass.
+    func testWhatQPDFCannotReadIsSaidAndNeverPasses() throws {
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Samples.path("links-internal.pdf"))))
+        // The trailer's closing '>' (the last one before `startxref`), by bytes: the file is not UTF-8.
+        let marker = Array("startxref".utf8)
+        let startxref = try XCTUnwrap((0...(bytes.count - marker.count)).reversed().first { Array(bytes[$0..<$0 + marker.count]) == marker })
+        let at = try XCTUnwrap(bytes[..<startxref].lastIndex(of: UInt8(ascii: ">")))
+        bytes.replaceSubrange(at...at, with: Array("/URI".utf8))
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/bad-trailer.pdf"))
+        let r = try run(dir + "/bad-trailer.pdf", #"[{"use": "validate-links"}]"#)
+        XCTAssertEqual(r.status, .failed)
+        XCTAssertEqual(r.findings.map(\.rule), ["pdf.unreadable"])
+        XCTAssertTrue(r.findings[0].message.hasSuffix("; poppler reads it (4 pages), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"), r.findings[0].message)
+
+        // A catalog that cannot be found: the audit fails instead of passing with no page.
+        try TestPDF.write(dir + "/no-root.pdf", objects: ["<< /Type /Pages /Kids [2 0 R] /Count 1 >>", "<< /Type /Page /Parent 1 0 R /MediaBox [0 0 200 200] >>"])
+        let text2 = try String(contentsOfFile: dir + "/no-root.pdf", encoding: .ascii).replacingOccurrences(of: "/Root 1 0 R", with: "/Root 9 0 R")
+        try text2.write(toFile: dir + "/no-root.pdf", atomically: true, encoding: .ascii)
+        let n = try run(dir + "/no-root.pdf", #"[{"use": "validate-links"}]"#)
+        XCTAssertEqual(n.status, .failed)
+        XCTAssertTrue(n.findings.contains { $0.rule == "pdf.unreadable" && $0.message.hasPrefix("the document has no catalog (/Root) that can be read") }, "\(n.findings)")
+    }
 }

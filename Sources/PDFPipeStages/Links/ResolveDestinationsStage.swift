@@ -23,6 +23,13 @@ extension Job {
         let source = try objects()
         let pageObjects = PageTree.pages(source)
         let root = PDFObject.root(of: source)
+        // No catalog, or no page read from it: nothing could be checked, which is not a pass.
+        guard root.isDictionary, !pageObjects.isEmpty else {
+            throw DocumentFailure(
+                rule: "pdf.unreadable",
+                message: (root.isDictionary ? "no page could be read from the page tree (/Root /Pages)" : "the document has no catalog (/Root) that can be read")
+                    + popplerSecondOpinion())
+        }
         let table = DestinationTable(root: root, pages: PageIndex(pageObjects), maxEntries: maxDestinations)
         // Findings show page labels next to page numbers, whether or not inspect ran.
         if pageLabels == nil, let ranges = PageLabels.read(root: root) {
