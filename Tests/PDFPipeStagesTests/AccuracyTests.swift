@@ -150,4 +150,17 @@ final class AccuracyTests: XCTestCase {
         XCTAssertEqual(n.status, .failed)
         XCTAssertTrue(n.findings.contains { $0.rule == "pdf.unreadable" && $0.message.hasPrefix("the document has no catalog (/Root) that can be read") }, "\(n.findings)")
     }
+
+    /// A leaf of the page tree with a misspelt /Type is a page for qpdf, poppler and viewers; the
+    /// reader skipped it, and with it the links on it (found by mutating the samples: 1 of 600).
+    func testALeafWithAWrongTypeIsStillAPage() throws {
+        try TestPDF.write(dir + "/rage.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+            "<< /Type /Rage /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Subtype /Link /Rect [0 0 50 20] /Dest (nowhere) >>] >>",
+        ])
+        let r = try run(dir + "/rage.pdf", #"[{"use": "validate-links"}]"#)
+        XCTAssertEqual(r.pageCount, 2)
+        XCTAssertEqual(r.findings.map { "\($0.rule) p\($0.page ?? 0)" }, ["dest.name-not-found p2"])
+    }
 }

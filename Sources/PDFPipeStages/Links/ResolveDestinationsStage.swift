@@ -21,7 +21,12 @@ extension Job {
     mutating func linkTables(maxDestinations: Int = 1_000_000) throws -> LinkTables {
         if let t = resources.existing(LinkTables.self) { return t }
         let source = try objects()
-        let pageObjects = PageTree.pages(source)
+        var pageObjects = PageTree.pages(source)
+        if pageObjects.isEmpty, !(source is QPDFSource), let file = try? qpdf() {
+            // The page tree as qpdf repairs it (a page object the own reader declined and qpdf
+            // reads as null still is a page): the same pages as the careful path counts.
+            pageObjects = PageTree.pages(QPDFSource(file)).compactMap { $0.objectRef.map { PDFObject(source: source, value: .ref($0)) } }
+        }
         let root = PDFObject.root(of: source)
         // No catalog, or no page read from it: nothing could be checked, which is not a pass.
         guard root.isDictionary, !pageObjects.isEmpty else {
@@ -29,6 +34,15 @@ extension Job {
                 rule: "pdf.unreadable",
                 message: (root.isDictionary ? "no page could be read from the page tree (/Root /Pages)" : "the document has no catalog (/Root) that can be read")
                     + popplerSecondOpinion())
+        }
+        // Read through qpdf (a file the own reader declined: damaged, encrypted, unusual): its repair
+        // of a damaged file may find fewer or more pages
+        // than a viewer does. Ask poppler, and say so when they disagree: the links of the pages
+        // one of them misses were not checked.
+        if source is QPDFSource, let other = try? PopplerFile(path: workingFile), other.pageCount != pageObjects.count {
+            report(Finding(
+                rule: "pdf.page-mismatch",
+                message: "the file's page tree, as qpdf repairs it, has \(pageObjects.count) page\(pageObjects.count == 1 ? "" : "s"), poppler finds \(other.pageCount); links were checked on qpdf's pages only"))
         }
         let table = DestinationTable(root: root, pages: PageIndex(pageObjects), maxEntries: maxDestinations)
         // Findings show page labels next to page numbers, whether or not inspect ran.
