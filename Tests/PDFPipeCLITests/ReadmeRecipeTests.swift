@@ -77,19 +77,19 @@ final class ReadmeRecipeTests: XCTestCase {
         }
         // 1–2: the first run's findings are the baseline.
         let baseline = try JSONParser.parse(try read(".pdfpipe/baseline.json"))
-        XCTAssertEqual(baseline["findings"]?.arrayValue?.count, 57)
+        XCTAssertEqual(baseline["findings"]?.arrayValue?.count, 53)
 
         // 3: the pull-request gate passes on the baselined batch, with annotations and a summary.
         XCTAssertEqual(blocks[2].jobs, ["pdf-gate": true])
         XCTAssertEqual(blocks[2].steps.filter { $0.status == nil }.map(\.command), ["Install pdfpipe"])
-        XCTAssertTrue(try read(".github/step-summary-pdf-gate").contains("0 new, 57 unchanged (not listed below), 0 fixed"))
+        XCTAssertTrue(try read(".github/step-summary-pdf-gate").contains("0 new, 53 unchanged (not listed below), 0 fixed"))
         XCTAssertTrue(try read("out/gate/github.txt").contains("47 findings already in the baseline not annotated"), "its errors and warnings")
 
         // 4: the nightly check fails: every web link is unreachable here; each broken URL listed once.
         XCTAssertEqual(blocks[3].jobs, ["web-links": false])
         let nightly = try XCTUnwrap(blocks[3].steps.first { $0.command.contains("--out out/links") })
         XCTAssertEqual(nightly.status, 1)
-        XCTAssertTrue(nightly.output.contains("(baseline: 7 new, 57 unchanged, 0 fixed)"), nightly.output)
+        XCTAssertTrue(nightly.output.contains("(baseline: 7 new, 53 unchanged, 0 fixed)"), nightly.output)
         let summary = try read(".github/step-summary-web-links")
         // (Targets as the documents write them: the scratch pipeline's remap is not the link.)
         XCTAssertTrue(summary.contains("| https://example.com/ | `uri.unreachable` | 2 | build/pdf/outlines.pdf, build/pdf/uri-links.pdf (page 1) |"), summary)
@@ -100,7 +100,7 @@ final class ReadmeRecipeTests: XCTestCase {
         XCTAssertEqual(blocks[4].steps.filter { $0.command.hasPrefix("pdfpipe run") }.count, 4)
         let merged = try JSONParser.parse(try read("out/audit/report.json"))
         XCTAssertEqual(merged["summary"]?["documents"], 21)
-        XCTAssertEqual(merged["baseline"]?["unchanged"], 57)
+        XCTAssertEqual(merged["baseline"]?["unchanged"], 53)
 
         // A pull request that adds a broken link: the gate and the sharded gate fail, and the
         // annotation points at the new file as the repository names it.

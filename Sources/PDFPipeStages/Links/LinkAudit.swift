@@ -46,7 +46,9 @@ public struct LinkAudit {
         var count = 0
         var pages: [Int] = []
     }
-    static let groupedRules: Set<String> = ["dest.integer-page", "dest.missing-parameter"]
+    /// Grouped per document (and per `groupBy`: the host of http links, the name of a Named
+    /// action): a generator's or an author's habit, not thousands of separate problems.
+    static let groupedRules: Set<String> = ["dest.integer-page", "dest.missing-parameter", "uri.insecure-scheme", "uri.relative", "action.named-unknown"]
 
     public init(
         source: any ObjectSource, pages pageObjects: [PDFObject], table: DestinationTable, options: Options, sourcePath: String,
@@ -77,17 +79,18 @@ public struct LinkAudit {
 
     /// `target`: what the link points at and does not find (a destination name, a file), for the
     /// report's list of broken targets.
-    mutating func report(_ rule: String, _ message: String, at place: Place, target: String? = nil) {
+    mutating func report(_ rule: String, _ message: String, at place: Place, target: String? = nil, groupBy: String = "") {
         var f = Finding(rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message)
         if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
         if let target { f.details["target"] = .string(target) }
         if Self.groupedRules.contains(rule) {
-            if groups[rule] == nil {
-                groups[rule] = Group(first: f)
-                groupOrder.append(rule)
+            let key = rule + "\u{0}" + groupBy
+            if groups[key] == nil {
+                groups[key] = Group(first: f)
+                groupOrder.append(key)
             }
-            groups[rule]!.count += 1
-            if let p = place.page, groups[rule]!.pages.last != p, groups[rule]!.pages.count < 20 { groups[rule]!.pages.append(p) }
+            groups[key]!.count += 1
+            if let p = place.page, groups[key]!.pages.last != p, groups[key]!.pages.count < 20 { groups[key]!.pages.append(p) }
             return
         }
         findings.append(f)
@@ -95,8 +98,8 @@ public struct LinkAudit {
 
     /// One finding per grouped rule: the first occurrence, with how many there are and where.
     mutating func flushGroups() {
-        for rule in groupOrder {
-            guard let g = groups[rule] else { continue }
+        for key in groupOrder {
+            guard let g = groups[key] else { continue }
             var f = g.first
             if g.count > 1 {
                 f.message += " (\(g.count) links, bookmarks or actions in all\(g.pages.isEmpty ? "" : ", on " + Pages.list(g.pages)))"
@@ -205,7 +208,7 @@ public struct LinkAudit {
         case .named(let name):
             record.action = name
             if let name, !["NextPage", "PrevPage", "FirstPage", "LastPage"].contains(name) {
-                report("action.named-unknown", "the named action '\(name)' is not one of NextPage, PrevPage, FirstPage, LastPage; few viewers support it", at: place)
+                report("action.named-unknown", "the named action '\(name)' is not one of NextPage, PrevPage, FirstPage, LastPage; few viewers support it", at: place, groupBy: name)
             } else if name == nil {
                 report("action.malformed", "the Named action has no /N", at: place)
             }
@@ -443,7 +446,9 @@ public struct LinkAudit {
                 at: place, target: resolved)
         }
         if parts.scheme?.lowercased() == "http" {
-            report("uri.insecure-scheme", "'\(ConsoleText.escape(resolved))' uses http; use https where the site supports it", at: place)
+            report(
+                "uri.insecure-scheme", "'\(ConsoleText.escape(resolved))' uses http; use https where the site supports it", at: place,
+                groupBy: parts.authority?.lowercased() ?? "")
         }
         return (resolved, .absolute)
     }
