@@ -109,6 +109,7 @@ extension Job {
     func popplerSecondOpinion() -> String {
         guard let other = try? PopplerFile(path: workingFile) else { return "" }
         let n = other.pageCount
+        if n == 0 { return "; poppler opens it but finds no page either" }
         return "; poppler reads it (\(n) page\(n == 1 ? "" : "s")), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"
     }
 

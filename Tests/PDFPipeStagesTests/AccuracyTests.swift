@@ -140,7 +140,13 @@ final class AccuracyTests: XCTestCase {
         let r = try run(dir + "/bad-trailer.pdf", #"[{"use": "validate-links"}]"#)
         XCTAssertEqual(r.status, .failed)
         XCTAssertEqual(r.findings.map(\.rule), ["pdf.unreadable"])
-        XCTAssertTrue(r.findings[0].message.hasSuffix("; poppler reads it (4 pages), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"), r.findings[0].message)
+        XCTAssertTrue(
+            r.findings[0].message.hasSuffix(
+                "; poppler reads it (4 pages), so viewers may show it: its 9 links were checked as poppler reads them (destinations, files, URI syntax; 0 findings), bookmarks, the open action and the link inventory were not"),
+            r.findings[0].message)
+        // inspect does not check links: it says only that poppler reads the file.
+        let i = try run(dir + "/bad-trailer.pdf", #"[{"use": "inspect"}]"#)
+        XCTAssertTrue(i.findings[0].message.hasSuffix("; poppler reads it (4 pages), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"), i.findings[0].message)
 
         // A catalog that cannot be found: the audit fails instead of passing with no page.
         try TestPDF.write(dir + "/no-root.pdf", objects: ["<< /Type /Pages /Kids [2 0 R] /Count 1 >>", "<< /Type /Page /Parent 1 0 R /MediaBox [0 0 200 200] >>"])
@@ -149,6 +155,63 @@ final class AccuracyTests: XCTestCase {
         let n = try run(dir + "/no-root.pdf", #"[{"use": "validate-links"}]"#)
         XCTAssertEqual(n.status, .failed)
         XCTAssertTrue(n.findings.contains { $0.rule == "pdf.unreadable" && $0.message.hasPrefix("the document has no catalog (/Root) that can be read") }, "\(n.findings)")
+    }
+
+    /// (12) Before giving up on a file qpdf cannot open, its links are checked as poppler reads
+    /// them. The file: broken-links.pdf with its cross-reference table cut and its trailer moved
+    /// onto the last object's line (qpdf's recovery looks for `trailer` at the start of a line;
+    /// poppler, MuPDF and PDFium find it anywhere, as in two fuzzed files of the corpus).
+    func testLinksOfAFileOnlyPopplerReadsAreCheckedByPoppler() throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Samples.path("broken-links.pdf"))))
+        func find(_ s: String) throws -> Int {
+            let m = Array(s.utf8)
+            return try XCTUnwrap((0...(bytes.count - m.count)).first { Array(bytes[$0..<$0 + m.count]) == m }, s)
+        }
+        let (xref, trailer, startxref) = (try find("\nxref"), try find("trailer"), try find("startxref"))
+        let path = dir + "/no-xref.pdf"
+        try Data(Array(bytes[..<xref]) + Array(" ".utf8) + Array(bytes[trailer..<startxref])).write(to: URL(fileURLWithPath: path))
+        // The premise, from the two libraries' own tools: qpdf gives up, poppler reads 3 pages.
+        XCTAssertNotEqual(try ExternalTool.run("/usr/bin/qpdf", ["--check", path]).status, 0)
+        XCTAssertTrue(try ExternalTool.run("/usr/bin/pdfinfo", [path]).output.contains("Pages:           3"))
+
+        let r = try run(path, #"[{"use": "resolve-destinations"}, {"use": "validate-links"}]"#)
+        XCTAssertEqual(r.status, .failed)
+        // What poppler exposes of broken-links.pdf's ten broken links on page 1: the three names
+        // that do not exist ('bad.value' names an integer, so poppler finds no destination either),
+        // and the two destinations that are not pages of the document (object 6 0 R, page 7).
+        XCTAssertEqual(
+            r.findings.map { "\($0.rule) \($0.page ?? 0) \($0.details["target"]?.stringValue ?? "")" },
+            ["dest.name-not-found 1 no.such.name", "dest.name-not-found 1 missing.too", "dest.page-not-in-document 1 ",
+             "dest.page-not-in-document 1 ", "dest.name-not-found 1 bad.value", "pdf.unreadable 0 "])
+        XCTAssertTrue(r.findings.dropLast().allSatisfy { $0.details["reader"]?.stringValue == "poppler" && $0.message.hasSuffix("(read by poppler)") })
+        XCTAssertTrue(r.findings.last!.message.hasSuffix("; poppler reads it (3 pages), so viewers may show it: its 19 links were checked as poppler reads them (destinations, files, URI syntax; 5 findings), bookmarks, the open action and the link inventory were not"), r.findings.last!.message)
+        // Checked once, although both link stages asked.
+        XCTAssertEqual(r.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), ["validate-links"])
+    }
+
+    /// Found on PyPI sdists' test PDFs: veraPDF's files carry six bookmarks without targets each
+    /// (six findings), a DoD form the same repaired URI on two links (two findings, and its
+    /// U+2029 printed as `' '`). One problem, one finding; invisible characters named.
+    func testRepeatsAreOneFindingAndInvisibleCharactersAreNamed() throws {
+        try TestPDF.write(dir + "/form.pdf", objects: [
+            "<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R 9 0 R] >>",
+            "<< /Type /Annot /Subtype /Link /Rect [0 0 50 20] /A << /S /URI /URI (https://example.com/a/\\342\\200\\251b) >> >>",
+            "<< /Type /Outlines /First 6 0 R /Last 8 0 R /Count 3 >>",
+            "<< /Title (clause 1) /Parent 5 0 R /Next 7 0 R >>", "<< /Title (topic 2) /Parent 5 0 R /Prev 6 0 R /Next 8 0 R >>",
+            "<< /Title (result) /Parent 5 0 R /Prev 7 0 R >>",
+            "<< /Type /Annot /Subtype /Link /Rect [0 40 50 60] /A << /S /URI /URI (https://example.com/a/\\342\\200\\251b) >> >>",
+        ])
+        let r = try run(dir + "/form.pdf", #"[{"use": "validate-links"}]"#)
+        XCTAssertEqual(r.findings.map(\.rule), ["uri.browser-repaired", "outline.no-target"])
+        XCTAssertEqual(
+            r.findings[0].message,
+            "'https://example.com/a/\\u{2029}b': non-ASCII character U+2029 at position 23; browsers read it as 'https://example.com/a/%E2%80%A9b', other tools and strict viewers may not (2 links, bookmarks or actions in all, on page 1)")
+        XCTAssertEqual(r.findings[1].message, "bookmark 'clause 1': no target (no /Dest, no /A) and no children: clicking it does nothing (3 bookmarks in all)")
+        XCTAssertEqual(r.findings[1].details["count"]?.intValue, 3)
+        XCTAssertEqual(ConsoleText.character("é"), "'é'")
+        XCTAssertEqual(ConsoleText.character("\u{A0}"), "U+00A0")
+        XCTAssertEqual(ConsoleText.character("\u{200B}"), "U+200B")
     }
 
     /// A leaf of the page tree with a misspelt /Type is a page for qpdf, poppler and viewers; the

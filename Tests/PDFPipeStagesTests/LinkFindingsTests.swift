@@ -32,6 +32,7 @@ final class LinkFindingsTests: XCTestCase {
             F("dest.name-not-found", 1, "named destination 'missing.too' does not exist"),
             F("dest.page-not-in-document", 1, "the destination points at object 6 0 R, which is not a page of this document"),
             F("dest.page-out-of-range", 1, "the destination gives page number 7, past the last page (the document has 3 pages, numbered from 0)"),
+            F("dest.integer-page", 1, "the destination gives page number 1 (page 2) instead of a page reference; PDFium, poppler and MuPDF go to that page (2 links, bookmarks or actions in all, on page 1)"),
             F("dest.malformed", 1, "the destination: '/XYZ' takes 3 parameters, found 1"),
             F("dest.malformed", 1, "the destination: unknown fit type '/Bogus'"),
             F("dest.malformed", 1, "named destination 'bad.value' is an integer, not a destination"),
@@ -39,11 +40,10 @@ final class LinkFindingsTests: XCTestCase {
             F("action.malformed", 1, "the GoTo action has no /D destination"),
             F("link.no-target", 1, "the link has neither /Dest nor /A; clicking it does nothing"),
             F("dest.position-off-page", 1, "the destination: /XYZ top -300 lies below the bottom of page 3 (y from 0 to 792): viewers show the next page instead"),
+            F("dest.missing-parameter", 1, "the destination: '/FitH' without its parameter (every mainstream viewer reads it as null: the view keeps its position)"),
             F("link.zero-area", 1, "the link area [400 100 400 130] has no width or no height; nobody can click it"),
             F("link.off-page", 1, "the link area [700 900 760 930] lies outside the visible page [0 0 612 792]"),
             F("dest.name-not-found", nil, "bookmark 'Broken item': named destination 'nowhere' does not exist"),
-            F("dest.integer-page", 1, "the destination gives page number 1 (page 2) instead of a page reference; PDFium, poppler and MuPDF go to that page (2 links, bookmarks or actions in all, on page 1)"),
-            F("dest.missing-parameter", 1, "the destination: '/FitH' without its parameter (every mainstream viewer reads it as null: the view keeps its position)"),
         ],
         "damaged-xref.pdf": [
             F("pdf.damaged", nil, "qpdf: file is damaged (and 2 more qpdf warnings: see qpdfMessages)"),
@@ -85,6 +85,7 @@ final class LinkFindingsTests: XCTestCase {
             F("uri.relative", 1, "'links-internal.pdf#page=2' is relative and the document has no /URI /Base; viewers resolve it against the document's own location (5 links, bookmarks or actions in all, on page 1)"),
         ],
         "uri-links.pdf": [
+            F("uri.insecure-scheme", 1, "'http://example.com/plain' uses http; use https where the site supports it"),
             F("uri.malformed", 1, "'http://exa mple.com/': space at position 11 (write %20)"),
             F("uri.malformed", 1, "'ht!tp://example.com/': invalid scheme 'ht!tp'"),
             F("uri.malformed", 1, "'': the URI is empty"),
@@ -92,7 +93,6 @@ final class LinkFindingsTests: XCTestCase {
             F("uri.malformed", 1, "'https//cran.r-project.org/' lacks the ':' after 'https': every viewer reads it as a path relative to the document"),
             F("uri.browser-repaired", 1, "'https://example.com/a^b c': '^' at position 22; browsers read it as 'https://example.com/a%5Eb%20c', other tools and strict viewers may not"),
             F("uri.absolute-file", 1, "'file:///home/author/notes.pdf' names a file by its absolute path on the machine the PDF was made on; it works for no other reader"),
-            F("uri.insecure-scheme", 1, "'http://example.com/plain' uses http; use https where the site supports it"),
         ],
     ]
 

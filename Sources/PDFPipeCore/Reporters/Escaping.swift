@@ -67,4 +67,23 @@ public enum ConsoleText {
         }
         return out
     }
+
+    /// One character named in a message: `'é'` for one a reader can see, `U+2029` for one that is
+    /// invisible or looks like a space (controls, line and paragraph separators, bidirectional
+    /// marks, zero-width and non-breaking spaces, the byte-order mark), which quoted would read `' '`.
+    public static func character(_ c: Unicode.Scalar) -> String {
+        let v = c.value
+        let invisible: Bool
+        switch v {
+        case 0x00...0x20, 0x7F...0xA0, 0xAD, 0x1680, 0x180E, 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x206F, 0x3000, 0xFEFF:
+            invisible = true
+        default:
+            invisible = c.properties.generalCategory == .format || c.properties.generalCategory == .unassigned
+        }
+        if invisible {
+            let hex = String(v, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
+        return "'\(c)'"
+    }
 }

@@ -42,13 +42,19 @@ public struct LinkAudit {
     private var groups: [String: Group] = [:]
     private var groupOrder: [String] = []
     struct Group {
-        var first: Finding
+        /// Where the first occurrence stands in `findings`: the group keeps its place in link order.
+        var index: Int
         var count = 0
         var pages: [Int] = []
     }
     /// Grouped per document (and per `groupBy`: the host of http links, the name of a Named
     /// action): a generator's or an author's habit, not thousands of separate problems.
-    static let groupedRules: Set<String> = ["dest.integer-page", "dest.missing-parameter", "uri.insecure-scheme", "uri.relative", "action.named-unknown"]
+    /// The same repaired URI on several links is one problem; so are a document's bookmarks without
+    /// a target (veraPDF's test files use a bookmark tree as a list of facts).
+    static let groupedRules: Set<String> = [
+        "dest.integer-page", "dest.missing-parameter", "uri.insecure-scheme", "uri.relative", "action.named-unknown",
+        "uri.browser-repaired", "outline.no-target",
+    ]
 
     public init(
         source: any ObjectSource, pages pageObjects: [PDFObject], table: DestinationTable, options: Options, sourcePath: String,
@@ -86,8 +92,9 @@ public struct LinkAudit {
         if Self.groupedRules.contains(rule) {
             let key = rule + "\u{0}" + groupBy
             if groups[key] == nil {
-                groups[key] = Group(first: f)
+                groups[key] = Group(index: findings.count)
                 groupOrder.append(key)
+                findings.append(f)
             }
             groups[key]!.count += 1
             if let p = place.page, groups[key]!.pages.last != p, groups[key]!.pages.count < 20 { groups[key]!.pages.append(p) }
@@ -100,13 +107,14 @@ public struct LinkAudit {
     mutating func flushGroups() {
         for key in groupOrder {
             guard let g = groups[key] else { continue }
-            var f = g.first
+            var f = findings[g.index]
             if g.count > 1 {
-                f.message += " (\(g.count) links, bookmarks or actions in all\(g.pages.isEmpty ? "" : ", on " + Pages.list(g.pages)))"
+                let what = f.rule.hasPrefix("outline.") ? "bookmarks" : "links, bookmarks or actions"
+                f.message += " (\(g.count) \(what) in all\(g.pages.isEmpty ? "" : ", on " + Pages.list(g.pages)))"
             }
             f.details["count"] = .int(g.count)
             f.details["pages"] = .array(g.pages.map { .int($0) })
-            findings.append(f)
+            findings[g.index] = f
         }
         groups = [:]
         groupOrder = []
@@ -422,7 +430,8 @@ public struct LinkAudit {
             if let (repaired, reason) = URIReference.browserForm(text), URIReference.problem(in: repaired) == nil {
                 report(
                     "uri.browser-repaired",
-                    "'\(ConsoleText.escape(text))': \(reason); browsers read it as '\(repaired)', other tools and strict viewers may not", at: place)
+                    "'\(ConsoleText.escape(text))': \(reason); browsers read it as '\(repaired)', other tools and strict viewers may not", at: place,
+                    groupBy: text)
                 written = repaired
             } else {
                 report("uri.malformed", "'\(ConsoleText.escape(text))': \(problem)", at: place)

@@ -20,7 +20,8 @@ extension Job {
     /// The document's destination table: built by `resolve-destinations`, or here on first use.
     mutating func linkTables(maxDestinations: Int = 1_000_000) throws -> LinkTables {
         if let t = resources.existing(LinkTables.self) { return t }
-        let source = try objects()
+        let source: any ObjectSource
+        do { source = try objects() } catch { throw afterPopplerCheck(error) }
         var pageObjects = PageTree.pages(source)
         if pageObjects.isEmpty, !(source is QPDFSource), let file = try? qpdf() {
             // The page tree as qpdf repairs it (a page object the own reader declined and qpdf
@@ -30,10 +31,10 @@ extension Job {
         let root = PDFObject.root(of: source)
         // No catalog, or no page read from it: nothing could be checked, which is not a pass.
         guard root.isDictionary, !pageObjects.isEmpty else {
-            throw DocumentFailure(
+            throw afterPopplerCheck(DocumentFailure(
                 rule: "pdf.unreadable",
                 message: (root.isDictionary ? "no page could be read from the page tree (/Root /Pages)" : "the document has no catalog (/Root) that can be read")
-                    + popplerSecondOpinion())
+                    + popplerSecondOpinion()))
         }
         // Read through qpdf (a file the own reader declined: damaged, encrypted, unusual): its repair
         // of a damaged file may find fewer or more pages

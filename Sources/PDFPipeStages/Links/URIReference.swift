@@ -1,3 +1,5 @@
+import PDFPipeCore
+
 /// RFC 3986 URI references: syntax checks and resolution against a base (§5.2), without Foundation's
 /// URL (which accepts and rewrites things an audit must report).
 public struct URIReference: Sendable, Equatable {
@@ -16,7 +18,7 @@ public struct URIReference: Sendable, Equatable {
         for (i, c) in text.unicodeScalars.enumerated() {
             if c == " " { return "space at position \(i + 1) (write %20)" }
             if c.value < 0x20 || c.value == 0x7F { return "control character at position \(i + 1)" }
-            if c.value > 0x7E { return "non-ASCII character '\(c)' at position \(i + 1) (percent-encode it as UTF-8)" }
+            if c.value > 0x7E { return "non-ASCII character \(ConsoleText.character(c)) at position \(i + 1) (percent-encode it as UTF-8)" }
             if "<>\"{}|\\^`".unicodeScalars.contains(c) { return "character '\(c)' at position \(i + 1) is not allowed (percent-encode it)" }
         }
         // Percent escapes.
@@ -94,7 +96,7 @@ public struct URIReference: Sendable, Equatable {
             if c == " " {
                 why = "space at position \(at)"
             } else if v > 0x7E {
-                why = "non-ASCII character '\(c)' at position \(at)"
+                why = "non-ASCII character \(ConsoleText.character(c)) at position \(at)"
             } else if "<>\"{}|\\^`".unicodeScalars.contains(c) {
                 why = "'\(c)' at position \(at)"
             } else if c == "%", !(k + 2 < scalars.count && scalars[k + 1].isASCII && scalars[k + 2].isASCII

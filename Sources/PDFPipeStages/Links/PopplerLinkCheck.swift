@@ -1,0 +1,124 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+
+/// The link stages' second reader. A file that neither pdfpipe's object reader nor qpdf's recovery
+/// can read may still open in poppler (as in MuPDF and PDFium: fuzzed and truncated files). Before
+/// the document fails, poppler's reading of its links is checked as far as poppler exposes them:
+/// internal destinations (explicit and named) against poppler's pages, GoToR and Launch files
+/// against the file system, URIs against their syntax. What poppler does not expose (bookmarks,
+/// the open action, destination positions, the inventory) is not checked, and the document still
+/// fails with `pdf.unreadable`, whose message says which reader managed and what was checked.
+struct PopplerLinkCheck {
+    let file: PopplerFile
+    let sourcePath: String
+    let inputRoot: String
+    private(set) var findings: [Finding] = []
+    private(set) var linkCount = 0
+
+    init(file: PopplerFile, sourcePath: String, inputRoot: String) {
+        self.file = file
+        self.sourcePath = sourcePath
+        self.inputRoot = inputRoot
+    }
+
+    mutating func run() {
+        let n = file.pageCount
+        for index in 0..<n {
+            guard let page = file.page(index) else { continue }
+            for link in page.links {
+                linkCount += 1
+                check(link, page: index + 1, pageCount: n)
+            }
+        }
+    }
+
+    private mutating func report(_ rule: String, _ message: String, page: Int, target: String? = nil) {
+        var f = Finding(rule: rule, page: page, message: message + " (read by poppler)")
+        f.details["reader"] = .string("poppler")
+        if let target { f.details["target"] = .string(target) }
+        findings.append(f)
+    }
+
+    private mutating func check(_ link: PopplerLink, page: Int, pageCount n: Int) {
+        switch link.kind {
+        case "goto":
+            var dest = link.destination
+            if let name = link.name {
+                dest = file.findDestination(bytes: name)
+                let text = ConsoleText.escape(String(decoding: name, as: UTF8.self))
+                guard dest != nil else {
+                    report("dest.name-not-found", "named destination '\(text)' does not exist", page: page, target: text)
+                    return
+                }
+            }
+            guard let dest else {
+                report("dest.malformed", "poppler cannot read the link's destination", page: page)
+                return
+            }
+            if dest.page < 1 || dest.page > n {
+                report("dest.page-not-in-document", "the destination is not a page of this document (\(n) page\(n == 1 ? "" : "s"))", page: page)
+            }
+        case "gotor", "launch":
+            guard var path = link.file, !path.isEmpty else {
+                report("action.malformed", "the \(link.kind == "gotor" ? "GoToR" : "Launch") action has no file (/F)", page: page)
+                return
+            }
+            if URIReference.parse(path).scheme.map({ $0.count > 1 }) == true { return }  // a URL
+            if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
+            guard !path.isEmpty else { return }
+            let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
+            guard Paths.isReachable(target, root: inputRoot, from: sourcePath), !FileManager.default.fileExists(atPath: target) else { return }
+            if link.kind == "gotor" {
+                report("gotor.file-missing", "the file '\(path)' does not exist", page: page, target: path)
+            } else {
+                report("action.launch-target-missing", "the Launch action's file '\(path)' does not exist", page: page, target: path)
+            }
+        case "uri":
+            guard let uri = link.uri else { return }
+            if let problem = URIReference.problem(in: uri), URIReference.browserForm(uri) == nil {
+                report("uri.malformed", "'\(ConsoleText.escape(uri))': \(problem)", page: page, target: uri)
+            }
+        default:
+            break
+        }
+    }
+}
+
+extension Job {
+    /// For a document the link stages cannot read: poppler's check of its links, reported here,
+    /// and the clause for the `pdf.unreadable` message that says what it covered. Nil when poppler
+    /// cannot read the document or finds no page. Runs once per document (both link stages ask).
+    mutating func checkLinksWithPoppler() -> String? {
+        if let done = resources.existing(PopplerFallbackDone.self) { return done.clause }
+        var clause: String?
+        if let file = try? PopplerFile(path: workingFile), file.pageCount > 0 {
+            var check = PopplerLinkCheck(file: file, sourcePath: source, inputRoot: inputRoot)
+            check.run()
+            for f in check.findings { report(f) }
+            let n = file.pageCount, links = check.linkCount
+            clause = "; poppler reads it (\(n) page\(n == 1 ? "" : "s")), so viewers may show it: its \(links) link\(links == 1 ? "" : "s")"
+                + " were checked as poppler reads them (destinations, files, URI syntax; \(check.findings.count) finding\(check.findings.count == 1 ? "" : "s")),"
+                + " bookmarks, the open action and the link inventory were not"
+        }
+        resources.store(PopplerFallbackDone(clause: clause))
+        return clause
+    }
+
+    /// `failure` (the document cannot be read for the link stages), with poppler's check run and
+    /// said in its message instead of "could not check it".
+    mutating func afterPopplerCheck(_ failure: DocumentFailure) -> DocumentFailure {
+        guard failure.rule == "pdf.unreadable", let clause = checkLinksWithPoppler() else { return failure }
+        var f = failure
+        let opinion = popplerSecondOpinion()
+        if !opinion.isEmpty, f.message.hasSuffix(opinion) { f.message.removeLast(opinion.count) }
+        f.message += clause
+        return f
+    }
+}
+
+/// Marks that `checkLinksWithPoppler` ran for a document.
+final class PopplerFallbackDone {
+    let clause: String?
+    init(clause: String?) { self.clause = clause }
+}
