@@ -41,6 +41,19 @@ if [ "${1:-}" != "--no-fetch" ]; then
     cp -rL "$corpus/x-$pkg/usr/share/doc/." "$corpus/debian/$pkg/" 2>/dev/null || true
     rm -rf "$corpus/x-$pkg"
   done
+  # PyPI sdists of PDF libraries ship their test files: PDFs from Quartz, Acrobat, Word, iText,
+  # Photoshop, PDFpen, OCRmyPDF, img2pdf, … (many deliberately broken: encrypted, damaged, invalid
+  # destinations). Pinned; their judged findings are in bench/realworld-pypi-judged.json.
+  for spec in \
+    "pikepdf 10.18.0 2e/5c/db56403f493bae2e35a0d5d2c9ad358b011f142b760282698a9f2732941e/pikepdf-10.18.0.tar.gz" \
+    "pypdf 7.1.1 96/5f/f41984a8150ec37c6ee50fa6fa1868d065337b65ba510a155848b2ce0b62/pypdf-7.1.1.tar.gz"; do
+    read -r name version url <<<"$spec"
+    [ -d "$corpus/pypi/$name" ] && continue
+    mkdir -p "$corpus/pypi/$name" "$corpus/x-$name"
+    curl -sSfL "https://files.pythonhosted.org/packages/$url" | tar xz -C "$corpus/x-$name"
+    (cd "$corpus/x-$name/$name-$version" && find . -iname '*.pdf' -exec cp --parents {} "../../pypi/$name/" \;)
+    rm -rf "$corpus/x-$name"
+  done
 fi
 
 gen="$corpus/generated"

@@ -117,6 +117,25 @@ def main():
             print(f"  {name:18} expected {sum(want.values())}, found {hit}, missed {dict(want - got) or 0}, false alarms {dict(extra) or 0}")
         print(f"  total: found {found}, missed {missed}, false alarms {false_alarms}")
 
+    judged_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "realworld-pypi-judged.json")
+    pypi = [d for d in data["documents"] if d["path"].startswith("pypi/")]
+    if pypi and os.path.exists(judged_file):
+        judged = json.load(open(judged_file))["files"]
+        confirmed = unjudged = missed = 0
+        print(f"\nPyPI sdists' PDFs ({len(pypi)} files; errors and warnings against bench/realworld-pypi-judged.json):")
+        for d in pypi:
+            key = d["path"][len("pypi/"):]
+            want = collections.Counter(judged.get(key, {}).get("findings", []))
+            got = collections.Counter(f["rule"] for f in d["findings"] if f["severity"] != "note")
+            confirmed += sum((want & got).values())
+            if got - want:
+                unjudged += sum((got - want).values())
+                print(f"  not judged yet (a false alarm?): {key}: {dict(got - want)}")
+            if want - got:
+                missed += sum((want - got).values())
+                print(f"  judged real, no longer found (a miss?): {key}: {dict(want - got)}")
+        print(f"  total: {confirmed} judged real, {unjudged} not judged, {missed} no longer found")
+
 
 if __name__ == "__main__":
     main()
