@@ -6,7 +6,7 @@ extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(
             args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit", "--baseline"],
-            flags: ["--quiet", "--force", "--isolate", "--offline", "--allow-empty", "--ratchet"])
+            flags: ["--quiet", "--force", "--isolate", "--offline", "--allow-empty", "--ratchet", "--resume"])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -89,8 +89,28 @@ extension CLI {
         let progress = console.interactive && !quiet ? ProgressLine(console: console) : nil
         var onProgress: (@Sendable (RunProgress) -> Void)?
         if let progress { onProgress = { progress.update($0) } }
+        // Results go to results.jsonl as documents finish; reports are rendered from it.
+        let hash = ResultStore.configurationHash(
+            [Self.version, pipelineFile, (try? String(contentsOfFile: Paths.absolute(pipelineFile, relativeTo: directory), encoding: .utf8)) ?? "",
+             "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation)",
+             "timeout=\(pipeline.timeoutSeconds)", "memory=\(pipeline.memoryLimitMB)",
+             "baseline=" + (pipeline.baselineFile.flatMap { try? String(contentsOfFile: Paths.absolute($0, relativeTo: directory), encoding: .utf8) } ?? "")])
+        let resume = a.flags.contains("--resume")
+        let store: ResultStore
+        do throws(ResultStore.OpenError) {
+            store = try ResultStore(
+                directory: outDir, count: set.documents.count, pipelineHash: hash,
+                resuming: resume ? set.documents.map { ResultStore.InputStamp.of(file: $0.path, relativePath: $0.relativePath) } : nil)
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return .internalFailure
+        }
+        if resume && !quiet {
+            let n = store.count
+            console.error("pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(Paths.relative(store.path, to: directory)))")
+        }
         let interruption = Interruption.shared
-        let results = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil })
+        _ = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil }, store: store)
         isolated?.shutdown()
         progress?.finish()
         for configured in pipeline.stages {
@@ -101,7 +121,14 @@ extension CLI {
             }
         }
 
-        var report = RunReport(toolVersion: Self.version, pipeline: pipeline.name, documents: results, generatedAt: generatedAt)
+        do throws(ResultStore.OpenError) {
+            try store.finish()
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return .internalFailure
+        }
+        var report = RunReport(toolVersion: Self.version, pipeline: pipeline.name, documents: [], generatedAt: generatedAt)
+        report.store = store
         report.failOn = pipeline.failOn
         report.pipelineFailOn = fileFailOn
         report.shard = shard?.description
@@ -114,7 +141,8 @@ extension CLI {
             // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
             report.incomplete = true
             _ = write(report, formats: pipeline.formats, to: outDir, quiet: quiet)
-            console.error("pdfpipe: interrupted: \(results.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true")
+            console.error(
+                "pdfpipe: interrupted: \(store.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true; --resume goes on from here")
             return ExitCode(rawValue: 128 + signal) ?? .internalFailure
         }
         return write(report, formats: pipeline.formats, to: outDir, quiet: quiet)
@@ -127,7 +155,9 @@ extension CLI {
             guard let reporter = Reporters.reporter(for: format) else { continue }
             let path = outDir + "/" + reporter.fileName
             do throws(AtomicFile.WriteError) {
-                try AtomicFile.write(reporter.renderBytes(report), to: path)
+                let file = try AtomicFile.Writer(path: path)
+                reporter.write(report, to: file)
+                try file.commit()
                 written.append(Paths.relative(path, to: directory))
             } catch {
                 console.error("pdfpipe: error: \(error.description)")
@@ -194,17 +224,68 @@ extension CLI {
             throw PipelineError(file: out, message: error.description)
         }
         let n = value["findings"]?.arrayValue?.count ?? 0
-        console.print("pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(report.documents.count) document\(report.documents.count == 1 ? "" : "s")")
+        console.print("pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(report.documentCount) document\(report.documentCount == 1 ? "" : "s")")
         return .clean
     }
 
-    func readReport(_ file: String) throws(PipelineError) -> RunReport {
-        let value = try readJSON(file, unreadable: "cannot read the report")
+    func readReport(_ file: String) throws(PipelineError) -> RunReport { try readReport(file, documents: true) }
+
+    /// A report.json; without `documents`, only its header (what is around the documents array,
+    /// which is scanned over, not parsed: reports of any size).
+    func readReport(_ file: String, documents: Bool) throws(PipelineError) -> RunReport {
+        let value: JSONValue
+        if documents {
+            value = try readJSON(file, unreadable: "cannot read the report")
+        } else {
+            let data = try mapped(file)
+            let header: [UInt8]? = data.withUnsafeBytes { raw in
+                guard let layout = JSONScanner.layout(of: "documents", in: raw) else { return nil }
+                return Array(raw[..<layout.array.lowerBound]) + Array("[]".utf8) + Array(raw[layout.array.upperBound...])
+            }
+            guard let header else { return try readReport(file, documents: true) }
+            var parser = JSONParser(bytes: header, tracksLocations: false)
+            do throws(JSONSyntaxError) {
+                value = try parser.parseDocument()
+            } catch {
+                throw PipelineError(file: file, message: "malformed JSON: \(error.message)")
+            }
+        }
         do throws(ReportDecodingError) {
             return try RunReport(json: value)
         } catch {
             throw PipelineError(file: file, message: "\(error)")
         }
+    }
+
+    /// The file mapped into memory (read by the kernel as it is touched).
+    func mapped(_ file: String) throws(PipelineError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: Paths.absolute(file, relativeTo: directory)), options: .alwaysMapped)
+        } catch {
+            throw PipelineError(file: file, message: "cannot read the report")
+        }
+    }
+
+    /// Each document of a report.json, parsed one at a time, in the report's order.
+    func eachDocument(of file: String, _ body: (DocumentResult) throws(PipelineError) -> Void) throws(PipelineError) {
+        let data = try mapped(file)
+        let failure: PipelineError? = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> PipelineError? in
+            guard let layout = JSONScanner.layout(of: "documents", in: raw) else {
+                return PipelineError(file: file, message: "not a pdfpipe report (no documents array)")
+            }
+            for (i, range) in layout.elements.enumerated() {
+                var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
+                let d: DocumentResult
+                do {
+                    d = try DocumentResult(json: try parser.parseDocument())
+                } catch {
+                    return PipelineError(file: file, message: "documents[\(i)]: \(error)")
+                }
+                do throws(PipelineError) { try body(d) } catch { return error }
+            }
+            return nil
+        }
+        if let failure { throw failure }
     }
 
     static func formats(_ list: String) throws(PipelineError) -> [String] {
@@ -230,26 +311,59 @@ extension CLI {
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(args, valued: ["--out", "--format", "--fail-on", "--baseline"], flags: ["--quiet", "--allow-partial", "--ratchet"])
         guard !a.positional.isEmpty else { throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...") }
+        // Two passes, one report at a time: first every report's header (its documents left
+        // out), then the documents, each parsed on its own and appended to the merged results
+        // file. Memory holds one document and the paths, not the reports.
         var reports: [RunReport] = []
-        for file in a.positional { reports.append(try readReport(file)) }
+        for file in a.positional { reports.append(try readReport(file, documents: false)) }
         let whole = try Self.checkShards(reports, files: a.positional, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
         if !whole { merged.incomplete = true }
-        var seen = Set(merged.documents.map(\.path))
         for (file, r) in zip(a.positional.dropFirst(), reports.dropFirst()) {
             guard r.pipeline == merged.pipeline else {
                 throw PipelineError(file: file, message: "comes from pipeline '\(r.pipeline)', the first report from '\(merged.pipeline)'")
             }
-            for d in r.documents {
-                guard seen.insert(d.path).inserted else { throw PipelineError(file: file, message: "'\(d.path)' is in more than one report") }
-                merged.documents.append(d)
-            }
             merged.incomplete = merged.incomplete || r.incomplete
         }
-        // The order one run would give: input paths sorted by their bytes.
-        merged.documents.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        merged.shard = nil
         merged.generatedAt = fixedDate ?? Date().ISO8601Format()
+        let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
+        // A baseline given to merge is applied afresh; otherwise the shards' comparison stands.
+        let policy = try a.values["--baseline"].map { file throws(PipelineError) in
+            ResultPolicy(suppressions: [], baseline: try loadBaseline(file), today: merged.generatedAt)
+        }
+        let store: ResultStore
+        do throws(ResultStore.OpenError) {
+            store = try ResultStore(directory: out, count: 0, pipelineHash: "merge")
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return .internalFailure
+        }
+        var seen = Set<String>()
+        var order: [(path: String, position: Int)] = []
+        for file in a.positional {
+            try eachDocument(of: file) { (d: DocumentResult) throws(PipelineError) in
+                guard seen.insert(d.path).inserted else { throw PipelineError(file: file, message: "'\(d.path)' is in more than one report") }
+                var d = d
+                if let policy {
+                    d.fixedSinceBaseline = []
+                    policy.apply(&d)
+                }
+                order.append((d.path, order.count))
+                store.append(d, at: order.count - 1, input: nil)
+            }
+        }
+        // The order one run would give: input paths sorted by their bytes.
+        order.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        store.setOrder(order.map(\.position))
+        order = []
+        do throws(ResultStore.OpenError) {
+            try store.finish()
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return .internalFailure
+        }
+        merged.store = store
+        merged.shard = nil
         // Suppressions: each shard counted its own matches; the whole batch decides what matched nothing.
         var uses = reports[0].suppressions
         for r in reports.dropFirst() where r.suppressions.count == uses.count {
@@ -258,13 +372,7 @@ extension CLI {
         merged.suppressions = uses
         let runFindingsFile = reports.lazy.flatMap(\.findings).compactMap { $0.details["file"]?.stringValue }.first
         merged.findings = SuppressionUse.findings(uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete, pipelineFile: runFindingsFile)
-        // A baseline given to merge is applied afresh; otherwise the shards' comparison stands.
         if let file = a.values["--baseline"] {
-            let policy = ResultPolicy(suppressions: [], baseline: try loadBaseline(file), today: merged.generatedAt)
-            for i in merged.documents.indices {
-                merged.documents[i].fixedSinceBaseline = []
-                policy.apply(&merged.documents[i])
-            }
             merged.baseline = BaselineUse(file: file, ratchet: a.flags.contains("--ratchet"))
         } else if a.flags.contains("--ratchet") {
             guard var b = reports.lazy.compactMap(\.baseline).first else {
@@ -279,7 +387,6 @@ extension CLI {
         // a shard's command-line override (shards run with --fail-on never to finish the matrix).
         merged.failOn = try a.values["--fail-on"].map(Self.failOn) ?? reports.lazy.compactMap(\.pipelineFailOn).first ?? .error
         let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
-        let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
         return write(merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"))
     }
 
@@ -316,7 +423,7 @@ extension CLI {
         for f in report.findings where f.severity >= .warning {
             console.print("\(f.details["file"]?.stringValue ?? "pipeline"): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
         }
-        for d in report.documents {
+        for d in report.results {
             for f in d.findings where f.severity >= .warning && f.baseline != .unchanged {
                 guard shown < 100 else {
                     hidden += 1

@@ -207,7 +207,7 @@ public struct Baseline: Sendable {
             }
         } else {
             let report = try RunReport(json: v)
-            for d in report.documents {
+            for d in report.results {
                 for (f, fp) in zip(d.findings, d.fingerprints) { docs[d.path, default: [:]][fp] = Self.entry(f, fingerprint: fp, path: d.path) }
             }
         }
@@ -227,7 +227,7 @@ public struct Baseline: Sendable {
     /// that it diffs well under version control.
     public static func file(for report: RunReport) -> JSONValue {
         var entries: [JSONValue] = []
-        for d in report.documents {
+        for d in report.results {
             for (f, fp) in zip(d.findings, d.fingerprints) { entries.append(entry(f, fingerprint: fp, path: d.path)) }
         }
         return [

@@ -100,17 +100,25 @@ public struct Summary: Sendable, Equatable {
     public var unchanged = 0
     public var fixed = 0
 
-    public init(documents: [DocumentResult], runFindings: [Finding] = []) {
-        self.documents = documents.count
-        for d in documents {
-            if d.status == .failed { failedDocuments += 1 }
-            pages += d.pageCount ?? 0
-            count(d.findings)
-            suppressed += d.suppressed.count
-            fixed += d.fixedSinceBaseline.count
-        }
-        count(runFindings)
+    public init() {}
+
+    public init(documents: some Sequence<DocumentResult>, runFindings: [Finding] = []) {
+        for d in documents { add(d) }
+        add(runFindings: runFindings)
     }
+
+    /// Counts one more document.
+    public mutating func add(_ d: DocumentResult) {
+        documents += 1
+        if d.status == .failed { failedDocuments += 1 }
+        pages += d.pageCount ?? 0
+        count(d.findings)
+        suppressed += d.suppressed.count
+        fixed += d.fixedSinceBaseline.count
+    }
+
+    /// Counts findings about the run rather than a document.
+    public mutating func add(runFindings: [Finding]) { count(runFindings) }
 
     private mutating func count(_ findings: [Finding]) {
         for f in findings {
@@ -168,6 +176,19 @@ public struct RunReport: Sendable, Equatable {
     /// The pipeline's `ignore` entries and how many findings each took out.
     public var suppressions: [SuppressionUse] = []
 
+    /// When set, the documents are in this results file (a run's `results.jsonl`), read back one
+    /// at a time, and `documents` is empty: memory does not grow with the batch.
+    public var store: ResultStore?
+
+    /// The documents in report order, from the results file or from memory.
+    public var results: AnySequence<DocumentResult> {
+        if let store { return AnySequence(store.documents) }
+        return AnySequence(documents)
+    }
+
+    /// How many documents the report lists.
+    public var documentCount: Int { store?.count ?? documents.count }
+
     public init(toolVersion: String, pipeline: String, documents: [DocumentResult], generatedAt: String) {
         self.toolVersion = toolVersion
         self.pipeline = pipeline
@@ -175,14 +196,19 @@ public struct RunReport: Sendable, Equatable {
         self.generatedAt = generatedAt
     }
 
-    public var summary: Summary { Summary(documents: documents, runFindings: findings) }
+    public var summary: Summary {
+        guard let store else { return Summary(documents: documents, runFindings: findings) }
+        var s = store.summary
+        s.add(runFindings: findings)
+        return s
+    }
 
     /// Whether a finding makes the run fail: at or above `failOn`, and not already in the baseline.
     public func fails(_ f: Finding) -> Bool { failOn.fails(f.severity) && f.baseline != .unchanged }
 
     /// The findings that make the run fail (exit 1).
     public var failing: Int {
-        documents.reduce(0) { n, d in n + d.findings.count(where: fails) } + findings.count(where: fails)
+        (store?.failing(failOn) ?? documents.reduce(0) { n, d in n + d.findings.count(where: fails) }) + findings.count(where: fails)
     }
 
     /// With a ratchet: the run also fails when findings of the baseline are gone but the baseline

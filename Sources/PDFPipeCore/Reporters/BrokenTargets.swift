@@ -21,7 +21,7 @@ public struct BrokenTarget: Sendable, Equatable {
     public static func collect(_ report: RunReport) -> [BrokenTarget] {
         var order: [String: Int] = [:]
         var out: [BrokenTarget] = []
-        for d in report.documents {
+        for d in report.results {
             for f in d.findings where f.severity >= .warning {
                 guard let target = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue, !target.isEmpty else { continue }
                 let key = f.rule + "\u{0}" + target

@@ -12,7 +12,7 @@ public struct JUnitReporter: Reporter {
         var suites: [String] = []
         var totalTests = 0
         var totalFailures = 0
-        for d in report.documents {
+        for d in report.results {
             let stages = d.timings.keys.sorted()
             let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue) ?? []
             var cases: [String] = []
@@ -147,7 +147,7 @@ public struct SARIFReporter: Reporter {
         for f in report.findings {
             add(f, path: f.details["file"]?.stringValue ?? "pipeline", fingerprint: nil, suppressedBy: nil)
         }
-        for d in report.documents {
+        for d in report.results {
             for (f, fingerprint) in zip(d.findings, d.fingerprints) { add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil) }
             for f in d.suppressed { add(f, path: d.displayPath, fingerprint: f.fingerprint, suppressedBy: f.details["suppressedBy"]) }
         }
@@ -174,7 +174,7 @@ public struct SARIFReporter: Reporter {
                     "executionSuccessful": .bool(!report.incomplete),
                     "toolExecutionNotifications": .array(notifications),
                 ]],
-                "artifacts": .array(report.documents.map { ["location": Self.artifactLocation($0.displayPath)] }),
+                "artifacts": .array(report.results.map { ["location": Self.artifactLocation($0.displayPath)] }),
                 "results": .array(results),
             ]],
         ]
@@ -236,8 +236,8 @@ public struct MarkdownReporter: Reporter {
             out += "\n"
         }
         let listed: (Finding) -> Bool = { $0.severity >= .warning && $0.baseline != .unchanged }
-        let shown = report.documents.filter { d in d.findings.contains(where: listed) }
-        if shown.isEmpty {
+        let shown = report.results.lazy.filter { d in d.findings.contains(where: listed) }
+        if shown.first(where: { _ in true }) == nil {
             out += report.baseline == nil ? "No errors or warnings.\n" : "No new errors or warnings.\n"
             return out
         }
@@ -300,7 +300,7 @@ public struct GitHubReporter: Reporter {
         for f in report.findings where f.severity >= .warning || report.fails(f) {
             problems.append(Problem(path: f.details["file"]?.stringValue ?? "pipeline", finding: f))
         }
-        for d in report.documents {
+        for d in report.results {
             for f in d.findings where f.severity >= .warning || report.fails(f) {
                 // Findings already in the baseline are not news: counted, not annotated.
                 if f.baseline == .unchanged {

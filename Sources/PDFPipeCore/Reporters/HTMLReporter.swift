@@ -11,7 +11,7 @@ public struct HTMLReporter: Reporter {
     public func render(_ report: RunReport) -> String {
         let s = report.summary
         var rules = Set<String>()
-        for d in report.documents { for f in d.findings { rules.insert(f.rule) } }
+        for d in report.results { for f in d.findings { rules.insert(f.rule) } }
         var body = ""
         body += "<header><h1>pdfpipe: \(h(report.pipeline))</h1><p class=\"meta\">pdfpipe \(h(report.toolVersion)) · \(h(report.generatedAt))</p>\n"
         if report.incomplete { body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n" }
@@ -43,7 +43,7 @@ public struct HTMLReporter: Reporter {
             }
             body += "</table>" + (targets.count > 500 ? "<p>… and \(targets.count - 500) more in report.json</p>" : "") + "</section>\n"
         }
-        for d in report.documents {
+        for d in report.results {
             let thumbs = Dictionary(d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } }, uniquingKeysWith: { a, _ in a })
             body += "<section class=\"doc\" data-path=\"\(h(d.path))\"><h2>\(h(d.displayPath))"
             body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""

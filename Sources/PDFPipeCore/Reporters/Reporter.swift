@@ -9,10 +9,14 @@ public protocol Reporter: Sendable {
     func render(_ report: RunReport) -> String
     /// The file's bytes (by default, `render` as UTF-8).
     func renderBytes(_ report: RunReport) -> [UInt8]
+    /// Writes the file piece by piece (by default, `renderBytes` at once). Reporters whose output
+    /// grows with the documents' contents stream it, so that no report is held whole in memory.
+    func write(_ report: RunReport, to file: AtomicFile.Writer)
 }
 
 extension Reporter {
     public func renderBytes(_ report: RunReport) -> [UInt8] { Array(render(report).utf8) }
+    public func write(_ report: RunReport, to file: AtomicFile.Writer) { file.write(renderBytes(report)) }
 }
 
 /// Every reporter, in one table.
@@ -32,39 +36,53 @@ public struct JSONReporter: Reporter {
 
     public func render(_ report: RunReport) -> String { String(decoding: renderBytes(report), as: UTF8.self) }
 
-    /// The same bytes as `JSONWriter.pretty(report.json)`, with the documents (the bulk of a big
-    /// report: tens of thousands of links) turned into JSON and written in parallel.
+    /// The same bytes as `JSONWriter.pretty(report.json)`.
     public func renderBytes(_ report: RunReport) -> [UInt8] {
-        guard case .object(var top) = report.json(includingDocuments: false) else { return [] }
-        let documents = report.documents
-        let rendered = Locked([[UInt8]](repeating: [], count: documents.count))
-        DispatchQueue.concurrentPerform(iterations: documents.count) { i in
-            let text = Array(JSONWriter.pretty(documents[i].json, indent: 2).utf8)
-            rendered.withLock { $0[i] = text }
-        }
-        top["documents"] = nil
-        var parts: [(String, [UInt8])] = top.map { ($0.key, Array(JSONWriter.pretty($0.value, indent: 1).utf8)) }
-        var docs: [UInt8] = []
-        if documents.isEmpty {
-            docs = Array("[]".utf8)
-        } else {
-            docs = Array("[\n".utf8)
-            for (i, d) in rendered.withLock({ $0 }).enumerated() {
-                if i > 0 { docs += Array(",\n".utf8) }
-                docs += Array("    ".utf8)
-                docs += d
-            }
-            docs += Array("\n  ]".utf8)
-        }
-        parts.append(("documents", docs))
-        parts.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-        var out = Array("{\n".utf8)
-        for (i, (key, value)) in parts.enumerated() {
-            if i > 0 { out += Array(",\n".utf8) }
-            out += Array("  \(JSONWriter.compact(.string(key))): ".utf8)
-            out += value
-        }
-        out += Array("\n}\n".utf8)
+        var out: [UInt8] = []
+        emit(report) { out.append(contentsOf: $0) }
         return out
+    }
+
+    public func write(_ report: RunReport, to file: AtomicFile.Writer) { emit(report) { file.write($0) } }
+
+    /// Writes the report in pieces: the documents (the bulk of a big report: tens of thousands of
+    /// links) are read one batch at a time — from the results file when the run has one — turned
+    /// into JSON in parallel, and handed on in order; only a batch is in memory at once.
+    func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
+        guard case .object(let top) = report.json(includingDocuments: false) else { return }
+        var keys = Array(top.keys) + ["documents"]
+        keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let positions = report.store?.positions ?? Array(report.documents.indices)
+        sink(Array("{\n".utf8))
+        for (n, key) in keys.enumerated() {
+            sink(Array(((n > 0 ? ",\n" : "") + "  \(JSONWriter.compact(.string(key))): ").utf8))
+            guard key == "documents" else {
+                sink(Array(JSONWriter.pretty(top[key]!, indent: 1).utf8))
+                continue
+            }
+            if positions.isEmpty {
+                sink(Array("[]".utf8))
+                continue
+            }
+            sink(Array("[\n".utf8))
+            let batch = 64
+            var start = 0
+            while start < positions.count {
+                let slice = Array(positions[start..<min(start + batch, positions.count)])
+                let rendered = Locked([[UInt8]](repeating: [], count: slice.count))
+                DispatchQueue.concurrentPerform(iterations: slice.count) { k in
+                    let value = report.store.map { $0.documentJSON(slice[k]) ?? .null } ?? report.documents[slice[k]].json
+                    let text = Array(JSONWriter.pretty(value, indent: 2).utf8)
+                    rendered.withLock { $0[k] = text }
+                }
+                for (k, text) in rendered.withLock({ $0 }).enumerated() {
+                    sink(Array(((start + k > 0 ? ",\n" : "") + "    ").utf8))
+                    sink(text)
+                }
+                start += batch
+            }
+            sink(Array("\n  ]".utf8))
+        }
+        sink(Array("\n}\n".utf8))
     }
 }

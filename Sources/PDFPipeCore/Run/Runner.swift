@@ -37,9 +37,12 @@ public struct Runner: Sendable {
     /// Processes every document. `progress` is called after each document (from any thread).
     /// When `shouldStop` turns true no new document is started; the ones running finish, and only
     /// the finished documents are returned (in input order).
+    ///
+    /// With a `store`, each result is appended to it as its document finishes and dropped from
+    /// memory (nothing is returned), and documents the store already has (`--resume`) are skipped.
     public func run(
         _ documents: [InputDocument], progress: (@Sendable (RunProgress) -> Void)? = nil,
-        shouldStop: (@Sendable () -> Bool)? = nil
+        shouldStop: (@Sendable () -> Bool)? = nil, store: ResultStore? = nil
     ) -> [DocumentResult] {
         // Output names unique however the documents were listed (InputSet does it already).
         var unique = documents
@@ -48,25 +51,36 @@ public struct Runner: Sendable {
         let count = documents.count
         let results = Locked<[DocumentResult?]>(Array(repeating: nil, count: count))
         let next = Atomic<Int>(0)
-        let stats = Locked<(done: Int, pages: Int)>((0, 0))
         let start = DispatchTime.now().uptimeNanoseconds
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "pdfpipe.workers", attributes: .concurrent)
         let workers = min(jobs, max(count, 1))
         let pageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
+        // Resumed documents count as done from the start.
+        let stats = Locked<(done: Int, pages: Int)>((store?.count ?? 0, store?.summary.pages ?? 0))
+        // Runs document `i` (unless the store has it) and hands its result on: to the store, or back.
+        let runOne = { @Sendable (i: Int, helpers: PageHelpers?) -> DocumentResult? in
+            let d = documents[i]
+            if let store, store.has(i) { return nil }
+            let stamp = store == nil ? nil : ResultStore.InputStamp.of(file: d.path, relativePath: d.relativePath)
+            let result = completed(d, d.undecodableName ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers, helpers: helpers))
+            store?.append(result, at: i, input: stamp)
+            return result
+        }
         if workers == 1 {
             // One worker: the calling thread does the work (simpler to debug, and glibc's main
             // malloc arena serves qpdf's many small allocations faster than a thread's arena).
             var out: [DocumentResult] = []
-            for (i, d) in documents.enumerated() {
+            for i in documents.indices {
                 if shouldStop?() == true { break }
-                let result = completed(d, d.undecodableName ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers))
-                out.append(result)
-                let pages = stats.withLock { s in
+                guard let result = runOne(i, nil) else { continue }
+                if store == nil { out.append(result) }
+                let (done, pages) = stats.withLock { s in
+                    s.done += 1
                     s.pages += result.pageCount ?? 0
-                    return s.pages
+                    return (s.done, s.pages)
                 }
-                progress?(RunProgress(done: i + 1, total: count, pages: pages, elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+                progress?(RunProgress(done: done, total: count, pages: pages, elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
             }
             return out
         }
@@ -81,11 +95,8 @@ public struct Runner: Sendable {
                         helpers?.help()
                         return
                     }
-                    let result = completed(
-                        documents[i],
-                        documents[i].undecodableName
-                            ? process(documents[i]) : isolate?(documents[i], pageWorkers) ?? process(documents[i], pageWorkers: pageWorkers, helpers: helpers))
-                    results.withLock { $0[i] = result }
+                    guard let result = runOne(i, helpers) else { continue }
+                    if store == nil { results.withLock { $0[i] = result } }
                     let (done, pages) = stats.withLock { s in
                         s.done += 1
                         s.pages += result.pageCount ?? 0

@@ -16,34 +16,86 @@ public enum AtomicFile {
     /// - Parameter durable: flush to disk before the rename (reports); thumbnails by the thousand
     ///   skip it: readers still see the old file or the new one, never half of one.
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(WriteError) {
-        let dir = Paths.parent(path)
-        try makeDirectory(dir)
-        let name = path.split(separator: "/").last.map(String.init) ?? "file"
-        var template = Array("\(dir)/.\(name).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw WriteError(path: path, reason: errnoText()) }
-        let tmp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = true
+        let w = try Writer(path: path)
+        w.write(bytes)
+        try w.commit(durable: durable)
+    }
+
+    /// A file written piece by piece (a report rendered document by document), buffered, then
+    /// flushed and renamed over its target like `write`. Dropped without `commit`, it leaves the
+    /// target as it was and removes its temporary file.
+    public final class Writer {
+        public let path: String
+        private let tmp: String
+        private var fd: Int32
+        private var buffer: [UInt8] = []
+        private var failure: String?
+        private static let bufferSize = 1 << 20
+
+        public init(path: String) throws(WriteError) {
+            self.path = path
+            let dir = Paths.parent(path)
+            try makeDirectory(dir)
+            let name = path.split(separator: "/").last.map(String.init) ?? "file"
+            var template = Array("\(dir)/.\(name).tmp-XXXXXX".utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw WriteError(path: path, reason: errnoText()) }
+            tmp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            buffer.reserveCapacity(Self.bufferSize)
+        }
+
+        deinit {
+            if fd >= 0 {
+                close(fd)
+                unlink(tmp)
+            }
+        }
+
+        public func write(_ bytes: some Collection<UInt8>) {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.bufferSize { flush() }
+        }
+
+        public func write(_ text: String) { write(text.utf8) }
+
+        private func flush() {
+            guard failure == nil else {
+                buffer.removeAll(keepingCapacity: true)
+                return
+            }
+            if !writeAll(fd, buffer) { failure = errnoText() }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// Flushes (to disk when `durable`) and renames the file over its target.
+        public func commit(durable: Bool = true) throws(WriteError) {
+            flush()
+            var reason = failure
+            if reason == nil && durable && fsync(fd) != 0 { reason = errnoText() }
+            fchmod(fd, 0o644)
+            close(fd)
+            fd = -1
+            if reason == nil && rename(tmp, path) != 0 { reason = errnoText() }
+            if let reason {
+                unlink(tmp)
+                throw WriteError(path: path, reason: reason)
+            }
+        }
+    }
+
+    /// Writes all of `bytes`, going on after EINTR and short writes. False on an error (errno set).
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    ok = false
-                    return
+                    return false
                 }
                 offset += n
             }
-        }
-        let reason = ok ? nil : errnoText()
-        if ok && durable && fsync(fd) != 0 { ok = false }
-        fchmod(fd, 0o644)
-        close(fd)
-        guard ok, rename(tmp, path) == 0 else {
-            let why = reason ?? errnoText()
-            unlink(tmp)
-            throw WriteError(path: path, reason: why)
+            return true
         }
     }
 

@@ -1,0 +1,291 @@
+import Foundation
+
+/// Where a run's document results go as documents finish, so that memory does not grow with the
+/// batch: `results.jsonl` in the output folder, one line per document, each line written whole with
+/// one `write` (no user-space buffer: a crash loses at most the documents still running). Only the
+/// counters of the summary and, per document, where its line is (16 bytes) stay in memory; reports
+/// read the documents back one at a time, in input order.
+///
+/// A line (keys sorted, as everywhere in pdfpipe's JSON):
+///
+///     {"document":{…report.json's entry…},"input":{"mtime":…,"path":"a.pdf","size":…},"pipeline":"…","results":1}
+///
+/// `results` is the line format's version; `pipeline` a hash of the run's effective configuration;
+/// `input` the file as it was read. `--resume` keeps the lines whose pipeline and input still match
+/// and drops the rest, and a torn last line (a crash mid-write) is cut off.
+public final class ResultStore: Sendable {
+    public static let fileName = "results.jsonl"
+    /// The line format's version (`results`).
+    public static let version = 1
+
+    public let path: String
+    /// The configuration hash written on every line (see `ResultStore.configurationHash`).
+    public let pipelineHash: String
+    private let fd: Int32
+
+    struct Slot: Sendable {
+        var offset: Int
+        var length: Int
+    }
+
+    fileprivate struct State {
+        var slots: [Slot?]
+        var end: Int
+        var summary = Summary()
+        /// Findings that are not `unchanged` against a baseline, per severity (what `failing` counts).
+        var gating: [Severity: Int] = [:]
+        var failure: String?
+        var order: [Int]?
+    }
+    private let state: Locked<State>
+
+    /// The identity of an input file, as `--resume` compares it.
+    public struct InputStamp: Sendable, Equatable {
+        public var path: String
+        public var size: Int
+        /// Nanoseconds since 1970.
+        public var mtime: Int
+
+        public init(path: String, size: Int, mtime: Int) {
+            self.path = path
+            self.size = size
+            self.mtime = mtime
+        }
+
+        /// The file's size and modification time now; nil when it cannot be read.
+        public static func of(file: String, relativePath: String) -> InputStamp? {
+            var st = stat()
+            guard stat(file, &st) == 0 else { return nil }
+            let (s, overflow) = Int(st.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+            return InputStamp(path: relativePath, size: Int(st.st_size), mtime: overflow ? Int.max : s &+ Int(st.st_mtim.tv_nsec))
+        }
+
+        var json: JSONValue { ["path": .string(path), "size": .int(size), "mtime": .int(mtime)] }
+    }
+
+    public struct OpenError: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Starts the results file for a batch of `count` documents. Written first under a temporary
+    /// name and renamed over `results.jsonl`, so that an earlier run's file stays whole until this
+    /// one replaces it. With `resuming` (each input's stamp, in batch order), the lines of the
+    /// earlier file whose pipeline hash and input stamp match are carried over first (read a line
+    /// at a time); a torn or unreadable line is dropped.
+    public init(directory: String, count: Int, pipelineHash: String, resuming stamps: [InputStamp?]? = nil) throws(OpenError) {
+        path = directory + "/" + Self.fileName
+        self.pipelineHash = pipelineHash
+        do throws(AtomicFile.WriteError) { try AtomicFile.makeDirectory(directory) } catch { throw OpenError(path: directory, reason: error.reason) }
+        var template = Array("\(directory)/.\(Self.fileName).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
+        self.fd = fd
+        // Not inherited by the isolation workers this process starts.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let tmp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        fchmod(fd, 0o644)
+        var initial = State(slots: Array(repeating: nil, count: count), end: 0)
+        if let stamps {
+            var byPath: [String: Int] = [:]
+            for (i, s) in stamps.enumerated() { if let s { byPath[s.path] = i } }
+            Self.eachLine(of: directory + "/" + Self.fileName) { line in
+                var parser = JSONParser(bytes: line, tracksLocations: false)
+                guard let v = try? parser.parseDocument(), v["results"]?.intValue == Self.version, v["pipeline"]?.stringValue == pipelineHash,
+                    let p = v["input"]?["path"]?.stringValue, let i = byPath[p], i < count, let stamp = stamps[i],
+                    v["input"]?["size"]?.intValue == stamp.size, v["input"]?["mtime"]?.intValue == stamp.mtime,
+                    let d = v["document"], let result = try? DocumentResult(json: d), initial.slots[i] == nil
+                else { return }
+                guard FileIO.writeAll(fd, line, at: initial.end) else {
+                    initial.failure = String(cString: strerror(errno))
+                    return
+                }
+                initial.slots[i] = Slot(offset: initial.end, length: line.count)
+                initial.end += line.count
+                initial.count(result)
+            }
+        }
+        if let failure = initial.failure {
+            close(fd)
+            unlink(tmp)
+            throw OpenError(path: path, reason: "cannot write: \(failure)")
+        }
+        guard rename(tmp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            unlink(tmp)
+            throw OpenError(path: path, reason: reason)
+        }
+        state = Locked(initial)
+    }
+
+    /// Calls `body` with each complete line (with its newline) of a file, reading it in pieces.
+    /// A last line without a newline (cut off by a crash) is not passed on.
+    static func eachLine(of file: String, _ body: ([UInt8]) -> Void) {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 22)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            var start = 0
+            for k in 0..<n where chunk[k] == 0x0A {
+                pending.append(contentsOf: chunk[start...k])
+                body(pending)
+                pending.removeAll(keepingCapacity: true)
+                start = k + 1
+            }
+            pending.append(contentsOf: chunk[start..<n])
+        }
+    }
+
+    deinit { close(fd) }
+
+    // MARK: - Writing
+
+    /// Appends a finished document's result as position `index` of the batch. A write that fails
+    /// (disk full) is remembered and reported by `finish`; the document's result is then missing.
+    public func append(_ result: DocumentResult, at index: Int, input: InputStamp?) {
+        var line: [String: JSONValue] = [
+            "results": .int(Self.version), "pipeline": .string(pipelineHash), "document": result.json,
+        ]
+        if let input { line["input"] = input.json }
+        let bytes = Array((JSONWriter.compact(.object(line)) + "\n").utf8)
+        state.withLock { s in
+            guard s.failure == nil, index >= 0 else { return }
+            // A batch of unknown size (merge) grows as it goes.
+            if index >= s.slots.count { s.slots += Array(repeating: nil, count: index + 1 - s.slots.count) }
+            guard FileIO.writeAll(fd, bytes, at: s.end) else {
+                s.failure = String(cString: strerror(errno))
+                return
+            }
+            s.slots[index] = Slot(offset: s.end, length: bytes.count)
+            s.end += bytes.count
+            s.count(result)
+        }
+    }
+
+    /// Flushes the file to disk; throws when an append failed.
+    public func finish() throws(OpenError) {
+        let failure = state.withLock { $0.failure }
+        if let failure { throw OpenError(path: path, reason: "cannot write: \(failure)") }
+        fsync(fd)
+    }
+
+    // MARK: - Reading
+
+    /// Documents recorded, in input order.
+    public var count: Int { state.withLock { s in s.slots.count { $0 != nil } } }
+    public var summary: Summary { state.withLock { $0.summary } }
+
+    /// The findings that make a run fail at `failOn` (not counting baseline `unchanged` ones).
+    public func failing(_ failOn: FailOn) -> Int {
+        state.withLock { s in s.gating.reduce(0) { n, e in n + (failOn.fails(e.key) ? e.value : 0) } }
+    }
+
+    /// Whether position `index` has a result.
+    public func has(_ index: Int) -> Bool { state.withLock { s in index >= 0 && index < s.slots.count && s.slots[index] != nil } }
+
+    /// The line of position `index` parsed, or nil.
+    func line(_ index: Int) -> JSONValue? {
+        guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }) else { return nil }
+        guard let bytes = FileIO.read(fd, count: slot.length, at: slot.offset) else { return nil }
+        var parser = JSONParser(bytes: bytes, tracksLocations: false)
+        return try? parser.parseDocument()
+    }
+
+    /// The report.json entry of position `index` (as JSON: what the JSON report writes).
+    public func documentJSON(_ index: Int) -> JSONValue? { line(index)?["document"] }
+
+    public func document(_ index: Int) -> DocumentResult? {
+        guard let d = documentJSON(index) else { return nil }
+        return try? DocumentResult(json: d)
+    }
+
+    /// Positions in the order reports list them: the batch's order, or the one `setOrder` gave.
+    public var positions: [Int] {
+        state.withLock { s in (s.order ?? Array(s.slots.indices)).filter { $0 < s.slots.count && s.slots[$0] != nil } }
+    }
+
+    /// Lists the documents in this order of positions (merge: sorted by path) instead of the batch's.
+    public func setOrder(_ order: [Int]) { state.withLock { $0.order = order } }
+
+    /// The documents, read back one at a time in input order.
+    public var documents: Documents { Documents(store: self) }
+
+    public struct Documents: Sequence, Sendable {
+        let store: ResultStore
+        public func makeIterator() -> AnyIterator<DocumentResult> {
+            var positions = store.positions.makeIterator()
+            return AnyIterator {
+                while let i = positions.next() {
+                    if let d = store.document(i) { return d }
+                }
+                return nil
+            }
+        }
+    }
+
+    // MARK: - Resuming
+
+    /// A hash of what decides a document's result: the tool's version, the pipeline file's bytes,
+    /// and the options given on the command line (`parts`). 16 hex digits of FNV-1a 64.
+    public static func configurationHash(_ parts: [String]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in parts {
+            for b in part.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            h = (h ^ 0x1F) &* 0x100_0000_01b3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+extension ResultStore: Equatable {
+    /// The same file: stores compare by identity.
+    public static func == (a: ResultStore, b: ResultStore) -> Bool { a === b }
+}
+
+extension ResultStore.State {
+    mutating func count(_ d: DocumentResult) {
+        summary.add(d)
+        for f in d.findings where f.baseline != .unchanged { gating[f.severity, default: 0] += 1 }
+    }
+}
+
+/// Positioned reads and writes that go on after EINTR and short transfers.
+enum FileIO {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                done += n
+            }
+            return true
+        }
+    }
+
+    static func read(_ fd: Int32, count: Int, at offset: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        let ok = out.withUnsafeMutableBytes { raw -> Bool in
+            var done = 0
+            while done < count {
+                let n = pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                done += n
+            }
+            return true
+        }
+        return ok ? out : nil
+    }
+}
