@@ -65,6 +65,7 @@ extension CLI {
         for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
         if set.documents.isEmpty { console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")") }
 
+        let resume = a.flags.contains("--resume")
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
@@ -75,7 +76,7 @@ extension CLI {
             let pool = IsolatedRunner(
                 executable: IsolatedRunner.currentExecutable(), pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
                 outputDirectory: outDir, inputRoot: set.root, timeout: pipeline.timeoutSeconds, memoryLimitMB: pipeline.memoryLimitMB,
-                force: pipeline.force, offline: pipeline.offline)
+                force: pipeline.force || resume, offline: pipeline.offline)
             // Workers ask this process's URL checkers (one per validate-links stage), so each URL
             // is requested once per run and the cache is written once.
             let checkers = pipeline.stages.map { ($0.stage as? ValidateLinksStage)?.checker }
@@ -95,7 +96,6 @@ extension CLI {
              "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation)",
              "timeout=\(pipeline.timeoutSeconds)", "memory=\(pipeline.memoryLimitMB)",
              "baseline=" + (pipeline.baselineFile.flatMap { try? String(contentsOfFile: Paths.absolute($0, relativeTo: directory), encoding: .utf8) } ?? "")])
-        let resume = a.flags.contains("--resume")
         let store: ResultStore
         do throws(ResultStore.OpenError) {
             store = try ResultStore(
@@ -109,6 +109,10 @@ extension CLI {
             let n = store.count
             console.error("pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(Paths.relative(store.path, to: directory)))")
         }
+        // Documents the earlier run did not record may have left up-to-date outputs behind (the
+        // ones in flight when it stopped): redone, so that the report is the one an uninterrupted
+        // run writes (`thumbnails.rendered`, not `skipped`).
+        if resume { runner.pipeline.force = true }
         let interruption = Interruption.shared
         _ = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil }, store: store)
         isolated?.shutdown()

@@ -48,6 +48,31 @@ public enum JSONScanner {
         }
     }
 
+    /// The members of the object that `bytes` holds (from `start`): each key (raw, escapes as
+    /// written) with where its value lies; nil when it is not an object.
+    public static func members(in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> [(key: String, value: Range<Int>)]? {
+        var s = Scanner(bytes: bytes)
+        s.i = start
+        s.skipSpace()
+        guard s.take(UInt8(ascii: "{")) else { return nil }
+        var out: [(key: String, value: Range<Int>)] = []
+        s.skipSpace()
+        if s.take(UInt8(ascii: "}")) { return out }
+        while true {
+            s.skipSpace()
+            guard let name = s.string() else { return nil }
+            s.skipSpace()
+            guard s.take(UInt8(ascii: ":")) else { return nil }
+            s.skipSpace()
+            let v = s.i
+            guard s.skipValue() else { return nil }
+            out.append((String(decoding: name, as: UTF8.self), v..<s.i))
+            s.skipSpace()
+            if s.take(UInt8(ascii: "}")) { return out }
+            guard s.take(UInt8(ascii: ",")) else { return nil }
+        }
+    }
+
     struct Scanner {
         let bytes: UnsafeRawBufferPointer
         var i = 0

@@ -269,7 +269,7 @@ public struct RunReport: Sendable, Equatable {
 }
 
 extension DocumentResult {
-    static let knownKeys: Set<String> = [
+    public static let knownKeys: Set<String> = [
         "path", "workingPath", "status", "pageCount", "findings", "artifacts", "timings", "suppressed", "fixedSinceBaseline",
     ]
 

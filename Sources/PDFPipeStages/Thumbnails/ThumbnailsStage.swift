@@ -189,6 +189,8 @@ public struct ThumbnailsStage: Stage {
         {
             for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.0, path: p.1)) }
             if contactSheet, let sheet = manifest["contactSheet"]?.stringValue { job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet)) }
+            // What poppler said while rendering them, said again: a skip reports what a render would.
+            job.reportPopplerMessages(manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [])
             job.sections["thumbnails"] = ["rendered": 0, "skipped": .int(plan.count)]
             return
         }
@@ -246,7 +248,8 @@ public struct ThumbnailsStage: Stage {
         let messages = try PageWorkers.run(
             first: first, path: job.workingFile, count: plan.count, workers: workers, helpers: pageWorkers > 0 ? nil : job.pageHelpers,
             offerFrom: 16, render)
-        job.reportPopplerMessages(messages.flatMap { $0 })
+        let said = messages.flatMap { $0 }
+        job.reportPopplerMessages(said)
         var failures = 0
         for (k, r) in results.withLock({ $0 }).enumerated() {
             if let e = r.error {
@@ -257,6 +260,7 @@ public struct ThumbnailsStage: Stage {
             }
         }
         var manifest: [String: JSONValue] = ["key": .string(key)]
+        if !said.isEmpty { manifest["messages"] = .array(said.prefix(200).map { .string($0) }) }
         if contactSheet, let sheet = writeContactSheet(job, files: plan.map(\.1)) {
             job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
             manifest["contactSheet"] = .string(sheet)
