@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 @testable import PDFPipeCore
@@ -55,6 +56,34 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(summary.errors, 1)
         XCTAssertEqual(summary.count(atOrAbove: .error), 1)
         XCTAssertEqual(summary.count(atOrAbove: .never), 0)
+    }
+
+    /// Results streamed to a store from four workers while the cores are busy (and under
+    /// ThreadSanitizer in scripts/test.sh): every document once, read back in input order, the
+    /// same as the results kept in memory; the summary counted as they came; the JSON report the
+    /// same bytes either way.
+    func testAStoreGetsEveryResultOnceAndGivesThemBackInOrder() throws {
+        let p = try pipeline(#"{"stages": [{"use": "note"}, {"use": "fail"}]}"#)
+        let names = (0..<200).map { $0 % 7 == 0 ? "bad\($0).pdf" : $0 % 3 == 0 ? "slow\($0).pdf" : "fast\($0).pdf" }
+        let dir = NSTemporaryDirectory() + "pdfpipe-store-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try ResultStore(directory: dir, count: names.count, pipelineHash: "test")
+        let load = CoreLoad()
+        let streamed = Runner(pipeline: p, outputDirectory: "/out", jobs: 4).run(documents(names), store: store)
+        load.stop()
+        try store.finish()
+        XCTAssertEqual(streamed, [], "nothing kept in memory")
+        let kept = Runner(pipeline: p, outputDirectory: "/out", jobs: 4).run(documents(names))
+        func stable(_ r: some Sequence<DocumentResult>) -> [DocumentResult] { r.map { var d = $0; d.timings = [:]; return d } }
+        XCTAssertEqual(stable(store.documents.map { $0 }).map(\.path), names)
+        XCTAssertEqual(stable((0..<names.count).compactMap { store.document($0) }), stable(kept))
+        XCTAssertEqual(store.summary, Summary(documents: kept))
+        var a = RunReport(toolVersion: "1", pipeline: "p", documents: [], generatedAt: "now")
+        a.store = store
+        let b = RunReport(toolVersion: "1", pipeline: "p", documents: (0..<names.count).compactMap { store.document($0) }, generatedAt: "now")
+        XCTAssertEqual(JSONReporter().render(a), JSONReporter().render(b))
+        XCTAssertEqual(a.failing, b.failing)
+        XCTAssertEqual(try String(contentsOfFile: store.path, encoding: .utf8).split(separator: "\n").count, names.count)
     }
 
     func testReportShape() throws {
