@@ -44,4 +44,36 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(one.contains("Showing 4 of \(total) findings"), "the rule filter")
         XCTAssertTrue(one.contains("bookmark 'Partie 2 — Übersicht / Broken child'"))
     }
+
+    /// 10,000 documents (copies of the samples' link-audit results, in a results file as a run
+    /// leaves them): the page stays bounded — an index of the rules and of the documents with
+    /// findings, the first 500 of those in full, the rest in report.json — and opens in Chromium.
+    func testTenThousandDocumentsGiveABoundedPageThatOpens() throws {
+        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/a", "--quiet", "--offline"]), .findings)
+        let samples = try XCTUnwrap(JSONParser.parse(String(contentsOfFile: out + "/a/report.json", encoding: .utf8))["documents"]?.arrayValue)
+            .map { try DocumentResult(json: $0) }
+        let store = try ResultStore(directory: out + "/big", count: 10_000, pipelineHash: "test")
+        for i in 0..<10_000 {
+            var d = samples[i % samples.count]
+            d.path = "batch/\(i / 100)/\(i)-\(d.path)"
+            d.workingPath = nil
+            store.append(d, at: i, input: nil)
+        }
+        try store.finish()
+        var report = RunReport(toolVersion: "1", pipeline: "big", documents: [], generatedAt: "now")
+        report.store = store
+        let withFindings = samples.count { !$0.findings.isEmpty }
+        let html = HTMLReporter().render(report)
+        try html.write(toFile: out + "/big/report.html", atomically: true, encoding: .utf8)
+        XCTAssertLessThan(html.utf8.count, 6_000_000, "bounded")
+        XCTAssertEqual(html.components(separatedBy: "<section class=\"doc\"").count - 1, 500)
+        let total = 10_000 / samples.count * withFindings + samples.prefix(10_000 % samples.count).count { !$0.findings.isEmpty }
+        XCTAssertTrue(html.contains("\(total) with findings, \(10_000 - total) without"), "the index counts every document")
+        XCTAssertTrue(html.contains("… and \(total - 5_000) more documents with findings in report.json"))
+        XCTAssertTrue(html.contains("The findings of \(total - 500) more documents are in report.json"))
+        let dom = try dom("file://" + out + "/big/report.html#rule=dest.name-not-found")
+        XCTAssertTrue(dom.contains("Showing "), "the script ran")
+        XCTAssertTrue(dom.contains("<a href=\"#rule=dest.name-not-found\"><code>dest.name-not-found</code></a>"))
+    }
 }

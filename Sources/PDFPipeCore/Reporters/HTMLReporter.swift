@@ -10,8 +10,30 @@ public struct HTMLReporter: Reporter {
 
     public func render(_ report: RunReport) -> String {
         let s = report.summary
-        var rules = Set<String>()
-        for d in report.results { for f in d.findings { rules.insert(f.rule) } }
+        // One pass for the index: findings per rule, and a row per document with findings (the
+        // page stays bounded whatever the batch: at most `indexRows` rows, `expanded` documents
+        // shown in full with at most `rowsPerDocument` findings each; the rest is in report.json).
+        var perRule: [String: (severity: Severity, findings: Int, documents: Int)] = [:]
+        var index = ""
+        var withFindings = 0
+        for d in report.results where !d.findings.isEmpty {
+            var seen = Set<String>()
+            for f in d.findings {
+                var r = perRule[f.rule] ?? (f.severity, 0, 0)
+                r.findings += 1
+                if seen.insert(f.rule).inserted { r.documents += 1 }
+                if f.severity > r.severity { r.severity = f.severity }
+                perRule[f.rule] = r
+            }
+            if withFindings < Self.indexRows {
+                let e = d.findings.count { $0.severity == .error }, w = d.findings.count { $0.severity == .warning }
+                let name = withFindings < Self.expanded ? "<a href=\"#doc-\(withFindings + 1)\">\(h(d.displayPath))</a>" : h(d.displayPath)
+                index += "<tr><td class=\"path\">\(name)\(d.status == .failed ? " <span class=\"badge error\">failed</span>" : "")</td>"
+                index += "<td class=\"error\">\(e)</td><td class=\"warning\">\(w)</td><td class=\"note\">\(d.findings.count - e - w)</td></tr>"
+            }
+            withFindings += 1
+        }
+        let rules = Set(perRule.keys)
         var body = ""
         body += "<header><h1>pdfpipe: \(h(report.pipeline))</h1><p class=\"meta\">pdfpipe \(h(report.toolVersion)) · \(h(report.generatedAt))</p>\n"
         if report.incomplete { body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n" }
@@ -43,9 +65,27 @@ public struct HTMLReporter: Reporter {
             }
             body += "</table>" + (targets.count > 500 ? "<p>… and \(targets.count - 500) more in report.json</p>" : "") + "</section>\n"
         }
-        for d in report.results {
+        if !perRule.isEmpty {
+            body += "<section class=\"rules\"><h2>Rules <span class=\"count\">\(perRule.count)</span></h2><table><tr><th>rule</th><th>severity</th><th>findings</th><th>documents</th></tr>"
+            for (rule, r) in perRule.sorted(by: { ($0.value.severity, $0.value.findings, $1.key) > ($1.value.severity, $1.value.findings, $0.key) }) {
+                body += "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\"><code>\(h(rule))</code></a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
+            }
+            body += "</table></section>\n"
+        }
+        let clean = s.documents - withFindings
+        body += "<section class=\"index\"><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2>"
+        if withFindings > 0 {
+            body += "<table><tr><th>document</th><th>errors</th><th>warnings</th><th>notes</th></tr>\(index)</table>"
+            if withFindings > Self.indexRows { body += "<p>… and \(withFindings - Self.indexRows) more documents with findings in report.json</p>" }
+        }
+        if clean > 0 { body += "<p class=\"clean\">\(clean) document\(clean == 1 ? "" : "s") without findings (listed in report.json)</p>" }
+        body += "</section>\n"
+        var shown = 0
+        for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
+            guard shown < Self.expanded else { break }
+            shown += 1
             let thumbs = Dictionary(d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } }, uniquingKeysWith: { a, _ in a })
-            body += "<section class=\"doc\" data-path=\"\(h(d.path))\"><h2>\(h(d.displayPath))"
+            body += "<section class=\"doc\" id=\"doc-\(shown)\" data-path=\"\(h(d.path))\"><h2>\(h(d.displayPath))"
             body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""
             body += " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
             if let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), !skipped.isEmpty {
@@ -53,13 +93,16 @@ public struct HTMLReporter: Reporter {
             }
             var byPage: [Int: [Finding]] = [:]
             var general: [Finding] = []
-            for f in d.findings {
+            for f in d.findings.prefix(Self.rowsPerDocument) {
                 if let p = f.page { byPage[p, default: []].append(f) } else { general.append(f) }
             }
             if !general.isEmpty { body += group(title: "document", findings: general, thumbnail: nil) }
             for p in byPage.keys.sorted() {
                 let label = byPage[p]!.first?.pageLabel.map { " (\($0))" } ?? ""
                 body += group(title: "page \(p)\(label)", findings: byPage[p]!, thumbnail: thumbs[p])
+            }
+            if d.findings.count > Self.rowsPerDocument {
+                body += "<p class=\"more\">… and \(d.findings.count - Self.rowsPerDocument) more findings in report.json</p>\n"
             }
             if !d.suppressed.isEmpty {
                 body += "<details class=\"suppressed\"><summary>\(d.suppressed.count) suppressed</summary><ul>"
@@ -70,6 +113,9 @@ public struct HTMLReporter: Reporter {
                 body += "</ul></details>\n"
             }
             body += "</section>\n"
+        }
+        if withFindings > shown {
+            body += "<p class=\"more\">The findings of \(withFindings - shown) more documents are in report.json (this page shows the first \(Self.expanded) in full).</p>\n"
         }
         body += "</main>\n"
         return """
@@ -83,6 +129,11 @@ public struct HTMLReporter: Reporter {
 
             """
     }
+
+    /// Documents shown in full, rows of the document index, findings shown per document.
+    static let expanded = 500
+    static let indexRows = 5_000
+    static let rowsPerDocument = 200
 
     func group(title: String, findings: [Finding], thumbnail: String?) -> String {
         var out = "<div class=\"page\">"
@@ -109,7 +160,8 @@ public struct HTMLReporter: Reporter {
         .sev{font-weight:bold;width:5em}.error .sev,.error{color:#c00}.warning .sev,.warning{color:#b60}.note .sev,.note{color:#15c}
         .hint{color:#555;font-size:12px}.badge{font-size:12px;border:1px solid;border-radius:3px;padding:0 4px}.skipped{color:#888}
         .targets table{border-collapse:collapse}.targets td,.targets th{border-top:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}.target{word-break:break-all}
-        .suppressed{color:#666;font-size:13px}.baseline{margin:4px 0}
+        .suppressed{color:#666;font-size:13px}.baseline{margin:4px 0}.rules table,.index table{border-collapse:collapse}.rules td,.rules th,.index td,.index th{border-top:1px solid #eee;padding:2px 8px;text-align:left}
+        .index td.error,.index td.warning,.index td.note{text-align:right}.clean,.more{color:#666}.path{word-break:break-all}
         """
 
     static let script = """
@@ -127,7 +179,8 @@ public struct HTMLReporter: Reporter {
             document.querySelectorAll('.doc').forEach(function(d){var any=d.querySelector('tr.finding:not([style*="none"])');d.style.display=(any||!filtered)?'':'none';});
             document.getElementById('shown').textContent='Showing '+shown+' of '+rows.length+' findings';
           }
-          boxes.forEach(function(b){b.addEventListener('change',apply);});rule.addEventListener('change',apply);apply();
+          boxes.forEach(function(b){b.addEventListener('change',apply);});rule.addEventListener('change',apply);
+          window.addEventListener('hashchange',function(){var p=new URLSearchParams(location.hash.slice(1));if(p.get('rule')!==null){rule.value=p.get('rule');apply();}});apply();
         })();
         """
 }
