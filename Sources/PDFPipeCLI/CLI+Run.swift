@@ -195,6 +195,13 @@ extension CLI {
 
     /// Reads a baseline: a file `pdfpipe baseline` wrote, or a report.json.
     func loadBaseline(_ file: String) throws(PipelineError) -> Baseline {
+        // A report.json of any size is read a document at a time; a baseline file is small.
+        if let data = try? mapped(file), data.withUnsafeBytes({ JSONScanner.layout(of: "documents", in: $0) != nil }) {
+            _ = try readReport(file, documents: false)  // its header is a report's
+            var baseline = Baseline(documents: [:])
+            try eachDocument(of: file) { baseline.add($0) }
+            return baseline
+        }
         let value = try readJSON(file, unreadable: "cannot read the baseline (pdfpipe baseline REPORT.json --out \(file) writes one)")
         do throws(ReportDecodingError) {
             return try Baseline(json: value)
@@ -219,16 +226,23 @@ extension CLI {
     func baselineCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(args, valued: ["--out"], flags: [])
         guard a.positional.count == 1 else { throw PipelineError(file: nil, message: "baseline takes one report: pdfpipe baseline REPORT.json [--out FILE]") }
-        let report = try readReport(a.positional[0])
+        let report = try readReport(a.positional[0], documents: false)
         let out = a.values["--out"] ?? "pdfpipe-baseline.json"
-        let value = Baseline.file(for: report)
+        var documents: [DocumentResult] = []
+        var count = 0
+        try eachDocument(of: a.positional[0]) { d in
+            count += 1
+            // Only what the baseline keeps: the findings.
+            documents.append(DocumentResult(path: d.path, findings: d.findings))
+        }
+        let value = Baseline.file(pipeline: report.pipeline, documents: documents)
         do throws(AtomicFile.WriteError) {
             try AtomicFile.write(Array(JSONWriter.pretty(value).utf8), to: Paths.absolute(out, relativeTo: directory))
         } catch {
             throw PipelineError(file: out, message: error.description)
         }
         let n = value["findings"]?.arrayValue?.count ?? 0
-        console.print("pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(report.documentCount) document\(report.documentCount == 1 ? "" : "s")")
+        console.print("pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(count) document\(count == 1 ? "" : "s")")
         return .clean
     }
 

@@ -238,4 +238,15 @@ final class LinkFuzzRegressionTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(audited, 1, "qpdf or the reader accepts at least the committed regression input")
     }
+
+    /// The GoToR targets held for a run are bounded (they grew with the batch): the least recently
+    /// used goes first, and a target asked for again is read again.
+    func testRemoteDocumentsKeepAtMostTheirCapacity() {
+        let remote = RemoteDocuments(capacity: 2)
+        let names = ["links-internal.pdf", "dests-nametree.pdf", "outlines.pdf"]
+        for name in names { XCTAssertNil(remote.document(at: Samples.path(name)).error, name) }
+        XCTAssertEqual(remote.count, 2)
+        XCTAssertEqual(remote.document(at: Samples.path(names[0])).pageCount, 4, "read again after it went")
+        XCTAssertEqual(remote.count, 2)
+    }
 }

@@ -82,6 +82,123 @@ public enum JSONWriter {
         }
     }
 
+    /// The pretty form of JSON text that `compact` wrote, without building the value: the bytes
+    /// `pretty(value, indent:)` gives (keys are already sorted in compact text, and numbers and
+    /// strings are written the same way in both forms). How report.json is written from the
+    /// results file: the documents' entries are compact lines there. Nil when the text is not
+    /// what `compact` writes (whitespace, a malformed value): the caller parses it instead.
+    public static func reindent(_ text: UnsafeRawBufferPointer, indent: Int) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + text.count / 2)
+        var i = 0
+        guard reindentValue(text, &i, indent, &out), i == text.count else { return nil }
+        return out
+    }
+
+    private static func reindentValue(_ t: UnsafeRawBufferPointer, _ i: inout Int, _ indent: Int, _ out: inout [UInt8]) -> Bool {
+        guard i < t.count else { return false }
+        switch t[i] {
+        case UInt8(ascii: "\""):
+            let start = i
+            guard skipString(t, &i) else { return false }
+            out.append(contentsOf: t[start..<i])
+            return true
+        case UInt8(ascii: "{"):
+            i += 1
+            if i < t.count, t[i] == UInt8(ascii: "}") {
+                i += 1
+                out.append(contentsOf: "{}".utf8)
+                return true
+            }
+            out.append(UInt8(ascii: "{"))
+            while true {
+                newline(&out, indent + 1)
+                let start = i
+                guard i < t.count, t[i] == UInt8(ascii: "\""), skipString(t, &i) else { return false }
+                out.append(contentsOf: t[start..<i])
+                guard i < t.count, t[i] == UInt8(ascii: ":") else { return false }
+                i += 1
+                out.append(contentsOf: ": ".utf8)
+                guard reindentValue(t, &i, indent + 1, &out), i < t.count else { return false }
+                if t[i] == UInt8(ascii: ",") {
+                    i += 1
+                    out.append(UInt8(ascii: ","))
+                    continue
+                }
+                guard t[i] == UInt8(ascii: "}") else { return false }
+                i += 1
+                newline(&out, indent)
+                out.append(UInt8(ascii: "}"))
+                return true
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            if i < t.count, t[i] == UInt8(ascii: "]") {
+                i += 1
+                out.append(contentsOf: "[]".utf8)
+                return true
+            }
+            // Short arrays of scalars (at most 8) stay on one line, as `write` does.
+            var j = i
+            var items = 1
+            var scalars = true
+            while j < t.count {
+                let c = t[j]
+                if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") { scalars = false; break }
+                if c == UInt8(ascii: "\"") {
+                    guard skipString(t, &j) else { return false }
+                    continue
+                }
+                if c == UInt8(ascii: ",") {
+                    items += 1
+                    if items > 8 { scalars = false; break }
+                }
+                if c == UInt8(ascii: "]") { break }
+                j += 1
+            }
+            out.append(UInt8(ascii: "["))
+            while true {
+                if !scalars { newline(&out, indent + 1) }
+                guard reindentValue(t, &i, indent + 1, &out), i < t.count else { return false }
+                if t[i] == UInt8(ascii: ",") {
+                    i += 1
+                    out.append(contentsOf: scalars ? ", ".utf8 : ",".utf8)
+                    continue
+                }
+                guard t[i] == UInt8(ascii: "]") else { return false }
+                i += 1
+                if !scalars { newline(&out, indent) }
+                out.append(UInt8(ascii: "]"))
+                return true
+            }
+        default:
+            // A number, true, false or null: up to the next delimiter.
+            let start = i
+            while i < t.count, t[i] != UInt8(ascii: ","), t[i] != UInt8(ascii: "]"), t[i] != UInt8(ascii: "}") {
+                if t[i] <= 0x20 { return false }
+                i += 1
+            }
+            guard i > start else { return false }
+            out.append(contentsOf: t[start..<i])
+            return true
+        }
+    }
+
+    /// Moves past a string starting at `i` (its opening quote).
+    private static func skipString(_ t: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
+        i += 1
+        while i < t.count {
+            switch t[i] {
+            case UInt8(ascii: "\\"): i += 2
+            case UInt8(ascii: "\""):
+                i += 1
+                return true
+            default: i += 1
+            }
+        }
+        return false
+    }
+
     private static func newline(_ out: inout [UInt8], _ indent: Int) {
         out.append(0x0A)
         for _ in 0..<indent { out.append(contentsOf: [0x20, 0x20]) }

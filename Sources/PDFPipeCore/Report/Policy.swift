@@ -197,6 +197,7 @@ public struct Baseline: Sendable {
 
     /// Reads either form.
     public init(json v: JSONValue) throws(ReportDecodingError) {
+        documents = [:]
         var docs: [String: [String: JSONValue]] = [:]
         if v["format"]?.stringValue == Self.format {
             for (i, f) in (v["findings"]?.arrayValue ?? []).enumerated() {
@@ -205,13 +206,15 @@ public struct Baseline: Sendable {
                 }
                 docs[path, default: [:]][fp] = f
             }
+            documents = docs
         } else {
-            let report = try RunReport(json: v)
-            for d in report.results {
-                for (f, fp) in zip(d.findings, d.fingerprints) { docs[d.path, default: [:]][fp] = Self.entry(f, fingerprint: fp, path: d.path) }
-            }
+            for d in try RunReport(json: v).results { add(d) }
         }
-        documents = docs
+    }
+
+    /// Adds a report's document: its findings, as a baseline lists them.
+    public mutating func add(_ d: DocumentResult) {
+        for (f, fp) in zip(d.findings, d.fingerprints) { documents[d.path, default: [:]][fp] = Self.entry(f, fingerprint: fp, path: d.path) }
     }
 
     static func entry(_ f: Finding, fingerprint: String, path: String) -> JSONValue {
@@ -225,13 +228,15 @@ public struct Baseline: Sendable {
 
     /// The baseline file for a report: every finding it lists (suppressed ones aside), sorted, so
     /// that it diffs well under version control.
-    public static func file(for report: RunReport) -> JSONValue {
+    public static func file(for report: RunReport) -> JSONValue { file(pipeline: report.pipeline, documents: report.results) }
+
+    public static func file(pipeline: String, documents: some Sequence<DocumentResult>) -> JSONValue {
         var entries: [JSONValue] = []
-        for d in report.results {
+        for d in documents {
             for (f, fp) in zip(d.findings, d.fingerprints) { entries.append(entry(f, fingerprint: fp, path: d.path)) }
         }
         return [
-            "format": .string(format), "version": 1, "pipeline": .string(report.pipeline),
+            "format": .string(format), "version": 1, "pipeline": .string(pipeline),
             "findings": .array(entries),
         ]
     }

@@ -71,8 +71,9 @@ public struct JSONReporter: Reporter {
                 let slice = Array(positions[start..<min(start + batch, positions.count)])
                 let rendered = Locked([[UInt8]](repeating: [], count: slice.count))
                 DispatchQueue.concurrentPerform(iterations: slice.count) { k in
-                    let value = report.store.map { $0.documentJSON(slice[k]) ?? .null } ?? report.documents[slice[k]].json
-                    let text = Array(JSONWriter.pretty(value, indent: 2).utf8)
+                    let text =
+                        report.store.map { $0.documentText(slice[k], indent: 2) ?? Array("null".utf8) }
+                        ?? Array(JSONWriter.pretty(report.documents[slice[k]].json, indent: 2).utf8)
                     rendered.withLock { $0[k] = text }
                 }
                 for (k, text) in rendered.withLock({ $0 }).enumerated() {

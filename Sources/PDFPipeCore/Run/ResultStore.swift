@@ -198,6 +198,21 @@ public final class ResultStore: Sendable {
         return try? parser.parseDocument()
     }
 
+    /// The report.json entry of position `index`, pretty-printed `indent` levels deep, straight
+    /// from the line's text (`JSONWriter.reindent`: no value is built — a document with 4,000
+    /// links is a few milliseconds), or by parsing it when the text is not as expected.
+    public func documentText(_ index: Int, indent: Int) -> [UInt8]? {
+        guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),
+            let bytes = FileIO.read(fd, count: slot.length, at: slot.offset)
+        else { return nil }
+        let fast: [UInt8]? = bytes.withUnsafeBytes { raw in
+            guard let doc = JSONScanner.members(in: raw)?.first(where: { $0.key == "document" }) else { return nil }
+            return JSONWriter.reindent(UnsafeRawBufferPointer(rebasing: raw[doc.value]), indent: indent)
+        }
+        if let fast { return fast }
+        return documentJSON(index).map { Array(JSONWriter.pretty($0, indent: indent).utf8) }
+    }
+
     /// The report.json entry of position `index` (as JSON: what the JSON report writes).
     public func documentJSON(_ index: Int) -> JSONValue? { line(index)?["document"] }
 

@@ -49,7 +49,8 @@ public struct Runner: Sendable {
         OutputStems.assign(&unique)
         let documents = unique
         let count = documents.count
-        let results = Locked<[DocumentResult?]>(Array(repeating: nil, count: count))
+        // Kept here only without a store (a store takes each result as it comes).
+        let results = Locked<[DocumentResult?]>(store == nil ? Array(repeating: nil, count: count) : [])
         let next = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
         let group = DispatchGroup()

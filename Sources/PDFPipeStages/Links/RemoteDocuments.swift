@@ -21,23 +21,43 @@ extension RemoteDocument {
     }
 }
 
-/// Target files of GoToR links, each read once per run whatever the number of links and workers.
+/// Target files of GoToR links, read once while they are in use whatever the number of links and
+/// workers. At most `capacity` are kept (the least recently used one goes first): a cache for the
+/// whole run would grow with the batch (at 20,000 documents it held the destination names of every
+/// manual the batch links to). The batch goes in input order, folder by folder, so the documents
+/// that link to each other are checked close together.
 public final class RemoteDocuments: Sendable {
     private final class Entry: Sendable {
         let value = Locked<RemoteDocument?>(nil)
     }
 
-    private let entries = Locked<[String: Entry]>([:])
+    private struct Table {
+        var entries: [String: (entry: Entry, used: Int)] = [:]
+        var clock = 0
+    }
 
-    public init() {}
+    private let table = Locked(Table())
+    public let capacity: Int
+
+    public init(capacity: Int = 256) { self.capacity = max(1, capacity) }
+
+    /// How many documents are held.
+    public var count: Int { table.withLock { $0.entries.count } }
 
     /// The document at an absolute path, read on first use (other workers asking for the same file
     /// wait for that read instead of repeating it).
     public func document(at path: String) -> RemoteDocument {
-        let entry = entries.withLock { table -> Entry in
-            if let e = table[path] { return e }
+        let entry = table.withLock { t -> Entry in
+            t.clock += 1
+            if let e = t.entries[path] {
+                t.entries[path]!.used = t.clock
+                return e.entry
+            }
+            if t.entries.count >= capacity, let oldest = t.entries.min(by: { $0.value.used < $1.value.used })?.key {
+                t.entries[oldest] = nil
+            }
             let e = Entry()
-            table[path] = e
+            t.entries[path] = (e, t.clock)
             return e
         }
         return entry.value.withLock { v in
