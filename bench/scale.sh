@@ -51,19 +51,23 @@ for n in "${sizes[@]}"; do
       "$(du -h "$out/report.json" | cut -f1)" "$(du -h "$out/results.jsonl" | cut -f1)"
     [ "$with" = false ] && rm -rf "$out"
   done
-  last=$n
   rm -rf "$batch"
 done
 
-# Merging: the biggest batch in 10 shards, merged.
-n=$last
-batch="$work/batch-$n"
+# Merging: a batch of MERGE_SIZE documents (default 2,000) split into 10 and into 100 shards (with
+# the inventory), then merged: memory should not depend on the number of shards.
+n=${MERGE_SIZE:-2000}
+batch="$work/batch-merge"
 mkdir -p "$batch"
 for ((i = 0; i < n; i++)); do d="$batch/$((i / ${#base[@]}))"; mkdir -p "$d"; ln -f "${base[$((i % ${#base[@]}))]}" "$d/$i.pdf"; done
-for k in $(seq 1 10); do
-  "$pdfpipe" run "$work/inventory-true.json" "$batch" --shard "$k/10" --out "$work/shard-$k" --offline --jobs 2 --quiet --fail-on never --format json >/dev/null 2>&1 || true
+echo
+for shards in 10 100; do
+  rm -rf "$work"/shard-*
+  for k in $(seq 1 "$shards"); do
+    "$pdfpipe" run "$work/inventory-true.json" "$batch" --shard "$k/$shards" --out "$work/shard-$k" --offline --jobs 2 --quiet --fail-on never --format json >/dev/null 2>&1 || true
+  done
+  /usr/bin/time -f "%e %M" -o "$work/time" "$pdfpipe" merge "$work"/shard-*/report.json --out "$work/merged" --quiet --fail-on never >/dev/null 2>&1 || true
+  read -r secs kb < "$work/time"
+  printf 'merge of %s shards of %s documents (with the inventory): %s s, %s MB peak, report.json %s\n' "$shards" "$n" "$secs" "$((kb / 1024))" "$(du -h "$work/merged/report.json" | cut -f1)"
 done
-/usr/bin/time -f "%e %M" -o "$work/time" "$pdfpipe" merge "$work"/shard-*/report.json --out "$work/merged" --quiet --fail-on never >/dev/null 2>&1 || true
-read -r secs kb < "$work/time"
-printf '\nmerge of 10 shards of %s documents (with the inventory): %s s, %s MB peak, report.json %s\n' "$n" "$secs" "$((kb / 1024))" "$(du -h "$work/merged/report.json" | cut -f1)"
 rm -rf "$work"

@@ -196,7 +196,7 @@ extension CLI {
     /// Reads a baseline: a file `pdfpipe baseline` wrote, or a report.json.
     func loadBaseline(_ file: String) throws(PipelineError) -> Baseline {
         // A report.json of any size is read a document at a time; a baseline file is small.
-        if let data = try? mapped(file), data.withUnsafeBytes({ JSONScanner.layout(of: "documents", in: $0) != nil }) {
+        if let m = try? mapped(file), Self.looksLikeReport(m.bytes) {
             _ = try readReport(file, documents: false)  // its header is a report's
             var baseline = Baseline(documents: [:])
             try eachDocument(of: file) { baseline.add($0) }
@@ -255,11 +255,10 @@ extension CLI {
         if documents {
             value = try readJSON(file, unreadable: "cannot read the report")
         } else {
-            let data = try mapped(file)
-            let header: [UInt8]? = data.withUnsafeBytes { raw in
-                guard let layout = JSONScanner.layout(of: "documents", in: raw) else { return nil }
-                return Array(raw[..<layout.array.lowerBound]) + Array("[]".utf8) + Array(raw[layout.array.upperBound...])
-            }
+            let file0 = try mapped(file)
+            let raw = file0.bytes
+            let array = JSONScanner.forEachElement(of: "documents", in: raw) { file0.release(upTo: $0.upperBound); return true }
+            let header = array.map { Array(raw[..<$0.lowerBound]) + Array("[]".utf8) + Array(raw[$0.upperBound...]) }
             guard let header else { return try readReport(file, documents: true) }
             var parser = JSONParser(bytes: header, tracksLocations: false)
             do throws(JSONSyntaxError) {
@@ -275,35 +274,45 @@ extension CLI {
         }
     }
 
-    /// The file mapped into memory (read by the kernel as it is touched).
-    func mapped(_ file: String) throws(PipelineError) -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: Paths.absolute(file, relativeTo: directory)), options: .alwaysMapped)
-        } catch {
+    /// Whether a JSON file is a report (its top-level object has a `documents` member), from its
+    /// first kilobytes: a baseline file has `format` and `findings` instead.
+    static func looksLikeReport(_ raw: UnsafeRawBufferPointer) -> Bool {
+        String(decoding: raw.prefix(1 << 16), as: UTF8.self).contains("\"documents\":")
+    }
+
+    /// The file mapped into memory, its pages handed back as they are read (see `MappedFile`).
+    func mapped(_ file: String) throws(PipelineError) -> MappedFile {
+        guard let m = MappedFile(path: Paths.absolute(file, relativeTo: directory)) else {
             throw PipelineError(file: file, message: "cannot read the report")
         }
+        return m
     }
 
     /// Each document of a report.json, parsed one at a time, in the report's order.
     func eachDocument(of file: String, _ body: (DocumentResult) throws(PipelineError) -> Void) throws(PipelineError) {
-        let data = try mapped(file)
-        let failure: PipelineError? = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> PipelineError? in
-            guard let layout = JSONScanner.layout(of: "documents", in: raw) else {
-                return PipelineError(file: file, message: "not a pdfpipe report (no documents array)")
+        let mapped = try mapped(file)
+        let raw = mapped.bytes
+        var failure: PipelineError?
+        var i = 0
+        let array = JSONScanner.forEachElement(of: "documents", in: raw) { range in
+            defer { i += 1 }
+            var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
+            mapped.release(upTo: range.upperBound)
+            let d: DocumentResult
+            do {
+                d = try DocumentResult(json: try parser.parseDocument())
+            } catch {
+                failure = PipelineError(file: file, message: "documents[\(i)]: \(error)")
+                return false
             }
-            for (i, range) in layout.elements.enumerated() {
-                var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
-                let d: DocumentResult
-                do {
-                    d = try DocumentResult(json: try parser.parseDocument())
-                } catch {
-                    return PipelineError(file: file, message: "documents[\(i)]: \(error)")
-                }
-                do throws(PipelineError) { try body(d) } catch { return error }
+            do throws(PipelineError) { try body(d) } catch {
+                failure = error
+                return false
             }
-            return nil
+            return true
         }
         if let failure { throw failure }
+        if array == nil { throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)") }
     }
 
     static func formats(_ list: String) throws(PipelineError) -> [String] {

@@ -126,6 +126,19 @@ final class ScaleTests: XCTestCase {
         XCTAssertEqual(reports.map { $0["documents"]?[0]?["thumbnails"] }, [["rendered": 1, "skipped": 0], ["rendered": 0, "skipped": 1]])
     }
 
+    /// SARIF is written in pieces too (the artifacts and results arrays stream into a skeleton):
+    /// the file is exactly the pretty form of its value, with and without documents.
+    func testStreamedSARIFIsThePrettyFormOfItsValue() throws {
+        for inputs in [["samples"], ["samples/page-labels.pdf", "samples/uri-links.pdf"]] {
+            let out = dir + "/\(inputs.count)"
+            _ = CapturedCLI().run(["run", "pipelines/link-audit.json"] + inputs + ["--out", out, "--offline", "--format", "sarif"])
+            let text = try String(contentsOfFile: out + "/report.sarif", encoding: .utf8)
+            let value = try JSONParser.parse(text)
+            XCTAssertEqual(text, JSONWriter.pretty(value))
+            XCTAssertEqual(value["runs"]?[0]?["artifacts"]?.arrayValue?.count, inputs == ["samples"] ? Samples.all.count : 2)
+        }
+    }
+
     /// The scanner merge uses to read a report one document at a time: element boundaries in the
     /// face of strings holding brackets, braces, commas and escaped quotes; nil for what is not
     /// such an object.

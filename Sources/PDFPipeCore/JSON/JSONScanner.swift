@@ -12,6 +12,16 @@ public enum JSONScanner {
     /// The layout of the array under `key` in the object `bytes` holds; nil when the text is not an
     /// object with such an array (the caller then parses it whole, and reports its errors).
     public static func layout(of key: String, in bytes: UnsafeRawBufferPointer) -> Layout? {
+        var elements: [Range<Int>] = []
+        guard let array = forEachElement(of: key, in: bytes, { elements.append($0); return true }) else { return nil }
+        return Layout(array: array, elements: elements)
+    }
+
+    /// Calls `body` with each element's bytes of the array under `key`, in order, as the scan
+    /// reaches it (`body` returns false to stop); returns where the whole array lies, or nil when
+    /// the text is not an object with such an array, or `body` stopped.
+    @discardableResult
+    public static func forEachElement(of key: String, in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>) -> Bool) -> Range<Int>? {
         var s = Scanner(bytes: bytes)
         s.skipSpace()
         guard s.take(UInt8(ascii: "{")) else { return nil }
@@ -26,20 +36,18 @@ public enum JSONScanner {
             if name.elementsEqual(wanted), s.peek == UInt8(ascii: "[") {
                 let start = s.i
                 s.i += 1
-                var elements: [Range<Int>] = []
                 s.skipSpace()
                 if !s.take(UInt8(ascii: "]")) {
                     while true {
                         s.skipSpace()
                         let e = s.i
-                        guard s.skipValue() else { return nil }
-                        elements.append(e..<s.i)
+                        guard s.skipValue(), body(e..<s.i) else { return nil }
                         s.skipSpace()
                         if s.take(UInt8(ascii: "]")) { break }
                         guard s.take(UInt8(ascii: ",")) else { return nil }
                     }
                 }
-                return Layout(array: start..<s.i, elements: elements)
+                return start..<s.i
             }
             guard s.skipValue() else { return nil }
             s.skipSpace()

@@ -93,7 +93,23 @@ public struct SARIFReporter: Reporter {
     /// GitHub code scanning takes at most 25,000 results per run (and shows the first 5,000).
     public static let maxResults = 25_000
 
-    public func render(_ report: RunReport) -> String {
+    public func render(_ report: RunReport) -> String { String(decoding: renderBytes(report), as: UTF8.self) }
+
+    public func renderBytes(_ report: RunReport) -> [UInt8] {
+        var out: [UInt8] = []
+        emit(report) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    public func write(_ report: RunReport, to file: AtomicFile.Writer) { emit(report) { file.write($0) } }
+
+    /// Placeholders in the skeleton where the two arrays that grow with the batch are streamed.
+    static let artifactsMark = "\u{0}pdfpipe-artifacts\u{0}", resultsMark = "\u{0}pdfpipe-results\u{0}"
+
+    /// Writes the log in pieces: the skeleton (tool, rules, invocations) pretty-printed with two
+    /// placeholders, and in their place the artifacts and the results, each rendered as it comes
+    /// (a document at a time), in the layout `JSONWriter.pretty` gives.
+    func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
         let rules: [JSONValue] = Rules.all.map { r in
             let level = r.offByDefault ? "none" : r.severity.rawValue
             let markdown = "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"
@@ -109,11 +125,16 @@ public struct SARIFReporter: Reporter {
         }
         let index = Dictionary(uniqueKeysWithValues: Rules.all.enumerated().map { ($1.id, $0) })
         let withBaseline = report.baseline != nil
-        var results: [JSONValue] = []
-        var total = 0
+        // Every finding, suppressed ones included: what the cap applies to.
+        let s = report.summary
+        let total = s.errors + s.warnings + s.notes + s.suppressed
+        var written = 0
+        var streamed = 0
+        func element(_ v: JSONValue, _ n: Int) -> [UInt8] {
+            Array(((n > 0 ? "," : "") + "\n        ").utf8) + Array(JSONWriter.pretty(v, indent: 4).utf8)
+        }
         func add(_ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?) {
-            total += 1
-            guard results.count < Self.maxResults else { return }
+            guard written < Self.maxResults else { return }
             var props = f.details
             props["suppressedBy"] = nil
             if let p = f.page { props["page"] = .int(p) }
@@ -142,23 +163,17 @@ public struct SARIFReporter: Reporter {
                     "justification": .string((by["reason"]?.stringValue ?? "") + (by["ignore"]?.stringValue.map { " (\($0))" } ?? "")),
                 ]]
             }
-            results.append(.object(result))
-        }
-        for f in report.findings {
-            add(f, path: f.details["file"]?.stringValue ?? "pipeline", fingerprint: nil, suppressedBy: nil)
-        }
-        for d in report.results {
-            for (f, fingerprint) in zip(d.findings, d.fingerprints) { add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil) }
-            for f in d.suppressed { add(f, path: d.displayPath, fingerprint: f.fingerprint, suppressedBy: f.details["suppressedBy"]) }
+            sink(element(.object(result), written))
+            written += 1
         }
         var notifications: [JSONValue] = []
         if report.incomplete {
             notifications.append(["level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)]])
         }
-        if total > results.count {
+        if total > Self.maxResults {
             notifications.append([
                 "level": "warning",
-                "message": ["text": .string("\(total - results.count) of \(total) results left out: code scanning takes at most \(Self.maxResults) per run; every finding is in report.json")],
+                "message": ["text": .string("\(total - Self.maxResults) of \(total) results left out: code scanning takes at most \(Self.maxResults) per run; every finding is in report.json")],
             ])
         }
         let sarif: JSONValue = [
@@ -174,11 +189,31 @@ public struct SARIFReporter: Reporter {
                     "executionSuccessful": .bool(!report.incomplete),
                     "toolExecutionNotifications": .array(notifications),
                 ]],
-                "artifacts": .array(report.results.map { ["location": Self.artifactLocation($0.displayPath)] }),
-                "results": .array(results),
+                "artifacts": .string(Self.artifactsMark),
+                "results": .string(Self.resultsMark),
             ]],
         ]
-        return JSONWriter.pretty(sarif)
+        let skeleton = Array(JSONWriter.pretty(sarif).utf8)
+        let marks = [Self.artifactsMark, Self.resultsMark].map { Array(JSONWriter.compact(.string($0)).utf8) }
+        guard let a = skeleton.firstRange(of: marks[0]), let r = skeleton.firstRange(of: marks[1]), a.upperBound <= r.lowerBound else { return }
+        sink(Array(skeleton[..<a.lowerBound]))
+        sink(Array("[".utf8))
+        for d in report.results {
+            sink(element(["location": Self.artifactLocation(d.displayPath)], streamed))
+            streamed += 1
+        }
+        sink(Array((streamed == 0 ? "]" : "\n      ]").utf8))
+        sink(Array(skeleton[a.upperBound..<r.lowerBound]))
+        sink(Array("[".utf8))
+        for f in report.findings {
+            add(f, path: f.details["file"]?.stringValue ?? "pipeline", fingerprint: nil, suppressedBy: nil)
+        }
+        for d in report.results {
+            for (f, fingerprint) in zip(d.findings, d.fingerprints) { add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil) }
+            for f in d.suppressed { add(f, path: d.displayPath, fingerprint: f.fingerprint, suppressedBy: f.details["suppressedBy"]) }
+        }
+        sink(Array((written == 0 ? "]" : "\n      ]").utf8))
+        sink(Array(skeleton[r.upperBound...]))
     }
 
     /// A path as a SARIF artifact location: relative ones from the checkout root (`%SRCROOT%`,
