@@ -3,73 +3,84 @@
 /// failure are skipped cases. Valid against Jenkins' xUnit schema (`junit-10.xsd`, which pytest also
 /// checks its output against): that schema has no `skipped` on `<testsuites>`, so skipped counts are
 /// per `<testsuite>` only.
-public struct JUnitReporter: Reporter {
+public struct JUnitReporter: StreamingReporter {
     public init() {}
     public var format: String { "junit" }
     public var fileName: String { "junit.xml" }
 
-    public func render(_ report: RunReport) -> String {
-        var suites: [String] = []
+    /// Two passes over the documents, a document at a time: the totals that `<testsuites>` carries
+    /// first, then the suites as they come.
+    public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
         var totalTests = 0
         var totalFailures = 0
         for d in report.results {
-            let stages = d.timings.keys.sorted()
-            let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            var cases: [String] = []
-            var failures = 0
-            let names = stages + skipped.filter { !stages.contains($0) }
-            for stage in names {
-                let time = JSONWriter.format(((d.timings[stage] ?? 0) * 1000).rounded() / 1000)
-                var body = ""
-                if skipped.contains(stage) {
-                    body = "      <skipped message=\"skipped: the document failed in an earlier stage\"/>\n"
-                } else {
-                    // Findings carry the stage instance that made them (`id#2` for a second one).
-                    let findings = d.findings.filter { ($0.stage ?? "") == stage }
-                    let failing = findings.filter(report.fails)
-                    if !failing.isEmpty {
-                        failures += 1
-                        let worst = failing.map(\.severity).max() ?? .error
-                        body += "      <failure message=\"\(Escape.xml("\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)"))\" type=\"\(worst.rawValue)\">"
-                        body += Escape.xml(failing.map(Self.line).joined(separator: "\n"))
-                        body += "</failure>\n"
-                    }
-                    let others = findings.filter { !report.fails($0) }
-                    if !others.isEmpty { body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n" }
-                }
-                cases.append(
-                    "    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"\(Escape.xml(stage))\" time=\"\(time)\"" + (body.isEmpty ? "/>" : ">\n\(body)    </testcase>"))
-            }
-            if names.isEmpty {
-                // A document no stage ran on (should not happen) still shows up.
-                cases.append("    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"document\"/>")
-            }
-            totalTests += max(names.count, 1)
-            totalFailures += failures
-            suites.append(
-                "  <testsuite name=\"\(Escape.xml(d.displayPath))\" tests=\"\(max(names.count, 1))\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped.count)\">\n"
-                    + cases.joined(separator: "\n") + "\n  </testsuite>")
+            let s = suite(d, report)
+            totalTests += s.tests
+            totalFailures += s.failures
         }
-        if !report.findings.isEmpty {
-            // Findings about the run (its pipeline file's `ignore` list): one suite of their own.
-            let file = report.findings.first?.details["file"]?.stringValue ?? "pipeline"
-            let failing = report.findings.filter(report.fails)
-            let others = report.findings.filter { !report.fails($0) }
+        let run = runSuite(report)
+        totalTests += run?.tests ?? 0
+        totalFailures += run?.failures ?? 0
+        sink(Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites name=\"\(Escape.xml("pdfpipe: \(report.pipeline)"))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n").utf8))
+        for d in report.results { sink(Array((suite(d, report).text + "\n").utf8)) }
+        if let run { sink(Array((run.text + "\n").utf8)) }
+        sink(Array("</testsuites>\n".utf8))
+    }
+
+    /// A document's suite: a case per stage.
+    func suite(_ d: DocumentResult, _ report: RunReport) -> (text: String, tests: Int, failures: Int) {
+        let stages = d.timings.keys.sorted()
+        let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        var cases: [String] = []
+        var failures = 0
+        let names = stages + skipped.filter { !stages.contains($0) }
+        for stage in names {
+            let time = JSONWriter.format(((d.timings[stage] ?? 0) * 1000).rounded() / 1000)
             var body = ""
-            if !failing.isEmpty {
-                body += "      <failure message=\"\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)\" type=\"\((failing.map(\.severity).max() ?? .error).rawValue)\">"
-                body += Escape.xml(failing.map(Self.line).joined(separator: "\n")) + "</failure>\n"
+            if skipped.contains(stage) {
+                body = "      <skipped message=\"skipped: the document failed in an earlier stage\"/>\n"
+            } else {
+                // Findings carry the stage instance that made them (`id#2` for a second one).
+                let findings = d.findings.filter { ($0.stage ?? "") == stage }
+                let failing = findings.filter(report.fails)
+                if !failing.isEmpty {
+                    failures += 1
+                    let worst = failing.map(\.severity).max() ?? .error
+                    body += "      <failure message=\"\(Escape.xml("\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)"))\" type=\"\(worst.rawValue)\">"
+                    body += Escape.xml(failing.map(Self.line).joined(separator: "\n"))
+                    body += "</failure>\n"
+                }
+                let others = findings.filter { !report.fails($0) }
+                if !others.isEmpty { body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n" }
             }
-            if !others.isEmpty { body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n" }
-            suites.append(
-                "  <testsuite name=\"\(Escape.xml(file))\" tests=\"1\" failures=\"\(failing.isEmpty ? 0 : 1)\" errors=\"0\" skipped=\"0\">\n"
-                    + "    <testcase classname=\"\(Escape.xml(file))\" name=\"ignore\">\n\(body)    </testcase>\n  </testsuite>")
-            totalTests += 1
-            totalFailures += failing.isEmpty ? 0 : 1
+            cases.append(
+                "    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"\(Escape.xml(stage))\" time=\"\(time)\"" + (body.isEmpty ? "/>" : ">\n\(body)    </testcase>"))
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"\(Escape.xml("pdfpipe: \(report.pipeline)"))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n"
-            + suites.joined(separator: "\n") + (suites.isEmpty ? "" : "\n") + "</testsuites>\n"
+        if names.isEmpty {
+            // A document no stage ran on (should not happen) still shows up.
+            cases.append("    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"document\"/>")
+        }
+        return (
+            "  <testsuite name=\"\(Escape.xml(d.displayPath))\" tests=\"\(max(names.count, 1))\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped.count)\">\n"
+                + cases.joined(separator: "\n") + "\n  </testsuite>", max(names.count, 1), failures)
+    }
+
+    /// Findings about the run (its pipeline file's `ignore` list): one suite of their own.
+    func runSuite(_ report: RunReport) -> (text: String, tests: Int, failures: Int)? {
+        guard !report.findings.isEmpty else { return nil }
+        let file = report.findings.first?.details["file"]?.stringValue ?? "pipeline"
+        let failing = report.findings.filter(report.fails)
+        let others = report.findings.filter { !report.fails($0) }
+        var body = ""
+        if !failing.isEmpty {
+            body += "      <failure message=\"\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)\" type=\"\((failing.map(\.severity).max() ?? .error).rawValue)\">"
+            body += Escape.xml(failing.map(Self.line).joined(separator: "\n")) + "</failure>\n"
+        }
+        if !others.isEmpty { body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n" }
+        return (
+            "  <testsuite name=\"\(Escape.xml(file))\" tests=\"1\" failures=\"\(failing.isEmpty ? 0 : 1)\" errors=\"0\" skipped=\"0\">\n"
+                + "    <testcase classname=\"\(Escape.xml(file))\" name=\"ignore\">\n\(body)    </testcase>\n  </testsuite>", 1, failing.isEmpty ? 0 : 1)
     }
 
     static func line(_ f: Finding) -> String {
@@ -85,7 +96,7 @@ public struct JUnitReporter: Reporter {
 /// were named (file-level: a PDF has no lines; page, label and rectangle are in the message and in
 /// `properties`), with pdfpipe's fingerprint as `partialFingerprints`, the baseline state when
 /// there was a baseline, and `ignore`d findings as suppressed results with their reason.
-public struct SARIFReporter: Reporter {
+public struct SARIFReporter: StreamingReporter {
     public init() {}
     public var format: String { "sarif" }
     public var fileName: String { "report.sarif" }
@@ -93,23 +104,13 @@ public struct SARIFReporter: Reporter {
     /// GitHub code scanning takes at most 25,000 results per run (and shows the first 5,000).
     public static let maxResults = 25_000
 
-    public func render(_ report: RunReport) -> String { String(decoding: renderBytes(report), as: UTF8.self) }
-
-    public func renderBytes(_ report: RunReport) -> [UInt8] {
-        var out: [UInt8] = []
-        emit(report) { out.append(contentsOf: $0) }
-        return out
-    }
-
-    public func write(_ report: RunReport, to file: AtomicFile.Writer) { emit(report) { file.write($0) } }
-
     /// Placeholders in the skeleton where the two arrays that grow with the batch are streamed.
     static let artifactsMark = "\u{0}pdfpipe-artifacts\u{0}", resultsMark = "\u{0}pdfpipe-results\u{0}"
 
     /// Writes the log in pieces: the skeleton (tool, rules, invocations) pretty-printed with two
     /// placeholders, and in their place the artifacts and the results, each rendered as it comes
     /// (a document at a time), in the layout `JSONWriter.pretty` gives.
-    func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
+    public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
         let rules: [JSONValue] = Rules.all.map { r in
             let level = r.offByDefault ? "none" : r.severity.rawValue
             let markdown = "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"

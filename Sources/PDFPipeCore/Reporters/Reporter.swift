@@ -19,6 +19,24 @@ extension Reporter {
     public func write(_ report: RunReport, to file: AtomicFile.Writer) { file.write(renderBytes(report)) }
 }
 
+/// A reporter that writes its file in pieces (`emit`): rendering to memory and writing to a file
+/// are both that.
+public protocol StreamingReporter: Reporter {
+    func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void)
+}
+
+extension StreamingReporter {
+    public func render(_ report: RunReport) -> String { String(decoding: renderBytes(report), as: UTF8.self) }
+
+    public func renderBytes(_ report: RunReport) -> [UInt8] {
+        var out: [UInt8] = []
+        emit(report) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    public func write(_ report: RunReport, to file: AtomicFile.Writer) { emit(report) { file.write($0) } }
+}
+
 /// Every reporter, in one table.
 public enum Reporters {
     public static let all: [any Reporter] = [JSONReporter(), JUnitReporter(), SARIFReporter(), MarkdownReporter(), GitHubReporter(), HTMLReporter()]
@@ -29,26 +47,15 @@ public enum Reporters {
 }
 
 /// `report.json`: the contract CI scripts read.
-public struct JSONReporter: Reporter {
+public struct JSONReporter: StreamingReporter {
     public init() {}
     public var format: String { "json" }
     public var fileName: String { "report.json" }
 
-    public func render(_ report: RunReport) -> String { String(decoding: renderBytes(report), as: UTF8.self) }
-
-    /// The same bytes as `JSONWriter.pretty(report.json)`.
-    public func renderBytes(_ report: RunReport) -> [UInt8] {
-        var out: [UInt8] = []
-        emit(report) { out.append(contentsOf: $0) }
-        return out
-    }
-
-    public func write(_ report: RunReport, to file: AtomicFile.Writer) { emit(report) { file.write($0) } }
-
-    /// Writes the report in pieces: the documents (the bulk of a big report: tens of thousands of
+    /// Writes the report in pieces (the same bytes as `JSONWriter.pretty(report.json)`): the documents (the bulk of a big report: tens of thousands of
     /// links) are read one batch at a time — from the results file when the run has one — turned
     /// into JSON in parallel, and handed on in order; only a batch is in memory at once.
-    func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
+    public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
         guard case .object(let top) = report.json(includingDocuments: false) else { return }
         var keys = Array(top.keys) + ["documents"]
         keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }

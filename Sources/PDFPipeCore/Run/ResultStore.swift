@@ -97,13 +97,7 @@ public final class ResultStore: Sendable {
                     v["input"]?["size"]?.intValue == stamp.size, v["input"]?["mtime"]?.intValue == stamp.mtime,
                     let d = v["document"], let result = try? DocumentResult(json: d), initial.slots[i] == nil
                 else { return }
-                guard FileIO.writeAll(fd, line, at: initial.end) else {
-                    initial.failure = String(cString: strerror(errno))
-                    return
-                }
-                initial.slots[i] = Slot(offset: initial.end, length: line.count)
-                initial.end += line.count
-                initial.count(result)
+                initial.record(line, at: i, of: result, fd: fd)
             }
         }
         if let failure = initial.failure {
@@ -156,16 +150,10 @@ public final class ResultStore: Sendable {
         if let input { line["input"] = input.json }
         let bytes = Array((JSONWriter.compact(.object(line)) + "\n").utf8)
         state.withLock { s in
-            guard s.failure == nil, index >= 0 else { return }
+            guard index >= 0 else { return }
             // A batch of unknown size (merge) grows as it goes.
             if index >= s.slots.count { s.slots += Array(repeating: nil, count: index + 1 - s.slots.count) }
-            guard FileIO.writeAll(fd, bytes, at: s.end) else {
-                s.failure = String(cString: strerror(errno))
-                return
-            }
-            s.slots[index] = Slot(offset: s.end, length: bytes.count)
-            s.end += bytes.count
-            s.count(result)
+            s.record(bytes, at: index, of: result, fd: fd)
         }
     }
 
@@ -291,6 +279,19 @@ extension ResultStore: Equatable {
 }
 
 extension ResultStore.State {
+    /// Writes a line at the end of the file as position `index`, and counts its document. A
+    /// failed write is remembered (`finish` reports it) and stops further writes.
+    mutating func record(_ line: [UInt8], at index: Int, of result: DocumentResult, fd: Int32) {
+        guard failure == nil else { return }
+        guard FileIO.writeAll(fd, line, at: end) else {
+            failure = String(cString: strerror(errno))
+            return
+        }
+        slots[index] = ResultStore.Slot(offset: end, length: line.count)
+        end += line.count
+        count(result)
+    }
+
     mutating func count(_ d: DocumentResult) {
         summary.add(d)
         for f in d.findings where f.baseline != .unchanged { gating[f.severity, default: 0] += 1 }
