@@ -6,13 +6,14 @@ extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(
             args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit", "--baseline"],
-            flags: ["--quiet", "--force", "--isolate", "--offline", "--allow-empty", "--ratchet", "--resume"])
+            flags: ["--quiet", "--force", "--isolate", "--offline", "--allow-empty", "--ratchet", "--resume", "--verbose"])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
         // Offline, nothing is sent: the web check's secrets are not needed.
         var pipeline = try loadPipeline(pipelineFile, environment: a.flags.contains("--offline") ? .offline : .required)
         let quiet = a.flags.contains("--quiet")
+        let verbose = a.flags.contains("--verbose")
 
         // Command-line flags override the file.
         let inputs = a.positional.count > 1 ? Array(a.positional.dropFirst()) : pipeline.inputs
@@ -144,16 +145,16 @@ extension CLI {
         if let signal = interruption.signal {
             // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
             report.incomplete = true
-            _ = write(report, formats: pipeline.formats, to: outDir, quiet: quiet)
+            _ = write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
             console.error(
                 "pdfpipe: interrupted: \(store.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true; --resume goes on from here")
             return ExitCode(rawValue: 128 + signal) ?? .internalFailure
         }
-        return write(report, formats: pipeline.formats, to: outDir, quiet: quiet)
+        return write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
     }
 
     /// Writes a report in every format, prints the findings and the summary; returns the exit code.
-    func write(_ report: RunReport, formats: [String], to outDir: String, quiet: Bool) -> ExitCode {
+    func write(_ report: RunReport, formats: [String], to outDir: String, quiet: Bool, verbose: Bool = false) -> ExitCode {
         var written: [String] = []
         for format in formats {
             guard let reporter = Reporters.reporter(for: format) else { continue }
@@ -170,14 +171,16 @@ extension CLI {
         }
 
         let summary = report.summary
-        if !quiet { printFindings(report) }
-        if !quiet {
+        if !quiet { printFindings(report, verbose: verbose) }
+        // --quiet still says why a run failed: the summary line, on stderr (stdout stays empty).
+        if !quiet || report.failing > 0 || report.ratchetFails {
             let failed = summary.failedDocuments > 0 ? ", \(summary.failedDocuments) failed" : ""
             let suppressed = summary.suppressed > 0 ? ", \(summary.suppressed) suppressed" : ""
             let baseline = report.baseline == nil ? "" : " (baseline: \(summary.new) new, \(summary.unchanged) unchanged, \(summary.fixed) fixed)"
-            console.print(
+            let line =
                 "pdfpipe: \(report.incomplete ? "INCOMPLETE: " : "")\(summary.documents) document\(summary.documents == 1 ? "" : "s")\(failed), \(summary.pages) pages: "
-                    + "\(summary.errors) errors, \(summary.warnings) warnings, \(summary.notes) notes\(suppressed)\(baseline); wrote \(written.joined(separator: ", "))")
+                + "\(summary.errors) errors, \(summary.warnings) warnings, \(summary.notes) notes\(suppressed)\(baseline); wrote \(written.joined(separator: ", "))"
+            if quiet { console.error(line) } else { console.print(line) }
         }
         if report.ratchetFails {
             console.error(
@@ -336,7 +339,7 @@ extension CLI {
 
     /// `pdfpipe merge`: joins shard reports into the report one run over the whole batch writes.
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--format", "--fail-on", "--baseline"], flags: ["--quiet", "--allow-partial", "--ratchet"])
+        let a = try Arguments(args, valued: ["--out", "--format", "--fail-on", "--baseline"], flags: ["--quiet", "--allow-partial", "--ratchet", "--verbose"])
         guard !a.positional.isEmpty else { throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...") }
         // Two passes, one report at a time: first every report's header (its documents left
         // out), then the documents, each parsed on its own and appended to the merged results
@@ -414,7 +417,7 @@ extension CLI {
         // a shard's command-line override (shards run with --fail-on never to finish the matrix).
         merged.failOn = try a.values["--fail-on"].map(Self.failOn) ?? reports.lazy.compactMap(\.pipelineFailOn).first ?? .error
         let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
-        return write(merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"))
+        return write(merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"), verbose: a.flags.contains("--verbose"))
     }
 
     /// A set of shard reports must be whole: the same N, each K from 1 to N once. Reports of runs
@@ -443,26 +446,52 @@ extension CLI {
         throw PipelineError(file: nil, message: "merge: \(problems.joined(separator: "; ")) (--allow-partial merges them anyway)")
     }
 
-    /// Errors and warnings in compiler style, at most 100 lines.
-    private func printFindings(_ report: RunReport) {
-        var shown = 0
-        var hidden = 0
+    /// Errors, then warnings (and notes when they matter: `--fail-on note`, or `--verbose`), in
+    /// compiler style, one line per distinct problem of a document (rule and message) with the
+    /// other pages it occurs on, at most 100 lines; then a count per rule. Findings already in the
+    /// baseline are not listed.
+    private func printFindings(_ report: RunReport, verbose: Bool) {
         for f in report.findings where f.severity >= .warning {
             console.print("\(f.details["file"]?.stringValue ?? "pipeline"): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
         }
-        for d in report.results {
-            for f in d.findings where f.severity >= .warning && f.baseline != .unchanged {
-                guard shown < 100 else {
-                    hidden += 1
-                    continue
+        let lowest: Severity = verbose || report.failOn == .note ? .note : .warning
+        var shown = 0
+        var hidden = 0
+        var perRule: [String: (severity: Severity, count: Int)] = [:]
+        for severity in [Severity.error, .warning, .note] where severity >= lowest {
+            for d in report.results {
+                // One line per rule and message, at its first page, naming the others.
+                var order: [String] = []
+                var groups: [String: (first: Finding, pages: [Int])] = [:]
+                for f in d.findings where f.severity == severity && f.baseline != .unchanged {
+                    perRule[f.rule, default: (severity, 0)].count += 1
+                    let key = f.rule + "\u{0}" + f.message
+                    if groups[key] == nil {
+                        groups[key] = (f, [])
+                        order.append(key)
+                    } else if let p = f.page, p != groups[key]!.first.page, groups[key]!.pages.last != p {
+                        groups[key]!.pages.append(p)
+                    }
                 }
-                var place = d.displayPath
-                if let p = f.page { place += ":\(p)" + (f.pageLabel.map { " (\($0))" } ?? "") }
-                console.print("\(place): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
-                shown += 1
+                for key in order {
+                    guard shown < 100 else {
+                        hidden += 1
+                        continue
+                    }
+                    let (f, pages) = groups[key]!
+                    var place = d.displayPath
+                    if let p = f.page { place += ":\(p)" + (f.pageLabel.map { " (\($0))" } ?? "") }
+                    let also = pages.isEmpty ? "" : " (also on \(Pages.list(pages)))"
+                    console.print("\(place): ", severity: f.severity, ": \(f.message) [\(f.rule)]\(also)")
+                    shown += 1
+                }
             }
         }
         if hidden > 0 { console.print("... and \(hidden) more; see the report") }
+        if perRule.count > 1 || hidden > 0 {
+            let counts = perRule.sorted { ($0.value.severity, $0.value.count, $1.key) > ($1.value.severity, $1.value.count, $0.key) }
+            console.print("by rule: " + counts.map { "\($0.key) \($0.value.count)" }.joined(separator: ", "))
+        }
     }
 }
 

@@ -114,11 +114,15 @@ public struct CLI: Sendable {
                                      (default: the pipeline's report.baseline)
                   --ratchet          also exit 1 when findings of the baseline are fixed, until the
                                      baseline is updated (default: the pipeline's report.ratchet)
-                  --quiet            print nothing but errors
+                  --resume           go on with an interrupted run in the same output folder: documents
+                                     its results.jsonl records (same pipeline, same file) are not redone
+                  --verbose          also list the notes
+                  --quiet            print nothing but errors (and the summary line when the run fails)
                   -h, --help         show this help
 
                 Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments,
-                3 internal failure, 130/143 interrupted (SIGINT/SIGTERM; the report says incomplete).
+                3 internal failure, 130/143 interrupted (SIGINT/SIGTERM; the report says incomplete;
+                --resume goes on from there).
                 """
         case "validate":
             return """
@@ -130,7 +134,7 @@ public struct CLI: Sendable {
         case "merge":
             return """
                 Usage: pdfpipe merge REPORT.json... [--out DIR] [--format LIST] [--fail-on LEVEL] [--allow-partial]
-                                                    [--baseline FILE] [--ratchet] [--quiet]
+                                                    [--baseline FILE] [--ratchet] [--verbose] [--quiet]
 
                 Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over
                 the whole batch writes: the same documents, order and summary. Writes the formats asked for

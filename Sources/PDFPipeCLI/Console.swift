@@ -9,11 +9,15 @@ public final class Console: Sendable {
     private let lock = Locked(())
     /// Whether standard error is a terminal (progress is shown only then).
     public let interactive: Bool
+    /// Whether severities are coloured: standard output is a terminal, `NO_COLOR` is not set
+    /// (no-color.org) and `TERM` is not `dumb`.
+    public let colored: Bool
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, interactive: Bool) {
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, interactive: Bool, colored: Bool = false) {
         self.out = out
         self.err = err
         self.interactive = interactive
+        self.colored = colored
     }
 
     /// The process's standard streams.
@@ -21,7 +25,18 @@ public final class Console: Sendable {
         Console(
             out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
             err: { s in FileHandle.standardError.write(Data(s.utf8)) },
-            interactive: isatty(2) != 0)
+            interactive: isatty(2) != 0,
+            colored: isatty(1) != 0 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+                && ProcessInfo.processInfo.environment["TERM"] != "dumb")
+    }
+
+    /// A finding's line, `before` + severity + `after`, each part escaped; the severity in its
+    /// colour on a terminal (the escape sequences are pdfpipe's own, never a document's).
+    public func print(_ before: String, severity: Severity, _ after: String) {
+        let word = severity.rawValue
+        let code = severity == .error ? "31" : severity == .warning ? "33" : "34"
+        let shown = colored ? "\u{1B}[1;\(code)m\(word)\u{1B}[0m" : word
+        lock.withLock { _ in out(ConsoleText.escape(before) + shown + ConsoleText.escape(after) + "\n") }
     }
 
     /// One line; whatever came from a document or a file name in it is escaped (`ConsoleText`).

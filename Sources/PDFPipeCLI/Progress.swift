@@ -1,7 +1,8 @@
 import Foundation
 import PDFPipeCore
 
-/// The progress line on a terminal: documents done/total, pages per second, time left.
+/// The progress line on a terminal: documents done/total, time so far, pages per second, time
+/// left, and the document that just finished.
 /// Redrawn at most five times a second; nothing at all when stderr is not a terminal.
 final class ProgressLine: Sendable {
     private let console: Console
@@ -18,7 +19,9 @@ final class ProgressLine: Sendable {
         guard due else { return }
         let rate = p.elapsed > 0 ? Double(p.pages) / p.elapsed : 0
         let left = p.done > 0 ? p.elapsed / Double(p.done) * Double(p.total - p.done) : 0
-        let text = "[\(p.done)/\(p.total)] \(String(format: "%.0f", rate)) pages/s, \(Self.duration(left)) left"
+        var name = ConsoleText.escape(p.document)
+        if name.count > 50 { name = "…" + name.suffix(49) }
+        let text = "[\(p.done)/\(p.total)] \(Self.duration(p.elapsed)), \(String(format: "%.0f", rate)) pages/s, \(Self.duration(left)) left \(name)"
         console.status("\r\u{1B}[K" + text)
     }
 

@@ -135,7 +135,7 @@ final class CLITests: XCTestCase {
         let cases: [([String], String)] = [
             (["validate", "nope.json"], "nope.json: error: cannot read the pipeline file: no such file"),
             (["run"], "pdfpipe: error: run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]"),
-            (["run", "pipelines/default.json", "--jobz", "2"], "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --timeout, --memory-limit, --baseline, --quiet, --force, --isolate, --offline, --allow-empty, --ratchet, --resume)"),
+            (["run", "pipelines/default.json", "--jobz", "2"], "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --timeout, --memory-limit, --baseline, --quiet, --force, --isolate, --offline, --allow-empty, --ratchet, --resume, --verbose)"),
             (["run", "pipelines/default.json", "--jobs", "-3"], "pdfpipe: error: --jobs: expected an integer 0...1024 (0: one per processor), got '-3'"),
             (["run", "pipelines/default.json", "--format", "json,pdf"], "pdfpipe: error: --format: unknown format 'pdf' (known formats: json, junit, sarif, markdown, github, html)"),
             (["run", "pipelines/default.json", "--fail-on", "errors"], "pdfpipe: error: --fail-on: expected one of error, warning, note, never, got 'errors'"),

@@ -70,6 +70,7 @@ final class RunTests: XCTestCase {
         XCTAssertEqual(run(["--out", out, "--fail-on", "never", "samples/garbage.pdf"]).0, .clean)
         let (_, quiet) = run(["--out", out, "--quiet", "samples/garbage.pdf"])
         XCTAssertEqual(quiet.stdout, "")
+        XCTAssertEqual(quiet.stderr, "pdfpipe: 1 document, 1 failed, 0 pages: 1 errors, 0 warnings, 0 notes; wrote \(out)/report.json\n", "why it failed")
     }
 
     func testAnUnwritableOutputFolderIsAnInternalFailure() throws {

@@ -8,6 +8,8 @@ public struct RunProgress: Sendable {
     public var total: Int
     public var pages: Int
     public var elapsed: Double
+    /// The document that just finished (relative to the input root).
+    public var document = ""
 }
 
 /// Runs a pipeline's stages over a batch, several documents at a time.
@@ -81,7 +83,10 @@ public struct Runner: Sendable {
                     s.pages += result.pageCount ?? 0
                     return (s.done, s.pages)
                 }
-                progress?(RunProgress(done: done, total: count, pages: pages, elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+                progress?(
+                    RunProgress(
+                        done: done, total: count, pages: pages, elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+                        document: documents[i].relativePath))
             }
             return out
         }
@@ -104,7 +109,7 @@ public struct Runner: Sendable {
                         return (s.done, s.pages)
                     }
                     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                    progress?(RunProgress(done: done, total: count, pages: pages, elapsed: elapsed))
+                    progress?(RunProgress(done: done, total: count, pages: pages, elapsed: elapsed, document: documents[i].relativePath))
                 }
             }
         }
