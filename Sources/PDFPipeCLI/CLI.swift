@@ -20,6 +20,7 @@ public struct CLI: Sendable {
     }
 
     static let commands: [(name: String, summary: String)] = [
+        ("init", "write a starter pipeline (--for link-audit, thumbnails, text or ci)"),
         ("run", "run a pipeline over PDF files and folders"),
         ("validate", "check a pipeline file without opening any document"),
         ("merge", "join the reports of shards (--shard K/N) into one"),
@@ -64,6 +65,7 @@ public struct CLI: Sendable {
         }
         do throws(PipelineError) {
             switch command {
+            case "init": return try initCommand(rest)
             case "run": return try runCommand(rest)
             case "validate": return try validateCommand(rest)
             case "merge": return try mergeCommand(rest)
@@ -152,6 +154,15 @@ public struct CLI: Sendable {
                 fingerprints, rule, page and message, sorted, to keep under version control. Runs given
                 --baseline FILE then fail only on findings not in it. Run it again to accept the current
                 findings (after fixes, with --ratchet).
+                """
+        case "init":
+            return """
+                Usage: pdfpipe init [--for KIND] [--out FILE] [--force]
+
+                Writes a starter pipeline (default FILE: pdfpipe.json) for one job, and the JSON Schema of
+                pipelines beside it (pipeline.schema.json, which the pipeline names in "$schema" so that
+                editors check and complete it). KIND: \(Self.starters.map(\.name).joined(separator: ", ")) (default
+                link-audit). An existing FILE is kept unless --force. Prints the command to run next.
                 """
         case "stages":
             return "Usage: pdfpipe stages\n\nLists every stage with its options, their types and defaults."

@@ -141,7 +141,7 @@ final class CLITests: XCTestCase {
             (["run", "pipelines/default.json", "--fail-on", "errors"], "pdfpipe: error: --fail-on: expected one of error, warning, note, never, got 'errors'"),
             (["run", "pipelines/default.json", "samples/missing.pdf"], "samples/missing.pdf: error: no such file or folder"),
             (["run", "pipelines/default.json", "--out"], "pdfpipe: error: option '--out' needs a value"),
-            (["rnu"], "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: run, validate, merge, baseline, stages, rules, schema)"),
+            (["rnu"], "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, stages, rules, schema)"),
         ]
         for (args, message) in cases {
             let cli = CapturedCLI()

@@ -13,7 +13,7 @@ public struct ConfiguredStage: Sendable {
 public struct Pipeline: Sendable {
     public static let currentVersion = 1
     public static let topLevelKeys = [
-        "$schema", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report", "isolation", "timeoutSeconds",
+        "$schema", "$comment", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report", "isolation", "timeoutSeconds",
         "memoryLimitMB", "ignore",
     ]
     public static let reportKeys = ["formats", "failOn", "baseline", "ratchet"]
@@ -133,7 +133,7 @@ public struct Pipeline: Sendable {
             do throws(PipelineError) { try body() } catch { problems.append(error) }
         }
         for key in top.keys.sorted() where !topLevelKeys.contains(key) {
-            problems.append(fail(key, "unknown key '\(key)'\(Suggest.didYouMean(key, topLevelKeys)) (known keys: \(topLevelKeys.dropFirst().joined(separator: ", ")))"))
+            problems.append(fail(key, "unknown key '\(key)'\(Suggest.didYouMean(key, topLevelKeys)) (known keys: \(topLevelKeys.filter { !$0.hasPrefix("$") }.joined(separator: ", ")))"))
         }
 
         // version

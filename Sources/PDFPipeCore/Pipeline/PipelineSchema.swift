@@ -26,6 +26,10 @@ public enum PipelineSchema {
             "required": ["stages"],
             "properties": [
                 "$schema": ["type": "string"],
+                "$comment": [
+                    "anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]],
+                    "description": "notes for people; pdfpipe ignores it",
+                ],
                 "version": ["const": .int(Pipeline.currentVersion), "description": "format version"],
                 "name": ["type": "string", "minLength": 1, "description": "shown in reports; default: the file name"],
                 "inputs": [

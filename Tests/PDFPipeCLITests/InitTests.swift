@@ -1,0 +1,47 @@
+import Foundation
+import PDFPipeCLI
+import PDFPipeCore
+import TestSupport
+import XCTest
+
+/// `pdfpipe init`: every starter is a valid pipeline that runs, with its schema beside it.
+final class InitTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func testEveryStarterValidatesAndRuns() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/pdf", withIntermediateDirectories: true)
+        for name in ["broken-links.pdf", "page-labels.pdf"] { try FileManager.default.copyItem(atPath: Samples.path(name), toPath: dir + "/pdf/" + name) }
+        let schema = CapturedCLI()
+        XCTAssertEqual(schema.run(["schema"]), .clean)
+        for kind in ["link-audit", "thumbnails", "text", "ci"] {
+            let file = kind + ".json"
+            let cli = CapturedCLI()
+            XCTAssertEqual(cli.run(["init", "--for", kind, "--out", file], in: dir), .clean, kind)
+            XCTAssertTrue(cli.stdout.hasPrefix("pdfpipe: wrote \(file) ("), cli.stdout)
+            XCTAssertTrue(cli.stdout.contains("next: pdfpipe run \(file) PDF-FOLDER"), cli.stdout)
+            let text = try String(contentsOfFile: dir + "/" + file, encoding: .utf8)
+            let value = try JSONParser.parse(text)
+            XCTAssertEqual(value["$schema"], "./pipeline.schema.json")
+            XCTAssertNotNil(value["$comment"]?.arrayValue?.first)
+            XCTAssertEqual(try String(contentsOfFile: dir + "/pipeline.schema.json", encoding: .utf8), schema.stdout)
+            let validate = CapturedCLI()
+            XCTAssertEqual(validate.run(["validate", file], in: dir), .clean, validate.stderr)
+            // Its inputs ("pdf") and output folder, as written.
+            let run = CapturedCLI()
+            let code = run.run(["run", file, "--offline", "--quiet"], in: dir)
+            XCTAssertTrue(code == .clean || code == .findings, "\(kind): \(code) \(run.stderr)")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out/\(kind)/report.json"), kind)
+        }
+        // An existing file is kept.
+        let again = CapturedCLI()
+        XCTAssertEqual(again.run(["init", "--out", "ci.json"], in: dir), .usage)
+        XCTAssertEqual(again.stderr, "ci.json: error: exists already; --force replaces it\n")
+        XCTAssertEqual(CapturedCLI().run(["init", "--out", "ci.json", "--force"], in: dir), .clean)
+        let bad = CapturedCLI()
+        XCTAssertEqual(bad.run(["init", "--for", "thumbnail"], in: dir), .usage)
+        XCTAssertTrue(bad.stderr.contains("unknown kind 'thumbnail'; did you mean 'thumbnails'?"), bad.stderr)
+    }
+}
