@@ -76,4 +76,16 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(dom.contains("Showing "), "the script ran")
         XCTAssertTrue(dom.contains("<a href=\"#rule=dest.name-not-found\"><code>dest.name-not-found</code></a>"))
     }
+
+    /// (#21, 4) A document named `C# guide?.pdf`: its thumbnail's path went into the page as
+    /// written, and a browser read `#` as a fragment — a broken image. Paths are percent-encoded.
+    func testImagePathsAreURLEncoded() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.root + "/samples/broken-links.pdf", toPath: out + "/in/C# guide?.pdf")
+        _ = CapturedCLI().run(["run", "pipelines/broken-link-report.json", out + "/in", "--out", out + "/out", "--quiet", "--offline"])
+        let html = try String(contentsOfFile: out + "/out/report.html", encoding: .utf8)
+        XCTAssertTrue(html.contains(#"<img src="thumbnails/C%23%20guide%3F/1.png""#), "encoded")
+        XCTAssertFalse(html.contains(#"src="thumbnails/C# guide?"#))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/out/thumbnails/C# guide?/1.png"), "the decoded path is the file")
+    }
 }

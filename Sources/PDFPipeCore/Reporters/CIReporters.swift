@@ -221,14 +221,7 @@ public struct SARIFReporter: StreamingReporter {
     /// what code scanning resolves against the repository), absolute ones as `file://` URIs;
     /// percent-encoded either way (a URI may not hold a space or `#`).
     static func artifactLocation(_ path: String) -> JSONValue {
-        var allowed = ""
-        for c in path.unicodeScalars {
-            if (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A) || (c.value >= 0x61 && c.value <= 0x7A) || "-._~/!$&'()*+,;=".unicodeScalars.contains(c) {
-                allowed.unicodeScalars.append(c)
-            } else {
-                for b in String(c).utf8 { allowed += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true) }
-            }
-        }
+        let allowed = Escape.uriPath(path)
         if path.hasPrefix("/") { return ["uri": .string("file://" + allowed)] }
         return ["uri": .string(allowed), "uriBaseId": "%SRCROOT%"]
     }

@@ -2,6 +2,23 @@ import Foundation
 
 /// Escaping for the text formats reporters write.
 enum Escape {
+    /// A relative or absolute file path as a URI path: every byte but the unreserved characters,
+    /// `/` and the sub-delimiters percent-encoded as UTF-8 (`C# guide?.pdf` → `C%23%20guide%3F.pdf`:
+    /// unencoded, a browser reads `#` as the start of a fragment and `?` of a query).
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for c in path.unicodeScalars {
+            if (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A) || (c.value >= 0x61 && c.value <= 0x7A)
+                || "-._~/!$&'()*+,;=".unicodeScalars.contains(c)
+            {
+                out.unicodeScalars.append(c)
+            } else {
+                for b in String(c).utf8 { out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true) }
+            }
+        }
+        return out
+    }
+
     /// XML text and attribute values (characters XML 1.0 forbids are dropped).
     static func xml(_ s: String) -> String {
         var out = ""

@@ -137,7 +137,10 @@ public struct HTMLReporter: Reporter {
 
     func group(title: String, findings: [Finding], thumbnail: String?) -> String {
         var out = "<div class=\"page\">"
-        if let thumbnail { out += "<a href=\"\(h(thumbnail))\"><img src=\"\(h(thumbnail))\" alt=\"\(h(title))\" loading=\"lazy\"></a>" }
+        if let thumbnail {
+            let url = h(Escape.uriPath(thumbnail))
+            out += "<a href=\"\(url)\"><img src=\"\(url)\" alt=\"\(h(title))\" loading=\"lazy\"></a>"
+        }
         out += "<div class=\"findings\"><h3>\(h(title))</h3><table>"
         for f in findings {
             out += "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
