@@ -88,4 +88,42 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertFalse(html.contains(#"src="thumbnails/C# guide?"#))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/out/thumbnails/C# guide?/1.png"), "the decoded path is the file")
     }
+
+    /// (#21, 3) Readable on a phone: at 400 px nothing runs off the right edge (it did: the summary
+    /// table, the targets and the findings), and a page's findings stack under its thumbnail; at
+    /// desktop width the thumbnail stays beside them. Measured in Chromium, the report in a frame
+    /// of that width (`--allow-file-access-from-files` lets the harness read the frame's layout).
+    func testTheReportFitsA400PixelScreen() throws {
+        guard let chromium = chromium() else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]), .findings)
+        func layout(width: Int) throws -> String {
+            let harness = """
+                <!DOCTYPE html><html><body><iframe id="f" src="report.html" style="width:\(width)px;height:900px;border:0"></iframe><pre id="out">pending</pre>
+                <script>document.getElementById('f').addEventListener('load',function(){var d=this.contentDocument,w=d.documentElement.clientWidth,wide=0;
+                d.querySelectorAll('body *').forEach(function(e){var r=e.getBoundingClientRect();if(r.width>0&&r.right>w+1)wide++;});
+                var img=d.querySelector('.page img'),t=img.closest('.page').querySelector('.findings');
+                var below=t.getBoundingClientRect().top>=img.getBoundingClientRect().bottom-1;
+                document.getElementById('out').textContent='overflowing='+wide+' stacked='+below+' img='+img.complete+','+img.naturalWidth;});</script></body></html>
+                """
+            try harness.write(toFile: out + "/harness-\(width).html", atomically: true, encoding: .utf8)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: chromium)
+            p.arguments = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--user-data-dir=\(out)/profile",
+                "--virtual-time-budget=5000", "--dump-dom", "file://\(out)/harness-\(width).html",
+            ]
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let dom = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            guard let r = dom.range(of: "<pre id=\"out\">"), let e = dom.range(of: "</pre>", range: r.upperBound..<dom.endIndex) else { return dom }
+            return String(dom[r.upperBound..<e.lowerBound])
+        }
+        let narrow = try layout(width: 400)
+        XCTAssertTrue(narrow.hasPrefix("overflowing=0 stacked=true img=true,"), narrow)
+        XCTAssertFalse(narrow.hasSuffix(",0"), "the thumbnail loaded: \(narrow)")
+        XCTAssertTrue(try layout(width: 1200).hasPrefix("overflowing=0 stacked=false"))
+    }
 }
