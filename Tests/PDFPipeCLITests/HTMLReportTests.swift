@@ -13,11 +13,11 @@ final class HTMLReportTests: XCTestCase {
 
     func chromium() -> String? { ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) } }
 
-    /// The DOM after the page's script ran.
-    func dom(_ url: String) throws -> String {
+    /// The DOM after the page's script ran (`flags`: more of Chromium's).
+    func dom(_ url: String, flags: [String] = []) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try XCTUnwrap(chromium()))
-        p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(out)/profile", "--dump-dom", url]
+        p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(out)/profile"] + flags + ["--dump-dom", url]
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
@@ -94,7 +94,7 @@ final class HTMLReportTests: XCTestCase {
     /// desktop width the thumbnail stays beside them. Measured in Chromium, the report in a frame
     /// of that width (`--allow-file-access-from-files` lets the harness read the frame's layout).
     func testTheReportFitsA400PixelScreen() throws {
-        guard let chromium = chromium() else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]), .findings)
         func layout(width: Int) throws -> String {
             let harness = """
@@ -106,18 +106,9 @@ final class HTMLReportTests: XCTestCase {
                 document.getElementById('out').textContent='overflowing='+wide+' stacked='+below+' img='+img.complete+','+img.naturalWidth;});</script></body></html>
                 """
             try harness.write(toFile: out + "/harness-\(width).html", atomically: true, encoding: .utf8)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: chromium)
-            p.arguments = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--user-data-dir=\(out)/profile",
-                "--virtual-time-budget=5000", "--dump-dom", "file://\(out)/harness-\(width).html",
-            ]
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let dom = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
+            // The harness reads the frame's layout: file pages may read each other only with this flag.
+            let dom = try dom(
+                "file://\(out)/harness-\(width).html", flags: ["--allow-file-access-from-files", "--virtual-time-budget=5000"])
             guard let r = dom.range(of: "<pre id=\"out\">"), let e = dom.range(of: "</pre>", range: r.upperBound..<dom.endIndex) else { return dom }
             return String(dom[r.upperBound..<e.lowerBound])
         }
