@@ -155,6 +155,9 @@ extension CLI {
 
     /// Writes a report in every format, prints the findings and the summary; returns the exit code.
     func write(_ report: RunReport, formats: [String], to outDir: String, quiet: Bool, verbose: Bool = false) -> ExitCode {
+        var report = report
+        report.locations = .init(
+            working: Paths.standardize(directory), report: Paths.standardize(Paths.absolute(outDir, relativeTo: directory)))
         var written: [String] = []
         for format in formats {
             guard let reporter = Reporters.reporter(for: format) else { continue }

@@ -59,7 +59,10 @@ final class CIGateTests: XCTestCase {
         let junit = try String(contentsOfFile: dir + "/out/junit.xml", encoding: .utf8)
         XCTAssertTrue(junit.contains("<testsuite name=\"build/pdf/a.pdf\""), junit)
         XCTAssertTrue(try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8).contains("## build/pdf/a.pdf\n"))
-        XCTAssertTrue(try String(contentsOfFile: dir + "/out/report.html", encoding: .utf8).contains("<h2>build/pdf/a.pdf"))
+        // The HTML names it so, and links to it relative to the report (out/ is beside build/).
+        let html = try String(contentsOfFile: dir + "/out/report.html", encoding: .utf8)
+        XCTAssertTrue(html.contains(#"<h2><a href="../build/pdf/a.pdf">build/pdf/a.pdf</a>"#))
+        XCTAssertTrue(html.contains(#"<h2><a href="../build/pdf/my%20doc%231.pdf">build/pdf/my doc#1.pdf</a>"#))
 
         // Inputs outside the working folder are shown by their absolute path (a file:// URI in SARIF).
         let elsewhere = Repo.temporaryFolder()

@@ -117,4 +117,98 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertFalse(narrow.hasSuffix(",0"), "the thumbnail loaded: \(narrow)")
         XCTAssertTrue(try layout(width: 1200).hasPrefix("overflowing=0 stacked=false"))
     }
+
+    /// The report's layout measured by a harness page: `script` runs with `d` (the report's
+    /// document in a frame of `width`) and returns a string, which this returns.
+    func measure(width: Int = 1200, _ script: String) throws -> String {
+        let harness = """
+            <!DOCTYPE html><html><body><iframe id="f" src="report.html" style="width:\(width)px;height:900px;border:0"></iframe><pre id="out">pending</pre>
+            <script>document.getElementById('f').addEventListener('load',function(){var d=this.contentDocument,f=this;
+            var done=function(t){document.getElementById('out').textContent=t;};
+            var imgs=d.querySelectorAll('.shot img'),n=imgs.length;imgs.forEach(function(i){i.loading='eager';});
+            var go=function(){try{\(script)}catch(e){done('exception: '+e);}};
+            var wait=function(){var all=true;imgs.forEach(function(i){if(!i.complete)all=false;});if(all)go();else setTimeout(wait,20);};wait();});</script></body></html>
+            """
+        try harness.write(toFile: out + "/harness.html", atomically: true, encoding: .utf8)
+        let dom = try dom("file://\(out)/harness.html", flags: ["--allow-file-access-from-files", "--virtual-time-budget=8000"])
+        guard let r = dom.range(of: "<pre id=\"out\">"), let e = dom.range(of: "</pre>", range: r.upperBound..<dom.endIndex) else { return dom }
+        return String(dom[r.upperBound..<e.lowerBound]).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// (#21, 5) The boxes on a page's thumbnail are numbered, each number sits on the rectangle
+    /// the thumbnails stage drew for that link (read back from the image's pixels in Chromium), the
+    /// rows carry the same numbers, a click enlarges the page, and each row shows the link's text,
+    /// its target and links to the page of the document and of its review copy.
+    func testNumberedBoxesMatchTheRowsAndTheDrawnRectangles() throws {
+        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        let pipeline = """
+            {"version": 1, "name": "boxes", "stages": [{"use": "resolve-destinations"}, {"use": "validate-links"},
+              {"use": "thumbnails", "with": {"width": 400, "overlay": "links"}},
+              {"use": "review-copy", "with": {"minimumSeverity": "note", "summaryPage": true}}],
+             "report": {"formats": ["json", "html"]}}
+            """
+        try pipeline.write(toFile: out + "/boxes.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(CapturedCLI().run(["run", out + "/boxes.json", "samples/broken-links.pdf", "--out", out, "--quiet", "--offline"]), .findings)
+        let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("link text <q>undefined name</q> → <span class=\"target\">#no.such.name</span>"), "text under the link, and its target")
+        // The page links resolve, from the report's folder, to the document and the review copy.
+        let base = URL(fileURLWithPath: out + "/report.html")
+        let hrefs = html.components(separatedBy: "class=\"open\" href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let page1 = try XCTUnwrap(hrefs.first { $0.hasSuffix("broken-links.pdf#page=1") })
+        XCTAssertEqual(URL(string: page1, relativeTo: base)?.standardizedFileURL.path, Repo.root + "/samples/broken-links.pdf")
+        let review = try XCTUnwrap(hrefs.first { $0.contains("review") && $0.hasSuffix("#page=2") }, "page 1 is page 2 of the review copy (a summary page in front): \(hrefs)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(URL(string: review, relativeTo: base)?.standardizedFileURL.path)))
+
+        // In the browser: every numbered box lies on a rectangle of the box's colour in the image
+        // (red for errors and warnings, yellow for notes), the numbers match the rows one to one.
+        let result = try measure(#"""
+            var fig=d.querySelector('.shot'),img=fig.querySelector('img'),c=document.createElement('canvas');
+            c.width=img.naturalWidth;c.height=img.naturalHeight;var g=c.getContext('2d');g.drawImage(img,0,0);
+            var px=g.getImageData(0,0,c.width,c.height).data,on=0,miss=[],marks=fig.querySelectorAll('.mark');
+            marks.forEach(function(m){var x=parseFloat(m.style.left)/100*c.width,y=parseFloat(m.style.top)/100*c.height,h=parseFloat(m.style.height)/100*c.height;
+              var red=m.classList.contains('error')||m.classList.contains('warning'),hit=false;
+              for(var dx=-2;dx<=2;dx++)for(var dy=-2;dy<=2;dy++){var i=(Math.round(y+h/2+dy)*c.width+Math.round(x+dx))*4;
+                if(px[i]>180&&px[i+2]<px[i]-90&&(red?px[i+1]<px[i]-90:px[i+1]>120))hit=true;}if(hit)on++;else miss.push(m.textContent);});
+            var rows=[];fig.parentNode.querySelectorAll('tr.finding .n').forEach(function(n){rows.push(n.textContent);});
+            var nums=[];marks.forEach(function(m){nums.push(m.textContent);});
+            var before=img.getBoundingClientRect().width;fig.click();var after=img.getBoundingClientRect().width;
+            done('marks='+marks.length+' on='+on+' same='+(Array.from(new Set(rows)).join()==nums.join())+' bigger='+(after>2*before)+(miss.length?' missed '+miss.join():''));
+            """#)
+        // Box 15 is the link outside the page (link.off-page): nothing drawn there; its number sits
+        // at the image's edge.
+        XCTAssertEqual(result, "marks=15 on=14 same=true bigger=true missed 15")
+        XCTAssertTrue(html.contains(#"<b class="n">15</b> warning</td><td><code>link.off-page</code>"#))
+    }
+
+    /// (#21, 6) The filters' counts follow the other filters; the document filter narrows the
+    /// findings to documents whose path contains the text.
+    func testFilterCountsFollowTheOtherFilters() throws {
+        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--quiet", "--offline", "--format", "json,html"]), .findings)
+        let report = try Repo.stableReport(out + "/report.json")
+        var count: [String: Int] = [:]
+        for d in report["documents"]?.arrayValue ?? [] where (d["path"]?.stringValue ?? "").contains("gotor") {
+            for f in d["findings"]?.arrayValue ?? [] { count[f["severity"]?.stringValue ?? "", default: 0] += 1 }
+        }
+        let script = """
+            var t=[];d.querySelectorAll('.c').forEach(function(c){t.push(c.dataset.c+c.textContent);});
+            var o=Array.from(d.getElementById('rule').options).filter(function(o){return o.value==='gotor.file-missing';})[0];
+            done(t.join(' ')+' | '+o.textContent+' | '+d.getElementById('shown').textContent);
+            """
+        try FileManager.default.copyItem(atPath: out + "/report.html", toPath: out + "/all.html")
+        let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+        // The same page with the document filter preset, as `report.html#doc=gotor` would.
+        try html.replacingOccurrences(of: "location.hash.slice(1)", with: "'doc=gotor'").write(toFile: out + "/report.html", atomically: true, encoding: .utf8)
+        let gotor = try measure(script)
+        let (e, w, n) = (count["error", default: 0], count["warning", default: 0], count["note", default: 0])
+        XCTAssertTrue(gotor.hasPrefix("error(\(e)) warning(\(w)) note(\(n)) | gotor.file-missing ("), gotor)
+        XCTAssertTrue(gotor.hasSuffix("Showing \(e + w + n) of \(try XCTUnwrap(html.components(separatedBy: "<tr class=\"finding").count - 1)) findings in 1 document"), gotor)
+        try html.replacingOccurrences(of: "location.hash.slice(1)", with: "'rule=gotor.file-missing'").write(toFile: out + "/report.html", atomically: true, encoding: .utf8)
+        let rule = try measure(script)
+        let missing = (report["documents"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }.filter { $0["rule"] == "gotor.file-missing" }
+        let sev = try XCTUnwrap(missing.first?["severity"]?.stringValue)
+        XCTAssertTrue(rule.contains("\(sev)(\(missing.count))"), "the severity counts follow the rule filter: \(rule)")
+        XCTAssertTrue(rule.contains(" | gotor.file-missing (\(missing.count)) | Showing \(missing.count) of "), rule)
+    }
 }
+

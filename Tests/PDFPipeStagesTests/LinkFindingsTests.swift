@@ -250,3 +250,35 @@ final class LinkFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(remote.count, 2)
     }
 }
+
+/// (#21, 5) The text under a link's rectangle, as a finding row shows it, on pages turned every
+/// way (`/Rotate` 0, 90 inherited, 180, 270, -90, 450) and with a crop box off the origin: the
+/// caption drawn in each link, and not the page's heading above it.
+final class LinkTextTests: XCTestCase {
+    func testTheTextUnderALinkOnPagesTurnedEveryWay() throws {
+        let path = Samples.path("rotated-cropped.pdf")
+        let r = LinkFindingsTests.audit("rotated-cropped.pdf")
+        let links = try XCTUnwrap(r.sections["links"]?.arrayValue)
+        XCTAssertEqual(links.count, 6)
+        var findings = links.map { l in
+            var f = Finding(rule: "dest.name-not-found", page: l["page"]?.intValue, rect: l["rect"]?.arrayValue?.compactMap(\.doubleValue), message: "m")
+            f.details["annotationIndex"] = l["annotationIndex"]
+            return f
+        }
+        findings.append(Finding(rule: "outline.no-target", message: "a bookmark: no rectangle, no text"))
+        let reader = try PDFReader(path: path)
+        let geometries = PageTree.pages(reader).map { PageGeometry(page: $0) }
+        LinkText.annotate(&findings, path: path, geometries: geometries)
+        XCTAssertEqual(findings.map { $0.details["linkText"]?.stringValue }, Array(repeating: "to page 1", count: 6) + [nil])
+    }
+
+    func testTheValidateLinksStageGivesItsFindingsTheirText() throws {
+        let r = LinkFindingsTests.audit("broken-links.pdf")
+        let texts = r.findings.filter { $0.details["annotationIndex"] != nil }.map { "\($0.rule): \($0.details["linkText"]?.stringValue ?? "-")" }
+        XCTAssertEqual(texts.first, "dest.name-not-found: undefined name")
+        XCTAssertTrue(texts.contains("dest.page-out-of-range: integer page 7 of 3"), "\(texts)")
+        XCTAssertTrue(texts.contains("link.zero-area: -"), "a link of no area covers no text")
+        let off = LinkFindingsTests.audit("broken-links.pdf", pipeline: #"{"stages": [{"use": "validate-links", "with": {"linkText": false}}]}"#)
+        XCTAssertTrue(off.findings.allSatisfy { $0.details["linkText"] == nil })
+    }
+}

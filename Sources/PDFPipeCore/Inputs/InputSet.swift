@@ -195,6 +195,15 @@ public enum Paths {
         return path
     }
 
+    /// A relative URL path from the folder `base` to `path` (both absolute and standardized),
+    /// with `..` where needed: `link("/a/out", "/a/in/x.pdf")` is `../in/x.pdf`.
+    public static func link(from base: String, to path: String) -> String {
+        let b = base.split(separator: "/"), p = path.split(separator: "/")
+        var n = 0
+        while n < b.count, n < p.count - 1, b[n] == p[n] { n += 1 }
+        return (Array(repeating: "..", count: b.count - n) + p[n...].map(String.init)).joined(separator: "/")
+    }
+
     public static func commonAncestor(_ paths: [String]) -> String? {
         guard var common = paths.first.map({ $0.split(separator: "/") }) else { return nil }
         for p in paths.dropFirst() {

@@ -176,6 +176,19 @@ public struct RunReport: Sendable, Equatable {
     /// The pipeline's `ignore` entries and how many findings each took out.
     public var suppressions: [SuppressionUse] = []
 
+    /// The working folder the documents' paths are relative to, and the folder the report is
+    /// written to (both absolute), when known: the HTML report links to each document's pages
+    /// with a path relative to itself. Written to no report file.
+    public var locations: Locations?
+    public struct Locations: Sendable, Equatable {
+        public var working: String
+        public var report: String
+        public init(working: String, report: String) {
+            self.working = working
+            self.report = report
+        }
+    }
+
     /// When set, the documents are in this results file (a run's `results.jsonl`), read back one
     /// at a time, and `documents` is empty: memory does not grow with the batch.
     public var store: ResultStore?

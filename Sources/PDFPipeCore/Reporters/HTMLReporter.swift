@@ -47,14 +47,14 @@ public struct HTMLReporter: Reporter {
         }
         body += "<form id=\"filters\">"
         for sev in ["error", "warning", "note"] {
-            body += "<label><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev)</label> "
+            body += "<label class=\"\(sev)\"><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev) <span class=\"c\" data-c=\"\(sev)\"></span></label> "
         }
         body += "<select id=\"rule\"><option value=\"\">all rules</option>"
         for r in rules.sorted() { body += "<option value=\"\(h(r))\">\(h(r))</option>" }
-        body += "</select> <span id=\"shown\"></span></form></header>\n<main>\n"
+        body += "</select> <input id=\"doc\" type=\"search\" placeholder=\"document contains…\" size=\"18\"> <span id=\"shown\"></span></form></header>\n<main>\n"
         if !report.findings.isEmpty {
             body += "<section class=\"doc\"><h2>pipeline \(h(report.findings.first?.details["file"]?.stringValue ?? ""))</h2>\n"
-            body += group(title: "ignore list", findings: report.findings, thumbnail: nil) + "</section>\n"
+            body += group(title: "ignore list", findings: report.findings, page: nil, thumbnail: nil) + "</section>\n"
         }
         let targets = BrokenTarget.collect(report)
         if !targets.isEmpty {
@@ -85,7 +85,9 @@ public struct HTMLReporter: Reporter {
             guard shown < Self.expanded else { break }
             shown += 1
             let thumbs = Dictionary(d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } }, uniquingKeysWith: { a, _ in a })
-            body += "<section class=\"doc\" id=\"doc-\(shown)\" data-path=\"\(h(d.path))\"><h2>\(h(d.displayPath))"
+            let links = DocumentLinks(d, locations: report.locations)
+            body += "<section class=\"doc\" id=\"doc-\(shown)\" data-path=\"\(h(d.path))\"><h2>"
+            body += links.document.map { "<a href=\"\(h($0))\">\(h(d.displayPath))</a>" } ?? h(d.displayPath)
             body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""
             body += " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
             if let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), !skipped.isEmpty {
@@ -96,10 +98,10 @@ public struct HTMLReporter: Reporter {
             for f in d.findings.prefix(Self.rowsPerDocument) {
                 if let p = f.page { byPage[p, default: []].append(f) } else { general.append(f) }
             }
-            if !general.isEmpty { body += group(title: "document", findings: general, thumbnail: nil) }
+            if !general.isEmpty { body += group(title: "document", findings: general, page: nil, thumbnail: nil, links: links) }
             for p in byPage.keys.sorted() {
                 let label = byPage[p]!.first?.pageLabel.map { " (\($0))" } ?? ""
-                body += group(title: "page \(p)\(label)", findings: byPage[p]!, thumbnail: thumbs[p])
+                body += group(title: "page \(p)\(label)", findings: byPage[p]!, page: p, thumbnail: thumbs[p], links: links)
             }
             if d.findings.count > Self.rowsPerDocument {
                 body += "<p class=\"more\">… and \(d.findings.count - Self.rowsPerDocument) more findings in report.json</p>\n"
@@ -135,17 +137,86 @@ public struct HTMLReporter: Reporter {
     static let indexRows = 5_000
     static let rowsPerDocument = 200
 
-    func group(title: String, findings: [Finding], thumbnail: String?) -> String {
+    /// Where a document's rows link to: the document and its review copy (relative to the report,
+    /// when the report knows where it and the documents are), and where each link with findings
+    /// lies on its thumbnail (the thumbnails stage's `labels`).
+    struct DocumentLinks {
+        var document: String?
+        var reviewCopy: String?
+        var reviewOffset = 0
+        /// page → annotation index → box (fractions of the image: x, y, width, height).
+        var boxes: [Int: [Int: [Double]]] = [:]
+
+        static let none = DocumentLinks()
+        private init() {}
+
+        init(_ d: DocumentResult, locations: RunReport.Locations?) {
+            if let l = locations {
+                document = Escape.uriPath(Paths.link(from: l.report, to: Paths.absolute(d.displayPath, relativeTo: l.working)))
+            }
+            if let copy = d.artifacts.first(where: { $0.kind == "review-copy" }) {
+                reviewCopy = Escape.uriPath(copy.path)
+                reviewOffset = d.sections["reviewCopy"]?["summaryPages"]?.intValue ?? 0
+            }
+            for l in d.sections["thumbnails"]?["labels"]?.arrayValue ?? [] {
+                guard let p = l["page"]?.intValue, let k = l["annotationIndex"]?.intValue,
+                    let b = l["box"]?.arrayValue?.compactMap(\.doubleValue), b.count == 4
+                else { continue }
+                boxes[p, default: [:]][k] = b
+            }
+        }
+    }
+
+    /// One page's (or the document's) findings, beside the page's thumbnail. Links with findings
+    /// get a number on the thumbnail, and their rows the same number.
+    func group(title: String, findings: [Finding], page: Int?, thumbnail: String?, links: DocumentLinks = DocumentLinks.none) -> String {
         var out = "<div class=\"page\">"
+        // Numbers in row order, one per link (a link with two findings has one number).
+        var numbers: [Int: Int] = [:]
+        var marks: [(n: Int, box: [Double], severity: Severity)] = []
+        let boxes = page.flatMap { links.boxes[$0] } ?? [:]
+        if thumbnail != nil {
+            for f in findings {
+                guard let k = f.details["annotationIndex"]?.intValue, let b = boxes[k] else { continue }
+                if let n = numbers[k] {
+                    if f.severity > marks[n - 1].severity { marks[n - 1].severity = f.severity }
+                } else {
+                    numbers[k] = marks.count + 1
+                    marks.append((marks.count + 1, b, f.severity))
+                }
+            }
+        }
         if let thumbnail {
             let url = h(Escape.uriPath(thumbnail))
-            out += "<a href=\"\(url)\"><img src=\"\(url)\" alt=\"\(h(title))\" loading=\"lazy\"></a>"
+            out += "<figure class=\"shot\" title=\"click to enlarge\"><img src=\"\(url)\" alt=\"\(h(title))\" loading=\"lazy\">"
+            for m in marks {
+                // Within the image: a link off the page gets its number at the nearest edge.
+                func unit(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
+                let x = unit(m.box[0]), y = unit(m.box[1])
+                let w = unit(m.box[0] + m.box[2]) - x, hh = unit(m.box[1] + m.box[3]) - y
+                func pc(_ v: Double) -> String { JSONWriter.format((max(v, 0) * 10_000).rounded() / 100) + "%" }
+                out += "<span class=\"mark \(m.severity.rawValue)\" style=\"left:\(pc(x));top:\(pc(y));width:\(pc(w));height:\(pc(hh))\"><b>\(m.n)</b></span>"
+            }
+            out += "</figure>"
         }
-        out += "<div class=\"findings\"><h3>\(h(title))</h3><table>"
+        out += "<div class=\"findings\"><h3>\(h(title))"
+        if let doc = links.document { out += " <a class=\"open\" href=\"\(h(doc))\(page.map { "#page=\($0)" } ?? "")\">open</a>" }
+        if let copy = links.reviewCopy {
+            out += " <a class=\"open\" href=\"\(h(copy))#page=\((page ?? 1) + (page == nil ? 0 : links.reviewOffset))\">review copy</a>"
+        }
+        out += "</h3><table>"
         for f in findings {
             out += "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
-            out += "<td class=\"sev\">\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))"
+            let n = f.details["annotationIndex"]?.intValue.flatMap { numbers[$0] }
+            out += "<td class=\"sev\">\(n.map { "<b class=\"n\">\($0)</b> " } ?? "")\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))"
             if f.baseline == .unchanged { out += " <span class=\"badge\">baseline</span>" }
+            let text = f.details["linkText"]?.stringValue, target = f.details["target"]?.stringValue
+            if text != nil || target != nil {
+                out += "<div class=\"link\">"
+                if let text { out += "link text <q>\(h(text))</q>" }
+                if let target { out += "\(text == nil ? "" : " ")→ <span class=\"target\">\(h(target))</span>" }
+                out += "</div>"
+            }
             if let hint = f.hint { out += "<div class=\"hint\">fix: \(h(hint))</div>" }
             out += "</td></tr>"
         }
@@ -155,10 +226,16 @@ public struct HTMLReporter: Reporter {
     func h(_ s: String) -> String { Escape.xml(s) }
 
     static let css = """
-        body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222}header{padding:12px 20px;background:#f4f4f6;border-bottom:1px solid #ddd;position:sticky;top:0}
-        h1{font-size:20px;margin:0}.incomplete{background:#fff3cd;border:1px solid #e0b000;padding:6px 10px;margin:6px 0}.meta{color:#666;margin:2px 0 8px}table.summary td,table.summary th{padding:2px 10px;text-align:right}
+        body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222}header{padding:12px 20px;background:#f4f4f6;border-bottom:1px solid #ddd;position:sticky;top:0;z-index:2}
+        h1{font-size:20px;margin:0}.incomplete{background:#fff3cd;border:2px solid #e0b000;padding:8px 12px;margin:6px 0;font-size:15px}.meta{color:#666;margin:2px 0 8px}table.summary td,table.summary th{padding:2px 10px;text-align:right}
         main{padding:10px 20px}.doc{border-bottom:1px solid #eee;padding:8px 0}.doc h2{font-size:16px}.count{color:#888;font-weight:normal;font-size:13px}
-        .page{display:flex;gap:14px;margin:8px 0}.page img{width:160px;border:1px solid #ccc}.findings{flex:1}.findings h3{font-size:13px;margin:0 0 4px;color:#555}
+        .page{display:flex;gap:14px;margin:8px 0}.findings{flex:1;min-width:0}
+        .shot{position:relative;margin:0;flex:none;width:160px;align-self:flex-start;cursor:zoom-in}.shot img{width:100%;display:block;border:1px solid #ccc}
+        .page.big{flex-direction:column}.page.big .shot{width:min(100%,760px);cursor:zoom-out}
+        .mark{position:absolute;box-sizing:border-box;pointer-events:none}.mark b{position:absolute;right:100%;top:50%;transform:translateY(-50%);margin-right:1px}
+        .mark b,.n{font:bold 9px/11px system-ui,sans-serif;color:#fff;background:#c00;border-radius:5px;padding:0 3px}.page.big .mark b{font-size:12px;line-height:15px}
+        .mark.warning b,.warning .n{background:#b60}.mark.note b,.note .n{background:#15c}.n{display:inline-block;margin-right:3px}
+        .link{font-size:13px;color:#333;overflow-wrap:anywhere}.link q{font-style:italic}.open{font-size:12px;font-weight:normal;margin-left:6px}.findings h3{font-size:13px;margin:0 0 4px;color:#555}
         .findings table{border-collapse:collapse;width:100%}.findings td{border-top:1px solid #eee;padding:3px 6px;vertical-align:top}
         .sev{font-weight:bold;width:5em}.error .sev,.error{color:#c00}.warning .sev,.warning{color:#b60}.note .sev,.note{color:#15c}
         .hint{color:#555;font-size:12px}.badge{font-size:12px;border:1px solid;border-radius:3px;padding:0 4px}.skipped{color:#888}
@@ -168,27 +245,38 @@ public struct HTMLReporter: Reporter {
         td{overflow-wrap:anywhere}
         @media (max-width:600px){header{position:static;padding:8px 10px}main{padding:6px 10px}
         table.summary th,table.summary td{padding:2px 3px;font-size:12px}#filters select{max-width:100%}
-        .page{flex-direction:column;gap:6px}.page img{width:100%;max-width:360px;height:auto}
+        .page{flex-direction:column;gap:6px}.shot{width:100%;max-width:360px}
         .targets table,.rules table,.index table,.findings table{width:100%;table-layout:fixed}.sev{width:4.5em}}
         """
 
     static let script = """
         (function(){
-          var boxes=document.querySelectorAll('input[name=severity]'),rule=document.getElementById('rule');
-          var params=new URLSearchParams(location.hash.slice(1));
-          if(params.get('severity')){var keep=params.get('severity').split(',');boxes.forEach(function(b){b.checked=keep.indexOf(b.value)>=0;});}
-          if(params.get('rule')){rule.value=params.get('rule');}
+          var boxes=document.querySelectorAll('input[name=severity]'),rule=document.getElementById('rule'),doc=document.getElementById('doc');
+          var rows=Array.prototype.slice.call(document.querySelectorAll('tr.finding'));
+          rows.forEach(function(r){var d=r.closest('.doc');r.dataset.doc=d&&d.dataset.path?d.dataset.path.toLowerCase():'';});
+          var names={};Array.prototype.forEach.call(rule.options,function(o){names[o.value]=o.textContent;});
+          function read(){var p=new URLSearchParams(location.hash.slice(1));
+            if(p.get('severity')!==null){var keep=p.get('severity').split(',');boxes.forEach(function(b){b.checked=keep.indexOf(b.value)>=0;});}
+            if(p.get('rule')!==null){rule.value=p.get('rule');}if(p.get('doc')!==null){doc.value=p.get('doc');}}
           function apply(){
             var on={};boxes.forEach(function(b){on[b.value]=b.checked;});
-            var rows=document.querySelectorAll('tr.finding'),shown=0;
-            rows.forEach(function(r){var v=on[r.dataset.severity]&&(!rule.value||r.dataset.rule===rule.value);r.style.display=v?'':'none';if(v)shown++;});
+            var q=doc.value.toLowerCase(),shown=0,docs=0,bySev={error:0,warning:0,note:0},byRule={};
+            rows.forEach(function(r){var inDoc=!q||r.dataset.doc.indexOf(q)>=0,sev=on[r.dataset.severity],ru=!rule.value||r.dataset.rule===rule.value;
+              // Each filter's counts follow the other filters.
+              if(inDoc&&ru)bySev[r.dataset.severity]++;if(inDoc&&sev)byRule[r.dataset.rule]=(byRule[r.dataset.rule]||0)+1;
+              var v=inDoc&&sev&&ru;r.style.display=v?'':'none';if(v)shown++;});
+            document.querySelectorAll('.c').forEach(function(c){c.textContent='('+bySev[c.dataset.c]+')';});
+            Array.prototype.forEach.call(rule.options,function(o){o.textContent=o.value?names[o.value]+' ('+(byRule[o.value]||0)+')':names[o.value];});
             document.querySelectorAll('.page').forEach(function(p){p.style.display=p.querySelector('tr.finding:not([style*="none"])')?'':'none';});
-            var filtered=rule.value!=='';boxes.forEach(function(b){if(!b.checked)filtered=true;});
-            document.querySelectorAll('.doc').forEach(function(d){var any=d.querySelector('tr.finding:not([style*="none"])');d.style.display=(any||!filtered)?'':'none';});
-            document.getElementById('shown').textContent='Showing '+shown+' of '+rows.length+' findings';
+            var filtered=rule.value!==''||q!=='';boxes.forEach(function(b){if(!b.checked)filtered=true;});
+            document.querySelectorAll('.doc').forEach(function(d){var any=d.querySelector('tr.finding:not([style*="none"])');if(any)docs++;d.style.display=(any||!filtered)?'':'none';});
+            document.getElementById('shown').textContent='Showing '+shown+' of '+rows.length+' findings in '+docs+' document'+(docs==1?'':'s');
           }
-          boxes.forEach(function(b){b.addEventListener('change',apply);});rule.addEventListener('change',apply);
-          window.addEventListener('hashchange',function(){var p=new URLSearchParams(location.hash.slice(1));if(p.get('rule')!==null){rule.value=p.get('rule');apply();}});apply();
+          boxes.forEach(function(b){b.addEventListener('change',apply);});rule.addEventListener('change',apply);doc.addEventListener('input',apply);
+          window.addEventListener('hashchange',function(){read();apply();});
+          // A click on a thumbnail enlarges the page (and its numbered boxes); another click shrinks it.
+          document.querySelectorAll('.shot').forEach(function(s){s.addEventListener('click',function(){s.parentNode.classList.toggle('big');});});
+          read();apply();
         })();
         """
 }

@@ -211,8 +211,10 @@ public final class ResultStore: Sendable {
 
     /// What reporters other than JSON read of a document: everything but the stages' big sections
     /// (the link inventory, destination lists, text), which are scanned over, not parsed — a
-    /// document of 4,000 links is read in a fraction of the time.
-    static let reporterKeys: Set<String> = DocumentResult.knownKeys.union(["skippedStages"])
+    /// document of 4,000 links is read in a fraction of the time. The thumbnails' section (where the
+    /// links with findings lie on each image) and the review copy's are small and the HTML report
+    /// uses them.
+    static let reporterKeys: Set<String> = DocumentResult.knownKeys.union(["skippedStages", "thumbnails", "reviewCopy"])
 
     public func reporterDocument(_ index: Int) -> DocumentResult? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),

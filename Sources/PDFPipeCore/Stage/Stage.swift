@@ -152,13 +152,19 @@ public struct Job {
     /// The findings so far as the report will show them: rule levels applied, rules off dropped.
     public var effectiveFindings: [Finding] {
         findings.compactMap { f in
+            guard let s = effectiveSeverity(of: f) else { return nil }
             var f = f
-            switch ruleLevels[f.rule] {
-            case .off?: return nil
-            case .severity(let s)?: f.severity = s
-            case nil: if Rules.rule(f.rule)?.offByDefault == true { return nil }
-            }
+            f.severity = s
             return f
+        }
+    }
+
+    /// The severity the pipeline's `rules` give `f`; nil when its rule is off.
+    public func effectiveSeverity(of f: Finding) -> Severity? {
+        switch ruleLevels[f.rule] {
+        case .off?: return nil
+        case .severity(let s)?: return s
+        case nil: return Rules.rule(f.rule)?.offByDefault == true ? nil : f.severity
         }
     }
 

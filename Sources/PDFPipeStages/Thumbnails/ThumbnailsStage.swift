@@ -154,22 +154,52 @@ public struct ThumbnailsStage: Stage {
         // Link rectangles for the overlay: from the inventory, broken ones from the findings.
         var marks: [Int: [(PDFRect, Bool)]] = [:]
         var geometries: [PageGeometry] = []
+        // The links with findings, by page and place in /Annots, for the report's numbered boxes.
+        var withFindings: [String: Severity] = [:]
+        var labelled: [(page: Int, index: Int, rect: PDFRect)] = []
         if overlay {
             // A link is broken when a finding (warning or worse) names it: page and position in
             // /Annots, its identity (rectangles, rounded in the inventory, would mismatch).
-            let broken = Set(job.effectiveFindings.filter { $0.severity >= .warning }.compactMap { f -> String? in
-                guard let p = f.page, let k = f.details["annotationIndex"]?.intValue else { return nil }
-                return "\(p)#\(k)"
-            })
+            for f in job.effectiveFindings {
+                guard let p = f.page, let k = f.details["annotationIndex"]?.intValue else { continue }
+                withFindings["\(p)#\(k)"] = max(withFindings["\(p)#\(k)"] ?? f.severity, f.severity)
+            }
             for l in job.sections["links"]?.arrayValue ?? [] {
                 guard let p = l["page"]?.intValue, let k = l["annotationIndex"]?.intValue,
                     let r = l["rect"]?.arrayValue?.compactMap(\.doubleValue), r.count == 4
                 else { continue }
-                marks[p, default: []].append((PDFRect(r[0], r[1], r[2], r[3]), broken.contains("\(p)#\(k)")))
+                let rect = PDFRect(r[0], r[1], r[2], r[3])
+                let severity = withFindings["\(p)#\(k)"]
+                marks[p, default: []].append((rect, severity.map { $0 >= .warning } ?? false))
+                if severity != nil { labelled.append((p, k, rect)) }
             }
         }
         if overlay || box != "crop" {
             geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
+        }
+        let geo = geometries
+        let box = box
+        /// The part of the rendered (crop-box) page another page box covers, in pixels at scale 1.
+        @Sendable func region(_ pageNumber: Int) -> PixelRect? {
+            guard box != "crop", pageNumber - 1 < geo.count else { return nil }
+            let g = geo[pageNumber - 1]
+            let wanted = g.box(box).intersection(g.visibleBox) ?? g.visibleBox
+            return wanted != g.visibleBox ? LinkGeometry.pixelRect(wanted, on: g, scale: 1) : nil
+        }
+        let selectedSet = Set(selected)
+        let labels: [JSONValue] = labelled.compactMap { l in
+            guard selectedSet.contains(l.page), l.page - 1 < geo.count else { return nil }
+            let g = geo[l.page - 1]
+            let whole = LinkGeometry.pixelRect(g.visibleBox, on: g, scale: 1)
+            let area = region(l.page) ?? PixelRect(x: 0, y: 0, width: whole.width, height: whole.height)
+            let px = LinkGeometry.pixelRect(l.rect, on: g, scale: 1)
+            guard area.width > 0, area.height > 0 else { return nil }
+            // Hostile rectangles (huge, or far off the page) stay finite and near the image.
+            func f(_ v: Double) -> JSONValue { .double(v.isFinite ? (min(max(v, -1), 2) * 10_000).rounded() / 10_000 : 0) }
+            return [
+                "page": .int(l.page), "annotationIndex": .int(l.index),
+                "box": [f((px.x - area.x) / area.width), f((px.y - area.y) / area.height), f(px.width / area.width), f(px.height / area.height)],
+            ]
         }
         let plan = selected.map { page in (page, fileName(for: job, page: page), marks[page] ?? []) }
 
@@ -191,12 +221,11 @@ public struct ThumbnailsStage: Stage {
             if contactSheet, let sheet = manifest["contactSheet"]?.stringValue { job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet)) }
             // What poppler said while rendering them, said again: a skip reports what a render would.
             job.reportPopplerMessages(manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-            job.sections["thumbnails"] = ["rendered": 0, "skipped": .int(plan.count)]
+            job.sections["thumbnails"] = section(rendered: 0, skipped: plan.count, labels: labels)
             return
         }
         let outputDirectory = job.outputDirectory
         let results = Locked([Rendered](repeating: Rendered(), count: plan.count))
-        let geo = geometries
 
         @Sendable func render(_ worker: PageWorker, _ k: Int) {
             let (pageNumber, relative, pageMarks) = plan[k]
@@ -207,12 +236,7 @@ public struct ThumbnailsStage: Stage {
                 return
             }
             // Another page box: the part of the rendered (crop-box) page it covers.
-            var region: PixelRect?
-            if box != "crop", pageNumber - 1 < geo.count {
-                let g = geo[pageNumber - 1]
-                let wanted = g.box(box).intersection(g.visibleBox) ?? g.visibleBox
-                if wanted != g.visibleBox { region = LinkGeometry.pixelRect(wanted, on: g, scale: 1) }
-            }
+            let region = region(pageNumber)
             let (w, h) = region.map { ($0.width, $0.height) } ?? page.size
             let s = scale(width: w, height: h)
             do throws(BridgeError) {
@@ -265,8 +289,17 @@ public struct ThumbnailsStage: Stage {
             job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
             manifest["contactSheet"] = .string(sheet)
         }
-        job.sections["thumbnails"] = ["rendered": .int(plan.count - failures), "skipped": 0]
+        job.sections["thumbnails"] = section(rendered: plan.count - failures, skipped: 0, labels: labels)
         if incremental && failures == 0 { try? AtomicFile.write(JSONWriter.pretty(.object(manifest)), to: manifestPath) }
+    }
+
+    /// The stage's section: counts, and where each link with findings lies on its thumbnail
+    /// (`labels`: page, place in /Annots, `box` as fractions of the image: x, y from the top left,
+    /// width, height), for the HTML report's numbered boxes.
+    func section(rendered: Int, skipped: Int, labels: [JSONValue]) -> JSONValue {
+        var o: [String: JSONValue] = ["rendered": .int(rendered), "skipped": .int(skipped)]
+        if !labels.isEmpty { o["labels"] = .array(labels) }
+        return .object(o)
     }
 
     func encode(_ image: CairoImage) -> [UInt8] {
