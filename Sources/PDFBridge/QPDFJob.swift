@@ -79,7 +79,7 @@ private func text(_ data: UnsafePointer<CChar>?, _ len: Int) -> String {
 /// second thread than in the `qpdf` command line: libstdc++ then counts `shared_ptr` references
 /// (every `QPDFObjectHandle`) with atomic instructions, and glibc's malloc takes its arena lock,
 /// where a process that never started a thread does neither (`__libc_single_threaded`; measured in
-/// README "Benchmarks"). pdfpipe has threads, so big documents are normalized by a copy of pdfpipe
+/// docs/benchmarks.md). pdfpipe has threads, so big documents are normalized by a copy of pdfpipe
 /// started as `pdfpipe __qpdf-job` that reads the job JSON on its standard input, runs the job on its
 /// only thread, and answers with qpdf's messages, one per line (`W `, `E `, `I ` for warnings, errors,
 /// information) and qpdf's exit status. A crash of qpdf there is an error of that document, not the

@@ -242,7 +242,7 @@ public struct HTMLReporter: Reporter {
         .targets table{border-collapse:collapse}.targets td,.targets th{border-top:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}.target{word-break:break-all}
         .suppressed{color:#666;font-size:13px}.baseline{margin:4px 0}.rules table,.index table{border-collapse:collapse}.rules td,.rules th,.index td,.index th{border-top:1px solid #eee;padding:2px 8px;text-align:left}
         .index td.error,.index td.warning,.index td.note{text-align:right}.clean,.more{color:#666}.path{word-break:break-all}
-        td{overflow-wrap:anywhere}
+        td{overflow-wrap:anywhere}@media (min-width:601px){.findings td:nth-child(2){white-space:nowrap}}
         @media (max-width:600px){header{position:static;padding:8px 10px}main{padding:6px 10px}
         table.summary th,table.summary td{padding:2px 3px;font-size:12px}#filters select{max-width:100%}
         .page{flex-direction:column;gap:6px}.shot{width:100%;max-width:360px}

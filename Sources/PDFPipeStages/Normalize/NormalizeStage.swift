@@ -180,7 +180,7 @@ public struct NormalizeStage: Stage {
 public enum QPDFHelper {
     /// Documents from this many objects (the trailer's /Size) up go to the helper: starting it costs
     /// about 20 ms, which a single-threaded qpdf saves from about 3 000 objects up (measured on real
-    /// manuals of 36 to 90 000 objects; README "Benchmarks").
+    /// manuals of 36 to 90 000 objects; docs/benchmarks.md).
     public static let defaultMinimumObjects = 5000
 
     /// The helper's life, for `pdfpipe __qpdf-job`: returns its exit status.

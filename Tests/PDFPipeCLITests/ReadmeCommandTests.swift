@@ -1,0 +1,100 @@
+import Foundation
+import PDFPipeCore
+import TestSupport
+import XCTest
+
+/// (#21, 8) Every command of the README runs. The `sh` blocks of "Using it in CI" are run by
+/// `ReadmeRecipeTests` (as a CI system would); every other `sh` block is run here, from the README's
+/// own text, block after block with `bash -e`, in one scratch folder that holds the samples and the
+/// pipelines, with the build under test first on `PATH`. A block must exit 0 (the README writes
+/// `|| true` where findings are expected) and pdfpipe must not have refused anything. The few
+/// commands that cannot run inside the test suite are named below with the test that runs them
+/// instead; a README command that is neither run here nor named there fails this test.
+final class ReadmeCommandTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// Commands run elsewhere, and where.
+    static let runElsewhere: [String: String] = [
+        "bash scripts/test.sh": ".ci/run (it is the test suite itself; checked below)",
+        "bash scripts/build-deb.sh": "DebPackageTests.testThePackageInstallsIntoACleanRootAndRunsTheDemo",
+        "sudo apt-get install ./out/deb/pdfpipe_\(PDFPipeVersion.string)_amd64.deb": "DebPackageTests (dpkg --root into a fresh root)",
+    ]
+
+    /// The `sh` blocks of the README outside the CI section, each as its lines.
+    static func blocks() throws -> [[String]] {
+        let text = try String(contentsOfFile: Repo.root + "/README.md", encoding: .utf8)
+        var blocks: [[String]] = []
+        var section = ""
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if current == nil, line.hasPrefix("## ") { section = line }
+            if line == "```sh" {
+                current = []
+            } else if line.hasPrefix("```"), let c = current {
+                if section != "## Using it in CI" { blocks.append(c) }
+                current = nil
+            } else if current != nil {
+                current!.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// A command line without its comment.
+    static func command(_ line: String) -> String {
+        var s = line
+        if let r = s.range(of: "  #") ?? s.range(of: " # ") { s = String(s[..<r.lowerBound]) }
+        return s.trimmingCharacters(in: .whitespaces)
+    }
+
+    func testEveryCommandOfTheReadmeRuns() throws {
+        let fm = FileManager.default
+        try fm.copyItem(atPath: Repo.root + "/samples", toPath: dir + "/samples")
+        try fm.copyItem(atPath: Repo.root + "/pipelines", toPath: dir + "/pipelines")
+        try fm.createSymbolicLink(atPath: dir + "/scripts", withDestinationPath: Repo.root + "/scripts")
+        try fm.createDirectory(atPath: dir + "/.build", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: dir + "/.build/report-schemas", withDestinationPath: Repo.root + "/.build/report-schemas")
+        let exe = try Repo.executable()
+        let bin = (exe as NSString).deletingLastPathComponent
+        let blocks = try Self.blocks()
+        XCTAssertGreaterThanOrEqual(blocks.count, 8, "the README's sh blocks were found")
+        var ran: [String] = []
+        for block in blocks {
+            var script = ["set -e", "cd '\(dir)'"]
+            for line in block {
+                let c = Self.command(line)
+                guard !c.isEmpty else { continue }
+                if let elsewhere = Self.runElsewhere[c] {
+                    script.append("# \(c): run by \(elsewhere)")
+                    continue
+                }
+                XCTAssertFalse(c.hasPrefix("sudo "), "\(c): a README command that needs root and is run by no test")
+                script.append(line)
+                ran.append(c)
+            }
+            let r = try ExternalTool.run(
+                "/bin/bash", ["-c", script.joined(separator: "\n")],
+                environment: ["PATH": "\(bin):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "PDFPIPE_BIN": exe, "NO_COLOR": "1"])
+            XCTAssertEqual(r.status, 0, "README block failed:\n\(block.joined(separator: "\n"))\n\(r.output.suffix(3000))")
+            XCTAssertFalse(r.output.contains("pdfpipe: error:"), "pdfpipe refused a README command:\n\(block.joined(separator: "\n"))\n\(r.output.suffix(3000))")
+        }
+        // What the commands leave behind, as the README says.
+        for file in [
+            "out/default/report.json", "pdfpipe.json", "pipeline.schema.json", "out/tutorial/report.html",
+            "out/broken-link-report/report.html", "out/broken-link-report/thumbnails/broken-links/1.png", "out/thumbs/thumbnails/broken-links/1.png",
+            "out/text/report.json", "out/audit/junit.xml", "out/isolated/report.json",
+        ] {
+            XCTAssertTrue(fm.fileExists(atPath: dir + "/" + file), "\(file) is missing after the README's commands")
+        }
+        XCTAssertTrue(ran.contains("bash scripts/demo.sh"))
+        XCTAssertTrue(ran.contains { $0.hasPrefix("pdfpipe init --for link-audit") })
+        // The commands run elsewhere are in the README, and .ci/run is the README's test command.
+        let all = blocks.flatMap { $0 }.map(Self.command)
+        for c in Self.runElsewhere.keys { XCTAssertTrue(all.contains(c), "\(c) is no longer in the README: update runElsewhere") }
+        let ci = try String(contentsOfFile: Repo.root + "/.ci/run", encoding: .utf8)
+        XCTAssertTrue(ci.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "bash scripts/test.sh" }, ci)
+    }
+}
