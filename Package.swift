@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -7,6 +7,11 @@ let package = Package(
         .executable(name: "pdfpipe", targets: ["pdfpipe"]),
         .library(name: "PDFPipeCore", targets: ["PDFPipeCore"]),
         .library(name: "PDFPipeStages", targets: ["PDFPipeStages"]),
+    ],
+    // MuPDF is AGPL-3.0 (pdfpipe and poppler are GPL): it is built in only on request,
+    // `swift build --traits MuPDF`, which needs libmupdf-dev (scripts/setup.sh --mupdf).
+    traits: [
+        .trait(name: "MuPDF", description: "the MuPDF engine for thumbnails and extract-text (engine: \"mupdf\"); AGPL-3.0, see the README")
     ],
     targets: [
         // C libraries, found through pkg-config. Nothing but the headers lives here.
@@ -30,8 +35,21 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]),
         // Linux calls Swift's Glibc module lacks (renameat2, pipe2, prctl, close_range).
         .target(name: "CSystem"),
+        // MuPDF behind a C shim (its errors are longjmps Swift cannot cross). Without the trait the
+        // shim is compiled without MuPDF and says it is not there.
+        .target(
+            name: "CMuPDF",
+            cSettings: [.define("PDFPIPE_MUPDF", .when(traits: ["MuPDF"]))],
+            linkerSettings: [
+                .linkedLibrary("mupdf", .when(traits: ["MuPDF"])), .linkedLibrary("mupdf-third", .when(traits: ["MuPDF"])),
+                .linkedLibrary("mujs", .when(traits: ["MuPDF"])), .linkedLibrary("gumbo", .when(traits: ["MuPDF"])),
+                .linkedLibrary("openjp2", .when(traits: ["MuPDF"])), .linkedLibrary("jbig2dec", .when(traits: ["MuPDF"])),
+                .linkedLibrary("freetype", .when(traits: ["MuPDF"])), .linkedLibrary("harfbuzz", .when(traits: ["MuPDF"])),
+                .linkedLibrary("jpeg", .when(traits: ["MuPDF"])), .linkedLibrary("z", .when(traits: ["MuPDF"])),
+                .linkedLibrary("m", .when(traits: ["MuPDF"])),
+            ]),
         // The one module that imports the C libraries.
-        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl", "CSystem"]),
+        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl", "CSystem", "CMuPDF"]),
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore"),
         // The stages: core + bridge.

@@ -7,17 +7,26 @@
 #                             python3 (the loopback HTTP server of the external-link tests),
 #                             libxml2-utils and python3-jsonschema (JUnit and SARIF reports checked
 #                             against their schemas, which scripts/fetch-report-schemas.py fetches)
+#   scripts/setup.sh --mupdf  also libmupdf-dev and the libraries it links, for the MuPDF engine
+#                             (swift build --traits MuPDF); --test --mupdf: both
 set -euo pipefail
 
 packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev libjpeg-dev libwebp-dev libcurl4-openssl-dev pkg-config)
-if [ "${1:-}" = "--test" ]; then packages+=(qpdf poppler-utils chromium python3 libxml2-utils python3-jsonschema python3-yaml jq); fi
+test=""
+for a in "$@"; do
+  case "$a" in
+    --test) test=--test; packages+=(qpdf poppler-utils chromium python3 libxml2-utils python3-jsonschema python3-yaml jq) ;;
+    --mupdf) packages+=(libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev libfreetype-dev libharfbuzz-dev mupdf-tools) ;;
+    *) echo "setup: unknown option $a (--test, --mupdf)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-fetch_schemas() { [ "${1:-}" != "--test" ] || /usr/bin/python3 "$(dirname "$0")/fetch-report-schemas.py"; }
-if [ ${#missing[@]} -eq 0 ]; then fetch_schemas "${1:-}"; exit 0; fi
+fetch_schemas() { [ "$test" != "--test" ] || /usr/bin/python3 "$(dirname "$0")/fetch-report-schemas.py"; }
+if [ ${#missing[@]} -eq 0 ]; then fetch_schemas; exit 0; fi
 
 echo "setup: installing ${missing[*]}" >&2
 sudo=""
@@ -28,4 +37,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fetch_schemas "${1:-}"
+fetch_schemas

@@ -2,7 +2,7 @@
 # Sets everything up and runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --test
+scripts/setup.sh --test --mupdf
 # The runner and the page workers again under ThreadSanitizer (a report fails the run: TSan's exit
 # code 66); their stress tests keep the cores busy, since races hide on idle machines.
 swift build --build-tests --sanitize=thread --scratch-path .build/tsan
@@ -10,3 +10,8 @@ swift test --skip-build --sanitize=thread --scratch-path .build/tsan --disable-s
   --filter 'PageHelpersTests|PageWorkersTests|RunnerTests'
 swift build --build-tests
 swift test --skip-build --disable-swift-testing
+# The MuPDF engine, an opt-in build (the MuPDF package trait; AGPL): its suites in that build, where
+# a missing engine fails instead of skipping.
+swift build --build-tests --traits MuPDF --scratch-path .build/mupdf
+PDFPIPE_EXPECT_MUPDF=1 swift test --skip-build --traits MuPDF --scratch-path .build/mupdf --disable-swift-testing \
+  --filter 'EngineTests|ThumbnailsTests|ExtractTextTests|IncrementalThumbnailsTests|ThumbnailFormatTests'

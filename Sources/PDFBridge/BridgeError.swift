@@ -10,10 +10,12 @@ public enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
     case cairo(message: String)
     /// libcurl could not be set up.
     case curl(message: String)
+    /// MuPDF failed (the engine built in with the MuPDF trait).
+    case mupdf(message: String)
 
     public var description: String {
         switch self {
-        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m), .curl(let m): m
+        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m), .curl(let m), .mupdf(let m): m
         }
     }
 }

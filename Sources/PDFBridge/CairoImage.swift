@@ -26,6 +26,14 @@ public final class CairoImage {
 
     deinit { cairo_surface_destroy(surface) }
 
+    /// Lets `body` write the pixels (ARGB32, premultiplied, native endian; `stride` bytes a row).
+    func withMutablePixels<R>(_ body: (UnsafeMutablePointer<UInt8>, Int) -> R) -> R {
+        cairo_surface_flush(surface)
+        let r = body(cairo_image_surface_get_data(surface), Int(cairo_image_surface_get_stride(surface)))
+        cairo_surface_mark_dirty(surface)
+        return r
+    }
+
     /// The pixel at (x, y) from the top left, as (red, green, blue), 0...255.
     public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let stride = Int(cairo_image_surface_get_stride(surface))

@@ -205,7 +205,7 @@ public struct CLI: Sendable {
     }
 
     private func printOptions(_ options: [OptionSpec], indent: String) {
-        for o in options {
+        for o in options where o.listed {
             if case .object(let sub) = o.kind {
                 console.print("\(indent)\(o.key) (object): \(o.summary)")
                 printOptions(sub, indent: indent + "  ")

@@ -191,14 +191,36 @@ extension Job {
 
     /// Poppler's messages as findings, each once (a document read by several workers says some of
     /// them once per worker): the first 20, and how many more there were.
-    mutating func reportPopplerMessages(_ all: [String], dropped: Int = 0) {
+    mutating func reportPopplerMessages(_ all: [String], dropped: Int = 0, library: String = "poppler") {
         var seen = Set<String>()
         let messages = all.filter { seen.insert($0).inserted }
         for m in messages.prefix(20) {
-            report(Finding(rule: "pdf.parse-message", message: "poppler: \(m.trimmingCharacters(in: .whitespacesAndNewlines))"))
+            report(Finding(rule: "pdf.parse-message", message: "\(library): \(m.trimmingCharacters(in: .whitespacesAndNewlines))"))
         }
         let more = max(0, messages.count - 20) + dropped
-        if more > 0 { report(Finding(rule: "pdf.parse-message", message: "poppler: \(more) more messages not shown")) }
+        if more > 0 { report(Finding(rule: "pdf.parse-message", message: "\(library): \(more) more messages not shown")) }
+    }
+
+    /// The working file read through `engine` for rendering and text: poppler (the job's shared
+    /// document) or MuPDF (opened on first use, kept for the document's other stages).
+    public mutating func engineDocument(_ engine: PageEngine) throws(DocumentFailure) -> any EngineDocument {
+        switch engine {
+        case .poppler:
+            return try poppler()
+        case .mupdf:
+            if let f = resources.existing(MuPDFFile.self) { return f }
+            do {
+                let f = try MuPDFFile(path: workingFile)
+                resources.store(f)
+                reportPopplerMessages(f.drainMessages(), library: "MuPDF")
+                return f
+            } catch {
+                if case .passwordRequired(_, let m) = error {
+                    throw DocumentFailure(rule: "pdf.password-required", message: "the document needs a user password to open (MuPDF: \(m))")
+                }
+                throw DocumentFailure(rule: "pdf.unreadable", message: "MuPDF cannot open the file: \(stripPath(error.description))")
+            }
+        }
     }
 }
 

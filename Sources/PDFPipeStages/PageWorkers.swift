@@ -5,9 +5,9 @@ import Synchronization
 
 /// What one page worker holds: its own document, and its own file writer.
 final class PageWorker {
-    let document: PopplerFile
+    let document: any EngineDocument
     let files = FileReplacer()
-    init(document: PopplerFile) { self.document = document }
+    init(document: any EngineDocument) { self.document = document }
 }
 
 /// The pages of one document, on one thread or several.
@@ -17,10 +17,11 @@ enum PageWorkers {
         let next = Atomic<Int>(0)
     }
 
-    /// Calls `body(worker, k)` for every `k` in `0..<count` and returns poppler's messages page by page.
+    /// Calls `body(worker, k)` for every `k` in `0..<count` and returns the engine's messages page
+    /// by page.
     ///
     /// With one worker, the pages are done on this thread with `first` (the job's document); with
-    /// more, each worker thread opens its own `PopplerFile` of `path` (one document used by two
+    /// more, each worker thread opens its own document of `path` with `engine` (one document used by two
     /// threads crashes in cairo). The indices are handed out one at a time from a shared counter, not
     /// in contiguous runs: the pages of real manuals differ tenfold in cost, and the two halves of
     /// hyperref.pdf render in 0.53 s and 0.98 s, so with runs one of two threads sat idle for a third
@@ -28,28 +29,29 @@ enum PageWorkers {
     /// workers (`helpers`, see `PageHelpers`). `body` stores its result at index `k`, so results do
     /// not depend on who did which page.
     static func run(
-        first: PopplerFile, path: String, count: Int, workers: Int, helpers: PageHelpers?, offerFrom: Int,
+        first: any EngineDocument, engine: PageEngine = .poppler, path: String, count: Int, workers: Int, helpers: PageHelpers?,
+        offerFrom: Int,
         _ body: @Sendable (PageWorker, Int) -> Void
     ) throws(DocumentFailure) -> [[String]] {
         let counter = Counter()
         let messages = Locked([[String]](repeating: [], count: count))
         let failed = Locked<String?>(nil)
-        _ = first.log.drain().messages  // what came before is the stages' that used it
+        _ = first.drainMessages()  // what came before is the stages' that used it
         withoutActuallyEscaping(body) { body in
             @Sendable func work(_ worker: PageWorker) {
                 while true {
                     let k = counter.next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard k < count else { return }
                     body(worker, k)
-                    let m = worker.document.log.drain().messages
+                    let m = worker.document.drainMessages()
                     if !m.isEmpty { messages.withLock { $0[k] = m } }
                 }
             }
             @Sendable func open() -> PageWorker? {
                 do {
-                    let document = try PopplerFile(path: path)
-                    // What poppler says while opening, the job's own document said already.
-                    _ = document.log.drain()
+                    let document = try engine.open(path)
+                    // What the engine says while opening, the job's own document said already.
+                    _ = document.drainMessages()
                     return PageWorker(document: document)
                 } catch {
                     failed.withLock { $0 = "\(error)" }
@@ -72,7 +74,7 @@ enum PageWorkers {
         // A helper that could not open the file left its pages to the others; only a document that
         // no worker could open is a failure.
         if let f = failed.withLock({ $0 }), counter.next.load(ordering: .relaxed) < count {
-            throw DocumentFailure(rule: "pdf.unreadable", message: "poppler cannot open the file again: \(f)")
+            throw DocumentFailure(rule: "pdf.unreadable", message: "\(engine == .mupdf ? "MuPDF" : "poppler") cannot open the file again: \(f)")
         }
         return messages.withLock { $0 }
     }

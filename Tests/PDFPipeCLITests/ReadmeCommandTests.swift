@@ -21,6 +21,9 @@ final class ReadmeCommandTests: XCTestCase {
         "bash scripts/test.sh": ".ci/run (it is the test suite itself; checked below)",
         "bash scripts/build-deb.sh": "DebPackageTests.testThePackageInstallsIntoACleanRootAndRunsTheDemo",
         "sudo apt-get install ./out/deb/pdfpipe_\(PDFPipeVersion.string)_amd64.deb": "DebPackageTests (dpkg --root into a fresh root)",
+        "bash scripts/setup.sh --mupdf": "scripts/test.sh (setup.sh --test --mupdf)",
+        "swift build -c release --traits MuPDF --scratch-path .build/mupdf": "scripts/test.sh (the same trait and folder, a debug build) and bench/engines.sh (this release build)",
+        ".build/mupdf/release/pdfpipe stages | grep engine": "EngineTests.testTheEngineOptionIsListedOnlyWhereItIsBuiltIn, in both builds",
     ]
 
     /// The `sh` blocks of the README outside the CI section, each as its lines.

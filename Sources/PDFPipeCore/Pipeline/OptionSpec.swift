@@ -58,12 +58,16 @@ public struct OptionSpec: Sendable {
     public var kind: OptionKind
     public var defaultValue: JSONValue
     public var summary: String
+    /// Whether `pdfpipe stages` lists it (an option for a part this build lacks is not listed; the
+    /// schema has it, so that one pipeline file validates against every build).
+    public var listed = true
 
-    public init(_ key: String, _ kind: OptionKind, default defaultValue: JSONValue, _ summary: String) {
+    public init(_ key: String, _ kind: OptionKind, default defaultValue: JSONValue, _ summary: String, listed: Bool = true) {
         self.key = key
         self.kind = kind
         self.defaultValue = defaultValue
         self.summary = summary
+        self.listed = listed
     }
 
     static func objectSchema(_ specs: [OptionSpec]) -> JSONValue {

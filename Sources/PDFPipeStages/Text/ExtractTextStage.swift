@@ -25,6 +25,7 @@ public struct ExtractTextStage: Stage {
                     OptionSpec("severity", .choice(["error", "warning", "note"]), default: "error", "severity of its text.match findings"),
                 ]), default: [], "terms to find; each hit is a text.match finding"),
             OptionSpec("pageWorkers", .integer(min: 0, max: 64), default: 0, "threads for the pages of one document; 0: the processors other documents leave idle"),
+            EngineOption.spec,
         ],
         make: { options throws(PipelineError) in try ExtractTextStage(options: options) })
 
@@ -35,8 +36,10 @@ public struct ExtractTextStage: Stage {
     public var noTextLayer: Bool
     public var terms: [SearchTerm]
     public var pageWorkers: Int
+    public var engine: PageEngine
 
     public init(options o: OptionValues) throws(PipelineError) {
+        engine = try EngineOption.parse(o)
         format = o.string("format")
         pages = o.pages("pages")
         words = o.bool("words")
@@ -66,7 +69,7 @@ public struct ExtractTextStage: Stage {
     }
 
     public func run(_ job: inout Job) throws {
-        let first = try job.poppler()
+        let first = try job.engineDocument(engine)
         let count = first.pageCount
         job.pageCount = job.pageCount ?? count
         let selected = pages.pages(count: count)
@@ -78,14 +81,14 @@ public struct ExtractTextStage: Stage {
         // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
         let results = Locked([PageText](repeating: PageText(), count: selected.count))
         let messages = try PageWorkers.run(
-            first: first, path: job.workingFile, count: selected.count, workers: workers,
+            first: first, engine: engine, path: job.workingFile, count: selected.count, workers: workers,
             helpers: pageWorkers > 0 ? nil : job.pageHelpers, offerFrom: 32
         ) { worker, k in
-            let t = extract(worker.document.page(selected[k] - 1), layout: needLayout)
+            let t = extract(worker.document.enginePage(selected[k] - 1), layout: needLayout)
             results.withLock { $0[k] = t }
         }
         let texts = results.withLock { $0 }
-        job.reportPopplerMessages(messages.flatMap { $0 })
+        job.reportPopplerMessages(messages.flatMap { $0 }, library: engine == .mupdf ? "MuPDF" : "poppler")
 
         // Geometry, for boxes in PDF user space.
         var geometries: [PageGeometry] = []
@@ -170,11 +173,12 @@ public struct ExtractTextStage: Stage {
         job.sections["text"] = .object(section)
     }
 
-    func extract(_ page: PopplerFilePage?, layout: Bool) -> PageText {
+    func extract(_ page: (any EnginePage)?, layout: Bool) -> PageText {
         guard let page else { return PageText() }
         var t = PageText()
         // The character boxes put back the breaks poppler's text leaves out (TextAssembler).
-        (t.text, t.layout) = TextAssembler.respace(Array(page.text.unicodeScalars), page.textLayout)
+        let (text, boxes) = page.textAndLayout()
+        (t.text, t.layout) = TextAssembler.respace(text, boxes)
         if !layout { t.layout = [] }
         if noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }
         return t

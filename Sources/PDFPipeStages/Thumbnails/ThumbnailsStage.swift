@@ -24,6 +24,7 @@ public struct ThumbnailsStage: Stage {
             OptionSpec(
                 "annotations", .bool, default: true,
                 "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"),
+            EngineOption.spec,
             OptionSpec("overlay", .choice(["none", "links"]), default: "none", "draw link rectangles (needs validate-links earlier in the pipeline)"),
             OptionSpec("format", .choice(["png", "jpeg", "webp"]), default: "png", "image format"),
             OptionSpec("quality", .integer(min: 1, max: 100), default: 85, "JPEG and WebP quality"),
@@ -54,6 +55,7 @@ public struct ThumbnailsStage: Stage {
     let annotations: Bool
     let box: String
     let overlay: Bool
+    let engine: PageEngine
     let template: String
     let folder: String
     let pageWorkers: Int
@@ -79,6 +81,7 @@ public struct ThumbnailsStage: Stage {
         annotations = o.bool("annotations")
         box = o.string("box")
         overlay = o.string("overlay") == "links"
+        engine = try EngineOption.parse(o)
         imageFormat = o.string("format")
         quality = o.int("quality")
         let ext = imageFormat == "jpeg" ? "jpg" : imageFormat
@@ -145,7 +148,7 @@ public struct ThumbnailsStage: Stage {
     }
 
     public func run(_ job: inout Job) throws {
-        let first = try job.poppler()
+        let first = try job.engineDocument(engine)
         let count = first.pageCount
         job.pageCount = job.pageCount ?? count
         let selected = pages.pages(count: count)
@@ -220,7 +223,7 @@ public struct ThumbnailsStage: Stage {
             for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.0, path: p.1)) }
             if contactSheet, let sheet = manifest["contactSheet"]?.stringValue { job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet)) }
             // What poppler said while rendering them, said again: a skip reports what a render would.
-            job.reportPopplerMessages(manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            job.reportPopplerMessages(manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [], library: library)
             job.sections["thumbnails"] = section(rendered: 0, skipped: plan.count, labels: labels)
             return
         }
@@ -231,8 +234,8 @@ public struct ThumbnailsStage: Stage {
             let (pageNumber, relative, pageMarks) = plan[k]
             var r = Rendered(path: relative)
             defer { results.withLock { $0[k] = r } }
-            guard let page = worker.document.page(pageNumber - 1) else {
-                r.error = "poppler cannot load page \(pageNumber)"
+            guard let page = worker.document.enginePage(pageNumber - 1) else {
+                r.error = "\(library) cannot load page \(pageNumber)"
                 return
             }
             // Another page box: the part of the rendered (crop-box) page it covers.
@@ -270,10 +273,10 @@ public struct ThumbnailsStage: Stage {
             pageWorkers > 0 ? min(pageWorkers, plan.count) : min(job.pageWorkers, max(1, plan.count / 8))
         // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
         let messages = try PageWorkers.run(
-            first: first, path: job.workingFile, count: plan.count, workers: workers, helpers: pageWorkers > 0 ? nil : job.pageHelpers,
+            first: first, engine: engine, path: job.workingFile, count: plan.count, workers: workers, helpers: pageWorkers > 0 ? nil : job.pageHelpers,
             offerFrom: 16, render)
         let said = messages.flatMap { $0 }
-        job.reportPopplerMessages(said)
+        job.reportPopplerMessages(said, library: library)
         var failures = 0
         for (k, r) in results.withLock({ $0 }).enumerated() {
             if let e = r.error {
@@ -301,6 +304,9 @@ public struct ThumbnailsStage: Stage {
         if !labels.isEmpty { o["labels"] = .array(labels) }
         return .object(o)
     }
+
+    /// The engine's name in messages.
+    var library: String { engine == .mupdf ? "MuPDF" : "poppler" }
 
     func encode(_ image: CairoImage) -> [UInt8] {
         switch imageFormat {

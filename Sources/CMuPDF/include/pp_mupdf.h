@@ -1,0 +1,46 @@
+// pdfpipe's MuPDF engine (built only with the MuPDF trait): MuPDF reports errors by longjmp
+// (fz_try/fz_catch), which Swift cannot call across, so every MuPDF call is made here, in C, and
+// comes back as a status and a message. One pp_mu holds its own MuPDF context and document and is
+// used by one thread only (each page worker opens its own, as with poppler).
+#ifndef PP_MUPDF_H
+#define PP_MUPDF_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pp_mu pp_mu;
+
+/// 1 when pdfpipe was built with MuPDF (the trait), else 0 and every other call fails.
+int pp_mu_available(void);
+/// The MuPDF version this build links ("1.21.1"), or "".
+const char *pp_mu_version(void);
+
+/// Opens `path`; NULL with a message in `err` when MuPDF cannot (`*needs_password` set for an
+/// encrypted file that needs a user password).
+pp_mu *pp_mu_open(const char *path, int *needs_password, char *err, size_t errlen);
+void pp_mu_close(pp_mu *m);
+int pp_mu_page_count(pp_mu *m);
+
+/// The page's size as displayed (crop box, rotation applied), in points; 0 on failure.
+int pp_mu_page_size(pp_mu *m, int index, double *width, double *height, char *err, size_t errlen);
+
+/// Renders page `index` into `dst` (ARGB32 premultiplied, native endian: cairo's format; `width` x
+/// `height` pixels, `stride` bytes per row): `scale` pixels per point, the part of the page at
+/// (`rx`, `ry`) in points from its top left (0, 0 for the whole page), on white unless
+/// `transparent`, annotations drawn when `annotations`. 0 on failure, with the message in `err`.
+int pp_mu_render(
+    pp_mu *m, int index, double scale, double rx, double ry, int transparent, int annotations,
+    unsigned char *dst, int width, int height, int stride, char *err, size_t errlen);
+
+/// The page's text: `*chars` (Unicode scalars) and `*boxes` (4 doubles per character: x1, y1,
+/// x2, y2 in points from the top left of the displayed page), `*count` of them, a line break
+/// (with an empty box) after each line. Free both with pp_mu_free. `*images` gets the number of
+/// images on the page when `images` is not NULL. 0 on failure.
+int pp_mu_text(
+    pp_mu *m, int index, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen);
+void pp_mu_free(void *p);
+
+/// The warnings MuPDF gave since the last call, separated by "\n" (NULL when none); free with
+/// pp_mu_free.
+char *pp_mu_drain_warnings(pp_mu *m);
+
+#endif

@@ -1,0 +1,166 @@
+internal import CMuPDF
+
+/// The libraries that render pages and read their text: poppler (always built in) and MuPDF
+/// (built in with the `MuPDF` package trait: `swift build --traits MuPDF`). Stages see a document
+/// and its pages through `EngineDocument` and `EnginePage` and do not know which engine runs.
+public enum PageEngine: String, Sendable, CaseIterable {
+    case poppler, mupdf
+
+    /// Whether this build has the engine.
+    public var isAvailable: Bool { self == .poppler || pp_mu_available() != 0 }
+
+    /// The engines this build has.
+    public static var available: [PageEngine] { allCases.filter(\.isAvailable) }
+
+    /// How to get an engine this build lacks.
+    public static let mupdfHowTo = "build pdfpipe with it: swift build --traits MuPDF (needs libmupdf-dev: scripts/setup.sh --mupdf)"
+
+    /// Opens `path` with the engine (each thread opens its own).
+    public func open(_ path: String) throws(BridgeError) -> any EngineDocument {
+        switch self {
+        case .poppler: return try PopplerFile(path: path)
+        case .mupdf: return try MuPDFFile(path: path)
+        }
+    }
+}
+
+/// A document opened by one engine, used by one thread.
+public protocol EngineDocument: AnyObject {
+    var pageCount: Int { get }
+    /// Page `index` (0-based), or nil when the engine cannot load it.
+    func enginePage(_ index: Int) -> (any EnginePage)?
+    /// What the library said since the last call (warnings, syntax errors).
+    func drainMessages() -> [String]
+}
+
+/// One page of an `EngineDocument`.
+public protocol EnginePage {
+    /// Points as displayed: the crop box, width and height swapped for 90/270.
+    var size: (width: Double, height: Double) { get }
+    /// The page as a viewer shows it, `scale` pixels per point; `region` (points from the top left
+    /// of the displayed page) renders only that part.
+    func render(
+        scale: Double, transparent: Bool, annotations: Bool, region: (x: Double, y: Double, width: Double, height: Double)?
+    ) throws(BridgeError) -> CairoImage
+    /// The text, and a box per scalar in points from the top left of the displayed page (the
+    /// pixel space of a rendering at scale 1).
+    func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect])
+    /// The number of images the page draws.
+    var imageCount: Int { get }
+}
+
+extension PopplerFile: EngineDocument {
+    public func enginePage(_ index: Int) -> (any EnginePage)? { page(index) }
+    public func drainMessages() -> [String] { log.drain().messages }
+}
+
+extension PopplerFilePage: EnginePage {
+    public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) { (Array(text.unicodeScalars), textLayout) }
+}
+
+/// A document read by MuPDF (its own context: one thread), closed in `deinit`.
+public final class MuPDFFile: EngineDocument {
+    let handle: OpaquePointer
+    public let pageCount: Int
+
+    /// The MuPDF version linked in, or nil when this build has no MuPDF.
+    public static var version: String? {
+        pp_mu_available() != 0 ? String(cString: pp_mu_version()) : nil
+    }
+
+    public init(path: String) throws(BridgeError) {
+        var needsPassword: Int32 = 0
+        var err = [CChar](repeating: 0, count: 512)
+        guard let h = pp_mu_open(path, &needsPassword, &err, err.count) else {
+            let message = Self.message(err)
+            if needsPassword != 0 { throw .passwordRequired(library: "MuPDF", message: message) }
+            throw .mupdf(message: message)
+        }
+        handle = h
+        pageCount = Int(pp_mu_page_count(h))
+    }
+
+    deinit { pp_mu_close(handle) }
+
+    public func enginePage(_ index: Int) -> (any EnginePage)? {
+        guard index >= 0, index < pageCount else { return nil }
+        var w = 0.0, h = 0.0
+        var err = [CChar](repeating: 0, count: 256)
+        guard pp_mu_page_size(handle, Int32(index), &w, &h, &err, err.count) != 0 else { return nil }
+        return MuPDFPage(document: self, index: index, size: (w, h))
+    }
+
+    public func drainMessages() -> [String] {
+        guard let p = pp_mu_drain_warnings(handle) else { return [] }
+        defer { pp_mu_free(p) }
+        return String(cString: p).split(separator: "\n").map(String.init)
+    }
+
+    static func message(_ err: [CChar]) -> String {
+        String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// One page of a `MuPDFFile` (keeps the document alive); loaded by MuPDF for each call.
+public struct MuPDFPage: EnginePage {
+    let document: MuPDFFile
+    let index: Int
+    public let size: (width: Double, height: Double)
+
+    public func render(
+        scale: Double, transparent: Bool = false, annotations: Bool = true,
+        region: (x: Double, y: Double, width: Double, height: Double)? = nil
+    ) throws(BridgeError) -> CairoImage {
+        let (w, h) = region.map { ($0.width, $0.height) } ?? size
+        // Sized as poppler sizes it, so that both engines give the same image sizes.
+        guard let pw = PDFNumber.int(w * scale, rounding: .up), let ph = PDFNumber.int(h * scale, rounding: .up),
+            pw <= CairoImage.maxSide, ph <= CairoImage.maxSide
+        else {
+            throw .cairo(message: "cannot render the page at \(PDFNumber.text(w * scale)) x \(PDFNumber.text(h * scale)) pixels")
+        }
+        let image = try CairoImage(width: max(1, pw), height: max(1, ph))
+        var err = [CChar](repeating: 0, count: 512)
+        let ok = image.withMutablePixels { data, stride in
+            pp_mu_render(
+                document.handle, Int32(index), scale, region?.x ?? 0, region?.y ?? 0, transparent ? 1 : 0, annotations ? 1 : 0,
+                data, Int32(image.width), Int32(image.height), Int32(stride), &err, err.count)
+        }
+        guard ok != 0 else { throw .mupdf(message: MuPDFFile.message(err)) }
+        return image
+    }
+
+    public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+        let (text, boxes, _) = read(images: false)
+        return (text, boxes)
+    }
+
+    public var imageCount: Int { read(images: true).images }
+
+    func read(images: Bool) -> (text: [Unicode.Scalar], boxes: [PDFRect], images: Int) {
+        var chars: UnsafeMutablePointer<UInt32>?
+        var boxes: UnsafeMutablePointer<Double>?
+        var count = 0
+        var n: Int32 = 0
+        var err = [CChar](repeating: 0, count: 256)
+        let ok =
+            images
+            ? pp_mu_text(document.handle, Int32(index), &chars, &boxes, &count, &n, &err, err.count)
+            : pp_mu_text(document.handle, Int32(index), &chars, &boxes, &count, nil, &err, err.count)
+        guard ok != 0 else { return ([], [], 0) }
+        defer {
+            pp_mu_free(chars)
+            pp_mu_free(boxes)
+        }
+        var text: [Unicode.Scalar] = []
+        var rects: [PDFRect] = []
+        text.reserveCapacity(count)
+        rects.reserveCapacity(count)
+        for i in 0..<count {
+            // A code MuPDF could not map (invalid as a scalar) reads as U+FFFD, as poppler gives it.
+            text.append(Unicode.Scalar(chars![i]) ?? "\u{FFFD}")
+            let b = boxes! + 4 * i
+            rects.append(PDFRect(b[0], b[1], b[2], b[3]))
+        }
+        return (text, rects, Int(n))
+    }
+}
