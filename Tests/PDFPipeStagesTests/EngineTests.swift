@@ -175,6 +175,26 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(try render(3), one)
     }
 
+    /// Every hostile file of the test support (deep nesting, loops, numbers past 64 bits, a page
+    /// 10^400 points wide, 20,000 links on a page…) through both MuPDF stages, in this process: each
+    /// document gets its result, nothing traps, a page that cannot be drawn is that page's finding.
+    func testEveryHostileFileFinishesThroughMuPDF() throws {
+        try requireMuPDF()
+        let names = try HostilePDFs.write(to: out + "/in")
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "thumbnails", "with": {"pages": "all", "engine": "mupdf", "incremental": false}}, {"use": "extract-text", "with": {"engine": "mupdf"}}]}"#,
+            file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let runner = Runner(pipeline: pipeline, outputDirectory: out + "/o", inputRoot: out + "/in", jobs: 2)
+        let results = names.map { runner.process(InputDocument(path: out + "/in/" + $0, relativePath: $0)) }
+        XCTAssertEqual(results.map(\.path), names)
+        let wide = try XCTUnwrap(results.first { $0.path == "mediabox-400-digits.pdf" })
+        // MuPDF reads a 10^400-point media box as invalid and uses a default page (poppler: "cannot render").
+        XCTAssertEqual(wide.artifacts.filter { $0.kind == "thumbnail" }.count, 1, "\(wide.findings)")
+        for r in results where r.status != .failed {
+            XCTAssertFalse(r.findings.contains { $0.rule == "stage.failed" && !$0.message.contains("cannot render") && !$0.message.contains("MuPDF") }, "\(r.path): \(r.findings)")
+        }
+    }
+
     /// Files MuPDF cannot open are the document's failure, named as such.
     func testUnreadableAndEncryptedFiles() throws {
         try requireMuPDF()
