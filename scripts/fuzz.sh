@@ -3,22 +3,30 @@
 # inspect (with the poppler cross-check and the inventory), resolve-destinations, validate-links,
 # extract-text and thumbnails with the link overlay, isolated, 20 s per document. Prints what went
 # wrong; files that crashed, hung or ran out of memory are copied to fuzz-findings/ to become tests.
-# Usage: bash scripts/fuzz.sh [N=5000] [SEED=2]
+# Usage: bash scripts/fuzz.sh [N=5000] [SEED=2] [ENGINE=poppler]   (ENGINE mupdf: the MuPDF build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-5000}
 seed=${2:-2}
+engine=${3:-poppler}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-swift build -c release --product pdfpipe >/dev/null
+bin=.build/release/pdfpipe
+if [ "$engine" = mupdf ]; then
+  swift build -c release --traits MuPDF --scratch-path .build/mupdf --product pdfpipe >/dev/null
+  bin=.build/mupdf/release/pdfpipe
+else
+  swift build -c release --product pdfpipe >/dev/null
+fi
 python3 scripts/mutate.py samples "$work/in" "$n" "$seed"
 cat >"$work/p.json" <<'JSON'
 {"stages": [{"use": "inspect", "with": {"crossCheck": true, "annotations": "list", "forms": true, "attachments": true}},
             {"use": "resolve-destinations"}, {"use": "validate-links", "with": {"gotor": true, "inventory": true}},
-            {"use": "extract-text", "with": {"format": "json"}}, {"use": "thumbnails", "with": {"width": 40, "overlay": "links"}}]}
+            {"use": "extract-text", "with": {"format": "json", "engine": "ENGINE"}}, {"use": "thumbnails", "with": {"width": 40, "overlay": "links", "engine": "ENGINE"}}]}
 JSON
+sed -i "s/ENGINE/$engine/g" "$work/p.json"
 start=$(date +%s)
-.build/release/pdfpipe run "$work/p.json" "$work/in" --out "$work/out" --isolate --timeout 20 --quiet --fail-on never
+"$bin" run "$work/p.json" "$work/in" --out "$work/out" --isolate --timeout 20 --quiet --fail-on never
 echo "$n mutants (seed $seed) in $(($(date +%s) - start)) s"
 python3 - "$work" <<'PY'
 import collections, json, os, shutil, sys
