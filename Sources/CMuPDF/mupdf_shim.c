@@ -87,9 +87,8 @@ int pp_mu_page_count(pp_mu *m) {
     return n;
 }
 
-int pp_mu_page_size(pp_mu *m, int index, double *width, double *height, char *err, size_t errlen) {
+pp_mu_page *pp_mu_load_page(pp_mu *m, int index, double *width, double *height, char *err, size_t errlen) {
     fz_page *page = NULL;
-    int ok = 1;
     fz_var(page);
     fz_try(m->ctx) {
         page = fz_load_page(m->ctx, m->doc, index);
@@ -97,25 +96,28 @@ int pp_mu_page_size(pp_mu *m, int index, double *width, double *height, char *er
         *width = b.x1 - b.x0;
         *height = b.y1 - b.y0;
     }
-    fz_always(m->ctx) { fz_drop_page(m->ctx, page); }
-    fz_catch(m->ctx) { pp_mu_set_err(err, errlen, fz_caught_message(m->ctx)); ok = 0; }
-    return ok;
+    fz_catch(m->ctx) {
+        fz_drop_page(m->ctx, page);
+        pp_mu_set_err(err, errlen, fz_caught_message(m->ctx));
+        return NULL;
+    }
+    return (pp_mu_page *)page;
 }
 
+void pp_mu_drop_page(pp_mu *m, pp_mu_page *page) { fz_drop_page(m->ctx, (fz_page *)page); }
+
 int pp_mu_render(
-    pp_mu *m, int index, double scale, double rx, double ry, int transparent, int annotations,
+    pp_mu *m, pp_mu_page *p, double scale, double rx, double ry, int transparent, int annotations,
     unsigned char *dst, int width, int height, int stride, char *err, size_t errlen) {
     if (stride != width * 4) { pp_mu_set_err(err, errlen, "unexpected image stride"); return 0; }
     fz_context *ctx = m->ctx;
-    fz_page *page = NULL;
+    fz_page *page = (fz_page *)p;
     fz_pixmap *pix = NULL;
     fz_device *dev = NULL;
     int ok = 1;
-    fz_var(page);
     fz_var(pix);
     fz_var(dev);
     fz_try(ctx) {
-        page = fz_load_page(ctx, m->doc, index);
         fz_rect b = fz_bound_page(ctx, page);
         // Page space (points, top left of the displayed page at the bounds' origin) to pixels.
         fz_matrix ctm = fz_pre_translate(fz_scale((float)scale, (float)scale), -(b.x0 + (float)rx), -(b.y0 + (float)ry));
@@ -131,22 +133,20 @@ int pp_mu_render(
     fz_always(ctx) {
         fz_drop_device(ctx, dev);
         fz_drop_pixmap(ctx, pix);
-        fz_drop_page(ctx, page);
     }
     fz_catch(ctx) { pp_mu_set_err(err, errlen, fz_caught_message(ctx)); ok = 0; }
     return ok;
 }
 
 int pp_mu_text(
-    pp_mu *m, int index, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen) {
+    pp_mu *m, pp_mu_page *p, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen) {
     fz_context *ctx = m->ctx;
-    fz_page *page = NULL;
+    fz_page *page = (fz_page *)p;
     fz_stext_page *text = NULL;
     uint32_t *cs = NULL;
     double *bs = NULL;
     size_t n = 0, cap = 0;
     int ok = 1, nimages = 0;
-    fz_var(page);
     fz_var(text);
     fz_var(cs);
     fz_var(bs);
@@ -154,7 +154,6 @@ int pp_mu_text(
     fz_var(cap);
     fz_var(nimages);
     fz_try(ctx) {
-        page = fz_load_page(ctx, m->doc, index);
         fz_rect b = fz_bound_page(ctx, page);
         fz_stext_options options = { 0 };
         options.flags = images ? FZ_STEXT_PRESERVE_IMAGES : 0;
@@ -190,10 +189,7 @@ int pp_mu_text(
             }
         }
     }
-    fz_always(ctx) {
-        fz_drop_stext_page(ctx, text);
-        fz_drop_page(ctx, page);
-    }
+    fz_always(ctx) { fz_drop_stext_page(ctx, text); }
     fz_catch(ctx) {
         pp_mu_set_err(err, errlen, fz_caught_message(ctx));
         free(cs);
@@ -232,20 +228,21 @@ pp_mu *pp_mu_open(const char *path, int *needs_password, char *err, size_t errle
 }
 void pp_mu_close(pp_mu *m) { (void)m; }
 int pp_mu_page_count(pp_mu *m) { (void)m; return 0; }
-int pp_mu_page_size(pp_mu *m, int index, double *width, double *height, char *err, size_t errlen) {
+pp_mu_page *pp_mu_load_page(pp_mu *m, int index, double *width, double *height, char *err, size_t errlen) {
     (void)m; (void)index; (void)width; (void)height; (void)err; (void)errlen;
-    return 0;
+    return NULL;
 }
+void pp_mu_drop_page(pp_mu *m, pp_mu_page *page) { (void)m; (void)page; }
 int pp_mu_render(
-    pp_mu *m, int index, double scale, double rx, double ry, int transparent, int annotations,
+    pp_mu *m, pp_mu_page *page, double scale, double rx, double ry, int transparent, int annotations,
     unsigned char *dst, int width, int height, int stride, char *err, size_t errlen) {
-    (void)m; (void)index; (void)scale; (void)rx; (void)ry; (void)transparent; (void)annotations;
+    (void)m; (void)page; (void)scale; (void)rx; (void)ry; (void)transparent; (void)annotations;
     (void)dst; (void)width; (void)height; (void)stride; (void)err; (void)errlen;
     return 0;
 }
 int pp_mu_text(
-    pp_mu *m, int index, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen) {
-    (void)m; (void)index; (void)err; (void)errlen;
+    pp_mu *m, pp_mu_page *page, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen) {
+    (void)m; (void)page; (void)err; (void)errlen;
     *chars = NULL; *boxes = NULL; *count = 0;
     if (images) *images = 0;
     return 0;

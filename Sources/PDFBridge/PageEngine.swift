@@ -86,8 +86,8 @@ public final class MuPDFFile: EngineDocument {
         guard index >= 0, index < pageCount else { return nil }
         var w = 0.0, h = 0.0
         var err = [CChar](repeating: 0, count: 256)
-        guard pp_mu_page_size(handle, Int32(index), &w, &h, &err, err.count) != 0 else { return nil }
-        return MuPDFPage(document: self, index: index, size: (w, h))
+        guard let page = pp_mu_load_page(handle, Int32(index), &w, &h, &err, err.count) else { return nil }
+        return MuPDFPage(document: self, page: page, size: (w, h))
     }
 
     public func drainMessages() -> [String] {
@@ -101,11 +101,19 @@ public final class MuPDFFile: EngineDocument {
     }
 }
 
-/// One page of a `MuPDFFile` (keeps the document alive); loaded by MuPDF for each call.
-public struct MuPDFPage: EnginePage {
+/// One loaded page of a `MuPDFFile` (keeps the document alive), dropped in `deinit`.
+public final class MuPDFPage: EnginePage {
     let document: MuPDFFile
-    let index: Int
+    let page: OpaquePointer
     public let size: (width: Double, height: Double)
+
+    init(document: MuPDFFile, page: OpaquePointer, size: (width: Double, height: Double)) {
+        self.document = document
+        self.page = page
+        self.size = size
+    }
+
+    deinit { pp_mu_drop_page(document.handle, page) }
 
     public func render(
         scale: Double, transparent: Bool = false, annotations: Bool = true,
@@ -122,7 +130,7 @@ public struct MuPDFPage: EnginePage {
         var err = [CChar](repeating: 0, count: 512)
         let ok = image.withMutablePixels { data, stride in
             pp_mu_render(
-                document.handle, Int32(index), scale, region?.x ?? 0, region?.y ?? 0, transparent ? 1 : 0, annotations ? 1 : 0,
+                document.handle, page, scale, region?.x ?? 0, region?.y ?? 0, transparent ? 1 : 0, annotations ? 1 : 0,
                 data, Int32(image.width), Int32(image.height), Int32(stride), &err, err.count)
         }
         guard ok != 0 else { throw .mupdf(message: MuPDFFile.message(err)) }
@@ -144,8 +152,8 @@ public struct MuPDFPage: EnginePage {
         var err = [CChar](repeating: 0, count: 256)
         let ok =
             images
-            ? pp_mu_text(document.handle, Int32(index), &chars, &boxes, &count, &n, &err, err.count)
-            : pp_mu_text(document.handle, Int32(index), &chars, &boxes, &count, nil, &err, err.count)
+            ? pp_mu_text(document.handle, page, &chars, &boxes, &count, &n, &err, err.count)
+            : pp_mu_text(document.handle, page, &chars, &boxes, &count, nil, &err, err.count)
         guard ok != 0 else { return ([], [], 0) }
         defer {
             pp_mu_free(chars)

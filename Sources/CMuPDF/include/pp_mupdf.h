@@ -20,15 +20,19 @@ pp_mu *pp_mu_open(const char *path, int *needs_password, char *err, size_t errle
 void pp_mu_close(pp_mu *m);
 int pp_mu_page_count(pp_mu *m);
 
-/// The page's size as displayed (crop box, rotation applied), in points; 0 on failure.
-int pp_mu_page_size(pp_mu *m, int index, double *width, double *height, char *err, size_t errlen);
+typedef struct pp_mu_page pp_mu_page;
 
-/// Renders page `index` into `dst` (ARGB32 premultiplied, native endian: cairo's format; `width` x
+/// Loads page `index` (0-based) and gives its size as displayed (crop box, rotation applied), in
+/// points; NULL on failure. Drop it with pp_mu_drop_page before the document is closed.
+pp_mu_page *pp_mu_load_page(pp_mu *m, int index, double *width, double *height, char *err, size_t errlen);
+void pp_mu_drop_page(pp_mu *m, pp_mu_page *page);
+
+/// Renders the page into `dst` (ARGB32 premultiplied, native endian: cairo's format; `width` x
 /// `height` pixels, `stride` bytes per row): `scale` pixels per point, the part of the page at
 /// (`rx`, `ry`) in points from its top left (0, 0 for the whole page), on white unless
 /// `transparent`, annotations drawn when `annotations`. 0 on failure, with the message in `err`.
 int pp_mu_render(
-    pp_mu *m, int index, double scale, double rx, double ry, int transparent, int annotations,
+    pp_mu *m, pp_mu_page *page, double scale, double rx, double ry, int transparent, int annotations,
     unsigned char *dst, int width, int height, int stride, char *err, size_t errlen);
 
 /// The page's text: `*chars` (Unicode scalars) and `*boxes` (4 doubles per character: x1, y1,
@@ -36,7 +40,7 @@ int pp_mu_render(
 /// (with an empty box) after each line. Free both with pp_mu_free. `*images` gets the number of
 /// images on the page when `images` is not NULL. 0 on failure.
 int pp_mu_text(
-    pp_mu *m, int index, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen);
+    pp_mu *m, pp_mu_page *page, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen);
 void pp_mu_free(void *p);
 
 /// The warnings MuPDF gave since the last call, separated by "\n" (NULL when none); free with
