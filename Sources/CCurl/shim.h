@@ -252,6 +252,5 @@ static inline CURLcode pdfpipe_curl_request(
 }
 
 static inline long pdfpipe_curl_status(CURL *h) { long v = 0; curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &v); return v; }
-static inline const char *pdfpipe_curl_primary_ip(CURL *h) { char *v = NULL; curl_easy_getinfo(h, CURLINFO_PRIMARY_IP, &v); return v; }
 
 #endif

@@ -44,14 +44,6 @@ public final class CairoImage {
         return (UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
     }
 
-    /// Writes a PNG file (directly: callers wanting atomic output write to a temporary name and rename).
-    /// The corresponding C function is `cairo_surface_write_to_png`.
-    public func writePNG(to path: String) throws(BridgeError) {
-        let status = cairo_surface_write_to_png(surface, path)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw .cairo(message: "\(path): \(String(cString: cairo_status_to_string(status)))")
-        }
-    }
 }
 
 extension CairoImage {

@@ -48,7 +48,6 @@ public final class PopplerFile {
         return String(cString: p)
     }
 
-    public static var libraryVersion: String { String(cString: poppler_get_version()) }
 
     public var pageCount: Int { Int(poppler_document_get_n_pages(doc)) }
     public var pdfVersion: String? { Self.string(poppler_document_get_pdf_version_string(doc)) }

@@ -45,7 +45,6 @@ public final class QPDFFile {
     }
 
     /// The qpdf library version.
-    public static var libraryVersion: String { String(cString: qpdf_get_qpdf_version()) }
 
     // MARK: - Errors and warnings
 

@@ -120,5 +120,4 @@ public struct QPDFObject {
     }
 
     /// The object as PDF syntax (for messages and tests). The corresponding C function is `qpdf_oh_unparse`.
-    public var unparsed: String { String(cString: qpdf_oh_unparse(q, handle)) }
 }

@@ -294,15 +294,20 @@ extension CLI {
                 return URLChecker.fetches(from: reply["fetches"] ?? .null)
             }
         }
-        let crashOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"]
-        let trapOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_TRAP_ON"]
+        // Test hooks (debug builds only): how a crash in a C library, and a Swift trap, look to the parent.
+        #if DEBUG
+            let crashOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"]
+            let trapOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_TRAP_ON"]
+        #else
+            let crashOn: String? = nil, trapOn: String? = nil
+        #endif
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
         while let line = Swift.readLine() {
             guard let request = try? JSONParser.parse(line), let path = request["path"]?.stringValue,
                 let relative = request["relative"]?.stringValue
             else { throw PipelineError(file: nil, message: "__worker: bad request '\(line)'") }
-            if crashOn == relative { abort() }  // test hook: how a crash in a C library looks to the parent
-            if trapOn == relative { fatalError("test hook: a trap while reading '\(relative)'") }  // and a Swift trap
+            if crashOn == relative { abort() }
+            if trapOn == relative { fatalError("test hook: a trap while reading '\(relative)'") }
             let pageWorkers = request["pageWorkers"]?.intValue ?? 1
             let document = InputDocument(path: path, relativePath: relative, outputStem: request["stem"]?.stringValue)
             let result = runner.process(document, pageWorkers: pageWorkers)

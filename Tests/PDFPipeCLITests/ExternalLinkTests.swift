@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import TestSupport
 import XCTest
 
 /// The external link check against a real HTTP server on loopback (scripts/http-fixture.py, one
@@ -14,7 +15,7 @@ final class ExternalLinkTests: XCTestCase {
     override func setUpWithError() throws {
         dir = Repo.temporaryFolder()
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
-            throw XCTSkip("python3 is not installed (scripts/setup.sh --test installs it)")
+            throw Prerequisite.missing("python3 is not installed (scripts/setup.sh --test installs it)")
         }
         try startServer()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCLI
 import PDFPipeCore
+import TestSupport
 import XCTest
 
 /// The HTML report in a real headless browser (Debian's chromium, which `scripts/setup.sh --test`
@@ -28,7 +29,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testTheReportRendersItsFindingsInABrowser() throws {
-        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]), .findings)
         let page = "file://" + out + "/report.html"
         let all = try dom(page)
@@ -49,7 +50,7 @@ final class HTMLReportTests: XCTestCase {
     /// leaves them): the page stays bounded — an index of the rules and of the documents with
     /// findings, the first 500 of those in full, the rest in report.json — and opens in Chromium.
     func testTenThousandDocumentsGiveABoundedPageThatOpens() throws {
-        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/a", "--quiet", "--offline"]), .findings)
         let samples = try XCTUnwrap(JSONParser.parse(String(contentsOfFile: out + "/a/report.json", encoding: .utf8))["documents"]?.arrayValue)
             .map { try DocumentResult(json: $0) }
@@ -94,7 +95,7 @@ final class HTMLReportTests: XCTestCase {
     /// desktop width the thumbnail stays beside them. Measured in Chromium, the report in a frame
     /// of that width (`--allow-file-access-from-files` lets the harness read the frame's layout).
     func testTheReportFitsA400PixelScreen() throws {
-        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]), .findings)
         func layout(width: Int) throws -> String {
             let harness = """
@@ -140,7 +141,7 @@ final class HTMLReportTests: XCTestCase {
     /// rows carry the same numbers, a click enlarges the page, and each row shows the link's text,
     /// its target and links to the page of the document and of its review copy.
     func testNumberedBoxesMatchTheRowsAndTheDrawnRectangles() throws {
-        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
         let pipeline = """
             {"version": 1, "name": "boxes", "stages": [{"use": "resolve-destinations"}, {"use": "validate-links"},
               {"use": "thumbnails", "with": {"width": 400, "overlay": "links"}},
@@ -183,7 +184,7 @@ final class HTMLReportTests: XCTestCase {
     /// (#21, 6) The filters' counts follow the other filters; the document filter narrows the
     /// findings to documents whose path contains the text.
     func testFilterCountsFollowTheOtherFilters() throws {
-        guard chromium() != nil else { throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)") }
+        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--quiet", "--offline", "--format", "json,html"]), .findings)
         let report = try Repo.stableReport(out + "/report.json")
         var count: [String: Int] = [:]

@@ -9,7 +9,7 @@ import XCTest
 final class ProducerTests: XCTestCase {
     func testChromiumPrintToPDF() throws {
         guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("chromium is not installed (scripts/setup.sh --test installs it)")
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
         }
         let dir = Repo.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

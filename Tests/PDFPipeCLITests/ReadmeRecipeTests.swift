@@ -12,7 +12,7 @@ final class ReadmeRecipeTests: XCTestCase {
 
     override func setUpWithError() throws {
         guard (try? ExternalTool.run("/usr/bin/python3", ["-c", "import yaml"]).status) == 0 else {
-            throw XCTSkip("python3 with yaml is missing (scripts/setup.sh --test installs python3-yaml)")
+            throw Prerequisite.missing("python3 with yaml is missing (scripts/setup.sh --test installs python3-yaml)")
         }
         repo = Repo.temporaryFolder()
         let fm = FileManager.default

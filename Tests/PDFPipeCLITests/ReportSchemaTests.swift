@@ -12,7 +12,7 @@ final class ReportSchemaTests: XCTestCase {
 
     override func setUpWithError() throws {
         for f in ["/usr/bin/xmllint", schemas + "/junit-10.xsd", schemas + "/sarif-schema-2.1.0.json"] where !FileManager.default.fileExists(atPath: f) {
-            throw XCTSkip("\(f) is missing: scripts/setup.sh --test installs the validators and fetches the schemas")
+            throw Prerequisite.missing("\(f) is missing: scripts/setup.sh --test installs the validators and fetches the schemas")
         }
         out = Repo.temporaryFolder()
     }

@@ -37,7 +37,7 @@ final class AccuracyTests: XCTestCase {
     /// password".
     func testAnEmptyOwnerPasswordDoesNotMakeADocumentOpen() throws {
         let qpdf = "/usr/bin/qpdf"
-        guard FileManager.default.isExecutableFile(atPath: qpdf) else { throw XCTSkip("qpdf is not installed (scripts/setup.sh --test)") }
+        guard FileManager.default.isExecutableFile(atPath: qpdf) else { throw Prerequisite.missing("qpdf is not installed (scripts/setup.sh --test)") }
         let r6 = dir + "/r6.pdf"
         XCTAssertEqual(try ExternalTool.run(qpdf, ["--encrypt", "secret", "", "256", "--allow-insecure", "--", Samples.path("links-internal.pdf"), r6]).status, 0)
         let r = try run(r6, #"[{"use": "inspect"}]"#)

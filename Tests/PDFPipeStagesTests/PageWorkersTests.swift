@@ -76,8 +76,11 @@ final class PageWorkersTests: XCTestCase {
         let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         let names = ["small1.pdf", "big.pdf", "small2.pdf", "mid.pdf", "small3.pdf", "small4.pdf", "small5.pdf"]
         let documents = names.map { InputDocument(path: dir + "/in/" + $0, relativePath: $0) }
+        let helpers = PageHelpers()
         func run(_ jobs: Int) -> [DocumentResult] {
-            var results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir + "/in", jobs: jobs).run(documents)
+            var runner = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir + "/in", jobs: jobs)
+            runner.pageHelpers = helpers
+            var results = runner.run(documents)
             for i in results.indices { results[i].timings = [:] }
             return results
         }
@@ -91,5 +94,9 @@ final class PageWorkersTests: XCTestCase {
                 XCTAssertEqual(run(jobs), expected, "round \(round), --jobs \(jobs)")
             }
         }
+        // The point of the test: idle workers did join other documents' pages (the small documents
+        // end first; big.pdf and mid.pdf offer their pages), and the results still did not change.
+        XCTAssertGreaterThan(helpers.helped, 0, "no idle worker joined a document in 12 runs")
+        print("PageWorkersTests: idle workers joined \(helpers.helped) times in 12 runs")
     }
 }

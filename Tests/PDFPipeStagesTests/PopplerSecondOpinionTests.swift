@@ -35,7 +35,7 @@ final class PopplerSecondOpinionTests: XCTestCase {
             let q = try QPDFFile(path: Samples.path(name))
             let p = try PopplerFile(path: Samples.path(name))
             // pdfpipe's own object reader where it accepts the file, qpdf where it does not.
-            let (source, _) = try ObjectSources.open(path: Samples.path(name)) { () throws(BridgeError) in q }
+            let source = try ObjectSources.open(path: Samples.path(name)) { () throws(BridgeError) in q }
             let pageObjects = PageTree.pages(source)
             let pages = PageIndex(pageObjects)
             var audit = LinkAudit(

@@ -47,19 +47,16 @@ public final class QPDFSource: ObjectSource {
 
 /// Opens a document's objects: pdfpipe's own reader when it accepts the file, qpdf otherwise.
 public enum ObjectSources {
-    /// - Parameter qpdf: opens the file with qpdf (the caller's, so that a job opens it once).
-    /// - Returns: the source and, when qpdf had to be used, why the own reader refused.
-    /// `PDFPIPE_READER=qpdf` in the environment makes qpdf read every file (to compare the two).
-    public static func open(
-        path: String, qpdf: () throws(BridgeError) -> QPDFFile
-    ) throws(BridgeError) -> (source: any ObjectSource, fallbackReason: String?) {
-        if ProcessInfo.processInfo.environment["PDFPIPE_READER"] == "qpdf" {
-            return (QPDFSource(try qpdf()), "PDFPIPE_READER=qpdf")
-        }
+    /// The file's objects through pdfpipe's reader, or through qpdf (`qpdf` opens it) when the
+    /// reader declines the file. `PDFPIPE_READER=qpdf` in the environment makes qpdf read every
+    /// file (to compare the two). Used for GoToR targets, whose damage is the target's business:
+    /// the linking document's findings say only whether the target has the destination.
+    public static func open(path: String, qpdf: () throws(BridgeError) -> QPDFFile) throws(BridgeError) -> any ObjectSource {
+        if ProcessInfo.processInfo.environment["PDFPIPE_READER"] == "qpdf" { return QPDFSource(try qpdf()) }
         do {
-            return (try PDFReader(path: path), nil)
+            return try PDFReader(path: path)
         } catch {
-            return (QPDFSource(try qpdf()), error.description)
+            return QPDFSource(try qpdf())
         }
     }
 }

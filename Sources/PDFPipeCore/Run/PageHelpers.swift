@@ -54,6 +54,10 @@ public final class PageHelpers: Sendable {
     }
 
     private let offers = Locked<(next: Int, list: [Offer])>((0, []))
+    private let joined = Locked(0)
+
+    /// How many times an idle worker joined an offer, over this object's life.
+    public var helped: Int { joined.withLock { $0 } }
 
     public init() {}
 
@@ -93,6 +97,7 @@ public final class PageHelpers: Sendable {
                 return offer
             }
             guard let chosen else { return helped }
+            joined.withLock { $0 += 1 }
             chosen.assist()
             chosen.helpers.leave()
             helped += 1

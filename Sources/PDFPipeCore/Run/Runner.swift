@@ -28,6 +28,9 @@ public struct Runner: Sendable {
     public var isolate: (@Sendable (InputDocument, Int) -> DocumentResult)?
     /// Applied to each document's result as it finishes (suppressions, baseline).
     public var policy: ResultPolicy?
+    /// Where idle workers find pages to help with (in-process runs); made per run when nil. Tests
+    /// pass their own to see that helpers joined (`PageHelpers.helped`).
+    public var pageHelpers: PageHelpers?
 
     public init(pipeline: Pipeline, outputDirectory: String, inputRoot: String = "/", jobs: Int) {
         self.pipeline = pipeline
@@ -91,7 +94,7 @@ public struct Runner: Sendable {
             return out
         }
         // In-process documents lend idle workers to each other's pages (see PageHelpers).
-        let helpers = isolate == nil ? PageHelpers() : nil
+        let helpers = isolate == nil ? (pageHelpers ?? PageHelpers()) : nil
         for _ in 0..<workers {
             queue.async(group: group) {
                 while true {

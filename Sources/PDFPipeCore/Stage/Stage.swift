@@ -23,8 +23,10 @@ public struct StageDescriptor: Sendable {
     }
 }
 
-/// A pipeline stage. A stage value holds only its configuration, and is shared by every worker;
-/// everything it learns about a document goes into the `Job`.
+/// A pipeline stage. A stage value is shared by every worker: it holds its configuration and, for
+/// validate-links, run-wide services that are safe to share (the URL checker and its cache, the
+/// GoToR documents read once per run), ended by `runFinished`; everything it learns about a
+/// document goes into the `Job`.
 public protocol Stage: Sendable {
     static var descriptor: StageDescriptor { get }
 

@@ -47,7 +47,7 @@ public struct FileSpecification: Sendable, Equatable {
 public indirect enum PDFAction: Sendable, Equatable {
     case goTo(DestinationReference?)
     case goToRemote(file: FileSpecification, destination: DestinationReference?)
-    /// The URI as written (nil when the action has no /URI); `isMap` for `/IsMap true`.
+    /// The URI as written (nil when the action has no /URI).
     case uri(String?)
     case launch(FileSpecification)
     case named(String?)

@@ -11,7 +11,7 @@ extension RemoteDocument {
     static func load(_ path: String) -> RemoteDocument {
         do {
             try PDFReader.checkRegularFile(path, maxBytes: maxBytes)
-            let (source, _) = try ObjectSources.open(path: path) { () throws(BridgeError) in try QPDFFile(path: path) }
+            let source = try ObjectSources.open(path: path) { () throws(BridgeError) in try QPDFFile(path: path) }
             return RemoteDocument(source: source)
         } catch {
             var r = RemoteDocument()

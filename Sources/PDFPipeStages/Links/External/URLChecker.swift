@@ -127,8 +127,6 @@ public final class URLChecker: @unchecked Sendable {
     private var stopping = false
     private var cache: [String: URLFetch]?
     private var cacheDirty = false
-    /// Requests made (for the run summary and tests).
-    public private(set) var requestCount = 0
     /// Set in an isolated worker process: questions go to the parent, which holds the run's checker,
     /// so each URL is still requested once per run and the cache is the parent's.
     nonisolated(unsafe) public var forward: (@Sendable ([Key]) -> [Key: URLFetch])?
@@ -322,7 +320,6 @@ public final class URLChecker: @unchecked Sendable {
             let now = URLChecker.now()
             if var task = nextTask(now) {
                 let host = task.host
-                requestCount += 1
                 condition.unlock()
                 let next = step(&task, connection)
                 condition.lock()
