@@ -11,7 +11,10 @@ let package = Package(
     // MuPDF is AGPL-3.0 (pdfpipe and poppler are GPL): it is built in only on request,
     // `swift build --traits MuPDF`, which needs libmupdf-dev (scripts/setup.sh --mupdf).
     traits: [
-        .trait(name: "MuPDF", description: "the MuPDF engine for thumbnails and extract-text (engine: \"mupdf\"); AGPL-3.0, see the README")
+        .trait(
+            name: "MuPDF",
+            description:
+                "the MuPDF engine for thumbnails and extract-text (engine: \"mupdf\"); AGPL-3.0, see the README")
     ],
     targets: [
         // C libraries, found through pkg-config. Nothing but the headers lives here.
@@ -41,15 +44,20 @@ let package = Package(
             name: "CMuPDF",
             cSettings: [.define("PDFPIPE_MUPDF", .when(traits: ["MuPDF"]))],
             linkerSettings: [
-                .linkedLibrary("mupdf", .when(traits: ["MuPDF"])), .linkedLibrary("mupdf-third", .when(traits: ["MuPDF"])),
+                .linkedLibrary("mupdf", .when(traits: ["MuPDF"])),
+                .linkedLibrary("mupdf-third", .when(traits: ["MuPDF"])),
                 .linkedLibrary("mujs", .when(traits: ["MuPDF"])), .linkedLibrary("gumbo", .when(traits: ["MuPDF"])),
-                .linkedLibrary("openjp2", .when(traits: ["MuPDF"])), .linkedLibrary("jbig2dec", .when(traits: ["MuPDF"])),
-                .linkedLibrary("freetype", .when(traits: ["MuPDF"])), .linkedLibrary("harfbuzz", .when(traits: ["MuPDF"])),
+                .linkedLibrary("openjp2", .when(traits: ["MuPDF"])),
+                .linkedLibrary("jbig2dec", .when(traits: ["MuPDF"])),
+                .linkedLibrary("freetype", .when(traits: ["MuPDF"])),
+                .linkedLibrary("harfbuzz", .when(traits: ["MuPDF"])),
                 .linkedLibrary("jpeg", .when(traits: ["MuPDF"])), .linkedLibrary("z", .when(traits: ["MuPDF"])),
                 .linkedLibrary("m", .when(traits: ["MuPDF"])),
             ]),
         // The one module that imports the C libraries.
-        .target(name: "PDFBridge", dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl", "CSystem", "CMuPDF"]),
+        .target(
+            name: "PDFBridge",
+            dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl", "CSystem", "CMuPDF"]),
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore"),
         // The stages: core + bridge.
@@ -63,9 +71,11 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge", "TestSupport"]),
         .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "TestSupport"]),
-        .testTarget(name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),
         .testTarget(
-            name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "TestSupport"], exclude: ["Golden"]),
+            name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),
+        .testTarget(
+            name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "TestSupport"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,8 @@ public enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m), .curl(let m), .mupdf(let m): m
+        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m), .curl(let m), .mupdf(let m):
+            m
         }
     }
 }

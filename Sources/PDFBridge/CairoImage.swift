@@ -20,7 +20,8 @@ public final class CairoImage {
         self.height = height
         let status = cairo_surface_status(s)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw .cairo(message: "cannot make a \(width)x\(height) image: \(String(cString: cairo_status_to_string(status)))")
+            throw .cairo(
+                message: "cannot make a \(width)x\(height) image: \(String(cString: cairo_status_to_string(status)))")
         }
     }
 
@@ -64,7 +65,9 @@ extension CairoImage {
     }
 
     /// Strokes a rectangle (pixels, top left origin) in a colour (0...1 components).
-    public func strokeRect(x: Double, y: Double, width: Double, height: Double, red: Double, green: Double, blue: Double, lineWidth: Double) {
+    public func strokeRect(
+        x: Double, y: Double, width: Double, height: Double, red: Double, green: Double, blue: Double, lineWidth: Double
+    ) {
         let cr = cairo_create(surface)
         defer { cairo_destroy(cr) }
         cairo_set_source_rgb(cr, red, green, blue)

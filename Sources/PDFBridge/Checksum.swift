@@ -1,5 +1,5 @@
-import Foundation
 internal import CPoppler
+import Foundation
 
 /// Checksums through GLib's `GChecksum` (linked already through poppler-glib): no hand-written
 /// hash in the project. `GChecksum` objects are freed before each function returns.

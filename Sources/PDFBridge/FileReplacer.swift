@@ -1,5 +1,5 @@
-import Foundation
 internal import CSystem
+import Foundation
 
 /// Writes files atomically (readers see the old content or the new, never half of one) without a
 /// new inode for every file that replaces an older one, for thumbnails by the thousand, re-rendered

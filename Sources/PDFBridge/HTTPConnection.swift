@@ -82,9 +82,13 @@ public final class HTTPConnection {
     public static func proxyConfigured(for url: String) -> Bool {
         let env = environment
         let lower = url.lowercased()
-        let names = lower.hasPrefix("https:") ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
+        let names =
+            lower.hasPrefix("https:")
+            ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
         guard names.contains(where: { !(env[$0] ?? "").isEmpty }) else { return false }
-        let noProxy = (env["no_proxy"] ?? env["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let noProxy = (env["no_proxy"] ?? env["NO_PROXY"] ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         if noProxy.contains("*") { return false }
         let host = URLParts.host(of: url) ?? ""
         return !noProxy.contains { entry in
@@ -152,7 +156,8 @@ public final class HTTPConnection {
         // Through a proxy the socket goes to the proxy: the policy was applied to the name instead.
         let viaProxy = HTTPConnection.proxyConfigured(for: url)
         let code = pdfpipe_curl_request(
-            handle, transfer, url, head ? 1 : 0, list, Int(max(1, timeout * 1000)), Int(max(1, connectTimeout * 1000)), viaProxy ? 1 : 0)
+            handle, transfer, url, head ? 1 : 0, list, Int(max(1, timeout * 1000)), Int(max(1, connectTimeout * 1000)),
+            viaProxy ? 1 : 0)
         var r = HTTPResponse()
         let status = pdfpipe_curl_status(handle)
         if status > 0 { r.status = status }
@@ -180,7 +185,9 @@ public final class HTTPConnection {
         switch code {
         case CURLE_OK:
             break
-        case CURLE_WRITE_ERROR where transfer.pointee.headers_done != 0 || (transfer.pointee.got_body != 0 && (download == nil || r.truncated)):
+        case CURLE_WRITE_ERROR
+        where transfer.pointee.headers_done != 0
+            || (transfer.pointee.got_body != 0 && (download == nil || r.truncated)):
             break  // we stopped the transfer on purpose: after the headers, or at the size limit
         case CURLE_OPERATION_TIMEDOUT:
             r.failure = .timeout

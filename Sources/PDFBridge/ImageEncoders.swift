@@ -59,7 +59,8 @@ extension CairoImage {
         let rgb = rgbBytes()
         var output: UnsafeMutablePointer<UInt8>?
         let size = rgb.withUnsafeBufferPointer { b in
-            WebPEncodeRGB(b.baseAddress, Int32(width), Int32(height), Int32(width * 3), Float(max(1, min(100, quality))), &output)
+            WebPEncodeRGB(
+                b.baseAddress, Int32(width), Int32(height), Int32(width * 3), Float(max(1, min(100, quality))), &output)
         }
         guard let output, size > 0 else { return [] }
         defer { WebPFree(output) }

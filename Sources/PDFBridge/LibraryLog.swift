@@ -46,14 +46,18 @@ enum LibraryLog {
     }()
 
     private static let installed: Bool = {
-        let levels = GLogLevelFlags(rawValue: G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue)
-        g_log_set_handler("Poppler", levels, { _, _, message, _ in
-            guard let raw = pthread_getspecific(LibraryLog.key) else { return }  // outside any capture: dropped
-            let sink = Unmanaged<LogSink>.fromOpaque(raw).takeUnretainedValue()
-            // poppler says "at position -1" when it has no position to give.
-            let text = (message.map { String(cString: $0) } ?? "").replacingOccurrences(of: " at position -1", with: "")
-            sink.append(text)
-        }, nil)
+        let levels = GLogLevelFlags(
+            rawValue: G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue)
+        g_log_set_handler(
+            "Poppler", levels,
+            { _, _, message, _ in
+                guard let raw = pthread_getspecific(LibraryLog.key) else { return }  // outside any capture: dropped
+                let sink = Unmanaged<LogSink>.fromOpaque(raw).takeUnretainedValue()
+                // poppler says "at position -1" when it has no position to give.
+                let text = (message.map { String(cString: $0) } ?? "").replacingOccurrences(
+                    of: " at position -1", with: "")
+                sink.append(text)
+            }, nil)
         return true
     }()
 

@@ -13,7 +13,8 @@ public enum PageEngine: String, Sendable, CaseIterable {
     public static var available: [PageEngine] { allCases.filter(\.isAvailable) }
 
     /// How to get an engine this build lacks.
-    public static let mupdfHowTo = "build pdfpipe with it: swift build --traits MuPDF (needs libmupdf-dev: scripts/setup.sh --mupdf)"
+    public static let mupdfHowTo =
+        "build pdfpipe with it: swift build --traits MuPDF (needs libmupdf-dev: scripts/setup.sh --mupdf)"
 
     /// Opens `path` with the engine (each thread opens its own).
     public func open(_ path: String) throws(BridgeError) -> any EngineDocument {
@@ -40,7 +41,8 @@ public protocol EnginePage {
     /// The page as a viewer shows it, `scale` pixels per point; `region` (points from the top left
     /// of the displayed page) renders only that part.
     func render(
-        scale: Double, transparent: Bool, annotations: Bool, region: (x: Double, y: Double, width: Double, height: Double)?
+        scale: Double, transparent: Bool, annotations: Bool,
+        region: (x: Double, y: Double, width: Double, height: Double)?
     ) throws(BridgeError) -> CairoImage
     /// The text, and a box per scalar in points from the top left of the displayed page (the
     /// pixel space of a rendering at scale 1).
@@ -55,7 +57,9 @@ extension PopplerFile: EngineDocument {
 }
 
 extension PopplerFilePage: EnginePage {
-    public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) { (Array(text.unicodeScalars), textLayout) }
+    public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+        (Array(text.unicodeScalars), textLayout)
+    }
 }
 
 /// A document read by MuPDF (its own context: one thread), closed in `deinit`.
@@ -84,7 +88,8 @@ public final class MuPDFFile: EngineDocument {
 
     public func enginePage(_ index: Int) -> (any EnginePage)? {
         guard index >= 0, index < pageCount else { return nil }
-        var w = 0.0, h = 0.0
+        var w = 0.0
+        var h = 0.0
         var err = [CChar](repeating: 0, count: 256)
         guard let page = pp_mu_load_page(handle, Int32(index), &w, &h, &err, err.count) else { return nil }
         return MuPDFPage(document: self, page: page, size: (w, h))
@@ -124,7 +129,8 @@ public final class MuPDFPage: EnginePage {
         guard let pw = PDFNumber.int(w * scale, rounding: .up), let ph = PDFNumber.int(h * scale, rounding: .up),
             pw <= CairoImage.maxSide, ph <= CairoImage.maxSide
         else {
-            throw .cairo(message: "cannot render the page at \(PDFNumber.text(w * scale)) x \(PDFNumber.text(h * scale)) pixels")
+            throw .cairo(
+                message: "cannot render the page at \(PDFNumber.text(w * scale)) x \(PDFNumber.text(h * scale)) pixels")
         }
         let image = try CairoImage(width: max(1, pw), height: max(1, ph))
         var err = [CChar](repeating: 0, count: 512)

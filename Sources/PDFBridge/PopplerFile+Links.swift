@@ -25,7 +25,8 @@ extension PopplerFilePage {
         document.log.capture {
             guard let list = poppler_page_get_link_mapping(page) else { return [] }
             defer { poppler_page_free_link_mapping(list) }
-            return glistItems(list).map { Self.link($0.assumingMemoryBound(to: PopplerLinkMapping.self).pointee) }.reversed()
+            return glistItems(list).map { Self.link($0.assumingMemoryBound(to: PopplerLinkMapping.self).pointee) }
+                .reversed()
         }
     }
 
@@ -79,7 +80,11 @@ extension PopplerFile {
     /// Looks up a named destination by its raw bytes (`poppler_named_dest_from_bytestring`, then
     /// `poppler_document_find_dest`).
     public func findDestination(bytes: [UInt8]) -> PopplerDestination? {
-        guard let name = bytes.withUnsafeBufferPointer({ poppler_named_dest_from_bytestring($0.baseAddress, gsize($0.count)) }) else {
+        guard
+            let name = bytes.withUnsafeBufferPointer({
+                poppler_named_dest_from_bytestring($0.baseAddress, gsize($0.count))
+            })
+        else {
             return nil
         }
         defer { g_free(name) }

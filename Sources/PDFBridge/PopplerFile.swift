@@ -23,7 +23,9 @@ public final class PopplerFile {
         let opened: OpaquePointer? = sink.capture { poppler_document_new_from_file(uri, password, &error) }
         guard let opened else {
             let code = error?.pointee.code ?? 0
-            let isPassword = error != nil && error!.pointee.domain == poppler_error_quark() && code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue)
+            let isPassword =
+                error != nil && error!.pointee.domain == poppler_error_quark()
+                && code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue)
             let message = Self.take(error) ?? "cannot open \(path)"
             if isPassword { throw .passwordRequired(library: "poppler", message: message) }
             throw .poppler(message: message)
@@ -47,7 +49,6 @@ public final class PopplerFile {
         defer { g_free(p) }
         return String(cString: p)
     }
-
 
     public var pageCount: Int { Int(poppler_document_get_n_pages(doc)) }
     public var pdfVersion: String? { Self.string(poppler_document_get_pdf_version_string(doc)) }
@@ -147,7 +148,8 @@ public final class PopplerFilePage {
         guard let pw = PDFNumber.int(w * scale, rounding: .up), let ph = PDFNumber.int(h * scale, rounding: .up),
             pw <= CairoImage.maxSide, ph <= CairoImage.maxSide
         else {
-            throw .cairo(message: "cannot render the page at \(PDFNumber.text(w * scale)) x \(PDFNumber.text(h * scale)) pixels")
+            throw .cairo(
+                message: "cannot render the page at \(PDFNumber.text(w * scale)) x \(PDFNumber.text(h * scale)) pixels")
         }
         let image = try CairoImage(width: max(1, pw), height: max(1, ph))
         let cr = cairo_create(image.surface)

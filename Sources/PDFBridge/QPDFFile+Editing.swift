@@ -33,7 +33,9 @@ extension QPDFFile {
 
     /// Makes an object indirect; returns the indirect object. The corresponding C function is
     /// `qpdf_make_indirect_object`.
-    public func makeIndirect(_ o: QPDFObject) -> QPDFObject { QPDFObject(file: self, handle: qpdf_make_indirect_object(q, o.handle)) }
+    public func makeIndirect(_ o: QPDFObject) -> QPDFObject {
+        QPDFObject(file: self, handle: qpdf_make_indirect_object(q, o.handle))
+    }
 
     /// A new stream with `data` (unfiltered) and the given dictionary entries, made indirect.
     /// The corresponding C functions are `qpdf_oh_new_stream` and `qpdf_oh_replace_stream_data`.

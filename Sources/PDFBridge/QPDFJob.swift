@@ -1,7 +1,7 @@
-import Glibc
-import Synchronization
 internal import CQPDF
 internal import CSystem
+import Glibc
+import Synchronization
 
 /// What a qpdf job printed, by channel; collected per job (a private logger), never printed.
 public final class QPDFJobLog {
@@ -70,7 +70,9 @@ public enum QPDFJob {
 
 private func text(_ data: UnsafePointer<CChar>?, _ len: Int) -> String {
     guard let data else { return "" }
-    return data.withMemoryRebound(to: UInt8.self, capacity: len) { String(decoding: UnsafeBufferPointer(start: $0, count: len), as: UTF8.self) }
+    return data.withMemoryRebound(to: UInt8.self, capacity: len) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: len), as: UTF8.self)
+    }
 }
 
 // MARK: - The job in a helper process
@@ -121,7 +123,8 @@ extension QPDFJob {
         var output: [Int32] = [-1, -1]
         guard pdfpipe_pipe_cloexec(&input) == 0 else { return nil }
         guard pdfpipe_pipe_cloexec(&output) == 0 else {
-            close(input[0]); close(input[1])
+            close(input[0])
+            close(input[1])
             return nil
         }
         var actions = posix_spawn_file_actions_t()
@@ -131,13 +134,14 @@ extension QPDFJob {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, output[1], 2)
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup("__qpdf-job"), nil]
-        defer { argv.forEach { free($0) } }
+        defer { for a in argv { free(a) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         close(input[0])
         close(output[1])
         guard spawned == 0 else {
-            close(input[1]); close(output[0])
+            close(input[1])
+            close(output[0])
             return nil
         }
         Array(json.utf8).withUnsafeBytes { writeAll(input[1], $0) }

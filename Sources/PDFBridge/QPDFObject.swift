@@ -74,7 +74,9 @@ public struct QPDFObject {
 
     public var count: Int { isArray ? Int(qpdf_oh_get_array_n_items(q, handle)) : 0 }
 
-    public subscript(index: Int) -> QPDFObject { QPDFObject(file: file, handle: qpdf_oh_get_array_item(q, handle, Int32(index))) }
+    public subscript(index: Int) -> QPDFObject {
+        QPDFObject(file: file, handle: qpdf_oh_get_array_item(q, handle, Int32(index)))
+    }
 
     public var items: [QPDFObject] { (0..<count).map { self[$0] } }
 
@@ -90,7 +92,9 @@ public struct QPDFObject {
         guard isString else { return nil }
         var length = 0
         guard let p = qpdf_oh_get_binary_string_value(q, handle, &length) else { return [] }
-        return p.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return p.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
 
     /// A text string as UTF-8 (qpdf decodes UTF-16BE and PDFDocEncoding).
@@ -111,7 +115,8 @@ public struct QPDFObject {
         var filtered: QPDF_BOOL = 0
         var buffer: UnsafeMutablePointer<UInt8>?
         var length = 0
-        guard qpdf_oh_get_stream_data(q, handle, qpdf_dl_all, &filtered, &buffer, &length) == QPDF_SUCCESS, let buffer else {
+        guard qpdf_oh_get_stream_data(q, handle, qpdf_dl_all, &filtered, &buffer, &length) == QPDF_SUCCESS, let buffer
+        else {
             _ = file.takeError()
             return nil
         }

@@ -35,7 +35,9 @@ struct Arguments {
                 if let inline {
                     values[name] = inline
                 } else {
-                    guard i < args.count else { throw PipelineError(file: nil, message: "option '\(name)' needs a value") }
+                    guard i < args.count else {
+                        throw PipelineError(file: nil, message: "option '\(name)' needs a value")
+                    }
                     values[name] = args[i]
                     i += 1
                 }
@@ -45,7 +47,10 @@ struct Arguments {
             } else {
                 let all = valued + known
                 throw PipelineError(
-                    file: nil, message: "unknown option '\(name)'\(Suggest.didYouMean(name, all)) (options: \(all.joined(separator: ", ")))")
+                    file: nil,
+                    message:
+                        "unknown option '\(name)'\(Suggest.didYouMean(name, all)) (options: \(all.joined(separator: ", ")))"
+                )
             }
         }
     }

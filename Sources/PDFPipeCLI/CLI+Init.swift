@@ -21,7 +21,9 @@ extension CLI {
                 "Web links are checked over HTTP when validate-links' external.enabled is true and --offline is not given.",
                 "Options of every stage: pdfpipe stages. Rules and levels: pdfpipe rules.",
             ],
-            stages: [["use": "resolve-destinations"], ["use": "validate-links", "with": ["external": ["enabled": false]]]],
+            stages: [
+                ["use": "resolve-destinations"], ["use": "validate-links", "with": ["external": ["enabled": false]]],
+            ],
             report: ["formats": ["json", "html"], "failOn": "error"]),
         Starter(
             name: "thumbnails", summary: "a PNG of every first page, broken links outlined",
@@ -29,11 +31,16 @@ extension CLI {
                 "Renders the first page of every document at 200 px wide; pages: \"all\" renders every page.",
                 "overlay: \"links\" outlines links (red: broken), which needs validate-links before it.",
             ],
-            stages: [["use": "validate-links"], ["use": "thumbnails", "with": ["width": 200, "pages": "1", "overlay": "links"]]],
+            stages: [
+                ["use": "validate-links"],
+                ["use": "thumbnails", "with": ["width": 200, "pages": "1", "overlay": "links"]],
+            ],
             report: ["formats": ["json", "html"], "failOn": "never"]),
         Starter(
             name: "text", summary: "the text of every page, as plain text",
-            comment: ["Writes the text of each document; format \"json\" adds pages and, with words: true, word boxes."],
+            comment: [
+                "Writes the text of each document; format \"json\" adds pages and, with words: true, word boxes."
+            ],
             stages: [["use": "extract-text", "with": ["format": "txt"]]],
             report: ["formats": ["json"], "failOn": "never"]),
         Starter(
@@ -43,17 +50,25 @@ extension CLI {
                 "and report.baseline: \".pdfpipe/baseline.json\"; take out single findings with ignore entries (each with a reason).",
                 "See the README's 'Using it in CI'.",
             ],
-            stages: [["use": "resolve-destinations"], ["use": "validate-links", "with": ["external": ["enabled": false]]]],
+            stages: [
+                ["use": "resolve-destinations"], ["use": "validate-links", "with": ["external": ["enabled": false]]],
+            ],
             report: ["formats": ["json", "junit", "sarif", "github", "markdown"], "failOn": "error"]),
     ]
 
     func initCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(args, valued: ["--for", "--out"], flags: ["--force"])
-        guard a.positional.isEmpty else { throw PipelineError(file: nil, message: "init takes no inputs: pdfpipe init [--for KIND] [--out FILE]") }
+        guard a.positional.isEmpty else {
+            throw PipelineError(file: nil, message: "init takes no inputs: pdfpipe init [--for KIND] [--out FILE]")
+        }
         let names = Self.starters.map(\.name)
         let kind = a.values["--for"] ?? "link-audit"
         guard let starter = Self.starters.first(where: { $0.name == kind }) else {
-            throw PipelineError(file: nil, message: "--for: unknown kind '\(kind)'\(Suggest.didYouMean(kind, names)) (kinds: \(names.joined(separator: ", ")))")
+            throw PipelineError(
+                file: nil,
+                message:
+                    "--for: unknown kind '\(kind)'\(Suggest.didYouMean(kind, names)) (kinds: \(names.joined(separator: ", ")))"
+            )
         }
         let file = a.values["--out"] ?? "pdfpipe.json"
         let path = Paths.absolute(file, relativeTo: directory)
@@ -74,14 +89,17 @@ extension CLI {
         ]
         do throws(AtomicFile.WriteError) {
             try AtomicFile.write(JSONWriter.pretty(pipeline), to: path)
-            try AtomicFile.write(JSONWriter.pretty(PipelineSchema.make(catalog: StageTable.all, formats: Reporters.formats)), to: schemaPath)
+            try AtomicFile.write(
+                JSONWriter.pretty(PipelineSchema.make(catalog: StageTable.all, formats: Reporters.formats)),
+                to: schemaPath)
         } catch {
             console.error("pdfpipe: error: \(error.description)")
             return .internalFailure
         }
         let shownSchema = Paths.relative(schemaPath, to: directory)
         console.print("pdfpipe: wrote \(file) (\(starter.summary)) and \(shownSchema)")
-        console.print("next: pdfpipe run \(file) PDF-FOLDER   (or list the folders under \"inputs\" and run pdfpipe run \(file))")
+        console.print(
+            "next: pdfpipe run \(file) PDF-FOLDER   (or list the folders under \"inputs\" and run pdfpipe run \(file))")
         return .clean
     }
 }

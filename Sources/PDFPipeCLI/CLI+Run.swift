@@ -5,8 +5,13 @@ import PDFPipeStages
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(
-            args, valued: ["--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit", "--baseline"],
-            flags: ["--quiet", "--force", "--isolate", "--offline", "--allow-empty", "--ratchet", "--resume", "--verbose"])
+            args,
+            valued: [
+                "--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit", "--baseline",
+            ],
+            flags: [
+                "--quiet", "--force", "--isolate", "--offline", "--allow-empty", "--ratchet", "--resume", "--verbose",
+            ])
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -18,7 +23,9 @@ extension CLI {
         // Command-line flags override the file.
         let inputs = a.positional.count > 1 ? Array(a.positional.dropFirst()) : pipeline.inputs
         guard !inputs.isEmpty else {
-            throw PipelineError(file: pipelineFile, message: "no inputs: name files or folders after the pipeline, or list them under \"inputs\"")
+            throw PipelineError(
+                file: pipelineFile,
+                message: "no inputs: name files or folders after the pipeline, or list them under \"inputs\"")
         }
         if let out = a.values["--out"] {
             guard !out.isEmpty else { throw PipelineError(file: nil, message: "--out needs a folder") }
@@ -26,7 +33,8 @@ extension CLI {
         }
         if let j = a.values["--jobs"] {
             guard let n = Int(j), n >= 0, n <= 1024 else {
-                throw PipelineError(file: nil, message: "--jobs: expected an integer 0...1024 (0: one per processor), got '\(j)'")
+                throw PipelineError(
+                    file: nil, message: "--jobs: expected an integer 0...1024 (0: one per processor), got '\(j)'")
             }
             pipeline.jobs = n
         }
@@ -37,11 +45,15 @@ extension CLI {
         pipeline.offline = a.flags.contains("--offline")
         if a.flags.contains("--isolate") { pipeline.isolation = "process" }
         if let t = a.values["--timeout"] {
-            guard let v = Double(t), v >= 0 else { throw PipelineError(file: nil, message: "--timeout: expected seconds, got '\(t)'") }
+            guard let v = Double(t), v >= 0 else {
+                throw PipelineError(file: nil, message: "--timeout: expected seconds, got '\(t)'")
+            }
             pipeline.timeoutSeconds = v
         }
         if let m = a.values["--memory-limit"] {
-            guard let v = Int(m), v >= 0 else { throw PipelineError(file: nil, message: "--memory-limit: expected megabytes, got '\(m)'") }
+            guard let v = Int(m), v >= 0 else {
+                throw PipelineError(file: nil, message: "--memory-limit: expected megabytes, got '\(m)'")
+            }
             pipeline.memoryLimitMB = v
         }
         // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
@@ -50,7 +62,8 @@ extension CLI {
         if let b = a.values["--baseline"] { pipeline.baselineFile = b }
         if a.flags.contains("--ratchet") { pipeline.ratchet = true }
         guard !pipeline.ratchet || pipeline.baselineFile != nil else {
-            throw PipelineError(file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
+            throw PipelineError(
+                file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
         }
         let baseline = try pipeline.baselineFile.map { file throws(PipelineError) in try loadBaseline(file) }
         let generatedAt = fixedDate ?? Date().ISO8601Format()
@@ -60,11 +73,17 @@ extension CLI {
         // report) alone, unless asked for. A shard may be empty; the batch may not.
         if set.documents.isEmpty && !a.flags.contains("--allow-empty") {
             let searched = inputs.map { "'\($0)'" }.joined(separator: ", ")
-            throw PipelineError(file: nil, message: "no PDF file in the inputs (searched \(searched) for *.pdf); nothing was checked (--allow-empty accepts an empty batch)")
+            throw PipelineError(
+                file: nil,
+                message:
+                    "no PDF file in the inputs (searched \(searched) for *.pdf); nothing was checked (--allow-empty accepts an empty batch)"
+            )
         }
         if let shard { set.documents = set.documents.filter { shard.contains($0.relativePath) } }
         for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
-        if set.documents.isEmpty { console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")") }
+        if set.documents.isEmpty {
+            console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")")
+        }
 
         let resume = a.flags.contains("--resume")
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
@@ -75,8 +94,10 @@ extension CLI {
         var isolated: IsolatedRunner?
         if pipeline.isolation == "process" {
             let pool = IsolatedRunner(
-                executable: IsolatedRunner.currentExecutable(), pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
-                outputDirectory: outDir, inputRoot: set.root, timeout: pipeline.timeoutSeconds, memoryLimitMB: pipeline.memoryLimitMB,
+                executable: IsolatedRunner.currentExecutable(),
+                pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
+                outputDirectory: outDir, inputRoot: set.root, timeout: pipeline.timeoutSeconds,
+                memoryLimitMB: pipeline.memoryLimitMB,
                 force: pipeline.force || resume, offline: pipeline.offline)
             // Workers ask this process's URL checkers (one per validate-links stage), so each URL
             // is requested once per run and the cache is written once.
@@ -93,22 +114,33 @@ extension CLI {
         if let progress { onProgress = { progress.update($0) } }
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = ResultStore.configurationHash(
-            [Self.version, pipelineFile, (try? String(contentsOfFile: Paths.absolute(pipelineFile, relativeTo: directory), encoding: .utf8)) ?? "",
-             "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation)",
-             "timeout=\(pipeline.timeoutSeconds)", "memory=\(pipeline.memoryLimitMB)",
-             "baseline=" + (pipeline.baselineFile.flatMap { try? String(contentsOfFile: Paths.absolute($0, relativeTo: directory), encoding: .utf8) } ?? "")])
+            [
+                Self.version, pipelineFile,
+                (try? String(contentsOfFile: Paths.absolute(pipelineFile, relativeTo: directory), encoding: .utf8))
+                    ?? "",
+                "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation)",
+                "timeout=\(pipeline.timeoutSeconds)", "memory=\(pipeline.memoryLimitMB)",
+                "baseline="
+                    + (pipeline.baselineFile.flatMap {
+                        try? String(contentsOfFile: Paths.absolute($0, relativeTo: directory), encoding: .utf8)
+                    } ?? ""),
+            ])
         let store: ResultStore
         do throws(ResultStore.OpenError) {
             store = try ResultStore(
                 directory: outDir, count: set.documents.count, pipelineHash: hash,
-                resuming: resume ? set.documents.map { ResultStore.InputStamp.of(file: $0.path, relativePath: $0.relativePath) } : nil)
+                resuming: resume
+                    ? set.documents.map { ResultStore.InputStamp.of(file: $0.path, relativePath: $0.relativePath) }
+                    : nil)
         } catch {
             console.error("pdfpipe: error: \(error)")
             return .internalFailure
         }
         if resume && !quiet {
             let n = store.count
-            console.error("pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(Paths.relative(store.path, to: directory)))")
+            console.error(
+                "pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(Paths.relative(store.path, to: directory)))"
+            )
         }
         // Documents the earlier run did not record may have left up-to-date outputs behind (the
         // ones in flight when it stopped): redone, so that the report is the one an uninterrupted
@@ -132,7 +164,8 @@ extension CLI {
             console.error("pdfpipe: error: \(error)")
             return .internalFailure
         }
-        var report = RunReport(toolVersion: Self.version, pipeline: pipeline.name, documents: [], generatedAt: generatedAt)
+        var report = RunReport(
+            toolVersion: Self.version, pipeline: pipeline.name, documents: [], generatedAt: generatedAt)
         report.store = store
         report.failOn = pipeline.failOn
         report.pipelineFailOn = fileFailOn
@@ -147,17 +180,21 @@ extension CLI {
             report.incomplete = true
             _ = write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
             console.error(
-                "pdfpipe: interrupted: \(store.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true; --resume goes on from here")
+                "pdfpipe: interrupted: \(store.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true; --resume goes on from here"
+            )
             return ExitCode(rawValue: 128 + signal) ?? .internalFailure
         }
         return write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
     }
 
     /// Writes a report in every format, prints the findings and the summary; returns the exit code.
-    func write(_ report: RunReport, formats: [String], to outDir: String, quiet: Bool, verbose: Bool = false) -> ExitCode {
+    func write(_ report: RunReport, formats: [String], to outDir: String, quiet: Bool, verbose: Bool = false)
+        -> ExitCode
+    {
         var report = report
         report.locations = .init(
-            working: Paths.standardize(directory), report: Paths.standardize(Paths.absolute(outDir, relativeTo: directory)))
+            working: Paths.standardize(directory),
+            report: Paths.standardize(Paths.absolute(outDir, relativeTo: directory)))
         var written: [String] = []
         for format in formats {
             guard let reporter = Reporters.reporter(for: format) else { continue }
@@ -179,7 +216,9 @@ extension CLI {
         if !quiet || report.failing > 0 || report.ratchetFails {
             let failed = summary.failedDocuments > 0 ? ", \(summary.failedDocuments) failed" : ""
             let suppressed = summary.suppressed > 0 ? ", \(summary.suppressed) suppressed" : ""
-            let baseline = report.baseline == nil ? "" : " (baseline: \(summary.new) new, \(summary.unchanged) unchanged, \(summary.fixed) fixed)"
+            let baseline =
+                report.baseline == nil
+                ? "" : " (baseline: \(summary.new) new, \(summary.unchanged) unchanged, \(summary.fixed) fixed)"
             let line =
                 "pdfpipe: \(report.incomplete ? "INCOMPLETE: " : "")\(summary.documents) document\(summary.documents == 1 ? "" : "s")\(failed), \(summary.pages) pages: "
                 + "\(summary.errors) errors, \(summary.warnings) warnings, \(summary.notes) notes\(suppressed)\(baseline); wrote \(written.joined(separator: ", "))"
@@ -188,7 +227,8 @@ extension CLI {
         if report.ratchetFails {
             console.error(
                 "pdfpipe: ratchet: \(summary.fixed) finding\(summary.fixed == 1 ? "" : "s") of the baseline \(summary.fixed == 1 ? "is" : "are") fixed; "
-                    + "record that: pdfpipe baseline \(Paths.relative(outDir + "/report.json", to: directory)) --out \(report.baseline?.file ?? "BASELINE")")
+                    + "record that: pdfpipe baseline \(Paths.relative(outDir + "/report.json", to: directory)) --out \(report.baseline?.file ?? "BASELINE")"
+            )
             return .findings
         }
         return report.failing > 0 ? .findings : .clean
@@ -208,7 +248,8 @@ extension CLI {
             try eachDocument(of: file) { baseline.add($0) }
             return baseline
         }
-        let value = try readJSON(file, unreadable: "cannot read the baseline (pdfpipe baseline REPORT.json --out \(file) writes one)")
+        let value = try readJSON(
+            file, unreadable: "cannot read the baseline (pdfpipe baseline REPORT.json --out \(file) writes one)")
         do throws(ReportDecodingError) {
             return try Baseline(json: value)
         } catch {
@@ -231,7 +272,10 @@ extension CLI {
     /// `pdfpipe baseline REPORT.json [--out FILE]`: the findings of a report as a baseline file.
     func baselineCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(args, valued: ["--out"], flags: [])
-        guard a.positional.count == 1 else { throw PipelineError(file: nil, message: "baseline takes one report: pdfpipe baseline REPORT.json [--out FILE]") }
+        guard a.positional.count == 1 else {
+            throw PipelineError(
+                file: nil, message: "baseline takes one report: pdfpipe baseline REPORT.json [--out FILE]")
+        }
         let report = try readReport(a.positional[0], documents: false)
         let out = a.values["--out"] ?? "pdfpipe-baseline.json"
         var documents: [DocumentResult] = []
@@ -248,7 +292,8 @@ extension CLI {
             throw PipelineError(file: out, message: error.description)
         }
         let n = value["findings"]?.arrayValue?.count ?? 0
-        console.print("pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(count) document\(count == 1 ? "" : "s")")
+        console.print(
+            "pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(count) document\(count == 1 ? "" : "s")")
         return .clean
     }
 
@@ -263,7 +308,10 @@ extension CLI {
         } else {
             let file0 = try mapped(file)
             let raw = file0.bytes
-            let array = JSONScanner.forEachElement(of: "documents", in: raw) { file0.release(upTo: $0.upperBound); return true }
+            let array = JSONScanner.forEachElement(of: "documents", in: raw) {
+                file0.release(upTo: $0.upperBound)
+                return true
+            }
             let header = array.map { Array(raw[..<$0.lowerBound]) + Array("[]".utf8) + Array(raw[$0.upperBound...]) }
             guard let header else { return try readReport(file, documents: true) }
             var parser = JSONParser(bytes: header, tracksLocations: false)
@@ -325,7 +373,11 @@ extension CLI {
         var formats: [String] = []
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard Reporters.formats.contains(name) else {
-                throw PipelineError(file: nil, message: "--format: unknown format '\(name)'\(Suggest.didYouMean(name, Reporters.formats)) (known formats: \(Reporters.formats.joined(separator: ", ")))")
+                throw PipelineError(
+                    file: nil,
+                    message:
+                        "--format: unknown format '\(name)'\(Suggest.didYouMean(name, Reporters.formats)) (known formats: \(Reporters.formats.joined(separator: ", ")))"
+                )
             }
             if !formats.contains(name) { formats.append(name) }
         }
@@ -335,26 +387,34 @@ extension CLI {
 
     static func failOn(_ text: String) throws(PipelineError) -> FailOn {
         guard let level = FailOn(rawValue: text) else {
-            throw PipelineError(file: nil, message: "--fail-on: expected one of error, warning, note, never, got '\(text)'")
+            throw PipelineError(
+                file: nil, message: "--fail-on: expected one of error, warning, note, never, got '\(text)'")
         }
         return level
     }
 
     /// `pdfpipe merge`: joins shard reports into the report one run over the whole batch writes.
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--format", "--fail-on", "--baseline"], flags: ["--quiet", "--allow-partial", "--ratchet", "--verbose"])
-        guard !a.positional.isEmpty else { throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...") }
+        let a = try Arguments(
+            args, valued: ["--out", "--format", "--fail-on", "--baseline"],
+            flags: ["--quiet", "--allow-partial", "--ratchet", "--verbose"])
+        guard !a.positional.isEmpty else {
+            throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...")
+        }
         // Two passes, one report at a time: first every report's header (its documents left
         // out), then the documents, each parsed on its own and appended to the merged results
         // file. Memory holds one document and the paths, not the reports.
         var reports: [RunReport] = []
         for file in a.positional { reports.append(try readReport(file, documents: false)) }
-        let whole = try Self.checkShards(reports, files: a.positional, allowPartial: a.flags.contains("--allow-partial"))
+        let whole = try Self.checkShards(
+            reports, files: a.positional, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
         if !whole { merged.incomplete = true }
         for (file, r) in zip(a.positional.dropFirst(), reports.dropFirst()) {
             guard r.pipeline == merged.pipeline else {
-                throw PipelineError(file: file, message: "comes from pipeline '\(r.pipeline)', the first report from '\(merged.pipeline)'")
+                throw PipelineError(
+                    file: file,
+                    message: "comes from pipeline '\(r.pipeline)', the first report from '\(merged.pipeline)'")
             }
             merged.incomplete = merged.incomplete || r.incomplete
         }
@@ -375,7 +435,9 @@ extension CLI {
         var order: [(path: String, position: Int)] = []
         for file in a.positional {
             try eachDocument(of: file) { (d: DocumentResult) throws(PipelineError) in
-                guard seen.insert(d.path).inserted else { throw PipelineError(file: file, message: "'\(d.path)' is in more than one report") }
+                guard seen.insert(d.path).inserted else {
+                    throw PipelineError(file: file, message: "'\(d.path)' is in more than one report")
+                }
                 var d = d
                 if let policy {
                     d.fixedSinceBaseline = []
@@ -404,12 +466,15 @@ extension CLI {
         }
         merged.suppressions = uses
         let runFindingsFile = reports.lazy.flatMap(\.findings).compactMap { $0.details["file"]?.stringValue }.first
-        merged.findings = SuppressionUse.findings(uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete, pipelineFile: runFindingsFile)
+        merged.findings = SuppressionUse.findings(
+            uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete,
+            pipelineFile: runFindingsFile)
         if let file = a.values["--baseline"] {
             merged.baseline = BaselineUse(file: file, ratchet: a.flags.contains("--ratchet"))
         } else if a.flags.contains("--ratchet") {
             guard var b = reports.lazy.compactMap(\.baseline).first else {
-                throw PipelineError(file: nil, message: "--ratchet needs a baseline: --baseline FILE, or shards run with one")
+                throw PipelineError(
+                    file: nil, message: "--ratchet needs a baseline: --baseline FILE, or shards run with one")
             }
             b.ratchet = true
             merged.baseline = b
@@ -418,9 +483,12 @@ extension CLI {
         }
         // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
         // a shard's command-line override (shards run with --fail-on never to finish the matrix).
-        merged.failOn = try a.values["--fail-on"].map(Self.failOn) ?? reports.lazy.compactMap(\.pipelineFailOn).first ?? .error
+        merged.failOn =
+            try a.values["--fail-on"].map(Self.failOn) ?? reports.lazy.compactMap(\.pipelineFailOn).first ?? .error
         let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
-        return write(merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"), verbose: a.flags.contains("--verbose"))
+        return write(
+            merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"),
+            verbose: a.flags.contains("--verbose"))
     }
 
     /// A set of shard reports must be whole: the same N, each K from 1 to N once. Reports of runs
@@ -434,19 +502,27 @@ extension CLI {
         var problems: [String] = []
         if let i = shards.firstIndex(where: { $0 == nil }) { problems.append("'\(files[i])' is not a shard report") }
         let counts = Set(shards.compactMap { $0?.count })
-        if counts.count > 1 { problems.append("the reports split the batch differently (\(counts.sorted().map { "/\($0)" }.joined(separator: ", ")))") }
+        if counts.count > 1 {
+            problems.append(
+                "the reports split the batch differently (\(counts.sorted().map { "/\($0)" }.joined(separator: ", ")))")
+        }
         if let n = counts.max() {
             var byIndex: [Int: [String]] = [:]
             for (i, s) in shards.enumerated() { if let s { byIndex[s.index, default: []].append(files[i]) } }
             let missing = (1...n).filter { byIndex[$0] == nil }
-            if !missing.isEmpty { problems.append("missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", "))") }
+            if !missing.isEmpty {
+                problems.append(
+                    "missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", "))"
+                )
+            }
             for (k, fs) in byIndex.sorted(by: { $0.key < $1.key }) where fs.count > 1 {
                 problems.append("shard \(k)/\(n) given \(fs.count) times (\(fs.joined(separator: ", ")))")
             }
         }
         if problems.isEmpty { return true }
         if allowPartial { return false }
-        throw PipelineError(file: nil, message: "merge: \(problems.joined(separator: "; ")) (--allow-partial merges them anyway)")
+        throw PipelineError(
+            file: nil, message: "merge: \(problems.joined(separator: "; ")) (--allow-partial merges them anyway)")
     }
 
     /// Errors, then warnings (and notes when they matter: `--fail-on note`, or `--verbose`), in
@@ -455,7 +531,8 @@ extension CLI {
     /// baseline are not listed.
     private func printFindings(_ report: RunReport, verbose: Bool) {
         for f in report.findings where f.severity >= .warning {
-            console.print("\(f.details["file"]?.stringValue ?? "pipeline"): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
+            console.print(
+                "\(f.details["file"]?.stringValue ?? "pipeline"): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
         }
         let lowest: Severity = verbose || report.failOn == .note ? .note : .warning
         var shown = 0
@@ -492,7 +569,9 @@ extension CLI {
         }
         if hidden > 0 { console.print("... and \(hidden) more; see the report") }
         if perRule.count > 1 || hidden > 0 {
-            let counts = perRule.sorted { ($0.value.severity, $0.value.count, $1.key) > ($1.value.severity, $1.value.count, $0.key) }
+            let counts = perRule.sorted {
+                ($0.value.severity, $0.value.count, $1.key) > ($1.value.severity, $1.value.count, $0.key)
+            }
             console.print("by rule: " + counts.map { "\($0.key) \($0.value.count)" }.joined(separator: ", "))
         }
     }

@@ -13,7 +13,9 @@ public struct CLI: Sendable {
     /// When set, used as `generatedAt` instead of the clock (tests, reproducible builds).
     let fixedDate: String?
 
-    public init(console: Console, directory: String = FileManager.default.currentDirectoryPath, fixedDate: String? = nil) {
+    public init(
+        console: Console, directory: String = FileManager.default.currentDirectoryPath, fixedDate: String? = nil
+    ) {
         self.console = console
         self.directory = directory
         self.fixedDate = fixedDate ?? ProcessInfo.processInfo.environment["PDFPIPE_FIXED_DATE"]
@@ -51,7 +53,11 @@ public struct CLI: Sendable {
         let rest = Array(args.dropFirst())
         switch command {
         case "--help", "-h", "help":
-            if let topic = rest.first, let text = help(topic) { console.printLines(text) } else { console.printLines(Self.usage) }
+            if let topic = rest.first, let text = help(topic) {
+                console.printLines(text)
+            } else {
+                console.printLines(Self.usage)
+            }
             return .clean
         case "--version", "-V":
             console.print("pdfpipe \(Self.version)")
@@ -76,7 +82,11 @@ public struct CLI: Sendable {
             case "schema": return try printSchema(rest)
             default:
                 let names = Self.commands.map(\.name)
-                throw PipelineError(file: nil, message: "unknown command '\(command)'\(Suggest.didYouMean(command, names)) (commands: \(names.joined(separator: ", ")))")
+                throw PipelineError(
+                    file: nil,
+                    message:
+                        "unknown command '\(command)'\(Suggest.didYouMean(command, names)) (commands: \(names.joined(separator: ", ")))"
+                )
             }
         } catch {
             console.errorLines(error.description)
@@ -177,21 +187,31 @@ public struct CLI: Sendable {
 
     // MARK: - Commands
 
-    func loadPipeline(_ file: String, environment: Pipeline.EnvironmentCheck = .required) throws(PipelineError) -> Pipeline {
-        try Pipeline.load(file: file, relativeTo: directory, catalog: StageTable.all, formats: Reporters.formats, environment: environment)
+    func loadPipeline(_ file: String, environment: Pipeline.EnvironmentCheck = .required) throws(PipelineError)
+        -> Pipeline
+    {
+        try Pipeline.load(
+            file: file, relativeTo: directory, catalog: StageTable.all, formats: Reporters.formats,
+            environment: environment)
     }
 
     func validateCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(args, valued: [], flags: [])
-        guard a.positional.count == 1 else { throw PipelineError(file: nil, message: "validate takes one pipeline file") }
+        guard a.positional.count == 1 else {
+            throw PipelineError(file: nil, message: "validate takes one pipeline file")
+        }
         // A lint job may not have the run's secrets: a variable that is not set is a warning here.
         let p = try loadPipeline(a.positional[0], environment: .unchecked)
         for problem in p.environmentProblems { console.error(problem.warning + " (pdfpipe run needs it)") }
         let today = String((fixedDate ?? Date().ISO8601Format()).prefix(10))
         for s in p.suppressions where s.isExpired(today: today) {
-            console.error("\(p.file): warning: \(s.label) expired on \(s.expires ?? ""); its findings count again [config.suppression-expired]")
+            console.error(
+                "\(p.file): warning: \(s.label) expired on \(s.expires ?? ""); its findings count again [config.suppression-expired]"
+            )
         }
-        console.print("\(p.file): ok (\(p.stageIDs.count) stage\(p.stageIDs.count == 1 ? "" : "s"): \(p.stageIDs.joined(separator: ", ")))")
+        console.print(
+            "\(p.file): ok (\(p.stageIDs.count) stage\(p.stageIDs.count == 1 ? "" : "s"): \(p.stageIDs.joined(separator: ", ")))"
+        )
         return .clean
     }
 
@@ -210,10 +230,13 @@ public struct CLI: Sendable {
                 console.print("\(indent)\(o.key) (object): \(o.summary)")
                 printOptions(sub, indent: indent + "  ")
             } else if case .list(let sub) = o.kind {
-                console.print("\(indent)\(o.key) (list of objects, or strings for '\(sub.first?.key ?? "")'): \(o.summary)")
+                console.print(
+                    "\(indent)\(o.key) (list of objects, or strings for '\(sub.first?.key ?? "")'): \(o.summary)")
                 printOptions(sub, indent: indent + "  ")
             } else {
-                console.print("\(indent)\(o.key) (\(o.kind.description), default \(JSONWriter.compact(o.defaultValue))): \(o.summary)")
+                console.print(
+                    "\(indent)\(o.key) (\(o.kind.description), default \(JSONWriter.compact(o.defaultValue))): \(o.summary)"
+                )
             }
         }
     }
@@ -222,7 +245,9 @@ public struct CLI: Sendable {
         _ = try Arguments(args, valued: [], flags: [])
         for r in Rules.all {
             let level = r.offByDefault ? "off" : r.severity.rawValue
-            console.print("\(r.id.padding(toLength: 32, withPad: " ", startingAt: 0)) \(level.padding(toLength: 8, withPad: " ", startingAt: 0)) \(r.summary)")
+            console.print(
+                "\(r.id.padding(toLength: 32, withPad: " ", startingAt: 0)) \(level.padding(toLength: 8, withPad: " ", startingAt: 0)) \(r.summary)"
+            )
         }
         return .clean
     }

@@ -1,5 +1,5 @@
-import PDFPipeCore
 import Foundation
+import PDFPipeCore
 
 /// Where the CLI writes: standard output and error, or buffers in tests. One lock serializes all
 /// writes, so lines from worker threads never interleave.
@@ -13,7 +13,10 @@ public final class Console: Sendable {
     /// (no-color.org) and `TERM` is not `dumb`.
     public let colored: Bool
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, interactive: Bool, colored: Bool = false) {
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, interactive: Bool,
+        colored: Bool = false
+    ) {
         self.out = out
         self.err = err
         self.interactive = interactive
@@ -46,7 +49,8 @@ public final class Console: Sendable {
     public func printLines(_ text: String) { lock.withLock { _ in out(Self.lines(text)) } }
     public func errorLines(_ text: String) { lock.withLock { _ in err(Self.lines(text)) } }
     private static func lines(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { ConsoleText.escape(String($0)) + "\n" }.joined()
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { ConsoleText.escape(String($0)) + "\n" }
+            .joined()
     }
 
     /// Writes text to standard output as it is.

@@ -1,6 +1,6 @@
-import PDFPipeCore
 import Dispatch
 import Foundation
+import PDFPipeCore
 
 /// SIGINT and SIGTERM: the first stops new documents from starting (the running ones finish and a
 /// report marked incomplete is written); a second one ends the process at once.
@@ -27,7 +27,8 @@ public final class Interruption: Sendable {
                 }
                 if first {
                     console.status("\n")
-                    console.error("pdfpipe: stopping: finishing the documents in progress (signal again to stop at once)")
+                    console.error(
+                        "pdfpipe: stopping: finishing the documents in progress (signal again to stop at once)")
                 } else {
                     _exit(128 + sig)
                 }

@@ -30,7 +30,8 @@ final class IsolatedRunner: Sendable {
     nonisolated(unsafe) var checkURLs: (@Sendable (Int, [URLChecker.Key]) -> [URLChecker.Key: URLFetch])?
 
     init(
-        executable: String, pipelineFile: String, outputDirectory: String, inputRoot: String, timeout: Double, memoryLimitMB: Int,
+        executable: String, pipelineFile: String, outputDirectory: String, inputRoot: String, timeout: Double,
+        memoryLimitMB: Int,
         force: Bool, offline: Bool = false
     ) {
         self.executable = executable
@@ -47,12 +48,14 @@ final class IsolatedRunner: Sendable {
     /// This executable (`PDFPIPE_WORKER_EXECUTABLE` overrides it, for running the CLI inside a test runner).
     static func currentExecutable() -> String {
         if let e = ProcessInfo.processInfo.environment["PDFPIPE_WORKER_EXECUTABLE"] { return e }
-        return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
     }
 
     func run(_ document: InputDocument, pageWorkers: Int) -> DocumentResult {
         func failed(_ rule: String, _ message: String) -> DocumentResult {
-            DocumentResult(path: document.relativePath, status: .failed, findings: [Finding(rule: rule, message: message)])
+            DocumentResult(
+                path: document.relativePath, status: .failed, findings: [Finding(rule: rule, message: message)])
         }
         let worker: WorkerProcess
         if let w = idle.withLock({ $0.popLast() }) {
@@ -65,7 +68,8 @@ final class IsolatedRunner: Sendable {
             }
         }
         let request = JSONValue.object([
-            "path": .string(document.path), "relative": .string(document.relativePath), "stem": .string(document.outputStem),
+            "path": .string(document.path), "relative": .string(document.relativePath),
+            "stem": .string(document.outputStem),
             "pageWorkers": .int(pageWorkers),
         ])
         var answer = worker.send(JSONWriter.compact(request) + "\n") ? worker.readLine(timeout: timeout) : .closed
@@ -75,10 +79,13 @@ final class IsolatedRunner: Sendable {
         while case .line(let text) = answer, text.hasPrefix(#"{"check":"#) {
             if timeout > 0 { remaining -= Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
             let question = (try? JSONParser.parse(text)) ?? .null
-            let fetches = checkURLs?(question["check"]?.intValue ?? -1, URLChecker.keys(from: question["keys"] ?? .null)) ?? [:]
+            let fetches =
+                checkURLs?(question["check"]?.intValue ?? -1, URLChecker.keys(from: question["keys"] ?? .null)) ?? [:]
             let reply = JSONWriter.compact(["fetches": URLChecker.answer(fetches)]) + "\n"
             started = DispatchTime.now().uptimeNanoseconds
-            answer = worker.send(reply, keepStderrOffset: true) ? worker.readLine(timeout: timeout > 0 ? max(remaining, 0.001) : 0) : .closed
+            answer =
+                worker.send(reply, keepStderrOffset: true)
+                ? worker.readLine(timeout: timeout > 0 ? max(remaining, 0.001) : 0) : .closed
         }
         switch answer {
         case .line(let text):
@@ -91,14 +98,21 @@ final class IsolatedRunner: Sendable {
             }
         case .timedOut:
             worker.kill()
-            return failed("pdf.timeout", "processing took longer than \(JSONWriter.format(timeout)) s; the document's process was stopped")
+            return failed(
+                "pdf.timeout",
+                "processing took longer than \(JSONWriter.format(timeout)) s; the document's process was stopped")
         case .closed:
             let (signal, status, errText) = worker.waitForExit()
             let lower = errText.lowercased()
-            if memoryLimitMB > 0 && (lower.contains("memory") || lower.contains("bad_alloc") || lower.contains("cannot allocate")) {
-                return failed("pdf.out-of-memory", "the document's process ran out of memory under the \(memoryLimitMB) MB limit")
+            if memoryLimitMB > 0
+                && (lower.contains("memory") || lower.contains("bad_alloc") || lower.contains("cannot allocate"))
+            {
+                return failed(
+                    "pdf.out-of-memory", "the document's process ran out of memory under the \(memoryLimitMB) MB limit")
             }
-            let how = signal != 0 ? "was killed by signal \(signal)\(Self.signalName(signal))" : "exited with status \(status)"
+            let how =
+                signal != 0
+                ? "was killed by signal \(signal)\(Self.signalName(signal))" : "exited with status \(status)"
             let detail = WorkerProcess.crashReason(errText).map { ": \($0)" } ?? ""
             return failed("pdf.crashed", "the document's process \(how)\(detail)")
         }
@@ -106,11 +120,17 @@ final class IsolatedRunner: Sendable {
 
     /// Ends the idle workers (they exit when their input closes).
     func shutdown() {
-        for w in idle.withLock({ l in defer { l.removeAll() }; return l }) { w.finish() }
+        for w in idle.withLock({ l in
+            defer { l.removeAll() }
+            return l
+        }) { w.finish() }
     }
 
     private func workerArguments() -> [String] {
-        var args = ["__worker", pipelineFile, "--out", outputDirectory, "--root", inputRoot, "--memory-limit", String(memoryLimitMB)]
+        var args = [
+            "__worker", pipelineFile, "--out", outputDirectory, "--root", inputRoot, "--memory-limit",
+            String(memoryLimitMB),
+        ]
         if force { args.append("--force") }
         if offline { args.append("--offline") }
         return args
@@ -237,7 +257,10 @@ final class WorkerProcess: @unchecked Sendable {
     /// an assertion, else the last line that is not part of a backtrace.
     static func crashReason(_ stderr: String) -> String? {
         let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let markers = ["Fatal error", "Swift runtime failure", "terminate called", "Assertion", "assertion", "Segmentation fault", "AddressSanitizer"]
+        let markers = [
+            "Fatal error", "Swift runtime failure", "terminate called", "Assertion", "assertion", "Segmentation fault",
+            "AddressSanitizer",
+        ]
         if let line = lines.first(where: { l in markers.contains { l.contains($0) } }) {
             return line.trimmingCharacters(in: CharacterSet(charactersIn: "* "))
         }
@@ -299,7 +322,8 @@ extension CLI {
             let crashOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"]
             let trapOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_TRAP_ON"]
         #else
-            let crashOn: String? = nil, trapOn: String? = nil
+            let crashOn: String? = nil
+            let trapOn: String? = nil
         #endif
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
         while let line = Swift.readLine() {

@@ -21,7 +21,8 @@ final class ProgressLine: Sendable {
         let left = p.done > 0 ? p.elapsed / Double(p.done) * Double(p.total - p.done) : 0
         var name = ConsoleText.escape(p.document)
         if name.count > 50 { name = "…" + name.suffix(49) }
-        let text = "[\(p.done)/\(p.total)] \(Self.duration(p.elapsed)), \(String(format: "%.0f", rate)) pages/s, \(Self.duration(left)) left \(name)"
+        let text =
+            "[\(p.done)/\(p.total)] \(Self.duration(p.elapsed)), \(String(format: "%.0f", rate)) pages/s, \(Self.duration(left)) left \(name)"
         console.status("\r\u{1B}[K" + text)
     }
 

@@ -15,7 +15,8 @@ enum EngineOption {
         let engine = PageEngine(rawValue: o.string("engine")) ?? .poppler
         guard engine.isAvailable else {
             throw PipelineError(
-                file: nil, path: "engine", message: "the '\(engine.rawValue)' engine is not built into this pdfpipe; \(PageEngine.mupdfHowTo)")
+                file: nil, path: "engine",
+                message: "the '\(engine.rawValue)' engine is not built into this pdfpipe; \(PageEngine.mupdfHowTo)")
         }
         return engine
     }

@@ -8,16 +8,22 @@ public struct InspectStage: Stage {
         id: "inspect",
         summary: "document facts: PDF version, encryption, producer, pages with boxes, rotation and labels",
         options: [
-            OptionSpec("pageDetails", .bool, default: true, "list every page (size, boxes, rotation, label) under info.pages"),
+            OptionSpec(
+                "pageDetails", .bool, default: true, "list every page (size, boxes, rotation, label) under info.pages"),
             OptionSpec(
                 "crossCheck", .bool, default: false,
                 "open the document with poppler too and report where it disagrees with qpdf (pdf.page-mismatch)"),
-            OptionSpec("annotations", .choice(["off", "counts", "list"]), default: "off", "annotations by subtype: counts, or every one with page and rect"),
+            OptionSpec(
+                "annotations", .choice(["off", "counts", "list"]), default: "off",
+                "annotations by subtype: counts, or every one with page and rect"),
             OptionSpec("forms", .bool, default: false, "list the form fields (name, type, flags, value, pages)"),
             OptionSpec("attachments", .bool, default: false, "list embedded files and media annotations"),
             OptionSpec("extractAttachments", .bool, default: false, "write embedded files to the output folder"),
-            OptionSpec("attachmentFolder", .string, default: "attachments", "folder in the output folder for extracted files"),
-            OptionSpec("layoutWidth", .number(min: 0, max: 100_000), default: 0, "width (px) of a continuous vertical layout whose page offsets to list; 0: none"),
+            OptionSpec(
+                "attachmentFolder", .string, default: "attachments", "folder in the output folder for extracted files"),
+            OptionSpec(
+                "layoutWidth", .number(min: 0, max: 100_000), default: 0,
+                "width (px) of a continuous vertical layout whose page offsets to list; 0: none"),
             OptionSpec("layoutGap", .number(min: 0, max: 10_000), default: 0, "gap (px) between pages in that layout"),
         ],
         make: { options throws(PipelineError) in try InspectStage(options: options) })
@@ -50,7 +56,8 @@ public struct InspectStage: Stage {
         do {
             count = try file.pageCount()
         } catch {
-            throw DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot read the page tree: \(job.stripPath(error.description))")
+            throw DocumentFailure(
+                rule: "pdf.unreadable", message: "qpdf cannot read the page tree: \(job.stripPath(error.description))")
         }
         job.pageCount = count
         // Boxes, rotation and labels through the same code as the link stages, fed by qpdf here.
@@ -60,7 +67,9 @@ public struct InspectStage: Stage {
         job.pageLabels = labels
 
         var info: [String: JSONValue] = [
-            "pdfVersion": .string(file.extensionLevel > 0 ? "\(file.pdfVersion) (extension level \(file.extensionLevel))" : file.pdfVersion),
+            "pdfVersion": .string(
+                file.extensionLevel > 0
+                    ? "\(file.pdfVersion) (extension level \(file.extensionLevel))" : file.pdfVersion),
             "encrypted": .bool(file.isEncrypted),
             "linearized": .bool(file.isLinearized),
         ]
@@ -74,15 +83,26 @@ public struct InspectStage: Stage {
             var asksForPassword = !file.recoveredUserPassword.isEmpty
             if !asksForPassword {
                 // qpdf says which password the empty string matched (`--show-encryption`).
-                let (_, log) = QPDFJob.run(json: JSONWriter.compact(["inputFile": .string(job.source), "showEncryption": ""]))
-                asksForPassword = log.info.contains("Supplied password is owner password") && !log.info.contains("Supplied password is user password")
+                let (_, log) = QPDFJob.run(
+                    json: JSONWriter.compact(["inputFile": .string(job.source), "showEncryption": ""]))
+                asksForPassword =
+                    log.info.contains("Supplied password is owner password")
+                    && !log.info.contains("Supplied password is user password")
             }
             if asksForPassword {
-                job.report(Finding(
-                    rule: "pdf.password-required",
-                    message: "the document has a user password: PDFium and MuPDF ask for it (qpdf and poppler open it because its owner password is empty, so pdfpipe could still check it)"))
+                job.report(
+                    Finding(
+                        rule: "pdf.password-required",
+                        message:
+                            "the document has a user password: PDFium and MuPDF ask for it (qpdf and poppler open it because its owner password is empty, so pdfpipe could still check it)"
+                    ))
             } else {
-                job.report(Finding(rule: "pdf.encrypted", message: "the document is encrypted; it opens without a password, but an owner password restricts it"))
+                job.report(
+                    Finding(
+                        rule: "pdf.encrypted",
+                        message:
+                            "the document is encrypted; it opens without a password, but an owner password restricts it"
+                    ))
             }
         }
 
@@ -108,10 +128,16 @@ public struct InspectStage: Stage {
                 pages.append(.object(p))
             }
             if let bad = g.invalidRotate {
-                job.report(Finding(rule: "page.invalid-rotate", page: i + 1, message: "/Rotate is \(bad), not a multiple of 90; viewers ignore it"))
+                job.report(
+                    Finding(
+                        rule: "page.invalid-rotate", page: i + 1,
+                        message: "/Rotate is \(bad), not a multiple of 90; viewers ignore it"))
             }
             if g.mediaBoxMissing {
-                job.report(Finding(rule: "page.no-media-box", page: i + 1, message: "the page has no /MediaBox; readers assume US Letter"))
+                job.report(
+                    Finding(
+                        rule: "page.no-media-box", page: i + 1,
+                        message: "the page has no /MediaBox; readers assume US Letter"))
             }
             // qpdf never reuses object handles: release them page by page to bound memory.
             file.releaseAll()
@@ -124,7 +150,9 @@ public struct InspectStage: Stage {
         if layoutWidth > 0 { job.sections["layout"] = layout(geometries) }
         if annotations != "off" || forms || attachments {
             let pageObjects = (0..<count).map { i in
-                PDFObject(source: source, value: file.page(i).objectID.map { .ref(ObjectRef($0.number, $0.generation)) } ?? .null)
+                PDFObject(
+                    source: source,
+                    value: file.page(i).objectID.map { .ref(ObjectRef($0.number, $0.generation)) } ?? .null)
             }
             file.releaseAll()
             try inventory(&job, DocumentInventory(source: source, pages: pageObjects))
@@ -137,7 +165,10 @@ public struct InspectStage: Stage {
         let poppler = try job.poppler()
         defer { job.reportMessages(of: poppler) }
         guard poppler.pageCount == geometries.count else {
-            job.report(Finding(rule: "pdf.page-mismatch", message: "qpdf counts \(geometries.count) pages, poppler \(poppler.pageCount)"))
+            job.report(
+                Finding(
+                    rule: "pdf.page-mismatch",
+                    message: "qpdf counts \(geometries.count) pages, poppler \(poppler.pageCount)"))
             return
         }
         var reported = 0
@@ -146,16 +177,22 @@ public struct InspectStage: Stage {
             let (w, h) = page.size
             let expected = g.displaySize
             if abs(w - expected.width) > 0.5 || abs(h - expected.height) > 0.5 {
-                job.report(Finding(
-                    rule: "pdf.page-mismatch", page: i + 1,
-                    message: "qpdf sizes the page \(fmt(expected.width)) x \(fmt(expected.height)), poppler \(fmt(w)) x \(fmt(h))"))
+                job.report(
+                    Finding(
+                        rule: "pdf.page-mismatch", page: i + 1,
+                        message:
+                            "qpdf sizes the page \(fmt(expected.width)) x \(fmt(expected.height)), poppler \(fmt(w)) x \(fmt(h))"
+                    ))
                 reported += 1
             }
             // Poppler gives the page number as the label when there are none.
             let popplerLabel = page.label ?? ""
             let ours = labels?[i] ?? String(i + 1)
             if popplerLabel != ours {
-                job.report(Finding(rule: "pdf.page-mismatch", page: i + 1, message: "page label is '\(ours)' by qpdf, '\(popplerLabel)' by poppler"))
+                job.report(
+                    Finding(
+                        rule: "pdf.page-mismatch", page: i + 1,
+                        message: "page label is '\(ours)' by qpdf, '\(popplerLabel)' by poppler"))
                 reported += 1
             }
         }
@@ -174,9 +211,12 @@ public struct InspectStage: Stage {
         }
         guard sizes.count > 1 || rotations.count > 1 else { return }
         let list = order.map { "\($0) (\(sizes[$0]!) page\(sizes[$0]! == 1 ? "" : "s"))" }.joined(separator: ", ")
-        job.report(Finding(
-            rule: "pages.mixed-sizes",
-            message: "the pages come in \(sizes.count) size\(sizes.count == 1 ? "" : "s") (\(list)) and \(rotations.count) rotation\(rotations.count == 1 ? "" : "s") (\(rotations.sorted().map(String.init).joined(separator: ", ")))"))
+        job.report(
+            Finding(
+                rule: "pages.mixed-sizes",
+                message:
+                    "the pages come in \(sizes.count) size\(sizes.count == 1 ? "" : "s") (\(list)) and \(rotations.count) rotation\(rotations.count == 1 ? "" : "s") (\(rotations.sorted().map(String.init).joined(separator: ", ")))"
+            ))
     }
 
     /// The top of every page in a continuous vertical layout `layoutWidth` pixels wide.
@@ -189,7 +229,10 @@ public struct InspectStage: Stage {
             let (w, h) = g.displaySize
             y += w > 0 ? h * layoutWidth / w : 0
         }
-        return ["width": .double(layoutWidth), "gap": .double(layoutGap), "offsets": .array(offsets), "height": .double(round(y))]
+        return [
+            "width": .double(layoutWidth), "gap": .double(layoutGap), "offsets": .array(offsets),
+            "height": .double(round(y)),
+        ]
     }
 
     private func inventory(_ job: inout Job, _ inv: DocumentInventory) throws {
@@ -199,23 +242,36 @@ public struct InspectStage: Stage {
             for a in all { counts[a.subtype] = .int((counts[a.subtype]?.intValue ?? 0) + 1) }
             var section: [String: JSONValue] = ["counts": .object(counts), "total": .int(all.count)]
             if annotations == "list" {
-                section["items"] = .array(all.map { a in
-                    var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
-                    if let r = a.rect { o["rect"] = json(r) }
-                    if let ref = a.object { o["object"] = .string(ref) }
-                    return .object(o)
-                })
+                section["items"] = .array(
+                    all.map { a in
+                        var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
+                        if let r = a.rect { o["rect"] = json(r) }
+                        if let ref = a.object { o["object"] = .string(ref) }
+                        return .object(o)
+                    })
             }
             job.sections["annotations"] = .object(section)
         }
         if forms {
             let fields = inv.fields()
-            job.sections["forms"] = .array(fields.map { f in
-                ["name": .string(f.name), "type": .string(f.type), "flags": .array(f.flags.map { .string($0) }), "value": f.value, "pages": .array(f.pages.map { .int($0) })]
-            })
-            if !fields.isEmpty { job.report(Finding(rule: "forms.present", message: "the document has \(fields.count) form field\(fields.count == 1 ? "" : "s")")) }
+            job.sections["forms"] = .array(
+                fields.map { f in
+                    [
+                        "name": .string(f.name), "type": .string(f.type), "flags": .array(f.flags.map { .string($0) }),
+                        "value": f.value, "pages": .array(f.pages.map { .int($0) }),
+                    ]
+                })
+            if !fields.isEmpty {
+                job.report(
+                    Finding(
+                        rule: "forms.present",
+                        message: "the document has \(fields.count) form field\(fields.count == 1 ? "" : "s")"))
+            }
             for f in fields where f.hasJavaScript {
-                job.report(Finding(rule: "annotations.javascript-in-widget", page: f.pages.first, message: "form field '\(f.name)' runs JavaScript"))
+                job.report(
+                    Finding(
+                        rule: "annotations.javascript-in-widget", page: f.pages.first,
+                        message: "form field '\(f.name)' runs JavaScript"))
             }
         }
         if attachments {
@@ -249,19 +305,26 @@ public struct InspectStage: Stage {
                     used.insert(candidate)
                     let stem = OutputNames.file(for: job, folder: attachmentFolder, extension: "pdf").dropLast(4)
                     let relative = "\(stem)/\(candidate)"
-                    try job.writeArtifact(data, kind: "attachment", path: relative, what: "the attachment '\(candidate)'")
+                    try job.writeArtifact(
+                        data, kind: "attachment", path: relative, what: "the attachment '\(candidate)'")
                     o["file"] = .string(relative)
                 }
                 list.append(.object(o))
             }
             job.sections["attachments"] = .array(list)
-            if !files.isEmpty { job.report(Finding(rule: "attachments.present", message: "the document embeds \(files.count) file\(files.count == 1 ? "" : "s")")) }
+            if !files.isEmpty {
+                job.report(
+                    Finding(
+                        rule: "attachments.present",
+                        message: "the document embeds \(files.count) file\(files.count == 1 ? "" : "s")"))
+            }
             let media = all.filter { ["Screen", "Movie", "RichMedia", "Sound", "3D"].contains($0.subtype) }
-            job.sections["media"] = .array(media.map { a in
-                var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
-                if let t = DocumentInventory.mediaTarget(a.dictionary) { o["target"] = .string(t) }
-                return .object(o)
-            })
+            job.sections["media"] = .array(
+                media.map { a in
+                    var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
+                    if let t = DocumentInventory.mediaTarget(a.dictionary) { o["target"] = .string(t) }
+                    return .object(o)
+                })
         }
     }
 

@@ -28,7 +28,9 @@ extension Job {
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 1024)) ?? Data()
         if head.isEmpty { return "the file is empty (0 bytes)" }
-        if head.range(of: Data("%PDF-".utf8)) == nil { return "not a PDF file: no '%PDF-' header in the first 1024 bytes" }
+        if head.range(of: Data("%PDF-".utf8)) == nil {
+            return "not a PDF file: no '%PDF-' header in the first 1024 bytes"
+        }
         return nil
     }
 
@@ -93,13 +95,16 @@ extension Job {
         switch error {
         case .passwordRequired(_, let message):
             return DocumentFailure(
-                rule: "pdf.password-required", message: "the document needs a user password to open (\(library): \(message))")
+                rule: "pdf.password-required",
+                message: "the document needs a user password to open (\(library): \(message))")
         default:
             let reason = "\(library) cannot open the file: \(stripPath(error.description))"
             if let why = notAPDF() {
-                return DocumentFailure(rule: "pdf.unreadable", message: why.hasPrefix("the file is empty") ? why : "\(why) (\(reason))")
+                return DocumentFailure(
+                    rule: "pdf.unreadable", message: why.hasPrefix("the file is empty") ? why : "\(why) (\(reason))")
             }
-            return DocumentFailure(rule: "pdf.unreadable", message: reason + (library == "qpdf" ? popplerSecondOpinion() : ""))
+            return DocumentFailure(
+                rule: "pdf.unreadable", message: reason + (library == "qpdf" ? popplerSecondOpinion() : ""))
         }
     }
 
@@ -110,7 +115,8 @@ extension Job {
         guard let other = try? PopplerFile(path: workingFile) else { return "" }
         let n = other.pageCount
         if n == 0 { return "; poppler opens it but finds no page either" }
-        return "; poppler reads it (\(n) page\(n == 1 ? "" : "s")), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"
+        return
+            "; poppler reads it (\(n) page\(n == 1 ? "" : "s")), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"
     }
 
     /// qpdf's messages start with the file's path; reports carry no absolute paths.
@@ -141,14 +147,17 @@ extension Job {
             findings[i] = f
             return
         }
-        var f = Finding(rule: "pdf.damaged", object: texts[0].object, message: Self.damageMessage(first: texts[0].text, count: texts.count))
+        var f = Finding(
+            rule: "pdf.damaged", object: texts[0].object,
+            message: Self.damageMessage(first: texts[0].text, count: texts.count))
         f.details["count"] = .int(texts.count)
         f.details["qpdfMessages"] = .array(texts.prefix(10).map { .string($0.text) })
         report(f)
     }
 
     static func damageMessage(first: String, count: Int) -> String {
-        "qpdf: \(first)" + (count > 1 ? " (and \(count - 1) more qpdf warning\(count == 2 ? "" : "s"): see qpdfMessages)" : "")
+        "qpdf: \(first)"
+            + (count > 1 ? " (and \(count - 1) more qpdf warning\(count == 2 ? "" : "s"): see qpdfMessages)" : "")
     }
 
     /// Writes a file of the document's output (atomically) and lists it under `artifacts`; a
@@ -171,7 +180,9 @@ extension Job {
     /// "message (object 5 0, offset 12)", without the path, and the object as `5 0 R`.
     func qpdfMessage(_ line: String, paths: [String] = []) -> (text: String, object: String?) {
         var object: String?
-        if let r = line.range(of: "(object "), let end = line[r.upperBound...].firstIndex(where: { $0 == "," || $0 == ")" }) {
+        if let r = line.range(of: "(object "),
+            let end = line[r.upperBound...].firstIndex(where: { $0 == "," || $0 == ")" })
+        {
             object = String(line[r.upperBound..<end]) + " R"
         }
         var t = line
@@ -195,10 +206,15 @@ extension Job {
         var seen = Set<String>()
         let messages = all.filter { seen.insert($0).inserted }
         for m in messages.prefix(20) {
-            report(Finding(rule: "pdf.parse-message", message: "\(library): \(m.trimmingCharacters(in: .whitespacesAndNewlines))"))
+            report(
+                Finding(
+                    rule: "pdf.parse-message",
+                    message: "\(library): \(m.trimmingCharacters(in: .whitespacesAndNewlines))"))
         }
         let more = max(0, messages.count - 20) + dropped
-        if more > 0 { report(Finding(rule: "pdf.parse-message", message: "\(library): \(more) more messages not shown")) }
+        if more > 0 {
+            report(Finding(rule: "pdf.parse-message", message: "\(library): \(more) more messages not shown"))
+        }
     }
 
     /// The working file read through `engine` for rendering and text: poppler (the job's shared
@@ -216,9 +232,12 @@ extension Job {
                 return f
             } catch {
                 if case .passwordRequired(_, let m) = error {
-                    throw DocumentFailure(rule: "pdf.password-required", message: "the document needs a user password to open (MuPDF: \(m))")
+                    throw DocumentFailure(
+                        rule: "pdf.password-required",
+                        message: "the document needs a user password to open (MuPDF: \(m))")
                 }
-                throw DocumentFailure(rule: "pdf.unreadable", message: "MuPDF cannot open the file: \(stripPath(error.description))")
+                throw DocumentFailure(
+                    rule: "pdf.unreadable", message: "MuPDF cannot open the file: \(stripPath(error.description))")
             }
         }
     }
@@ -242,7 +261,12 @@ final class ObjectSourceBox: PendingFindings {
     func finish(into job: inout Job) {
         flush(into: &job)
         if let refusal, !job.findings.contains(where: { $0.rule == "pdf.damaged" }) {
-            job.report(Finding(rule: "pdf.damaged", message: "pdfpipe's reader cannot take the file as written (\(refusal)); it was read through qpdf's recovery"))
+            job.report(
+                Finding(
+                    rule: "pdf.damaged",
+                    message:
+                        "pdfpipe's reader cannot take the file as written (\(refusal)); it was read through qpdf's recovery"
+                ))
         }
         refusal = nil
     }
@@ -262,9 +286,12 @@ final class ObjectSourceBox: PendingFindings {
         let shown = damaged.prefix(3).map(\.reason).joined(separator: "; ")
         let more = damaged.count > 3 ? "; and \(damaged.count - 3) more" : ""
         let what = damaged.count == 1 ? "an object" : "\(damaged.count) objects"
-        job.report(Finding(
-            rule: "pdf.damaged", object: first.object.description,
-            message: "pdfpipe's reader could not read \(what) as written (\(shown)\(more)); read through qpdf's recovery"))
+        job.report(
+            Finding(
+                rule: "pdf.damaged", object: first.object.description,
+                message:
+                    "pdfpipe's reader could not read \(what) as written (\(shown)\(more)); read through qpdf's recovery"
+            ))
     }
 }
 

@@ -6,7 +6,9 @@ enum OutputNames {
     /// A stage's `folder` option, checked: a folder inside the output folder.
     static func folder(_ option: String) throws(PipelineError) -> String {
         let f = Paths.standardize("/" + option)
-        guard f != "/" else { throw PipelineError(file: nil, path: "folder", message: "expected a folder name inside the output folder") }
+        guard f != "/" else {
+            throw PipelineError(file: nil, path: "folder", message: "expected a folder name inside the output folder")
+        }
         return String(f.dropFirst())
     }
 

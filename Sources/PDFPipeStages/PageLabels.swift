@@ -36,9 +36,10 @@ public enum PageLabels {
                 guard let start = nums[i].int, start >= 0 else { continue }
                 let d = nums[i + 1]
                 guard d.isDictionary else { continue }
-                out.append(Range(
-                    start: start, style: d["S"]?.name, prefix: d["P"]?.text ?? "",
-                    first: Self.start(d["St"]?.int)))
+                out.append(
+                    Range(
+                        start: start, style: d["S"]?.name, prefix: d["P"]?.text ?? "",
+                        first: Self.start(d["St"]?.int)))
             }
         }
         if let kids = node["Kids"], kids.isArray {

@@ -29,7 +29,8 @@ enum PageWorkers {
     /// workers (`helpers`, see `PageHelpers`). `body` stores its result at index `k`, so results do
     /// not depend on who did which page.
     static func run(
-        first: any EngineDocument, engine: PageEngine = .poppler, path: String, count: Int, workers: Int, helpers: PageHelpers?,
+        first: any EngineDocument, engine: PageEngine = .poppler, path: String, count: Int, workers: Int,
+        helpers: PageHelpers?,
         offerFrom: Int,
         _ body: @Sendable (PageWorker, Int) -> Void
     ) throws(DocumentFailure) -> [[String]] {
@@ -60,7 +61,9 @@ enum PageWorkers {
             }
             let offer =
                 count >= offerFrom
-                ? helpers?.offer(hasWork: { counter.next.load(ordering: .relaxed) < count }, assist: { if let w = open() { work(w) } })
+                ? helpers?.offer(
+                    hasWork: { counter.next.load(ordering: .relaxed) < count },
+                    assist: { if let w = open() { work(w) } })
                 : nil
             if workers <= 1 {
                 work(PageWorker(document: first))
@@ -74,7 +77,9 @@ enum PageWorkers {
         // A helper that could not open the file left its pages to the others; only a document that
         // no worker could open is a failure.
         if let f = failed.withLock({ $0 }), counter.next.load(ordering: .relaxed) < count {
-            throw DocumentFailure(rule: "pdf.unreadable", message: "\(engine == .mupdf ? "MuPDF" : "poppler") cannot open the file again: \(f)")
+            throw DocumentFailure(
+                rule: "pdf.unreadable",
+                message: "\(engine == .mupdf ? "MuPDF" : "poppler") cannot open the file again: \(f)")
         }
         return messages.withLock { $0 }
     }

@@ -35,7 +35,9 @@ final class PDFWriter {
     }
 
     /// The whole file.
-    func bytes(root: String, id: String, version: String = "1.7", info: String? = nil, damage: Damage = .none) -> [UInt8] {
+    func bytes(root: String, id: String, version: String = "1.7", info: String? = nil, damage: Damage = .none)
+        -> [UInt8]
+    {
         var out = Array("%PDF-\(version)\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8)
         // The binary comment line must be raw high bytes, not UTF-8.
         out = Array("%PDF-\(version)\n".utf8) + [0x25, 0xE2, 0xE3, 0xCF, 0xD3, 0x0A]

@@ -49,7 +49,8 @@ final class SampleDocument {
         ligatureFont =
             withLigatures
             ? w.add(
-                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [174 /fi /fl] >> >>")
+                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [174 /fi /fl] >> >>"
+            )
             : nil
         for _ in 0..<pageCount { pageNumbers.append(w.reserve()) }
         specs = (0..<pageCount).map { PageSpec(heading: "Page \($0 + 1)") }
@@ -76,7 +77,8 @@ final class SampleDocument {
             let r = l.rect
             s += "\(fmt(r[0])) \(fmt(r[1])) \(fmt(r[2] - r[0])) \(fmt(r[3] - r[1])) re S\n"
             if r[2] - r[0] > 20, r[3] - r[1] > 8 {
-                s += "BT /F1 9 Tf \(fmt(min(r[0], r[2]) + 3)) \(fmt(min(r[1], r[3]) + 3)) Td \(PDFString.literal(l.caption)) Tj ET\n"
+                s +=
+                    "BT /F1 9 Tf \(fmt(min(r[0], r[2]) + 3)) \(fmt(min(r[1], r[3]) + 3)) Td \(PDFString.literal(l.caption)) Tj ET\n"
             }
         }
         return s + spec.extraContent
@@ -92,7 +94,10 @@ final class SampleDocument {
                 let n = w.reserve()
                 for j in g.range { parentOf[j] = n }
                 let kids = g.range.map { page($0) }.joined(separator: " ")
-                w.set(n, "<< /Type /Pages /Parent \(w.ref(pagesNumber)) /Kids [\(kids)] /Count \(g.range.count) \(g.entries) >>")
+                w.set(
+                    n,
+                    "<< /Type /Pages /Parent \(w.ref(pagesNumber)) /Kids [\(kids)] /Count \(g.range.count) \(g.entries) >>"
+                )
                 rootKids.append(w.ref(n))
                 i = g.range.upperBound
             } else {
@@ -104,9 +109,11 @@ final class SampleDocument {
             let contents = w.addStream(content(spec))
             var annots: [String] = []
             for l in spec.links {
-                annots.append(w.add("<< /Type /Annot /Subtype /Link /Rect \(box(l.rect)) /Border [0 0 0] \(l.entries) >>"))
+                annots.append(
+                    w.add("<< /Type /Annot /Subtype /Link /Rect \(box(l.rect)) /Border [0 0 0] \(l.entries) >>"))
             }
-            var d = "<< /Type /Page /Parent \(w.ref(parentOf[i])) /Contents \(contents) /Resources << /Font << /F1 \(font)\(ligatureFont.map { " /F2 \($0)" } ?? "") >>\(spec.extraResources.isEmpty ? "" : " " + spec.extraResources) >>"
+            var d =
+                "<< /Type /Page /Parent \(w.ref(parentOf[i])) /Contents \(contents) /Resources << /Font << /F1 \(font)\(ligatureFont.map { " /F2 \($0)" } ?? "") >>\(spec.extraResources.isEmpty ? "" : " " + spec.extraResources) >>"
             if let m = spec.mediaBox { d += " /MediaBox \(box(m))" }
             if let c = spec.cropBox { d += " /CropBox \(box(c))" }
             if let r = spec.rotate { d += " /Rotate \(r)" }
@@ -114,7 +121,9 @@ final class SampleDocument {
             if !annots.isEmpty { d += " /Annots [\(annots.joined(separator: " "))]" }
             w.set(pageNumbers[i], d + " >>")
         }
-        w.set(pagesNumber, "<< /Type /Pages /Kids [\(rootKids.joined(separator: " "))] /Count \(pageNumbers.count) \(pagesEntries) >>")
+        w.set(
+            pagesNumber,
+            "<< /Type /Pages /Kids [\(rootKids.joined(separator: " "))] /Count \(pageNumbers.count) \(pagesEntries) >>")
         let root = w.add("<< /Type /Catalog /Pages \(w.ref(pagesNumber)) \(catalogEntries) >>")
         return w.bytes(root: root, id: id, version: version, info: info, damage: damage)
     }

@@ -5,7 +5,8 @@ import PDFPipeStages
 // The qpdf helper must start no thread before its job (see QPDFJob.Helper): it goes first.
 if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == "__qpdf-job" { exit(QPDFHelper.main()) }
 QPDFHelper.enable(
-    mode: ProcessInfo.processInfo.environment["PDFPIPE_QPDF_PROCESS"], executable: ProcessInfo.processInfo.environment["PDFPIPE_QPDF_HELPER"])
+    mode: ProcessInfo.processInfo.environment["PDFPIPE_QPDF_PROCESS"],
+    executable: ProcessInfo.processInfo.environment["PDFPIPE_QPDF_HELPER"])
 
 let console = Console.standard()
 Interruption.shared.install(console: console)

@@ -12,9 +12,12 @@ final class BridgeTests: XCTestCase {
 
     func testPageCountsAgreeBetweenQPDFAndPoppler() throws {
         let expected = [
-            "actions.pdf": 3, "broken-links.pdf": 3, "damaged-xref.pdf": 2, "dests-bad-limits.pdf": 3, "dests-catalog.pdf": 3,
-            "dests-nametree.pdf": 6, "encrypted-owner.pdf": 2, "gotor.pdf": 1, "inventory.pdf": 3, "links-internal.pdf": 4, "links-objstm.pdf": 4, "outline-cycle.pdf": 2,
-            "outlines.pdf": 3, "page-labels.pdf": 8, "text-search.pdf": 4, "rotated-cropped.pdf": 6, "uri-links.pdf": 1, "uri-targets.pdf": 1,
+            "actions.pdf": 3, "broken-links.pdf": 3, "damaged-xref.pdf": 2, "dests-bad-limits.pdf": 3,
+            "dests-catalog.pdf": 3,
+            "dests-nametree.pdf": 6, "encrypted-owner.pdf": 2, "gotor.pdf": 1, "inventory.pdf": 3,
+            "links-internal.pdf": 4, "links-objstm.pdf": 4, "outline-cycle.pdf": 2,
+            "outlines.pdf": 3, "page-labels.pdf": 8, "text-search.pdf": 4, "rotated-cropped.pdf": 6, "uri-links.pdf": 1,
+            "uri-targets.pdf": 1,
         ]
         XCTAssertEqual(Set(expected.keys), Set(Samples.readable))
         for name in Samples.readable {
@@ -56,7 +59,8 @@ final class BridgeTests: XCTestCase {
             XCTAssertThrowsError(try QPDFFile(path: Samples.path(name)), name) { e in
                 guard case .qpdf(let message, let kind)? = e as? BridgeError else { return XCTFail("\(e)") }
                 XCTAssertEqual(kind, .damaged)
-                XCTAssertTrue(message.hasSuffix("unable to find trailer dictionary while recovering damaged file"), message)
+                XCTAssertTrue(
+                    message.hasSuffix("unable to find trailer dictionary while recovering damaged file"), message)
             }
             XCTAssertThrowsError(try PopplerFile(path: Samples.path(name)), name) { e in
                 guard case .poppler(let message)? = e as? BridgeError else { return XCTFail("\(e)") }
@@ -69,7 +73,9 @@ final class BridgeTests: XCTestCase {
     func testQPDFWarnsAboutTheDamagedFileAndRepairsIt() throws {
         let q = try QPDFFile(path: Samples.path("damaged-xref.pdf"))
         let warnings = q.takeWarnings()
-        XCTAssertEqual(warnings.map(\.detail), ["file is damaged", "xref not found", "Attempting to reconstruct cross-reference table"])
+        XCTAssertEqual(
+            warnings.map(\.detail),
+            ["file is damaged", "xref not found", "Attempting to reconstruct cross-reference table"])
         XCTAssertEqual(warnings[1].offset, 1073)
         XCTAssertEqual(try q.pageCount(), 2)
         XCTAssertEqual(q.takeWarnings(), [], "warnings are taken once")
@@ -135,13 +141,17 @@ final class HTTPAddressPolicyTests: XCTestCase {
     /// The addresses a hostile link must not make a CI job reach, and some it may.
     func testPrivateAddressClassification() {
         for a in [
-            "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+            "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
+            "100.64.0.1",
             "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1",
-            "::ffff:127.0.0.1", "::ffff:169.254.169.254", "64:ff9b::a00:1", "::127.0.0.1", "::10.0.0.1", "2002:7f00:1::1",
+            "::ffff:127.0.0.1", "::ffff:169.254.169.254", "64:ff9b::a00:1", "::127.0.0.1", "::10.0.0.1",
+            "2002:7f00:1::1",
         ] {
             XCTAssertEqual(HTTPConnection.isPrivateAddress(a), true, a)
         }
-        for a in ["8.8.8.8", "1.1.1.1", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2001:4860:4860::8888", "::ffff:8.8.8.8"] {
+        for a in [
+            "8.8.8.8", "1.1.1.1", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2001:4860:4860::8888", "::ffff:8.8.8.8",
+        ] {
             XCTAssertEqual(HTTPConnection.isPrivateAddress(a), false, a)
         }
         XCTAssertNil(HTTPConnection.isPrivateAddress("example.org"))

@@ -26,7 +26,9 @@ final class FileReplacerTests: XCTestCase {
             let w = FileReplacer()
             try w.write(Array("one".utf8), to: dir + "/a.png")
             try w.write(Array("two".utf8), to: dir + "/b.png")
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["a.png", "b.png"], "new files: plain renames")
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["a.png", "b.png"],
+                "new files: plain renames")
             let oldA = inode(dir + "/a.png")
             try w.write(Array("one, again".utf8), to: dir + "/a.png")
             XCTAssertEqual(text(dir + "/a.png"), "one, again")
@@ -34,9 +36,13 @@ final class FileReplacerTests: XCTestCase {
             try w.write(Array("two, again".utf8), to: dir + "/b.png")
             XCTAssertEqual(text(dir + "/b.png"), "two, again")
             XCTAssertEqual(inode(dir + "/b.png"), oldA, "a.png's old inode came back as b.png's new one")
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".pdfpipe-spare-") }.count, 1)
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".pdfpipe-spare-") }
+                    .count, 1)
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["a.png", "b.png"], "the spare went with the writer")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["a.png", "b.png"],
+            "the spare went with the writer")
     }
 
     /// An old file that has another hard link keeps its content there: it is never the spare.

@@ -29,7 +29,8 @@ final class ReaderTests: XCTestCase {
         for name in Samples.all where refused[name] == nil {
             let reader = try PDFReader(path: Samples.path(name))
             let qpdf = QPDFSource(try QPDFFile(path: Samples.path(name)))
-            XCTAssertEqual(comparable(reader.trailer).dictionaryWithoutIDs, comparable(qpdf.trailer).dictionaryWithoutIDs, name)
+            XCTAssertEqual(
+                comparable(reader.trailer).dictionaryWithoutIDs, comparable(qpdf.trailer).dictionaryWithoutIDs, name)
             XCTAssertGreaterThan(reader.objectCount, 5, name)
             for n in 1...reader.objectCount + 2 {
                 let ref = ObjectRef(n, 0)
@@ -67,12 +68,15 @@ final class ReaderTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // One object with every kind of token, then a classic xref.
-        let body = "1 0 obj\n<< /Type /Catalog /A#20B (a\\(b\\)\\n\\101\r\nz) /H <48 65 6c6C6f> /N [-.5 +3 4. 12 0 R null true] /E [] /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n"
+        let body =
+            "1 0 obj\n<< /Type /Catalog /A#20B (a\\(b\\)\\n\\101\r\nz) /H <48 65 6c6C6f> /N [-.5 +3 4. 12 0 R null true] /E [] /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n"
         let header = "%PDF-1.4\n"
         let o1 = header.utf8.count
         let o2 = o1 + body.components(separatedBy: "2 0 obj")[0].utf8.count
         let xrefAt = o1 + body.utf8.count
-        let text = header + body + "xref\n0 3\n0000000000 65535 f \n" + String(format: "%010d 00000 n \n%010d 00000 n \n", o1, o2)
+        let text =
+            header + body + "xref\n0 3\n0000000000 65535 f \n"
+            + String(format: "%010d 00000 n \n%010d 00000 n \n", o1, o2)
             + "trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n\(xrefAt)\n%%EOF\n"
         let path = dir + "/t.pdf"
         try text.write(toFile: path, atomically: true, encoding: .isoLatin1)
@@ -80,7 +84,8 @@ final class ReaderTests: XCTestCase {
         let root = PDFObject.root(of: reader)
         XCTAssertEqual(root["A B"]?.bytes, Array("a(b)\nA\nz".utf8))
         XCTAssertEqual(root["H"]?.bytes, Array("Hello".utf8))
-        XCTAssertEqual(root["N"]?.value, .array([.real(-0.5), .int(3), .real(4), .ref(ObjectRef(12, 0)), .null, .bool(true)]))
+        XCTAssertEqual(
+            root["N"]?.value, .array([.real(-0.5), .int(3), .real(4), .ref(ObjectRef(12, 0)), .null, .bool(true)]))
         XCTAssertEqual(root["E"]?.count, 0)
         XCTAssertEqual(root["Pages"]?["Count"]?.int, 0)
         XCTAssertEqual(root.reference, "1 0 R")
@@ -90,7 +95,9 @@ final class ReaderTests: XCTestCase {
     /// Inputs that crashed the reader under scripts/fuzz-reader.sh (AddressSanitizer): each must now
     /// open or be refused, and every object must read or fail with an error.
     func testFuzzRegressionCorpus() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/Fuzz/reader"
+        let folder =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+            + "/Fuzz/reader"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".pdf") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 1)
         for name in files {

@@ -11,7 +11,8 @@ final class CapturedCLI: Sendable {
 
     func run(_ args: [String], in directory: String = Repo.root) -> ExitCode {
         let console = Console(
-            out: { s in self.out.withLock { $0 += s } }, err: { s in self.err.withLock { $0 += s } }, interactive: false)
+            out: { s in self.out.withLock { $0 += s } }, err: { s in self.err.withLock { $0 += s } }, interactive: false
+        )
         return CLI(console: console, directory: directory, fixedDate: "2026-01-01T00:00:00Z").run(args)
     }
 
@@ -25,8 +26,11 @@ enum Repo {
 
     /// The built `pdfpipe` executable (next to the test bundle, or in .build/debug).
     static func executable() throws -> String {
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pdfpipe").path
-        return try XCTUnwrap([exe, root + "/.build/debug/pdfpipe"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "pdfpipe"
+        ).path
+        return try XCTUnwrap(
+            [exe, root + "/.build/debug/pdfpipe"].first { FileManager.default.isExecutableFile(atPath: $0) })
     }
 
     static func temporaryFolder() -> String {
@@ -41,11 +45,12 @@ enum Repo {
         guard case .object(var top) = v else { return v }
         top["generatedAt"] = nil
         if case .array(let docs)? = top["documents"] {
-            top["documents"] = .array(docs.map { d in
-                guard case .object(var o) = d else { return d }
-                o["timings"] = nil
-                return .object(o)
-            })
+            top["documents"] = .array(
+                docs.map { d in
+                    guard case .object(var o) = d else { return d }
+                    o["timings"] = nil
+                    return .object(o)
+                })
         }
         v = .object(top)
         return v
@@ -54,7 +59,8 @@ enum Repo {
 
 final class CLITests: XCTestCase {
     /// Writes a pipeline file and runs `pdfpipe validate` and `pdfpipe run` on it.
-    func assertBadPipeline(_ text: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertBadPipeline(_ text: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws
+    {
         let dir = Repo.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try text.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
@@ -64,7 +70,8 @@ final class CLITests: XCTestCase {
             XCTAssertEqual(cli.stderr, message + "\n", command, file: file, line: line)
             XCTAssertEqual(cli.stdout, "", file: file, line: line)
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"), "nothing is written", file: file, line: line)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: dir + "/out"), "nothing is written", file: file, line: line)
     }
 
     /// Regression (CI-gate issue, 8): validation stopped at the first problem, so a file with seven
@@ -83,7 +90,9 @@ final class CLITests: XCTestCase {
               "report": {"failOn": "sometimes"}
             }
             """
-        try assertBadPipeline(text, """
+        try assertBadPipeline(
+            text,
+            """
             p.json:2:14: error: versoin: unknown key 'versoin'; did you mean 'version'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)
             p.json:3:11: error: jobs: expected an integer 0...1024 (0: one per processor), got '-1'
             p.json:5:13: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)
@@ -95,16 +104,27 @@ final class CLITests: XCTestCase {
     }
 
     func testBadPipelinesExitWithCode2AndAClearMessage() throws {
-        try assertBadPipeline(#"{"stages": [{"use": "inspekt"}]}"#, "p.json:1:21: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)")
+        try assertBadPipeline(
+            #"{"stages": [{"use": "inspekt"}]}"#,
+            "p.json:1:21: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)"
+        )
         try assertBadPipeline(
             "{\n  \"stages\": [\n    {\"use\": \"inspect\", \"with\": {\"pageDetail\": true}}\n  ]\n}",
-            "p.json:3:47: error: stages[0].with.pageDetail: unknown option 'pageDetail'; did you mean 'pageDetails'? (known options: pageDetails, crossCheck, annotations, forms, attachments, extractAttachments, attachmentFolder, layoutWidth, layoutGap)")
+            "p.json:3:47: error: stages[0].with.pageDetail: unknown option 'pageDetail'; did you mean 'pageDetails'? (known options: pageDetails, crossCheck, annotations, forms, attachments, extractAttachments, attachmentFolder, layoutWidth, layoutGap)"
+        )
         try assertBadPipeline(
             #"{"stages": [{"use": "inspect", "with": {"crossCheck": "yes"}}]}"#,
             "p.json:1:55: error: stages[0].with.crossCheck: expected a boolean, got 'yes'")
-        try assertBadPipeline(#"{"jobs": 2.5, "stages": [{"use": "inspect"}]}"#, "p.json:1:10: error: jobs: expected an integer 0...1024 (0: one per processor), got '2.5'")
-        try assertBadPipeline("{\"stages\": [\n  {\"use\": \"inspect\"\n]}", "p.json:3:1: error: malformed JSON: expected ',' or '}', found ']'")
-        try assertBadPipeline(#"{"stages": [{"use": "inspect"}], "rules": {"pdf.damage": "off"}}"#, "p.json:1:58: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)")
+        try assertBadPipeline(
+            #"{"jobs": 2.5, "stages": [{"use": "inspect"}]}"#,
+            "p.json:1:10: error: jobs: expected an integer 0...1024 (0: one per processor), got '2.5'")
+        try assertBadPipeline(
+            "{\"stages\": [\n  {\"use\": \"inspect\"\n]}",
+            "p.json:3:1: error: malformed JSON: expected ',' or '}', found ']'")
+        try assertBadPipeline(
+            #"{"stages": [{"use": "inspect"}], "rules": {"pdf.damage": "off"}}"#,
+            "p.json:1:58: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)"
+        )
     }
 
     /// A variable the pipeline names but the environment does not set: `validate` (a lint job without
@@ -112,36 +132,65 @@ final class CLITests: XCTestCase {
     func testAnUnsetVariableIsAWarningForValidateAndAnErrorForRun() throws {
         let dir = Repo.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let headers = #"{"use": "validate-links", "with": {"external": {"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}"}]}}}"#
-        try "{\"stages\": [\n  \(headers),\n  {\"use\": \"inspect\"}\n]}".write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let headers =
+            #"{"use": "validate-links", "with": {"external": {"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}"}]}}}"#
+        try "{\"stages\": [\n  \(headers),\n  {\"use\": \"inspect\"}\n]}".write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let validate = CapturedCLI()
         XCTAssertEqual(validate.run(["validate", "p.json"], in: dir), .clean)
         XCTAssertEqual(
             validate.stderr,
-            "p.json:2:109: warning: stages[0].with.external.headers[0].value: the environment variable 'PDFPIPE_NOT_SET_ANYWHERE' is not set (pdfpipe run needs it)\n")
+            "p.json:2:109: warning: stages[0].with.external.headers[0].value: the environment variable 'PDFPIPE_NOT_SET_ANYWHERE' is not set (pdfpipe run needs it)\n"
+        )
         XCTAssertEqual(validate.stdout, "p.json: ok (2 stages: validate-links, inspect)\n")
         let run = CapturedCLI()
-        XCTAssertEqual(run.run(["run", "p.json", Repo.root + "/samples/links-internal.pdf", "--out", dir + "/out"], in: dir), .usage)
         XCTAssertEqual(
-            run.stderr, "p.json:2:109: error: stages[0].with.external.headers[0].value: the environment variable 'PDFPIPE_NOT_SET_ANYWHERE' is not set\n")
+            run.run(["run", "p.json", Repo.root + "/samples/links-internal.pdf", "--out", dir + "/out"], in: dir),
+            .usage)
+        XCTAssertEqual(
+            run.stderr,
+            "p.json:2:109: error: stages[0].with.external.headers[0].value: the environment variable 'PDFPIPE_NOT_SET_ANYWHERE' is not set\n"
+        )
         // Other problems are still errors for validate.
-        try "{\"stages\": [\n  \(headers),\n  {\"use\": \"inspekt\"}\n]}".write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        try "{\"stages\": [\n  \(headers),\n  {\"use\": \"inspekt\"}\n]}".write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let bad = CapturedCLI()
         XCTAssertEqual(bad.run(["validate", "p.json"], in: dir), .usage)
-        XCTAssertTrue(bad.stderr.hasSuffix("error: stages[1].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)\n"), bad.stderr)
+        XCTAssertTrue(
+            bad.stderr.hasSuffix(
+                "error: stages[1].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)\n"
+            ), bad.stderr)
     }
 
     func testMissingPipelineFileAndBadArguments() {
         let cases: [([String], String)] = [
             (["validate", "nope.json"], "nope.json: error: cannot read the pipeline file: no such file"),
             (["run"], "pdfpipe: error: run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]"),
-            (["run", "pipelines/default.json", "--jobz", "2"], "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --timeout, --memory-limit, --baseline, --quiet, --force, --isolate, --offline, --allow-empty, --ratchet, --resume, --verbose)"),
-            (["run", "pipelines/default.json", "--jobs", "-3"], "pdfpipe: error: --jobs: expected an integer 0...1024 (0: one per processor), got '-3'"),
-            (["run", "pipelines/default.json", "--format", "json,pdf"], "pdfpipe: error: --format: unknown format 'pdf' (known formats: json, junit, sarif, markdown, github, html)"),
-            (["run", "pipelines/default.json", "--fail-on", "errors"], "pdfpipe: error: --fail-on: expected one of error, warning, note, never, got 'errors'"),
-            (["run", "pipelines/default.json", "samples/missing.pdf"], "samples/missing.pdf: error: no such file or folder"),
+            (
+                ["run", "pipelines/default.json", "--jobz", "2"],
+                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --timeout, --memory-limit, --baseline, --quiet, --force, --isolate, --offline, --allow-empty, --ratchet, --resume, --verbose)"
+            ),
+            (
+                ["run", "pipelines/default.json", "--jobs", "-3"],
+                "pdfpipe: error: --jobs: expected an integer 0...1024 (0: one per processor), got '-3'"
+            ),
+            (
+                ["run", "pipelines/default.json", "--format", "json,pdf"],
+                "pdfpipe: error: --format: unknown format 'pdf' (known formats: json, junit, sarif, markdown, github, html)"
+            ),
+            (
+                ["run", "pipelines/default.json", "--fail-on", "errors"],
+                "pdfpipe: error: --fail-on: expected one of error, warning, note, never, got 'errors'"
+            ),
+            (
+                ["run", "pipelines/default.json", "samples/missing.pdf"],
+                "samples/missing.pdf: error: no such file or folder"
+            ),
             (["run", "pipelines/default.json", "--out"], "pdfpipe: error: option '--out' needs a value"),
-            (["rnu"], "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, stages, rules, schema)"),
+            (
+                ["rnu"],
+                "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, stages, rules, schema)"
+            ),
         ]
         for (args, message) in cases {
             let cli = CapturedCLI()
@@ -182,7 +231,9 @@ final class CLITests: XCTestCase {
         let cli = CapturedCLI()
         XCTAssertEqual(cli.run(["schema"]), .clean)
         let committed = try String(contentsOfFile: Repo.root + "/pipelines/pipeline.schema.json", encoding: .utf8)
-        XCTAssertTrue(cli.stdout == committed, "pipelines/pipeline.schema.json is out of date: swift run pdfpipe schema > pipelines/pipeline.schema.json")
+        XCTAssertTrue(
+            cli.stdout == committed,
+            "pipelines/pipeline.schema.json is out of date: swift run pdfpipe schema > pipelines/pipeline.schema.json")
     }
 }
 
@@ -190,7 +241,9 @@ final class SampleGeneratorTests: XCTestCase {
     /// samples/ is what the generator writes, byte for byte (encryption included: fixed IDs and IVs).
     func testCommittedSamplesAreWhatTheGeneratorWrites() throws {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [dir.appendingPathComponent("pdfpipe-samples").path, Repo.root + "/.build/debug/pdfpipe-samples"]
+        let candidates = [
+            dir.appendingPathComponent("pdfpipe-samples").path, Repo.root + "/.build/debug/pdfpipe-samples",
+        ]
         guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return XCTFail("pdfpipe-samples is not built (looked at \(candidates))")
         }
@@ -204,11 +257,14 @@ final class SampleGeneratorTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)
         let generated = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        let committed = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/samples").filter { $0.hasSuffix(".pdf") }.sorted()
+        let committed = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/samples").filter {
+            $0.hasSuffix(".pdf")
+        }.sorted()
         XCTAssertEqual(generated, committed)
         for name in generated {
             XCTAssertEqual(
-                FileManager.default.contents(atPath: out + "/" + name), FileManager.default.contents(atPath: Repo.root + "/samples/" + name),
+                FileManager.default.contents(atPath: out + "/" + name),
+                FileManager.default.contents(atPath: Repo.root + "/samples/" + name),
                 "\(name) differs: regenerate with swift run pdfpipe-samples samples")
         }
     }

@@ -19,11 +19,15 @@ final class ConsoleTests: XCTestCase {
         var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>"]
         for p in 0..<3 {
             let extra = p == 1 ? " << /Subtype /Link /Rect [10 10 10 40] /Dest [3 0 R /Fit] >>" : ""
-            let note = p == 2 ? " << /Subtype /Link /Rect [0 50 50 70] /A << /S /URI /URI (http://example.com/) >> >>" : ""
-            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Subtype /Link /Rect [0 0 50 20] /Dest (gone) >>\(extra)\(note)] >>")
+            let note =
+                p == 2 ? " << /Subtype /Link /Rect [0 50 50 70] /A << /S /URI /URI (http://example.com/) >> >>" : ""
+            objects.append(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Subtype /Link /Rect [0 0 50 20] /Dest (gone) >>\(extra)\(note)] >>"
+            )
         }
         try TestPDF.write(dir + "/manual.pdf", objects: objects)
-        try #"{"stages": [{"use": "validate-links"}]}"#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        try #"{"stages": [{"use": "validate-links"}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
     }
 
     func testErrorsFirstOneLinePerProblemAndACountPerRule() throws {
@@ -31,25 +35,32 @@ final class ConsoleTests: XCTestCase {
         let cli = CapturedCLI()
         XCTAssertEqual(cli.run(["run", "p.json", "manual.pdf", "--out", "out", "--offline"], in: dir), .findings)
         let lines = cli.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(Array(lines.prefix(3)), [
-            "manual.pdf:1: error: named destination 'gone' does not exist [dest.name-not-found] (also on pages 2, 3)",
-            "manual.pdf:2: warning: the link area [10 10 10 40] has no width or no height; nobody can click it [link.zero-area]",
-            "by rule: dest.name-not-found 3, link.zero-area 1",
-        ])
+        XCTAssertEqual(
+            Array(lines.prefix(3)),
+            [
+                "manual.pdf:1: error: named destination 'gone' does not exist [dest.name-not-found] (also on pages 2, 3)",
+                "manual.pdf:2: warning: the link area [10 10 10 40] has no width or no height; nobody can click it [link.zero-area]",
+                "by rule: dest.name-not-found 3, link.zero-area 1",
+            ])
         XCTAssertTrue(lines[3].hasPrefix("pdfpipe: 1 document, 3 pages: 3 errors, 1 warnings, 1 notes"), lines[3])
         // --verbose lists the note too, last.
         let verbose = CapturedCLI()
         _ = verbose.run(["run", "p.json", "manual.pdf", "--out", "out", "--offline", "--verbose"], in: dir)
         XCTAssertEqual(
             verbose.stdout.split(separator: "\n").dropFirst(2).first.map(String.init),
-            "manual.pdf:3: note: 'http://example.com/' uses http; use https where the site supports it [uri.insecure-scheme]")
+            "manual.pdf:3: note: 'http://example.com/' uses http; use https where the site supports it [uri.insecure-scheme]"
+        )
         // --quiet: nothing on stdout, the summary on stderr because the run failed.
         let quiet = CapturedCLI()
-        XCTAssertEqual(quiet.run(["run", "p.json", "manual.pdf", "--out", "out", "--offline", "--quiet"], in: dir), .findings)
+        XCTAssertEqual(
+            quiet.run(["run", "p.json", "manual.pdf", "--out", "out", "--offline", "--quiet"], in: dir), .findings)
         XCTAssertEqual(quiet.stdout, "")
         XCTAssertTrue(quiet.stderr.hasPrefix("pdfpipe: 1 document, 3 pages: 3 errors"), quiet.stderr)
         let passing = CapturedCLI()
-        XCTAssertEqual(passing.run(["run", "p.json", "manual.pdf", "--out", "out", "--offline", "--quiet", "--fail-on", "never"], in: dir), .clean)
+        XCTAssertEqual(
+            passing.run(
+                ["run", "p.json", "manual.pdf", "--out", "out", "--offline", "--quiet", "--fail-on", "never"], in: dir),
+            .clean)
         XCTAssertEqual(passing.stdout + passing.stderr, "")
     }
 

@@ -40,7 +40,10 @@ final class DebPackageTests: XCTestCase {
         // Into a fresh root: an empty dpkg database, nothing else (Depends cannot be met there:
         // the libraries come from this machine, where apt says they are met).
         let root = dir + "/root"
-        XCTAssertEqual(try sh("mkdir -p '\(root)/var/lib/dpkg/info' '\(root)/var/lib/dpkg/updates' && touch '\(root)/var/lib/dpkg/status'").status, 0)
+        XCTAssertEqual(
+            try sh(
+                "mkdir -p '\(root)/var/lib/dpkg/info' '\(root)/var/lib/dpkg/updates' && touch '\(root)/var/lib/dpkg/status'"
+            ).status, 0)
         let install = try sh("dpkg --root='\(root)' --log=/dev/null --force-not-root --force-depends -i '\(deb)' 2>&1")
         XCTAssertEqual(install.status, 0, install.output)
         XCTAssertTrue(try sh("dpkg --root='\(root)' -s pdfpipe").output.contains("Status: install ok installed"))
@@ -54,21 +57,33 @@ final class DebPackageTests: XCTestCase {
         let ldd = try sh("ldd '\(exe)'").output
         XCTAssertFalse(ldd.lowercased().contains("swift"), ldd)
         XCTAssertFalse(ldd.contains("not found"), ldd)
-        let needed = try sh("readelf -d '\(exe)' | sed -n 's/.*(NEEDED).*\\[\\(.*\\)\\]/\\1/p'").output.split(separator: "\n").map(String.init)
+        let needed = try sh("readelf -d '\(exe)' | sed -n 's/.*(NEEDED).*\\[\\(.*\\)\\]/\\1/p'").output.split(
+            separator: "\n"
+        ).map(String.init)
         XCTAssertTrue(needed.contains("libqpdf.so.29") || needed.contains { $0.hasPrefix("libqpdf.so.") }, "\(needed)")
         for lib in needed where !lib.hasPrefix("ld-linux") {
-            let owner = try sh("dpkg -S \"$(readlink -f \"$(ldd '\(exe)' | awk '$1 == \"\(lib)\" {print $3}')\")\" 2>/dev/null || dpkg -S \"$(ldd '\(exe)' | awk '$1 == \"\(lib)\" {print $3}')\"").output
+            let owner = try sh(
+                "dpkg -S \"$(readlink -f \"$(ldd '\(exe)' | awk '$1 == \"\(lib)\" {print $3}')\")\" 2>/dev/null || dpkg -S \"$(ldd '\(exe)' | awk '$1 == \"\(lib)\" {print $3}')\""
+            ).output
             let package = String(owner.split(separator: ":").first ?? "")
             XCTAssertTrue(depends.contains(package), "\(lib) comes from '\(package)', which Depends does not name")
         }
 
         // The demo from the installed files: the default pipeline on the installed samples.
-        XCTAssertEqual(try sh("'\(exe)' --version").output.trimmingCharacters(in: .whitespacesAndNewlines), "pdfpipe \(PDFPipeVersion.string)")
+        XCTAssertEqual(
+            try sh("'\(exe)' --version").output.trimmingCharacters(in: .whitespacesAndNewlines),
+            "pdfpipe \(PDFPipeVersion.string)")
         let share = root + "/usr/share/pdfpipe"
-        let demo = try sh("cd '\(dir)' && '\(exe)' run '\(share)/pipelines/default.json' '\(share)/samples' --out installed --quiet; echo \"exit $?\"")
+        let demo = try sh(
+            "cd '\(dir)' && '\(exe)' run '\(share)/pipelines/default.json' '\(share)/samples' --out installed --quiet; echo \"exit $?\""
+        )
         XCTAssertTrue(demo.output.hasSuffix("exit 1\n"), "findings in the samples, as the demo says: \(demo.output)")
         XCTAssertEqual(
-            CapturedCLI().run(["run", Repo.root + "/pipelines/default.json", Repo.root + "/samples", "--out", dir + "/built", "--quiet"], in: dir), .findings)
+            CapturedCLI().run(
+                [
+                    "run", Repo.root + "/pipelines/default.json", Repo.root + "/samples", "--out", dir + "/built",
+                    "--quiet",
+                ], in: dir), .findings)
         func findings(_ report: String) throws -> [JSONValue] {
             try (Repo.stableReport(report)["documents"]?.arrayValue ?? []).map { d in
                 ["path": d["path"] ?? .null, "findings": d["findings"] ?? .null, "status": d["status"] ?? .null]
@@ -76,6 +91,8 @@ final class DebPackageTests: XCTestCase {
         }
         let installed = try findings(dir + "/installed/report.json")
         XCTAssertEqual(installed.count, 21)
-        XCTAssertEqual(installed, try findings(dir + "/built/report.json"), "the installed binary finds what the build under test finds")
+        XCTAssertEqual(
+            installed, try findings(dir + "/built/report.json"),
+            "the installed binary finds what the build under test finds")
     }
 }

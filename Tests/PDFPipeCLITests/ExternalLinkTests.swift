@@ -24,7 +24,9 @@ final class ExternalLinkTests: XCTestCase {
     func startServer() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [Repo.root + "/scripts/http-fixture.py", "--pdf", Repo.root + "/samples/links-internal.pdf", "--slow", "3"]
+        p.arguments = [
+            Repo.root + "/scripts/http-fixture.py", "--pdf", Repo.root + "/samples/links-internal.pdf", "--slow", "3",
+        ]
         let out = Pipe()
         p.standardOutput = out
         try p.run()
@@ -57,7 +59,9 @@ final class ExternalLinkTests: XCTestCase {
         }
         for (i, u) in uris.enumerated() {
             let y = 760 - i * 20
-            objects.append("<< /Type /Annot /Subtype /Link /Rect [72 \(y) 300 \(y + 12)] /Border [0 0 0] /A << /S /URI /URI (\(u)) >> >>")
+            objects.append(
+                "<< /Type /Annot /Subtype /Link /Rect [72 \(y) 300 \(y + 12)] /Border [0 0 0] /A << /S /URI /URI (\(u)) >> >>"
+            )
         }
         try IsolationTests.writePDF(path, objects: objects)
     }
@@ -65,11 +69,13 @@ final class ExternalLinkTests: XCTestCase {
     func run(
         _ external: String, inputs: [String]? = nil, environment: [String: String] = [:], flags: [String] = []
     ) throws -> (Int32, JSONValue, String) {
-        try #"{"stages": [{"use": "validate-links", "with": {"external": \#(external)}}], "report": {"formats": ["json", "sarif"]}}"#
+        try
+            #"{"stages": [{"use": "validate-links", "with": {"external": \#(external)}}], "report": {"formats": ["json", "sarif"]}}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Repo.executable())
-        p.arguments = ["run", dir + "/p.json"] + (inputs ?? [dir + "/in"]) + ["--out", dir + "/out", "--quiet"] + flags
+        p.arguments =
+            ["run", dir + "/p.json"] + (inputs ?? [dir + "/in"]) + ["--out", dir + "/out", "--quiet"] + flags
         var env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         for k in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { env[k] = nil }
         p.environment = env
@@ -93,7 +99,10 @@ final class ExternalLinkTests: XCTestCase {
     func fetch(_ path: String) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())", base + path]
+        p.arguments = [
+            "-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())",
+            base + path,
+        ]
         var env = ProcessInfo.processInfo.environment
         for k in ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"] { env[k] = nil }
         p.environment = env
@@ -107,27 +116,37 @@ final class ExternalLinkTests: XCTestCase {
 
     func requests(_ log: [[String]], _ path: String) -> [String] { log.filter { $0[1] == path }.map { $0[0] } }
 
-    func links(_ report: JSONValue) -> [JSONValue] { report["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? [] }
+    func links(_ report: JSONValue) -> [JSONValue] {
+        report["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
+    }
 
     func testEveryServerBehaviour() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         let paths = [
-            "/ok", "/status/404", "/status/410", "/status/500", "/flaky/1", "/chain", "/r/302/ok", "/r/307/ok", "/r/308/ok",
-            "/loop/a", "/deep/0", "/ratelimited/1", "/slow", "/nohead", "/big", "/ok", "/doc.pdf#page=4", "/doc.pdf#page=9",
+            "/ok", "/status/404", "/status/410", "/status/500", "/flaky/1", "/chain", "/r/302/ok", "/r/307/ok",
+            "/r/308/ok",
+            "/loop/a", "/deep/0", "/ratelimited/1", "/slow", "/nohead", "/big", "/ok", "/doc.pdf#page=4",
+            "/doc.pdf#page=9",
             "/doc.pdf#nameddest=chapter.2", "/doc.pdf#nameddest=nope",
         ]
         // Two pages with the same links: every URL must still be requested once.
         try writeLinks(dir + "/in/a.pdf", paths.map { base + $0 } + ["http://127.0.0.1:9/closed"], pages: 2)
         let started = Date()
         let (status, report, _) = try run(
-            #"{"enabled": true, "allowPrivateAddresses": true, "timeoutSeconds": 1, "retries": 2, "retryWaitSeconds": 0.05, "maxRedirects": 5}"#)
+            #"{"enabled": true, "allowPrivateAddresses": true, "timeoutSeconds": 1, "retries": 2, "retryWaitSeconds": 0.05, "maxRedirects": 5}"#
+        )
         let elapsed = Date().timeIntervalSince(started)
         XCTAssertEqual(status, 1)
         let all = links(report)
         XCTAssertEqual(all.count, 2 * (paths.count + 1))
         var byURI: [String: JSONValue] = [:]
-        for l in all.prefix(paths.count + 1) { byURI[String(l["uri"]!.stringValue!.dropFirst(base.count))] = l["check"] }
-        func expect(_ path: String, _ outcome: String, _ status: Int?, attempts: Int? = nil, redirects: Int? = nil, line: UInt = #line) {
+        for l in all.prefix(paths.count + 1) {
+            byURI[String(l["uri"]!.stringValue!.dropFirst(base.count))] = l["check"]
+        }
+        func expect(
+            _ path: String, _ outcome: String, _ status: Int?, attempts: Int? = nil, redirects: Int? = nil,
+            line: UInt = #line
+        ) {
             let c = byURI[path]
             XCTAssertEqual(c?["outcome"]?.stringValue, outcome, path, line: line)
             XCTAssertEqual(c?["status"]?.intValue, status, path, line: line)
@@ -154,20 +173,24 @@ final class ExternalLinkTests: XCTestCase {
         expect("/doc.pdf#page=9", "fragment-missing", 200)
         expect("/doc.pdf#nameddest=chapter.2", "ok", 200)
         expect("/doc.pdf#nameddest=nope", "fragment-missing", 200)
-        XCTAssertEqual(byURI["/chain"]?["redirects"]?.arrayValue?.map { $0["status"]?.intValue ?? 0 }, [301, 302, 307, 308])
+        XCTAssertEqual(
+            byURI["/chain"]?["redirects"]?.arrayValue?.map { $0["status"]?.intValue ?? 0 }, [301, 302, 307, 308])
         XCTAssertEqual(byURI["/chain"]?["finalURL"]?.stringValue, base + "/ok")
         let closed = all.first { $0["uri"]?.stringValue == "http://127.0.0.1:9/closed" }?["check"]
         XCTAssertEqual(closed?["outcome"], "unreachable")
         XCTAssertEqual(closed?["status"], .null)
 
         // Findings: one per link (so twice per URL, one per page), with uri and status.
-        let findings = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"]?.stringValue != "uri.insecure-scheme" }
+        let findings = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter {
+            $0["rule"]?.stringValue != "uri.insecure-scheme"
+        }
         var counts: [String: Int] = [:]
         for f in findings { counts[f["rule"]!.stringValue!, default: 0] += 1 }
         XCTAssertEqual(
             counts,
             [
-                "uri.http-error": 6, "uri.redirected": 4, "uri.redirect-loop": 2, "uri.too-many-redirects": 2, "uri.timeout": 2,
+                "uri.http-error": 6, "uri.redirected": 4, "uri.redirect-loop": 2, "uri.too-many-redirects": 2,
+                "uri.timeout": 2,
                 "uri.fragment-missing": 4, "uri.unreachable": 2,
             ])
         let notFound = try XCTUnwrap(findings.first { $0["rule"] == "uri.http-error" })
@@ -181,7 +204,10 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(moved["hint"]?.stringValue, "link to '\(base)/ok' instead")
         XCTAssertEqual(
             findings.filter { $0["rule"] == "uri.fragment-missing" }.map { $0["message"]!.stringValue! }.prefix(2),
-            ["the link asks for page 9 of '\(base)/doc.pdf', which has 4 pages", "'\(base)/doc.pdf' has no named destination 'nope'"])
+            [
+                "the link asks for page 9 of '\(base)/doc.pdf', which has 4 pages",
+                "'\(base)/doc.pdf' has no named destination 'nope'",
+            ])
 
         // What the server saw: each URL once (its own requests), HEAD before GET, bodies not read.
         let log = try serverLog()
@@ -214,23 +240,33 @@ final class ExternalLinkTests: XCTestCase {
 
         // SARIF carries the details too.
         let sarif = try JSONParser.parse(String(contentsOfFile: dir + "/out/report.sarif", encoding: .utf8))
-        let result = try XCTUnwrap(sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue?.first { $0["ruleId"] == "uri.http-error" })
+        let result = try XCTUnwrap(
+            sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue?.first { $0["ruleId"] == "uri.http-error" })
         XCTAssertEqual(result["properties"]?["uri"]?.stringValue, base + "/status/404")
         XCTAssertEqual(result["properties"]?["status"], 404)
     }
 
     func testPrivateAddressesAreNotRequestedByDefault() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        try writeLinks(dir + "/in/a.pdf", [base + "/ok", "http://localhost:\(port)/ok", "http://[::1]:\(port)/ok", "http://169.254.169.254/latest/meta-data/"])
+        try writeLinks(
+            dir + "/in/a.pdf",
+            [
+                base + "/ok", "http://localhost:\(port)/ok", "http://[::1]:\(port)/ok",
+                "http://169.254.169.254/latest/meta-data/",
+            ])
         let (status, report, _) = try run(#"{"enabled": true, "timeoutSeconds": 2}"#)
         XCTAssertEqual(status, 0, "uri.skipped is a note")
         for l in links(report) {
             XCTAssertEqual(l["check"]?["outcome"], "skipped", l["uri"]?.stringValue ?? "")
             XCTAssertEqual(l["check"]?["reason"], "private-address")
         }
-        let skipped = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.skipped" }
+        let skipped = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter {
+            $0["rule"] == "uri.skipped"
+        }
         XCTAssertEqual(skipped.count, 4)
-        XCTAssertTrue(skipped[0]["message"]?.stringValue?.contains("resolves to 127.0.0.1") == true, skipped[0]["message"]?.stringValue ?? "")
+        XCTAssertTrue(
+            skipped[0]["message"]?.stringValue?.contains("resolves to 127.0.0.1") == true,
+            skipped[0]["message"]?.stringValue ?? "")
         XCTAssertEqual(try serverLog(), [], "nothing reached the server")
     }
 
@@ -241,54 +277,76 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(httpThreads(), 0)
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeLinks(dir + "/in/a.pdf", [base + "/ok", base + "/status/404", base + "/redirect/1"])
-        try #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "allowPrivateAddresses": true, "maxConcurrency": 4}}}]}"#
+        try
+            #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "allowPrivateAddresses": true, "maxConcurrency": 4}}}]}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let cli = CapturedCLI()
-        XCTAssertEqual(cli.run(["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--quiet"], in: dir), .findings, cli.stderr)
+        XCTAssertEqual(
+            cli.run(["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--quiet"], in: dir), .findings,
+            cli.stderr)
         XCTAssertEqual(httpThreads(), 0, "the checker's threads ended with the run")
     }
 
     func testCacheKeepsResultsBetweenRuns() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeLinks(dir + "/in/a.pdf", [base + "/ok", base + "/status/404", base + "/status/503"])
-        let options = #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "cache": {"path": "\#(dir)/cache.json"}}"#
+        let options =
+            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "cache": {"path": "\#(dir)/cache.json"}}"#
         let (_, first, _) = try run(options)
         XCTAssertEqual(links(first).map { $0["check"]?["fromCache"] }, [false, false, false])
         let cache = try JSONParser.parse(String(contentsOfFile: dir + "/cache.json", encoding: .utf8))
-        XCTAssertEqual(cache["entries"]?.objectValue?.keys.sorted(), [base + "/ok", base + "/status/404"], "503 is never cached")
+        XCTAssertEqual(
+            cache["entries"]?.objectValue?.keys.sorted(), [base + "/ok", base + "/status/404"], "503 is never cached")
         let before = try serverLog().count
         let (_, second, _) = try run(options)
         XCTAssertEqual(links(second).map { $0["check"]?["fromCache"] }, [true, true, false])
         XCTAssertEqual(links(second).map { $0["check"]?["outcome"] }, links(first).map { $0["check"]?["outcome"] })
-        XCTAssertEqual(try serverLog().dropFirst(before).map { $0[1] }, ["/status/503", "/status/503"], "only the uncached URL again (HEAD, GET)")
+        XCTAssertEqual(
+            try serverLog().dropFirst(before).map { $0[1] }, ["/status/503", "/status/503"],
+            "only the uncached URL again (HEAD, GET)")
         // Expired entries are checked again.
-        let (_, third, _) = try run(options.replacingOccurrences(of: "cache.json\"", with: "cache.json\", \"maxAgeSeconds\": 0"))
+        let (_, third, _) = try run(
+            options.replacingOccurrences(of: "cache.json\"", with: "cache.json\", \"maxAgeSeconds\": 0"))
         XCTAssertEqual(links(third).map { $0["check"]?["fromCache"] }, [false, false, false])
     }
 
     func testFilesMailtoSchemesAndOffline() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in/sub", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repo.root + "/samples/links-internal.pdf", toPath: dir + "/in/sub/target.pdf")
+        try FileManager.default.copyItem(
+            atPath: Repo.root + "/samples/links-internal.pdf", toPath: dir + "/in/sub/target.pdf")
         try writeLinks(
             dir + "/in/a.pdf",
             [
-                "sub/target.pdf", "sub/target.pdf#page=2", "sub/target.pdf#page=7", "sub/missing.pdf", "file:sub/target.pdf#nameddest=chapter.2",
-                "file:///etc/hostname", "mailto:someone@example.org", "mailto:nobody", "ftp://example.org/file", base + "/ok",
+                "sub/target.pdf", "sub/target.pdf#page=2", "sub/target.pdf#page=7", "sub/missing.pdf",
+                "file:sub/target.pdf#nameddest=chapter.2",
+                "file:///etc/hostname", "mailto:someone@example.org", "mailto:nobody", "ftp://example.org/file",
+                base + "/ok",
                 "www.example.org/page", "notes.txt",
             ])
         let (status, report, _) = try run(#"{"enabled": true, "offline": true}"#)
         XCTAssertEqual(status, 1)
         XCTAssertEqual(
             links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" },
-            ["ok", "ok", "fragment-missing", "file-missing", "ok", "skipped", "ok", "malformed", "skipped", "skipped", "file-missing", "file-missing"])
+            [
+                "ok", "ok", "fragment-missing", "file-missing", "ok", "skipped", "ok", "malformed", "skipped",
+                "skipped", "file-missing", "file-missing",
+            ])
         XCTAssertEqual(
             links(report).map { $0["check"]?["reason"]?.stringValue ?? "-" }.dropFirst(5).prefix(5),
             ["outside-root", "-", "-", "scheme 'ftp' is not checked", "offline"])
-        let rules = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).compactMap { $0["rule"]?.stringValue }.filter { $0 != "uri.relative" && $0 != "uri.insecure-scheme" }
+        let rules = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).compactMap {
+            $0["rule"]?.stringValue
+        }.filter { $0 != "uri.relative" && $0 != "uri.insecure-scheme" }
         XCTAssertEqual(
-            rules, ["uri.absolute-file", "uri.fragment-missing", "uri.file-missing", "uri.malformed", "uri.unchecked-scheme", "uri.file-missing", "uri.file-missing"],
+            rules,
+            [
+                "uri.absolute-file", "uri.fragment-missing", "uri.file-missing", "uri.malformed",
+                "uri.unchecked-scheme", "uri.file-missing", "uri.file-missing",
+            ],
             "file:///etc/hostname: one warning (an absolute path), not also a skipped note")
-        let missing = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.file-missing" }
+        let missing = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter {
+            $0["rule"] == "uri.file-missing"
+        }
         XCTAssertEqual(
             missing.map { $0["message"]?.stringValue ?? "" },
             [
@@ -296,7 +354,9 @@ final class ExternalLinkTests: XCTestCase {
                 "the file 'www.example.org/page' does not exist; 'www.example.org/page' looks like a web address without 'https://'",
                 "the file 'notes.txt' does not exist",
             ])
-        XCTAssertEqual(missing.dropFirst().first?["hint"]?.stringValue, "write 'https://www.example.org…' (a URI without a scheme is a path relative to the PDF)")
+        XCTAssertEqual(
+            missing.dropFirst().first?["hint"]?.stringValue,
+            "write 'https://www.example.org…' (a URI without a scheme is a path relative to the PDF)")
         XCTAssertEqual(try serverLog(), [], "offline: no request")
     }
 
@@ -308,17 +368,20 @@ final class ExternalLinkTests: XCTestCase {
              "headers": [{"name": "X-Token", "value": "Bearer ${PDFPIPE_TEST_TOKEN}"}], "userAgent": "audit-bot/1"}
             """#
         let (_, report, stderr) = try run(options, environment: ["PDFPIPE_TEST_TOKEN": "s3cr3t-value"])
-        XCTAssertEqual(links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "skipped"])
+        XCTAssertEqual(
+            links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "skipped"])
         XCTAssertEqual(links(report).dropFirst(2).first?["check"]?["reason"], "excluded")
         let log = try serverLog()
-        XCTAssertEqual(log.map { $0[1] }.sorted(), ["/ok", "/status/404", "/status/404"], "remapped, excluded one not requested")
+        XCTAssertEqual(
+            log.map { $0[1] }.sorted(), ["/ok", "/status/404", "/status/404"], "remapped, excluded one not requested")
         XCTAssertEqual(Set(log.map { $0[2] }), ["Bearer s3cr3t-value"])
         for file in try FileManager.default.contentsOfDirectory(atPath: dir + "/out") {
             XCTAssertFalse(try String(contentsOfFile: dir + "/out/" + file, encoding: .utf8).contains("s3cr3t"), file)
         }
         XCTAssertFalse(stderr.contains("s3cr3t"))
         // A missing variable is a pipeline error naming the JSON path.
-        let (code, _, message) = try run(#"{"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}"}]}"#)
+        let (code, _, message) = try run(
+            #"{"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}"}]}"#)
         XCTAssertEqual(code, 2)
         XCTAssertTrue(message.contains("stages[0].with.external.headers[0].value"), message)
         XCTAssertTrue(message.contains("'PDFPIPE_NOT_SET_ANYWHERE' is not set"), message)
@@ -334,28 +397,48 @@ final class ExternalLinkTests: XCTestCase {
     func testHTMLFragments() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         let page = base + "/page.html"
-        let fragments = ["#intro", "#Caf%C3%A9", "#plain", "#legacy", "#TOP", "#missing", "#not-an-anchor", "#commented", "#:~:text=Intro"]
-        try writeLinks(dir + "/in/a.pdf", fragments.map { page + $0 } + [page + "?redirected#intro", page + "?redirected#gone", base + "/ok#whatever"])
+        let fragments = [
+            "#intro", "#Caf%C3%A9", "#plain", "#legacy", "#TOP", "#missing", "#not-an-anchor", "#commented",
+            "#:~:text=Intro",
+        ]
+        try writeLinks(
+            dir + "/in/a.pdf",
+            fragments.map { page + $0 } + [
+                page + "?redirected#intro", page + "?redirected#gone", base + "/ok#whatever",
+            ])
         let (_, off, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true}"#)
-        XCTAssertEqual(Set(links(off).map { $0["check"]?["outcome"]?.stringValue ?? "-" }), ["ok", "redirected"], "?redirected answers 301")
+        XCTAssertEqual(
+            Set(links(off).map { $0["check"]?["outcome"]?.stringValue ?? "-" }), ["ok", "redirected"],
+            "?redirected answers 301")
         XCTAssertEqual(try serverLog().filter { $0[0] == "GET" }.count, 0, "without htmlFragments no page is fetched")
 
         let (_, report, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true, "htmlFragments": true}"#)
         XCTAssertEqual(
             links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" },
-            ["ok", "ok", "ok", "ok", "ok", "fragment-missing", "fragment-missing", "fragment-missing", "ok", "redirected", "fragment-missing", "fragment-missing"])
-        let findings = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.fragment-missing" }
-        XCTAssertEqual(findings.map { $0["message"]?.stringValue ?? "" }, [
-            "the page '\(page)' has no element with the id 'missing' (nor an <a> with that name)",
-            "the page '\(page)' has no element with the id 'not-an-anchor' (nor an <a> with that name)",
-            "the page '\(page)' has no element with the id 'commented' (nor an <a> with that name)",
-            "the page '\(page)?redirected' has no element with the id 'gone' (nor an <a> with that name)",
-            "the page '\(base)/ok' has no element with the id 'whatever' (nor an <a> with that name)",
-        ])
+            [
+                "ok", "ok", "ok", "ok", "ok", "fragment-missing", "fragment-missing", "fragment-missing", "ok",
+                "redirected", "fragment-missing", "fragment-missing",
+            ])
+        let findings = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter {
+            $0["rule"] == "uri.fragment-missing"
+        }
+        XCTAssertEqual(
+            findings.map { $0["message"]?.stringValue ?? "" },
+            [
+                "the page '\(page)' has no element with the id 'missing' (nor an <a> with that name)",
+                "the page '\(page)' has no element with the id 'not-an-anchor' (nor an <a> with that name)",
+                "the page '\(page)' has no element with the id 'commented' (nor an <a> with that name)",
+                "the page '\(page)?redirected' has no element with the id 'gone' (nor an <a> with that name)",
+                "the page '\(base)/ok' has no element with the id 'whatever' (nor an <a> with that name)",
+            ])
         let gets = try serverLog().filter { $0[0] == "GET" }.map { $0[1] }
-        XCTAssertEqual(gets.sorted(), ["/ok", "/page.html", "/page.html", "/page.html?redirected"], "one fetch per URL, the redirect followed")
+        XCTAssertEqual(
+            gets.sorted(), ["/ok", "/page.html", "/page.html", "/page.html?redirected"],
+            "one fetch per URL, the redirect followed")
         // Worker processes get the anchors from the parent, which fetched the pages.
-        let (_, isolated, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true, "htmlFragments": true}"#, flags: ["--isolate", "--jobs", "2"])
+        let (_, isolated, _) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "htmlFragments": true}"#,
+            flags: ["--isolate", "--jobs", "2"])
         XCTAssertEqual(links(isolated).map { $0["check"]?["outcome"] }, links(report).map { $0["check"]?["outcome"] })
     }
 
@@ -370,19 +453,24 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(check?["outcome"], "http-error")
         XCTAssertEqual(check?["status"], 429)
         XCTAssertEqual(check?["attempts"], 1)
-        let finding = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).first { $0["rule"] == "uri.http-error" }
+        let finding = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).first {
+            $0["rule"] == "uri.http-error"
+        }
         XCTAssertEqual(
             finding?["message"]?.stringValue,
-            "'\(base)/closed-for-an-hour' answered 429 Too Many Requests; the server asks to wait 3600 s before retrying (Retry-After); not waited for")
+            "'\(base)/closed-for-an-hour' answered 429 Too Many Requests; the server asks to wait 3600 s before retrying (Retry-After); not waited for"
+        )
     }
 
     func testAcceptedStatusesAndGetOnlyMethod() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeLinks(dir + "/in/a.pdf", [base + "/status/403", base + "/status/404", base + "/flaky/2"])
         let (status, report, _) = try run(
-            #"{"enabled": true, "allowPrivateAddresses": true, "accept": "200-299,403", "method": "get", "retryWaitSeconds": 0.05}"#)
+            #"{"enabled": true, "allowPrivateAddresses": true, "accept": "200-299,403", "method": "get", "retryWaitSeconds": 0.05}"#
+        )
         XCTAssertEqual(status, 1)
-        XCTAssertEqual(links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "ok-after-retry"])
+        XCTAssertEqual(
+            links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "ok-after-retry"])
         XCTAssertEqual(links(report).map { $0["check"]?["attempts"]?.intValue ?? 0 }, [1, 1, 2])
         XCTAssertEqual(try serverLog().map { $0[0] }, ["GET", "GET", "GET", "GET"])
     }
@@ -395,12 +483,17 @@ final class ExternalLinkTests: XCTestCase {
         let other = "http://localhost:\(port)"
         try writeLinks(
             dir + "/in/a.pdf",
-            [base + "/bot/cf-header", base + "/bot/cf-chunked", base + "/bot/captcha", base + "/bot/waf", base + "/status/403", base + "/status/404", other + "/status/404"])
+            [
+                base + "/bot/cf-header", base + "/bot/cf-chunked", base + "/bot/captcha", base + "/bot/waf",
+                base + "/status/403", base + "/status/404", other + "/status/404",
+            ])
         let (status, report, stderr) = try run(
-            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "hosts": [{"host": "127.0.0.*", "accept": "200-299,404", "maxPerHost": 1}]}"#)
+            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "hosts": [{"host": "127.0.0.*", "accept": "200-299,404", "maxPerHost": 1}]}"#
+        )
         XCTAssertEqual(status, 1, stderr)
         XCTAssertEqual(
-            links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["blocked", "blocked", "blocked", "blocked", "http-error", "ok", "http-error"])
+            links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" },
+            ["blocked", "blocked", "blocked", "blocked", "http-error", "ok", "http-error"])
         let findings = report["documents"]?[0]?["findings"]?.arrayValue ?? []
         let blocked = findings.filter { $0["rule"] == "uri.blocked" }
         XCTAssertEqual(blocked.map { $0["severity"] }, ["warning", "warning", "warning", "warning"])
@@ -412,7 +505,9 @@ final class ExternalLinkTests: XCTestCase {
                 "the answer is a page asking for a CAPTCHA ('g-recaptcha'); the link probably works in a browser",
                 "AWS WAF asked for a captcha (x-amzn-waf-action); the link probably works in a browser",
             ])
-        XCTAssertEqual(findings.filter { $0["rule"] == "uri.http-error" }.count, 2, "a plain 403, and a 404 from a host without the rule")
+        XCTAssertEqual(
+            findings.filter { $0["rule"] == "uri.http-error" }.count, 2,
+            "a plain 403, and a 404 from a host without the rule")
     }
 
     /// Isolated workers ask the parent: still one request per URL for the run, one cache, and the
@@ -439,7 +534,9 @@ final class ExternalLinkTests: XCTestCase {
             }
         }
         XCTAssertEqual(stable(isolated), stable(inProcess))
-        XCTAssertEqual(links(isolated).map { $0["check"]?["outcome"]?.stringValue ?? "" }, ["ok", "http-error", "redirected", "fragment-missing"])
+        XCTAssertEqual(
+            links(isolated).map { $0["check"]?["outcome"]?.stringValue ?? "" },
+            ["ok", "http-error", "redirected", "fragment-missing"])
         // --offline wins over the pipeline.
         let before = try serverLog().count
         let (_, offline, _) = try run(options, flags: ["--offline", "--isolate"])
@@ -470,8 +567,11 @@ final class ExternalLinkTests: XCTestCase {
         server?.waitUntilExit()
         try startServer()
         let other = "http://localhost:\(port)"
-        try writeLinks(dir + "/in/a.pdf", (0..<4).map { base + "/hold/a\($0)" } + (0..<4).map { other + "/hold/b\($0)" })
-        _ = try run(#"{"enabled": true, "allowPrivateAddresses": true, "maxPerHost": 4, "maxConcurrency": 3, "hostIntervalSeconds": 0}"#)
+        try writeLinks(
+            dir + "/in/a.pdf", (0..<4).map { base + "/hold/a\($0)" } + (0..<4).map { other + "/hold/b\($0)" })
+        _ = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "maxPerHost": 4, "maxConcurrency": 3, "hostIntervalSeconds": 0}"#
+        )
         XCTAssertEqual(try fetch("/__inflight"), "3")
     }
 }

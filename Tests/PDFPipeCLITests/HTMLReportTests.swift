@@ -12,13 +12,18 @@ final class HTMLReportTests: XCTestCase {
     override func setUp() { out = Repo.temporaryFolder() }
     override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
 
-    func chromium() -> String? { ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) } }
+    func chromium() -> String? {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
 
     /// The DOM after the page's script ran (`flags`: more of Chromium's).
     func dom(_ url: String, flags: [String] = []) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try XCTUnwrap(chromium()))
-        p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(out)/profile"] + flags + ["--dump-dom", url]
+        p.arguments =
+            ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(out)/profile"] + flags + [
+                "--dump-dom", url,
+            ]
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
@@ -29,18 +34,27 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testTheReportRendersItsFindingsInABrowser() throws {
-        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]), .findings)
+        guard chromium() != nil else {
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
+        }
+        XCTAssertEqual(
+            CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]),
+            .findings)
         let page = "file://" + out + "/report.html"
         let all = try dom(page)
-        let total = (try Repo.stableReport(out + "/report.json"))["documents"]?.arrayValue?.reduce(0) { $0 + ($1["findings"]?.arrayValue?.count ?? 0) } ?? 0
+        let total =
+            (try Repo.stableReport(out + "/report.json"))["documents"]?.arrayValue?.reduce(0) {
+                $0 + ($1["findings"]?.arrayValue?.count ?? 0)
+            } ?? 0
         XCTAssertTrue(all.contains("Showing \(total) of \(total) findings"), "the script ran and counted")
         XCTAssertTrue(all.contains("named destination 'no.such.name' does not exist"))
         XCTAssertTrue(all.contains("<img src=\"thumbnails/broken-links/1.png\""))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/thumbnails/broken-links/1.png"))
         let errors = try dom(page + "#severity=error")
         XCTAssertTrue(errors.contains("Showing 31 of \(total) findings"), "the severity filter")
-        XCTAssertTrue(errors.contains("the link asks for page 9 of 'links-internal.pdf', which has 4 pages"), "external-check findings are shown")
+        XCTAssertTrue(
+            errors.contains("the link asks for page 9 of 'links-internal.pdf', which has 4 pages"),
+            "external-check findings are shown")
         let one = try dom(page + "#rule=dest.name-not-found")
         XCTAssertTrue(one.contains("Showing 4 of \(total) findings"), "the rule filter")
         XCTAssertTrue(one.contains("bookmark 'Partie 2 — Übersicht / Broken child'"))
@@ -50,10 +64,16 @@ final class HTMLReportTests: XCTestCase {
     /// leaves them): the page stays bounded — an index of the rules and of the documents with
     /// findings, the first 500 of those in full, the rest in report.json — and opens in Chromium.
     func testTenThousandDocumentsGiveABoundedPageThatOpens() throws {
-        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/a", "--quiet", "--offline"]), .findings)
-        let samples = try XCTUnwrap(JSONParser.parse(String(contentsOfFile: out + "/a/report.json", encoding: .utf8))["documents"]?.arrayValue)
-            .map { try DocumentResult(json: $0) }
+        guard chromium() != nil else {
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
+        }
+        XCTAssertEqual(
+            CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/a", "--quiet", "--offline"]),
+            .findings)
+        let samples = try XCTUnwrap(
+            JSONParser.parse(String(contentsOfFile: out + "/a/report.json", encoding: .utf8))["documents"]?.arrayValue
+        )
+        .map { try DocumentResult(json: $0) }
         let store = try ResultStore(directory: out + "/big", count: 10_000, pipelineHash: "test")
         for i in 0..<10_000 {
             var d = samples[i % samples.count]
@@ -69,8 +89,11 @@ final class HTMLReportTests: XCTestCase {
         try html.write(toFile: out + "/big/report.html", atomically: true, encoding: .utf8)
         XCTAssertLessThan(html.utf8.count, 6_000_000, "bounded")
         XCTAssertEqual(html.components(separatedBy: "<section class=\"doc\"").count - 1, 500)
-        let total = 10_000 / samples.count * withFindings + samples.prefix(10_000 % samples.count).count { !$0.findings.isEmpty }
-        XCTAssertTrue(html.contains("\(total) with findings, \(10_000 - total) without"), "the index counts every document")
+        let total =
+            10_000 / samples.count * withFindings
+            + samples.prefix(10_000 % samples.count).count { !$0.findings.isEmpty }
+        XCTAssertTrue(
+            html.contains("\(total) with findings, \(10_000 - total) without"), "the index counts every document")
         XCTAssertTrue(html.contains("… and \(total - 5_000) more documents with findings in report.json"))
         XCTAssertTrue(html.contains("The findings of \(total - 500) more documents are in report.json"))
         let dom = try dom("file://" + out + "/big/report.html#rule=dest.name-not-found")
@@ -82,12 +105,17 @@ final class HTMLReportTests: XCTestCase {
     /// written, and a browser read `#` as a fragment — a broken image. Paths are percent-encoded.
     func testImagePathsAreURLEncoded() throws {
         try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repo.root + "/samples/broken-links.pdf", toPath: out + "/in/C# guide?.pdf")
-        _ = CapturedCLI().run(["run", "pipelines/broken-link-report.json", out + "/in", "--out", out + "/out", "--quiet", "--offline"])
+        try FileManager.default.copyItem(
+            atPath: Repo.root + "/samples/broken-links.pdf", toPath: out + "/in/C# guide?.pdf")
+        _ = CapturedCLI().run([
+            "run", "pipelines/broken-link-report.json", out + "/in", "--out", out + "/out", "--quiet", "--offline",
+        ])
         let html = try String(contentsOfFile: out + "/out/report.html", encoding: .utf8)
         XCTAssertTrue(html.contains(#"<img src="thumbnails/C%23%20guide%3F/1.png""#), "encoded")
         XCTAssertFalse(html.contains(#"src="thumbnails/C# guide?"#))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/out/thumbnails/C# guide?/1.png"), "the decoded path is the file")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: out + "/out/thumbnails/C# guide?/1.png"),
+            "the decoded path is the file")
     }
 
     /// (#21, 3) Readable on a phone: at 400 px nothing runs off the right edge (it did: the summary
@@ -95,8 +123,12 @@ final class HTMLReportTests: XCTestCase {
     /// desktop width the thumbnail stays beside them. Measured in Chromium, the report in a frame
     /// of that width (`--allow-file-access-from-files` lets the harness read the frame's layout).
     func testTheReportFitsA400PixelScreen() throws {
-        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]), .findings)
+        guard chromium() != nil else {
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
+        }
+        XCTAssertEqual(
+            CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]),
+            .findings)
         func layout(width: Int) throws -> String {
             let harness = """
                 <!DOCTYPE html><html><body><iframe id="f" src="report.html" style="width:\(width)px;height:900px;border:0"></iframe><pre id="out">pending</pre>
@@ -109,8 +141,11 @@ final class HTMLReportTests: XCTestCase {
             try harness.write(toFile: out + "/harness-\(width).html", atomically: true, encoding: .utf8)
             // The harness reads the frame's layout: file pages may read each other only with this flag.
             let dom = try dom(
-                "file://\(out)/harness-\(width).html", flags: ["--allow-file-access-from-files", "--virtual-time-budget=5000"])
-            guard let r = dom.range(of: "<pre id=\"out\">"), let e = dom.range(of: "</pre>", range: r.upperBound..<dom.endIndex) else { return dom }
+                "file://\(out)/harness-\(width).html",
+                flags: ["--allow-file-access-from-files", "--virtual-time-budget=5000"])
+            guard let r = dom.range(of: "<pre id=\"out\">"),
+                let e = dom.range(of: "</pre>", range: r.upperBound..<dom.endIndex)
+            else { return dom }
             return String(dom[r.upperBound..<e.lowerBound])
         }
         let narrow = try layout(width: 400)
@@ -131,8 +166,11 @@ final class HTMLReportTests: XCTestCase {
             var wait=function(){var all=true;imgs.forEach(function(i){if(!i.complete)all=false;});if(all)go();else setTimeout(wait,20);};wait();});</script></body></html>
             """
         try harness.write(toFile: out + "/harness.html", atomically: true, encoding: .utf8)
-        let dom = try dom("file://\(out)/harness.html", flags: ["--allow-file-access-from-files", "--virtual-time-budget=8000"])
-        guard let r = dom.range(of: "<pre id=\"out\">"), let e = dom.range(of: "</pre>", range: r.upperBound..<dom.endIndex) else { return dom }
+        let dom = try dom(
+            "file://\(out)/harness.html", flags: ["--allow-file-access-from-files", "--virtual-time-budget=8000"])
+        guard let r = dom.range(of: "<pre id=\"out\">"),
+            let e = dom.range(of: "</pre>", range: r.upperBound..<dom.endIndex)
+        else { return dom }
         return String(dom[r.upperBound..<e.lowerBound]).replacingOccurrences(of: "&amp;", with: "&")
     }
 
@@ -141,7 +179,9 @@ final class HTMLReportTests: XCTestCase {
     /// rows carry the same numbers, a click enlarges the page, and each row shows the link's text,
     /// its target and links to the page of the document and of its review copy.
     func testNumberedBoxesMatchTheRowsAndTheDrawnRectangles() throws {
-        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
+        guard chromium() != nil else {
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
+        }
         let pipeline = """
             {"version": 1, "name": "boxes", "stages": [{"use": "resolve-destinations"}, {"use": "validate-links"},
               {"use": "thumbnails", "with": {"width": 400, "overlay": "links"}},
@@ -149,20 +189,33 @@ final class HTMLReportTests: XCTestCase {
              "report": {"formats": ["json", "html"]}}
             """
         try pipeline.write(toFile: out + "/boxes.json", atomically: true, encoding: .utf8)
-        XCTAssertEqual(CapturedCLI().run(["run", out + "/boxes.json", "samples/broken-links.pdf", "--out", out, "--quiet", "--offline"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", out + "/boxes.json", "samples/broken-links.pdf", "--out", out, "--quiet", "--offline",
+            ]), .findings)
         let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
-        XCTAssertTrue(html.contains("link text <q>undefined name</q> → <span class=\"target\">#no.such.name</span>"), "text under the link, and its target")
+        XCTAssertTrue(
+            html.contains("link text <q>undefined name</q> → <span class=\"target\">#no.such.name</span>"),
+            "text under the link, and its target")
         // The page links resolve, from the report's folder, to the document and the review copy.
         let base = URL(fileURLWithPath: out + "/report.html")
-        let hrefs = html.components(separatedBy: "class=\"open\" href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let hrefs = html.components(separatedBy: "class=\"open\" href=\"").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
         let page1 = try XCTUnwrap(hrefs.first { $0.hasSuffix("broken-links.pdf#page=1") })
-        XCTAssertEqual(URL(string: page1, relativeTo: base)?.standardizedFileURL.path, Repo.root + "/samples/broken-links.pdf")
-        let review = try XCTUnwrap(hrefs.first { $0.contains("review") && $0.hasSuffix("#page=2") }, "page 1 is page 2 of the review copy (a summary page in front): \(hrefs)")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(URL(string: review, relativeTo: base)?.standardizedFileURL.path)))
+        XCTAssertEqual(
+            URL(string: page1, relativeTo: base)?.standardizedFileURL.path, Repo.root + "/samples/broken-links.pdf")
+        let review = try XCTUnwrap(
+            hrefs.first { $0.contains("review") && $0.hasSuffix("#page=2") },
+            "page 1 is page 2 of the review copy (a summary page in front): \(hrefs)")
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: try XCTUnwrap(URL(string: review, relativeTo: base)?.standardizedFileURL.path)))
 
         // In the browser: every numbered box lies on a rectangle of the box's colour in the image
         // (red for errors and warnings, yellow for notes), the numbers match the rows one to one.
-        let result = try measure(#"""
+        let result = try measure(
+            #"""
             var fig=d.querySelector('.shot'),img=fig.querySelector('img'),c=document.createElement('canvas');
             c.width=img.naturalWidth;c.height=img.naturalHeight;var g=c.getContext('2d');g.drawImage(img,0,0);
             var px=g.getImageData(0,0,c.width,c.height).data,on=0,miss=[],marks=fig.querySelectorAll('.mark');
@@ -184,8 +237,13 @@ final class HTMLReportTests: XCTestCase {
     /// (#21, 6) The filters' counts follow the other filters; the document filter narrows the
     /// findings to documents whose path contains the text.
     func testFilterCountsFollowTheOtherFilters() throws {
-        guard chromium() != nil else { throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)") }
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out, "--quiet", "--offline", "--format", "json,html"]), .findings)
+        guard chromium() != nil else {
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
+        }
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", "--out", out, "--quiet", "--offline", "--format", "json,html",
+            ]), .findings)
         let report = try Repo.stableReport(out + "/report.json")
         var count: [String: Int] = [:]
         for d in report["documents"]?.arrayValue ?? [] where (d["path"]?.stringValue ?? "").contains("gotor") {
@@ -199,17 +257,23 @@ final class HTMLReportTests: XCTestCase {
         try FileManager.default.copyItem(atPath: out + "/report.html", toPath: out + "/all.html")
         let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
         // The same page with the document filter preset, as `report.html#doc=gotor` would.
-        try html.replacingOccurrences(of: "location.hash.slice(1)", with: "'doc=gotor'").write(toFile: out + "/report.html", atomically: true, encoding: .utf8)
+        try html.replacingOccurrences(of: "location.hash.slice(1)", with: "'doc=gotor'").write(
+            toFile: out + "/report.html", atomically: true, encoding: .utf8)
         let gotor = try measure(script)
         let (e, w, n) = (count["error", default: 0], count["warning", default: 0], count["note", default: 0])
         XCTAssertTrue(gotor.hasPrefix("error(\(e)) warning(\(w)) note(\(n)) | gotor.file-missing ("), gotor)
-        XCTAssertTrue(gotor.hasSuffix("Showing \(e + w + n) of \(try XCTUnwrap(html.components(separatedBy: "<tr class=\"finding").count - 1)) findings in 1 document"), gotor)
-        try html.replacingOccurrences(of: "location.hash.slice(1)", with: "'rule=gotor.file-missing'").write(toFile: out + "/report.html", atomically: true, encoding: .utf8)
+        XCTAssertTrue(
+            gotor.hasSuffix(
+                "Showing \(e + w + n) of \(try XCTUnwrap(html.components(separatedBy: "<tr class=\"finding").count - 1)) findings in 1 document"
+            ), gotor)
+        try html.replacingOccurrences(of: "location.hash.slice(1)", with: "'rule=gotor.file-missing'").write(
+            toFile: out + "/report.html", atomically: true, encoding: .utf8)
         let rule = try measure(script)
-        let missing = (report["documents"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }.filter { $0["rule"] == "gotor.file-missing" }
+        let missing = (report["documents"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }.filter {
+            $0["rule"] == "gotor.file-missing"
+        }
         let sev = try XCTUnwrap(missing.first?["severity"]?.stringValue)
         XCTAssertTrue(rule.contains("\(sev)(\(missing.count))"), "the severity counts follow the rule filter: \(rule)")
         XCTAssertTrue(rule.contains(" | gotor.file-missing (\(missing.count)) | Showing \(missing.count) of "), rule)
     }
 }
-

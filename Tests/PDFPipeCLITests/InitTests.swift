@@ -13,7 +13,9 @@ final class InitTests: XCTestCase {
 
     func testEveryStarterValidatesAndRuns() throws {
         try FileManager.default.createDirectory(atPath: dir + "/pdf", withIntermediateDirectories: true)
-        for name in ["broken-links.pdf", "page-labels.pdf"] { try FileManager.default.copyItem(atPath: Samples.path(name), toPath: dir + "/pdf/" + name) }
+        for name in ["broken-links.pdf", "page-labels.pdf"] {
+            try FileManager.default.copyItem(atPath: Samples.path(name), toPath: dir + "/pdf/" + name)
+        }
         let schema = CapturedCLI()
         XCTAssertEqual(schema.run(["schema"]), .clean)
         for kind in ["link-audit", "thumbnails", "text", "ci"] {

@@ -14,17 +14,24 @@ final class LogInjectionTests: XCTestCase {
         let uri = #"http://x.example/\r\n::warning file=evil.pdf::injected\033[2J\033]0;title\007"#
         let annots = ["<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /A << /S /URI /URI (\(uri)) >> >>"]
         let name = "::error title=x::\u{1B}[31mred\u{202E}fdp.pdf"
-        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: annots))).write(to: URL(fileURLWithPath: dir + "/in/" + name, isDirectory: false).creatingFolder())
+        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: annots))).write(
+            to: URL(fileURLWithPath: dir + "/in/" + name, isDirectory: false).creatingFolder())
         try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": {"enabled": true}}}]}"#.write(
             toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let cli = CapturedCLI()
-        let code = cli.run(["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--offline", "--format", "json,github", "--fail-on", "never"], in: dir)
+        let code = cli.run(
+            [
+                "run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--offline", "--format", "json,github",
+                "--fail-on", "never",
+            ], in: dir)
         XCTAssertEqual(code, .clean)
         let printed = cli.stdout + cli.stderr
         XCTAssertTrue(printed.contains("uri.malformed"), printed)
         for line in printed.split(separator: "\n", omittingEmptySubsequences: false) {
             XCTAssertFalse(line.drop { $0 == " " }.hasPrefix("::"), "a workflow command in the log: \(line)")
-            XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{7F}" || $0 == "\u{202E}" }, "a control character printed: \(line.debugDescription)")
+            XCTAssertFalse(
+                line.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{7F}" || $0 == "\u{202E}" },
+                "a control character printed: \(line.debugDescription)")
         }
         // Paths as the inputs were named (`in/…`); the name's controls escaped all the same.
         XCTAssertTrue(printed.contains(#"in/::error title=x::\x1b[31mred\u{202e}fdp.pdf"#), printed)
@@ -33,7 +40,8 @@ final class LogInjectionTests: XCTestCase {
         let lines = github.split(separator: "\n")
         XCTAssertFalse(lines.isEmpty)
         for line in lines {
-            XCTAssertTrue(line.hasPrefix("::error ") || line.hasPrefix("::warning ") || line.hasPrefix("::notice "), String(line))
+            XCTAssertTrue(
+                line.hasPrefix("::error ") || line.hasPrefix("::warning ") || line.hasPrefix("::notice "), String(line))
             XCTAssertFalse(line.contains("\r"))
         }
         XCTAssertTrue(github.contains("file=in/%3A%3Aerror title=x%3A%3A"), github)
@@ -78,31 +86,40 @@ final class HostileBatchTests: XCTestCase {
         let dir = Repo.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/normal", withIntermediateDirectories: true)
-        for name in Samples.all { try FileManager.default.copyItem(atPath: Samples.path(name), toPath: dir + "/normal/" + name) }
+        for name in Samples.all {
+            try FileManager.default.copyItem(atPath: Samples.path(name), toPath: dir + "/normal/" + name)
+        }
         try FileManager.default.copyItem(atPath: dir + "/normal", toPath: dir + "/mixed")
         var hostile = try HostilePDFs.write(to: dir + "/mixed")
         // Link targets that would block (a FIFO, a device), and a page a backtracking search chews on.
         XCTAssertEqual(mkfifo(dir + "/mixed/pipe.pdf", 0o600), 0)
         try FileManager.default.createSymbolicLink(atPath: dir + "/mixed/zero.pdf", withDestinationPath: "/dev/zero")
-        let targets = ["pipe.pdf", "zero.pdf"].enumerated().map { k, f in
-            "<< /Type /Annot /Subtype /Link /Rect [0 \(k * 20) 100 \(k * 20 + 10)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>"
-        } + ["<< /Type /Annot /Subtype /Link /Rect [0 60 100 70] /A << /S /URI /URI (pipe.pdf#page=2) >> >>"]
-        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: targets))).write(to: URL(fileURLWithPath: dir + "/mixed/targets.pdf"))
+        let targets =
+            ["pipe.pdf", "zero.pdf"].enumerated().map { k, f in
+                "<< /Type /Annot /Subtype /Link /Rect [0 \(k * 20) 100 \(k * 20 + 10)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>"
+            } + ["<< /Type /Annot /Subtype /Link /Rect [0 60 100 70] /A << /S /URI /URI (pipe.pdf#page=2) >> >>"]
+        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: targets))).write(
+            to: URL(fileURLWithPath: dir + "/mixed/targets.pdf"))
         try Data(HostilePDFs.slowSearchPage).write(to: URL(fileURLWithPath: dir + "/mixed/slow-search.pdf"))
         hostile += ["targets.pdf", "slow-search.pdf"]
         try #"""
-            {"version": 1, "stages": [
-              {"use": "inspect", "with": {"crossCheck": true}}, {"use": "resolve-destinations"},
-              {"use": "validate-links", "with": {"inventory": true, "gotor": true, "external": {"enabled": true}}},
-              {"use": "thumbnails", "with": {"width": 32, "pages": "1-3", "overlay": "links", "incremental": false}},
-              {"use": "extract-text", "with": {"search": [{"term": "\\b[a-z0-9.-]+\\.example\\.com\\b", "regex": true}]}}]}
-            """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        {"version": 1, "stages": [
+          {"use": "inspect", "with": {"crossCheck": true}}, {"use": "resolve-destinations"},
+          {"use": "validate-links", "with": {"inventory": true, "gotor": true, "external": {"enabled": true}}},
+          {"use": "thumbnails", "with": {"width": 32, "pages": "1-3", "overlay": "links", "incremental": false}},
+          {"use": "extract-text", "with": {"search": [{"term": "\\b[a-z0-9.-]+\\.example\\.com\\b", "regex": true}]}}]}
+        """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         func run(_ folder: String) throws -> [String: JSONValue] {
             let cli = CapturedCLI()
-            let code = cli.run(["run", "p.json", folder, "--out", "out-" + folder, "--offline", "--jobs", "2", "--format", "json,junit,sarif,markdown,github,html"], in: dir)
+            let code = cli.run(
+                [
+                    "run", "p.json", folder, "--out", "out-" + folder, "--offline", "--jobs", "2", "--format",
+                    "json,junit,sarif,markdown,github,html",
+                ], in: dir)
             XCTAssertTrue(code == .clean || code == .findings, "\(folder): \(code) \(cli.stderr)")
             for report in ["report.json", "junit.xml", "report.sarif", "report.md", "github.txt", "report.html"] {
-                XCTAssertTrue(FileManager.default.fileExists(atPath: "\(dir)/out-\(folder)/\(report)"), "\(folder): \(report)")
+                XCTAssertTrue(
+                    FileManager.default.fileExists(atPath: "\(dir)/out-\(folder)/\(report)"), "\(folder): \(report)")
             }
             let documents = try Repo.stableReport("\(dir)/out-\(folder)/report.json")["documents"]?.arrayValue ?? []
             var byPath: [String: JSONValue] = [:]
@@ -118,11 +135,17 @@ final class HostileBatchTests: XCTestCase {
         let normal = try run("normal")
         let mixed = try run("mixed")
         XCTAssertEqual(Set(mixed.keys), Set(normal.keys).union(hostile), "every document is listed")
-        let rules = { (path: String) in Set(mixed[path]?["findings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } ?? []) }
-        XCTAssertTrue(rules("targets.pdf").isSuperset(of: ["gotor.file-unreadable", "gotor.outside-root", "uri.fragment-missing"]), "\(rules("targets.pdf"))")
+        let rules = { (path: String) in
+            Set(mixed[path]?["findings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } ?? [])
+        }
+        XCTAssertTrue(
+            rules("targets.pdf").isSuperset(of: ["gotor.file-unreadable", "gotor.outside-root", "uri.fragment-missing"]
+            ), "\(rules("targets.pdf"))")
         XCTAssertTrue(rules("slow-search.pdf").contains("text.search-incomplete"), "\(rules("slow-search.pdf"))")
         XCTAssertEqual(normal.count, Samples.all.count)
-        XCTAssertGreaterThan(normal.values.filter { ($0["artifacts"]?.arrayValue?.count ?? 0) > 1 }.count, 10, "thumbnails and text were written")
+        XCTAssertGreaterThan(
+            normal.values.filter { ($0["artifacts"]?.arrayValue?.count ?? 0) > 1 }.count, 10,
+            "thumbnails and text were written")
         for (path, result) in normal {
             XCTAssertEqual(mixed[path], result, path)
         }

@@ -20,10 +20,13 @@ final class ReadmeCommandTests: XCTestCase {
     static let runElsewhere: [String: String] = [
         "bash scripts/test.sh": ".ci/run (it is the test suite itself; checked below)",
         "bash scripts/build-deb.sh": "DebPackageTests.testThePackageInstallsIntoACleanRootAndRunsTheDemo",
-        "sudo apt-get install ./out/deb/pdfpipe_\(PDFPipeVersion.string)_amd64.deb": "DebPackageTests (dpkg --root into a fresh root)",
+        "sudo apt-get install ./out/deb/pdfpipe_\(PDFPipeVersion.string)_amd64.deb":
+            "DebPackageTests (dpkg --root into a fresh root)",
         "bash scripts/setup.sh --mupdf": "scripts/test.sh (setup.sh --test --mupdf)",
-        "swift build -c release --traits MuPDF --scratch-path .build/mupdf": "scripts/test.sh (the same trait and folder, a debug build) and bench/engines.sh (this release build)",
-        ".build/mupdf/release/pdfpipe stages | grep engine": "EngineTests.testTheEngineOptionIsListedOnlyWhereItIsBuiltIn, in both builds",
+        "swift build -c release --traits MuPDF --scratch-path .build/mupdf":
+            "scripts/test.sh (the same trait and folder, a debug build) and bench/engines.sh (this release build)",
+        ".build/mupdf/release/pdfpipe stages | grep engine":
+            "EngineTests.testTheEngineOptionIsListedOnlyWhereItIsBuiltIn, in both builds",
     ]
 
     /// The `sh` blocks of the README outside the CI section, each as its lines.
@@ -59,7 +62,8 @@ final class ReadmeCommandTests: XCTestCase {
         try fm.copyItem(atPath: Repo.root + "/pipelines", toPath: dir + "/pipelines")
         try fm.createSymbolicLink(atPath: dir + "/scripts", withDestinationPath: Repo.root + "/scripts")
         try fm.createDirectory(atPath: dir + "/.build", withIntermediateDirectories: true)
-        try fm.createSymbolicLink(atPath: dir + "/.build/report-schemas", withDestinationPath: Repo.root + "/.build/report-schemas")
+        try fm.createSymbolicLink(
+            atPath: dir + "/.build/report-schemas", withDestinationPath: Repo.root + "/.build/report-schemas")
         let exe = try Repo.executable()
         let bin = (exe as NSString).deletingLastPathComponent
         let blocks = try Self.blocks()
@@ -80,14 +84,21 @@ final class ReadmeCommandTests: XCTestCase {
             }
             let r = try ExternalTool.run(
                 "/bin/bash", ["-c", script.joined(separator: "\n")],
-                environment: ["PATH": "\(bin):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "PDFPIPE_BIN": exe, "NO_COLOR": "1"])
-            XCTAssertEqual(r.status, 0, "README block failed:\n\(block.joined(separator: "\n"))\n\(r.output.suffix(3000))")
-            XCTAssertFalse(r.output.contains("pdfpipe: error:"), "pdfpipe refused a README command:\n\(block.joined(separator: "\n"))\n\(r.output.suffix(3000))")
+                environment: [
+                    "PATH": "\(bin):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                    "PDFPIPE_BIN": exe, "NO_COLOR": "1",
+                ])
+            XCTAssertEqual(
+                r.status, 0, "README block failed:\n\(block.joined(separator: "\n"))\n\(r.output.suffix(3000))")
+            XCTAssertFalse(
+                r.output.contains("pdfpipe: error:"),
+                "pdfpipe refused a README command:\n\(block.joined(separator: "\n"))\n\(r.output.suffix(3000))")
         }
         // What the commands leave behind, as the README says.
         for file in [
             "out/default/report.json", "pdfpipe.json", "pipeline.schema.json", "out/tutorial/report.html",
-            "out/broken-link-report/report.html", "out/broken-link-report/thumbnails/broken-links/1.png", "out/thumbs/thumbnails/broken-links/1.png",
+            "out/broken-link-report/report.html", "out/broken-link-report/thumbnails/broken-links/1.png",
+            "out/thumbs/thumbnails/broken-links/1.png",
             "out/text/report.json", "out/audit/junit.xml", "out/isolated/report.json",
         ] {
             XCTAssertTrue(fm.fileExists(atPath: dir + "/" + file), "\(file) is missing after the README's commands")
@@ -96,8 +107,12 @@ final class ReadmeCommandTests: XCTestCase {
         XCTAssertTrue(ran.contains { $0.hasPrefix("pdfpipe init --for link-audit") })
         // The commands run elsewhere are in the README, and .ci/run is the README's test command.
         let all = blocks.flatMap { $0 }.map(Self.command)
-        for c in Self.runElsewhere.keys { XCTAssertTrue(all.contains(c), "\(c) is no longer in the README: update runElsewhere") }
+        for c in Self.runElsewhere.keys {
+            XCTAssertTrue(all.contains(c), "\(c) is no longer in the README: update runElsewhere")
+        }
         let ci = try String(contentsOfFile: Repo.root + "/.ci/run", encoding: .utf8)
-        XCTAssertTrue(ci.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "bash scripts/test.sh" }, ci)
+        XCTAssertTrue(
+            ci.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "bash scripts/test.sh" }, ci
+        )
     }
 }

@@ -28,7 +28,9 @@ final class ReadmeRecipeTests: XCTestCase {
         XCTAssertTrue(text.contains(external))
         text = text.replacingOccurrences(
             of: external,
-            with: external + #" "allowPrivateAddresses": true, "remap": [{"pattern": "^https?://.*$", "replacement": "http://127.0.0.1:9/"}],"#)
+            with: external
+                + #" "allowPrivateAddresses": true, "remap": [{"pattern": "^https?://.*$", "replacement": "http://127.0.0.1:9/"}],"#
+        )
         text = text.replacingOccurrences(of: #""retries": 2"#, with: #""retries": 0"#)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
@@ -46,15 +48,22 @@ final class ReadmeRecipeTests: XCTestCase {
     /// verdicts, and its steps.
     func runRecipes(only: [Int] = []) throws -> [(title: String, jobs: [String: Bool], steps: [Step])] {
         let exe = try Repo.executable()
-        let args = [Repo.root + "/scripts/run-readme-recipes.py", Repo.root + "/README.md", repo, "--bin", (exe as NSString).deletingLastPathComponent]
+        let args =
+            [
+                Repo.root + "/scripts/run-readme-recipes.py", Repo.root + "/README.md", repo, "--bin",
+                (exe as NSString).deletingLastPathComponent,
+            ]
             + only.flatMap { ["--only", String($0)] }
-        let r = try ExternalTool.run("/usr/bin/python3", args, mergingErrors: false, environment: ["no_proxy": "127.0.0.1", "NO_PROXY": "127.0.0.1"])
+        let r = try ExternalTool.run(
+            "/usr/bin/python3", args, mergingErrors: false,
+            environment: ["no_proxy": "127.0.0.1", "NO_PROXY": "127.0.0.1"])
         XCTAssertEqual(r.status, 0, r.output)
         return try (JSONParser.parse(r.output).arrayValue ?? []).map { b in
             let jobs = (b["jobs"]?.objectValue ?? [:]).compactMapValues(\.boolValue)
             let steps = (b["steps"]?.arrayValue ?? []).map { s in
                 Step(
-                    job: s["job"]?.stringValue ?? "", command: s["run"]?.stringValue ?? s["uses"]?.stringValue ?? s["name"]?.stringValue ?? "",
+                    job: s["job"]?.stringValue ?? "",
+                    command: s["run"]?.stringValue ?? s["uses"]?.stringValue ?? s["name"]?.stringValue ?? "",
                     status: s["status"]?.intValue, output: s["output"]?.stringValue ?? "")
             }
             return (b["title"]?.stringValue ?? "", jobs, steps)
@@ -65,13 +74,15 @@ final class ReadmeRecipeTests: XCTestCase {
 
     func testTheCIRecipesOfTheReadmeWork() throws {
         let blocks = try runRecipes()
-        XCTAssertEqual(blocks.map(\.title), [
-            "pdfpipe run pipelines/link-audit.json build/pdf --offline --out out/first --format json,markdown || true",
-            "pdfpipe baseline out/first/report.json --out .pdfpipe/baseline.json",
-            "GitHub Actions: pull-request gate", "GitHub Actions: nightly web links",
-            "GitHub Actions: four shards, then one merge that is the gate",
-            #"jq -r '.documents[] | .links[]? | select(.check.outcome == "http-error") | "\(.check.status) \(.uri)"' out/links/report.json"#,
-        ])
+        XCTAssertEqual(
+            blocks.map(\.title),
+            [
+                "pdfpipe run pipelines/link-audit.json build/pdf --offline --out out/first --format json,markdown || true",
+                "pdfpipe baseline out/first/report.json --out .pdfpipe/baseline.json",
+                "GitHub Actions: pull-request gate", "GitHub Actions: nightly web links",
+                "GitHub Actions: four shards, then one merge that is the gate",
+                #"jq -r '.documents[] | .links[]? | select(.check.outcome == "http-error") | "\(.check.status) \(.uri)"' out/links/report.json"#,
+            ])
         for (title, _, steps) in blocks where !title.hasPrefix("GitHub") {
             for s in steps { XCTAssertEqual(s.status, 0, "\(s.command): \(s.output)") }
         }
@@ -82,8 +93,11 @@ final class ReadmeRecipeTests: XCTestCase {
         // 3: the pull-request gate passes on the baselined batch, with annotations and a summary.
         XCTAssertEqual(blocks[2].jobs, ["pdf-gate": true])
         XCTAssertEqual(blocks[2].steps.filter { $0.status == nil }.map(\.command), ["Install pdfpipe"])
-        XCTAssertTrue(try read(".github/step-summary-pdf-gate").contains("0 new, 53 unchanged (not listed below), 0 fixed"))
-        XCTAssertTrue(try read("out/gate/github.txt").contains("47 findings already in the baseline not annotated"), "its errors and warnings")
+        XCTAssertTrue(
+            try read(".github/step-summary-pdf-gate").contains("0 new, 53 unchanged (not listed below), 0 fixed"))
+        XCTAssertTrue(
+            try read("out/gate/github.txt").contains("47 findings already in the baseline not annotated"),
+            "its errors and warnings")
 
         // 4: the nightly check fails: every web link is unreachable here; each broken URL listed once.
         XCTAssertEqual(blocks[3].jobs, ["web-links": false])
@@ -92,7 +106,10 @@ final class ReadmeRecipeTests: XCTestCase {
         XCTAssertTrue(nightly.output.contains("(baseline: 7 new, 53 unchanged, 0 fixed)"), nightly.output)
         let summary = try read(".github/step-summary-web-links")
         // (Targets as the documents write them: the scratch pipeline's remap is not the link.)
-        XCTAssertTrue(summary.contains("| https://example.com/ | `uri.unreachable` | 2 | build/pdf/outlines.pdf, build/pdf/uri-links.pdf (page 1) |"), summary)
+        XCTAssertTrue(
+            summary.contains(
+                "| https://example.com/ | `uri.unreachable` | 2 | build/pdf/outlines.pdf, build/pdf/uri-links.pdf (page 1) |"
+            ), summary)
         XCTAssertEqual(blocks[3].steps.last?.status, 0, "the report is uploaded although the job failed")
 
         // 5: four shards and the merge: the gate passes (nothing new), over the whole batch.
@@ -104,7 +121,8 @@ final class ReadmeRecipeTests: XCTestCase {
 
         // A pull request that adds a broken link: the gate and the sharded gate fail, and the
         // annotation points at the new file as the repository names it.
-        try FileManager.default.copyItem(atPath: repo + "/build/pdf/broken-links.pdf", toPath: repo + "/build/pdf/new-chapter.pdf")
+        try FileManager.default.copyItem(
+            atPath: repo + "/build/pdf/broken-links.pdf", toPath: repo + "/build/pdf/new-chapter.pdf")
         let again = try runRecipes(only: [2, 4])
         XCTAssertEqual(again.map(\.jobs), [["pdf-gate": false], ["audit": true, "gate": false]])
         let annotations = try read("out/gate/github.txt")

@@ -11,8 +11,10 @@ final class ReportSchemaTests: XCTestCase {
     let schemas = Repo.root + "/.build/report-schemas"
 
     override func setUpWithError() throws {
-        for f in ["/usr/bin/xmllint", schemas + "/junit-10.xsd", schemas + "/sarif-schema-2.1.0.json"] where !FileManager.default.fileExists(atPath: f) {
-            throw Prerequisite.missing("\(f) is missing: scripts/setup.sh --test installs the validators and fetches the schemas")
+        for f in ["/usr/bin/xmllint", schemas + "/junit-10.xsd", schemas + "/sarif-schema-2.1.0.json"]
+        where !FileManager.default.fileExists(atPath: f) {
+            throw Prerequisite.missing(
+                "\(f) is missing: scripts/setup.sh --test installs the validators and fetches the schemas")
         }
         out = Repo.temporaryFolder()
     }
@@ -44,22 +46,37 @@ final class ReportSchemaTests: XCTestCase {
         var runs: [String] = []
         for pipeline in ["default", "link-audit", "broken-link-report", "normalize", "text", "review"] {
             let dir = out + "/" + pipeline
-            let code = CapturedCLI().run(["run", "pipelines/\(pipeline).json", "samples", "--offline", "--out", dir, "--format", "json,junit,sarif", "--quiet"])
+            let code = CapturedCLI().run([
+                "run", "pipelines/\(pipeline).json", "samples", "--offline", "--out", dir, "--format",
+                "json,junit,sarif", "--quiet",
+            ])
             XCTAssertTrue([.clean, .findings].contains(code), "\(pipeline): \(code)")
             runs.append(dir)
         }
         for k in 1...2 {
-            XCTAssertTrue(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--shard", "\(k)/2", "--out", out + "/s\(k)", "--quiet"]).rawValue <= 1)
+            XCTAssertTrue(
+                CapturedCLI().run([
+                    "run", "pipelines/link-audit.json", "--offline", "--shard", "\(k)/2", "--out", out + "/s\(k)",
+                    "--quiet",
+                ]).rawValue <= 1)
         }
-        XCTAssertEqual(CapturedCLI().run(["merge", out + "/s1/report.json", out + "/s2/report.json", "--out", out + "/merged", "--format", "junit,sarif", "--quiet"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "merge", out + "/s1/report.json", out + "/s2/report.json", "--out", out + "/merged", "--format",
+                "junit,sarif", "--quiet",
+            ]), .findings)
         runs.append(out + "/merged")
         // A gate with a baseline and an ignore list (suppressed results, baseline states, a finding
         // about the pipeline file itself).
         try #"""
-            {"version": 1, "stages": [{"use": "resolve-destinations"}, {"use": "validate-links"}],
-             "ignore": [{"rule": "uri.*", "reason": "legacy"}, {"rule": "action.launch", "reason": "old", "expires": "2020-01-01"}]}
-            """#.write(toFile: out + "/gate.json", atomically: true, encoding: .utf8)
-        XCTAssertEqual(CapturedCLI().run(["run", out + "/gate.json", "samples", "--offline", "--out", out + "/gate", "--format", "json,junit,sarif", "--quiet", "--baseline", out + "/link-audit/report.json"]), .clean, "every error is in the baseline")
+        {"version": 1, "stages": [{"use": "resolve-destinations"}, {"use": "validate-links"}],
+         "ignore": [{"rule": "uri.*", "reason": "legacy"}, {"rule": "action.launch", "reason": "old", "expires": "2020-01-01"}]}
+        """#.write(toFile: out + "/gate.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", out + "/gate.json", "samples", "--offline", "--out", out + "/gate", "--format",
+                "json,junit,sarif", "--quiet", "--baseline", out + "/link-audit/report.json",
+            ]), .clean, "every error is in the baseline")
         runs.append(out + "/gate")
 
         var findings = 0
@@ -75,18 +92,26 @@ final class ReportSchemaTests: XCTestCase {
     /// The checks are live: a JUnit case without its name, and a SARIF result with a level SARIF does
     /// not have, are refused with the place named.
     func testTheValidatorsRefuseBrokenReports() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit,sarif", "--quiet"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit,sarif", "--quiet",
+            ]), .findings)
         let junit = try String(contentsOfFile: out + "/junit.xml", encoding: .utf8)
-        try junit.replacingOccurrences(of: #" name="validate-links""#, with: "").write(toFile: out + "/bad.xml", atomically: true, encoding: .utf8)
+        try junit.replacingOccurrences(of: #" name="validate-links""#, with: "").write(
+            toFile: out + "/bad.xml", atomically: true, encoding: .utf8)
         let xmlError = try XCTUnwrap(try junitErrors(out + "/bad.xml"))
         XCTAssertTrue(xmlError.contains("Element 'testcase': The attribute 'name' is required but missing."), xmlError)
 
         var sarif = try String(contentsOfFile: out + "/report.sarif", encoding: .utf8)
         let results = try XCTUnwrap(sarif.range(of: #""results""#))
-        let level = try XCTUnwrap(sarif.range(of: #""level": "[a-z]+""#, options: .regularExpression, range: results.upperBound..<sarif.endIndex))
+        let level = try XCTUnwrap(
+            sarif.range(
+                of: #""level": "[a-z]+""#, options: .regularExpression, range: results.upperBound..<sarif.endIndex))
         sarif.replaceSubrange(level, with: #""level": "fatal""#)
         try sarif.write(toFile: out + "/bad.sarif", atomically: true, encoding: .utf8)
         let jsonError = try XCTUnwrap(try sarifErrors(out + "/bad.sarif"))
-        XCTAssertTrue(jsonError.contains("runs/0/results/0/level: 'fatal' is not one of ['none', 'note', 'warning', 'error']"), jsonError)
+        XCTAssertTrue(
+            jsonError.contains("runs/0/results/0/level: 'fatal' is not one of ['none', 'note', 'warning', 'error']"),
+            jsonError)
     }
 }

@@ -26,7 +26,9 @@ final class RunTests: XCTestCase {
         }
         assertSameReport(actual, try Repo.stableReport(golden))
         XCTAssertTrue(
-            cli.stdout.hasSuffix("pdfpipe: 21 documents, 3 failed, 59 pages: 3 errors, 2 warnings, 2 notes; wrote \(out)/a/report.json\n"),
+            cli.stdout.hasSuffix(
+                "pdfpipe: 21 documents, 3 failed, 59 pages: 3 errors, 2 warnings, 2 notes; wrote \(out)/a/report.json\n"
+            ),
             cli.stdout)
         XCTAssertTrue(cli.stdout.contains("empty.pdf: error: the file is empty (0 bytes) [pdf.unreadable]"))
     }
@@ -34,14 +36,20 @@ final class RunTests: XCTestCase {
     /// The link audit over samples/, inventory included, against its golden report.
     func testLinkAuditOnTheSamplesMatchesTheGoldenReport() throws {
         let cli = CapturedCLI()
-        XCTAssertEqual(cli.run(["run", "pipelines/link-audit.json", "--out", out, "--jobs", "3", "--offline"]), .findings)
+        XCTAssertEqual(
+            cli.run(["run", "pipelines/link-audit.json", "--out", out, "--jobs", "3", "--offline"]), .findings)
         let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/link-audit-report.json"
         let actual = try Repo.stableReport(out + "/report.json")
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
             try JSONWriter.pretty(actual).write(toFile: golden, atomically: true, encoding: .utf8)
         }
         assertSameReport(actual, try Repo.stableReport(golden))
-        XCTAssertEqual(actual["summary"], ["documents": 21, "failedDocuments": 3, "pages": 59, "errors": 31, "warnings": 16, "notes": 6, "suppressed": 0])
+        XCTAssertEqual(
+            actual["summary"],
+            [
+                "documents": 21, "failedDocuments": 3, "pages": 59, "errors": 31, "warnings": 16, "notes": 6,
+                "suppressed": 0,
+            ])
     }
 
     func testTheReportIsTheSameWhateverTheConcurrency() throws {
@@ -53,7 +61,8 @@ final class RunTests: XCTestCase {
     }
 
     func testFailedDocumentsDoNotLoseTheOthers() throws {
-        XCTAssertEqual(run(["--out", out, "samples/garbage.pdf", "samples/empty.pdf", "samples/page-labels.pdf"]).0, .findings)
+        XCTAssertEqual(
+            run(["--out", out, "samples/garbage.pdf", "samples/empty.pdf", "samples/page-labels.pdf"]).0, .findings)
         let r = try Repo.stableReport(out + "/report.json")
         let docs = r["documents"]?.arrayValue ?? []
         XCTAssertEqual(docs.map { $0["path"]?.stringValue }, ["empty.pdf", "garbage.pdf", "page-labels.pdf"])
@@ -65,12 +74,16 @@ final class RunTests: XCTestCase {
     func testFailOnDecidesTheExitCode() {
         let clean = ["samples/page-labels.pdf", "samples/links-internal.pdf"]
         XCTAssertEqual(run(["--out", out, "--quiet"] + clean).0, .clean)
-        XCTAssertEqual(run(["--out", out, "samples/encrypted-owner.pdf"]).0, .clean, "a warning does not fail at --fail-on error")
+        XCTAssertEqual(
+            run(["--out", out, "samples/encrypted-owner.pdf"]).0, .clean, "a warning does not fail at --fail-on error")
         XCTAssertEqual(run(["--out", out, "--fail-on", "warning", "samples/encrypted-owner.pdf"]).0, .findings)
         XCTAssertEqual(run(["--out", out, "--fail-on", "never", "samples/garbage.pdf"]).0, .clean)
         let (_, quiet) = run(["--out", out, "--quiet", "samples/garbage.pdf"])
         XCTAssertEqual(quiet.stdout, "")
-        XCTAssertEqual(quiet.stderr, "pdfpipe: 1 document, 1 failed, 0 pages: 1 errors, 0 warnings, 0 notes; wrote \(out)/report.json\n", "why it failed")
+        XCTAssertEqual(
+            quiet.stderr,
+            "pdfpipe: 1 document, 1 failed, 0 pages: 1 errors, 0 warnings, 0 notes; wrote \(out)/report.json\n",
+            "why it failed")
     }
 
     func testAnUnwritableOutputFolderIsAnInternalFailure() throws {
@@ -83,7 +96,9 @@ final class RunTests: XCTestCase {
 
     /// The built executable, end to end: exit codes through the process.
     func testTheExecutable() throws {
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pdfpipe").path
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "pdfpipe"
+        ).path
         let candidates = [exe, Repo.root + "/.build/debug/pdfpipe"]
         guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return XCTFail("pdfpipe is not built (looked at \(candidates)); build with swift build --build-tests")
@@ -128,7 +143,9 @@ func assertSameReport(_ a: JSONValue, _ b: JSONValue, file: StaticString = #file
         }
     }
     if let d = firstDifference(a, b, "") {
-        XCTFail("reports differ at \(d) (re-record goldens with RECORD_SNAPSHOTS=1 swift test and review the diff)", file: file, line: line)
+        XCTFail(
+            "reports differ at \(d) (re-record goldens with RECORD_SNAPSHOTS=1 swift test and review the diff)",
+            file: file, line: line)
     }
 }
 
@@ -142,8 +159,12 @@ final class InterruptionTests: XCTestCase {
     /// exit code is 130; no temporary file is left behind.
     func testSIGINTWritesAnIncompleteReport() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        for i in 0..<300 { try FileManager.default.copyItem(atPath: Repo.root + "/samples/page-labels.pdf", toPath: dir + "/in/d\(i).pdf") }
-        try #"{"stages": [{"use": "thumbnails", "with": {"width": 150, "pages": "all"}}]}"#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        for i in 0..<300 {
+            try FileManager.default.copyItem(
+                atPath: Repo.root + "/samples/page-labels.pdf", toPath: dir + "/in/d\(i).pdf")
+        }
+        try #"{"stages": [{"use": "thumbnails", "with": {"width": 150, "pages": "all"}}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Repo.executable())
         p.arguments = ["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--jobs", "1", "--quiet"]
@@ -159,7 +180,9 @@ final class InterruptionTests: XCTestCase {
         let done = report["documents"]?.arrayValue?.count ?? 0
         XCTAssertGreaterThan(done, 0)
         XCTAssertLessThan(done, 300)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { $0.hasPrefix(".") }, [], "no temporary files")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { $0.hasPrefix(".") }, [],
+            "no temporary files")
     }
 }
 
@@ -178,9 +201,14 @@ final class IsolationTests: XCTestCase {
             "<< /Length 5 >>\nstream\n/F Do\nendstream",
         ]
         for k in 0..<9 {
-            let body = k < 8 ? Array(repeating: "q 0.99 0 0 0.99 0.1 0.1 cm /F Do Q", count: 10).joined(separator: " ") : "0 0 100 100 re f"
+            let body =
+                k < 8
+                ? Array(repeating: "q 0.99 0 0 0.99 0.1 0.1 cm /F Do Q", count: 10).joined(separator: " ")
+                : "0 0 100 100 re f"
             let resources = k < 8 ? "/Resources << /XObject << /F \(6 + k) 0 R >> >>" : ""
-            objects.append("<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] \(resources) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream")
+            objects.append(
+                "<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] \(resources) /Length \(body.utf8.count) >>\nstream\n\(body)\nendstream"
+            )
         }
         try Self.writePDF(path, objects: objects)
     }
@@ -194,25 +222,34 @@ final class IsolationTests: XCTestCase {
     /// counts its starts, it gives the report and the bytes that normalizing in the main process gives.
     func testQPDFHelperProcessGivesTheSameResults() throws {
         let exe = try Repo.executable()
-        try #"{"stages": [{"use": "normalize", "with": {"objectStreams": "generate", "keep": true}}, {"use": "check"}, {"use": "validate-links"}]}"#
+        try
+            #"{"stages": [{"use": "normalize", "with": {"objectStreams": "generate", "keep": true}}, {"use": "check"}, {"use": "validate-links"}]}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
-        try "#!/bin/sh\necho started >> '\(dir)/starts'\nexec '\(exe)' \"$@\"\n".write(toFile: dir + "/helper.sh", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho started >> '\(dir)/starts'\nexec '\(exe)' \"$@\"\n".write(
+            toFile: dir + "/helper.sh", atomically: true, encoding: .utf8)
         chmod(dir + "/helper.sh", 0o755)
         for mode in ["always", "never"] {
             let r = try ExternalTool.run(
-                exe, ["run", dir + "/p.json", Repo.root + "/samples", "--out", dir + "/" + mode, "--quiet", "--offline", "--jobs", "2"],
+                exe,
+                [
+                    "run", dir + "/p.json", Repo.root + "/samples", "--out", dir + "/" + mode, "--quiet", "--offline",
+                    "--jobs", "2",
+                ],
                 environment: ["PDFPIPE_QPDF_PROCESS": mode, "PDFPIPE_QPDF_HELPER": dir + "/helper.sh"])
             XCTAssertEqual(r.status, 1, r.output)
         }
         let starts = try String(contentsOfFile: dir + "/starts", encoding: .utf8).split(separator: "\n").count
         XCTAssertEqual(starts, 21, "one helper per sample in 'always' mode, none in 'never' mode")
-        XCTAssertEqual(try Repo.stableReport(dir + "/always/report.json"), try Repo.stableReport(dir + "/never/report.json"))
+        XCTAssertEqual(
+            try Repo.stableReport(dir + "/always/report.json"), try Repo.stableReport(dir + "/never/report.json"))
         let copies = try FileManager.default.contentsOfDirectory(atPath: dir + "/never/normalized").sorted()
         XCTAssertEqual(copies, try FileManager.default.contentsOfDirectory(atPath: dir + "/always/normalized").sorted())
-        XCTAssertEqual(copies.count, 18, "every sample but the garbage, the empty file and the one whose password was not given")
+        XCTAssertEqual(
+            copies.count, 18, "every sample but the garbage, the empty file and the one whose password was not given")
         for c in copies {
             XCTAssertEqual(
-                FileManager.default.contents(atPath: dir + "/always/normalized/" + c), FileManager.default.contents(atPath: dir + "/never/normalized/" + c), c)
+                FileManager.default.contents(atPath: dir + "/always/normalized/" + c),
+                FileManager.default.contents(atPath: dir + "/never/normalized/" + c), c)
         }
     }
 
@@ -254,7 +291,8 @@ final class IsolationTests: XCTestCase {
     func testAHangingDocumentTimesOutAndTheBatchGoesOn() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeNestedForms(dir + "/in/nested-forms.pdf")
-        try FileManager.default.copyItem(atPath: Repo.root + "/samples/links-internal.pdf", toPath: dir + "/in/fine.pdf")
+        try FileManager.default.copyItem(
+            atPath: Repo.root + "/samples/links-internal.pdf", toPath: dir + "/in/fine.pdf")
         try #"{"stages": [{"use": "thumbnails", "with": {"width": 100}}], "timeoutSeconds": 2}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let started = Date()
@@ -263,7 +301,9 @@ final class IsolationTests: XCTestCase {
         let docs = try XCTUnwrap(try Repo.stableReport(dir + "/out/report.json")["documents"]?.arrayValue)
         XCTAssertEqual(docs.map { $0["status"]?.stringValue }, ["ok", "failed"])
         XCTAssertEqual(docs[1]["findings"]?.arrayValue?.first?["rule"], "pdf.timeout")
-        XCTAssertEqual(docs[1]["findings"]?.arrayValue?.first?["message"], "processing took longer than 2 s; the document's process was stopped")
+        XCTAssertEqual(
+            docs[1]["findings"]?.arrayValue?.first?["message"],
+            "processing took longer than 2 s; the document's process was stopped")
         XCTAssertEqual(docs[0]["artifacts"]?.arrayValue?.count, 1)
     }
 
@@ -272,12 +312,17 @@ final class IsolationTests: XCTestCase {
         // and the stage reports it for that page instead of the process dying.
         try #"{"stages": [{"use": "thumbnails", "with": {"width": 12000, "upscale": true}}]}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
-        XCTAssertEqual(try run(["run", dir + "/p.json", "samples/links-internal.pdf", "--memory-limit", "400", "--out", dir + "/out", "--fail-on", "warning"]), 1)
+        XCTAssertEqual(
+            try run([
+                "run", dir + "/p.json", "samples/links-internal.pdf", "--memory-limit", "400", "--out", dir + "/out",
+                "--fail-on", "warning",
+            ]), 1)
         let docs = try XCTUnwrap(try Repo.stableReport(dir + "/out/report.json")["documents"]?.arrayValue)
         XCTAssertEqual(docs.first?["status"], "ok")
         XCTAssertEqual(docs.first?["findings"]?.arrayValue?.first?["rule"], "stage.failed")
         XCTAssertEqual(
-            docs.first?["findings"]?.arrayValue?.first?["message"], "no thumbnail: page 1: cannot make a 12000x15530 image: out of memory")
+            docs.first?["findings"]?.arrayValue?.first?["message"],
+            "no thumbnail: page 1: cannot make a 12000x15530 image: out of memory")
     }
 
     /// Hostile structures, each a few hundred bytes to a few MB: what they hold, and what pdfpipe must say.
@@ -286,32 +331,48 @@ final class IsolationTests: XCTestCase {
         let pages = "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
         let page = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>"
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        try Self.writePDF(folder + "/deep-array.pdf", objects: [
-            catalog, pages,
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Subtype /Link /Rect \(deep) /A << /S /URI /URI (https://x.org) >> >>] >>",
-        ])
+        try Self.writePDF(
+            folder + "/deep-array.pdf",
+            objects: [
+                catalog, pages,
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Subtype /Link /Rect \(deep) /A << /S /URI /URI (https://x.org) >> >>] >>",
+            ])
         let deepDict = String(repeating: "<< /A ", count: 50_000) + "1" + String(repeating: " >>", count: 50_000)
-        try Self.writePDF(folder + "/deep-dict.pdf", objects: ["<< /Type /Catalog /Pages 2 0 R /OpenAction \(deepDict) >>", pages, page])
-        try Self.writePDF(folder + "/pagetree-loop.pdf", objects: [catalog, "<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>", page])
-        try Self.writePDF(folder + "/parent-loop.pdf", objects: [
-            catalog, "<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 4 0 R >>", "<< /Type /Page /Parent 2 0 R >>",
-            "<< /Type /Pages /Kids [2 0 R] /Count 1 /Parent 2 0 R >>",
-        ])
-        try Self.writePDF(folder + "/tree-loops.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R /Names << /Dests 4 0 R >> /Outlines 5 0 R >>", pages, page, "<< /Kids [4 0 R] >>",
-            "<< /First 6 0 R /Last 6 0 R >>", "<< /Title (a) /Parent 5 0 R /First 6 0 R /Next 6 0 R /Dest [3 0 R /Fit] >>",
-        ])
-        let links = Array(repeating: "<< /Subtype /Link /Rect [0 0 10 10] /Dest (nowhere) >>", count: 20_000).joined(separator: " ")
-        try Self.writePDF(folder + "/many-links.pdf", objects: [catalog, pages, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links)] >>"])
+        try Self.writePDF(
+            folder + "/deep-dict.pdf",
+            objects: ["<< /Type /Catalog /Pages 2 0 R /OpenAction \(deepDict) >>", pages, page])
+        try Self.writePDF(
+            folder + "/pagetree-loop.pdf", objects: [catalog, "<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>", page])
+        try Self.writePDF(
+            folder + "/parent-loop.pdf",
+            objects: [
+                catalog, "<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 4 0 R >>", "<< /Type /Page /Parent 2 0 R >>",
+                "<< /Type /Pages /Kids [2 0 R] /Count 1 /Parent 2 0 R >>",
+            ])
+        try Self.writePDF(
+            folder + "/tree-loops.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R /Names << /Dests 4 0 R >> /Outlines 5 0 R >>", pages, page,
+                "<< /Kids [4 0 R] >>",
+                "<< /First 6 0 R /Last 6 0 R >>",
+                "<< /Title (a) /Parent 5 0 R /First 6 0 R /Next 6 0 R /Dest [3 0 R /Fit] >>",
+            ])
+        let links = Array(repeating: "<< /Subtype /Link /Rect [0 0 10 10] /Dest (nowhere) >>", count: 20_000).joined(
+            separator: " ")
+        try Self.writePDF(
+            folder + "/many-links.pdf",
+            objects: [catalog, pages, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links)] >>"])
         try writeNestedForms(folder + "/nested-forms.pdf")
-        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: folder + "/garbage.pdf"))
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(
+            to: URL(fileURLWithPath: folder + "/garbage.pdf"))
         let sample = try Data(contentsOf: URL(fileURLWithPath: Repo.root + "/samples/links-internal.pdf"))
         try sample.prefix(sample.count / 2).write(to: URL(fileURLWithPath: folder + "/truncated.pdf"))
         return [
             // A catalog nested 50,000 deep cannot be read (qpdf stops at 500 levels, as viewers
             // do): nothing can be checked, a failed document, not a clean pass. A page whose link
             // is nested so deep is still a page: the link is dropped and pdf.damaged says so.
-            "deep-array.pdf": "ok", "deep-dict.pdf": "failed", "pagetree-loop.pdf": "ok", "parent-loop.pdf": "ok", "tree-loops.pdf": "ok",
+            "deep-array.pdf": "ok", "deep-dict.pdf": "failed", "pagetree-loop.pdf": "ok", "parent-loop.pdf": "ok",
+            "tree-loops.pdf": "ok",
             "many-links.pdf": "ok", "nested-forms.pdf": "failed", "garbage.pdf": "failed", "truncated.pdf": "failed",
         ]
     }
@@ -322,19 +383,22 @@ final class IsolationTests: XCTestCase {
     func testAStressBatchWithHostileFilesIsFullyAccounted() throws {
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        let samples = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/samples").filter { $0.hasSuffix(".pdf") }.sorted()
+        let samples = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/samples").filter {
+            $0.hasSuffix(".pdf")
+        }.sorted()
         for copy in 0..<12 {
             try FileManager.default.createDirectory(atPath: input + "/copy\(copy)", withIntermediateDirectories: true)
             for name in samples {
-                try FileManager.default.copyItem(atPath: Repo.root + "/samples/" + name, toPath: input + "/copy\(copy)/" + name)
+                try FileManager.default.copyItem(
+                    atPath: Repo.root + "/samples/" + name, toPath: input + "/copy\(copy)/" + name)
             }
         }
         let hostile = try writeHostileFiles(to: input)
         try #"""
-            {"stages": [{"use": "resolve-destinations"}, {"use": "validate-links", "with": {"gotor": true}},
-                        {"use": "extract-text", "with": {"format": "json"}}, {"use": "thumbnails", "with": {"width": 40}}],
-             "timeoutSeconds": 8, "jobs": 2}
-            """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        {"stages": [{"use": "resolve-destinations"}, {"use": "validate-links", "with": {"gotor": true}},
+                    {"use": "extract-text", "with": {"format": "json"}}, {"use": "thumbnails", "with": {"width": 40}}],
+         "timeoutSeconds": 8, "jobs": 2}
+        """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let (status, peakKB) = try runMeasured(["run", dir + "/p.json", input, "--out", dir + "/out"])
         XCTAssertEqual(status, 1)
         // Bounded memory: the largest process of the run (the parent holding 249 results, or a
@@ -353,7 +417,8 @@ final class IsolationTests: XCTestCase {
         // Findings of each copy, with the copy's folder taken out of messages (GoToR names it).
         func findings(_ copy: Int, _ name: String) -> [String] {
             (byPath["copy\(copy)/" + name]?["findings"]?.arrayValue ?? []).map {
-                "\($0["rule"] ?? .null) \($0["page"] ?? .null) \($0["message"]?.stringValue ?? "")".replacingOccurrences(of: "copy\(copy)/", with: "")
+                "\($0["rule"] ?? .null) \($0["page"] ?? .null) \($0["message"]?.stringValue ?? "")"
+                    .replacingOccurrences(of: "copy\(copy)/", with: "")
             }
         }
         for name in samples {
@@ -363,7 +428,9 @@ final class IsolationTests: XCTestCase {
         for (name, status) in hostile { XCTAssertEqual(byPath[name]?["status"]?.stringValue, status, name) }
         func rules(_ path: String) -> [String: Int] {
             var count: [String: Int] = [:]
-            for f in byPath[path]?["findings"]?.arrayValue ?? [] { count[f["rule"]?.stringValue ?? "", default: 0] += 1 }
+            for f in byPath[path]?["findings"]?.arrayValue ?? [] {
+                count[f["rule"]?.stringValue ?? "", default: 0] += 1
+            }
             return count
         }
         XCTAssertEqual(rules("nested-forms.pdf"), ["pdf.timeout": 1])
@@ -376,16 +443,21 @@ final class IsolationTests: XCTestCase {
 
     func testTheLinkLimitStopsCheckingAndSaysSo() throws {
         let links = (0..<30).map { "<< /Subtype /Link /Rect [0 0 10 10] /Dest (n\($0)) >>" }
-        try Self.writePDF(dir + "/many.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links[..<20].joined(separator: " "))] >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links[20...].joined(separator: " "))] >>",
-        ])
+        try Self.writePDF(
+            dir + "/many.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links[..<20].joined(separator: " "))] >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links[20...].joined(separator: " "))] >>",
+            ])
         for (limit, checked) in [(0, 30), (30, 30), (25, 25)] {
             try #"{"stages": [{"use": "validate-links", "with": {"maxLinks": \#(limit)}}]}"#
                 .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
-            XCTAssertEqual(CapturedCLI().run(["run", dir + "/p.json", dir + "/many.pdf", "--out", dir + "/out\(limit)", "--quiet"]), .findings)
-            let doc = try XCTUnwrap(try Repo.stableReport(dir + "/out\(limit)/report.json")["documents"]?.arrayValue?.first)
+            XCTAssertEqual(
+                CapturedCLI().run(["run", dir + "/p.json", dir + "/many.pdf", "--out", dir + "/out\(limit)", "--quiet"]
+                ), .findings)
+            let doc = try XCTUnwrap(
+                try Repo.stableReport(dir + "/out\(limit)/report.json")["documents"]?.arrayValue?.first)
             let findings = doc["findings"]?.arrayValue ?? []
             XCTAssertEqual(doc["links"]?.arrayValue?.count, checked)
             XCTAssertEqual(findings.filter { $0["rule"] == "dest.name-not-found" }.count, checked)
@@ -394,36 +466,51 @@ final class IsolationTests: XCTestCase {
             if let f = limited.first {
                 XCTAssertEqual(f["page"], 2)
                 XCTAssertEqual(f["severity"], "warning")
-                XCTAssertEqual(f["message"], "more than 25 link annotations; the ones from here on were not checked (maxLinks)")
+                XCTAssertEqual(
+                    f["message"], "more than 25 link annotations; the ones from here on were not checked (maxLinks)")
             }
         }
     }
 
     func testTheDestinationLimitStopsReadingAndSaysSo() throws {
         let names = (0..<30).map { String(format: "(n%02d) [3 0 R /Fit]", $0) }.joined(separator: " ")
-        let links = (0..<30).map { String(format: "<< /Subtype /Link /Rect [0 0 10 10] /Dest (n%02d) >>", $0) }.joined(separator: " ")
-        try Self.writePDF(dir + "/names.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R /Names << /Dests << /Names [\(names)] >> >> >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links)] >>",
-        ])
+        let links = (0..<30).map { String(format: "<< /Subtype /Link /Rect [0 0 10 10] /Dest (n%02d) >>", $0) }.joined(
+            separator: " ")
+        try Self.writePDF(
+            dir + "/names.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R /Names << /Dests << /Names [\(names)] >> >> >>",
+                "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links)] >>",
+            ])
         for (limit, read) in [(0, 30), (30, 30), (25, 25)] {
-            try #"{"stages": [{"use": "resolve-destinations", "with": {"maxDestinations": \#(limit)}}, {"use": "validate-links"}]}"#
+            try
+                #"{"stages": [{"use": "resolve-destinations", "with": {"maxDestinations": \#(limit)}}, {"use": "validate-links"}]}"#
                 .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
-            _ = CapturedCLI().run(["run", dir + "/p.json", dir + "/names.pdf", "--out", dir + "/out\(limit)", "--quiet"])
-            let doc = try XCTUnwrap(try Repo.stableReport(dir + "/out\(limit)/report.json")["documents"]?.arrayValue?.first)
+            _ = CapturedCLI().run([
+                "run", dir + "/p.json", dir + "/names.pdf", "--out", dir + "/out\(limit)", "--quiet",
+            ])
+            let doc = try XCTUnwrap(
+                try Repo.stableReport(dir + "/out\(limit)/report.json")["documents"]?.arrayValue?.first)
             let findings = doc["findings"]?.arrayValue ?? []
             XCTAssertEqual(doc["destinations"]?["nameTree"], .int(read), "limit \(limit)")
             XCTAssertEqual(findings.filter { $0["rule"] == "dest.name-not-found" }.count, 30 - read)
             XCTAssertEqual(
                 findings.filter { $0["rule"] == "pdf.limit-exceeded" }.map { $0["message"]?.stringValue },
-                read < 30 ? ["more than 25 named destinations; the rest were not read, and links to them are reported as missing (maxDestinations)"] : [])
+                read < 30
+                    ? [
+                        "more than 25 named destinations; the rest were not read, and links to them are reported as missing (maxDestinations)"
+                    ] : [])
         }
     }
 
     func testACrashIsAFindingAndTheOthersAreUntouched() throws {
-        XCTAssertEqual(try run(["run", "pipelines/link-audit.json", "--out", dir + "/plain", "--quiet", "--offline"]), 1)
         XCTAssertEqual(
-            try run(["run", "pipelines/link-audit.json", "--isolate", "--out", dir + "/iso", "--quiet", "--offline"], environment: ["PDFPIPE_TEST_CRASH_ON": "gotor.pdf"]), 1)
+            try run(["run", "pipelines/link-audit.json", "--out", dir + "/plain", "--quiet", "--offline"]), 1)
+        XCTAssertEqual(
+            try run(
+                ["run", "pipelines/link-audit.json", "--isolate", "--out", dir + "/iso", "--quiet", "--offline"],
+                environment: ["PDFPIPE_TEST_CRASH_ON": "gotor.pdf"]), 1)
         let plain = try Repo.stableReport(dir + "/plain/report.json")
         let isolated = try Repo.stableReport(dir + "/iso/report.json")
         let p = try XCTUnwrap(plain["documents"]?.arrayValue)
@@ -433,7 +520,9 @@ final class IsolationTests: XCTestCase {
             if a["path"] == "gotor.pdf" {
                 XCTAssertEqual(b["status"], "failed")
                 XCTAssertEqual(b["findings"]?.arrayValue?.first?["rule"], "pdf.crashed")
-                XCTAssertTrue(b["findings"]?.arrayValue?.first?["message"]?.stringValue?.hasPrefix("the document's process was killed by signal 6 (SIGABRT)") == true)
+                XCTAssertTrue(
+                    b["findings"]?.arrayValue?.first?["message"]?.stringValue?.hasPrefix(
+                        "the document's process was killed by signal 6 (SIGABRT)") == true)
             } else {
                 assertSameReport(b, a)  // each document's entry, through a child process, is the same
             }
@@ -445,11 +534,16 @@ final class IsolationTests: XCTestCase {
     /// when pdfpipe itself was killed.
     func testACrashSaysWhyAndLeavesNoTemporaryFile() throws {
         func workerFiles() -> Set<String> {
-            Set(((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter { $0.hasPrefix("pdfpipe-worker-") })
+            Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter {
+                    $0.hasPrefix("pdfpipe-worker-")
+                })
         }
         let before = workerFiles()
         XCTAssertEqual(
-            try run(["run", "pipelines/link-audit.json", "--isolate", "--out", dir + "/iso", "--quiet", "--offline"], environment: ["PDFPIPE_TEST_TRAP_ON": "gotor.pdf"]), 1)
+            try run(
+                ["run", "pipelines/link-audit.json", "--isolate", "--out", dir + "/iso", "--quiet", "--offline"],
+                environment: ["PDFPIPE_TEST_TRAP_ON": "gotor.pdf"]), 1)
         let documents = try XCTUnwrap(try Repo.stableReport(dir + "/iso/report.json")["documents"]?.arrayValue)
         let crashed = try XCTUnwrap(documents.first { $0["path"] == "gotor.pdf" }?["findings"]?.arrayValue?.first)
         XCTAssertEqual(crashed["rule"], "pdf.crashed")
@@ -461,12 +555,16 @@ final class IsolationTests: XCTestCase {
         // its 2 s): nothing left either (the files are unlinked at once).
         try FileManager.default.createDirectory(atPath: dir + "/slow", withIntermediateDirectories: true)
         try Data(HostilePDFs.slowSearchPage).write(to: URL(fileURLWithPath: dir + "/slow/slow.pdf"))
-        try #"{"version": 1, "stages": [{"use": "extract-text", "with": {"search": [{"term": "\\b[a-z0-9.-]+\\.example\\.com\\b", "regex": true}]}}]}"#
+        try
+            #"{"version": 1, "stages": [{"use": "extract-text", "with": {"search": [{"term": "\\b[a-z0-9.-]+\\.example\\.com\\b", "regex": true}]}}]}"#
             .write(toFile: dir + "/slow.json", atomically: true, encoding: .utf8)
         let exe = try Repo.executable()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = ["run", dir + "/slow.json", dir + "/slow", "--isolate", "--timeout", "30", "--out", dir + "/killed", "--quiet"]
+        p.arguments = [
+            "run", dir + "/slow.json", dir + "/slow", "--isolate", "--timeout", "30", "--out", dir + "/killed",
+            "--quiet",
+        ]
         p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

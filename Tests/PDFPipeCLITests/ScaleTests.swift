@@ -10,16 +10,25 @@ final class ScaleTests: XCTestCase {
     var dir = ""
 
     override func setUp() { dir = Repo.temporaryFolder() }
-    override func tearDown() { if ProcessInfo.processInfo.environment["KEEP"] == nil { try? FileManager.default.removeItem(atPath: dir) } else { print("kept", dir) } }
+    override func tearDown() {
+        if ProcessInfo.processInfo.environment["KEEP"] == nil {
+            try? FileManager.default.removeItem(atPath: dir)
+        } else {
+            print("kept", dir)
+        }
+    }
 
     func lines(_ file: String) throws -> [JSONValue] {
-        try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map {
+            try JSONParser.parse(String($0))
+        }
     }
 
     /// One line per document, each whole, holding exactly the document's entry in report.json.
     func testEveryDocumentIsOneLineOfTheResultsFile() throws {
         let cli = CapturedCLI()
-        XCTAssertEqual(cli.run(["run", "pipelines/link-audit.json", "--out", dir, "--jobs", "3", "--offline"]), .findings)
+        XCTAssertEqual(
+            cli.run(["run", "pipelines/link-audit.json", "--out", dir, "--jobs", "3", "--offline"]), .findings)
         let report = try JSONParser.parse(String(contentsOfFile: dir + "/report.json", encoding: .utf8))
         let documents = try XCTUnwrap(report["documents"]?.arrayValue)
         let recorded = try lines(dir + "/results.jsonl")
@@ -43,7 +52,9 @@ final class ScaleTests: XCTestCase {
     /// uninterrupted run writes.
     func testKillDashNineThenResumeGivesTheUninterruptedReport() throws {
         let input = dir + "/in"
-        let names = ["page-labels.pdf", "broken-links.pdf", "links-internal.pdf", "uri-links.pdf", "rotated-cropped.pdf"]
+        let names = [
+            "page-labels.pdf", "broken-links.pdf", "links-internal.pdf", "uri-links.pdf", "rotated-cropped.pdf",
+        ]
         for i in 0..<200 {
             let sub = input + "/\(i / 50)"
             try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
@@ -60,7 +71,10 @@ final class ScaleTests: XCTestCase {
         try p.run()
         // Killed once some documents are recorded.
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, ((try? String(contentsOfFile: out + "/results.jsonl", encoding: .utf8))?.split(separator: "\n").count ?? 0) < 20 {
+        while Date() < deadline,
+            ((try? String(contentsOfFile: out + "/results.jsonl", encoding: .utf8))?.split(separator: "\n").count ?? 0)
+                < 20
+        {
             usleep(20_000)
         }
         kill(p.processIdentifier, SIGKILL)
@@ -74,13 +88,20 @@ final class ScaleTests: XCTestCase {
         try text.write(toFile: out + "/results.jsonl", atomically: true, encoding: .utf8)
 
         let resumed = CapturedCLI()
-        XCTAssertEqual(resumed.run(["run", dir + "/p.json", input, "--out", out, "--jobs", "2", "--offline", "--resume"]), .findings)
-        XCTAssertTrue(resumed.stderr.hasPrefix("pdfpipe: resume: \(done) of 200 documents already done (\(out)/results.jsonl)"), resumed.stderr)
+        XCTAssertEqual(
+            resumed.run(["run", dir + "/p.json", input, "--out", out, "--jobs", "2", "--offline", "--resume"]),
+            .findings)
+        XCTAssertTrue(
+            resumed.stderr.hasPrefix("pdfpipe: resume: \(done) of 200 documents already done (\(out)/results.jsonl)"),
+            resumed.stderr)
         let whole = CapturedCLI()
-        XCTAssertEqual(whole.run(["run", dir + "/p.json", input, "--out", dir + "/whole", "--jobs", "2", "--offline"]), .findings)
+        XCTAssertEqual(
+            whole.run(["run", dir + "/p.json", input, "--out", dir + "/whole", "--jobs", "2", "--offline"]), .findings)
         assertSameReport(try Repo.stableReport(out + "/report.json"), try Repo.stableReport(dir + "/whole/report.json"))
         XCTAssertEqual(try lines(out + "/results.jsonl").count, 200, "the torn line is gone, every document once")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }, [], "no temporary files")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }, [],
+            "no temporary files")
     }
 
     /// A document whose file changed since it was recorded is processed again; so is every
@@ -100,9 +121,11 @@ final class ScaleTests: XCTestCase {
         }
         XCTAssertTrue(resume().hasPrefix("pdfpipe: resume: 0 of 4 documents already done"))
         XCTAssertTrue(resume().hasPrefix("pdfpipe: resume: 4 of 4 documents already done"))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: input + "/uri-links.pdf")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: input + "/uri-links.pdf")
         XCTAssertTrue(resume().hasPrefix("pdfpipe: resume: 3 of 4 documents already done"))
-        try #"{"stages": [{"use": "validate-links", "with": {"inventory": false}}]}"#.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        try #"{"stages": [{"use": "validate-links", "with": {"inventory": false}}]}"#.write(
+            toFile: pipeline, atomically: true, encoding: .utf8)
         XCTAssertTrue(resume().hasPrefix("pdfpipe: resume: 0 of 4 documents already done"))
         // Without --resume, an earlier file is replaced, not added to.
         _ = CapturedCLI().run(["run", pipeline, input + "/page-labels.pdf", "--out", dir + "/out", "--offline"])
@@ -114,16 +137,22 @@ final class ScaleTests: XCTestCase {
     /// messages rendering had reported. A skip now reports what the render said (kept in the
     /// manifest), and `--resume` redoes unrecorded documents in full.
     func testAnUpToDateSkipReportsWhatTheRenderSaid() throws {
-        try #"{"stages": [{"use": "thumbnails", "with": {"width": 100}}]}"#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        try #"{"stages": [{"use": "thumbnails", "with": {"width": 100}}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         var reports: [JSONValue] = []
         for _ in 0..<2 {
-            XCTAssertEqual(CapturedCLI().run(["run", dir + "/p.json", "samples/uri-links.pdf", "--out", dir + "/out"]), .clean)
+            XCTAssertEqual(
+                CapturedCLI().run(["run", dir + "/p.json", "samples/uri-links.pdf", "--out", dir + "/out"]), .clean)
             reports.append(try Repo.stableReport(dir + "/out/report.json"))
         }
-        let messages = reports.map { r in r["documents"]?[0]?["findings"]?.arrayValue?.compactMap { $0["message"]?.stringValue } ?? [] }
+        let messages = reports.map { r in
+            r["documents"]?[0]?["findings"]?.arrayValue?.compactMap { $0["message"]?.stringValue } ?? []
+        }
         XCTAssertEqual(messages[0], ["poppler: Syntax warning: Illegal URI-type link"])
         XCTAssertEqual(messages[1], messages[0])
-        XCTAssertEqual(reports.map { $0["documents"]?[0]?["thumbnails"] }, [["rendered": 1, "skipped": 0], ["rendered": 0, "skipped": 1]])
+        XCTAssertEqual(
+            reports.map { $0["documents"]?[0]?["thumbnails"] },
+            [["rendered": 1, "skipped": 0], ["rendered": 0, "skipped": 1]])
     }
 
     /// SARIF is written in pieces too (the artifacts and results arrays stream into a skeleton):
@@ -131,11 +160,13 @@ final class ScaleTests: XCTestCase {
     func testStreamedSARIFIsThePrettyFormOfItsValue() throws {
         for inputs in [["samples"], ["samples/page-labels.pdf", "samples/uri-links.pdf"]] {
             let out = dir + "/\(inputs.count)"
-            _ = CapturedCLI().run(["run", "pipelines/link-audit.json"] + inputs + ["--out", out, "--offline", "--format", "sarif"])
+            _ = CapturedCLI().run(
+                ["run", "pipelines/link-audit.json"] + inputs + ["--out", out, "--offline", "--format", "sarif"])
             let text = try String(contentsOfFile: out + "/report.sarif", encoding: .utf8)
             let value = try JSONParser.parse(text)
             XCTAssertEqual(text, JSONWriter.pretty(value))
-            XCTAssertEqual(value["runs"]?[0]?["artifacts"]?.arrayValue?.count, inputs == ["samples"] ? Samples.all.count : 2)
+            XCTAssertEqual(
+                value["runs"]?[0]?["artifacts"]?.arrayValue?.count, inputs == ["samples"] ? Samples.all.count : 2)
         }
     }
 
@@ -147,8 +178,11 @@ final class ScaleTests: XCTestCase {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { raw in
             guard let layout = JSONScanner.layout(of: "documents", in: raw) else { return XCTFail("no layout") }
-            XCTAssertEqual(layout.elements.map { String(decoding: raw[$0], as: UTF8.self) }, [#"{"p": "a\"}],{"}"#, "[[]]", #""s""#, "12.5e3", "null"])
-            XCTAssertEqual(String(decoding: raw[layout.array], as: UTF8.self), #"[ {"p": "a\"}],{"}, [[]], "s", 12.5e3 , null ]"#)
+            XCTAssertEqual(
+                layout.elements.map { String(decoding: raw[$0], as: UTF8.self) },
+                [#"{"p": "a\"}],{"}"#, "[[]]", #""s""#, "12.5e3", "null"])
+            XCTAssertEqual(
+                String(decoding: raw[layout.array], as: UTF8.self), #"[ {"p": "a\"}],{"}, [[]], "s", 12.5e3 , null ]"#)
             XCTAssertEqual(JSONScanner.members(in: raw)?.map(\.key), ["a", "documents", "z"])
         }
         for bad in [#"{"documents": [1, 2"#, #"[1, 2]"#, #"{"documents": {"a": 1}}"#, #"{"documents": ["open]}"#, ""] {

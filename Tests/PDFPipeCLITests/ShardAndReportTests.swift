@@ -1,11 +1,12 @@
 import Foundation
 import PDFPipeCLI
 import PDFPipeCore
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import TestSupport
 import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 final class ShardTests: XCTestCase {
     var out = ""
@@ -15,10 +16,16 @@ final class ShardTests: XCTestCase {
 
     /// Three shards, merged, give the report one run over the whole batch gives.
     func testThreeShardsMergedEqualOneRun() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/all", "--quiet", "--offline"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run(["run", "pipelines/link-audit.json", "--out", out + "/all", "--quiet", "--offline"]),
+            .findings)
         var counts: [Int] = []
         for k in 1...3 {
-            XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--out", out + "/s\(k)", "--quiet", "--offline"]).rawValue <= 1, true)
+            XCTAssertEqual(
+                CapturedCLI().run([
+                    "run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--out", out + "/s\(k)", "--quiet",
+                    "--offline",
+                ]).rawValue <= 1, true)
             let r = try Repo.stableReport(out + "/s\(k)/report.json")
             XCTAssertEqual(r["shard"], .string("\(k)/3"))
             counts.append(r["documents"]?.arrayValue?.count ?? 0)
@@ -26,12 +33,23 @@ final class ShardTests: XCTestCase {
         XCTAssertEqual(counts.reduce(0, +), 21, "the shards split the batch: \(counts)")
         XCTAssertTrue(counts.allSatisfy { $0 > 0 }, "\(counts)")
         let merge = CapturedCLI()
-        XCTAssertEqual(merge.run(["merge", out + "/s2/report.json", out + "/s1/report.json", out + "/s3/report.json", "--out", out + "/m", "--format", "json,junit"]), .findings)
+        XCTAssertEqual(
+            merge.run([
+                "merge", out + "/s2/report.json", out + "/s1/report.json", out + "/s3/report.json", "--out", out + "/m",
+                "--format", "json,junit",
+            ]), .findings)
         assertSameReport(try Repo.stableReport(out + "/m/report.json"), try Repo.stableReport(out + "/all/report.json"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/m/junit.xml"))
-        XCTAssertTrue(merge.stdout.hasSuffix("pdfpipe: 21 documents, 3 failed, 59 pages: 31 errors, 16 warnings, 6 notes; wrote \(out)/m/report.json, \(out)/m/junit.xml\n"), merge.stdout)
+        XCTAssertTrue(
+            merge.stdout.hasSuffix(
+                "pdfpipe: 21 documents, 3 failed, 59 pages: 31 errors, 16 warnings, 6 notes; wrote \(out)/m/report.json, \(out)/m/junit.xml\n"
+            ), merge.stdout)
         // The merge step is the CI gate: its exit code follows --fail-on.
-        XCTAssertEqual(CapturedCLI().run(["merge", out + "/s1/report.json", out + "/s2/report.json", out + "/s3/report.json", "--out", out + "/m2", "--fail-on", "never", "--quiet"]), .clean)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "merge", out + "/s1/report.json", out + "/s2/report.json", out + "/s3/report.json", "--out",
+                out + "/m2", "--fail-on", "never", "--quiet",
+            ]), .clean)
     }
 
     /// Regression (CI-gate issue, 6): GitHub shows 10 error and 10 warning annotations per step and
@@ -42,43 +60,74 @@ final class ShardTests: XCTestCase {
         let link = { (name: String) in "<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /Dest (\(name)) >>" }
         for d in 0..<4 {
             // Three pages with the same broken link, and 5 distinct broken names on page 1.
-            var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>"]
-            objects += ["<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R 7 0 R 8 0 R 9 0 R 10 0 R 11 0 R] >>"]
-            objects += ["<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R] >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R] >>"]
+            var objects = [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>",
+            ]
+            objects += [
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R 7 0 R 8 0 R 9 0 R 10 0 R 11 0 R] >>"
+            ]
+            objects += [
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R] >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [6 0 R] >>",
+            ]
             objects += [link("same")] + (0..<5).map { link("other\($0)") }
             try TestPDF.write(out + "/in/doc\(d).pdf", objects: objects)
         }
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", out + "/in", "--offline", "--out", out + "/o", "--format", "github", "--quiet"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", out + "/in", "--offline", "--out", out + "/o", "--format", "github",
+                "--quiet",
+            ]), .findings)
         let lines = try String(contentsOfFile: out + "/o/github.txt", encoding: .utf8).split(separator: "\n")
         let errors = lines.filter { $0.hasPrefix("::error ") }
         XCTAssertEqual(errors.count, 10, "at most 10 error annotations")
         XCTAssertTrue(errors[0].contains("pages 1, 2, 3: named destination 'same' does not exist"), String(errors[0]))
-        XCTAssertEqual(lines.last, "::notice title=pdfpipe::14 more distinct problems not shown as annotations (GitHub shows 10 errors and 10 warnings per step); every finding is in report.md (the step summary) and report.json")
+        XCTAssertEqual(
+            lines.last,
+            "::notice title=pdfpipe::14 more distinct problems not shown as annotations (GitHub shows 10 errors and 10 warnings per step); every finding is in report.md (the step summary) and report.json"
+        )
     }
 
     /// Regression (CI-gate issue, 1 and 2): shards run with `--fail-on never` (so that the matrix
     /// finishes) made the merge pass with 29 errors; a merge of 2 of 3 shards passed silently.
     func testTheMergeGatesOnThePipelineAndRefusesAPartialSet() throws {
         for k in 1...3 {
-            XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--fail-on", "never", "--out", out + "/s\(k)", "--quiet", "--offline"]), .clean)
+            XCTAssertEqual(
+                CapturedCLI().run([
+                    "run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--fail-on", "never", "--out",
+                    out + "/s\(k)", "--quiet", "--offline",
+                ]), .clean)
         }
         let all = [1, 2, 3].map { out + "/s\($0)/report.json" }
-        XCTAssertEqual(CapturedCLI().run(["merge"] + all + ["--out", out + "/m", "--quiet"]), .findings, "the pipeline's failOn (error) decides")
+        XCTAssertEqual(
+            CapturedCLI().run(["merge"] + all + ["--out", out + "/m", "--quiet"]), .findings,
+            "the pipeline's failOn (error) decides")
         XCTAssertEqual(try Repo.stableReport(out + "/m/report.json")["failOn"], "error")
-        XCTAssertEqual(CapturedCLI().run(["merge"] + all + ["--out", out + "/m", "--quiet", "--fail-on", "never"]), .clean, "--fail-on still wins")
+        XCTAssertEqual(
+            CapturedCLI().run(["merge"] + all + ["--out", out + "/m", "--quiet", "--fail-on", "never"]), .clean,
+            "--fail-on still wins")
         let partial = CapturedCLI()
         XCTAssertEqual(partial.run(["merge", all[0], all[2], "--out", out + "/p", "--quiet"]), .usage)
-        XCTAssertEqual(partial.stderr, "pdfpipe: error: merge: missing shard 2/3 (--allow-partial merges them anyway)\n")
+        XCTAssertEqual(
+            partial.stderr, "pdfpipe: error: merge: missing shard 2/3 (--allow-partial merges them anyway)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/p"), "nothing written")
         let twice = CapturedCLI()
         XCTAssertEqual(twice.run(["merge", all[0], all[1], all[1], all[2], "--out", out + "/t", "--quiet"]), .usage)
         XCTAssertTrue(twice.stderr.contains("shard 2/3 given 2 times"), twice.stderr)
         let partialMerge = CapturedCLI()
-        XCTAssertEqual(partialMerge.run(["merge", all[0], all[2], "--allow-partial", "--out", out + "/p", "--format", "json,markdown,html,github,sarif,junit"]), .findings)
+        XCTAssertEqual(
+            partialMerge.run([
+                "merge", all[0], all[2], "--allow-partial", "--out", out + "/p", "--format",
+                "json,markdown,html,github,sarif,junit",
+            ]), .findings)
         XCTAssertEqual(try Repo.stableReport(out + "/p/report.json")["incomplete"], true, "a partial merge says so")
         // (CI-gate issue, 9) ... in every format people read, and on the console.
         XCTAssertTrue(partialMerge.stdout.contains("pdfpipe: INCOMPLETE: "), partialMerge.stdout)
-        for (file, text) in [("report.md", "**Incomplete:**"), ("report.html", "<strong>Incomplete:</strong>"), ("github.txt", "::warning title=pdfpipe::the report is incomplete"), ("report.sarif", "\"executionSuccessful\": false")] {
+        for (file, text) in [
+            ("report.md", "**Incomplete:**"), ("report.html", "<strong>Incomplete:</strong>"),
+            ("github.txt", "::warning title=pdfpipe::the report is incomplete"),
+            ("report.sarif", "\"executionSuccessful\": false"),
+        ] {
             XCTAssertTrue(try String(contentsOfFile: out + "/p/" + file, encoding: .utf8).contains(text), file)
         }
     }
@@ -88,36 +137,57 @@ final class ShardTests: XCTestCase {
     func testNothingToCheckIsAnErrorThatLeavesTheOutputAlone() throws {
         try FileManager.default.createDirectory(atPath: out + "/empty", withIntermediateDirectories: true)
         try "not a pdf".write(toFile: out + "/empty/notes.txt", atomically: true, encoding: .utf8)
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/default.json", "samples/links-internal.pdf", "--out", out + "/o", "--quiet"]), .clean)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/default.json", "samples/links-internal.pdf", "--out", out + "/o", "--quiet",
+            ]), .clean)
         let before = try Data(contentsOf: URL(fileURLWithPath: out + "/o/report.json"))
         for inputs in [[out + "/empty"], [out + "/empty/*.pdf"], [out + "/nothing-here-*.pdf"]] {
             let cli = CapturedCLI()
-            XCTAssertEqual(cli.run(["run", "pipelines/default.json"] + inputs + ["--out", out + "/o"]), .usage, "\(inputs)")
-            XCTAssertTrue(cli.stderr.hasPrefix("pdfpipe: error: no PDF file in the inputs (searched '\(inputs[0])' for *.pdf)"), cli.stderr)
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/o/report.json")), before, "the last report is untouched")
+            XCTAssertEqual(
+                cli.run(["run", "pipelines/default.json"] + inputs + ["--out", out + "/o"]), .usage, "\(inputs)")
+            XCTAssertTrue(
+                cli.stderr.hasPrefix("pdfpipe: error: no PDF file in the inputs (searched '\(inputs[0])' for *.pdf)"),
+                cli.stderr)
+            XCTAssertEqual(
+                try Data(contentsOf: URL(fileURLWithPath: out + "/o/report.json")), before,
+                "the last report is untouched")
         }
         let allowed = CapturedCLI()
-        XCTAssertEqual(allowed.run(["run", "pipelines/default.json", out + "/empty", "--out", out + "/e", "--allow-empty", "--quiet"]), .clean)
+        XCTAssertEqual(
+            allowed.run([
+                "run", "pipelines/default.json", out + "/empty", "--out", out + "/e", "--allow-empty", "--quiet",
+            ]), .clean)
         XCTAssertEqual(try Repo.stableReport(out + "/e/report.json")["documents"], .array([]))
     }
 
     func testShardAndMergeErrors() throws {
         let cases: [([String], String)] = [
-            (["run", "pipelines/link-audit.json", "--offline", "--shard", "4/3"], "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"),
+            (
+                ["run", "pipelines/link-audit.json", "--offline", "--shard", "4/3"],
+                "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"
+            ),
             (["merge"], "pdfpipe: error: merge needs report files: pdfpipe merge REPORT.json..."),
             (["merge", "nope.json"], "nope.json: error: cannot read the report"),
-            (["merge", "samples/README.md"], "samples/README.md:1:1: error: malformed JSON: unexpected '#', expected a value"),
+            (
+                ["merge", "samples/README.md"],
+                "samples/README.md:1:1: error: malformed JSON: unexpected '#', expected a value"
+            ),
         ]
         for (args, message) in cases {
             let cli = CapturedCLI()
             XCTAssertEqual(cli.run(args), .usage, "\(args)")
             XCTAssertEqual(cli.stderr, message + "\n", "\(args)")
         }
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out + "/a", "--quiet"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out + "/a", "--quiet"]),
+            .findings)
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/default.json", "--out", out + "/b", "--quiet"]), .findings)
         let mixed = CapturedCLI()
         XCTAssertEqual(mixed.run(["merge", out + "/a/report.json", out + "/b/report.json"]), .usage)
-        XCTAssertEqual(mixed.stderr, "\(out)/b/report.json: error: comes from pipeline 'default', the first report from 'link-audit'\n")
+        XCTAssertEqual(
+            mixed.stderr,
+            "\(out)/b/report.json: error: comes from pipeline 'default', the first report from 'link-audit'\n")
         let twice = CapturedCLI()
         XCTAssertEqual(twice.run(["merge", out + "/a/report.json", out + "/a/report.json"]), .usage)
         XCTAssertEqual(twice.stderr, "\(out)/a/report.json: error: 'actions.pdf' is in more than one report\n")
@@ -133,16 +203,26 @@ final class CIReportTests: XCTestCase {
     /// The link audit of the samples in every format but JSON (which has its own), against golden files
     /// (JUnit times zeroed).
     func testCIFormatsMatchTheirGoldenFiles() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit,sarif,markdown,github,html", "--quiet"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", "--offline", "--out", out, "--format",
+                "junit,sarif,markdown,github,html", "--quiet",
+            ]), .findings)
         for name in ["junit.xml", "report.sarif", "report.md", "github.txt", "report.html"] {
             var text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
             text = text.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="0""#, options: .regularExpression)
             // The HTML links to the documents relative to itself: from this temporary folder to the
             // repository, which differs between machines.
-            text = text.replacingOccurrences(of: "href=\"" + Paths.link(from: Paths.standardize(out), to: Repo.root + "/samples"), with: "href=\"{repo}/samples")
+            text = text.replacingOccurrences(
+                of: "href=\"" + Paths.link(from: Paths.standardize(out), to: Repo.root + "/samples"),
+                with: "href=\"{repo}/samples")
             let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/link-audit-" + name
-            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" { try text.write(toFile: golden, atomically: true, encoding: .utf8) }
-            XCTAssertTrue(text == (try String(contentsOfFile: golden, encoding: .utf8)), "\(name) differs from its golden file; re-record with RECORD_SNAPSHOTS=1 and review the diff")
+            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+                try text.write(toFile: golden, atomically: true, encoding: .utf8)
+            }
+            XCTAssertTrue(
+                text == (try String(contentsOfFile: golden, encoding: .utf8)),
+                "\(name) differs from its golden file; re-record with RECORD_SNAPSHOTS=1 and review the diff")
         }
     }
 
@@ -151,49 +231,73 @@ final class CIReportTests: XCTestCase {
     func testAGatedRunMatchesItsGoldenFiles() throws {
         try FileManager.default.copyItem(atPath: Repo.root + "/samples", toPath: out + "/samples")
         var pipeline = try String(contentsOfFile: Repo.root + "/pipelines/link-audit.json", encoding: .utf8)
-        pipeline = pipeline.replacingOccurrences(of: #""report": {"#, with: #"""
-            "ignore": [
-                { "rule": "gotor.*", "path": "samples/gotor.pdf", "reason": "the linked files ship separately" },
-                { "rule": "action.launch", "reason": "the installer link is wanted", "expires": "2025-06-30" },
-                { "rule": "uri.http-error", "uri": "^https://intranet\\.", "reason": "intranet, checked by IT" }
-              ],
-              "report": {
-            """#)
+        pipeline = pipeline.replacingOccurrences(
+            of: #""report": {"#,
+            with: #"""
+                "ignore": [
+                    { "rule": "gotor.*", "path": "samples/gotor.pdf", "reason": "the linked files ship separately" },
+                    { "rule": "action.launch", "reason": "the installer link is wanted", "expires": "2025-06-30" },
+                    { "rule": "uri.http-error", "uri": "^https://intranet\\.", "reason": "intranet, checked by IT" }
+                  ],
+                  "report": {
+                """#)
         try pipeline.write(toFile: out + "/gate.json", atomically: true, encoding: .utf8)
         func cli(_ args: [String]) -> ExitCode { CapturedCLI().run(args, in: out) }
         XCTAssertEqual(cli(["run", "gate.json", "samples", "--offline", "--out", "first", "--quiet"]), .findings)
         XCTAssertEqual(cli(["baseline", "first/report.json", "--out", "baseline.json"]), .clean)
         // One finding leaves the baseline (it becomes new), a finding that is gone joins it (fixed).
         var baseline = try JSONParser.parse(String(contentsOfFile: out + "/baseline.json", encoding: .utf8))
-        guard case .object(var top) = baseline, case .array(var entries)? = top["findings"] else { return XCTFail("baseline") }
+        guard case .object(var top) = baseline, case .array(var entries)? = top["findings"] else {
+            return XCTFail("baseline")
+        }
         let dropped = try XCTUnwrap(entries.firstIndex { $0["rule"] == "outline.cycle" })
         entries.remove(at: dropped)
-        entries.append(["fingerprint": "00000000000000aa", "path": "broken-links.pdf", "rule": "dest.name-not-found", "severity": "error", "message": "named destination 'renamed' does not exist", "page": 2])
+        entries.append([
+            "fingerprint": "00000000000000aa", "path": "broken-links.pdf", "rule": "dest.name-not-found",
+            "severity": "error", "message": "named destination 'renamed' does not exist", "page": 2,
+        ])
         top["findings"] = .array(entries)
         baseline = .object(top)
         try JSONWriter.pretty(baseline).write(toFile: out + "/baseline.json", atomically: true, encoding: .utf8)
-        XCTAssertEqual(cli(["run", "gate.json", "samples", "--offline", "--out", "gate", "--baseline", "baseline.json", "--quiet", "--format", "json,junit,sarif,markdown,github,html"]), .findings)
+        XCTAssertEqual(
+            cli([
+                "run", "gate.json", "samples", "--offline", "--out", "gate", "--baseline", "baseline.json", "--quiet",
+                "--format", "json,junit,sarif,markdown,github,html",
+            ]), .findings)
         let report = try Repo.stableReport(out + "/gate/report.json")
-        XCTAssertEqual(report["baseline"], ["file": "baseline.json", "ratchet": false, "new": 1, "unchanged": 48, "fixed": 1])
+        XCTAssertEqual(
+            report["baseline"], ["file": "baseline.json", "ratchet": false, "new": 1, "unchanged": 48, "fixed": 1])
         XCTAssertEqual(report["summary"]?["suppressed"], 4, "the four GoToR findings of gotor.pdf")
         for name in ["report.json", "junit.xml", "report.sarif", "report.md", "github.txt", "report.html"] {
-            var text = name == "report.json" ? JSONWriter.pretty(report) : try String(contentsOfFile: out + "/gate/" + name, encoding: .utf8)
+            var text =
+                name == "report.json"
+                ? JSONWriter.pretty(report) : try String(contentsOfFile: out + "/gate/" + name, encoding: .utf8)
             text = text.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="0""#, options: .regularExpression)
             let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/gate-" + name
-            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" { try text.write(toFile: golden, atomically: true, encoding: .utf8) }
-            XCTAssertTrue(text == (try String(contentsOfFile: golden, encoding: .utf8)), "\(name) differs from its golden file; re-record with RECORD_SNAPSHOTS=1 and review the diff")
+            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+                try text.write(toFile: golden, atomically: true, encoding: .utf8)
+            }
+            XCTAssertTrue(
+                text == (try String(contentsOfFile: golden, encoding: .utf8)),
+                "\(name) differs from its golden file; re-record with RECORD_SNAPSHOTS=1 and review the diff")
         }
     }
 
     func testJUnitIsWellFormedXMLWithTheRightCounts() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit", "--quiet"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "junit", "--quiet",
+            ]), .findings)
         let data = try XCTUnwrap(FileManager.default.contents(atPath: out + "/junit.xml"))
         final class Counter: NSObject, XMLParserDelegate {
             var suites = 0
             var cases = 0
             var failures = 0
             var skipped = 0
-            func parser(_ p: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            func parser(
+                _ p: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
                 switch e {
                 case "testsuite": suites += 1
                 case "testcase": cases += 1
@@ -214,7 +318,10 @@ final class CIReportTests: XCTestCase {
     }
 
     func testSARIFStructure() throws {
-        XCTAssertEqual(CapturedCLI().run(["run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "sarif", "--quiet"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "sarif", "--quiet",
+            ]), .findings)
         let v = try JSONParser.parse(String(contentsOfFile: out + "/report.sarif", encoding: .utf8))
         XCTAssertEqual(v["version"], "2.1.0")
         let run = try XCTUnwrap(v["runs"]?.arrayValue?.first)
@@ -225,7 +332,8 @@ final class CIReportTests: XCTestCase {
         for r in results {
             let id = try XCTUnwrap(r["ruleId"]?.stringValue)
             XCTAssertEqual(rules[try XCTUnwrap(r["ruleIndex"]?.intValue)]["id"]?.stringValue, id)
-            XCTAssertNotNil(r["locations"]?.arrayValue?.first?["physicalLocation"]?["artifactLocation"]?["uri"]?.stringValue)
+            XCTAssertNotNil(
+                r["locations"]?.arrayValue?.first?["physicalLocation"]?["artifactLocation"]?["uri"]?.stringValue)
             XCTAssertTrue(["error", "warning", "note"].contains(r["level"]?.stringValue ?? ""))
         }
         let zero = try XCTUnwrap(results.first { $0["ruleId"] == "link.zero-area" })

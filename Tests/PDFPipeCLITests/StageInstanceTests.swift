@@ -10,10 +10,17 @@ final class StageInstanceTests: XCTestCase {
     func testAStageListedTwiceReportsEachRunsFindingsOnce() throws {
         let dir = Repo.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try #"{"version": 1, "stages": [{"use": "validate-links"}, {"use": "validate-links", "with": {"outlines": false}}]}"#.write(
-            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        try
+            #"{"version": 1, "stages": [{"use": "validate-links"}, {"use": "validate-links", "with": {"outlines": false}}]}"#
+            .write(
+                toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let cli = CapturedCLI()
-        XCTAssertEqual(cli.run(["run", dir + "/p.json", Samples.path("broken-links.pdf"), "--out", dir + "/out", "--format", "json,junit"], in: dir), .findings)
+        XCTAssertEqual(
+            cli.run(
+                [
+                    "run", dir + "/p.json", Samples.path("broken-links.pdf"), "--out", dir + "/out", "--format",
+                    "json,junit",
+                ], in: dir), .findings)
         let report = try Repo.stableReport(dir + "/out/report.json")
         let findings = report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []
         let first = findings.filter { $0["stage"] == "validate-links" }.count
@@ -25,7 +32,8 @@ final class StageInstanceTests: XCTestCase {
         XCTAssertEqual(cases.count, 2)
         for (name, count) in [("\"validate-links\"", first), ("\"validate-links#2\"", second)] {
             let body = try XCTUnwrap(cases.first { $0.contains("name=\(name)") })
-            let lines = ["error", "warning", "note"].map { body.components(separatedBy: "\($0) [").count - 1 }.reduce(0, +)
+            let lines = ["error", "warning", "note"].map { body.components(separatedBy: "\($0) [").count - 1 }.reduce(
+                0, +)
             XCTAssertEqual(lines, count, name)
         }
     }
@@ -39,26 +47,43 @@ final class OfflineSecretsTests: XCTestCase {
         let dir = Repo.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         unsetenv("PDFPIPE_TEST_UNSET_TOKEN")
-        let external = #"{"enabled": true, "headers": [{"name": "Authorization", "value": "Bearer ${PDFPIPE_TEST_UNSET_TOKEN}"}]}"#
+        let external =
+            #"{"enabled": true, "headers": [{"name": "Authorization", "value": "Bearer ${PDFPIPE_TEST_UNSET_TOKEN}"}]}"#
         try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": \#(external)}}]}"#.write(
             toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let online = CapturedCLI()
-        XCTAssertEqual(online.run(["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/a"], in: dir), .usage)
-        XCTAssertTrue(online.stderr.contains("the environment variable 'PDFPIPE_TEST_UNSET_TOKEN' is not set"), online.stderr)
+        XCTAssertEqual(
+            online.run(["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/a"], in: dir), .usage)
+        XCTAssertTrue(
+            online.stderr.contains("the environment variable 'PDFPIPE_TEST_UNSET_TOKEN' is not set"), online.stderr)
         let offline = CapturedCLI()
-        let code = offline.run(["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/b", "--quiet", "--offline"], in: dir)
+        let code = offline.run(
+            ["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/b", "--quiet", "--offline"],
+            in: dir)
         XCTAssertTrue(code == .clean || code == .findings, "\(code) \(offline.stderr)")
-        var links = try Repo.stableReport(dir + "/b/report.json")["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
+        var links =
+            try Repo.stableReport(dir + "/b/report.json")["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
         XCTAssertTrue(links.contains { $0["check"]?["outcome"] == "skipped" }, "web links skipped offline")
         // Isolated, the worker processes load the pipeline the same way (the real executable).
-        let isolated = try ExternalTool.run(try Repo.executable(), ["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/i", "--quiet", "--offline", "--isolate"])
+        let isolated = try ExternalTool.run(
+            try Repo.executable(),
+            [
+                "run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/i", "--quiet", "--offline",
+                "--isolate",
+            ])
         XCTAssertTrue(isolated.status == 0 || isolated.status == 1, isolated.output)
-        links = try Repo.stableReport(dir + "/i/report.json")["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
+        links =
+            try Repo.stableReport(dir + "/i/report.json")["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
         XCTAssertTrue(links.contains { $0["check"]?["outcome"] == "skipped" }, "isolated: web links skipped offline")
         // The pipeline's own `offline: true` needs no secret either.
-        try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": \#(external.replacingOccurrences(of: "\"enabled\": true", with: "\"enabled\": true, \"offline\": true"))}}]}"#.write(
-            toFile: dir + "/q.json", atomically: true, encoding: .utf8)
+        try
+            #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": \#(external.replacingOccurrences(of: "\"enabled\": true", with: "\"enabled\": true, \"offline\": true"))}}]}"#
+            .write(
+                toFile: dir + "/q.json", atomically: true, encoding: .utf8)
         let fileOffline = CapturedCLI()
-        XCTAssertNotEqual(fileOffline.run(["run", dir + "/q.json", Samples.path("uri-links.pdf"), "--out", dir + "/c", "--quiet"], in: dir), .usage, fileOffline.stderr)
+        XCTAssertNotEqual(
+            fileOffline.run(
+                ["run", dir + "/q.json", Samples.path("uri-links.pdf"), "--out", dir + "/c", "--quiet"], in: dir),
+            .usage, fileOffline.stderr)
     }
 }

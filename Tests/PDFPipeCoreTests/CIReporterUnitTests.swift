@@ -1,5 +1,6 @@
-@testable import PDFPipeCore
 import XCTest
+
+@testable import PDFPipeCore
 
 /// SARIF within code scanning's limits, and the broken-targets list (CI-gate issue, 7 and 14).
 final class CIReporterUnitTests: XCTestCase {
@@ -12,7 +13,9 @@ final class CIReporterUnitTests: XCTestCase {
 
     func testSARIFStaysWithinCodeScanningsLimitsAndLocatesEveryResult() throws {
         let many = (1...(SARIFReporter.maxResults + 7)).map { finding("dest.name-not-found", page: $0) }
-        var report = RunReport(toolVersion: "1", pipeline: "p", documents: [DocumentResult(path: "a.pdf", findings: many)], generatedAt: "")
+        var report = RunReport(
+            toolVersion: "1", pipeline: "p", documents: [DocumentResult(path: "a.pdf", findings: many)], generatedAt: ""
+        )
         report.documents[0].workingPath = "docs/a.pdf"
         let sarif = try JSONParser.parse(SARIFReporter().render(report))
         let run = try XCTUnwrap(sarif["runs"]?[0])
@@ -32,14 +35,21 @@ final class CIReporterUnitTests: XCTestCase {
     }
 
     func testBrokenTargetsAreListedOnceWithEveryDocumentAndPage() {
-        let a = DocumentResult(path: "a.pdf", findings: [
-            finding("uri.http-error", page: 3, uri: "https://x.example/gone"), finding("uri.http-error", page: 7, uri: "https://x.example/gone"),
-            finding("dest.name-not-found", page: 2, target: "#intro"), finding("uri.redirected", page: 1, uri: "https://x.example/moved"),
-        ])
-        var b = DocumentResult(path: "b.pdf", findings: [finding("uri.http-error", page: 1, uri: "https://x.example/gone")])
+        let a = DocumentResult(
+            path: "a.pdf",
+            findings: [
+                finding("uri.http-error", page: 3, uri: "https://x.example/gone"),
+                finding("uri.http-error", page: 7, uri: "https://x.example/gone"),
+                finding("dest.name-not-found", page: 2, target: "#intro"),
+                finding("uri.redirected", page: 1, uri: "https://x.example/moved"),
+            ])
+        var b = DocumentResult(
+            path: "b.pdf", findings: [finding("uri.http-error", page: 1, uri: "https://x.example/gone")])
         b.workingPath = "docs/b.pdf"
-        let targets = BrokenTarget.collect(RunReport(toolVersion: "1", pipeline: "p", documents: [a, b], generatedAt: ""))
-        XCTAssertEqual(targets.map(\.target), ["https://x.example/gone", "#intro"], "notes are not broken; most used first")
+        let targets = BrokenTarget.collect(
+            RunReport(toolVersion: "1", pipeline: "p", documents: [a, b], generatedAt: ""))
+        XCTAssertEqual(
+            targets.map(\.target), ["https://x.example/gone", "#intro"], "notes are not broken; most used first")
         XCTAssertEqual(targets[0].count, 3)
         XCTAssertEqual(targets[0].usesText(), "a.pdf (pages 3, 7), docs/b.pdf (page 1)")
     }

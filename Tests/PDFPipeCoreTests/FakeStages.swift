@@ -11,7 +11,8 @@ struct NoteStage: Stage {
             OptionSpec("pages", .pages, default: "all", "pages"),
             OptionSpec("ratio", .number(min: 0, max: 1), default: 0.5, "a ratio"),
             OptionSpec(
-                "external", .object([
+                "external",
+                .object([
                     OptionSpec("enabled", .bool, default: false, "on or off"),
                     OptionSpec("timeoutSeconds", .number(min: 0.1, max: 600), default: 20, "seconds"),
                 ]), default: nil, "nested"),

@@ -11,22 +11,32 @@ final class FingerprintTests: XCTestCase {
     }
 
     func testFingerprintsFollowTheProblemNotItsWording() throws {
-        let a = DocumentResult(path: "guide.pdf", findings: [
-            link(1, 0, "named destination 'x' does not exist"), link(1, 1, "named destination 'y' does not exist"),
-            link(2, 0, "named destination 'x' does not exist"),
-            Finding(rule: "pdf.damaged", message: "qpdf: file is damaged"), Finding(rule: "pdf.damaged", message: "qpdf: xref not found"),
-        ])
+        let a = DocumentResult(
+            path: "guide.pdf",
+            findings: [
+                link(1, 0, "named destination 'x' does not exist"), link(1, 1, "named destination 'y' does not exist"),
+                link(2, 0, "named destination 'x' does not exist"),
+                Finding(rule: "pdf.damaged", message: "qpdf: file is damaged"),
+                Finding(rule: "pdf.damaged", message: "qpdf: xref not found"),
+            ])
         let fp = a.fingerprints
         XCTAssertEqual(Set(fp).count, fp.count, "distinct problems, distinct fingerprints: \(fp)")
-        XCTAssertTrue(fp[4].hasSuffix(":2") && fp[4].hasPrefix(String(fp[3].prefix(16))), "alike findings by order: \(fp)")
+        XCTAssertTrue(
+            fp[4].hasSuffix(":2") && fp[4].hasPrefix(String(fp[3].prefix(16))), "alike findings by order: \(fp)")
         // Reworded messages and renumbered objects (a rebuilt document): the same fingerprints.
-        let b = DocumentResult(path: "guide.pdf", findings: [
-            link(1, 0, "the name 'x' is not defined", object: "40 0 R"), link(1, 1, "the name 'y' is not defined", object: "41 0 R"),
-            link(2, 0, "the name 'x' is not defined", object: "57 0 R"),
-            Finding(rule: "pdf.damaged", message: "qpdf: the file is damaged"), Finding(rule: "pdf.damaged", message: "qpdf: no xref"),
-        ])
+        let b = DocumentResult(
+            path: "guide.pdf",
+            findings: [
+                link(1, 0, "the name 'x' is not defined", object: "40 0 R"),
+                link(1, 1, "the name 'y' is not defined", object: "41 0 R"),
+                link(2, 0, "the name 'x' is not defined", object: "57 0 R"),
+                Finding(rule: "pdf.damaged", message: "qpdf: the file is damaged"),
+                Finding(rule: "pdf.damaged", message: "qpdf: no xref"),
+            ])
         XCTAssertEqual(b.fingerprints, fp)
-        XCTAssertNotEqual(DocumentResult(path: "other.pdf", findings: a.findings).fingerprints, fp, "the document is part of the identity")
+        XCTAssertNotEqual(
+            DocumentResult(path: "other.pdf", findings: a.findings).fingerprints, fp,
+            "the document is part of the identity")
         // In report.json, and read back by merge without becoming a detail.
         let json = a.json
         XCTAssertEqual(json["findings"]?.arrayValue?.map { $0["fingerprint"]?.stringValue }, fp.map { Optional($0) })

@@ -22,7 +22,8 @@ final class InputAndFileTests: XCTestCase {
     func testFoldersAreSearchedRecursivelyAndSorted() throws {
         let set = try InputSet.expand(["."], relativeTo: dir)
         XCTAssertEqual(set.root, dir)
-        XCTAssertEqual(set.documents.map(\.relativePath), ["a.PDF", "b.pdf", "other/e.pdf", "sub/c.pdf", "sub/deeper/d.pdf"])
+        XCTAssertEqual(
+            set.documents.map(\.relativePath), ["a.PDF", "b.pdf", "other/e.pdf", "sub/c.pdf", "sub/deeper/d.pdf"])
     }
 
     func testGlobsAndFilesAndRepeats() throws {

@@ -43,7 +43,8 @@ final class JSONTests: XCTestCase {
         let text = JSONWriter.pretty(v)
         XCTAssertTrue(text.range(of: "\"a\"")!.lowerBound < text.range(of: "\"b\"")!.lowerBound)
         XCTAssertEqual(try JSONParser.parse(text), v)
-        XCTAssertEqual(JSONWriter.compact(v), #"{"a":{"y":true,"z":null},"b":[1,2.5,"x"],"c":"quote\" slash\\ tab\t \u0001"}"#)
+        XCTAssertEqual(
+            JSONWriter.compact(v), #"{"a":{"y":true,"z":null},"b":[1,2.5,"x"],"c":"quote\" slash\\ tab\t \u0001"}"#)
         XCTAssertEqual(JSONWriter.compact("a\u{2028}b\u{2029}é"), #""a\u2028b\u2029é""#)
         XCTAssertEqual(JSONWriter.compact(.double(612)), "612")
         XCTAssertEqual(JSONWriter.compact(.double(0.1)), "0.1")
@@ -56,7 +57,7 @@ final class JSONTests: XCTestCase {
     func testReindentingCompactTextGivesThePrettyBytes() {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(n))
         }
         let strings = ["", "a", "é \"q\" \\ /", "line\nbreak\ttab", "\u{1F}", "[{,:}]", "日本"]
@@ -68,15 +69,23 @@ final class JSONTests: XCTestCase {
             case 3: return .double([0.5, -1.25e-7, 3.0, 1e300, 123456.789][next(5)])
             case 4, 5: return .string(strings[next(strings.count)])
             case 6: return .array((0..<next(4)).map { _ in value(depth + 1) })
-            case 7: return .array((0..<next(12)).map { _ in next(2) == 0 ? .int(next(100)) : .string(strings[next(strings.count)]) })
-            default: return .object(Dictionary((0..<next(5)).map { (_: Int) in ("k\(next(20))" + strings[next(strings.count)], value(depth + 1)) }, uniquingKeysWith: { a, _ in a }))
+            case 7:
+                return .array(
+                    (0..<next(12)).map { _ in next(2) == 0 ? .int(next(100)) : .string(strings[next(strings.count)]) })
+            default:
+                return .object(
+                    Dictionary(
+                        (0..<next(5)).map { (_: Int) in
+                            ("k\(next(20))" + strings[next(strings.count)], value(depth + 1))
+                        }, uniquingKeysWith: { a, _ in a }))
             }
         }
         for n in 0..<2_000 {
             let v = n == 0 ? .object([:]) : value(0)
             let compact = Array(JSONWriter.compact(v).utf8)
             let re = compact.withUnsafeBytes { JSONWriter.reindent($0, indent: 2) }
-            XCTAssertEqual(re.map { String(decoding: $0, as: UTF8.self) }, JSONWriter.pretty(v, indent: 2), JSONWriter.compact(v))
+            XCTAssertEqual(
+                re.map { String(decoding: $0, as: UTF8.self) }, JSONWriter.pretty(v, indent: 2), JSONWriter.compact(v))
         }
         for bad in ["{\"a\": 1}", "[1,2", "{\"a\":}", "\"open", "", "[1] "] {
             XCTAssertNil(Array(bad.utf8).withUnsafeBytes { JSONWriter.reindent($0, indent: 0) }, bad)

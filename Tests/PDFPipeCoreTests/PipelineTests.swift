@@ -35,10 +35,12 @@ final class PipelineTests: XCTestCase {
     func testUnknownOptionSuggestsTheClosest() {
         assertError(
             "{\"stages\": [\n {\"use\": \"note\", \"with\": {\"widht\": 3}}]}",
-            "p.json:2:36: error: stages[0].with.widht: unknown option 'widht'; did you mean 'width'? (known options: width, mode, pages, ratio, external)")
+            "p.json:2:36: error: stages[0].with.widht: unknown option 'widht'; did you mean 'width'? (known options: width, mode, pages, ratio, external)"
+        )
         assertError(
             #"{"stages": [{"use": "note", "with": {"external": {"enable": true}}}]}"#,
-            "p.json:1:61: error: stages[0].with.external.enable: unknown option 'enable'; did you mean 'enabled'? (known options: enabled, timeoutSeconds)")
+            "p.json:1:61: error: stages[0].with.external.enable: unknown option 'enable'; did you mean 'enabled'? (known options: enabled, timeoutSeconds)"
+        )
     }
 
     func testWrongTypeOrRangeNamesTheJSONPath() {
@@ -50,42 +52,73 @@ final class PipelineTests: XCTestCase {
             "p.json:1:47: error: stages[0].with.width: expected an integer 1...10000, got 'wide'")
         assertError(
             #"{"stages": [{"use": "note", "with": {"mode": "fsat"}}]}"#,
-            "p.json:1:46: error: stages[0].with.mode: expected one of 'fast' | 'slow', got 'fsat'; did you mean 'fast'?")
+            "p.json:1:46: error: stages[0].with.mode: expected one of 'fast' | 'slow', got 'fsat'; did you mean 'fast'?"
+        )
         assertError(
             #"{"stages": [{"use": "note", "with": {"pages": "3-1"}}]}"#,
-            "p.json:1:47: error: stages[0].with.pages: range '3-1' runs backwards in '3-1'; expected a page list like '1-3,7,10-' or 'all'")
+            "p.json:1:47: error: stages[0].with.pages: range '3-1' runs backwards in '3-1'; expected a page list like '1-3,7,10-' or 'all'"
+        )
         assertError(
             #"{"stages": [{"use": "note", "with": {"external": {"timeoutSeconds": 0}}}]}"#,
             "p.json:1:69: error: stages[0].with.external.timeoutSeconds: expected a number 0.1...600, got '0'")
-        assertError(#"{"jobs": -1, "stages": [{"use": "note"}]}"#, "p.json:1:10: error: jobs: expected an integer 0...1024 (0: one per processor), got '-1'")
-        assertError(#"{"version": 2, "stages": [{"use": "note"}]}"#, "p.json:1:13: error: version: unsupported version 2; this pdfpipe reads version 1")
-        assertError(#"{"inputs": "docs", "stages": [{"use": "note"}]}"#, "p.json:1:12: error: inputs: expected an array of paths or globs, got 'docs'")
+        assertError(
+            #"{"jobs": -1, "stages": [{"use": "note"}]}"#,
+            "p.json:1:10: error: jobs: expected an integer 0...1024 (0: one per processor), got '-1'")
+        assertError(
+            #"{"version": 2, "stages": [{"use": "note"}]}"#,
+            "p.json:1:13: error: version: unsupported version 2; this pdfpipe reads version 1")
+        assertError(
+            #"{"inputs": "docs", "stages": [{"use": "note"}]}"#,
+            "p.json:1:12: error: inputs: expected an array of paths or globs, got 'docs'")
     }
 
     func testMalformedJSONGivesLineAndColumn() {
-        assertError("{\n  \"stages\": [\n    {\"use\": \"note\",}\n  ]\n}", "p.json:3:20: error: malformed JSON: trailing comma before '}'")
+        assertError(
+            "{\n  \"stages\": [\n    {\"use\": \"note\",}\n  ]\n}",
+            "p.json:3:20: error: malformed JSON: trailing comma before '}'")
         assertError("", "p.json:1:1: error: malformed JSON: unexpected end of file, expected a value")
     }
 
     func testStructureErrors() {
         assertError("[]", "p.json:1:1: error: a pipeline is a JSON object, got an array")
         assertError("{}", "p.json:1:1: error: missing key 'stages' (a list of stages to run)")
-        assertError(#"{"stages": []}"#, "p.json:1:12: error: stages: expected a non-empty array of stages, got an array")
-        assertError(#"{"stage": []}"#, "p.json:1:11: error: stage: unknown key 'stage'; did you mean 'stages'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)")
-        assertError(#"{"stages": [{"with": {}}]}"#, "p.json:1:13: error: stages[0]: missing key 'use' (the stage to run)")
-        assertError(#"{"stages": [{"use": "note", "width": 3}]}"#, "p.json:1:38: error: stages[0].width: unknown key 'width'; did you mean 'with'? (a stage has 'use' and 'with')")
+        assertError(
+            #"{"stages": []}"#, "p.json:1:12: error: stages: expected a non-empty array of stages, got an array")
+        assertError(
+            #"{"stage": []}"#,
+            "p.json:1:11: error: stage: unknown key 'stage'; did you mean 'stages'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)"
+        )
+        assertError(
+            #"{"stages": [{"with": {}}]}"#, "p.json:1:13: error: stages[0]: missing key 'use' (the stage to run)")
+        assertError(
+            #"{"stages": [{"use": "note", "width": 3}]}"#,
+            "p.json:1:38: error: stages[0].width: unknown key 'width'; did you mean 'with'? (a stage has 'use' and 'with')"
+        )
     }
 
     func testRulesAndReportSettings() throws {
-        let p = try parse(#"{"stages": [{"use": "note"}], "rules": {"pdf.encrypted": "off", "pdf.damaged": "error"}, "report": {"formats": ["junit", "json"], "failOn": "warning"}}"#)
+        let p = try parse(
+            #"{"stages": [{"use": "note"}], "rules": {"pdf.encrypted": "off", "pdf.damaged": "error"}, "report": {"formats": ["junit", "json"], "failOn": "warning"}}"#
+        )
         XCTAssertEqual(p.rules["pdf.encrypted"], .off)
         XCTAssertEqual(p.rules["pdf.damaged"], .severity(.error))
         XCTAssertEqual(p.formats, ["junit", "json"])
         XCTAssertEqual(p.failOn, .warning)
-        assertError(#"{"stages": [{"use": "note"}], "rules": {"pdf.encrypt": "off"}}"#, "p.json:1:56: error: rules.pdf.encrypt: unknown rule 'pdf.encrypt'; did you mean 'pdf.encrypted'? (`pdfpipe rules` lists them)")
-        assertError(#"{"stages": [{"use": "note"}], "rules": {"pdf.encrypted": "fatal"}}"#, "p.json:1:58: error: rules.pdf.encrypted: expected one of 'error' | 'warning' | 'note' | 'off', got 'fatal'")
-        assertError(#"{"stages": [{"use": "note"}], "report": {"formats": ["jsno"]}}"#, "p.json:1:54: error: report.formats[0]: unknown format 'jsno'; did you mean 'json'? (known formats: json, junit)")
-        assertError(#"{"stages": [{"use": "note"}], "report": {"failOn": "errors"}}"#, "p.json:1:52: error: report.failOn: expected one of 'error' | 'warning' | 'note' | 'never', got 'errors'")
+        assertError(
+            #"{"stages": [{"use": "note"}], "rules": {"pdf.encrypt": "off"}}"#,
+            "p.json:1:56: error: rules.pdf.encrypt: unknown rule 'pdf.encrypt'; did you mean 'pdf.encrypted'? (`pdfpipe rules` lists them)"
+        )
+        assertError(
+            #"{"stages": [{"use": "note"}], "rules": {"pdf.encrypted": "fatal"}}"#,
+            "p.json:1:58: error: rules.pdf.encrypted: expected one of 'error' | 'warning' | 'note' | 'off', got 'fatal'"
+        )
+        assertError(
+            #"{"stages": [{"use": "note"}], "report": {"formats": ["jsno"]}}"#,
+            "p.json:1:54: error: report.formats[0]: unknown format 'jsno'; did you mean 'json'? (known formats: json, junit)"
+        )
+        assertError(
+            #"{"stages": [{"use": "note"}], "report": {"failOn": "errors"}}"#,
+            "p.json:1:52: error: report.failOn: expected one of 'error' | 'warning' | 'note' | 'never', got 'errors'")
     }
 
     func testPageRanges() throws {

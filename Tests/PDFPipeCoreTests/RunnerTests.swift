@@ -18,7 +18,13 @@ final class RunnerTests: XCTestCase {
         let one = Runner(pipeline: p, outputDirectory: "/out", jobs: 1).run(documents(names))
         let four = Runner(pipeline: p, outputDirectory: "/out", jobs: 4).run(documents(names))
         XCTAssertEqual(one.map(\.path), names)
-        func stable(_ r: [DocumentResult]) -> [DocumentResult] { r.map { var d = $0; d.timings = [:]; return d } }
+        func stable(_ r: [DocumentResult]) -> [DocumentResult] {
+            r.map {
+                var d = $0
+                d.timings = [:]
+                return d
+            }
+        }
         XCTAssertEqual(stable(one), stable(four))
         XCTAssertEqual(four[1].findings.first?.message, "width 200 on 'fast1.pdf'")
         XCTAssertEqual(four[1].findings.first?.pageLabel, "p2", "labels are filled in from the job")
@@ -74,16 +80,25 @@ final class RunnerTests: XCTestCase {
         try store.finish()
         XCTAssertEqual(streamed, [], "nothing kept in memory")
         let kept = Runner(pipeline: p, outputDirectory: "/out", jobs: 4).run(documents(names))
-        func stable(_ r: some Sequence<DocumentResult>) -> [DocumentResult] { r.map { var d = $0; d.timings = [:]; return d } }
+        func stable(_ r: some Sequence<DocumentResult>) -> [DocumentResult] {
+            r.map {
+                var d = $0
+                d.timings = [:]
+                return d
+            }
+        }
         XCTAssertEqual(stable(store.documents.map { $0 }).map(\.path), names)
         XCTAssertEqual(stable((0..<names.count).compactMap { store.document($0) }), stable(kept))
         XCTAssertEqual(store.summary, Summary(documents: kept))
         var a = RunReport(toolVersion: "1", pipeline: "p", documents: [], generatedAt: "now")
         a.store = store
-        let b = RunReport(toolVersion: "1", pipeline: "p", documents: (0..<names.count).compactMap { store.document($0) }, generatedAt: "now")
+        let b = RunReport(
+            toolVersion: "1", pipeline: "p", documents: (0..<names.count).compactMap { store.document($0) },
+            generatedAt: "now")
         XCTAssertEqual(JSONReporter().render(a), JSONReporter().render(b))
         XCTAssertEqual(a.failing, b.failing)
-        XCTAssertEqual(try String(contentsOfFile: store.path, encoding: .utf8).split(separator: "\n").count, names.count)
+        XCTAssertEqual(
+            try String(contentsOfFile: store.path, encoding: .utf8).split(separator: "\n").count, names.count)
     }
 
     func testReportShape() throws {
@@ -94,7 +109,9 @@ final class RunnerTests: XCTestCase {
         let report = RunReport(toolVersion: "9.9", pipeline: "x", documents: [doc], generatedAt: "2026-01-01T00:00:00Z")
         let v = try JSONParser.parse(JSONReporter().render(report))
         XCTAssertEqual(v["tool"], ["name": "pdfpipe", "version": "9.9"])
-        XCTAssertEqual(v["summary"], ["documents": 1, "failedDocuments": 0, "pages": 2, "errors": 0, "warnings": 1, "notes": 0, "suppressed": 0])
+        XCTAssertEqual(
+            v["summary"],
+            ["documents": 1, "failedDocuments": 0, "pages": 2, "errors": 0, "warnings": 1, "notes": 0, "suppressed": 0])
         let d = v["documents"]?.arrayValue?.first
         XCTAssertEqual(d?["status"], "ok")
         XCTAssertEqual(d?["findings"]?.arrayValue?.first?["pageLabel"], "i")
@@ -111,11 +128,13 @@ final class ReporterTests: XCTestCase {
     func testParallelRenderingGivesTheSameBytes() {
         let docs = (0..<25).map { (i: Int) -> DocumentResult in
             DocumentResult(
-                path: "d\(i).pdf", pageCount: i, findings: [Finding(rule: "pdf.damaged", page: 1, message: "m \(i) \"q\"")],
+                path: "d\(i).pdf", pageCount: i,
+                findings: [Finding(rule: "pdf.damaged", page: 1, message: "m \(i) \"q\"")],
                 timings: ["inspect": 0.25], sections: ["links": [["page": 1, "rect": [1, 2, 3, 4.5]]], "info": [:]])
         }
         for n in [0, 1, 25] {
-            let report = RunReport(toolVersion: "1", pipeline: "p", documents: Array(docs.prefix(n)), generatedAt: "now")
+            let report = RunReport(
+                toolVersion: "1", pipeline: "p", documents: Array(docs.prefix(n)), generatedAt: "now")
             XCTAssertEqual(JSONReporter().render(report), JSONWriter.pretty(report.json), "\(n) documents")
         }
     }

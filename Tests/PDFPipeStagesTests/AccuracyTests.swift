@@ -1,19 +1,24 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
-@testable import PDFPipeStages
 import TestSupport
 import XCTest
+
+@testable import PDFPipeStages
 
 /// Real-world accuracy (issue 19): judgements held to what viewers do, on files made the way real
 /// producers make them.
 final class AccuracyTests: XCTestCase {
     var dir = ""
-    override func setUp() { dir = NSTemporaryDirectory() + "pdfpipe-accuracy-\(UUID().uuidString)"; try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+    override func setUp() {
+        dir = NSTemporaryDirectory() + "pdfpipe-accuracy-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func run(_ path: String, _ stages: String) throws -> DocumentResult {
-        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         return Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
             InputDocument(path: path, relativePath: (path as NSString).lastPathComponent))
     }
@@ -21,7 +26,8 @@ final class AccuracyTests: XCTestCase {
     /// (7) /Title and /Producer in UTF-16BE with a BOM (hyperref with `unicode`, every LibreOffice
     /// producer string) were reported as "��".
     func testInfoStringsInUTF16AreDecoded() throws {
-        let body = "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n"
+        let body =
+            "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n"
             + "3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>\nendobj\n"
             + "4 0 obj\n<< /Title <FEFF004300610066006500202014002000DC00620065007200730069006300680074> /Producer <FEFF004C0069006200720065004F0066006600690063006500200037002E0034> /Creator (Writer) >>\nendobj\n"
             + "trailer\n<< /Root 1 0 R /Info 4 0 R /Size 5 >>\n%%EOF\n"
@@ -37,15 +43,23 @@ final class AccuracyTests: XCTestCase {
     /// password".
     func testAnEmptyOwnerPasswordDoesNotMakeADocumentOpen() throws {
         let qpdf = "/usr/bin/qpdf"
-        guard FileManager.default.isExecutableFile(atPath: qpdf) else { throw Prerequisite.missing("qpdf is not installed (scripts/setup.sh --test)") }
+        guard FileManager.default.isExecutableFile(atPath: qpdf) else {
+            throw Prerequisite.missing("qpdf is not installed (scripts/setup.sh --test)")
+        }
         let r6 = dir + "/r6.pdf"
-        XCTAssertEqual(try ExternalTool.run(qpdf, ["--encrypt", "secret", "", "256", "--allow-insecure", "--", Samples.path("links-internal.pdf"), r6]).status, 0)
+        XCTAssertEqual(
+            try ExternalTool.run(
+                qpdf,
+                ["--encrypt", "secret", "", "256", "--allow-insecure", "--", Samples.path("links-internal.pdf"), r6]
+            ).status, 0)
         let r = try run(r6, #"[{"use": "inspect"}]"#)
         XCTAssertEqual(r.findings.map(\.rule), ["pdf.password-required"])
         XCTAssertTrue(r.findings[0].message.contains("PDFium and MuPDF ask for it"), r.findings[0].message)
         XCTAssertEqual(r.status, .ok, "qpdf could read it: the other stages still run")
         // An owner password only: opens everywhere, restricted.
-        XCTAssertEqual(try run(Samples.path("encrypted-owner.pdf"), #"[{"use": "inspect"}]"#).findings.map(\.rule), ["pdf.encrypted"])
+        XCTAssertEqual(
+            try run(Samples.path("encrypted-owner.pdf"), #"[{"use": "inspect"}]"#).findings.map(\.rule),
+            ["pdf.encrypted"])
     }
 
     /// (8) htmldoc writes Launch actions to local HTML pages with fragments; a missing file or
@@ -53,19 +67,28 @@ final class AccuracyTests: XCTestCase {
     func testLaunchTargetsAreCheckedLikeFiles() throws {
         try #"<html><body><h1 id="starting-xfig">Starting</h1><a name="legacy">x</a></body></html>"#.write(
             toFile: dir + "/introduction.html", atomically: true, encoding: .utf8)
-        let launches = ["introduction.html#starting-xfig", "introduction.html#legacy", "introduction.html#no-such-part", "missing.html#x", "tool.exe", "#nowhere"]
+        let launches = [
+            "introduction.html#starting-xfig", "introduction.html#legacy", "introduction.html#no-such-part",
+            "missing.html#x", "tool.exe", "#nowhere",
+        ]
         try TestPDF.write(
             dir + "/manual.pdf",
-            objects: ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [\((0..<launches.count).map { "\($0 + 4) 0 R" }.joined(separator: " "))] >>"]
-                + launches.enumerated().map { i, f in "<< /Type /Annot /Subtype /Link /Rect [0 \(i * 30) 100 \(i * 30 + 20)] /A << /S /Launch /F (\(f)) >> >>" })
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [\((0..<launches.count).map { "\($0 + 4) 0 R" }.joined(separator: " "))] >>",
+            ]
+                + launches.enumerated().map { i, f in
+                    "<< /Type /Annot /Subtype /Link /Rect [0 \(i * 30) 100 \(i * 30 + 20)] /A << /S /Launch /F (\(f)) >> >>"
+                })
         let r = try run(dir + "/manual.pdf", #"[{"use": "validate-links"}]"#)
-        XCTAssertEqual(r.findings.filter { $0.rule == "action.launch-target-missing" }.map(\.message), [
-            "the Launch action's page 'introduction.html' has no element with the id 'no-such-part' (nor an <a> with that name)",
-            "the Launch action's file 'missing.html' does not exist",
-            "the Launch action's file 'tool.exe' does not exist",
-            "the Launch action names only '#nowhere', and this document has no destination of that name",
-        ])
+        XCTAssertEqual(
+            r.findings.filter { $0.rule == "action.launch-target-missing" }.map(\.message),
+            [
+                "the Launch action's page 'introduction.html' has no element with the id 'no-such-part' (nor an <a> with that name)",
+                "the Launch action's file 'missing.html' does not exist",
+                "the Launch action's file 'tool.exe' does not exist",
+                "the Launch action names only '#nowhere', and this document has no destination of that name",
+            ])
         XCTAssertEqual(r.findings.filter { $0.rule == "action.launch" }.count, 6)
     }
 
@@ -90,7 +113,8 @@ final class AccuracyTests: XCTestCase {
         }
         for (written, host) in [
             ("www.ctan.org/pkg/x", "www.ctan.org"), ("github.com/user/repo", "github.com"),
-            ("mathworld.wolfram.com/topics/SimpleGraphs.html", "mathworld.wolfram.com"), ("www.example.de", "www.example.de"),
+            ("mathworld.wolfram.com/topics/SimpleGraphs.html", "mathworld.wolfram.com"),
+            ("www.example.de", "www.example.de"),
         ] {
             XCTAssertEqual(ExternalLinks.looksLikeHost(written), host, written)
         }
@@ -109,12 +133,21 @@ final class AccuracyTests: XCTestCase {
         let links = ["other.pdf", "missing.pdf", "../elsewhere.pdf"]
         try TestPDF.write(
             real + "/faq.pdf",
-            objects: ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [4 0 R 5 0 R 6 0 R] >>"]
-                + links.enumerated().map { i, f in "<< /Type /Annot /Subtype /Link /Rect [0 \(i * 30) 100 \(i * 30 + 20)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>" })
-        for name in ["faq.pdf", "other.pdf"] { try FileManager.default.createSymbolicLink(atPath: root + "/" + name, withDestinationPath: real + "/" + name) }
-        let pipeline = try Pipeline.parse(#"{"stages": [{"use": "validate-links"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
-        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: root, jobs: 1).process(InputDocument(path: root + "/faq.pdf", relativePath: "faq.pdf"))
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [4 0 R 5 0 R 6 0 R] >>",
+            ]
+                + links.enumerated().map { i, f in
+                    "<< /Type /Annot /Subtype /Link /Rect [0 \(i * 30) 100 \(i * 30 + 20)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>"
+                })
+        for name in ["faq.pdf", "other.pdf"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: root + "/" + name, withDestinationPath: real + "/" + name)
+        }
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: root, jobs: 1).process(
+            InputDocument(path: root + "/faq.pdf", relativePath: "faq.pdf"))
         XCTAssertEqual(r.findings.map(\.rule), ["gotor.file-missing", "gotor.outside-root"])
         XCTAssertEqual(r.sections["links"]?.arrayValue?.map { $0["targetPage"]?.intValue }, [1, nil, nil])
     }
@@ -133,7 +166,8 @@ final class AccuracyTests: XCTestCase {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Samples.path("links-internal.pdf"))))
         // The trailer's closing '>' (the last one before `startxref`), by bytes: the file is not UTF-8.
         let marker = Array("startxref".utf8)
-        let startxref = try XCTUnwrap((0...(bytes.count - marker.count)).reversed().first { Array(bytes[$0..<$0 + marker.count]) == marker })
+        let startxref = try XCTUnwrap(
+            (0...(bytes.count - marker.count)).reversed().first { Array(bytes[$0..<$0 + marker.count]) == marker })
         let at = try XCTUnwrap(bytes[..<startxref].lastIndex(of: UInt8(ascii: ">")))
         bytes.replaceSubrange(at...at, with: Array("/URI".utf8))
         try Data(bytes).write(to: URL(fileURLWithPath: dir + "/bad-trailer.pdf"))
@@ -142,19 +176,32 @@ final class AccuracyTests: XCTestCase {
         XCTAssertEqual(r.findings.map(\.rule), ["pdf.unreadable"])
         XCTAssertTrue(
             r.findings[0].message.hasSuffix(
-                "; poppler reads it (4 pages), so viewers may show it: its 9 links were checked as poppler reads them (destinations, files, URI syntax; 0 findings), bookmarks, the open action and the link inventory were not"),
+                "; poppler reads it (4 pages), so viewers may show it: its 9 links were checked as poppler reads them (destinations, files, URI syntax; 0 findings), bookmarks, the open action and the link inventory were not"
+            ),
             r.findings[0].message)
         // inspect does not check links: it says only that poppler reads the file.
         let i = try run(dir + "/bad-trailer.pdf", #"[{"use": "inspect"}]"#)
-        XCTAssertTrue(i.findings[0].message.hasSuffix("; poppler reads it (4 pages), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"), i.findings[0].message)
+        XCTAssertTrue(
+            i.findings[0].message.hasSuffix(
+                "; poppler reads it (4 pages), so viewers may show it, but it is damaged beyond qpdf's repair and pdfpipe could not check it"
+            ), i.findings[0].message)
 
         // A catalog that cannot be found: the audit fails instead of passing with no page.
-        try TestPDF.write(dir + "/no-root.pdf", objects: ["<< /Type /Pages /Kids [2 0 R] /Count 1 >>", "<< /Type /Page /Parent 1 0 R /MediaBox [0 0 200 200] >>"])
-        let text2 = try String(contentsOfFile: dir + "/no-root.pdf", encoding: .ascii).replacingOccurrences(of: "/Root 1 0 R", with: "/Root 9 0 R")
+        try TestPDF.write(
+            dir + "/no-root.pdf",
+            objects: [
+                "<< /Type /Pages /Kids [2 0 R] /Count 1 >>", "<< /Type /Page /Parent 1 0 R /MediaBox [0 0 200 200] >>",
+            ])
+        let text2 = try String(contentsOfFile: dir + "/no-root.pdf", encoding: .ascii).replacingOccurrences(
+            of: "/Root 1 0 R", with: "/Root 9 0 R")
         try text2.write(toFile: dir + "/no-root.pdf", atomically: true, encoding: .ascii)
         let n = try run(dir + "/no-root.pdf", #"[{"use": "validate-links"}]"#)
         XCTAssertEqual(n.status, .failed)
-        XCTAssertTrue(n.findings.contains { $0.rule == "pdf.unreadable" && $0.message.hasPrefix("the document has no catalog (/Root) that can be read") }, "\(n.findings)")
+        XCTAssertTrue(
+            n.findings.contains {
+                $0.rule == "pdf.unreadable"
+                    && $0.message.hasPrefix("the document has no catalog (/Root) that can be read")
+            }, "\(n.findings)")
     }
 
     /// (12) Before giving up on a file qpdf cannot open, its links are checked as poppler reads
@@ -169,7 +216,8 @@ final class AccuracyTests: XCTestCase {
         }
         let (xref, trailer, startxref) = (try find("\nxref"), try find("trailer"), try find("startxref"))
         let path = dir + "/no-xref.pdf"
-        try Data(Array(bytes[..<xref]) + Array(" ".utf8) + Array(bytes[trailer..<startxref])).write(to: URL(fileURLWithPath: path))
+        try Data(Array(bytes[..<xref]) + Array(" ".utf8) + Array(bytes[trailer..<startxref])).write(
+            to: URL(fileURLWithPath: path))
         // The premise, from the two libraries' own tools: qpdf gives up, poppler reads 3 pages.
         XCTAssertNotEqual(try ExternalTool.run("/usr/bin/qpdf", ["--check", path]).status, 0)
         XCTAssertTrue(try ExternalTool.run("/usr/bin/pdfinfo", [path]).output.contains("Pages:           3"))
@@ -181,10 +229,19 @@ final class AccuracyTests: XCTestCase {
         // and the two destinations that are not pages of the document (object 6 0 R, page 7).
         XCTAssertEqual(
             r.findings.map { "\($0.rule) \($0.page ?? 0) \($0.details["target"]?.stringValue ?? "")" },
-            ["dest.name-not-found 1 no.such.name", "dest.name-not-found 1 missing.too", "dest.page-not-in-document 1 ",
-             "dest.page-not-in-document 1 ", "dest.name-not-found 1 bad.value", "pdf.unreadable 0 "])
-        XCTAssertTrue(r.findings.dropLast().allSatisfy { $0.details["reader"]?.stringValue == "poppler" && $0.message.hasSuffix("(read by poppler)") })
-        XCTAssertTrue(r.findings.last!.message.hasSuffix("; poppler reads it (3 pages), so viewers may show it: its 19 links were checked as poppler reads them (destinations, files, URI syntax; 5 findings), bookmarks, the open action and the link inventory were not"), r.findings.last!.message)
+            [
+                "dest.name-not-found 1 no.such.name", "dest.name-not-found 1 missing.too",
+                "dest.page-not-in-document 1 ",
+                "dest.page-not-in-document 1 ", "dest.name-not-found 1 bad.value", "pdf.unreadable 0 ",
+            ])
+        XCTAssertTrue(
+            r.findings.dropLast().allSatisfy {
+                $0.details["reader"]?.stringValue == "poppler" && $0.message.hasSuffix("(read by poppler)")
+            })
+        XCTAssertTrue(
+            r.findings.last!.message.hasSuffix(
+                "; poppler reads it (3 pages), so viewers may show it: its 19 links were checked as poppler reads them (destinations, files, URI syntax; 5 findings), bookmarks, the open action and the link inventory were not"
+            ), r.findings.last!.message)
         // Checked once, although both link stages asked.
         XCTAssertEqual(r.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), ["validate-links"])
     }
@@ -193,21 +250,28 @@ final class AccuracyTests: XCTestCase {
     /// (six findings), a DoD form the same repaired URI on two links (two findings, and its
     /// U+2029 printed as `' '`). One problem, one finding; invisible characters named.
     func testRepeatsAreOneFindingAndInvisibleCharactersAreNamed() throws {
-        try TestPDF.write(dir + "/form.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R 9 0 R] >>",
-            "<< /Type /Annot /Subtype /Link /Rect [0 0 50 20] /A << /S /URI /URI (https://example.com/a/\\342\\200\\251b) >> >>",
-            "<< /Type /Outlines /First 6 0 R /Last 8 0 R /Count 3 >>",
-            "<< /Title (clause 1) /Parent 5 0 R /Next 7 0 R >>", "<< /Title (topic 2) /Parent 5 0 R /Prev 6 0 R /Next 8 0 R >>",
-            "<< /Title (result) /Parent 5 0 R /Prev 7 0 R >>",
-            "<< /Type /Annot /Subtype /Link /Rect [0 40 50 60] /A << /S /URI /URI (https://example.com/a/\\342\\200\\251b) >> >>",
-        ])
+        try TestPDF.write(
+            dir + "/form.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R 9 0 R] >>",
+                "<< /Type /Annot /Subtype /Link /Rect [0 0 50 20] /A << /S /URI /URI (https://example.com/a/\\342\\200\\251b) >> >>",
+                "<< /Type /Outlines /First 6 0 R /Last 8 0 R /Count 3 >>",
+                "<< /Title (clause 1) /Parent 5 0 R /Next 7 0 R >>",
+                "<< /Title (topic 2) /Parent 5 0 R /Prev 6 0 R /Next 8 0 R >>",
+                "<< /Title (result) /Parent 5 0 R /Prev 7 0 R >>",
+                "<< /Type /Annot /Subtype /Link /Rect [0 40 50 60] /A << /S /URI /URI (https://example.com/a/\\342\\200\\251b) >> >>",
+            ])
         let r = try run(dir + "/form.pdf", #"[{"use": "validate-links"}]"#)
         XCTAssertEqual(r.findings.map(\.rule), ["uri.browser-repaired", "outline.no-target"])
         XCTAssertEqual(
             r.findings[0].message,
-            "'https://example.com/a/\\u{2029}b': non-ASCII character U+2029 at position 23; browsers read it as 'https://example.com/a/%E2%80%A9b', other tools and strict viewers may not (2 links, bookmarks or actions in all, on page 1)")
-        XCTAssertEqual(r.findings[1].message, "bookmark 'clause 1': no target (no /Dest, no /A) and no children: clicking it does nothing (3 bookmarks in all)")
+            "'https://example.com/a/\\u{2029}b': non-ASCII character U+2029 at position 23; browsers read it as 'https://example.com/a/%E2%80%A9b', other tools and strict viewers may not (2 links, bookmarks or actions in all, on page 1)"
+        )
+        XCTAssertEqual(
+            r.findings[1].message,
+            "bookmark 'clause 1': no target (no /Dest, no /A) and no children: clicking it does nothing (3 bookmarks in all)"
+        )
         XCTAssertEqual(r.findings[1].details["count"]?.intValue, 3)
         XCTAssertEqual(ConsoleText.character("é"), "'é'")
         XCTAssertEqual(ConsoleText.character("\u{A0}"), "U+00A0")
@@ -217,11 +281,13 @@ final class AccuracyTests: XCTestCase {
     /// A leaf of the page tree with a misspelt /Type is a page for qpdf, poppler and viewers; the
     /// reader skipped it, and with it the links on it (found by mutating the samples: 1 of 600).
     func testALeafWithAWrongTypeIsStillAPage() throws {
-        try TestPDF.write(dir + "/rage.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
-            "<< /Type /Rage /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Subtype /Link /Rect [0 0 50 20] /Dest (nowhere) >>] >>",
-        ])
+        try TestPDF.write(
+            dir + "/rage.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+                "<< /Type /Rage /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [<< /Subtype /Link /Rect [0 0 50 20] /Dest (nowhere) >>] >>",
+            ])
         let r = try run(dir + "/rage.pdf", #"[{"use": "validate-links"}]"#)
         XCTAssertEqual(r.pageCount, 2)
         XCTAssertEqual(r.findings.map { "\($0.rule) p\($0.page ?? 0)" }, ["dest.name-not-found p2"])

@@ -18,13 +18,16 @@ final class EngineTests: XCTestCase {
     func requireMuPDF() throws {
         guard PageEngine.mupdf.isAvailable else {
             // scripts/test.sh sets this for the MuPDF build: there a missing engine is a failure.
-            if ProcessInfo.processInfo.environment["PDFPIPE_EXPECT_MUPDF"] == "1" { XCTFail("this build should have MuPDF") }
+            if ProcessInfo.processInfo.environment["PDFPIPE_EXPECT_MUPDF"] == "1" {
+                XCTFail("this build should have MuPDF")
+            }
             throw XCTSkip("built without MuPDF (swift build --traits MuPDF)")
         }
     }
 
     func run(_ name: String, _ stages: String, root: String = Samples.folder, folder: String) throws -> DocumentResult {
-        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         return Runner(pipeline: pipeline, outputDirectory: out + "/" + folder, inputRoot: root, jobs: 1).process(
             InputDocument(path: root + "/" + name, relativePath: name))
     }
@@ -46,7 +49,9 @@ final class EngineTests: XCTestCase {
                 let m = try run(name, stages("mupdf"), folder: "mupdf")
                 XCTAssertEqual(m.artifacts, p.artifacts, name)
                 XCTAssertEqual(m.status, p.status, name)
-                XCTAssertEqual(m.findings.filter { $0.rule != "pdf.parse-message" }, p.findings.filter { $0.rule != "pdf.parse-message" }, name)
+                XCTAssertEqual(
+                    m.findings.filter { $0.rule != "pdf.parse-message" },
+                    p.findings.filter { $0.rule != "pdf.parse-message" }, name)
                 for a in p.artifacts where a.kind == "thumbnail" {
                     let pi = try CairoImage(png: out + "/poppler/" + a.path)
                     let mi = try CairoImage(png: out + "/mupdf/" + a.path)
@@ -54,10 +59,13 @@ final class EngineTests: XCTestCase {
                     XCTAssertEqual(mi.height, pi.height, "\(name) \(a.path)")
                     let d = ThumbnailsTests.meanDifference(mi, pi)
                     if d > worst.0 { worst = (d, "\(name) \(a.path)") }
-                    XCTAssertLessThan(d, annotations ? 10 : 3, "\(name) \(a.path) (annotations \(annotations)): mean absolute difference from poppler")
+                    XCTAssertLessThan(
+                        d, annotations ? 10 : 3,
+                        "\(name) \(a.path) (annotations \(annotations)): mean absolute difference from poppler")
                 }
             }
-            print("EngineTests: annotations \(annotations): largest mean difference from poppler \(worst.0) (\(worst.1))")
+            print(
+                "EngineTests: annotations \(annotations): largest mean difference from poppler \(worst.0) (\(worst.1))")
         }
     }
 
@@ -65,9 +73,12 @@ final class EngineTests: XCTestCase {
     func testPageBoxesRotationAndOptions() throws {
         try requireMuPDF()
         for with in [
-            #""pages": "all", "box": "trim""#, #""pages": "all", "annotations": false"#, #""pages": "1-2", "background": "transparent""#,
+            #""pages": "all", "box": "trim""#, #""pages": "all", "annotations": false"#,
+            #""pages": "1-2", "background": "transparent""#,
         ] {
-            let stages = { (e: String) in #"[{"use": "thumbnails", "with": {"width": 150, \#(with), "incremental": false, "engine": "\#(e)"}}]"# }
+            let stages = { (e: String) in
+                #"[{"use": "thumbnails", "with": {"width": 150, \#(with), "incremental": false, "engine": "\#(e)"}}]"#
+            }
             for name in ["rotated-cropped.pdf", "inventory.pdf"] {
                 let p = try run(name, stages("poppler"), folder: "p")
                 let m = try run(name, stages("mupdf"), folder: "m")
@@ -87,7 +98,8 @@ final class EngineTests: XCTestCase {
     func testTheOverlayOnAMuPDFRendering() throws {
         try requireMuPDF()
         let r = try run(
-            "broken-links.pdf", #"[{"use": "validate-links"}, {"use": "thumbnails", "with": {"width": 612, "overlay": "links", "engine": "mupdf"}}]"#,
+            "broken-links.pdf",
+            #"[{"use": "validate-links"}, {"use": "thumbnails", "with": {"width": 612, "overlay": "links", "engine": "mupdf"}}]"#,
             folder: "m")
         let image = try CairoImage(png: out + "/m/" + (try XCTUnwrap(r.artifacts.first?.path)))
         let broken = image.pixel(x: 72, y: 792 - 678)
@@ -110,7 +122,8 @@ final class EngineTests: XCTestCase {
             let r = try run(name, #"[{"use": "extract-text", "with": {"engine": "mupdf"}}]"#, folder: "m")
             guard let file = r.artifacts.first(where: { $0.kind == "text" })?.path else { continue }
             let ours = words(try String(contentsOfFile: out + "/m/" + file, encoding: .utf8))
-            let ref = words(try ExternalTool.run("/usr/bin/pdftotext", [Samples.path(name), "-"], mergingErrors: false).output)
+            let ref = words(
+                try ExternalTool.run("/usr/bin/pdftotext", [Samples.path(name), "-"], mergingErrors: false).output)
             let common = ours.reduce(0) { $0 + min($1.value, ref[$1.key] ?? 0) }
             let total = ours.values.reduce(0, +) + ref.values.reduce(0, +)
             guard total > 0 else { continue }
@@ -130,7 +143,9 @@ final class EngineTests: XCTestCase {
         }
         let p = try run("text-search.pdf", stages("poppler"), folder: "p")
         let m = try run("text-search.pdf", stages("mupdf"), folder: "m")
-        XCTAssertEqual(m.findings.map { "\($0.rule) \($0.page ?? 0) \($0.message)" }, p.findings.map { "\($0.rule) \($0.page ?? 0) \($0.message)" })
+        XCTAssertEqual(
+            m.findings.map { "\($0.rule) \($0.page ?? 0) \($0.message)" },
+            p.findings.map { "\($0.rule) \($0.page ?? 0) \($0.message)" })
         XCTAssertTrue(m.findings.contains { $0.rule == "text.no-text-layer" && $0.page == 3 })
         XCTAssertGreaterThanOrEqual(m.findings.filter { $0.rule == "text.match" }.count, 3)
         func words(_ r: DocumentResult, _ folder: String) throws -> [(String, [Double])] {
@@ -140,7 +155,8 @@ final class EngineTests: XCTestCase {
                 ($0["text"]?.stringValue ?? "", $0["box"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
             }
         }
-        let pw = try words(p, "p"), mw = try words(m, "m")
+        let pw = try words(p, "p")
+        let mw = try words(m, "m")
         XCTAssertEqual(mw.map(\.0), pw.map(\.0))
         // Horizontally the same; vertically MuPDF's boxes span the font's ascent and descent,
         // poppler's the glyphs' font size: MuPDF's contain poppler's and are at most 1.6 times as tall.
@@ -164,10 +180,13 @@ final class EngineTests: XCTestCase {
         defer { load.stop() }
         func render(_ workers: Int) throws -> [String: Data] {
             let r = try run(
-                "page-labels.pdf", #"[{"use": "thumbnails", "with": {"width": 120, "pages": "all", "incremental": false, "engine": "mupdf", "pageWorkers": \#(workers)}}]"#,
+                "page-labels.pdf",
+                #"[{"use": "thumbnails", "with": {"width": 120, "pages": "all", "incremental": false, "engine": "mupdf", "pageWorkers": \#(workers)}}]"#,
                 folder: "w\(workers)")
             var files: [String: Data] = [:]
-            for a in r.artifacts { files[a.path] = FileManager.default.contents(atPath: out + "/w\(workers)/" + a.path) }
+            for a in r.artifacts {
+                files[a.path] = FileManager.default.contents(atPath: out + "/w\(workers)/" + a.path)
+            }
             return files
         }
         let one = try render(1)
@@ -191,7 +210,10 @@ final class EngineTests: XCTestCase {
         // MuPDF reads a 10^400-point media box as invalid and uses a default page (poppler: "cannot render").
         XCTAssertEqual(wide.artifacts.filter { $0.kind == "thumbnail" }.count, 1, "\(wide.findings)")
         for r in results where r.status != .failed {
-            XCTAssertFalse(r.findings.contains { $0.rule == "stage.failed" && !$0.message.contains("cannot render") && !$0.message.contains("MuPDF") }, "\(r.path): \(r.findings)")
+            XCTAssertFalse(
+                r.findings.contains {
+                    $0.rule == "stage.failed" && !$0.message.contains("cannot render") && !$0.message.contains("MuPDF")
+                }, "\(r.path): \(r.findings)")
         }
     }
 
@@ -202,7 +224,8 @@ final class EngineTests: XCTestCase {
         let garbage = try run("garbage.pdf", stages, folder: "g")
         XCTAssertEqual(garbage.status, .failed)
         XCTAssertEqual(garbage.findings.map(\.rule), ["pdf.unreadable"])
-        XCTAssertTrue(garbage.findings.first?.message.hasPrefix("MuPDF cannot open the file") ?? false, "\(garbage.findings)")
+        XCTAssertTrue(
+            garbage.findings.first?.message.hasPrefix("MuPDF cannot open the file") ?? false, "\(garbage.findings)")
         let locked = try run("encrypted-user.pdf", stages, folder: "e")
         XCTAssertEqual(locked.findings.map(\.rule), ["pdf.password-required"])
     }
@@ -215,7 +238,8 @@ final class EngineTests: XCTestCase {
             XCTAssertEqual(engine.listed, PageEngine.mupdf.isAvailable, d.id)
         }
         let schema = JSONWriter.compact(PipelineSchema.make(catalog: StageTable.all, formats: ["json"]))
-        XCTAssertTrue(schema.contains(#""enum":["poppler","mupdf"]"#), "the schema has the engine option in every build")
+        XCTAssertTrue(
+            schema.contains(#""enum":["poppler","mupdf"]"#), "the schema has the engine option in every build")
     }
 
     /// A build without MuPDF refuses a pipeline that asks for it, saying how to build it in.
@@ -223,7 +247,9 @@ final class EngineTests: XCTestCase {
         guard !PageEngine.mupdf.isAvailable else { throw XCTSkip("this build has MuPDF") }
         for stage in ["thumbnails", "extract-text"] {
             XCTAssertThrowsError(
-                try Pipeline.parse(#"{"stages": [{"use": "\#(stage)", "with": {"engine": "mupdf"}}]}"#, file: "p.json", catalog: StageTable.all, formats: ["json"])
+                try Pipeline.parse(
+                    #"{"stages": [{"use": "\#(stage)", "with": {"engine": "mupdf"}}]}"#, file: "p.json",
+                    catalog: StageTable.all, formats: ["json"])
             ) { error in
                 let text = "\(error)"
                 XCTAssertTrue(text.contains("stages[0].with.engine"), text)

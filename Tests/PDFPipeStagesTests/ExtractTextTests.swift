@@ -16,7 +16,8 @@ final class ExtractTextTests: XCTestCase {
 
     func run(_ name: String, _ with: String) throws -> DocumentResult {
         let pipeline = try Pipeline.parse(
-            #"{"stages": [{"use": "extract-text", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+            #"{"stages": [{"use": "extract-text", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all,
+            formats: ["json"])
         return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: Samples.folder, jobs: 1).process(
             InputDocument(path: Samples.path(name), relativePath: name))
     }
@@ -28,8 +29,10 @@ final class ExtractTextTests: XCTestCase {
         for name in Samples.readable {
             let r = try run(name, #"{"format": "txt"}"#)
             XCTAssertEqual(r.status, .ok, name)
-            let ours = try String(contentsOfFile: out + "/text/" + name.replacingOccurrences(of: ".pdf", with: ".txt"), encoding: .utf8)
-            let theirs = try ExternalTool.run("/usr/bin/pdftotext", [Samples.path(name), "-"], mergingErrors: false).output
+            let ours = try String(
+                contentsOfFile: out + "/text/" + name.replacingOccurrences(of: ".pdf", with: ".txt"), encoding: .utf8)
+            let theirs = try ExternalTool.run("/usr/bin/pdftotext", [Samples.path(name), "-"], mergingErrors: false)
+                .output
             XCTAssertEqual(words(ours), words(theirs), name)
             XCTAssertEqual(ours.filter { $0 == "\u{0C}" }.count, r.pageCount, "\(name): a form feed after every page")
         }
@@ -38,7 +41,9 @@ final class ExtractTextTests: XCTestCase {
     func testTextFileAndSection() throws {
         let r = try run("text-search.pdf", #"{}"#)
         let text = try String(contentsOfFile: out + "/text/text-search.txt", encoding: .utf8)
-        XCTAssertEqual(text, """
+        XCTAssertEqual(
+            text,
+            """
             Release notes
             This manual is a DRAFT and not for release.
             Do not keep lists of forbidden
@@ -53,14 +58,19 @@ final class ExtractTextTests: XCTestCase {
             \u{0C}
             """)
         XCTAssertEqual(r.artifacts, [Artifact(kind: "text", path: "text/text-search.txt")])
-        XCTAssertEqual(r.sections["text"], ["pages": 4, "pagesWithText": 3, "characters": 341, "file": "text/text-search.txt"])
+        XCTAssertEqual(
+            r.sections["text"], ["pages": 4, "pagesWithText": 3, "characters": 341, "file": "text/text-search.txt"])
         XCTAssertEqual(r.findings.map(\.rule), ["text.no-text-layer"])
         XCTAssertEqual(r.findings.first?.page, 3)
-        XCTAssertEqual(r.findings.first?.message, "the page draws an image but has no text: a scan without OCR, or text drawn as pictures")
+        XCTAssertEqual(
+            r.findings.first?.message,
+            "the page draws an image but has no text: a scan without OCR, or text drawn as pictures")
     }
 
     func testSearchHitsExactly() throws {
-        let r = try run("text-search.pdf", """
+        let r = try run(
+            "text-search.pdf",
+            """
             {"format": "none", "search": [
               "DRAFT",
               {"term": "forbidden words", "severity": "warning"},
@@ -72,20 +82,22 @@ final class ExtractTextTests: XCTestCase {
             ]}
             """)
         let hits = r.findings.map { "\($0.severity.rawValue) p\($0.page ?? 0) \($0.message)" }
-        XCTAssertEqual(hits, [
-            "error p1 found 'DRAFT' (search term 'DRAFT'): …notes This manual is a DRAFT and not for release. Do not…",
-            // Across a line break.
-            "warning p1 found 'forbidden words' (search term 'forbidden words'): …release. Do not keep lists of forbidden words in the source tree. Open the…",
-            // The fi ligature in the term (NFKC) finds the text poppler gives as 'fi'.
-            "note p1 found 'file' (search term 'ﬁle'): …in the source tree. Open the file dialog to see the final flow…",
-            "warning p1 found 'build.internal.example.com' (search term '\\b[a-z]+\\.internal\\.example\\.com\\b'): …final flow of work. Contact: build.internal.example.com (an internal host name).",
-            // Case-insensitive by default; the terms are checked in order on each page.
-            "error p2 found 'draft' (search term 'DRAFT'): …their accents. The second draft is due in May.",
-            // Only with ignoreDiacritics: the plain 'cafe' term finds nothing.
-            "note p2 found 'Café' (search term 'cafe'): Accents Café, résumé and naïve keep their…",
-            "note p2 found 'draft' (search term 'draft'): …their accents. The second draft is due in May.",
-            "warning p3 the page draws an image but has no text: a scan without OCR, or text drawn as pictures",
-        ])
+        XCTAssertEqual(
+            hits,
+            [
+                "error p1 found 'DRAFT' (search term 'DRAFT'): …notes This manual is a DRAFT and not for release. Do not…",
+                // Across a line break.
+                "warning p1 found 'forbidden words' (search term 'forbidden words'): …release. Do not keep lists of forbidden words in the source tree. Open the…",
+                // The fi ligature in the term (NFKC) finds the text poppler gives as 'fi'.
+                "note p1 found 'file' (search term 'ﬁle'): …in the source tree. Open the file dialog to see the final flow…",
+                "warning p1 found 'build.internal.example.com' (search term '\\b[a-z]+\\.internal\\.example\\.com\\b'): …final flow of work. Contact: build.internal.example.com (an internal host name).",
+                // Case-insensitive by default; the terms are checked in order on each page.
+                "error p2 found 'draft' (search term 'DRAFT'): …their accents. The second draft is due in May.",
+                // Only with ignoreDiacritics: the plain 'cafe' term finds nothing.
+                "note p2 found 'Café' (search term 'cafe'): Accents Café, résumé and naïve keep their…",
+                "note p2 found 'draft' (search term 'draft'): …their accents. The second draft is due in May.",
+                "warning p3 the page draws an image but has no text: a scan without OCR, or text drawn as pictures",
+            ])
         XCTAssertNil(r.artifacts.first, "format none writes no file")
         // The box of 'DRAFT': the line is drawn at (72, 680) in 12 pt Helvetica.
         let box = try XCTUnwrap(r.findings.first?.rect)
@@ -114,8 +126,10 @@ final class ExtractTextTests: XCTestCase {
             let to = try XCTUnwrap(page["words"]?.arrayValue?.first { $0["text"] == "to" }, "page \(i + 1)")
             let box = try XCTUnwrap(to["box"]?.arrayValue?.compactMap(\.doubleValue))
             let g = PageGeometry(page: pageObjects[i])
-            let link = PDFRect(g.visibleBox.x1 + 100, g.visibleBox.y1 + 100, g.visibleBox.x1 + 250, g.visibleBox.y1 + 140)
-            XCTAssertNotNil(PDFRect(box[0], box[1], box[2], box[3]).intersection(link), "page \(i + 1): \(box) outside \(link)")
+            let link = PDFRect(
+                g.visibleBox.x1 + 100, g.visibleBox.y1 + 100, g.visibleBox.x1 + 250, g.visibleBox.y1 + 140)
+            XCTAssertNotNil(
+                PDFRect(box[0], box[1], box[2], box[3]).intersection(link), "page \(i + 1): \(box) outside \(link)")
             XCTAssertGreaterThanOrEqual(box[0], link.x1 - 1, "page \(i + 1)")
             XCTAssertLessThanOrEqual(box[3], link.y2 + 1, "page \(i + 1)")
         }
@@ -125,17 +139,30 @@ final class ExtractTextTests: XCTestCase {
         func message(_ with: String) -> String? {
             do {
                 _ = try Pipeline.parse(
-                    #"{"stages": [{"use": "extract-text", "with": \#(with)}]}"#, file: "p.json", catalog: StageTable.all, formats: ["json"])
+                    #"{"stages": [{"use": "extract-text", "with": \#(with)}]}"#, file: "p.json",
+                    catalog: StageTable.all, formats: ["json"])
                 return nil
             } catch {
                 return "\(error)"
             }
         }
-        XCTAssertEqual(message(#"{"search": ["ok", {"term": "(unclosed", "regex": true}]}"#), "p.json:1:72: error: stages[0].with.search[1].term: invalid regular expression '(unclosed'")
-        XCTAssertEqual(message(#"{"search": [{"severity": "note"}]}"#), "p.json:1:57: error: stages[0].with.search[0].term: a search term needs a non-empty 'term'")
-        XCTAssertEqual(message(#"{"pages": "3-1"}"#), "p.json:1:55: error: stages[0].with.pages: range '3-1' runs backwards in '3-1'; expected a page list like '1-3,7,10-' or 'all'")
-        XCTAssertEqual(message(#"{"search": [{"term": "x", "severity": "fatal"}]}"#), "p.json:1:83: error: stages[0].with.search[0].severity: expected one of 'error' | 'warning' | 'note', got 'fatal'")
-        XCTAssertEqual(message(#"{"folder": "../.."}"#), "p.json:1:56: error: stages[0].with.folder: expected a folder name inside the output folder")
+        XCTAssertEqual(
+            message(#"{"search": ["ok", {"term": "(unclosed", "regex": true}]}"#),
+            "p.json:1:72: error: stages[0].with.search[1].term: invalid regular expression '(unclosed'")
+        XCTAssertEqual(
+            message(#"{"search": [{"severity": "note"}]}"#),
+            "p.json:1:57: error: stages[0].with.search[0].term: a search term needs a non-empty 'term'")
+        XCTAssertEqual(
+            message(#"{"pages": "3-1"}"#),
+            "p.json:1:55: error: stages[0].with.pages: range '3-1' runs backwards in '3-1'; expected a page list like '1-3,7,10-' or 'all'"
+        )
+        XCTAssertEqual(
+            message(#"{"search": [{"term": "x", "severity": "fatal"}]}"#),
+            "p.json:1:83: error: stages[0].with.search[0].severity: expected one of 'error' | 'warning' | 'note', got 'fatal'"
+        )
+        XCTAssertEqual(
+            message(#"{"folder": "../.."}"#),
+            "p.json:1:56: error: stages[0].with.folder: expected a folder name inside the output folder")
     }
 
     func testGeometryRoundTrip() {
@@ -144,7 +171,9 @@ final class ExtractTextTests: XCTestCase {
         let r = PDFRect(20, 30, 60, 40)
         for rotate in [0, 90, 180, 270] {
             g.rotate = rotate
-            XCTAssertEqual(LinkGeometry.userRect(LinkGeometry.pixelRect(r, on: g, scale: 2), on: g, scale: 2), r, "rotate \(rotate)")
+            XCTAssertEqual(
+                LinkGeometry.userRect(LinkGeometry.pixelRect(r, on: g, scale: 2), on: g, scale: 2), r,
+                "rotate \(rotate)")
         }
     }
 }

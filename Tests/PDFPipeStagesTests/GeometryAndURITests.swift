@@ -33,7 +33,8 @@ final class GeometryTests: XCTestCase {
                 ("top", r.x + r.width / 2, r.y), ("bottom", r.x + r.width / 2, r.y + r.height),
             ]
             for (edge, x, y) in edges {
-                XCTAssertTrue(blueNear(x, y), "page \(i + 1) (/Rotate \(g.rotate)): no stroke at the \(edge) edge of \(r)")
+                XCTAssertTrue(
+                    blueNear(x, y), "page \(i + 1) (/Rotate \(g.rotate)): no stroke at the \(edge) edge of \(r)")
             }
             // And nothing blue in the middle of the rectangle (the mapping is not merely near a stroke).
             XCTAssertFalse(blueNear(r.x + r.width / 2, r.y + r.height / 2 - 4), "page \(i + 1)")
@@ -65,14 +66,19 @@ final class URITests: XCTestCase {
     func testResolutionExamplesOfRFC3986() {
         let base = "http://a/b/c/d;p?q"
         let cases: [(String, String)] = [
-            ("g:h", "g:h"), ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"), ("/g", "http://a/g"),
-            ("//g", "http://g"), ("?y", "http://a/b/c/d;p?y"), ("g?y", "http://a/b/c/g?y"), ("#s", "http://a/b/c/d;p?q#s"),
-            ("g#s", "http://a/b/c/g#s"), ("g?y#s", "http://a/b/c/g?y#s"), (";x", "http://a/b/c/;x"), ("g;x", "http://a/b/c/g;x"),
+            ("g:h", "g:h"), ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"),
+            ("/g", "http://a/g"),
+            ("//g", "http://g"), ("?y", "http://a/b/c/d;p?y"), ("g?y", "http://a/b/c/g?y"),
+            ("#s", "http://a/b/c/d;p?q#s"),
+            ("g#s", "http://a/b/c/g#s"), ("g?y#s", "http://a/b/c/g?y#s"), (";x", "http://a/b/c/;x"),
+            ("g;x", "http://a/b/c/g;x"),
             ("", "http://a/b/c/d;p?q"), (".", "http://a/b/c/"), ("./", "http://a/b/c/"), ("..", "http://a/b/"),
             ("../", "http://a/b/"), ("../g", "http://a/b/g"), ("../..", "http://a/"), ("../../", "http://a/"),
             ("../../g", "http://a/g"), ("../../../g", "http://a/g"), ("/./g", "http://a/g"), ("/../g", "http://a/g"),
-            ("g.", "http://a/b/c/g."), (".g", "http://a/b/c/.g"), ("g..", "http://a/b/c/g.."), ("..g", "http://a/b/c/..g"),
-            ("./../g", "http://a/b/g"), ("./g/.", "http://a/b/c/g/"), ("g/./h", "http://a/b/c/g/h"), ("g/../h", "http://a/b/c/h"),
+            ("g.", "http://a/b/c/g."), (".g", "http://a/b/c/.g"), ("g..", "http://a/b/c/g.."),
+            ("..g", "http://a/b/c/..g"),
+            ("./../g", "http://a/b/g"), ("./g/.", "http://a/b/c/g/"), ("g/./h", "http://a/b/c/g/h"),
+            ("g/../h", "http://a/b/c/h"),
             ("g;x=1/./y", "http://a/b/c/g;x=1/y"), ("g;x=1/../y", "http://a/b/c/y"),
         ]
         for (reference, want) in cases {
@@ -81,14 +87,20 @@ final class URITests: XCTestCase {
     }
 
     func testSyntaxProblems() {
-        let good = ["https://example.com/", "http://[::1]:8080/x", "mailto:a@b.c", "ftp://x.org/%20y", "guide/intro.html", "urn:isbn:0451450523", "https://a.b/c?d=e&f=g#h"]
+        let good = [
+            "https://example.com/", "http://[::1]:8080/x", "mailto:a@b.c", "ftp://x.org/%20y", "guide/intro.html",
+            "urn:isbn:0451450523", "https://a.b/c?d=e&f=g#h",
+        ]
         for u in good { XCTAssertNil(URIReference.problem(in: u), u) }
         let bad: [(String, String)] = [
             ("", "the URI is empty"), ("http://exa mple.com/", "space at position 11 (write %20)"),
-            ("ht!tp://example.com/", "invalid scheme 'ht!tp'"), ("http:/example.com", "an http URI needs '//' and a host"),
-            ("https://", "the URI has no host"), ("http://x.org:80a/", "invalid port '80a'"), ("http://x.org/%zz", "'%' at position 14 is not followed by two hex digits"),
+            ("ht!tp://example.com/", "invalid scheme 'ht!tp'"),
+            ("http:/example.com", "an http URI needs '//' and a host"),
+            ("https://", "the URI has no host"), ("http://x.org:80a/", "invalid port '80a'"),
+            ("http://x.org/%zz", "'%' at position 14 is not followed by two hex digits"),
             ("http://x.org/é", "non-ASCII character 'é' at position 14 (percent-encode it as UTF-8)"),
-            ("http://x.org/a\"b", "character '\"' at position 15 is not allowed (percent-encode it)"), ("mailto:", "the mailto URI has no address"),
+            ("http://x.org/a\"b", "character '\"' at position 15 is not allowed (percent-encode it)"),
+            ("mailto:", "the mailto URI has no address"),
             ("http://ex_ample{.com", "character '{' at position 16 is not allowed (percent-encode it)"),
         ]
         for (u, want) in bad { XCTAssertEqual(URIReference.problem(in: u), want, u) }

@@ -23,14 +23,18 @@ final class HostileInputTests: XCTestCase {
          {"use": "thumbnails", "with": {"width": 40, "pages": "all", "overlay": "links", "incremental": false}},
          {"use": "extract-text"}]
         """#
-    static let linkStages = #"[{"use": "resolve-destinations"}, {"use": "validate-links", "with": {"inventory": true}}]"#
+    static let linkStages =
+        #"[{"use": "resolve-destinations"}, {"use": "validate-links", "with": {"inventory": true}}]"#
 
     func run(_ stages: String, _ folder: String, _ names: [String], reader: String? = nil) throws -> [DocumentResult] {
         try Self.run(stages, folder, names, reader: reader, out: dir + "/out")
     }
 
-    static func run(_ stages: String, _ folder: String, _ names: [String], reader: String? = nil, out: String) throws -> [DocumentResult] {
-        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+    static func run(_ stages: String, _ folder: String, _ names: [String], reader: String? = nil, out: String) throws
+        -> [DocumentResult]
+    {
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         if let reader { setenv("PDFPIPE_READER", reader, 1) } else { unsetenv("PDFPIPE_READER") }
         defer { unsetenv("PDFPIPE_READER") }
         let documents = names.map { InputDocument(path: folder + "/" + $0, relativePath: $0) }
@@ -55,7 +59,9 @@ final class HostileInputTests: XCTestCase {
         // (poppler takes a 2^64-point box for a damaged one and renders US Letter.)
         for name in ["mediabox-400-digits.pdf"] {
             let result = try XCTUnwrap(results.first { $0.path == name })
-            XCTAssertTrue(result.findings.contains { $0.rule == "stage.failed" && $0.message.contains("cannot render") }, "\(result.findings)")
+            XCTAssertTrue(
+                result.findings.contains { $0.rule == "stage.failed" && $0.message.contains("cannot render") },
+                "\(result.findings)")
         }
         // Page labels past 2^31 are read as absent (as poppler does): no mismatch between the two.
         XCTAssertFalse(rules("labels-st-max.pdf").contains("pdf.page-mismatch"), "\(rules("labels-st-max.pdf"))")
@@ -77,23 +83,34 @@ final class HostileInputTests: XCTestCase {
             if result.path.hasPrefix("xref-") {
                 // qpdf's own warnings say it ("expected n n obj"): one problem, one voice.
                 XCTAssertTrue(
-                    result.findings.contains { $0.details["qpdfMessages"]?.arrayValue?.contains { $0.stringValue?.contains("expected n n obj") == true } == true },
+                    result.findings.contains {
+                        $0.details["qpdfMessages"]?.arrayValue?.contains {
+                            $0.stringValue?.contains("expected n n obj") == true
+                        } == true
+                    },
                     "\(result.findings)")
-                XCTAssertFalse(result.findings.contains { $0.message.contains("pdfpipe's reader cannot take") }, "\(result.findings)")
+                XCTAssertFalse(
+                    result.findings.contains { $0.message.contains("pdfpipe's reader cannot take") },
+                    "\(result.findings)")
             }
         }
         let deep = try run(Self.linkStages, dir + "/in", ["nested-deep.pdf"])[0]
         let declined = try XCTUnwrap(deep.findings.first { $0.rule == "pdf.damaged" })
-        XCTAssertTrue(declined.message.contains("2 objects") && declined.message.contains("nested deeper than 256"), declined.message)
+        XCTAssertTrue(
+            declined.message.contains("2 objects") && declined.message.contains("nested deeper than 256"),
+            declined.message)
     }
 
     /// The two readers give the same links and findings (qpdf's damage warnings aside) on every
     /// sample, every fuzz regression input and every hostile file.
     func testTheFastReaderAndQPDFAgree() throws {
         try HostilePDFs.write(to: dir + "/in")
-        let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/Fuzz/reader"
+        let fuzz =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+            + "/Fuzz/reader"
         var sets: [(String, [String])] = [(Samples.folder, Samples.all), (dir + "/in", HostilePDFs.all.map(\.name))]
-        sets.append((fuzz, try FileManager.default.contentsOfDirectory(atPath: fuzz).filter { $0.hasSuffix(".pdf") }.sorted()))
+        sets.append(
+            (fuzz, try FileManager.default.contentsOfDirectory(atPath: fuzz).filter { $0.hasSuffix(".pdf") }.sorted()))
         var compared = 0
         for (folder, names) in sets {
             let fast = try run(Self.linkStages, folder, names)
@@ -112,7 +129,9 @@ final class HostileInputTests: XCTestCase {
     }
 
     /// Runs `body` on another thread; fails instead of hanging the suite if it takes longer.
-    func withinSeconds<T: Sendable>(_ seconds: Double, _ what: String, _ body: @escaping @Sendable () throws -> T) throws -> T {
+    func withinSeconds<T: Sendable>(_ seconds: Double, _ what: String, _ body: @escaping @Sendable () throws -> T)
+        throws -> T
+    {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Result<T, any Error>?>(nil)
         Thread {
@@ -135,23 +154,39 @@ final class HostileInputTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir + "/elsewhere", withIntermediateDirectories: true)
         XCTAssertEqual(mkfifo(root + "/pipe.pdf", 0o600), 0)
         try FileManager.default.createSymbolicLink(atPath: root + "/zero.pdf", withDestinationPath: "/dev/zero")
-        try TestPDF.write(dir + "/elsewhere/secret.pdf", objects: ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"])
-        try FileManager.default.createSymbolicLink(atPath: root + "/outside.pdf", withDestinationPath: dir + "/elsewhere/secret.pdf")
-        func gotor(_ f: String, _ y: Int) -> String { "<< /Type /Annot /Subtype /Link /Rect [0 \(y) 100 \(y + 10)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>" }
-        let annots = [gotor("pipe.pdf", 0), gotor("zero.pdf", 20), gotor("outside.pdf", 40),
-            "<< /Type /Annot /Subtype /Link /Rect [0 60 100 70] /A << /S /URI /URI (pipe.pdf#page=2) >> >>"]
-        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: annots))).write(to: URL(fileURLWithPath: root + "/doc.pdf"))
-        let stages = #"[{"use": "validate-links", "with": {"gotor": true, "external": {"enabled": true, "offline": true}}}]"#
+        try TestPDF.write(
+            dir + "/elsewhere/secret.pdf",
+            objects: ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"])
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/outside.pdf", withDestinationPath: dir + "/elsewhere/secret.pdf")
+        func gotor(_ f: String, _ y: Int) -> String {
+            "<< /Type /Annot /Subtype /Link /Rect [0 \(y) 100 \(y + 10)] /A << /S /GoToR /F (\(f)) /D [0 /Fit] >> >>"
+        }
+        let annots = [
+            gotor("pipe.pdf", 0), gotor("zero.pdf", 20), gotor("outside.pdf", 40),
+            "<< /Type /Annot /Subtype /Link /Rect [0 60 100 70] /A << /S /URI /URI (pipe.pdf#page=2) >> >>",
+        ]
+        try Data(HostilePDFs.classic(HostilePDFs.onePage(annots: annots))).write(
+            to: URL(fileURLWithPath: root + "/doc.pdf"))
+        let stages =
+            #"[{"use": "validate-links", "with": {"gotor": true, "external": {"enabled": true, "offline": true}}}]"#
         let out = dir + "/out"
         let results = try withinSeconds(60, "the link audit") { try Self.run(stages, root, ["doc.pdf"], out: out) }
         let findings = results[0].findings.map { "\($0.rule): \($0.message)" }
-        XCTAssertTrue(findings.contains { $0.hasPrefix("gotor.file-unreadable") && $0.contains("pipe.pdf") && $0.contains("a FIFO") }, "\(findings)")
-        XCTAssertTrue(findings.contains { $0.hasPrefix("gotor.outside-root") && $0.contains("zero.pdf") }, "\(findings)")
-        XCTAssertTrue(findings.contains { $0.hasPrefix("gotor.outside-root") && $0.contains("outside.pdf") }, "\(findings)")
-        XCTAssertTrue(findings.contains { $0.hasPrefix("uri.fragment-missing") && $0.contains("a FIFO") }, "\(findings)")
+        XCTAssertTrue(
+            findings.contains {
+                $0.hasPrefix("gotor.file-unreadable") && $0.contains("pipe.pdf") && $0.contains("a FIFO")
+            }, "\(findings)")
+        XCTAssertTrue(
+            findings.contains { $0.hasPrefix("gotor.outside-root") && $0.contains("zero.pdf") }, "\(findings)")
+        XCTAssertTrue(
+            findings.contains { $0.hasPrefix("gotor.outside-root") && $0.contains("outside.pdf") }, "\(findings)")
+        XCTAssertTrue(
+            findings.contains { $0.hasPrefix("uri.fragment-missing") && $0.contains("a FIFO") }, "\(findings)")
         // Allowed outside the root, the device is still not read.
         let allowing = #"[{"use": "validate-links", "with": {"gotor": true, "allowOutsideRoot": true}}]"#
-        let all = try withinSeconds(60, "the link audit") { try Self.run(allowing, root, ["doc.pdf"], out: out) }[0].findings.map(\.message)
+        let all = try withinSeconds(60, "the link audit") { try Self.run(allowing, root, ["doc.pdf"], out: out) }[0]
+            .findings.map(\.message)
         XCTAssertTrue(all.contains { $0.contains("zero.pdf") && $0.contains("a character device") }, "\(all)")
     }
 
@@ -163,7 +198,8 @@ final class HostileInputTests: XCTestCase {
         try Data(HostilePDFs.slowSearchPage).write(to: URL(fileURLWithPath: dir + "/in/slow.pdf"))
         let old = #"\\b[a-z0-9.-]+\\.internal\\.example\\.com\\b"#
         let shipped = #"(?<![a-z0-9-])[a-z0-9-]+\\.internal\\.example\\.com\\b"#
-        let stages = #"[{"use": "extract-text", "with": {"format": "none", "search": [{"term": "\#(old)", "regex": true}, {"term": "\#(shipped)", "regex": true}]}}]"#
+        let stages =
+            #"[{"use": "extract-text", "with": {"format": "none", "search": [{"term": "\#(old)", "regex": true}, {"term": "\#(shipped)", "regex": true}]}}]"#
         let start = Date()
         let (folder, out) = (dir + "/in", dir + "/out")
         let result = try withinSeconds(60, "the search") { try Self.run(stages, folder, ["slow.pdf"], out: out) }[0]
@@ -184,27 +220,38 @@ final class HostileInputTests: XCTestCase {
         let names = ["a.pdf", "a.PDF", "A.pdf", "{page}.pdf", "1.pdf", ".pdf", "...pdf", long]
         for (k, name) in names.enumerated() {
             let content = "BT /F1 12 Tf 10 100 Td (document \(k)) Tj ET"
-            try TestPDF.write(folder + "/" + name, objects: [
-                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-                "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-            ])
+            try TestPDF.write(
+                folder + "/" + name,
+                objects: [
+                    "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+                    "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+                    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                ])
         }
         let set = try InputSet.expand([folder], relativeTo: dir)
         XCTAssertEqual(Set(set.documents.map(\.relativePath)), Set(names))
-        let stages = #"[{"use": "thumbnails", "with": {"width": 20, "template": "{stem}/{page}.{ext}"}}, {"use": "extract-text"}]"#
-        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
-        let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(set.documents)
+        let stages =
+            #"[{"use": "thumbnails", "with": {"width": 20, "template": "{stem}/{page}.{ext}"}}, {"use": "extract-text"}]"#
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(
+            set.documents)
         XCTAssertTrue(results.allSatisfy { $0.findings.isEmpty }, "\(results.flatMap(\.findings))")
         let artifacts = results.flatMap { $0.artifacts.map(\.path) }
         XCTAssertEqual(artifacts.count, names.count * 2)
-        XCTAssertEqual(Set(artifacts.map { $0.lowercased() }).count, artifacts.count, "no two documents share a file: \(artifacts.sorted())")
+        XCTAssertEqual(
+            Set(artifacts.map { $0.lowercased() }).count, artifacts.count,
+            "no two documents share a file: \(artifacts.sorted())")
         for r in results {
-            let text = try String(contentsOfFile: dir + "/out/" + r.artifacts.first { $0.path.hasSuffix(".txt") }!.path, encoding: .utf8)
+            let text = try String(
+                contentsOfFile: dir + "/out/" + r.artifacts.first { $0.path.hasSuffix(".txt") }!.path, encoding: .utf8)
             let k = names.firstIndex(of: r.path)!
             XCTAssertTrue(text.contains("document \(k)"), "\(r.path): \(text)")
         }
-        XCTAssertTrue(artifacts.allSatisfy { !$0.split(separator: "/").contains { $0.hasPrefix(".") || $0.utf8.count > 240 } }, "\(artifacts)")
+        XCTAssertTrue(
+            artifacts.allSatisfy { !$0.split(separator: "/").contains { $0.hasPrefix(".") || $0.utf8.count > 240 } },
+            "\(artifacts)")
     }
 
     /// Regression (trust issue, 5): a file whose name is not valid UTF-8 was left out of the report
@@ -216,15 +263,19 @@ final class HostileInputTests: XCTestCase {
         var raw = Array((folder + "/bad").utf8) + [0xFF, 0xFE] + Array(".pdf".utf8)
         raw.append(0)
         let bytes = HostilePDFs.classic(HostilePDFs.onePage())
-        let fd = raw.withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        let fd = raw.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+        }
         XCTAssertGreaterThanOrEqual(fd, 0)
         XCTAssertEqual(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }, bytes.count)
         close(fd)
         try Data(bytes).write(to: URL(fileURLWithPath: folder + "/good.pdf"))
         let set = try InputSet.expand([folder], relativeTo: dir)
         XCTAssertEqual(set.documents.map(\.relativePath), [#"bad\xff\xfe.pdf"#, "good.pdf"])
-        let pipeline = try Pipeline.parse(#"{"stages": \#(Self.linkStages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
-        let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(set.documents)
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(Self.linkStages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(
+            set.documents)
         XCTAssertEqual(results.map(\.status), [.failed, .ok])
         XCTAssertEqual(results[0].findings.map(\.rule), ["pdf.unreadable"])
         XCTAssertTrue(results[0].findings[0].message.contains("not valid UTF-8"))

@@ -1,8 +1,9 @@
 import PDFBridge
 import PDFPipeCore
-@testable import PDFPipeStages
 import TestSupport
 import XCTest
+
+@testable import PDFPipeStages
 
 final class InspectTests: XCTestCase {
     func inspect(_ name: String, crossCheck: Bool = true) -> DocumentResult {
@@ -32,9 +33,11 @@ final class InspectTests: XCTestCase {
         XCTAssertEqual(p[1]["width"], 792, "turned 90 degrees")
         XCTAssertEqual(p[3]["width"], 300)
         XCTAssertEqual(p[3]["height"], 400)
-        XCTAssertEqual(r.findings.map(\.message), [
-            "the pages come in 4 sizes (512 x 682 pt (1 page), 792 x 612 pt (3 pages), 612 x 792 pt (1 page), 300 x 400 pt (1 page)) and 4 rotations (0, 90, 180, 270)"
-        ])
+        XCTAssertEqual(
+            r.findings.map(\.message),
+            [
+                "the pages come in 4 sizes (512 x 682 pt (1 page), 792 x 612 pt (3 pages), 612 x 792 pt (1 page), 300 x 400 pt (1 page)) and 4 rotations (0, 90, 180, 270)"
+            ])
     }
 
     func testDocumentConditions() {
@@ -50,7 +53,8 @@ final class InspectTests: XCTestCase {
         XCTAssertNil(user.pageCount)
 
         let unreadable = [
-            "garbage.pdf": "not a PDF file: no '%PDF-' header in the first 1024 bytes (qpdf cannot open the file: unable to find trailer dictionary while recovering damaged file)",
+            "garbage.pdf":
+                "not a PDF file: no '%PDF-' header in the first 1024 bytes (qpdf cannot open the file: unable to find trailer dictionary while recovering damaged file)",
             "empty.pdf": "the file is empty (0 bytes)",
         ]
         for (name, message) in unreadable {
@@ -64,8 +68,11 @@ final class InspectTests: XCTestCase {
         XCTAssertEqual(damaged.status, .ok)
         XCTAssertEqual(damaged.pageCount, 2)
         // One problem, one finding: qpdf's messages with it.
-        XCTAssertEqual(damaged.findings.map(\.message), ["qpdf: file is damaged (and 2 more qpdf warnings: see qpdfMessages)"])
-        XCTAssertEqual(damaged.findings.first?.details["qpdfMessages"], ["file is damaged", "xref not found (offset 1073)", "Attempting to reconstruct cross-reference table"])
+        XCTAssertEqual(
+            damaged.findings.map(\.message), ["qpdf: file is damaged (and 2 more qpdf warnings: see qpdfMessages)"])
+        XCTAssertEqual(
+            damaged.findings.first?.details["qpdfMessages"],
+            ["file is damaged", "xref not found (offset 1073)", "Attempting to reconstruct cross-reference table"])
         XCTAssertEqual(damaged.findings.first?.details["count"], 3)
         XCTAssertEqual(Set(damaged.findings.map(\.rule)), ["pdf.damaged"])
     }
@@ -105,10 +112,14 @@ final class VanishingInputTests: XCTestCase {
         for name in ["validate-links", "inspect", "thumbnails", "extract-text"] {
             let pipeline = try Pipeline.parse(
                 #"{"stages": [{"use": "\#(name)"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
-            let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(set.documents)
+            let results = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: set.root, jobs: 2).run(
+                set.documents)
             XCTAssertEqual(results.map(\.status), [.ok, .failed, .ok], name)
             XCTAssertEqual(results[1].findings.map(\.rule), ["pdf.unreadable"], name)
-            XCTAssertTrue(results[1].findings.first?.message.contains("b.pdf") == true || results[1].findings.first?.message.lowercased().contains("no such file") == true, "\(name): \(results[1].findings.first?.message ?? "")")
+            XCTAssertTrue(
+                results[1].findings.first?.message.contains("b.pdf") == true
+                    || results[1].findings.first?.message.lowercased().contains("no such file") == true,
+                "\(name): \(results[1].findings.first?.message ?? "")")
         }
     }
 }

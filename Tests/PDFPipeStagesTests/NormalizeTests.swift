@@ -12,7 +12,8 @@ final class NormalizeTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
 
     func run(_ name: String, _ stages: String, in folder: String = Samples.folder) throws -> DocumentResult {
-        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: folder, jobs: 1).process(
             InputDocument(path: folder + "/" + name, relativePath: name))
     }
@@ -34,7 +35,10 @@ final class NormalizeTests: XCTestCase {
     func testRoundTrip() throws {
         for name in Samples.readable {
             let original = try run(name, #"[{"use": "validate-links"}]"#)
-            let r = try run(name, #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate"}}, {"use": "validate-links"}]"#)
+            let r = try run(
+                name,
+                #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate"}}, {"use": "validate-links"}]"#
+            )
             XCTAssertEqual(r.status, .ok, name)
             let copy = out + "/normalized/" + name
             XCTAssertEqual(r.artifacts, [Artifact(kind: "normalized", path: "normalized/" + name)], name)
@@ -43,14 +47,16 @@ final class NormalizeTests: XCTestCase {
             XCTAssertFalse(text.contains("WARNING"), "\(name): \(text)")
             XCTAssertEqual(r.pageCount, original.pageCount, name)
             XCTAssertEqual(links(r), links(original), name)
-            XCTAssertEqual(r.sections["linkSummary"]?["reader"], "pdfpipe", "\(name): the repaired, decrypted copy is plain PDF")
+            XCTAssertEqual(
+                r.sections["linkSummary"]?["reader"], "pdfpipe", "\(name): the repaired, decrypted copy is plain PDF")
         }
     }
 
     func testDamagedFileIsRepairedForTheLaterStages() throws {
         let r = try run("damaged-xref.pdf", #"[{"use": "normalize"}, {"use": "check"}, {"use": "validate-links"}]"#)
         XCTAssertEqual(r.status, .ok)
-        XCTAssertEqual(r.findings.map(\.message), ["qpdf: file is damaged (and 2 more qpdf warnings: see qpdfMessages)"])
+        XCTAssertEqual(
+            r.findings.map(\.message), ["qpdf: file is damaged (and 2 more qpdf warnings: see qpdfMessages)"])
         XCTAssertEqual(Set(r.findings.map(\.rule)), ["pdf.damaged"])
         XCTAssertEqual(r.findings.map(\.stage), ["normalize"], "check finds nothing in the repaired copy")
         XCTAssertEqual(r.sections["check"], ["ok": true, "warnings": 0])
@@ -64,7 +70,9 @@ final class NormalizeTests: XCTestCase {
         // Without the password: normalize says so and leaves the file; validate-links cannot open it.
         let none = try run("encrypted-user.pdf", stages.replacingOccurrences(of: "PW", with: out + "/missing"))
         XCTAssertEqual(none.findings.map(\.rule), ["pdf.encrypted", "pdf.password-required"])
-        XCTAssertEqual(none.findings[0].message, "the document is encrypted and was not normalized: the password file '\(out)/missing' cannot be read")
+        XCTAssertEqual(
+            none.findings[0].message,
+            "the document is encrypted and was not normalized: the password file '\(out)/missing' cannot be read")
         // With it: decrypted, and the link is audited.
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try "user-secret\n".write(toFile: out + "/pw", atomically: true, encoding: .utf8)
@@ -76,7 +84,9 @@ final class NormalizeTests: XCTestCase {
         // A wrong password.
         try "nope\n".write(toFile: out + "/pw", atomically: true, encoding: .utf8)
         let wrong = try run("encrypted-user.pdf", stages.replacingOccurrences(of: "PW", with: out + "/pw"))
-        XCTAssertEqual(wrong.findings.first?.message, "the document is encrypted and was not normalized: the password given does not open it")
+        XCTAssertEqual(
+            wrong.findings.first?.message,
+            "the document is encrypted and was not normalized: the password given does not open it")
         // An owner password only: qpdf opens and decrypts it without one.
         let owner = try run("encrypted-owner.pdf", #"[{"use": "normalize"}, {"use": "inspect"}]"#)
         XCTAssertEqual(owner.findings, [], "the copy is no longer encrypted")
@@ -84,7 +94,10 @@ final class NormalizeTests: XCTestCase {
     }
 
     func testUnreadableFilesSkipTheRestVisibly() throws {
-        for (name, message) in [("garbage.pdf", "not a PDF file: no '%PDF-' header in the first 1024 bytes"), ("empty.pdf", "the file is empty (0 bytes)")] {
+        for (name, message) in [
+            ("garbage.pdf", "not a PDF file: no '%PDF-' header in the first 1024 bytes"),
+            ("empty.pdf", "the file is empty (0 bytes)"),
+        ] {
             let r = try run(name, #"[{"use": "normalize"}, {"use": "check"}, {"use": "validate-links"}]"#)
             XCTAssertEqual(r.status, .failed, name)
             XCTAssertEqual(r.findings.map(\.rule), ["pdf.unreadable"], name)
@@ -100,7 +113,8 @@ final class NormalizeTests: XCTestCase {
         let crash = out + "/crash.sh"
         let fail = out + "/fail.sh"
         try "#!/bin/sh\nkill -SEGV $$\n".write(toFile: crash, atomically: true, encoding: .utf8)
-        try "#!/bin/sh\ncat >/dev/null\necho 'E qpdf: the helper says no'\nexit 2\n".write(toFile: fail, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ncat >/dev/null\necho 'E qpdf: the helper says no'\nexit 2\n".write(
+            toFile: fail, atomically: true, encoding: .utf8)
         for f in [crash, fail] { chmod(f, 0o755) }
         defer { QPDFJob.helper = nil }
         let stages = #"[{"use": "normalize"}, {"use": "validate-links"}]"#
@@ -124,12 +138,18 @@ final class NormalizeTests: XCTestCase {
     }
 
     func testDeterministicOutput() throws {
-        _ = try run("links-internal.pdf", #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate", "linearize": true}}]"#)
+        _ = try run(
+            "links-internal.pdf",
+            #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate", "linearize": true}}]"#)
         let first = FileManager.default.contents(atPath: out + "/normalized/links-internal.pdf")
-        _ = try run("links-internal.pdf", #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate", "linearize": true}}]"#)
+        _ = try run(
+            "links-internal.pdf",
+            #"[{"use": "normalize", "with": {"keep": true, "objectStreams": "generate", "linearize": true}}]"#)
         XCTAssertEqual(first, FileManager.default.contents(atPath: out + "/normalized/links-internal.pdf"))
         XCTAssertTrue(try qpdfCheck(out + "/normalized/links-internal.pdf").output.contains("File is linearized"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out + "/normalized"), ["links-internal.pdf"], "no temporary file left")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: out + "/normalized"), ["links-internal.pdf"],
+            "no temporary file left")
     }
 
     func testCheckStage() throws {
@@ -145,13 +165,24 @@ final class NormalizeTests: XCTestCase {
     func testBadOptions() {
         func message(_ with: String) -> String {
             do {
-                _ = try Pipeline.parse(#"{"stages": [{"use": "normalize", "with": \#(with)}]}"#, file: "p.json", catalog: StageTable.all, formats: ["json"])
+                _ = try Pipeline.parse(
+                    #"{"stages": [{"use": "normalize", "with": \#(with)}]}"#, file: "p.json", catalog: StageTable.all,
+                    formats: ["json"])
                 return "no error"
             } catch { return "\(error)" }
         }
-        XCTAssertEqual(message(#"{"forceVersion": "1.x"}"#), "p.json:1:59: error: stages[0].with.forceVersion: expected a PDF version such as '1.5' or '2.0', got '1.x'")
-        XCTAssertEqual(message(#"{"qdf": true, "linearize": true}"#), "p.json:1:50: error: stages[0].with.qdf: qdf and linearize cannot be combined (qpdf refuses it)")
-        XCTAssertEqual(message(#"{"objectStreams": "on"}"#), "p.json:1:60: error: stages[0].with.objectStreams: expected one of 'preserve' | 'disable' | 'generate', got 'on'")
-        XCTAssertTrue(message(#"{"password": "x"}"#).hasPrefix("p.json:1:55: error: stages[0].with.password: unknown option 'password' (known options: "))
+        XCTAssertEqual(
+            message(#"{"forceVersion": "1.x"}"#),
+            "p.json:1:59: error: stages[0].with.forceVersion: expected a PDF version such as '1.5' or '2.0', got '1.x'")
+        XCTAssertEqual(
+            message(#"{"qdf": true, "linearize": true}"#),
+            "p.json:1:50: error: stages[0].with.qdf: qdf and linearize cannot be combined (qpdf refuses it)")
+        XCTAssertEqual(
+            message(#"{"objectStreams": "on"}"#),
+            "p.json:1:60: error: stages[0].with.objectStreams: expected one of 'preserve' | 'disable' | 'generate', got 'on'"
+        )
+        XCTAssertTrue(
+            message(#"{"password": "x"}"#).hasPrefix(
+                "p.json:1:55: error: stages[0].with.password: unknown option 'password' (known options: "))
     }
 }

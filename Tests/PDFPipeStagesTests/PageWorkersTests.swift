@@ -26,7 +26,9 @@ final class PageWorkersTests: XCTestCase {
         ]
         for p in 1...pages {
             let content = "BT /F1 24 Tf 72 700 Td (Page \(p) of \(name)) Tj ET 72 100 \(p * 5) 20 re f"
-            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 800] /Contents \(5 + 2 * (p - 1)) 0 R /Resources << /Font << /F1 3 0 R >> >> >>")
+            objects.append(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 800] /Contents \(5 + 2 * (p - 1)) 0 R /Resources << /Font << /F1 3 0 R >> >> >>"
+            )
             objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
         }
         try TestPDF.write(dir + "/in/" + name, objects: objects)
@@ -40,12 +42,16 @@ final class PageWorkersTests: XCTestCase {
             [{"use": "thumbnails", "with": {"width": 60, "pages": "all", "incremental": false}},
              {"use": "extract-text", "with": {"format": "json", "words": true, "search": ["Page 3"]}}]
             """#
-        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
-        let documents = ["big.pdf", "small.pdf", "mid.pdf"].map { InputDocument(path: dir + "/in/" + $0, relativePath: $0) }
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let documents = ["big.pdf", "small.pdf", "mid.pdf"].map {
+            InputDocument(path: dir + "/in/" + $0, relativePath: $0)
+        }
         var outputs: [(results: [DocumentResult], files: [String: Data])] = []
         for jobs in [1, 2, 3] {
             let out = dir + "/out\(jobs)"
-            var results = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: dir + "/in", jobs: jobs).run(documents)
+            var results = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: dir + "/in", jobs: jobs).run(
+                documents)
             for i in results.indices { results[i].timings = [:] }
             var files: [String: Data] = [:]
             for r in results {
@@ -55,7 +61,9 @@ final class PageWorkersTests: XCTestCase {
         }
         XCTAssertEqual(outputs[0].results.map(\.pageCount), [60, 2, 40])
         XCTAssertEqual(outputs[0].files.count, 60 + 2 + 40 + 3, "thumbnails and text files")
-        XCTAssertEqual(outputs[0].results[0].findings.filter { $0.rule == "text.match" }.map(\.page), [3, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39])
+        XCTAssertEqual(
+            outputs[0].results[0].findings.filter { $0.rule == "text.match" }.map(\.page),
+            [3, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39])
         for k in 1..<outputs.count {
             XCTAssertEqual(outputs[k].results, outputs[0].results, "jobs \(k + 1)")
             XCTAssertEqual(outputs[k].files, outputs[0].files, "jobs \(k + 1)")
@@ -73,7 +81,8 @@ final class PageWorkersTests: XCTestCase {
             [{"use": "thumbnails", "with": {"width": 40, "pages": "all", "incremental": false}},
              {"use": "extract-text", "with": {"format": "txt"}}]
             """#
-        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         let names = ["small1.pdf", "big.pdf", "small2.pdf", "mid.pdf", "small3.pdf", "small4.pdf", "small5.pdf"]
         let documents = names.map { InputDocument(path: dir + "/in/" + $0, relativePath: $0) }
         let helpers = PageHelpers()

@@ -12,20 +12,28 @@ final class PopplerSecondOpinionTests: XCTestCase {
     let intended: [String: String] = [
         "broken-links.pdf 1 7": "unknown fit type /Bogus: poppler drops the action; pdfpipe reports dest.malformed",
         "broken-links.pdf 1 11": "GoTo without /D: poppler drops the action; pdfpipe reports action.malformed",
-        "dests-nametree.pdf 1 4": "poppler_document_find_dest does not find the PDFDocEncoding key 'café' (byte E9), though pdfinfo -dests lists it",
-        "dests-nametree.pdf 1 8": "poppler_document_find_dest does not find the UTF-16BE key 'übersicht', though pdfinfo -dests lists it",
+        "dests-nametree.pdf 1 4":
+            "poppler_document_find_dest does not find the PDFDocEncoding key 'café' (byte E9), though pdfinfo -dests lists it",
+        "dests-nametree.pdf 1 8":
+            "poppler_document_find_dest does not find the UTF-16BE key 'übersicht', though pdfinfo -dests lists it",
         "gotor.pdf 1 1": "poppler does not resolve names in other files (page 0)",
         "gotor.pdf 1 3": "poppler does not resolve names in other files (page 0)",
         "gotor.pdf 1 8": "poppler does not resolve names in other files (page 0)",
-        "gotor.pdf 1 4": "missing.pdf: poppler gives the page without looking at the file; pdfpipe reports gotor.file-missing",
-        "gotor.pdf 1 6": "remote page 99 of 4: poppler gives page 100 without looking; pdfpipe reports gotor.page-out-of-range",
-        "gotor.pdf 1 7": "outside the input root: poppler gives page 1; pdfpipe does not follow it (gotor.outside-root)",
+        "gotor.pdf 1 4":
+            "missing.pdf: poppler gives the page without looking at the file; pdfpipe reports gotor.file-missing",
+        "gotor.pdf 1 6":
+            "remote page 99 of 4: poppler gives page 100 without looking; pdfpipe reports gotor.page-out-of-range",
+        "gotor.pdf 1 7":
+            "outside the input root: poppler gives page 1; pdfpipe does not follow it (gotor.outside-root)",
         "uri-links.pdf 1 3": "poppler puts /URI /Base in front without RFC 3986 resolution ('manual/../index.html')",
         "uri-links.pdf 1 8": "an empty URI: poppler gives the base URI; pdfpipe reports uri.malformed",
         "uri-links.pdf 1 9": "a URI action without /URI: poppler drops the action; pdfpipe reports uri.malformed",
-        "uri-links.pdf 1 10": "'https//…' (colon forgotten): poppler resolves it against /URI /Base; pdfpipe reports uri.malformed with the fix",
-        "uri-links.pdf 1 11": "'^' and a space: poppler gives the URI as written; pdfpipe gives what browsers request (percent-encoded) and reports uri.browser-repaired",
-        "uri-targets.pdf 1 6": "poppler puts http:// in front of a relative URI that starts with 'www.'; pdfpipe keeps it relative (and its external check says the scheme was forgotten)",
+        "uri-links.pdf 1 10":
+            "'https//…' (colon forgotten): poppler resolves it against /URI /Base; pdfpipe reports uri.malformed with the fix",
+        "uri-links.pdf 1 11":
+            "'^' and a space: poppler gives the URI as written; pdfpipe gives what browsers request (percent-encoded) and reports uri.browser-repaired",
+        "uri-targets.pdf 1 6":
+            "poppler puts http:// in front of a relative URI that starts with 'www.'; pdfpipe keeps it relative (and its external check says the scheme was forgotten)",
     ]
 
     func testEveryLinkOfEverySampleAgreesWithPoppler() throws {
@@ -39,7 +47,8 @@ final class PopplerSecondOpinionTests: XCTestCase {
             let pageObjects = PageTree.pages(source)
             let pages = PageIndex(pageObjects)
             var audit = LinkAudit(
-                source: source, pages: pageObjects, table: DestinationTable(root: PDFObject.root(of: source), pages: pages),
+                source: source, pages: pageObjects,
+                table: DestinationTable(root: PDFObject.root(of: source), pages: pages),
                 options: .init(), sourcePath: Samples.path(name), inputRoot: Samples.folder, remote: RemoteDocuments())
             audit.run()
             for i in 0..<pages.count {
@@ -64,9 +73,11 @@ final class PopplerSecondOpinionTests: XCTestCase {
                     if theirPage == 0 { theirPage = nil }
                     let ourKind = a.kind == "other" ? "other" : a.kind
                     let mismatch =
-                        ourKind != b.kind ? "kind \(ourKind) vs \(b.kind)"
-                        : a.targetPage != theirPage ? "page \(a.targetPage.map(String.init) ?? "none") vs \(theirPage.map(String.init) ?? "none")"
-                        : a.kind == "uri" && a.uri != b.uri ? "uri \(a.uri ?? "none") vs \(b.uri ?? "none")" : nil
+                        ourKind != b.kind
+                        ? "kind \(ourKind) vs \(b.kind)"
+                        : a.targetPage != theirPage
+                            ? "page \(a.targetPage.map(String.init) ?? "none") vs \(theirPage.map(String.init) ?? "none")"
+                            : a.kind == "uri" && a.uri != b.uri ? "uri \(a.uri ?? "none") vs \(b.uri ?? "none")" : nil
                     if let mismatch { differences[key] = mismatch }
                 }
             }

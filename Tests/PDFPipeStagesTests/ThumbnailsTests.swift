@@ -12,7 +12,8 @@ final class ThumbnailsTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
 
     func run(_ name: String, _ stages: String) throws -> DocumentResult {
-        let pipeline = try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: Samples.folder, jobs: 1).process(
             InputDocument(path: Samples.path(name), relativePath: name))
     }
@@ -21,7 +22,10 @@ final class ThumbnailsTests: XCTestCase {
     /// files and the report one worker gives.
     func testParallelPagesGiveTheSameThumbnails() throws {
         func render(_ workers: Int) throws -> (DocumentResult, [String: Data]) {
-            let r = try run("page-labels.pdf", #"[{"use": "thumbnails", "with": {"width": 120, "pages": "all", "incremental": false, "pageWorkers": \#(workers)}}]"#)
+            let r = try run(
+                "page-labels.pdf",
+                #"[{"use": "thumbnails", "with": {"width": 120, "pages": "all", "incremental": false, "pageWorkers": \#(workers)}}]"#
+            )
             var files: [String: Data] = [:]
             for a in r.artifacts { files[a.path] = FileManager.default.contents(atPath: out + "/" + a.path) }
             return (r, files)
@@ -75,7 +79,10 @@ final class ThumbnailsTests: XCTestCase {
                 p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftocairo")
                 let poppler = try PopplerFile(path: Samples.path(name))
                 let dpi = 200.0 / (try XCTUnwrap(poppler.page(page - 1)).size.width) * 72
-                p.arguments = ["-png", "-singlefile", "-cropbox", "-r", "\(dpi)", "-f", "\(page)", "-l", "\(page)", Samples.path(name), out + "/ref"]
+                p.arguments = [
+                    "-png", "-singlefile", "-cropbox", "-r", "\(dpi)", "-f", "\(page)", "-l", "\(page)",
+                    Samples.path(name), out + "/ref",
+                ]
                 p.standardError = FileHandle.nullDevice
                 try p.run()
                 p.waitUntilExit()
@@ -91,9 +98,13 @@ final class ThumbnailsTests: XCTestCase {
     /// `annotations: false` draws the page content only, as `pdftoppm -hide-annotations` does;
     /// the default draws them (inventory.pdf page 2: a red /Square, a note and an attachment icon).
     func testAnnotationsHiddenAgreeWithPdftoppm() throws {
-        let hidden = try run("inventory.pdf", #"[{"use": "thumbnails", "with": {"width": 200, "pages": "2", "annotations": false, "folder": "off"}}]"#)
-        let shown = try run("inventory.pdf", #"[{"use": "thumbnails", "with": {"width": 200, "pages": "2", "folder": "on"}}]"#)
-        let off = try CairoImage(png: out + "/" + (try XCTUnwrap(hidden.artifacts.first { $0.kind == "thumbnail" })).path)
+        let hidden = try run(
+            "inventory.pdf",
+            #"[{"use": "thumbnails", "with": {"width": 200, "pages": "2", "annotations": false, "folder": "off"}}]"#)
+        let shown = try run(
+            "inventory.pdf", #"[{"use": "thumbnails", "with": {"width": 200, "pages": "2", "folder": "on"}}]"#)
+        let off = try CairoImage(
+            png: out + "/" + (try XCTUnwrap(hidden.artifacts.first { $0.kind == "thumbnail" })).path)
         let on = try CairoImage(png: out + "/" + (try XCTUnwrap(shown.artifacts.first { $0.kind == "thumbnail" })).path)
         func reddish(_ image: CairoImage) -> Int {
             var n = 0
@@ -111,7 +122,10 @@ final class ThumbnailsTests: XCTestCase {
         let dpi = 200.0 / (try XCTUnwrap(poppler.page(1)).size.width) * 72
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftoppm")
-        p.arguments = ["-png", "-singlefile", "-cropbox", "-hide-annotations", "-r", "\(dpi)", "-f", "2", "-l", "2", Samples.path("inventory.pdf"), out + "/ref"]
+        p.arguments = [
+            "-png", "-singlefile", "-cropbox", "-hide-annotations", "-r", "\(dpi)", "-f", "2", "-l", "2",
+            Samples.path("inventory.pdf"), out + "/ref",
+        ]
         p.standardError = FileHandle.nullDevice
         try p.run()
         p.waitUntilExit()
@@ -125,11 +139,13 @@ final class ThumbnailsTests: XCTestCase {
     func testOtherPageBoxes() throws {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let content = "1 0 0 rg 100 100 200 100 re f 0 0 1 rg 0 0 100 400 re f"
-        try TestPDF.write(out + "/boxes.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /CropBox [0 0 400 400] /TrimBox [100 100 300 200] /Rotate 90 /Contents 4 0 R >>",
-            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
-        ])
+        try TestPDF.write(
+            out + "/boxes.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /CropBox [0 0 400 400] /TrimBox [100 100 300 200] /Rotate 90 /Contents 4 0 R >>",
+                "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+            ])
         let pipeline = try Pipeline.parse(
             #"{"stages": [{"use": "thumbnails", "with": {"dpi": 72, "box": "trim", "folder": "trim"}}, {"use": "thumbnails", "with": {"dpi": 72, "box": "media", "folder": "media"}}]}"#,
             file: "t.json", catalog: StageTable.all, formats: ["json"])
@@ -151,7 +167,10 @@ final class ThumbnailsTests: XCTestCase {
 
     /// Broken links outlined in red, working ones in yellow, where the links sit.
     func testOverlay() throws {
-        let r = try run("broken-links.pdf", #"[{"use": "validate-links"}, {"use": "thumbnails", "with": {"width": 612, "overlay": "links", "template": "{stem}-p{page:03}.png"}}]"#)
+        let r = try run(
+            "broken-links.pdf",
+            #"[{"use": "validate-links"}, {"use": "thumbnails", "with": {"width": 612, "overlay": "links", "template": "{stem}-p{page:03}.png"}}]"#
+        )
         XCTAssertEqual(r.artifacts, [Artifact(kind: "thumbnail", page: 1, path: "thumbnails/broken-links-p001.png")])
         let image = try CairoImage(png: out + "/thumbnails/broken-links-p001.png")
         XCTAssertEqual(image.width, 612)
@@ -174,16 +193,20 @@ final class ThumbnailsTests: XCTestCase {
     /// the link's identity (page and place in /Annots) now.
     func testABrokenLinkWithAPreciseRectangleIsDrawnBroken() throws {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try TestPDF.write(out + "/precise.pdf", objects: [
-            "<< /Type /Catalog /Pages 2 0 R /Names << /Dests << /Names [(ok) [3 0 R /Fit]] >> >> >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Annots [4 0 R 5 0 R] >>",
-            "<< /Type /Annot /Subtype /Link /Rect [50.123456 300.987654 350.55555 330.44444] /Border [0 0 0] /Dest (missing) >>",
-            "<< /Type /Annot /Subtype /Link /Rect [50.123456 100.987654 350.55555 130.44444] /Border [0 0 0] /Dest (ok) >>",
-        ])
+        try TestPDF.write(
+            out + "/precise.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R /Names << /Dests << /Names [(ok) [3 0 R /Fit]] >> >> >>",
+                "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Annots [4 0 R 5 0 R] >>",
+                "<< /Type /Annot /Subtype /Link /Rect [50.123456 300.987654 350.55555 330.44444] /Border [0 0 0] /Dest (missing) >>",
+                "<< /Type /Annot /Subtype /Link /Rect [50.123456 100.987654 350.55555 130.44444] /Border [0 0 0] /Dest (ok) >>",
+            ])
         let pipeline = try Pipeline.parse(
             #"{"stages": [{"use": "validate-links"}, {"use": "thumbnails", "with": {"dpi": 72, "overlay": "links", "incremental": false}}]}"#,
             file: "t.json", catalog: StageTable.all, formats: ["json"])
-        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out, jobs: 1).process(InputDocument(path: out + "/precise.pdf", relativePath: "precise.pdf"))
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out, jobs: 1).process(
+            InputDocument(path: out + "/precise.pdf", relativePath: "precise.pdf"))
         XCTAssertEqual(r.findings.map(\.rule), ["dest.name-not-found"])
         XCTAssertEqual(r.findings.first?.details["annotationIndex"], 0)
         let image = try CairoImage(png: out + "/thumbnails/precise/1.png")
@@ -201,25 +224,39 @@ final class ThumbnailsTests: XCTestCase {
             #"[{"use": "thumbnails", "with": {"overlay": "links"}}, {"use": "validate-links"}]"#,
             #"[{"use": "validate-links", "with": {"inventory": false}}, {"use": "thumbnails", "with": {"overlay": "links"}}]"#,
         ] {
-            XCTAssertThrowsError(try Pipeline.parse(#"{"stages": \#(stages)}"#, file: "p.json", catalog: StageTable.all, formats: ["json"]), stages) { e in
+            XCTAssertThrowsError(
+                try Pipeline.parse(
+                    #"{"stages": \#(stages)}"#, file: "p.json", catalog: StageTable.all, formats: ["json"]), stages
+            ) { e in
                 XCTAssertTrue("\(e)".contains("overlay 'links' needs"), "\(e)")
             }
         }
-        XCTAssertNoThrow(try Pipeline.parse(#"{"stages": [{"use": "validate-links"}, {"use": "thumbnails", "with": {"overlay": "links"}}]}"#, file: "p.json", catalog: StageTable.all, formats: ["json"]))
+        XCTAssertNoThrow(
+            try Pipeline.parse(
+                #"{"stages": [{"use": "validate-links"}, {"use": "thumbnails", "with": {"overlay": "links"}}]}"#,
+                file: "p.json", catalog: StageTable.all, formats: ["json"]))
     }
 
     func testOptionsAndNames() throws {
         func message(_ with: String) -> String {
             do {
-                _ = try Pipeline.parse(#"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "p.json", catalog: StageTable.all, formats: ["json"])
+                _ = try Pipeline.parse(
+                    #"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "p.json", catalog: StageTable.all,
+                    formats: ["json"])
                 return "no error"
             } catch { return "\(error)" }
         }
-        XCTAssertTrue(message(#"{"template": "{stem}.png"}"#).hasSuffix("stages[0].with.template: the template must contain {page} (or {page:03}), or pages would overwrite each other"))
+        XCTAssertTrue(
+            message(#"{"template": "{stem}.png"}"#).hasSuffix(
+                "stages[0].with.template: the template must contain {page} (or {page:03}), or pages would overwrite each other"
+            ))
         XCTAssertTrue(message(#"{"pages": "0"}"#).contains("stages[0].with.pages: invalid page '0'"))
         XCTAssertTrue(message(#"{"width": 0}"#).hasSuffix("stages[0].with.width: give a width, a height or a dpi"))
         // A template cannot leave the output folder.
-        let r = try run("page-labels.pdf", #"[{"use": "thumbnails", "with": {"template": "../../{name}-{page}.png", "pages": "2,last", "height": 100}}]"#)
+        let r = try run(
+            "page-labels.pdf",
+            #"[{"use": "thumbnails", "with": {"template": "../../{name}-{page}.png", "pages": "2,last", "height": 100}}]"#
+        )
         XCTAssertEqual(r.artifacts.map(\.path), ["thumbnails/page-labels-2.png", "thumbnails/page-labels-8.png"])
         XCTAssertEqual(try CairoImage(png: out + "/thumbnails/page-labels-8.png").height, 100)
     }
@@ -233,7 +270,8 @@ final class IncrementalThumbnailsTests: XCTestCase {
 
     func run(_ with: String, force: Bool = false) throws -> DocumentResult {
         var pipeline = try Pipeline.parse(
-            #"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+            #"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all,
+            formats: ["json"])
         pipeline.force = force
         return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: Samples.folder, jobs: 1).process(
             InputDocument(path: Samples.path("page-labels.pdf"), relativePath: "page-labels.pdf"))
@@ -247,10 +285,13 @@ final class IncrementalThumbnailsTests: XCTestCase {
         let options = #"{"pages": "1-3,last-1", "contactSheet": true, "contactSheetColumns": 2}"#
         let first = try run(options)
         XCTAssertEqual(first.sections["thumbnails"], ["rendered": 4, "skipped": 0])
-        XCTAssertEqual(first.artifacts.map(\.path), [
-            "thumbnails/page-labels/1.png", "thumbnails/page-labels/2.png", "thumbnails/page-labels/3.png", "thumbnails/page-labels/7.png",
-            "thumbnails/page-labels.contact.png",
-        ])
+        XCTAssertEqual(
+            first.artifacts.map(\.path),
+            [
+                "thumbnails/page-labels/1.png", "thumbnails/page-labels/2.png", "thumbnails/page-labels/3.png",
+                "thumbnails/page-labels/7.png",
+                "thumbnails/page-labels.contact.png",
+            ])
         let sheet = try CairoImage(png: out + "/thumbnails/page-labels.contact.png")
         // Two columns and two rows of 200 x 259 thumbnails (612 x 792 pt pages), 8 pixels apart.
         XCTAssertEqual(sheet.width, 2 * (200 + 8) + 8)
@@ -262,7 +303,9 @@ final class IncrementalThumbnailsTests: XCTestCase {
         XCTAssertEqual(second.artifacts, first.artifacts)
         XCTAssertEqual(try modified("thumbnails/page-labels/1.png"), before, "nothing rewritten")
         XCTAssertEqual(try run(options, force: true).sections["thumbnails"], ["rendered": 4, "skipped": 0])
-        XCTAssertEqual(try run(#"{"pages": "1-3,last-1", "contactSheet": true, "contactSheetColumns": 2, "width": 100}"#).sections["thumbnails"], ["rendered": 4, "skipped": 0], "a changed option renders again")
+        XCTAssertEqual(
+            try run(#"{"pages": "1-3,last-1", "contactSheet": true, "contactSheetColumns": 2, "width": 100}"#).sections[
+                "thumbnails"], ["rendered": 4, "skipped": 0], "a changed option renders again")
     }
 }
 
@@ -273,7 +316,9 @@ final class ThumbnailFormatTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: out) }
 
     func render(_ with: String) throws -> DocumentResult {
-        let pipeline = try Pipeline.parse(#"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all,
+            formats: ["json"])
         return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: Samples.folder, jobs: 1).process(
             InputDocument(path: Samples.path("rotated-cropped.pdf"), relativePath: "rotated-cropped.pdf"))
     }
@@ -285,7 +330,9 @@ final class ThumbnailFormatTests: XCTestCase {
             guard b[i] == 0xFF else { return nil }
             let marker = b[i + 1]
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            if marker == 0xC0 || marker == 0xC2 { return (Int(b[i + 7]) << 8 | Int(b[i + 8]), Int(b[i + 5]) << 8 | Int(b[i + 6])) }
+            if marker == 0xC0 || marker == 0xC2 {
+                return (Int(b[i + 7]) << 8 | Int(b[i + 8]), Int(b[i + 5]) << 8 | Int(b[i + 6]))
+            }
             i += 2 + length
         }
         return nil
@@ -293,16 +340,23 @@ final class ThumbnailFormatTests: XCTestCase {
 
     func testJPEGAndWebP() throws {
         let jpeg = try render(#"{"format": "jpeg", "quality": 80, "pages": "1,2"}"#)
-        XCTAssertEqual(jpeg.artifacts.map(\.path), ["thumbnails/rotated-cropped/1.jpg", "thumbnails/rotated-cropped/2.jpg"])
-        let j1 = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped/1.jpg")).map { $0 }
+        XCTAssertEqual(
+            jpeg.artifacts.map(\.path), ["thumbnails/rotated-cropped/1.jpg", "thumbnails/rotated-cropped/2.jpg"])
+        let j1 = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped/1.jpg")).map {
+            $0
+        }
         XCTAssertEqual(Array(j1.prefix(3)), [0xFF, 0xD8, 0xFF])
         XCTAssertEqual(jpegSize(j1).map { [$0.0, $0.1] }, [200, 267], "512 x 682 pt crop box at 200 px")
-        let j2 = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped/2.jpg")).map { $0 }
+        let j2 = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped/2.jpg")).map {
+            $0
+        }
         XCTAssertEqual(jpegSize(j2).map { [$0.0, $0.1] }, [200, 155], "turned 90 degrees: landscape")
 
         let webp = try render(#"{"format": "webp", "template": "{name}-{page:02}.webp"}"#)
         XCTAssertEqual(webp.artifacts.map(\.path), ["thumbnails/rotated-cropped-01.webp"])
-        let w = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped-01.webp")).map { $0 }
+        let w = try XCTUnwrap(FileManager.default.contents(atPath: out + "/thumbnails/rotated-cropped-01.webp")).map {
+            $0
+        }
         XCTAssertEqual(String(decoding: w[0..<4], as: UTF8.self), "RIFF")
         XCTAssertEqual(String(decoding: w[8..<12], as: UTF8.self), "WEBP")
         // VP8 frame header: 14-bit width and height at bytes 26...29.
@@ -310,10 +364,15 @@ final class ThumbnailFormatTests: XCTestCase {
         XCTAssertEqual(Int(w[28]) | (Int(w[29]) & 0x3F) << 8, 267)
 
         XCTAssertThrowsError(try render(#"{"format": "jpeg", "background": "transparent"}"#)) { e in
-            XCTAssertTrue("\(e)".hasSuffix("stages[0].with.background: transparent backgrounds need png (jpeg is written without alpha here)"), "\(e)")
+            XCTAssertTrue(
+                "\(e)".hasSuffix(
+                    "stages[0].with.background: transparent backgrounds need png (jpeg is written without alpha here)"),
+                "\(e)")
         }
         XCTAssertThrowsError(try render(#"{"format": "webp", "template": "{page}.png"}"#)) { e in
-            XCTAssertTrue("\(e)".hasSuffix("stages[0].with.template: the template must end in .webp (or .{ext}) for webp images"), "\(e)")
+            XCTAssertTrue(
+                "\(e)".hasSuffix("stages[0].with.template: the template must end in .webp (or .{ext}) for webp images"),
+                "\(e)")
         }
     }
 }

@@ -23,7 +23,9 @@ public enum HostilePDFs {
     }
 
     /// A one-page document whose page has `annots` and whose catalog has `catalog` in it.
-    public static func onePage(catalog: String = "", page: String = "/MediaBox [0 0 612 792]", annots: [String] = []) -> [String] {
+    public static func onePage(catalog: String = "", page: String = "/MediaBox [0 0 612 792]", annots: [String] = [])
+        -> [String]
+    {
         let refs = annots.indices.map { "\(4 + $0) 0 R" }.joined(separator: " ")
         return [
             "<< /Type /Catalog /Pages 2 0 R \(catalog) >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -39,7 +41,9 @@ public enum HostilePDFs {
             out += Array("\(i + 1) 0 obj\n\(o)\nendobj\n".utf8)
         }
         let x = out.count
-        out += Array("3 0 obj\n<< /Type /XRef /Size 4 /Root 1 0 R /Length \(length ?? String(data.count)) \(extra) >>\nstream\n".utf8)
+        out += Array(
+            "3 0 obj\n<< /Type /XRef /Size 4 /Root 1 0 R /Length \(length ?? String(data.count)) \(extra) >>\nstream\n"
+                .utf8)
         out += data + Array("\nendstream\nendobj\nstartxref\n\(x)\n%%EOF\n".utf8)
         return out
     }
@@ -52,7 +56,8 @@ public enum HostilePDFs {
         let objects = [
             1: "<< /Type /Catalog /Pages 2 0 R >>", 2: "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             3: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [4 0 R] >>",
-            5: "<< /Type /ObjStm /N 1 /First \(first) /Length \(length == "ok" ? String(inner.utf8.count) : length) >>\nstream\n\(inner)\nendstream",
+            5:
+                "<< /Type /ObjStm /N 1 /First \(first) /Length \(length == "ok" ? String(inner.utf8.count) : length) >>\nstream\n\(inner)\nendstream",
         ]
         for n in objects.keys.sorted() {
             offsets[n] = out.count
@@ -79,11 +84,13 @@ public enum HostilePDFs {
     /// `[a-z0-9.-]+\.example\.com` takes many seconds on it.
     public static var slowSearchPage: [UInt8] {
         let line = String(repeating: "a.", count: 149) + "a-"
-        let content = "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
+        let content =
+            "BT /F1 2 Tf 10 780 Td 3 TL " + (0..<100).map { _ in "(\(line)) '" }.joined(separator: " ") + " ET"
         return classic([
             "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         ])
     }
 
@@ -106,12 +113,42 @@ public enum HostilePDFs {
         }
         return [
             // Numbers (trust issue, 2).
-            ("labels-st-max.pdf", classic(onePage(catalog: "/PageLabels << /Nums [0 << /S /D /St \(intMax) >> 0 << /S /a /St \(intMax) >>] >>"))),
-            ("labels-st-roman.pdf", classic(onePage(catalog: "/PageLabels << /Nums [0 << /S /r /St 9223372036854775800 >>] >>"))),
-            ("rect-1e19.pdf", classic(onePage(annots: ["<< /Type /Annot /Subtype /Link /Rect [0 0 10000000000000000000 20] /Dest [3 0 R /XYZ 0 0 0] >>"]))),
-            ("rect-24-digits.pdf", classic(onePage(annots: ["<< /Type /Annot /Subtype /Link /Rect [-123456789012345678901234.5 0 123456789012345678901234.5 20] /A << /S /URI /URI (http://example.com) >> >>"]))),
-            ("rect-400-digits.pdf", classic(onePage(annots: ["<< /Type /Annot /Subtype /Link /Rect [0 0 \(big).5 20] /Dest [3 0 R /XYZ \(big).0 0 0] >>"]))),
-            ("dest-page-int-max.pdf", classic(onePage(annots: ["<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /Dest [\(intMax) /Fit] >>"]))),
+            (
+                "labels-st-max.pdf",
+                classic(
+                    onePage(
+                        catalog: "/PageLabels << /Nums [0 << /S /D /St \(intMax) >> 0 << /S /a /St \(intMax) >>] >>"))
+            ),
+            (
+                "labels-st-roman.pdf",
+                classic(onePage(catalog: "/PageLabels << /Nums [0 << /S /r /St 9223372036854775800 >>] >>"))
+            ),
+            (
+                "rect-1e19.pdf",
+                classic(
+                    onePage(annots: [
+                        "<< /Type /Annot /Subtype /Link /Rect [0 0 10000000000000000000 20] /Dest [3 0 R /XYZ 0 0 0] >>"
+                    ]))
+            ),
+            (
+                "rect-24-digits.pdf",
+                classic(
+                    onePage(annots: [
+                        "<< /Type /Annot /Subtype /Link /Rect [-123456789012345678901234.5 0 123456789012345678901234.5 20] /A << /S /URI /URI (http://example.com) >> >>"
+                    ]))
+            ),
+            (
+                "rect-400-digits.pdf",
+                classic(
+                    onePage(annots: [
+                        "<< /Type /Annot /Subtype /Link /Rect [0 0 \(big).5 20] /Dest [3 0 R /XYZ \(big).0 0 0] >>"
+                    ]))
+            ),
+            (
+                "dest-page-int-max.pdf",
+                classic(
+                    onePage(annots: ["<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /Dest [\(intMax) /Fit] >>"]))
+            ),
             ("mediabox-2e63.pdf", classic(box("0 0 \(twoPow63) 792"))),
             ("mediabox-400-digits.pdf", classic(box("0 0 \(big).0 792"))),
             ("mediabox-int-max.pdf", classic(box("-\(intMax) 0 \(intMax) 792"))),
@@ -120,15 +157,24 @@ public enum HostilePDFs {
             ("xref-index-count.pdf", xrefStream("/W [1 2 1] /Index [1 \(intMax)]")),
             ("xref-w.pdf", xrefStream("/W [1 \(intMax) \(intMax)]")),
             ("xref-columns.pdf", xrefStream("/W [1 2 1] /DecodeParms << /Predictor 12 /Columns \(intMax) >>")),
-            ("xref-colors.pdf", xrefStream("/W [1 2 1] /DecodeParms << /Predictor 12 /Columns 100000000000 /Colors 100000 /BitsPerComponent 16 >>")),
+            (
+                "xref-colors.pdf",
+                xrefStream(
+                    "/W [1 2 1] /DecodeParms << /Predictor 12 /Columns 100000000000 /Colors 100000 /BitsPerComponent 16 >>"
+                )
+            ),
             ("objstm-length.pdf", objectStream(length: "9223372036854775800")),
             // Silent passes (trust issue, 3).
             ("xref-one-offset-wrong.pdf", classic(links, wrongOffset: 4)),
             ("xref-shifted.pdf", classic(links, shift: 7)),
-            ("nested-deep.pdf", classic(onePage(annots: [
-                brokenLink.replacingOccurrences(of: " >>", with: " /Junk \(deepArray) >>"),
-                launchLink.replacingOccurrences(of: "/Rect", with: "/Junk \(deepDict) /Rect"),
-            ]))),
+            (
+                "nested-deep.pdf",
+                classic(
+                    onePage(annots: [
+                        brokenLink.replacingOccurrences(of: " >>", with: " /Junk \(deepArray) >>"),
+                        launchLink.replacingOccurrences(of: "/Rect", with: "/Junk \(deepDict) /Rect"),
+                    ]))
+            ),
         ]
     }
 

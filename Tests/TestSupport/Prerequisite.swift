@@ -13,7 +13,8 @@ public enum Prerequisite {
     /// The error to throw for a missing prerequisite: an `XCTSkip`, or under `CI=true` a failure.
     public static func missing(_ what: String) -> any Error {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            return MissingPrerequisite(description: "\(what) — CI=true: a missing prerequisite fails the test instead of skipping it")
+            return MissingPrerequisite(
+                description: "\(what) — CI=true: a missing prerequisite fails the test instead of skipping it")
         }
         return XCTSkip(what)
     }

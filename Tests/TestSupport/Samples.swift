@@ -13,7 +13,9 @@ public enum Samples {
     }
 
     /// Samples both libraries can open without a password.
-    public static var readable: [String] { all.filter { !["garbage.pdf", "empty.pdf", "encrypted-user.pdf"].contains($0) } }
+    public static var readable: [String] {
+        all.filter { !["garbage.pdf", "empty.pdf", "encrypted-user.pdf"].contains($0) }
+    }
 }
 
 /// Small PDFs written in a test from object texts (object N is objects[N-1]; the catalog is 1 0 R),
@@ -27,7 +29,9 @@ public enum TestPDF {
             out += "\(i + 1) 0 obj\n\(o)\nendobj\n"
         }
         let xref = out.utf8.count
-        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
+        out +=
+            "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+            + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
         out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         try out.write(toFile: path, atomically: true, encoding: .ascii)
     }
@@ -66,7 +70,7 @@ public final class CoreLoad: @unchecked Sendable {
             let t = Thread { [self] in
                 var x: UInt64 = 1
                 while isRunning {
-                    for _ in 0..<100_000 { x = x &* 6364136223846793005 &+ 1 }
+                    for _ in 0..<100_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
                 }
                 if x == 0 { print("") }  // keeps the loop from being optimised away
             }

@@ -20,7 +20,9 @@ enum StreamDecoder {
         stream.avail_in = UInt32(input.count)
         while true {
             if produced == out.count {
-                guard out.count < limit else { throw Unsupported(description: "stream inflates past \(limit >> 20) MB") }
+                guard out.count < limit else {
+                    throw Unsupported(description: "stream inflates past \(limit >> 20) MB")
+                }
                 out.append(contentsOf: [UInt8](repeating: 0, count: out.count))
             }
             let status = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -71,17 +73,27 @@ enum StreamDecoder {
         return out
     }
 
-    static func unpredict(_ data: [UInt8], predictor: Int, columns: Int, colors: Int, bitsPerComponent: Int) throws(Unsupported) -> [UInt8] {
+    static func unpredict(_ data: [UInt8], predictor: Int, columns: Int, colors: Int, bitsPerComponent: Int)
+        throws(Unsupported) -> [UInt8]
+    {
         // The parameters come from the file: bounded as poppler bounds them (at most 32 colour
         // components, 16 bits each), and rows of at most 16 MB, before any arithmetic.
-        guard columns >= 1, columns <= 1 << 24, colors >= 1, colors <= 32, [1, 2, 4, 8, 16].contains(bitsPerComponent) else {
-            throw Unsupported(description: "bad predictor parameters (/Columns \(columns), /Colors \(colors), /BitsPerComponent \(bitsPerComponent))")
+        guard columns >= 1, columns <= 1 << 24, colors >= 1, colors <= 32, [1, 2, 4, 8, 16].contains(bitsPerComponent)
+        else {
+            throw Unsupported(
+                description:
+                    "bad predictor parameters (/Columns \(columns), /Colors \(colors), /BitsPerComponent \(bitsPerComponent))"
+            )
         }
         let bpp = max(1, (colors * bitsPerComponent + 7) / 8)
         let rowLength = (columns * colors * bitsPerComponent + 7) / 8
-        guard rowLength > 0, rowLength <= 16 << 20 else { throw Unsupported(description: "bad predictor parameters (rows of \(rowLength) bytes)") }
+        guard rowLength > 0, rowLength <= 16 << 20 else {
+            throw Unsupported(description: "bad predictor parameters (rows of \(rowLength) bytes)")
+        }
         if predictor == 2 {
-            guard bitsPerComponent == 8 else { throw Unsupported(description: "TIFF predictor with \(bitsPerComponent) bits") }
+            guard bitsPerComponent == 8 else {
+                throw Unsupported(description: "TIFF predictor with \(bitsPerComponent) bits")
+            }
             var out = data
             var i = 0
             while i < out.count {

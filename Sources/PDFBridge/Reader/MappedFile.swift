@@ -43,7 +43,8 @@ final class MappedFile {
         let size = Int(st.st_size)
         guard size <= maxBytes else {
             close(fd)
-            throw Refusal(description: "the file is \(size >> 20) MB, more than the \(maxBytes >> 20) MB read for a link target")
+            throw Refusal(
+                description: "the file is \(size >> 20) MB, more than the \(maxBytes >> 20) MB read for a link target")
         }
         return (fd, size)
     }
@@ -75,5 +76,7 @@ final class MappedFile {
 
     var count: Int { bytes.count }
     subscript(i: Int) -> UInt8 { bytes[i] }
-    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R { try body(bytes) }
+    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        try body(bytes)
+    }
 }

@@ -24,7 +24,9 @@ public struct PDFObject {
 
     /// The document catalog.
     public static func root(of source: any ObjectSource) -> PDFObject {
-        guard case .dictionary(let t) = source.trailer, let r = t["Root"] else { return PDFObject(source: source, value: .null) }
+        guard case .dictionary(let t) = source.trailer, let r = t["Root"] else {
+            return PDFObject(source: source, value: .null)
+        }
         return PDFObject(source: source, value: r)
     }
 
@@ -59,7 +61,9 @@ public struct PDFObject {
     public var count: Int { if case .array(let a) = value { a.count } else { 0 } }
 
     public subscript(index: Int) -> PDFObject {
-        guard case .array(let a) = value, index >= 0, index < a.count else { return PDFObject(source: source, value: .null) }
+        guard case .array(let a) = value, index >= 0, index < a.count else {
+            return PDFObject(source: source, value: .null)
+        }
         return PDFObject(source: source, value: a[index])
     }
 

@@ -134,7 +134,8 @@ struct PDFParser {
             if equals(w, "true") { return .bool(true) }
             if equals(w, "false") { return .bool(false) }
             if equals(w, "null") { return .null }
-            throw PDFSyntaxError(offset: start, message: "unexpected word '\(String(decoding: bytes[w].prefix(20), as: UTF8.self))'")
+            throw PDFSyntaxError(
+                offset: start, message: "unexpected word '\(String(decoding: bytes[w].prefix(20), as: UTF8.self))'")
         }
     }
 
@@ -198,7 +199,9 @@ struct PDFParser {
         var out: [UInt8] = []
         var i = raw.startIndex
         while i < raw.endIndex {
-            if raw[i] == UInt8(ascii: "#"), i + 2 < raw.endIndex, let h = Self.hex(raw[i + 1]), let l = Self.hex(raw[i + 2]) {
+            if raw[i] == UInt8(ascii: "#"), i + 2 < raw.endIndex, let h = Self.hex(raw[i + 1]),
+                let l = Self.hex(raw[i + 2])
+            {
                 out.append(h << 4 | l)
                 i += 3
             } else {
@@ -230,7 +233,9 @@ struct PDFParser {
                 return out
             }
             if Self.isWhite(b) { continue }
-            guard let v = Self.hex(b) else { throw PDFSyntaxError(offset: pos - 1, message: "invalid character in hex string") }
+            guard let v = Self.hex(b) else {
+                throw PDFSyntaxError(offset: pos - 1, message: "invalid character in hex string")
+            }
             if let h = high {
                 out.append(h << 4 | v)
                 high = nil
@@ -318,7 +323,9 @@ struct PDFParser {
         }
         if i == w.endIndex {
             guard digits > 0 else { return nil }
-            if overflow { throw PDFSyntaxError(offset: range.lowerBound, message: "integer out of range (more than 64 bits)") }
+            if overflow {
+                throw PDFSyntaxError(offset: range.lowerBound, message: "integer out of range (more than 64 bits)")
+            }
             return .int(negative ? -intPart : intPart)
         }
         guard w[i] == UInt8(ascii: ".") else { return nil }

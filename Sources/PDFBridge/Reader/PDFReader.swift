@@ -25,7 +25,9 @@ public final class PDFReader: ObjectSource {
         guard n > 0, n <= Self.maxObjectNumber else {
             throw PDFReaderError(description: "object number \(n) is out of range", isDamage: false)
         }
-        if n >= xref.count { xref.append(contentsOf: repeatElement(nil, count: max(n + 1 - xref.count, xref.count / 2))) }
+        if n >= xref.count {
+            xref.append(contentsOf: repeatElement(nil, count: max(n + 1 - xref.count, xref.count / 2)))
+        }
         if xref[n] == nil {
             xref[n] = e
             entryCount += 1
@@ -135,7 +137,10 @@ public final class PDFReader: ObjectSource {
         }
         if let (n, g, offset) = bad {
             let more = badCount > 1 ? " (and \(badCount - 1) more objects)" : ""
-            throw PDFReaderError(description: "the cross-reference table gives offset \(offset) for object \(n) \(g), which is not where '\(n) \(g) obj' is\(more)")
+            throw PDFReaderError(
+                description:
+                    "the cross-reference table gives offset \(offset) for object \(n) \(g), which is not where '\(n) \(g) obj' is\(more)"
+            )
         }
     }
 
@@ -211,7 +216,9 @@ public final class PDFReader: ObjectSource {
                 throw PDFReaderError(description: "bad xref subsection at offset \(p.pos)")
             }
             for n in first..<end {
-                guard let o = p.integer(), let g = p.integer() else { throw PDFReaderError(description: "bad xref entry at offset \(p.pos)") }
+                guard let o = p.integer(), let g = p.integer() else {
+                    throw PDFReaderError(description: "bad xref entry at offset \(p.pos)")
+                }
                 p.skipWhitespace()
                 guard p.pos < p.bytes.count else { throw PDFReaderError(description: "truncated xref") }
                 let type = p.bytes[p.pos]
@@ -226,7 +233,9 @@ public final class PDFReader: ObjectSource {
     }
 
     private func readStreamEntries(_ bytes: [UInt8], _ d: PDFDictionary) throws {
-        guard case .array(let w)? = d["W"], w.count == 3 else { throw PDFReaderError(description: "xref stream without /W") }
+        guard case .array(let w)? = d["W"], w.count == 3 else {
+            throw PDFReaderError(description: "xref stream without /W")
+        }
         let widths = w.map { v -> Int in if case .int(let i) = v { i } else { -1 } }
         guard widths.allSatisfy({ $0 >= 0 && $0 <= 8 }) else { throw PDFReaderError(description: "bad /W") }
         var index: [Int] = []
@@ -270,7 +279,9 @@ public final class PDFReader: ObjectSource {
     }
 
     /// The decoded data of the stream whose dictionary the parser has just read.
-    private func streamData(dictionary d: PDFDictionary, parser p: inout PDFParser, buffer b: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+    private func streamData(
+        dictionary d: PDFDictionary, parser p: inout PDFParser, buffer b: UnsafeBufferPointer<UInt8>
+    ) throws -> [UInt8] {
         guard p.keyword("stream") else { throw PDFReaderError(description: "expected 'stream' at offset \(p.pos)") }
         var start = p.pos
         if start < b.count && b[start] == 0x0D { start += 1 }
@@ -314,7 +325,9 @@ public final class PDFReader: ObjectSource {
     /// An object, or an error saying why it cannot be read (the fallback's reason).
     public func object(_ ref: ObjectRef) throws(PDFReaderError) -> PDFValue {
         guard let entry = entry(ref.number) else { return .null }
-        guard resolving.insert(ref.number).inserted else { throw PDFReaderError(description: "object \(ref) refers to itself") }
+        guard resolving.insert(ref.number).inserted else {
+            throw PDFReaderError(description: "object \(ref) refers to itself")
+        }
         defer { resolving.remove(ref.number) }
         switch entry {
         case .offset(let offset, let generation):
@@ -327,7 +340,9 @@ public final class PDFReader: ObjectSource {
     }
 
     private func objectAt(_ offset: Int, ref: ObjectRef) throws(PDFReaderError) -> PDFValue {
-        guard offset >= 0, offset < data.count else { throw PDFReaderError(description: "object \(ref) is past the end of the file") }
+        guard offset >= 0, offset < data.count else {
+            throw PDFReaderError(description: "object \(ref) is past the end of the file")
+        }
         do {
             return try data.withUnsafeBufferPointer { b throws -> PDFValue in
                 var p = PDFParser(b, at: offset)
@@ -374,7 +389,9 @@ public final class PDFReader: ObjectSource {
     private func compressedObject(_ number: Int, stream: Int, index: Int) throws(PDFReaderError) -> PDFValue {
         let os = try objectStream(stream)
         guard let start = os.offsets[number] else {
-            throw PDFReaderError(description: "object \(number) is not in object stream \(stream), where the cross-reference stream puts it")
+            throw PDFReaderError(
+                description:
+                    "object \(number) is not in object stream \(stream), where the cross-reference stream puts it")
         }
         do {
             return try os.data.withUnsafeBufferPointer { b throws(PDFSyntaxError) -> PDFValue in
@@ -392,7 +409,8 @@ public final class PDFReader: ObjectSource {
             throw PDFReaderError(description: "object stream \(number) is missing")
         }
         let v = try objectAt(offset, ref: ObjectRef(number, generation))
-        guard case .stream(let d, let dataOffset) = v, case .int(let n)? = d["N"], case .int(let first)? = d["First"] else {
+        guard case .stream(let d, let dataOffset) = v, case .int(let n)? = d["N"], case .int(let first)? = d["First"]
+        else {
             throw PDFReaderError(description: "object \(number) is not an object stream")
         }
         var length = -1
@@ -407,12 +425,15 @@ public final class PDFReader: ObjectSource {
         let decoded: [UInt8]
         do {
             decoded = try data.withUnsafeBufferPointer { b throws(StreamDecoder.Unsupported) -> [UInt8] in
-                try StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[dataOffset..<dataOffset + length]), dictionary: d)
+                try StreamDecoder.decode(
+                    UnsafeBufferPointer(rebasing: b[dataOffset..<dataOffset + length]), dictionary: d)
             }
         } catch {
             throw PDFReaderError(description: "object stream \(number): \(error)", isDamage: false)
         }
-        guard first >= 0, first <= decoded.count else { throw PDFReaderError(description: "object stream \(number) has a bad /First \(first)") }
+        guard first >= 0, first <= decoded.count else {
+            throw PDFReaderError(description: "object stream \(number) has a bad /First \(first)")
+        }
         var offsets: [Int: Int] = [:]
         decoded.withUnsafeBufferPointer { b in
             var p = PDFParser(b)

@@ -6,7 +6,9 @@ public enum PageTree {
         if let q = source as? QPDFSource, let n = try? q.file.pageCount() {
             var pages: [PDFObject] = []
             for i in 0..<n {
-                if let id = q.file.page(i).objectID { pages.append(PDFObject(source: source, value: .ref(ObjectRef(id.number, id.generation)))) }
+                if let id = q.file.page(i).objectID {
+                    pages.append(PDFObject(source: source, value: .ref(ObjectRef(id.number, id.generation))))
+                }
             }
             q.file.releaseAll()
             if n > 0, pages.count == n { return pages }

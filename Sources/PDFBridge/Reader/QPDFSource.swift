@@ -1,5 +1,5 @@
-import Foundation
 internal import CQPDF
+import Foundation
 
 /// Objects read through qpdf, as `PDFValue`s: the fallback for files pdfpipe's own reader refuses
 /// (qpdf repairs damaged files and decrypts encrypted ones). Each resolved object is converted and
@@ -51,7 +51,9 @@ public enum ObjectSources {
     /// reader declines the file. `PDFPIPE_READER=qpdf` in the environment makes qpdf read every
     /// file (to compare the two). Used for GoToR targets, whose damage is the target's business:
     /// the linking document's findings say only whether the target has the destination.
-    public static func open(path: String, qpdf: () throws(BridgeError) -> QPDFFile) throws(BridgeError) -> any ObjectSource {
+    public static func open(path: String, qpdf: () throws(BridgeError) -> QPDFFile) throws(BridgeError)
+        -> any ObjectSource
+    {
         if ProcessInfo.processInfo.environment["PDFPIPE_READER"] == "qpdf" { return QPDFSource(try qpdf()) }
         do {
             return try PDFReader(path: path)

@@ -110,7 +110,9 @@ public struct InputSet: Sendable {
             }
             if isDir.boolValue {
                 bases.append(absolute)
-                files += Walker.files(under: absolute, undecodable: &undecodable).filter { $0.lowercased().hasSuffix(".pdf") }
+                files += Walker.files(under: absolute, undecodable: &undecodable).filter {
+                    $0.lowercased().hasSuffix(".pdf")
+                }
             } else {
                 bases.append(Paths.parent(absolute))
                 files.append(absolute)
@@ -198,7 +200,8 @@ public enum Paths {
     /// A relative URL path from the folder `base` to `path` (both absolute and standardized),
     /// with `..` where needed: `link("/a/out", "/a/in/x.pdf")` is `../in/x.pdf`.
     public static func link(from base: String, to path: String) -> String {
-        let b = base.split(separator: "/"), p = path.split(separator: "/")
+        let b = base.split(separator: "/")
+        let p = path.split(separator: "/")
         var n = 0
         while n < b.count, n < p.count - 1, b[n] == p[n] { n += 1 }
         return (Array(repeating: "..", count: b.count - n) + p[n...].map(String.init)).joined(separator: "/")
@@ -244,14 +247,17 @@ enum Walker {
             if let name = String(validating: bytes, as: UTF8.self) {
                 out.append((name, false))
             } else {
-                out.append((bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined(), true))
+                out.append(
+                    (bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined(), true)
+                )
             }
         }
         return out.sorted { $0.0 < $1.0 }
     }
 
     private static func walk(
-        _ dir: String, _ out: inout [String], _ undecodable: inout Set<String>, _ visited: inout Set<[UInt64]>, depth: Int
+        _ dir: String, _ out: inout [String], _ undecodable: inout Set<String>, _ visited: inout Set<[UInt64]>,
+        depth: Int
     ) {
         guard depth < 256, let id = identity(dir), visited.insert(id).inserted else { return }
         guard let names = names(in: dir) else { return }
@@ -289,7 +295,8 @@ public enum Glob {
 
     /// Whether a relative path matches a relative pattern.
     public static func match(pattern: String, path: String) -> Bool {
-        matchParts(pattern.split(separator: "/").map(String.init)[...], path.split(separator: "/").map(String.init)[...])
+        matchParts(
+            pattern.split(separator: "/").map(String.init)[...], path.split(separator: "/").map(String.init)[...])
     }
 
     private static func matchParts(_ p: ArraySlice<String>, _ s: ArraySlice<String>) -> Bool {

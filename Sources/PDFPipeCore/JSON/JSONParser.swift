@@ -51,7 +51,10 @@ public struct JSONParser {
     }
 
     public mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
         skipWhitespace()
         let value = try parseValue(path: "", depth: 0)
         skipWhitespace()
@@ -102,9 +105,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(path: path, depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(path: path, depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         case let b: throw error("unexpected '\(describe(b))', expected a value")
         }

@@ -13,7 +13,14 @@ public enum JSONScanner {
     /// object with such an array (the caller then parses it whole, and reports its errors).
     public static func layout(of key: String, in bytes: UnsafeRawBufferPointer) -> Layout? {
         var elements: [Range<Int>] = []
-        guard let array = forEachElement(of: key, in: bytes, { elements.append($0); return true }) else { return nil }
+        guard
+            let array = forEachElement(
+                of: key, in: bytes,
+                {
+                    elements.append($0)
+                    return true
+                })
+        else { return nil }
         return Layout(array: array, elements: elements)
     }
 
@@ -21,7 +28,9 @@ public enum JSONScanner {
     /// reaches it (`body` returns false to stop); returns where the whole array lies, or nil when
     /// the text is not an object with such an array, or `body` stopped.
     @discardableResult
-    public static func forEachElement(of key: String, in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>) -> Bool) -> Range<Int>? {
+    public static func forEachElement(of key: String, in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>) -> Bool)
+        -> Range<Int>?
+    {
         var s = Scanner(bytes: bytes)
         s.skipSpace()
         guard s.take(UInt8(ascii: "{")) else { return nil }
@@ -58,7 +67,9 @@ public enum JSONScanner {
 
     /// The members of the object that `bytes` holds (from `start`): each key (raw, escapes as
     /// written) with where its value lies; nil when it is not an object.
-    public static func members(in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> [(key: String, value: Range<Int>)]? {
+    public static func members(in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> [(
+        key: String, value: Range<Int>
+    )]? {
         var s = Scanner(bytes: bytes)
         s.i = start
         s.skipSpace()
@@ -139,7 +150,9 @@ public enum JSONScanner {
             }
             // A number, true, false or null.
             let start = i
-            while let c = peek, c != UInt8(ascii: ","), c != UInt8(ascii: "}"), c != UInt8(ascii: "]"), c != 0x20, c != 0x0A, c != 0x0D, c != 0x09 { i += 1 }
+            while let c = peek, c != UInt8(ascii: ","), c != UInt8(ascii: "}"), c != UInt8(ascii: "]"), c != 0x20,
+                c != 0x0A, c != 0x0D, c != 0x09
+            { i += 1 }
             return i > start
         }
     }

@@ -1,4 +1,3 @@
-
 /// Writes JSON values: keys sorted by their UTF-8 bytes, numbers in their shortest exact form,
 /// so the same value always gives the same bytes. Output is built as bytes (reports with tens of
 /// thousands of links are written in one pass).
@@ -95,7 +94,9 @@ public enum JSONWriter {
         return out
     }
 
-    private static func reindentValue(_ t: UnsafeRawBufferPointer, _ i: inout Int, _ indent: Int, _ out: inout [UInt8]) -> Bool {
+    private static func reindentValue(_ t: UnsafeRawBufferPointer, _ i: inout Int, _ indent: Int, _ out: inout [UInt8])
+        -> Bool
+    {
         guard i < t.count else { return false }
         switch t[i] {
         case UInt8(ascii: "\""):
@@ -144,14 +145,20 @@ public enum JSONWriter {
             var scalars = true
             while j < t.count {
                 let c = t[j]
-                if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") { scalars = false; break }
+                if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                    scalars = false
+                    break
+                }
                 if c == UInt8(ascii: "\"") {
                     guard skipString(t, &j) else { return false }
                     continue
                 }
                 if c == UInt8(ascii: ",") {
                     items += 1
-                    if items > 8 { scalars = false; break }
+                    if items > 8 {
+                        scalars = false
+                        break
+                    }
                 }
                 if c == UInt8(ascii: "]") { break }
                 j += 1
@@ -232,7 +239,8 @@ public enum JSONWriter {
             case 0x00..<0x20, 0x7F:
                 let hex = Array("0123456789abcdef".utf8)
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+            case 0xE2
+            where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
                 // U+2028 and U+2029 are valid JSON but end lines in JavaScript: escape them.
                 out.append(contentsOf: Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
                 i += 2

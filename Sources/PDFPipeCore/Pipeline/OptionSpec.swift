@@ -62,7 +62,9 @@ public struct OptionSpec: Sendable {
     /// schema has it, so that one pipeline file validates against every build).
     public var listed = true
 
-    public init(_ key: String, _ kind: OptionKind, default defaultValue: JSONValue, _ summary: String, listed: Bool = true) {
+    public init(
+        _ key: String, _ kind: OptionKind, default defaultValue: JSONValue, _ summary: String, listed: Bool = true
+    ) {
         self.key = key
         self.kind = kind
         self.defaultValue = defaultValue
@@ -143,7 +145,9 @@ public struct OptionSpec: Sendable {
             guard case .bool = v else { throw fail(path, "\(expected), got \(v.shortDescription)") }
             return v
         case .integer(let lo, let hi):
-            guard let i = v.intValue, i >= lo, i <= hi else { throw fail(path, "\(expected), got \(v.shortDescription)") }
+            guard let i = v.intValue, i >= lo, i <= hi else {
+                throw fail(path, "\(expected), got \(v.shortDescription)")
+            }
             return .int(i)
         case .number(let lo, let hi):
             guard let d = v.doubleValue, d >= lo, d <= hi else {

@@ -20,7 +20,8 @@ public struct PageRanges: Sendable, Equatable {
     }
 
     public static let all = PageRanges(ranges: [ClosedRangeBounds(lower: .page(1), upper: .last)])
-    static let pattern = "^(all|(last-[0-9]+|([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-)(,(last-[0-9]+|([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-))*)$"
+    static let pattern =
+        "^(all|(last-[0-9]+|([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-)(,(last-[0-9]+|([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-))*)$"
 
     private init(ranges: [ClosedRangeBounds]) { self.ranges = ranges }
 

@@ -13,7 +13,8 @@ public struct ConfiguredStage: Sendable {
 public struct Pipeline: Sendable {
     public static let currentVersion = 1
     public static let topLevelKeys = [
-        "$schema", "$comment", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report", "isolation", "timeoutSeconds",
+        "$schema", "$comment", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report", "isolation",
+        "timeoutSeconds",
         "memoryLimitMB", "ignore",
     ]
     public static let reportKeys = ["formats", "failOn", "baseline", "ratchet"]
@@ -133,14 +134,20 @@ public struct Pipeline: Sendable {
             do throws(PipelineError) { try body() } catch { problems.append(error) }
         }
         for key in top.keys.sorted() where !topLevelKeys.contains(key) {
-            problems.append(fail(key, "unknown key '\(key)'\(Suggest.didYouMean(key, topLevelKeys)) (known keys: \(topLevelKeys.filter { !$0.hasPrefix("$") }.joined(separator: ", ")))"))
+            problems.append(
+                fail(
+                    key,
+                    "unknown key '\(key)'\(Suggest.didYouMean(key, topLevelKeys)) (known keys: \(topLevelKeys.filter { !$0.hasPrefix("$") }.joined(separator: ", ")))"
+                ))
         }
 
         // version
         var version = currentVersion
         attempt { () throws(PipelineError) in
             if let v = top["version"] {
-                guard let i = v.intValue else { throw fail("version", "expected an integer, got \(v.shortDescription)") }
+                guard let i = v.intValue else {
+                    throw fail("version", "expected an integer, got \(v.shortDescription)")
+                }
                 guard i == currentVersion else {
                     throw fail("version", "unsupported version \(i); this pdfpipe reads version \(currentVersion)")
                 }
@@ -210,14 +217,18 @@ public struct Pipeline: Sendable {
         var timeout = 0.0
         attempt { () throws(PipelineError) in
             if let v = top["timeoutSeconds"] {
-                guard let d = v.doubleValue, d >= 0, d <= 86_400 else { throw fail("timeoutSeconds", "expected seconds 0...86400 (0: none), got \(v.shortDescription)") }
+                guard let d = v.doubleValue, d >= 0, d <= 86_400 else {
+                    throw fail("timeoutSeconds", "expected seconds 0...86400 (0: none), got \(v.shortDescription)")
+                }
                 timeout = d
             }
         }
         var memory = 0
         attempt { () throws(PipelineError) in
             if let v = top["memoryLimitMB"] {
-                guard let i = v.intValue, i >= 0, i <= 1_048_576 else { throw fail("memoryLimitMB", "expected megabytes 0...1048576 (0: none), got \(v.shortDescription)") }
+                guard let i = v.intValue, i >= 0, i <= 1_048_576 else {
+                    throw fail("memoryLimitMB", "expected megabytes 0...1048576 (0: none), got \(v.shortDescription)")
+                }
                 memory = i
             }
         }
@@ -228,9 +239,12 @@ public struct Pipeline: Sendable {
             if case .array(let items) = stagesValue, !items.isEmpty {
                 stageItems = items
             } else {
-                problems.append(fail("stages", "expected a non-empty array of stages, got \(stagesValue.shortDescription)"))
+                problems.append(
+                    fail("stages", "expected a non-empty array of stages, got \(stagesValue.shortDescription)"))
             }
-        } else if !top.keys.contains(where: { !topLevelKeys.contains($0) && !Suggest.didYouMean($0, ["stages"]).isEmpty }) {
+        } else if !top.keys.contains(where: {
+            !topLevelKeys.contains($0) && !Suggest.didYouMean($0, ["stages"]).isEmpty
+        }) {
             // (A misspelt 'stages' is said once, above, as an unknown key with its suggestion.)
             problems.append(fail("", "missing key 'stages' (a list of stages to run)"))
         }
@@ -246,22 +260,34 @@ public struct Pipeline: Sendable {
                     throw fail(p, "expected an object like {\"use\": \"inspect\"}, got \(item.shortDescription)")
                 }
                 for key in s.keys.sorted() where !["use", "with"].contains(key) {
-                    throw fail("\(p).\(key)", "unknown key '\(key)'\(Suggest.didYouMean(key, ["use", "with"])) (a stage has 'use' and 'with')")
+                    throw fail(
+                        "\(p).\(key)",
+                        "unknown key '\(key)'\(Suggest.didYouMean(key, ["use", "with"])) (a stage has 'use' and 'with')"
+                    )
                 }
                 guard let use = s["use"] else { throw fail(p, "missing key 'use' (the stage to run)") }
-                guard let id = use.stringValue else { throw fail("\(p).use", "expected a stage name, got \(use.shortDescription)") }
-                guard let descriptor = catalog.first(where: { $0.id == id }) else {
-                    throw fail("\(p).use", "unknown stage '\(id)'\(Suggest.didYouMean(id, known)) (known stages: \(known.joined(separator: ", ")))")
+                guard let id = use.stringValue else {
+                    throw fail("\(p).use", "expected a stage name, got \(use.shortDescription)")
                 }
-                let values = try OptionSpec.validate(s["with"], specs: descriptor.options, path: "\(p).with", fail: fail)
+                guard let descriptor = catalog.first(where: { $0.id == id }) else {
+                    throw fail(
+                        "\(p).use",
+                        "unknown stage '\(id)'\(Suggest.didYouMean(id, known)) (known stages: \(known.joined(separator: ", ")))"
+                    )
+                }
+                let values = try OptionSpec.validate(
+                    s["with"], specs: descriptor.options, path: "\(p).with", fail: fail)
                 let options = OptionValues(values)
                 if let problem = descriptor.requirement?(options, stages.map { ($0.id, $0.options) }) {
                     throw fail("\(p).with", problem)
                 }
                 stageIDs.append(id)
                 let stage: any Stage
-                let made = Pipeline.$unsetVariablesAreEmpty.withValue(environment == .offline) { () -> Result<any Stage, PipelineError> in
-                    do throws(PipelineError) { return .success(try descriptor.make(options)) } catch { return .failure(error) }
+                let made = Pipeline.$unsetVariablesAreEmpty.withValue(environment == .offline) {
+                    () -> Result<any Stage, PipelineError> in
+                    do throws(PipelineError) { return .success(try descriptor.make(options)) } catch {
+                        return .failure(error)
+                    }
                 }
                 switch made {
                 case .success(let s): stage = s
@@ -272,7 +298,9 @@ public struct Pipeline: Sendable {
                     e.path = e.path.map { "\(p).with.\($0)" } ?? "\(p).with"
                     if e.location == nil {
                         var key = e.path!
-                        while locations[key] == nil, let cut = key.lastIndex(where: { $0 == "." || $0 == "[" }) { key = String(key[..<cut]) }
+                        while locations[key] == nil, let cut = key.lastIndex(where: { $0 == "." || $0 == "[" }) {
+                            key = String(key[..<cut])
+                        }
                         e.location = locations[key] ?? locations[p]
                     }
                     if e.needsEnvironment && environment == .unchecked {
@@ -297,10 +325,14 @@ public struct Pipeline: Sendable {
                 let ids = Rules.all.map(\.id)
                 for key in r.keys.sorted() {
                     guard ids.contains(key) else {
-                        throw fail("rules.\(key)", "unknown rule '\(key)'\(Suggest.didYouMean(key, ids)) (`pdfpipe rules` lists them)")
+                        throw fail(
+                            "rules.\(key)",
+                            "unknown rule '\(key)'\(Suggest.didYouMean(key, ids)) (`pdfpipe rules` lists them)")
                     }
                     guard let s = r[key]!.stringValue, let level = RuleLevel(s) else {
-                        throw fail("rules.\(key)", "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.shortDescription)")
+                        throw fail(
+                            "rules.\(key)",
+                            "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.shortDescription)")
                     }
                     rules[key] = level
                 }
@@ -312,7 +344,10 @@ public struct Pipeline: Sendable {
         attempt { () throws(PipelineError) in
             if let v = top["ignore"] {
                 guard case .array(let items) = v else {
-                    throw fail("ignore", "expected an array of {\"rule\", \"path\", \"uri\", \"page\", \"reason\", \"expires\"}, got \(v.shortDescription)")
+                    throw fail(
+                        "ignore",
+                        "expected an array of {\"rule\", \"path\", \"uri\", \"page\", \"reason\", \"expires\"}, got \(v.shortDescription)"
+                    )
                 }
                 for (i, item) in items.enumerated() {
                     attempt { () throws(PipelineError) in
@@ -333,9 +368,14 @@ public struct Pipeline: Sendable {
         var ratchet = false
         attempt { () throws(PipelineError) in
             if let v = top["report"] {
-                guard case .object(let r) = v else { throw fail("report", "expected an object, got \(v.shortDescription)") }
+                guard case .object(let r) = v else {
+                    throw fail("report", "expected an object, got \(v.shortDescription)")
+                }
                 for key in r.keys.sorted() where !reportKeys.contains(key) {
-                    throw fail("report.\(key)", "unknown key '\(key)'\(Suggest.didYouMean(key, reportKeys)) (known keys: \(reportKeys.joined(separator: ", ")))")
+                    throw fail(
+                        "report.\(key)",
+                        "unknown key '\(key)'\(Suggest.didYouMean(key, reportKeys)) (known keys: \(reportKeys.joined(separator: ", ")))"
+                    )
                 }
                 if let f = r["formats"] {
                     guard case .array(let items) = f, !items.isEmpty else {
@@ -345,25 +385,35 @@ public struct Pipeline: Sendable {
                     for (i, item) in items.enumerated() {
                         guard let s = item.stringValue, knownFormats.contains(s) else {
                             let hint = item.stringValue.map { Suggest.didYouMean($0, knownFormats) } ?? ""
-                            throw fail("report.formats[\(i)]", "unknown format \(item.shortDescription)\(hint) (known formats: \(knownFormats.joined(separator: ", ")))")
+                            throw fail(
+                                "report.formats[\(i)]",
+                                "unknown format \(item.shortDescription)\(hint) (known formats: \(knownFormats.joined(separator: ", ")))"
+                            )
                         }
                         if !formats.contains(s) { formats.append(s) }
                     }
                 }
                 if let f = r["failOn"] {
                     guard let s = f.stringValue, let level = FailOn(rawValue: s) else {
-                        throw fail("report.failOn", "expected one of 'error' | 'warning' | 'note' | 'never', got \(f.shortDescription)")
+                        throw fail(
+                            "report.failOn",
+                            "expected one of 'error' | 'warning' | 'note' | 'never', got \(f.shortDescription)")
                     }
                     failOn = level
                 }
                 if let b = r["baseline"] {
                     guard let s = b.stringValue, !s.isEmpty else {
-                        throw fail("report.baseline", "expected the path of a baseline file (pdfpipe baseline writes one), got \(b.shortDescription)")
+                        throw fail(
+                            "report.baseline",
+                            "expected the path of a baseline file (pdfpipe baseline writes one), got \(b.shortDescription)"
+                        )
                     }
                     baselineFile = s
                 }
                 if let x = r["ratchet"] {
-                    guard let on = x.boolValue else { throw fail("report.ratchet", "expected true or false, got \(x.shortDescription)") }
+                    guard let on = x.boolValue else {
+                        throw fail("report.ratchet", "expected true or false, got \(x.shortDescription)")
+                    }
                     ratchet = on
                 }
             }

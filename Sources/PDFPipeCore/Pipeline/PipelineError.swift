@@ -15,7 +15,10 @@ public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible
     /// this one, a line each.
     public var others: [PipelineError] = []
 
-    public init(file: String?, location: SourceLocation? = nil, path: String? = nil, message: String, needsEnvironment: Bool = false) {
+    public init(
+        file: String?, location: SourceLocation? = nil, path: String? = nil, message: String,
+        needsEnvironment: Bool = false
+    ) {
         self.file = file
         self.location = location
         self.path = path

@@ -25,7 +25,10 @@ public struct Finding: Sendable, Equatable {
     public var baseline: BaselineState?
 
     /// The keys every finding may have; anything else in a report's finding is a detail.
-    static let fixedKeys: Set<String> = ["rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint", "fingerprint", "baseline"]
+    static let fixedKeys: Set<String> = [
+        "rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint", "fingerprint",
+        "baseline",
+    ]
 
     public init(
         rule: String, severity: Severity? = nil, page: Int? = nil, pageLabel: String? = nil, object: String? = nil,

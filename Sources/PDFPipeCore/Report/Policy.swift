@@ -22,7 +22,10 @@ public struct Suppression: Sendable, Equatable {
 
     private let compiled: CompiledRegex?
 
-    public init(rule: String? = nil, path: String? = nil, uri: String? = nil, page: Int? = nil, reason: String, expires: String? = nil, index: Int = 0) throws(PipelineError) {
+    public init(
+        rule: String? = nil, path: String? = nil, uri: String? = nil, page: Int? = nil, reason: String,
+        expires: String? = nil, index: Int = 0
+    ) throws(PipelineError) {
         self.rule = rule
         self.path = path
         self.uri = uri
@@ -33,7 +36,8 @@ public struct Suppression: Sendable, Equatable {
         do {
             compiled = try uri.map { CompiledRegex(try NSRegularExpression(pattern: $0)) }
         } catch {
-            throw PipelineError(file: nil, path: "ignore[\(index)].uri", message: "not a valid regular expression: '\(uri ?? "")'")
+            throw PipelineError(
+                file: nil, path: "ignore[\(index)].uri", message: "not a valid regular expression: '\(uri ?? "")'")
         }
     }
 
@@ -44,11 +48,15 @@ public struct Suppression: Sendable, Equatable {
     public func matches(_ f: Finding, in document: DocumentResult) -> Bool {
         if let rule, rule != f.rule, !(Glob.hasWildcard(rule) && fnmatch(rule, f.rule, 0) == 0) { return false }
         if let page, f.page != page { return false }
-        if let path, !Glob.match(pattern: path, path: document.path), !(document.workingPath.map { Glob.match(pattern: path, path: $0) } ?? false) {
+        if let path, !Glob.match(pattern: path, path: document.path),
+            !(document.workingPath.map { Glob.match(pattern: path, path: $0) } ?? false)
+        {
             return false
         }
         if let compiled {
-            guard let target = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue, compiled.matches(target) else { return false }
+            guard let target = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue,
+                compiled.matches(target)
+            else { return false }
         }
         return true
     }
@@ -72,41 +80,65 @@ public struct Suppression: Sendable, Equatable {
     public init(json v: JSONValue, index: Int) throws(PipelineError) {
         let at = "ignore[\(index)]"
         guard case .object(let o) = v else {
-            throw PipelineError(file: nil, path: at, message: "expected an object like {\"rule\": \"uri.http-error\", \"reason\": \"…\"}, got \(v.shortDescription)")
+            throw PipelineError(
+                file: nil, path: at,
+                message:
+                    "expected an object like {\"rule\": \"uri.http-error\", \"reason\": \"…\"}, got \(v.shortDescription)"
+            )
         }
         let keys = ["rule", "path", "uri", "page", "reason", "expires"]
         for key in o.keys.sorted() where !keys.contains(key) && key != "index" {
-            throw PipelineError(file: nil, path: "\(at).\(key)", message: "unknown key '\(key)'\(Suggest.didYouMean(key, keys)) (known keys: \(keys.joined(separator: ", ")))")
+            throw PipelineError(
+                file: nil, path: "\(at).\(key)",
+                message:
+                    "unknown key '\(key)'\(Suggest.didYouMean(key, keys)) (known keys: \(keys.joined(separator: ", ")))"
+            )
         }
         func text(_ key: String) throws(PipelineError) -> String? {
             guard let x = o[key] else { return nil }
             guard let s = x.stringValue, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw PipelineError(file: nil, path: "\(at).\(key)", message: "expected a non-empty string, got \(x.shortDescription)")
+                throw PipelineError(
+                    file: nil, path: "\(at).\(key)", message: "expected a non-empty string, got \(x.shortDescription)")
             }
             return s
         }
         guard let reason = try text("reason") else {
-            throw PipelineError(file: nil, path: at, message: "missing key 'reason': say why these findings may be ignored (it is shown beside each)")
+            throw PipelineError(
+                file: nil, path: at,
+                message: "missing key 'reason': say why these findings may be ignored (it is shown beside each)")
         }
         var page: Int?
         if let p = o["page"] {
-            guard let n = p.intValue, n >= 1 else { throw PipelineError(file: nil, path: "\(at).page", message: "expected a page number 1 or more, got \(p.shortDescription)") }
+            guard let n = p.intValue, n >= 1 else {
+                throw PipelineError(
+                    file: nil, path: "\(at).page",
+                    message: "expected a page number 1 or more, got \(p.shortDescription)")
+            }
             page = n
         }
         let rule = try text("rule")
         if let rule, !Glob.hasWildcard(rule), Rules.rule(rule) == nil {
-            throw PipelineError(file: nil, path: "\(at).rule", message: "unknown rule '\(rule)'\(Suggest.didYouMean(rule, Rules.all.map(\.id))) (`pdfpipe rules` lists them; * matches part of an id)")
+            throw PipelineError(
+                file: nil, path: "\(at).rule",
+                message:
+                    "unknown rule '\(rule)'\(Suggest.didYouMean(rule, Rules.all.map(\.id))) (`pdfpipe rules` lists them; * matches part of an id)"
+            )
         }
         let expires = try text("expires")
         if let expires, !Self.isDate(expires) {
-            throw PipelineError(file: nil, path: "\(at).expires", message: "expected a date YYYY-MM-DD, got '\(expires)'")
+            throw PipelineError(
+                file: nil, path: "\(at).expires", message: "expected a date YYYY-MM-DD, got '\(expires)'")
         }
-        try self.init(rule: rule, path: try text("path"), uri: try text("uri"), page: page, reason: reason, expires: expires, index: index)
+        try self.init(
+            rule: rule, path: try text("path"), uri: try text("uri"), page: page, reason: reason, expires: expires,
+            index: index)
     }
 
     static func isDate(_ s: String) -> Bool {
         let p = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2, let m = Int(p[1]), let d = Int(p[2]), Int(p[0]) != nil else { return false }
+        guard p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2, let m = Int(p[1]), let d = Int(p[2]),
+            Int(p[0]) != nil
+        else { return false }
         return (1...12).contains(m) && (1...31).contains(d)
     }
 }
@@ -148,7 +180,9 @@ public struct SuppressionUse: Sendable, Equatable {
     /// The run's findings about its `ignore` list: an expired entry is a warning (its findings
     /// count again); one that matched nothing is a note — only when the whole batch was checked
     /// (a shard sees part of it, `merge` sees it all).
-    public static func findings(_ uses: [SuppressionUse], today: String, wholeBatch: Bool, pipelineFile: String?) -> [Finding] {
+    public static func findings(_ uses: [SuppressionUse], today: String, wholeBatch: Bool, pipelineFile: String?)
+        -> [Finding]
+    {
         var out: [Finding] = []
         for u in uses {
             let s = u.suppression
@@ -156,9 +190,14 @@ public struct SuppressionUse: Sendable, Equatable {
             if s.isExpired(today: today) {
                 f = Finding(
                     rule: "config.suppression-expired",
-                    message: "\(s.label) expired on \(s.expires ?? ""); the findings it took out count again (reason given: '\(s.reason)')")
+                    message:
+                        "\(s.label) expired on \(s.expires ?? ""); the findings it took out count again (reason given: '\(s.reason)')"
+                )
             } else if u.matched == 0 && wholeBatch {
-                f = Finding(rule: "config.suppression-unused", message: "\(s.label) matched no finding; remove it if the problem is gone (reason given: '\(s.reason)')")
+                f = Finding(
+                    rule: "config.suppression-unused",
+                    message:
+                        "\(s.label) matched no finding; remove it if the problem is gone (reason given: '\(s.reason)')")
             } else {
                 continue
             }
@@ -214,7 +253,9 @@ public struct Baseline: Sendable {
 
     /// Adds a report's document: its findings, as a baseline lists them.
     public mutating func add(_ d: DocumentResult) {
-        for (f, fp) in zip(d.findings, d.fingerprints) { documents[d.path, default: [:]][fp] = Self.entry(f, fingerprint: fp, path: d.path) }
+        for (f, fp) in zip(d.findings, d.fingerprints) {
+            documents[d.path, default: [:]][fp] = Self.entry(f, fingerprint: fp, path: d.path)
+        }
     }
 
     static func entry(_ f: Finding, fingerprint: String, path: String) -> JSONValue {
@@ -228,7 +269,9 @@ public struct Baseline: Sendable {
 
     /// The baseline file for a report: every finding it lists (suppressed ones aside), sorted, so
     /// that it diffs well under version control.
-    public static func file(for report: RunReport) -> JSONValue { file(pipeline: report.pipeline, documents: report.results) }
+    public static func file(for report: RunReport) -> JSONValue {
+        file(pipeline: report.pipeline, documents: report.results)
+    }
 
     public static func file(pipeline: String, documents: some Sequence<DocumentResult>) -> JSONValue {
         var entries: [JSONValue] = []

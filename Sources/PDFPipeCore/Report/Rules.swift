@@ -37,7 +37,8 @@ public enum Rules {
             hint: "re-save the document with a conforming writer (qpdf, for one, rewrites it repaired)"),
         Rule(
             id: "pdf.pages-lost", severity: .error,
-            summary: "the normalized copy has a different number of pages than the original's page tree declares (repair lost or found pages)",
+            summary:
+                "the normalized copy has a different number of pages than the original's page tree declares (repair lost or found pages)",
             hint: "compare the copy with the original; the original's page tree is damaged"),
         Rule(
             id: "pdf.crashed", severity: .error,
@@ -61,11 +62,13 @@ public enum Rules {
             hint: "the page tree is probably damaged; run the normalize stage to rewrite it"),
         Rule(
             id: "dest.name-not-found", severity: .error,
-            summary: "a link, bookmark or open action names a destination that neither the /Dests dictionary nor the /Names tree defines",
+            summary:
+                "a link, bookmark or open action names a destination that neither the /Dests dictionary nor the /Names tree defines",
             hint: "define the destination (an anchor/label in the source), or point the link at an existing one"),
         Rule(
             id: "dest.page-not-in-document", severity: .error,
-            summary: "the destination points at an object that is not a page of this document (a deleted page, another object)",
+            summary:
+                "the destination points at an object that is not a page of this document (a deleted page, another object)",
             hint: "regenerate the document; pages removed after linking leave such links behind"),
         Rule(
             id: "dest.page-out-of-range", severity: .error,
@@ -73,19 +76,23 @@ public enum Rules {
             hint: "point the link at an existing page"),
         Rule(
             id: "dest.integer-page", severity: .note,
-            summary: "a local destination gives a page number where PDF requires a page reference; PDFium, poppler and MuPDF go to that page (one finding per document, with the count)",
+            summary:
+                "a local destination gives a page number where PDF requires a page reference; PDFium, poppler and MuPDF go to that page (one finding per document, with the count)",
             hint: "make the generator write a page reference ([12 0 R /Fit])"),
         Rule(
             id: "dest.malformed", severity: .error,
-            summary: "the destination is malformed: unknown fit type, wrong number or type of parameters, or not a destination at all",
+            summary:
+                "the destination is malformed: unknown fit type, wrong number or type of parameters, or not a destination at all",
             hint: "write [page /XYZ left top zoom], [page /Fit], [page /FitH top], … with the right parameters"),
         Rule(
             id: "dest.position-off-page", severity: .warning,
-            summary: "the destination's top lies below the bottom of the target page (beyond positionTolerance): viewers show the next page instead (a position above the top or beyond a side is clamped by viewers and passes)",
+            summary:
+                "the destination's top lies below the bottom of the target page (beyond positionTolerance): viewers show the next page instead (a position above the top or beyond a side is clamped by viewers and passes)",
             hint: "put the anchor on the page; viewers scroll to the wrong page"),
         Rule(
             id: "dest.missing-parameter", severity: .note,
-            summary: "a /FitH, /FitBH, /FitV or /FitBV destination without its parameter; every mainstream viewer reads it as null (one finding per document, with the count)",
+            summary:
+                "a /FitH, /FitBH, /FitV or /FitBV destination without its parameter; every mainstream viewer reads it as null (one finding per document, with the count)",
             hint: "write [page /FitH null] (hyperref's open action is the usual source)"),
         Rule(
             id: "dest.duplicate-name", severity: .warning,
@@ -93,7 +100,8 @@ public enum Rules {
             hint: "give each anchor a unique name"),
         Rule(
             id: "dest.tree-malformed", severity: .warning,
-            summary: "the /Names /Dests tree is malformed: wrong or missing /Limits, unsorted keys, loops, bad entries (pdfpipe reads it whole; other readers may miss names)",
+            summary:
+                "the /Names /Dests tree is malformed: wrong or missing /Limits, unsorted keys, loops, bad entries (pdfpipe reads it whole; other readers may miss names)",
             hint: "rewrite the document with a conforming writer"),
         Rule(
             id: "link.no-target", severity: .warning,
@@ -113,7 +121,8 @@ public enum Rules {
             hint: "give the link a /Rect of four numbers"),
         Rule(
             id: "action.malformed", severity: .error,
-            summary: "an action lacks what it needs: no /S type, a GoTo without /D, a GoToR without /F, a Named action without /N",
+            summary:
+                "an action lacks what it needs: no /S type, a GoTo without /D, a GoToR without /F, a Named action without /N",
             hint: "complete the action, or remove the link"),
         Rule(
             id: "action.cycle", severity: .error,
@@ -125,7 +134,8 @@ public enum Rules {
             hint: "link to a URI or a document (GoToR) instead"),
         Rule(
             id: "action.launch-target-missing", severity: .error,
-            summary: "a Launch action's file does not exist (inside the input root), or the #fragment of a local HTML page names no anchor of it",
+            summary:
+                "a Launch action's file does not exist (inside the input root), or the #fragment of a local HTML page names no anchor of it",
             hint: "ship the file with the document, or fix its name or fragment"),
         Rule(
             id: "outline.no-target", severity: .warning,
@@ -153,15 +163,18 @@ public enum Rules {
             hint: "percent-encode the URI, or fix its scheme and host"),
         Rule(
             id: "uri.browser-repaired", severity: .warning,
-            summary: "a URI that is not valid as written but that browsers repair the same way (non-ASCII characters, spaces or characters like ^ | { } after the host, a stray %, slashes after https:): it works in browsers, perhaps not in other tools",
+            summary:
+                "a URI that is not valid as written but that browsers repair the same way (non-ASCII characters, spaces or characters like ^ | { } after the host, a stray %, slashes after https:): it works in browsers, perhaps not in other tools",
             hint: "percent-encode it as the message shows"),
         Rule(
             id: "uri.absolute-file", severity: .warning,
-            summary: "a file: URI with an absolute path (file:///home/…): it names a file on the machine the PDF was made on, and works for no other reader",
+            summary:
+                "a file: URI with an absolute path (file:///home/…): it names a file on the machine the PDF was made on, and works for no other reader",
             hint: "ship the file beside the PDF and link to it with a relative path"),
         Rule(
             id: "uri.relative", severity: .note,
-            summary: "a relative URI in a document without /URI /Base: viewers resolve it against the document's location",
+            summary:
+                "a relative URI in a document without /URI /Base: viewers resolve it against the document's location",
             hint: "use an absolute URI, or set the catalog's /URI /Base"),
         Rule(
             id: "uri.insecure-scheme", severity: .note,
@@ -169,15 +182,20 @@ public enum Rules {
             hint: "use https where the site supports it"),
         Rule(
             id: "uri.http-error", severity: .error,
-            summary: "a web link's final answer (after redirects) is a status not accepted (default: anything outside 200-299)",
+            summary:
+                "a web link's final answer (after redirects) is a status not accepted (default: anything outside 200-299)",
             hint: "fix or remove the link; if the status is expected, add it to external.accept"),
         Rule(
             id: "uri.blocked", severity: .warning,
-            summary: "a web link answered 403, 429 or 503 with a bot protection's signature (a challenge or CAPTCHA page): the checker was refused, the link probably works",
-            hint: "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"),
+            summary:
+                "a web link answered 403, 429 or 503 with a bot protection's signature (a challenge or CAPTCHA page): the checker was refused, the link probably works",
+            hint:
+                "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"
+        ),
         Rule(
             id: "uri.unreachable", severity: .error,
-            summary: "a web link's host cannot be reached: DNS failure, connection refused or reset, TLS error (after the retries)",
+            summary:
+                "a web link's host cannot be reached: DNS failure, connection refused or reset, TLS error (after the retries)",
             hint: "check the host name; if the site is gone, remove or replace the link"),
         Rule(
             id: "uri.timeout", severity: .error,
@@ -197,7 +215,8 @@ public enum Rules {
             hint: "link to the final URL, or raise external.maxRedirects"),
         Rule(
             id: "uri.skipped", severity: .note,
-            summary: "a link was not checked on purpose: its host resolves to a loopback, private, link-local or multicast address, or its file lies outside the input root",
+            summary:
+                "a link was not checked on purpose: its host resolves to a loopback, private, link-local or multicast address, or its file lies outside the input root",
             hint: "set external.allowPrivateAddresses (or allowOutsideRoot) if such links are expected"),
         Rule(
             id: "uri.file-missing", severity: .error,
@@ -205,7 +224,8 @@ public enum Rules {
             hint: "ship the file beside the PDF, or fix the path"),
         Rule(
             id: "uri.fragment-missing", severity: .error,
-            summary: "a link to a PDF asks for a page (#page=N) or named destination (#nameddest=NAME) that the target does not have, or (htmlFragments) a link to a web page names an anchor the page does not have",
+            summary:
+                "a link to a PDF asks for a page (#page=N) or named destination (#nameddest=NAME) that the target does not have, or (htmlFragments) a link to a web page names an anchor the page does not have",
             hint: "fix the page number or destination name"),
         Rule(
             id: "uri.unchecked-scheme", severity: .note,
@@ -237,11 +257,15 @@ public enum Rules {
             hint: "remove or change the text, or the search term"),
         Rule(
             id: "text.search-incomplete", severity: .warning,
-            summary: "a regular-expression search term ran out of time on a page (it backtracks on that text), so the page was not fully searched",
-            hint: "anchor the pattern so that it cannot backtrack, e.g. (?<![a-z0-9-])[a-z0-9-]+\\.example\\.com instead of [a-z0-9.-]+\\.example\\.com"),
+            summary:
+                "a regular-expression search term ran out of time on a page (it backtracks on that text), so the page was not fully searched",
+            hint:
+                "anchor the pattern so that it cannot backtrack, e.g. (?<![a-z0-9-])[a-z0-9-]+\\.example\\.com instead of [a-z0-9.-]+\\.example\\.com"
+        ),
         Rule(
             id: "text.no-text-layer", severity: .warning,
-            summary: "a page draws images but has no text: a scan without OCR, or text drawn as pictures (not searchable, not accessible)",
+            summary:
+                "a page draws images but has no text: a scan without OCR, or text drawn as pictures (not searchable, not accessible)",
             hint: "run OCR on the page, or export text as text"),
         Rule(
             id: "pages.mixed-sizes", severity: .note,
@@ -271,11 +295,13 @@ public enum Rules {
             hint: "the message says why; if it looks like a bug in pdfpipe, report it with the file"),
         Rule(
             id: "pdf.limit-exceeded", severity: .warning,
-            summary: "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit; the rest were not checked",
+            summary:
+                "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit; the rest were not checked",
             hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory"),
         Rule(
             id: "config.suppression-expired", severity: .warning,
-            summary: "an entry of the pipeline's 'ignore' list is past its 'expires' date; the findings it took out count again",
+            summary:
+                "an entry of the pipeline's 'ignore' list is past its 'expires' date; the findings it took out count again",
             hint: "fix the findings, or renew the entry with a new date and reason"),
         Rule(
             id: "config.suppression-unused", severity: .note,

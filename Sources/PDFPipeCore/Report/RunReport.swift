@@ -68,11 +68,12 @@ public struct DocumentResult: Sendable, Equatable {
         if let workingPath { o["workingPath"] = .string(workingPath) }
         o["status"] = .string(status.rawValue)
         o["pageCount"] = pageCount.map { .int($0) } ?? .null
-        o["findings"] = .array(zip(findings, fingerprints).map { f, fp in
-            guard case .object(var j) = f.json else { return f.json }
-            j["fingerprint"] = .string(fp)
-            return .object(j)
-        })
+        o["findings"] = .array(
+            zip(findings, fingerprints).map { f, fp in
+                guard case .object(var j) = f.json else { return f.json }
+                j["fingerprint"] = .string(fp)
+                return .object(j)
+            })
         if !suppressed.isEmpty { o["suppressed"] = .array(suppressed.map(\.json)) }
         if !fixedSinceBaseline.isEmpty { o["fixedSinceBaseline"] = .array(fixedSinceBaseline) }
         o["artifacts"] = .array(artifacts.map(\.json))
@@ -221,7 +222,8 @@ public struct RunReport: Sendable, Equatable {
 
     /// The findings that make the run fail (exit 1).
     public var failing: Int {
-        (store?.failing(failOn) ?? documents.reduce(0) { n, d in n + d.findings.count(where: fails) }) + findings.count(where: fails)
+        (store?.failing(failOn) ?? documents.reduce(0) { n, d in n + d.findings.count(where: fails) })
+            + findings.count(where: fails)
     }
 
     /// With a ratchet: the run also fails when findings of the baseline are gone but the baseline
@@ -265,7 +267,9 @@ public struct RunReport: Sendable, Equatable {
         else { throw ReportDecodingError(message: "not a pdfpipe report (no tool, pipeline or documents)") }
         var documents: [DocumentResult] = []
         for d in docs { documents.append(try DocumentResult(json: d)) }
-        self.init(toolVersion: version, pipeline: pipeline, documents: documents, generatedAt: v["generatedAt"]?.stringValue ?? "")
+        self.init(
+            toolVersion: version, pipeline: pipeline, documents: documents,
+            generatedAt: v["generatedAt"]?.stringValue ?? "")
         incomplete = v["incomplete"]?.boolValue ?? false
         failOn = v["failOn"]?.stringValue.flatMap(FailOn.init(rawValue:)) ?? .error
         pipelineFailOn = v["pipelineFailOn"]?.stringValue.flatMap(FailOn.init(rawValue:))
@@ -275,7 +279,9 @@ public struct RunReport: Sendable, Equatable {
             baseline = BaselineUse(file: file, ratchet: b["ratchet"]?.boolValue ?? false)
         }
         for (i, u) in (v["suppressions"]?.arrayValue ?? []).enumerated() {
-            guard let use = SuppressionUse(json: u) else { throw ReportDecodingError(message: "suppressions[\(i)] is not an ignore entry") }
+            guard let use = SuppressionUse(json: u) else {
+                throw ReportDecodingError(message: "suppressions[\(i)] is not an ignore entry")
+            }
             suppressions.append(use)
         }
     }
@@ -283,7 +289,8 @@ public struct RunReport: Sendable, Equatable {
 
 extension DocumentResult {
     public static let knownKeys: Set<String> = [
-        "path", "workingPath", "status", "pageCount", "findings", "artifacts", "timings", "suppressed", "fixedSinceBaseline",
+        "path", "workingPath", "status", "pageCount", "findings", "artifacts", "timings", "suppressed",
+        "fixedSinceBaseline",
     ]
 
     /// Reads a document entry of a report; keys stages added come back as sections.

@@ -23,7 +23,8 @@ public struct BrokenTarget: Sendable, Equatable {
         var out: [BrokenTarget] = []
         for d in report.results {
             for f in d.findings where f.severity >= .warning {
-                guard let target = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue, !target.isEmpty else { continue }
+                guard let target = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue, !target.isEmpty
+                else { continue }
                 let key = f.rule + "\u{0}" + target
                 let i: Int
                 if let k = order[key] {

@@ -21,8 +21,11 @@ public struct JUnitReporter: StreamingReporter {
         let run = runSuite(report)
         totalTests += run?.tests ?? 0
         totalFailures += run?.failures ?? 0
-        sink(Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"\(Escape.xml("pdfpipe: \(report.pipeline)"))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n").utf8))
+        sink(
+            Array(
+                ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                    + "<testsuites name=\"\(Escape.xml("pdfpipe: \(report.pipeline)"))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n")
+                    .utf8))
         for d in report.results { sink(Array((suite(d, report).text + "\n").utf8)) }
         if let run { sink(Array((run.text + "\n").utf8)) }
         sink(Array("</testsuites>\n".utf8))
@@ -47,15 +50,20 @@ public struct JUnitReporter: StreamingReporter {
                 if !failing.isEmpty {
                     failures += 1
                     let worst = failing.map(\.severity).max() ?? .error
-                    body += "      <failure message=\"\(Escape.xml("\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)"))\" type=\"\(worst.rawValue)\">"
+                    body +=
+                        "      <failure message=\"\(Escape.xml("\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)"))\" type=\"\(worst.rawValue)\">"
                     body += Escape.xml(failing.map(Self.line).joined(separator: "\n"))
                     body += "</failure>\n"
                 }
                 let others = findings.filter { !report.fails($0) }
-                if !others.isEmpty { body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n" }
+                if !others.isEmpty {
+                    body +=
+                        "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n"
+                }
             }
             cases.append(
-                "    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"\(Escape.xml(stage))\" time=\"\(time)\"" + (body.isEmpty ? "/>" : ">\n\(body)    </testcase>"))
+                "    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"\(Escape.xml(stage))\" time=\"\(time)\""
+                    + (body.isEmpty ? "/>" : ">\n\(body)    </testcase>"))
         }
         if names.isEmpty {
             // A document no stage ran on (should not happen) still shows up.
@@ -63,7 +71,8 @@ public struct JUnitReporter: StreamingReporter {
         }
         return (
             "  <testsuite name=\"\(Escape.xml(d.displayPath))\" tests=\"\(max(names.count, 1))\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped.count)\">\n"
-                + cases.joined(separator: "\n") + "\n  </testsuite>", max(names.count, 1), failures)
+                + cases.joined(separator: "\n") + "\n  </testsuite>", max(names.count, 1), failures
+        )
     }
 
     /// Findings about the run (its pipeline file's `ignore` list): one suite of their own.
@@ -74,20 +83,26 @@ public struct JUnitReporter: StreamingReporter {
         let others = report.findings.filter { !report.fails($0) }
         var body = ""
         if !failing.isEmpty {
-            body += "      <failure message=\"\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)\" type=\"\((failing.map(\.severity).max() ?? .error).rawValue)\">"
+            body +=
+                "      <failure message=\"\(failing.count) finding\(failing.count == 1 ? "" : "s") at or above \(report.failOn.rawValue)\" type=\"\((failing.map(\.severity).max() ?? .error).rawValue)\">"
             body += Escape.xml(failing.map(Self.line).joined(separator: "\n")) + "</failure>\n"
         }
-        if !others.isEmpty { body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n" }
+        if !others.isEmpty {
+            body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n"
+        }
         return (
             "  <testsuite name=\"\(Escape.xml(file))\" tests=\"1\" failures=\"\(failing.isEmpty ? 0 : 1)\" errors=\"0\" skipped=\"0\">\n"
-                + "    <testcase classname=\"\(Escape.xml(file))\" name=\"ignore\">\n\(body)    </testcase>\n  </testsuite>", 1, failing.isEmpty ? 0 : 1)
+                + "    <testcase classname=\"\(Escape.xml(file))\" name=\"ignore\">\n\(body)    </testcase>\n  </testsuite>",
+            1, failing.isEmpty ? 0 : 1
+        )
     }
 
     static func line(_ f: Finding) -> String {
         var place = ""
         if let p = f.page { place = "page \(p)" + (f.pageLabel.map { " (\($0))" } ?? "") + ": " }
         let baseline = f.baseline == .unchanged ? " (in the baseline)" : ""
-        return "\(place)\(f.severity.rawValue) [\(f.rule)] \(f.message)\(baseline)" + (f.hint.map { " — fix: \($0)" } ?? "")
+        return "\(place)\(f.severity.rawValue) [\(f.rule)] \(f.message)\(baseline)"
+            + (f.hint.map { " — fix: \($0)" } ?? "")
     }
 }
 
@@ -113,7 +128,8 @@ public struct SARIFReporter: StreamingReporter {
     public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
         let rules: [JSONValue] = Rules.all.map { r in
             let level = r.offByDefault ? "none" : r.severity.rawValue
-            let markdown = "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"
+            let markdown =
+                "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"
                 + "**How to fix:** \(Escape.markdown(r.hint)).\n\n"
                 + "Change its level, or turn it off, under `rules` in the pipeline file; take out accepted findings with `ignore` (each with a reason) or a baseline (`--baseline`)."
             return [
@@ -147,10 +163,17 @@ public struct SARIFReporter: StreamingReporter {
             if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
             var place = ""
             if let p = f.page { place = "Page \(p)" + (f.pageLabel.map { " (\($0))" } ?? "") }
-            if let r = f.rect { place += (place.isEmpty ? "At" : ", at") + " [" + r.map { JSONWriter.format($0) }.joined(separator: " ") + "]" }
+            if let r = f.rect {
+                place +=
+                    (place.isEmpty ? "At" : ", at") + " [" + r.map { JSONWriter.format($0) }.joined(separator: " ")
+                    + "]"
+            }
             var result: [String: JSONValue] = [
                 "ruleId": .string(f.rule), "level": .string(f.severity.rawValue),
-                "message": ["text": .string((place.isEmpty ? "" : place + ": ") + f.message + (f.hint.map { ". Fix: \($0)" } ?? ""))],
+                "message": [
+                    "text": .string(
+                        (place.isEmpty ? "" : place + ": ") + f.message + (f.hint.map { ". Fix: \($0)" } ?? ""))
+                ],
                 "locations": [.object(location)], "properties": .object(props),
             ]
             // Code scanning would otherwise hash the "line" of a binary PDF, and alerts would
@@ -159,44 +182,62 @@ public struct SARIFReporter: StreamingReporter {
             if let i = index[f.rule] { result["ruleIndex"] = .int(i) }
             if withBaseline, let b = f.baseline { result["baselineState"] = .string(b.rawValue) }
             if let by = suppressedBy {
-                result["suppressions"] = [[
-                    "kind": "external",
-                    "justification": .string((by["reason"]?.stringValue ?? "") + (by["ignore"]?.stringValue.map { " (\($0))" } ?? "")),
-                ]]
+                result["suppressions"] = [
+                    [
+                        "kind": "external",
+                        "justification": .string(
+                            (by["reason"]?.stringValue ?? "") + (by["ignore"]?.stringValue.map { " (\($0))" } ?? "")),
+                    ]
+                ]
             }
             sink(element(.object(result), written))
             written += 1
         }
         var notifications: [JSONValue] = []
         if report.incomplete {
-            notifications.append(["level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)]])
+            notifications.append([
+                "level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)],
+            ])
         }
         if total > Self.maxResults {
             notifications.append([
                 "level": "warning",
-                "message": ["text": .string("\(total - Self.maxResults) of \(total) results left out: code scanning takes at most \(Self.maxResults) per run; every finding is in report.json")],
+                "message": [
+                    "text": .string(
+                        "\(total - Self.maxResults) of \(total) results left out: code scanning takes at most \(Self.maxResults) per run; every finding is in report.json"
+                    )
+                ],
             ])
         }
         let sarif: JSONValue = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [[
-                "tool": ["driver": [
-                    "name": "pdfpipe", "version": .string(report.toolVersion), "semanticVersion": .string(report.toolVersion),
-                    "rules": .array(rules),
-                ]],
-                "automationDetails": ["id": .string("pdfpipe/\(report.pipeline)/")],
-                "invocations": [[
-                    "executionSuccessful": .bool(!report.incomplete),
-                    "toolExecutionNotifications": .array(notifications),
-                ]],
-                "artifacts": .string(Self.artifactsMark),
-                "results": .string(Self.resultsMark),
-            ]],
+            "runs": [
+                [
+                    "tool": [
+                        "driver": [
+                            "name": "pdfpipe", "version": .string(report.toolVersion),
+                            "semanticVersion": .string(report.toolVersion),
+                            "rules": .array(rules),
+                        ]
+                    ],
+                    "automationDetails": ["id": .string("pdfpipe/\(report.pipeline)/")],
+                    "invocations": [
+                        [
+                            "executionSuccessful": .bool(!report.incomplete),
+                            "toolExecutionNotifications": .array(notifications),
+                        ]
+                    ],
+                    "artifacts": .string(Self.artifactsMark),
+                    "results": .string(Self.resultsMark),
+                ]
+            ],
         ]
         let skeleton = Array(JSONWriter.pretty(sarif).utf8)
         let marks = [Self.artifactsMark, Self.resultsMark].map { Array(JSONWriter.compact(.string($0)).utf8) }
-        guard let a = skeleton.firstRange(of: marks[0]), let r = skeleton.firstRange(of: marks[1]), a.upperBound <= r.lowerBound else { return }
+        guard let a = skeleton.firstRange(of: marks[0]), let r = skeleton.firstRange(of: marks[1]),
+            a.upperBound <= r.lowerBound
+        else { return }
         sink(Array(skeleton[..<a.lowerBound]))
         sink(Array("[".utf8))
         for d in report.results {
@@ -210,8 +251,12 @@ public struct SARIFReporter: StreamingReporter {
             add(f, path: f.details["file"]?.stringValue ?? "pipeline", fingerprint: nil, suppressedBy: nil)
         }
         for d in report.results {
-            for (f, fingerprint) in zip(d.findings, d.fingerprints) { add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil) }
-            for f in d.suppressed { add(f, path: d.displayPath, fingerprint: f.fingerprint, suppressedBy: f.details["suppressedBy"]) }
+            for (f, fingerprint) in zip(d.findings, d.fingerprints) {
+                add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil)
+            }
+            for f in d.suppressed {
+                add(f, path: d.displayPath, fingerprint: f.fingerprint, suppressedBy: f.details["suppressedBy"])
+            }
         }
         sink(Array((written == 0 ? "]" : "\n      ]").utf8))
         sink(Array(skeleton[r.upperBound...]))
@@ -242,16 +287,24 @@ public struct MarkdownReporter: Reporter {
         let s = report.summary
         var out = "# pdfpipe: \(Escape.markdown(report.pipeline))\n\n"
         if report.incomplete { out += "> **Incomplete:** \(RunReport.incompleteNote)\n\n" }
-        out += "| documents | failed | pages | errors | warnings | notes | suppressed |\n|---:|---:|---:|---:|---:|---:|---:|\n"
-        out += "| \(s.documents) | \(s.failedDocuments) | \(s.pages) | \(s.errors) | \(s.warnings) | \(s.notes) | \(s.suppressed) |\n\n"
+        out +=
+            "| documents | failed | pages | errors | warnings | notes | suppressed |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+        out +=
+            "| \(s.documents) | \(s.failedDocuments) | \(s.pages) | \(s.errors) | \(s.warnings) | \(s.notes) | \(s.suppressed) |\n\n"
         if let b = report.baseline {
-            out += "**Baseline** `\(Escape.markdown(b.file))`: \(s.new) new, \(s.unchanged) unchanged (not listed below), \(s.fixed) fixed"
-            if b.ratchet && s.fixed > 0 { out += " — **the baseline must be updated** (ratchet): `pdfpipe baseline REPORT.json --out \(Escape.markdown(b.file))`" }
+            out +=
+                "**Baseline** `\(Escape.markdown(b.file))`: \(s.new) new, \(s.unchanged) unchanged (not listed below), \(s.fixed) fixed"
+            if b.ratchet && s.fixed > 0 {
+                out +=
+                    " — **the baseline must be updated** (ratchet): `pdfpipe baseline REPORT.json --out \(Escape.markdown(b.file))`"
+            }
             out += "\n\n"
         }
         if !report.findings.isEmpty {
             out += "## Pipeline\n\n| severity | rule | message |\n|---|---|---|\n"
-            for f in report.findings { out += "| \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n" }
+            for f in report.findings {
+                out += "| \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
+            }
             out += "\n"
         }
         let targets = BrokenTarget.collect(report)
@@ -259,7 +312,8 @@ public struct MarkdownReporter: Reporter {
             out += "## Broken targets\n\nEach once, with every document that links to it (\(targets.count) in all).\n\n"
             out += "| target | rule | links | used in |\n|---|---|---:|---|\n"
             for t in targets.prefix(50) {
-                out += "| \(Escape.markdown(t.target)) | `\(t.rule)` | \(t.count) | \(Escape.markdown(t.usesText(limit: 5))) |\n"
+                out +=
+                    "| \(Escape.markdown(t.target)) | `\(t.rule)` | \(t.count) | \(Escape.markdown(t.usesText(limit: 5))) |\n"
             }
             if targets.count > 50 { out += "\n… and \(targets.count - 50) more in report.html and report.json\n" }
             out += "\n"
@@ -279,7 +333,8 @@ public struct MarkdownReporter: Reporter {
             }
             let e = d.findings.count { $0.severity == .error && listed($0) }
             let w = d.findings.count { $0.severity == .warning && listed($0) }
-            let heading = "## \(Escape.markdown(d.displayPath))\(d.status == .failed ? " (failed)" : "")\n\n\(e) \(report.baseline == nil ? "" : "new ")error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s")\n\n"
+            let heading =
+                "## \(Escape.markdown(d.displayPath))\(d.status == .failed ? " (failed)" : "")\n\n\(e) \(report.baseline == nil ? "" : "new ")error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s")\n\n"
                 + "| page | severity | rule | message |\n|---|---|---|---|\n"
             if out.utf8.count + heading.utf8.count > Self.byteBudget {
                 cut = true
@@ -288,7 +343,8 @@ public struct MarkdownReporter: Reporter {
             out += heading
             for f in d.findings where listed(f) {
                 let page = f.page.map { "\($0)" + (f.pageLabel.map { " (\($0))" } ?? "") } ?? ""
-                let row = "| \(Escape.markdown(page)) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
+                let row =
+                    "| \(Escape.markdown(page)) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
                 if out.utf8.count + row.utf8.count > Self.byteBudget {
                     cut = true
                     break documents
@@ -315,7 +371,10 @@ public struct GitHubReporter: Reporter {
     public static let perLevel = 10
 
     public func render(_ report: RunReport) -> String {
-        var out = report.incomplete ? "::warning title=pdfpipe::\(Escape.githubData("the report is incomplete: " + RunReport.incompleteNote))\n" : ""
+        var out =
+            report.incomplete
+            ? "::warning title=pdfpipe::\(Escape.githubData("the report is incomplete: " + RunReport.incompleteNote))\n"
+            : ""
         // One annotation per distinct problem (document, rule, message) with the pages it is on;
         // errors first, then warnings, then notices; in input order within each.
         struct Problem {
@@ -359,17 +418,23 @@ public struct GitHubReporter: Reporter {
                     message = "page\(p.pages.count == 1 ? "" : "s") \(shown)\(more): " + message
                 }
                 if let h = f.hint { message += " (fix: \(h))" }
-                out += "::\(command) file=\(Escape.githubProperty(p.path)),title=\(Escape.githubProperty(f.rule))::\(Escape.githubData(message))\n"
+                out +=
+                    "::\(command) file=\(Escape.githubProperty(p.path)),title=\(Escape.githubProperty(f.rule))::\(Escape.githubData(message))\n"
             }
             left += max(0, these.count - Self.perLevel)
         }
         var notes: [String] = []
         if left > 0 {
-            notes.append("\(left) more distinct problem\(left == 1 ? "" : "s") not shown as annotations (GitHub shows \(Self.perLevel) errors and \(Self.perLevel) warnings per step)")
+            notes.append(
+                "\(left) more distinct problem\(left == 1 ? "" : "s") not shown as annotations (GitHub shows \(Self.perLevel) errors and \(Self.perLevel) warnings per step)"
+            )
         }
-        if baselined > 0 { notes.append("\(baselined) finding\(baselined == 1 ? "" : "s") already in the baseline not annotated") }
+        if baselined > 0 {
+            notes.append("\(baselined) finding\(baselined == 1 ? "" : "s") already in the baseline not annotated")
+        }
         if !notes.isEmpty {
-            out += "::notice title=pdfpipe::\(Escape.githubData(notes.joined(separator: "; ") + "; every finding is in report.md (the step summary) and report.json"))\n"
+            out +=
+                "::notice title=pdfpipe::\(Escape.githubData(notes.joined(separator: "; ") + "; every finding is in report.md (the step summary) and report.json"))\n"
         }
         return out
     }

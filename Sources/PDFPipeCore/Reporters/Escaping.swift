@@ -8,7 +8,8 @@ enum Escape {
     static func uriPath(_ path: String) -> String {
         var out = ""
         for c in path.unicodeScalars {
-            if (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A) || (c.value >= 0x61 && c.value <= 0x7A)
+            if (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A)
+                || (c.value >= 0x61 && c.value <= 0x7A)
                 || "-._~/!$&'()*+,;=".unicodeScalars.contains(c)
             {
                 out.unicodeScalars.append(c)
@@ -48,7 +49,8 @@ enum Escape {
 
     /// GitHub workflow command data (`::error ...::DATA`).
     static func githubData(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(
+            of: "\n", with: "%0A")
     }
 
     /// GitHub workflow command property values (`file=...,title=...`).
@@ -74,7 +76,8 @@ public enum ConsoleText {
             case 0x0D: out += "\\r"
             case 0x09: out += "\\t"
             case 0x00..<0x20, 0x7F: out += "\\x" + (c.value < 0x10 ? "0" : "") + String(c.value, radix: 16)
-            case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: out += "\\u{\(String(c.value, radix: 16))}"
+            case 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029:
+                out += "\\u{\(String(c.value, radix: 16))}"
             default: out.unicodeScalars.append(c)
             }
         }
@@ -92,7 +95,8 @@ public enum ConsoleText {
         let v = c.value
         let invisible: Bool
         switch v {
-        case 0x00...0x20, 0x7F...0xA0, 0xAD, 0x1680, 0x180E, 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x206F, 0x3000, 0xFEFF:
+        case 0x00...0x20, 0x7F...0xA0, 0xAD, 0x1680, 0x180E, 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x206F, 0x3000,
+            0xFEFF:
             invisible = true
         default:
             invisible = c.properties.generalCategory == .format || c.properties.generalCategory == .unassigned

@@ -26,70 +26,104 @@ public struct HTMLReporter: Reporter {
                 perRule[f.rule] = r
             }
             if withFindings < Self.indexRows {
-                let e = d.findings.count { $0.severity == .error }, w = d.findings.count { $0.severity == .warning }
-                let name = withFindings < Self.expanded ? "<a href=\"#doc-\(withFindings + 1)\">\(h(d.displayPath))</a>" : h(d.displayPath)
-                index += "<tr><td class=\"path\">\(name)\(d.status == .failed ? " <span class=\"badge error\">failed</span>" : "")</td>"
-                index += "<td class=\"error\">\(e)</td><td class=\"warning\">\(w)</td><td class=\"note\">\(d.findings.count - e - w)</td></tr>"
+                let e = d.findings.count { $0.severity == .error }
+                let w = d.findings.count { $0.severity == .warning }
+                let name =
+                    withFindings < Self.expanded
+                    ? "<a href=\"#doc-\(withFindings + 1)\">\(h(d.displayPath))</a>" : h(d.displayPath)
+                index +=
+                    "<tr><td class=\"path\">\(name)\(d.status == .failed ? " <span class=\"badge error\">failed</span>" : "")</td>"
+                index +=
+                    "<td class=\"error\">\(e)</td><td class=\"warning\">\(w)</td><td class=\"note\">\(d.findings.count - e - w)</td></tr>"
             }
             withFindings += 1
         }
         let rules = Set(perRule.keys)
         var body = ""
-        body += "<header><h1>pdfpipe: \(h(report.pipeline))</h1><p class=\"meta\">pdfpipe \(h(report.toolVersion)) · \(h(report.generatedAt))</p>\n"
-        if report.incomplete { body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n" }
-        body += "<table class=\"summary\"><tr><th>documents</th><th>failed</th><th>pages</th><th>errors</th><th>warnings</th><th>notes</th></tr>"
-        body += "<tr><td>\(s.documents)</td><td>\(s.failedDocuments)</td><td>\(s.pages)</td><td class=\"error\">\(s.errors)</td><td class=\"warning\">\(s.warnings)</td><td class=\"note\">\(s.notes)</td></tr></table>\n"
-        if s.suppressed > 0 { body += "<p class=\"meta\">\(s.suppressed) finding\(s.suppressed == 1 ? "" : "s") suppressed by the pipeline's <code>ignore</code> list (shown under each document)</p>\n" }
+        body +=
+            "<header><h1>pdfpipe: \(h(report.pipeline))</h1><p class=\"meta\">pdfpipe \(h(report.toolVersion)) · \(h(report.generatedAt))</p>\n"
+        if report.incomplete {
+            body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n"
+        }
+        body +=
+            "<table class=\"summary\"><tr><th>documents</th><th>failed</th><th>pages</th><th>errors</th><th>warnings</th><th>notes</th></tr>"
+        body +=
+            "<tr><td>\(s.documents)</td><td>\(s.failedDocuments)</td><td>\(s.pages)</td><td class=\"error\">\(s.errors)</td><td class=\"warning\">\(s.warnings)</td><td class=\"note\">\(s.notes)</td></tr></table>\n"
+        if s.suppressed > 0 {
+            body +=
+                "<p class=\"meta\">\(s.suppressed) finding\(s.suppressed == 1 ? "" : "s") suppressed by the pipeline's <code>ignore</code> list (shown under each document)</p>\n"
+        }
         if let b = report.baseline {
-            body += "<p class=\"baseline\"><strong>Baseline</strong> <code>\(h(b.file))</code>: \(s.new) new, \(s.unchanged) unchanged (marked <span class=\"badge\">baseline</span>), \(s.fixed) fixed"
+            body +=
+                "<p class=\"baseline\"><strong>Baseline</strong> <code>\(h(b.file))</code>: \(s.new) new, \(s.unchanged) unchanged (marked <span class=\"badge\">baseline</span>), \(s.fixed) fixed"
             if b.ratchet && s.fixed > 0 { body += " — <strong>update the baseline</strong> (ratchet)" }
             body += "</p>\n"
         }
         body += "<form id=\"filters\">"
         for sev in ["error", "warning", "note"] {
-            body += "<label class=\"\(sev)\"><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev) <span class=\"c\" data-c=\"\(sev)\"></span></label> "
+            body +=
+                "<label class=\"\(sev)\"><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev) <span class=\"c\" data-c=\"\(sev)\"></span></label> "
         }
         body += "<select id=\"rule\"><option value=\"\">all rules</option>"
         for r in rules.sorted() { body += "<option value=\"\(h(r))\">\(h(r))</option>" }
-        body += "</select> <input id=\"doc\" type=\"search\" placeholder=\"document contains…\" size=\"18\"> <span id=\"shown\"></span></form></header>\n<main>\n"
+        body +=
+            "</select> <input id=\"doc\" type=\"search\" placeholder=\"document contains…\" size=\"18\"> <span id=\"shown\"></span></form></header>\n<main>\n"
         if !report.findings.isEmpty {
-            body += "<section class=\"doc\"><h2>pipeline \(h(report.findings.first?.details["file"]?.stringValue ?? ""))</h2>\n"
+            body +=
+                "<section class=\"doc\"><h2>pipeline \(h(report.findings.first?.details["file"]?.stringValue ?? ""))</h2>\n"
             body += group(title: "ignore list", findings: report.findings, page: nil, thumbnail: nil) + "</section>\n"
         }
         let targets = BrokenTarget.collect(report)
         if !targets.isEmpty {
-            body += "<section class=\"targets\"><h2>Broken targets <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
+            body +=
+                "<section class=\"targets\"><h2>Broken targets <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
             body += "<tr><th>target</th><th>rule</th><th>links</th><th>used in</th></tr>"
             for t in targets.prefix(500) {
-                body += "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
+                body +=
+                    "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
             }
-            body += "</table>" + (targets.count > 500 ? "<p>… and \(targets.count - 500) more in report.json</p>" : "") + "</section>\n"
+            body +=
+                "</table>" + (targets.count > 500 ? "<p>… and \(targets.count - 500) more in report.json</p>" : "")
+                + "</section>\n"
         }
         if !perRule.isEmpty {
-            body += "<section class=\"rules\"><h2>Rules <span class=\"count\">\(perRule.count)</span></h2><table><tr><th>rule</th><th>severity</th><th>findings</th><th>documents</th></tr>"
-            for (rule, r) in perRule.sorted(by: { ($0.value.severity, $0.value.findings, $1.key) > ($1.value.severity, $1.value.findings, $0.key) }) {
-                body += "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\"><code>\(h(rule))</code></a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
+            body +=
+                "<section class=\"rules\"><h2>Rules <span class=\"count\">\(perRule.count)</span></h2><table><tr><th>rule</th><th>severity</th><th>findings</th><th>documents</th></tr>"
+            for (rule, r) in perRule.sorted(by: {
+                ($0.value.severity, $0.value.findings, $1.key) > ($1.value.severity, $1.value.findings, $0.key)
+            }) {
+                body +=
+                    "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\"><code>\(h(rule))</code></a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
             }
             body += "</table></section>\n"
         }
         let clean = s.documents - withFindings
-        body += "<section class=\"index\"><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2>"
+        body +=
+            "<section class=\"index\"><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2>"
         if withFindings > 0 {
             body += "<table><tr><th>document</th><th>errors</th><th>warnings</th><th>notes</th></tr>\(index)</table>"
-            if withFindings > Self.indexRows { body += "<p>… and \(withFindings - Self.indexRows) more documents with findings in report.json</p>" }
+            if withFindings > Self.indexRows {
+                body += "<p>… and \(withFindings - Self.indexRows) more documents with findings in report.json</p>"
+            }
         }
-        if clean > 0 { body += "<p class=\"clean\">\(clean) document\(clean == 1 ? "" : "s") without findings (listed in report.json)</p>" }
+        if clean > 0 {
+            body +=
+                "<p class=\"clean\">\(clean) document\(clean == 1 ? "" : "s") without findings (listed in report.json)</p>"
+        }
         body += "</section>\n"
         var shown = 0
         for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
             guard shown < Self.expanded else { break }
             shown += 1
-            let thumbs = Dictionary(d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } }, uniquingKeysWith: { a, _ in a })
+            let thumbs = Dictionary(
+                d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } },
+                uniquingKeysWith: { a, _ in a })
             let links = DocumentLinks(d, locations: report.locations)
             body += "<section class=\"doc\" id=\"doc-\(shown)\" data-path=\"\(h(d.path))\"><h2>"
             body += links.document.map { "<a href=\"\(h($0))\">\(h(d.displayPath))</a>" } ?? h(d.displayPath)
             body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""
-            body += " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
+            body +=
+                " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
             if let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), !skipped.isEmpty {
                 body += "<p class=\"skipped\">skipped stages: \(h(skipped.joined(separator: ", ")))</p>\n"
             }
@@ -98,26 +132,32 @@ public struct HTMLReporter: Reporter {
             for f in d.findings.prefix(Self.rowsPerDocument) {
                 if let p = f.page { byPage[p, default: []].append(f) } else { general.append(f) }
             }
-            if !general.isEmpty { body += group(title: "document", findings: general, page: nil, thumbnail: nil, links: links) }
+            if !general.isEmpty {
+                body += group(title: "document", findings: general, page: nil, thumbnail: nil, links: links)
+            }
             for p in byPage.keys.sorted() {
                 let label = byPage[p]!.first?.pageLabel.map { " (\($0))" } ?? ""
-                body += group(title: "page \(p)\(label)", findings: byPage[p]!, page: p, thumbnail: thumbs[p], links: links)
+                body += group(
+                    title: "page \(p)\(label)", findings: byPage[p]!, page: p, thumbnail: thumbs[p], links: links)
             }
             if d.findings.count > Self.rowsPerDocument {
-                body += "<p class=\"more\">… and \(d.findings.count - Self.rowsPerDocument) more findings in report.json</p>\n"
+                body +=
+                    "<p class=\"more\">… and \(d.findings.count - Self.rowsPerDocument) more findings in report.json</p>\n"
             }
             if !d.suppressed.isEmpty {
                 body += "<details class=\"suppressed\"><summary>\(d.suppressed.count) suppressed</summary><ul>"
                 for f in d.suppressed {
                     let by = f.details["suppressedBy"]
-                    body += "<li>\(f.page.map { "page \($0): " } ?? "")<code>\(h(f.rule))</code> \(h(f.message)) — <em>\(h(by?["reason"]?.stringValue ?? ""))</em> (\(h(by?["ignore"]?.stringValue ?? "")))</li>"
+                    body +=
+                        "<li>\(f.page.map { "page \($0): " } ?? "")<code>\(h(f.rule))</code> \(h(f.message)) — <em>\(h(by?["reason"]?.stringValue ?? ""))</em> (\(h(by?["ignore"]?.stringValue ?? "")))</li>"
                 }
                 body += "</ul></details>\n"
             }
             body += "</section>\n"
         }
         if withFindings > shown {
-            body += "<p class=\"more\">The findings of \(withFindings - shown) more documents are in report.json (this page shows the first \(Self.expanded) in full).</p>\n"
+            body +=
+                "<p class=\"more\">The findings of \(withFindings - shown) more documents are in report.json (this page shows the first \(Self.expanded) in full).</p>\n"
         }
         body += "</main>\n"
         return """
@@ -152,7 +192,8 @@ public struct HTMLReporter: Reporter {
 
         init(_ d: DocumentResult, locations: RunReport.Locations?) {
             if let l = locations {
-                document = Escape.uriPath(Paths.link(from: l.report, to: Paths.absolute(d.displayPath, relativeTo: l.working)))
+                document = Escape.uriPath(
+                    Paths.link(from: l.report, to: Paths.absolute(d.displayPath, relativeTo: l.working)))
             }
             if let copy = d.artifacts.first(where: { $0.kind == "review-copy" }) {
                 reviewCopy = Escape.uriPath(copy.path)
@@ -169,7 +210,9 @@ public struct HTMLReporter: Reporter {
 
     /// One page's (or the document's) findings, beside the page's thumbnail. Links with findings
     /// get a number on the thumbnail, and their rows the same number.
-    func group(title: String, findings: [Finding], page: Int?, thumbnail: String?, links: DocumentLinks = DocumentLinks.none) -> String {
+    func group(
+        title: String, findings: [Finding], page: Int?, thumbnail: String?, links: DocumentLinks = DocumentLinks.none
+    ) -> String {
         var out = "<div class=\"page\">"
         // Numbers in row order, one per link (a link with two findings has one number).
         var numbers: [Int: Int] = [:]
@@ -188,29 +231,39 @@ public struct HTMLReporter: Reporter {
         }
         if let thumbnail {
             let url = h(Escape.uriPath(thumbnail))
-            out += "<figure class=\"shot\" title=\"click to enlarge\"><img src=\"\(url)\" alt=\"\(h(title))\" loading=\"lazy\">"
+            out +=
+                "<figure class=\"shot\" title=\"click to enlarge\"><img src=\"\(url)\" alt=\"\(h(title))\" loading=\"lazy\">"
             for m in marks {
                 // Within the image: a link off the page gets its number at the nearest edge.
                 func unit(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 0 }
-                let x = unit(m.box[0]), y = unit(m.box[1])
-                let w = unit(m.box[0] + m.box[2]) - x, hh = unit(m.box[1] + m.box[3]) - y
+                let x = unit(m.box[0])
+                let y = unit(m.box[1])
+                let w = unit(m.box[0] + m.box[2]) - x
+                let hh = unit(m.box[1] + m.box[3]) - y
                 func pc(_ v: Double) -> String { JSONWriter.format((max(v, 0) * 10_000).rounded() / 100) + "%" }
-                out += "<span class=\"mark \(m.severity.rawValue)\" style=\"left:\(pc(x));top:\(pc(y));width:\(pc(w));height:\(pc(hh))\"><b>\(m.n)</b></span>"
+                out +=
+                    "<span class=\"mark \(m.severity.rawValue)\" style=\"left:\(pc(x));top:\(pc(y));width:\(pc(w));height:\(pc(hh))\"><b>\(m.n)</b></span>"
             }
             out += "</figure>"
         }
         out += "<div class=\"findings\"><h3>\(h(title))"
-        if let doc = links.document { out += " <a class=\"open\" href=\"\(h(doc))\(page.map { "#page=\($0)" } ?? "")\">open</a>" }
+        if let doc = links.document {
+            out += " <a class=\"open\" href=\"\(h(doc))\(page.map { "#page=\($0)" } ?? "")\">open</a>"
+        }
         if let copy = links.reviewCopy {
-            out += " <a class=\"open\" href=\"\(h(copy))#page=\((page ?? 1) + (page == nil ? 0 : links.reviewOffset))\">review copy</a>"
+            out +=
+                " <a class=\"open\" href=\"\(h(copy))#page=\((page ?? 1) + (page == nil ? 0 : links.reviewOffset))\">review copy</a>"
         }
         out += "</h3><table>"
         for f in findings {
-            out += "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
+            out +=
+                "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
             let n = f.details["annotationIndex"]?.intValue.flatMap { numbers[$0] }
-            out += "<td class=\"sev\">\(n.map { "<b class=\"n\">\($0)</b> " } ?? "")\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))"
+            out +=
+                "<td class=\"sev\">\(n.map { "<b class=\"n\">\($0)</b> " } ?? "")\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))"
             if f.baseline == .unchanged { out += " <span class=\"badge\">baseline</span>" }
-            let text = f.details["linkText"]?.stringValue, target = f.details["target"]?.stringValue
+            let text = f.details["linkText"]?.stringValue
+            let target = f.details["target"]?.stringValue
             if text != nil || target != nil {
                 out += "<div class=\"link\">"
                 if let text { out += "link text <q>\(h(text))</q>" }

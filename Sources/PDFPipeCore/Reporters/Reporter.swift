@@ -39,7 +39,9 @@ extension StreamingReporter {
 
 /// Every reporter, in one table.
 public enum Reporters {
-    public static let all: [any Reporter] = [JSONReporter(), JUnitReporter(), SARIFReporter(), MarkdownReporter(), GitHubReporter(), HTMLReporter()]
+    public static let all: [any Reporter] = [
+        JSONReporter(), JUnitReporter(), SARIFReporter(), MarkdownReporter(), GitHubReporter(), HTMLReporter(),
+    ]
 
     public static var formats: [String] { all.map(\.format) }
 

@@ -57,7 +57,8 @@ public final class ResultStore: Sendable {
             var st = stat()
             guard stat(file, &st) == 0 else { return nil }
             let (s, overflow) = Int(st.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
-            return InputStamp(path: relativePath, size: Int(st.st_size), mtime: overflow ? Int.max : s &+ Int(st.st_mtim.tv_nsec))
+            return InputStamp(
+                path: relativePath, size: Int(st.st_size), mtime: overflow ? Int.max : s &+ Int(st.st_mtim.tv_nsec))
         }
 
         var json: JSONValue { ["path": .string(path), "size": .int(size), "mtime": .int(mtime)] }
@@ -74,10 +75,14 @@ public final class ResultStore: Sendable {
     /// one replaces it. With `resuming` (each input's stamp, in batch order), the lines of the
     /// earlier file whose pipeline hash and input stamp match are carried over first (read a line
     /// at a time); a torn or unreadable line is dropped.
-    public init(directory: String, count: Int, pipelineHash: String, resuming stamps: [InputStamp?]? = nil) throws(OpenError) {
+    public init(directory: String, count: Int, pipelineHash: String, resuming stamps: [InputStamp?]? = nil)
+        throws(OpenError)
+    {
         path = directory + "/" + Self.fileName
         self.pipelineHash = pipelineHash
-        do throws(AtomicFile.WriteError) { try AtomicFile.makeDirectory(directory) } catch { throw OpenError(path: directory, reason: error.reason) }
+        do throws(AtomicFile.WriteError) { try AtomicFile.makeDirectory(directory) } catch {
+            throw OpenError(path: directory, reason: error.reason)
+        }
         var template = Array("\(directory)/.\(Self.fileName).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
@@ -92,7 +97,8 @@ public final class ResultStore: Sendable {
             for (i, s) in stamps.enumerated() { if let s { byPath[s.path] = i } }
             Self.eachLine(of: directory + "/" + Self.fileName) { line in
                 var parser = JSONParser(bytes: line, tracksLocations: false)
-                guard let v = try? parser.parseDocument(), v["results"]?.intValue == Self.version, v["pipeline"]?.stringValue == pipelineHash,
+                guard let v = try? parser.parseDocument(), v["results"]?.intValue == Self.version,
+                    v["pipeline"]?.stringValue == pipelineHash,
                     let p = v["input"]?["path"]?.stringValue, let i = byPath[p], i < count, let stamp = stamps[i],
                     v["input"]?["size"]?.intValue == stamp.size, v["input"]?["mtime"]?.intValue == stamp.mtime,
                     let d = v["document"], let result = try? DocumentResult(json: d), initial.slots[i] == nil
@@ -176,11 +182,15 @@ public final class ResultStore: Sendable {
     }
 
     /// Whether position `index` has a result.
-    public func has(_ index: Int) -> Bool { state.withLock { s in index >= 0 && index < s.slots.count && s.slots[index] != nil } }
+    public func has(_ index: Int) -> Bool {
+        state.withLock { s in index >= 0 && index < s.slots.count && s.slots[index] != nil }
+    }
 
     /// The line of position `index` parsed, or nil.
     func line(_ index: Int) -> JSONValue? {
-        guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }) else { return nil }
+        guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }) else {
+            return nil
+        }
         guard let bytes = FileIO.read(fd, count: slot.length, at: slot.offset) else { return nil }
         var parser = JSONParser(bytes: bytes, tracksLocations: false)
         return try? parser.parseDocument()

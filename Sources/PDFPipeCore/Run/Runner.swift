@@ -69,7 +69,10 @@ public struct Runner: Sendable {
             let d = documents[i]
             if let store, store.has(i) { return nil }
             let stamp = store == nil ? nil : ResultStore.InputStamp.of(file: d.path, relativePath: d.relativePath)
-            let result = completed(d, d.undecodableName ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers, helpers: helpers))
+            let result = completed(
+                d,
+                d.undecodableName
+                    ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers, helpers: helpers))
             store?.append(result, at: i, input: stamp)
             return result
         }
@@ -88,7 +91,8 @@ public struct Runner: Sendable {
                 }
                 progress?(
                     RunProgress(
-                        done: done, total: count, pages: pages, elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+                        done: done, total: count, pages: pages,
+                        elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
                         document: documents[i].relativePath))
             }
             return out
@@ -112,7 +116,10 @@ public struct Runner: Sendable {
                         return (s.done, s.pages)
                     }
                     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                    progress?(RunProgress(done: done, total: count, pages: pages, elapsed: elapsed, document: documents[i].relativePath))
+                    progress?(
+                        RunProgress(
+                            done: done, total: count, pages: pages, elapsed: elapsed,
+                            document: documents[i].relativePath))
                 }
             }
         }
@@ -129,15 +136,24 @@ public struct Runner: Sendable {
     }
 
     /// Runs every stage on one document; never throws: failures become findings.
-    public func process(_ document: InputDocument, pageWorkers: Int = 1, helpers: PageHelpers? = nil) -> DocumentResult {
+    public func process(_ document: InputDocument, pageWorkers: Int = 1, helpers: PageHelpers? = nil) -> DocumentResult
+    {
         if document.undecodableName {
             return DocumentResult(
                 path: document.relativePath, status: .failed,
-                findings: [Finding(rule: "pdf.unreadable", message: "the file name is not valid UTF-8 (shown with \\xNN for its bytes); pdfpipe cannot open it by that name: rename it")],
-                artifacts: [], timings: [:], sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
+                findings: [
+                    Finding(
+                        rule: "pdf.unreadable",
+                        message:
+                            "the file name is not valid UTF-8 (shown with \\xNN for its bytes); pdfpipe cannot open it by that name: rename it"
+                    )
+                ],
+                artifacts: [], timings: [:],
+                sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
         }
         var job = Job(
-            source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory, inputRoot: inputRoot)
+            source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory,
+            inputRoot: inputRoot)
         job.outputStem = document.outputStem
         job.pageWorkers = pageWorkers
         job.pageHelpers = helpers

@@ -8,11 +8,14 @@ public struct StageDescriptor: Sendable {
     /// What the stage needs from the stages before it (thumbnails' link overlay needs the link
     /// inventory of validate-links): given its options and the earlier stages, what is missing,
     /// or nil. Checked when the pipeline is loaded, before any document is opened.
-    public var requirement: (@Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?)?
+    public var requirement:
+        (@Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?)?
 
     public init(
         id: String, summary: String, options: [OptionSpec],
-        requirement: (@Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?)? = nil,
+        requirement: (
+            @Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?
+        )? = nil,
         make: @escaping @Sendable (OptionValues) throws(PipelineError) -> any Stage
     ) {
         self.id = id

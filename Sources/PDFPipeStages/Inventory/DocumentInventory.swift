@@ -23,7 +23,10 @@ struct DocumentInventory {
         var out: [Annotation] = []
         for (i, page) in pages.enumerated() {
             for a in page["Annots"]?.items ?? [] where a.isDictionary {
-                out.append(Annotation(page: i + 1, subtype: a["Subtype"]?.name ?? "(none)", rect: a["Rect"]?.rectangle, object: a.reference, dictionary: a))
+                out.append(
+                    Annotation(
+                        page: i + 1, subtype: a["Subtype"]?.name ?? "(none)", rect: a["Rect"]?.rectangle,
+                        object: a.reference, dictionary: a))
             }
         }
         return out
@@ -49,7 +52,10 @@ struct DocumentInventory {
         }
         var out: [Field] = []
         var seen = Set<ObjectRef>()
-        func walk(_ node: PDFObject, parentName: String, inheritedType: String?, inheritedFlags: Int, inheritedValue: PDFValue?, depth: Int) {
+        func walk(
+            _ node: PDFObject, parentName: String, inheritedType: String?, inheritedFlags: Int,
+            inheritedValue: PDFValue?, depth: Int
+        ) {
             guard depth < 32, node.isDictionary else { return }
             if let r = node.objectRef, !seen.insert(r).inserted { return }
             let partial = node["T"]?.text
@@ -61,20 +67,31 @@ struct DocumentInventory {
             let kids = node["Kids"]?.items ?? []
             let fieldKids = kids.filter { $0["T"] != nil }
             if !fieldKids.isEmpty {
-                for k in fieldKids { walk(k, parentName: name, inheritedType: type, inheritedFlags: flags, inheritedValue: value, depth: depth + 1) }
+                for k in fieldKids {
+                    walk(
+                        k, parentName: name, inheritedType: type, inheritedFlags: flags, inheritedValue: value,
+                        depth: depth + 1)
+                }
                 return
             }
             let widgets = kids.isEmpty ? [node] : kids
             let widgetPages = widgets.compactMap { w in w.objectRef.flatMap { pageOf[$0] } }
-            let js = widgets.contains { w in
-                w["A"]?["S"]?.name == "JavaScript"
-                    || (w["AA"]?.keys ?? []).contains { w["AA"]?[$0]?["S"]?.name == "JavaScript" }
-            } || node["AA"] != nil && (node["AA"]?.keys ?? []).contains { node["AA"]?[$0]?["S"]?.name == "JavaScript" }
-            out.append(Field(
-                name: name, type: Self.kind(type: type, flags: flags), flags: Self.flagNames(flags, type: type),
-                value: value.map { Self.json($0) } ?? .null, pages: Array(Set(widgetPages)).sorted(), hasJavaScript: js))
+            let js =
+                widgets.contains { w in
+                    w["A"]?["S"]?.name == "JavaScript"
+                        || (w["AA"]?.keys ?? []).contains { w["AA"]?[$0]?["S"]?.name == "JavaScript" }
+                }
+                || node["AA"] != nil
+                    && (node["AA"]?.keys ?? []).contains { node["AA"]?[$0]?["S"]?.name == "JavaScript" }
+            out.append(
+                Field(
+                    name: name, type: Self.kind(type: type, flags: flags), flags: Self.flagNames(flags, type: type),
+                    value: value.map { Self.json($0) } ?? .null, pages: Array(Set(widgetPages)).sorted(),
+                    hasJavaScript: js))
         }
-        for f in top.items { walk(f, parentName: "", inheritedType: nil, inheritedFlags: 0, inheritedValue: nil, depth: 0) }
+        for f in top.items {
+            walk(f, parentName: "", inheritedType: nil, inheritedFlags: 0, inheritedValue: nil, depth: 0)
+        }
         return out
     }
 
@@ -135,7 +152,9 @@ struct DocumentInventory {
             if let file {
                 a.mimeType = file["Subtype"]?.name
                 a.declaredSize = file["Params"]?["Size"]?.int
-                a.declaredChecksum = file["Params"]?["CheckSum"]?.bytes.map { $0.map { String(format: "%02x", $0) }.joined() }
+                a.declaredChecksum = file["Params"]?["CheckSum"]?.bytes.map {
+                    $0.map { String(format: "%02x", $0) }.joined()
+                }
                 if let r = file.objectRef { a.data = source.streamData(r) }
             }
             out.append(a)

@@ -77,7 +77,8 @@ public struct Destination: Sendable, Equatable {
         }
         let args = (2..<n).map { array[$0] }
         if args.isEmpty && count == 1 && nullable {
-            tolerated = "'/\(name)' without its parameter (every mainstream viewer reads it as null: the view keeps its position)"
+            tolerated =
+                "'/\(name)' without its parameter (every mainstream viewer reads it as null: the view keeps its position)"
             parameters = [nil]
             return
         }
@@ -92,7 +93,8 @@ public struct Destination: Sendable, Equatable {
             } else {
                 parameters.append(nil)
                 if problem == nil {
-                    problem = "parameter \(i + 1) of '/\(name)' is \(Self.typeName(a)), expected a number\(nullable ? " or null" : "")"
+                    problem =
+                        "parameter \(i + 1) of '/\(name)' is \(Self.typeName(a)), expected a number\(nullable ? " or null" : "")"
                 }
             }
         }
@@ -149,7 +151,9 @@ public struct PageIndex: Sendable {
         }
     }
 
-    static func key(_ id: (number: Int, generation: Int)) -> Int64 { Int64(id.number) << 16 | Int64(id.generation & 0xFFFF) }
+    static func key(_ id: (number: Int, generation: Int)) -> Int64 {
+        Int64(id.number) << 16 | Int64(id.generation & 0xFFFF)
+    }
 
     public func index(of id: (number: Int, generation: Int)) -> Int? { byObject[Self.key(id)] }
 }

@@ -59,9 +59,12 @@ public struct DestinationTable: Sendable {
         guard maxEntries > 0, count >= maxEntries else { return false }
         if !limitReported {
             limitReported = true
-            findings.append(Finding(
-                rule: "pdf.limit-exceeded",
-                message: "more than \(maxEntries) named destinations; the rest were not read, and links to them are reported as missing (maxDestinations)"))
+            findings.append(
+                Finding(
+                    rule: "pdf.limit-exceeded",
+                    message:
+                        "more than \(maxEntries) named destinations; the rest were not read, and links to them are reported as missing (maxDestinations)"
+                ))
         }
         return true
     }
@@ -93,7 +96,9 @@ public struct DestinationTable: Sendable {
 
     /// Walks a name-tree node; returns the keys found below it (for the /Limits check).
     @discardableResult
-    private mutating func walk(_ node: PDFObject, pages: PageIndex, depth: Int, visited: inout Set<Int>) -> (min: [UInt8], max: [UInt8])? {
+    private mutating func walk(_ node: PDFObject, pages: PageIndex, depth: Int, visited: inout Set<Int>) -> (
+        min: [UInt8], max: [UInt8]
+    )? {
         let ref = node.reference
         guard node.isDictionary else {
             note("a name tree node is \(Destination.typeName(node)), not a dictionary", object: ref)
@@ -115,27 +120,36 @@ public struct DestinationTable: Sendable {
         }
         if let names = node["Names"] {
             let n = names.count
-            if n % 2 != 0 { note("the /Names array of node \(ref ?? "(direct)") has an odd number of elements", object: ref) }
+            if n % 2 != 0 {
+                note("the /Names array of node \(ref ?? "(direct)") has an odd number of elements", object: ref)
+            }
             var previous: [UInt8]?
             var unsortedReported = false
             var i = 0
             while i + 1 < n {
                 defer { i += 2 }
                 guard let key = names[i].bytes else {
-                    note("a key in node \(ref ?? "(direct)") is \(Destination.typeName(names[i])), not a string", object: ref)
+                    note(
+                        "a key in node \(ref ?? "(direct)") is \(Destination.typeName(names[i])), not a string",
+                        object: ref)
                     continue
                 }
                 if let p = previous, !p.lexicographicallyPrecedes(key), p != key, !unsortedReported {
-                    note("keys of node \(ref ?? "(direct)") are not sorted ('\(PDFTextDecoding.decode(key))' after '\(PDFTextDecoding.decode(p))'); readers that search by halves may miss names", object: ref)
+                    note(
+                        "keys of node \(ref ?? "(direct)") are not sorted ('\(PDFTextDecoding.decode(key))' after '\(PDFTextDecoding.decode(p))'); readers that search by halves may miss names",
+                        object: ref)
                     unsortedReported = true
                 }
                 previous = key
                 extend(key)
                 if tree[key] != nil {
                     if findings.count < Self.findingLimit {
-                        findings.append(Finding(
-                            rule: "dest.duplicate-name", object: ref,
-                            message: "named destination '\(PDFTextDecoding.decode(key))' is defined more than once; readers may pick either definition"))
+                        findings.append(
+                            Finding(
+                                rule: "dest.duplicate-name", object: ref,
+                                message:
+                                    "named destination '\(PDFTextDecoding.decode(key))' is defined more than once; readers may pick either definition"
+                            ))
                     }
                     continue
                 }
@@ -155,10 +169,14 @@ public struct DestinationTable: Sendable {
             if let limits = node["Limits"], limits.count == 2, let a = limits[0].bytes, let b = limits[1].bytes {
                 if lo.lexicographicallyPrecedes(a) || b.lexicographicallyPrecedes(hi) {
                     let outside = lo.lexicographicallyPrecedes(a) ? lo : hi
-                    note("/Limits ['\(PDFTextDecoding.decode(a))', '\(PDFTextDecoding.decode(b))'] of node \(ref ?? "(direct)") do not cover '\(PDFTextDecoding.decode(outside))'; readers that trust /Limits will not find it", object: ref)
+                    note(
+                        "/Limits ['\(PDFTextDecoding.decode(a))', '\(PDFTextDecoding.decode(b))'] of node \(ref ?? "(direct)") do not cover '\(PDFTextDecoding.decode(outside))'; readers that trust /Limits will not find it",
+                        object: ref)
                 }
             } else {
-                note("node \(ref ?? "(direct)") has no valid /Limits; readers that trust /Limits may not find its names", object: ref)
+                note(
+                    "node \(ref ?? "(direct)") has no valid /Limits; readers that trust /Limits may not find its names",
+                    object: ref)
             }
         }
         return lo.map { ($0, hi!) }

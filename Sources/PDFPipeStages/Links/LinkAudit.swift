@@ -57,7 +57,8 @@ public struct LinkAudit {
     ]
 
     public init(
-        source: any ObjectSource, pages pageObjects: [PDFObject], table: DestinationTable, options: Options, sourcePath: String,
+        source: any ObjectSource, pages pageObjects: [PDFObject], table: DestinationTable, options: Options,
+        sourcePath: String,
         inputRoot: String, remote: RemoteDocuments?
     ) {
         root = PDFObject.root(of: source)
@@ -85,8 +86,12 @@ public struct LinkAudit {
 
     /// `target`: what the link points at and does not find (a destination name, a file), for the
     /// report's list of broken targets.
-    mutating func report(_ rule: String, _ message: String, at place: Place, target: String? = nil, groupBy: String = "") {
-        var f = Finding(rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message)
+    mutating func report(
+        _ rule: String, _ message: String, at place: Place, target: String? = nil, groupBy: String = ""
+    ) {
+        var f = Finding(
+            rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message
+        )
         if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
         if let target { f.details["target"] = .string(target) }
         if Self.groupedRules.contains(rule) {
@@ -97,7 +102,9 @@ public struct LinkAudit {
                 findings.append(f)
             }
             groups[key]!.count += 1
-            if let p = place.page, groups[key]!.pages.last != p, groups[key]!.pages.count < 20 { groups[key]!.pages.append(p) }
+            if let p = place.page, groups[key]!.pages.last != p, groups[key]!.pages.count < 20 {
+                groups[key]!.pages.append(p)
+            }
             return
         }
         findings.append(f)
@@ -153,8 +160,12 @@ public struct LinkAudit {
                 record.rect = rect
                 place.rect = rect
                 if rect.width < 0.01 || rect.height < 0.01 {
-                    report("link.zero-area", "the link area \(rect) has no width or no height; nobody can click it", at: place)
-                } else if rect.intersection(visible) == nil || rect.intersection(visible).map({ $0.width < 0.01 || $0.height < 0.01 }) == true {
+                    report(
+                        "link.zero-area", "the link area \(rect) has no width or no height; nobody can click it",
+                        at: place)
+                } else if rect.intersection(visible) == nil
+                    || rect.intersection(visible).map({ $0.width < 0.01 || $0.height < 0.01 }) == true
+                {
                     report("link.off-page", "the link area \(rect) lies outside the visible page \(visible)", at: place)
                 }
             } else {
@@ -211,17 +222,25 @@ public struct LinkAudit {
             (record.uri, record.uriState) = checkURI(text, place: place)
         case .launch(let spec):
             record.file = spec.path
-            report("action.launch", "the link launches '\(spec.path ?? "(no file)")'; viewers block or warn about Launch actions", at: place)
+            report(
+                "action.launch",
+                "the link launches '\(spec.path ?? "(no file)")'; viewers block or warn about Launch actions", at: place
+            )
             checkLaunchTarget(spec, place: place)
         case .named(let name):
             record.action = name
             if let name, !["NextPage", "PrevPage", "FirstPage", "LastPage"].contains(name) {
-                report("action.named-unknown", "the named action '\(name)' is not one of NextPage, PrevPage, FirstPage, LastPage; few viewers support it", at: place, groupBy: name)
+                report(
+                    "action.named-unknown",
+                    "the named action '\(name)' is not one of NextPage, PrevPage, FirstPage, LastPage; few viewers support it",
+                    at: place, groupBy: name)
             } else if name == nil {
                 report("action.malformed", "the Named action has no /N", at: place)
             }
         case .javaScript:
-            report("action.javascript", "the link runs JavaScript; many viewers block it and it cannot be checked", at: place)
+            report(
+                "action.javascript", "the link runs JavaScript; many viewers block it and it cannot be checked",
+                at: place)
         case .submitForm, .resetForm, .hide:
             record.action = action.typeName
         case .other(let type):
@@ -248,28 +267,36 @@ public struct LinkAudit {
         guard !path.isEmpty else {
             // Only a fragment (htmldoc writes `#anchor` for an anchor it could not place): there is
             // no file to launch; the viewer can only look for that name in this document.
-            if let fragment, !fragment.isEmpty, table.lookup(.string(Array(fragment.utf8))) == nil, table.lookup(.name(fragment)) == nil {
+            if let fragment, !fragment.isEmpty, table.lookup(.string(Array(fragment.utf8))) == nil,
+                table.lookup(.name(fragment)) == nil
+            {
                 report(
-                    "action.launch-target-missing", "the Launch action names only '#\(fragment)', and this document has no destination of that name",
+                    "action.launch-target-missing",
+                    "the Launch action names only '#\(fragment)', and this document has no destination of that name",
                     at: place, target: "#" + fragment)
             }
             return
         }
-        let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
+        let target = Paths.absolute(
+            path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
         guard options.allowOutsideRoot || Paths.isReachable(target, root: inputRoot, from: sourcePath) else { return }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir) else {
-            report("action.launch-target-missing", "the Launch action's file '\(path)' does not exist", at: place, target: path)
+            report(
+                "action.launch-target-missing", "the Launch action's file '\(path)' does not exist", at: place,
+                target: path)
             return
         }
         let lower = target.lowercased()
-        if let fragment, !fragment.isEmpty, !isDir.boolValue, lower.hasSuffix(".html") || lower.hasSuffix(".htm") || lower.hasSuffix(".xhtml"),
+        if let fragment, !fragment.isEmpty, !isDir.boolValue,
+            lower.hasSuffix(".html") || lower.hasSuffix(".htm") || lower.hasSuffix(".xhtml"),
             HTMLAnchors.isCheckable(fragment), let data = FileManager.default.contents(atPath: target)
         {
             let anchors = HTMLAnchors.parse(Array(data)).sorted()
             if !HTMLAnchors.indicates(fragment, in: anchors) {
                 report(
-                    "action.launch-target-missing", "the Launch action's page '\(path)' has no element with the id '\(URIReference.percentDecoded(fragment))' (nor an <a> with that name)",
+                    "action.launch-target-missing",
+                    "the Launch action's page '\(path)' has no element with the id '\(URIReference.percentDecoded(fragment))' (nor an <a> with that name)",
                     at: place, target: path + "#" + fragment)
             }
         }
@@ -288,11 +315,14 @@ public struct LinkAudit {
         case .named(let key):
             let name = key.display
             guard let entry = table.lookup(key) else {
-                report("dest.name-not-found", "named destination '\(name)' does not exist", at: place, target: "#" + name)
+                report(
+                    "dest.name-not-found", "named destination '\(name)' does not exist", at: place, target: "#" + name)
                 return (name, nil)
             }
             guard let d = entry.destination else {
-                report("dest.malformed", "named destination '\(name)' is \(entry.problem ?? "not a destination")", at: place)
+                report(
+                    "dest.malformed", "named destination '\(name)' is \(entry.problem ?? "not a destination")",
+                    at: place)
                 return (name, nil)
             }
             return (name, check(d, label: "named destination '\(name)'", place: place).map { $0 + 1 })
@@ -313,10 +343,16 @@ public struct LinkAudit {
                     at: place)
                 page = n
             } else {
-                report("dest.page-out-of-range", "\(label) gives page number \(n), past the last page (the document has \(pages.count) pages, numbered from 0)", at: place)
+                report(
+                    "dest.page-out-of-range",
+                    "\(label) gives page number \(n), past the last page (the document has \(pages.count) pages, numbered from 0)",
+                    at: place)
             }
         case .notAPage(let ref):
-            report("dest.page-not-in-document", "\(label) points at \(ref.map { "object \($0)" } ?? "a direct dictionary"), which is not a page of this document", at: place)
+            report(
+                "dest.page-not-in-document",
+                "\(label) points at \(ref.map { "object \($0)" } ?? "a direct dictionary"), which is not a page of this document",
+                at: place)
         case .invalid(let why):
             report("dest.malformed", "\(label): \(why)", at: place)
         }
@@ -351,7 +387,9 @@ public struct LinkAudit {
     // MARK: - Remote destinations
 
     /// Checks a GoToR target; returns the 1-based page in the other file when it resolves.
-    mutating func checkRemote(_ spec: FileSpecification, _ dest: DestinationReference?, place: Place, record: inout LinkRecord) -> Int? {
+    mutating func checkRemote(
+        _ spec: FileSpecification, _ dest: DestinationReference?, place: Place, record: inout LinkRecord
+    ) -> Int? {
         guard let path = spec.path, !path.isEmpty else {
             report("action.malformed", "the GoToR action has no file (/F)", at: place)
             return nil
@@ -362,7 +400,10 @@ public struct LinkAudit {
         let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: folder)
         let shown = Paths.relative(target, to: inputRoot)
         if !options.allowOutsideRoot && !Paths.isReachable(target, root: inputRoot, from: sourcePath) {
-            report("gotor.outside-root", "the file '\(path)' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)", at: place)
+            report(
+                "gotor.outside-root",
+                "the file '\(path)' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)",
+                at: place)
             return nil
         }
         var isDir: ObjCBool = false
@@ -374,7 +415,9 @@ public struct LinkAudit {
         guard let remote else { return nil }
         let doc = remote.document(at: target)
         if let error = doc.error {
-            report("gotor.file-unreadable", "the file '\(path)' cannot be read: \(error.replacingOccurrences(of: target, with: shown))", at: place)
+            report(
+                "gotor.file-unreadable",
+                "the file '\(path)' cannot be read: \(error.replacingOccurrences(of: target, with: shown))", at: place)
             return nil
         }
         switch dest {
@@ -384,7 +427,9 @@ public struct LinkAudit {
             report("dest.malformed", why, at: place)
         case .named(let key)?:
             guard let found = doc.lookup(key) else {
-                report("gotor.dest-missing", "named destination '\(key.display)' does not exist in '\(path)'", at: place, target: path + "#" + key.display)
+                report(
+                    "gotor.dest-missing", "named destination '\(key.display)' does not exist in '\(path)'", at: place,
+                    target: path + "#" + key.display)
                 return nil
             }
             return found.map { $0 + 1 }
@@ -392,13 +437,18 @@ public struct LinkAudit {
             switch d.target {
             case .pageNumber(let n):
                 if n < 0 || n >= doc.pageCount {
-                    report("gotor.page-out-of-range", "page number \(n) is past the last page of '\(path)' (\(doc.pageCount) pages, numbered from 0)", at: place)
+                    report(
+                        "gotor.page-out-of-range",
+                        "page number \(n) is past the last page of '\(path)' (\(doc.pageCount) pages, numbered from 0)",
+                        at: place)
                     return nil
                 }
                 if let problem = d.problem { report("dest.malformed", "the remote destination: \(problem)", at: place) }
                 return n + 1
             default:
-                report("dest.malformed", "a remote destination must give a page number, not a page object of this document", at: place)
+                report(
+                    "dest.malformed",
+                    "a remote destination must give a page number, not a page object of this document", at: place)
             }
         }
         return nil
@@ -418,7 +468,8 @@ public struct LinkAudit {
             let fixed = String(scheme.dropLast(2)) + "://" + text.dropFirst(scheme.count)
             var f = Finding(
                 rule: "uri.malformed", page: place.page, object: place.object, rect: place.rect?.array,
-                message: place.prefix + "'\(ConsoleText.escape(text))' lacks the ':' after '\(scheme.dropLast(2))': every viewer reads it as a path relative to the document",
+                message: place.prefix
+                    + "'\(ConsoleText.escape(text))' lacks the ':' after '\(scheme.dropLast(2))': every viewer reads it as a path relative to the document",
                 hint: "write '\(ConsoleText.escape(fixed))'")
             if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
             findings.append(f)
@@ -430,7 +481,8 @@ public struct LinkAudit {
             if let (repaired, reason) = URIReference.browserForm(text), URIReference.problem(in: repaired) == nil {
                 report(
                     "uri.browser-repaired",
-                    "'\(ConsoleText.escape(text))': \(reason); browsers read it as '\(repaired)', other tools and strict viewers may not", at: place,
+                    "'\(ConsoleText.escape(text))': \(reason); browsers read it as '\(repaired)', other tools and strict viewers may not",
+                    at: place,
                     groupBy: text)
                 written = repaired
             } else {
@@ -443,12 +495,17 @@ public struct LinkAudit {
             if let base = uriBase, URIReference.problem(in: base) == nil, !URIReference.parse(base).isRelative {
                 resolved = URIReference.resolve(written, against: base)
             } else {
-                report("uri.relative", "'\(ConsoleText.escape(written))' is relative and the document has no /URI /Base; viewers resolve it against the document's own location", at: place)
+                report(
+                    "uri.relative",
+                    "'\(ConsoleText.escape(written))' is relative and the document has no /URI /Base; viewers resolve it against the document's own location",
+                    at: place)
                 return (written, .relative)
             }
         }
         let parts = URIReference.parse(resolved)
-        if parts.scheme?.lowercased() == "file", parts.path.hasPrefix("/"), parts.authority.map({ $0.isEmpty || $0.lowercased() == "localhost" }) ?? true {
+        if parts.scheme?.lowercased() == "file", parts.path.hasPrefix("/"),
+            parts.authority.map({ $0.isEmpty || $0.lowercased() == "localhost" }) ?? true
+        {
             report(
                 "uri.absolute-file",
                 "'\(ConsoleText.escape(resolved))' names a file by its absolute path on the machine the PDF was made on; it works for no other reader",
@@ -456,7 +513,8 @@ public struct LinkAudit {
         }
         if parts.scheme?.lowercased() == "http" {
             report(
-                "uri.insecure-scheme", "'\(ConsoleText.escape(resolved))' uses http; use https where the site supports it", at: place,
+                "uri.insecure-scheme",
+                "'\(ConsoleText.escape(resolved))' uses http; use https where the site supports it", at: place,
                 groupBy: parts.authority?.lowercased() ?? "")
         }
         return (resolved, .absolute)
@@ -479,11 +537,17 @@ public struct LinkAudit {
             let title = current["Title"]?.text ?? "(untitled)"
             if let id = current.objectID?.number, !visited.insert(id).inserted {
                 let place = Place(object: current.reference, prefix: "")
-                report("outline.cycle", "the outline loops: after '\((titles + [previousTitle ?? ""]).filter { !$0.isEmpty }.joined(separator: " / "))' comes '\(title)' (\(current.reference ?? "?")) again", at: place)
+                report(
+                    "outline.cycle",
+                    "the outline loops: after '\((titles + [previousTitle ?? ""]).filter { !$0.isEmpty }.joined(separator: " / "))' comes '\(title)' (\(current.reference ?? "?")) again",
+                    at: place)
                 return
             }
             if depth > 64 || count > 100_000 {
-                report("outline.cycle", "the outline is deeper than 64 levels or longer than 100000 items; the rest is not read", at: Place())
+                report(
+                    "outline.cycle",
+                    "the outline is deeper than 64 levels or longer than 100000 items; the rest is not read",
+                    at: Place())
                 return
             }
             let path = titles + [title]
@@ -496,7 +560,9 @@ public struct LinkAudit {
                 evaluate(.goTo(DestinationReference(d, pages: pages)), record: &record, place: place)
             }
             if current["A"] == nil && current["Dest"] == nil && current["First"] == nil {
-                report("outline.no-target", "no target (no /Dest, no /A) and no children: clicking it does nothing", at: place)
+                report(
+                    "outline.no-target", "no target (no /Dest, no /A) and no children: clicking it does nothing",
+                    at: place)
             }
             outline.append(OutlineRecord(titles: path, link: record))
             if let child = current["First"] { walkOutline(child, titles: path, depth: depth + 1, visited: &visited) }

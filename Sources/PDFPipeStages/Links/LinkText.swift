@@ -17,17 +17,20 @@ package enum LinkText {
 
     /// Adds `linkText` to the findings that concern a link rectangle on a page.
     package static func annotate(
-        _ findings: inout [Finding], path: String, geometries: [PageGeometry], where wanted: (Finding) -> Bool = { _ in true }
+        _ findings: inout [Finding], path: String, geometries: [PageGeometry],
+        where wanted: (Finding) -> Bool = { _ in true }
     ) {
         var pages: [Int: [Int]] = [:]  // page → indices of findings
         var n = 0
         for (i, f) in findings.enumerated() where n < maxFindings {
-            guard let p = f.page, p >= 1, p <= geometries.count, let r = f.rect, r.count == 4, f.details["annotationIndex"] != nil, wanted(f)
+            guard let p = f.page, p >= 1, p <= geometries.count, let r = f.rect, r.count == 4,
+                f.details["annotationIndex"] != nil, wanted(f)
             else { continue }
             // No text can lie under a link of no area or off the page (source3.pdf's off-page
             // links cost a poppler open of 1,300 pages for nothing).
             let rect = PDFRect(min(r[0], r[2]), min(r[1], r[3]), max(r[0], r[2]), max(r[1], r[3]))
-            guard rect.width > 0, rect.height > 0, let on = rect.intersection(geometries[p - 1].visibleBox), on.width > 0, on.height > 0
+            guard rect.width > 0, rect.height > 0, let on = rect.intersection(geometries[p - 1].visibleBox),
+                on.width > 0, on.height > 0
             else { continue }
             pages[p, default: []].append(i)
             n += 1
@@ -48,11 +51,15 @@ package enum LinkText {
     /// The text whose characters' centres lie in `area` (pixel space at scale 1), or nil.
     static func under(_ area: PixelRect, text: [Unicode.Scalar], boxes: [PDFRect]) -> String? {
         // A little slack: link rectangles are often drawn tight around the glyphs' boxes.
-        let x1 = area.x - 1, x2 = area.x + area.width + 1, y1 = area.y - 1, y2 = area.y + area.height + 1
+        let x1 = area.x - 1
+        let x2 = area.x + area.width + 1
+        let y1 = area.y - 1
+        let y2 = area.y + area.height + 1
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for (c, b) in zip(text, boxes) {
-            let cx = (b.x1 + b.x2) / 2, cy = (b.y1 + b.y2) / 2
+            let cx = (b.x1 + b.x2) / 2
+            let cy = (b.y1 + b.y2) / 2
             let inside = cx >= x1 && cx <= x2 && cy >= y1 && cy <= y2 && b.width > 0
             if c.properties.isWhitespace || !inside {
                 // A break between two pieces inside (a line end, or text outside in between).
@@ -67,7 +74,9 @@ package enum LinkText {
         }
         guard !out.isEmpty else { return nil }
         var s = String(out)
-        if s.unicodeScalars.count > maxLength { s = String(String.UnicodeScalarView(s.unicodeScalars.prefix(maxLength - 1))) + "…" }
+        if s.unicodeScalars.count > maxLength {
+            s = String(String.UnicodeScalarView(s.unicodeScalars.prefix(maxLength - 1))) + "…"
+        }
         return s
     }
 }

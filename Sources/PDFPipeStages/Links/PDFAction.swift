@@ -91,7 +91,8 @@ public indirect enum PDFAction: Sendable, Equatable {
         switch type {
         case "GoTo": self = .goTo(d["D"].map { DestinationReference($0, pages: pages) })
         case "GoToR":
-            self = .goToRemote(file: FileSpecification(d["F"]), destination: d["D"].map { DestinationReference($0, pages: pages) })
+            self = .goToRemote(
+                file: FileSpecification(d["F"]), destination: d["D"].map { DestinationReference($0, pages: pages) })
         case "URI": self = .uri(d["URI"]?.bytes.map { String(decoding: $0, as: UTF8.self) })
         case "Launch":
             var spec = FileSpecification(d["F"])

@@ -48,7 +48,8 @@ struct PopplerLinkCheck {
                 dest = file.findDestination(bytes: name)
                 let text = ConsoleText.escape(String(decoding: name, as: UTF8.self))
                 guard dest != nil else {
-                    report("dest.name-not-found", "named destination '\(text)' does not exist", page: page, target: text)
+                    report(
+                        "dest.name-not-found", "named destination '\(text)' does not exist", page: page, target: text)
                     return
                 }
             }
@@ -57,22 +58,31 @@ struct PopplerLinkCheck {
                 return
             }
             if dest.page < 1 || dest.page > n {
-                report("dest.page-not-in-document", "the destination is not a page of this document (\(n) page\(n == 1 ? "" : "s"))", page: page)
+                report(
+                    "dest.page-not-in-document",
+                    "the destination is not a page of this document (\(n) page\(n == 1 ? "" : "s"))", page: page)
             }
         case "gotor", "launch":
             guard var path = link.file, !path.isEmpty else {
-                report("action.malformed", "the \(link.kind == "gotor" ? "GoToR" : "Launch") action has no file (/F)", page: page)
+                report(
+                    "action.malformed", "the \(link.kind == "gotor" ? "GoToR" : "Launch") action has no file (/F)",
+                    page: page)
                 return
             }
             if URIReference.parse(path).scheme.map({ $0.count > 1 }) == true { return }  // a URL
             if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
             guard !path.isEmpty else { return }
-            let target = Paths.absolute(path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
-            guard Paths.isReachable(target, root: inputRoot, from: sourcePath), !FileManager.default.fileExists(atPath: target) else { return }
+            let target = Paths.absolute(
+                path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
+            guard Paths.isReachable(target, root: inputRoot, from: sourcePath),
+                !FileManager.default.fileExists(atPath: target)
+            else { return }
             if link.kind == "gotor" {
                 report("gotor.file-missing", "the file '\(path)' does not exist", page: page, target: path)
             } else {
-                report("action.launch-target-missing", "the Launch action's file '\(path)' does not exist", page: page, target: path)
+                report(
+                    "action.launch-target-missing", "the Launch action's file '\(path)' does not exist", page: page,
+                    target: path)
             }
         case "uri":
             guard let uri = link.uri else { return }
@@ -96,8 +106,10 @@ extension Job {
             var check = PopplerLinkCheck(file: file, sourcePath: source, inputRoot: inputRoot)
             check.run()
             for f in check.findings { report(f) }
-            let n = file.pageCount, links = check.linkCount
-            clause = "; poppler reads it (\(n) page\(n == 1 ? "" : "s")), so viewers may show it: its \(links) link\(links == 1 ? "" : "s")"
+            let n = file.pageCount
+            let links = check.linkCount
+            clause =
+                "; poppler reads it (\(n) page\(n == 1 ? "" : "s")), so viewers may show it: its \(links) link\(links == 1 ? "" : "s")"
                 + " were checked as poppler reads them (destinations, files, URI syntax; \(check.findings.count) finding\(check.findings.count == 1 ? "" : "s")),"
                 + " bookmarks, the open action and the link inventory were not"
         }

@@ -23,9 +23,11 @@ public struct RemoteDocument: Sendable, Equatable {
     public var json: JSONValue {
         var o: [String: JSONValue] = ["pageCount": .int(pageCount)]
         if let error { o["error"] = .string(error) }
-        o["tree"] = .object(Dictionary(uniqueKeysWithValues: tree.map { k, v in
-            (k.map { String(format: "%02x", $0) }.joined(), v.map { .int($0) } ?? .null)
-        }))
+        o["tree"] = .object(
+            Dictionary(
+                uniqueKeysWithValues: tree.map { k, v in
+                    (k.map { String(format: "%02x", $0) }.joined(), v.map { .int($0) } ?? .null)
+                }))
         o["catalog"] = .object(catalog.mapValues { $0.map { .int($0) } ?? .null })
         return .object(o)
     }
@@ -38,7 +40,9 @@ public struct RemoteDocument: Sendable, Equatable {
         for (k, v) in json["tree"]?.objectValue ?? [:] {
             var bytes: [UInt8] = []
             var i = k.startIndex
-            while i < k.endIndex, let j = k.index(i, offsetBy: 2, limitedBy: k.endIndex), let b = UInt8(k[i..<j], radix: 16) {
+            while i < k.endIndex, let j = k.index(i, offsetBy: 2, limitedBy: k.endIndex),
+                let b = UInt8(k[i..<j], radix: 16)
+            {
                 bytes.append(b)
                 i = j
             }

@@ -26,24 +26,32 @@ extension Job {
         if pageObjects.isEmpty, !(source is QPDFSource), let file = try? qpdf() {
             // The page tree as qpdf repairs it (a page object the own reader declined and qpdf
             // reads as null still is a page): the same pages as the careful path counts.
-            pageObjects = PageTree.pages(QPDFSource(file)).compactMap { $0.objectRef.map { PDFObject(source: source, value: .ref($0)) } }
+            pageObjects = PageTree.pages(QPDFSource(file)).compactMap {
+                $0.objectRef.map { PDFObject(source: source, value: .ref($0)) }
+            }
         }
         let root = PDFObject.root(of: source)
         // No catalog, or no page read from it: nothing could be checked, which is not a pass.
         guard root.isDictionary, !pageObjects.isEmpty else {
-            throw afterPopplerCheck(DocumentFailure(
-                rule: "pdf.unreadable",
-                message: (root.isDictionary ? "no page could be read from the page tree (/Root /Pages)" : "the document has no catalog (/Root) that can be read")
-                    + popplerSecondOpinion()))
+            throw afterPopplerCheck(
+                DocumentFailure(
+                    rule: "pdf.unreadable",
+                    message: (root.isDictionary
+                        ? "no page could be read from the page tree (/Root /Pages)"
+                        : "the document has no catalog (/Root) that can be read")
+                        + popplerSecondOpinion()))
         }
         // Read through qpdf (a file the own reader declined: damaged, encrypted, unusual): its repair
         // of a damaged file may find fewer or more pages
         // than a viewer does. Ask poppler, and say so when they disagree: the links of the pages
         // one of them misses were not checked.
         if source is QPDFSource, let other = try? PopplerFile(path: workingFile), other.pageCount != pageObjects.count {
-            report(Finding(
-                rule: "pdf.page-mismatch",
-                message: "the file's page tree, as qpdf repairs it, has \(pageObjects.count) page\(pageObjects.count == 1 ? "" : "s"), poppler finds \(other.pageCount); links were checked on qpdf's pages only"))
+            report(
+                Finding(
+                    rule: "pdf.page-mismatch",
+                    message:
+                        "the file's page tree, as qpdf repairs it, has \(pageObjects.count) page\(pageObjects.count == 1 ? "" : "s"), poppler finds \(other.pageCount); links were checked on qpdf's pages only"
+                ))
         }
         let table = DestinationTable(root: root, pages: PageIndex(pageObjects), maxEntries: maxDestinations)
         // Findings show page labels next to page numbers, whether or not inspect ran.
@@ -66,12 +74,16 @@ public struct ResolveDestinationsStage: Stage {
         id: "resolve-destinations",
         summary: "read every named destination (catalog /Dests and the /Names /Dests tree) and resolve it to a page",
         options: [
-            OptionSpec("list", .bool, default: false, "list every named destination with its page under destinations.names"),
+            OptionSpec(
+                "list", .bool, default: false, "list every named destination with its page under destinations.names"),
             OptionSpec(
                 "maxDestinations", .integer(min: 0, max: 100_000_000), default: 1_000_000,
-                "named destinations read per document; past it, pdf.limit-exceeded and the rest are not read (0: no limit)"),
+                "named destinations read per document; past it, pdf.limit-exceeded and the rest are not read (0: no limit)"
+            ),
         ],
-        make: { options in ResolveDestinationsStage(list: options.bool("list"), maxDestinations: options.int("maxDestinations")) })
+        make: { options in
+            ResolveDestinationsStage(list: options.bool("list"), maxDestinations: options.int("maxDestinations"))
+        })
 
     public var list: Bool
     public var maxDestinations = 1_000_000
@@ -90,7 +102,9 @@ public struct ResolveDestinationsStage: Stage {
             default: unresolved += 1
             }
             if list {
-                var o: [String: JSONValue] = ["name": .string(name), "store": .string(store), "page": page.map { .int($0) } ?? .null]
+                var o: [String: JSONValue] = [
+                    "name": .string(name), "store": .string(store), "page": page.map { .int($0) } ?? .null,
+                ]
                 if let fit = n.destination?.fit, !fit.isEmpty { o["fit"] = .string(fit) }
                 entries.append((store + name, .object(o)))
             }

@@ -18,8 +18,13 @@ public struct URIReference: Sendable, Equatable {
         for (i, c) in text.unicodeScalars.enumerated() {
             if c == " " { return "space at position \(i + 1) (write %20)" }
             if c.value < 0x20 || c.value == 0x7F { return "control character at position \(i + 1)" }
-            if c.value > 0x7E { return "non-ASCII character \(ConsoleText.character(c)) at position \(i + 1) (percent-encode it as UTF-8)" }
-            if "<>\"{}|\\^`".unicodeScalars.contains(c) { return "character '\(c)' at position \(i + 1) is not allowed (percent-encode it)" }
+            if c.value > 0x7E {
+                return
+                    "non-ASCII character \(ConsoleText.character(c)) at position \(i + 1) (percent-encode it as UTF-8)"
+            }
+            if "<>\"{}|\\^`".unicodeScalars.contains(c) {
+                return "character '\(c)' at position \(i + 1) is not allowed (percent-encode it)"
+            }
         }
         // Percent escapes.
         let bytes = Array(text.utf8)
@@ -72,14 +77,18 @@ public struct URIReference: Sendable, Equatable {
         if let scheme = parse(String(t)).scheme, !specialSchemes.contains(scheme.lowercased()) { return nil }
         var head = ""
         var rest = t
-        if let colon = t.firstIndex(of: ":"), let scheme = Optional(t[..<colon].lowercased()), specialSchemes.contains(scheme),
+        if let colon = t.firstIndex(of: ":"), let scheme = Optional(t[..<colon].lowercased()),
+            specialSchemes.contains(scheme),
             t[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
         {
             let afterColon = t[t.index(after: colon)...]
             let slashes = afterColon.prefix { $0 == "/" || $0 == "\\" }
             var remainder = afterColon.dropFirst(slashes.count)
             if slashes != "//" && !(scheme == "file" && slashes.count >= 2) {
-                reason = reason ?? (slashes.isEmpty ? "no '//' after '\(t[..<colon]):'" : "'\(slashes)' after '\(t[..<colon]):' where '//' belongs")
+                reason =
+                    reason
+                    ?? (slashes.isEmpty
+                        ? "no '//' after '\(t[..<colon]):'" : "'\(slashes)' after '\(t[..<colon]):' where '//' belongs")
             }
             // The authority, as written, up to the path.
             let end = remainder.firstIndex { "/?#\\".contains($0) } ?? remainder.endIndex
@@ -99,8 +108,9 @@ public struct URIReference: Sendable, Equatable {
                 why = "non-ASCII character \(ConsoleText.character(c)) at position \(at)"
             } else if "<>\"{}|\\^`".unicodeScalars.contains(c) {
                 why = "'\(c)' at position \(at)"
-            } else if c == "%", !(k + 2 < scalars.count && scalars[k + 1].isASCII && scalars[k + 2].isASCII
-                && isHex(UInt8(scalars[k + 1].value)) && isHex(UInt8(scalars[k + 2].value)))
+            } else if c == "%",
+                !(k + 2 < scalars.count && scalars[k + 1].isASCII && scalars[k + 2].isASCII
+                    && isHex(UInt8(scalars[k + 1].value)) && isHex(UInt8(scalars[k + 2].value)))
             {
                 why = "'%' without two hex digits at position \(at)"
             }
@@ -148,7 +158,9 @@ public struct URIReference: Sendable, Equatable {
             guard let close = hostPort.firstIndex(of: "]") else { return "unterminated IPv6 address" }
             host = hostPort[...close]
             let rest = hostPort[hostPort.index(after: close)...]
-            if !rest.isEmpty && !(rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) { return "invalid port '\(rest)'" }
+            if !rest.isEmpty && !(rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) {
+                return "invalid port '\(rest)'"
+            }
             return nil
         }
         if let colon = hostPort.lastIndex(of: ":") {
@@ -157,7 +169,9 @@ public struct URIReference: Sendable, Equatable {
             if !port.allSatisfy(\.isNumber) { return "invalid port '\(port)'" }
         }
         if host.isEmpty { return "the URI has no host" }
-        if !host.allSatisfy({ $0.isLetter || $0.isNumber || "-._~%!$&'()*+,;=".contains($0) }) { return "invalid host '\(host)'" }
+        if !host.allSatisfy({ $0.isLetter || $0.isNumber || "-._~%!$&'()*+,;=".contains($0) }) {
+            return "invalid host '\(host)'"
+        }
         return nil
     }
 
@@ -285,5 +299,7 @@ public struct URIReference: Sendable, Equatable {
 
 extension String {
     /// Left-padded with zeros to `width` characters.
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
 }

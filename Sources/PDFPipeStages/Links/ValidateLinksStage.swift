@@ -6,25 +6,34 @@ import PDFPipeCore
 public struct ValidateLinksStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "validate-links",
-        summary: "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
+        summary:
+            "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
         options: [
-            OptionSpec("inventory", .bool, default: true, "list every link under links, and the bookmarks under outline"),
+            OptionSpec(
+                "inventory", .bool, default: true, "list every link under links, and the bookmarks under outline"),
             OptionSpec("outlines", .bool, default: true, "check the bookmarks (outline) too"),
             OptionSpec("openAction", .bool, default: true, "check the catalog's /OpenAction too"),
-            OptionSpec("linkText", .bool, default: true, "give findings about a link (warning or above) the text under its rectangle (linkText; read with poppler, only for documents with such findings)"),
-            OptionSpec("gotor", .bool, default: true, "check that GoToR files exist and hold the named destination or page"),
+            OptionSpec(
+                "linkText", .bool, default: true,
+                "give findings about a link (warning or above) the text under its rectangle (linkText; read with poppler, only for documents with such findings)"
+            ),
+            OptionSpec(
+                "gotor", .bool, default: true, "check that GoToR files exist and hold the named destination or page"),
             OptionSpec(
                 "allowOutsideRoot", .bool, default: false,
                 "follow GoToR links to files outside the input root (otherwise reported as gotor.outside-root)"),
             OptionSpec(
                 "positionTolerance", .number(min: 0, max: .infinity), default: 36,
-                "points a destination's top may lie below the bottom of the target page before dest.position-off-page (positions above the top or beyond a side are clamped by viewers)"),
+                "points a destination's top may lie below the bottom of the target page before dest.position-off-page (positions above the top or beyond a side are clamped by viewers)"
+            ),
             OptionSpec(
                 "maxLinks", .integer(min: 0, max: 100_000_000), default: 1_000_000,
-                "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)"),
+                "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)"
+            ),
             OptionSpec(
                 "external", .object(ExternalOptions.specs), default: .null,
-                "check URI links: http(s) over the network (HEAD, then GET), file: and relative URIs on disk, mailto: syntax, #page=/#nameddest= fragments"),
+                "check URI links: http(s) over the network (HEAD, then GET), file: and relative URIs on disk, mailto: syntax, #page=/#nameddest= fragments"
+            ),
         ],
         make: { options throws(PipelineError) in try ValidateLinksStage(options: options) })
 
@@ -60,7 +69,8 @@ public struct ValidateLinksStage: Stage {
     public func run(_ job: inout Job) throws {
         let tables = try job.linkTables()
         var audit = LinkAudit(
-            source: tables.source, pages: tables.pageObjects, table: tables.table, options: options, sourcePath: job.source,
+            source: tables.source, pages: tables.pageObjects, table: tables.table, options: options,
+            sourcePath: job.source,
             inputRoot: job.inputRoot, remote: remote)
         audit.run()
         if let qpdf = (tables.source as? QPDFSource)?.file { job.reportWarnings(of: qpdf) }
@@ -77,7 +87,9 @@ public struct ValidateLinksStage: Stage {
             // mostly the address itself, and opening poppler for those documents cost a quarter
             // of the link audit's time.
             let job = job
-            LinkText.annotate(&findings, path: job.workingFile, geometries: audit.geometries) { (job.effectiveSeverity(of: $0) ?? .note) >= .warning }
+            LinkText.annotate(&findings, path: job.workingFile, geometries: audit.geometries) {
+                (job.effectiveSeverity(of: $0) ?? .note) >= .warning
+            }
         }
         for f in findings { job.report(f) }
         var summary: [String: JSONValue] = [
@@ -102,9 +114,16 @@ public struct ValidateLinksStage: Stage {
     ) -> [Finding] {
         typealias Site = ExternalLinks.Site
         var sites: [Site] = []
-        for l in links { sites.append(Site(record: l, page: l.page, rect: l.rect?.array, object: l.object, prefix: "")) }
-        for o in outline { sites.append(Site(record: o.link, page: nil, rect: nil, object: o.link.object, prefix: "bookmark '\(o.title)': ")) }
-        if let openAction { sites.append(Site(record: openAction, page: nil, rect: nil, object: nil, prefix: "open action: ")) }
+        for l in links {
+            sites.append(Site(record: l, page: l.page, rect: l.rect?.array, object: l.object, prefix: ""))
+        }
+        for o in outline {
+            sites.append(
+                Site(record: o.link, page: nil, rect: nil, object: o.link.object, prefix: "bookmark '\(o.title)': "))
+        }
+        if let openAction {
+            sites.append(Site(record: openAction, page: nil, rect: nil, object: nil, prefix: "open action: "))
+        }
         var options = external
         if job.offline { options.offline = true }
         let check = ExternalLinks(

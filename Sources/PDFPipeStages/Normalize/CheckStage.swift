@@ -5,7 +5,8 @@ import PDFPipeCore
 /// without writing anything; qpdf's warnings become `pdf.damaged` findings.
 public struct CheckStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "check", summary: "check the document's structure with qpdf (as qpdf --check), writing nothing", options: [],
+        id: "check", summary: "check the document's structure with qpdf (as qpdf --check), writing nothing",
+        options: [],
         make: { _ in CheckStage() })
 
     public func run(_ job: inout Job) throws {

@@ -15,24 +15,38 @@ final class TemporaryFile {
 public struct NormalizeStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "normalize",
-        summary: "rewrite the document with qpdf (repair, decrypt, object streams, linearize, …); later stages read the copy",
+        summary:
+            "rewrite the document with qpdf (repair, decrypt, object streams, linearize, …); later stages read the copy",
         options: [
-            OptionSpec("objectStreams", .choice(["preserve", "disable", "generate"]), default: "preserve", "qpdf --object-streams"),
+            OptionSpec(
+                "objectStreams", .choice(["preserve", "disable", "generate"]), default: "preserve",
+                "qpdf --object-streams"),
             OptionSpec("linearize", .bool, default: false, "qpdf --linearize (web-optimized)"),
             OptionSpec("compressStreams", .bool, default: true, "qpdf --compress-streams"),
             OptionSpec("recompressFlate", .bool, default: false, "qpdf --recompress-flate"),
-            OptionSpec("decodeLevel", .choice(["none", "generalized", "specialized", "all"]), default: "generalized", "qpdf --decode-level"),
-            OptionSpec("deterministicId", .bool, default: true, "qpdf --deterministic-id (the same input gives the same bytes)"),
-            OptionSpec("removeUnreferencedResources", .choice(["auto", "yes", "no"]), default: "auto", "qpdf --remove-unreferenced-resources"),
+            OptionSpec(
+                "decodeLevel", .choice(["none", "generalized", "specialized", "all"]), default: "generalized",
+                "qpdf --decode-level"),
+            OptionSpec(
+                "deterministicId", .bool, default: true, "qpdf --deterministic-id (the same input gives the same bytes)"
+            ),
+            OptionSpec(
+                "removeUnreferencedResources", .choice(["auto", "yes", "no"]), default: "auto",
+                "qpdf --remove-unreferenced-resources"),
             OptionSpec("preserveUnreferenced", .bool, default: false, "qpdf --preserve-unreferenced"),
             OptionSpec("normalizeContent", .bool, default: false, "qpdf --normalize-content"),
             OptionSpec("newlineBeforeEndstream", .bool, default: false, "qpdf --newline-before-endstream"),
             OptionSpec("qdf", .bool, default: false, "qpdf --qdf (readable in a text editor)"),
             OptionSpec("minVersion", .string, default: "", "qpdf --min-version, e.g. '1.5' (empty: none)"),
             OptionSpec("forceVersion", .string, default: "", "qpdf --force-version, e.g. '1.4' (empty: none)"),
-            OptionSpec("decrypt", .bool, default: true, "write the copy unencrypted (qpdf --decrypt), so later stages can read it"),
-            OptionSpec("passwordEnv", .string, default: "", "environment variable holding the password of encrypted documents"),
-            OptionSpec("passwordFile", .string, default: "", "file whose first line is the password (never put the password itself in a pipeline)"),
+            OptionSpec(
+                "decrypt", .bool, default: true,
+                "write the copy unencrypted (qpdf --decrypt), so later stages can read it"),
+            OptionSpec(
+                "passwordEnv", .string, default: "", "environment variable holding the password of encrypted documents"),
+            OptionSpec(
+                "passwordFile", .string, default: "",
+                "file whose first line is the password (never put the password itself in a pipeline)"),
             OptionSpec("keep", .bool, default: false, "also write the copy to the output folder"),
             OptionSpec("folder", .string, default: "normalized", "folder in the output folder for kept copies"),
         ],
@@ -52,7 +66,10 @@ public struct NormalizeStage: Stage {
             "decodeLevel": .string(o.string("decodeLevel")),
             "removeUnreferencedResources": .string(o.string("removeUnreferencedResources")),
         ]
-        for flag in ["linearize", "recompressFlate", "deterministicId", "preserveUnreferenced", "normalizeContent", "newlineBeforeEndstream", "qdf", "decrypt"]
+        for flag in [
+            "linearize", "recompressFlate", "deterministicId", "preserveUnreferenced", "normalizeContent",
+            "newlineBeforeEndstream", "qdf", "decrypt",
+        ]
         where o.bool(flag) {
             j[flag] = ""
         }
@@ -60,12 +77,14 @@ public struct NormalizeStage: Stage {
             let v = o.string(key)
             guard !v.isEmpty else { continue }
             guard v.range(of: #"^1\.[0-7](\.[0-9]+)?$|^2\.0$"#, options: .regularExpression) != nil else {
-                throw PipelineError(file: nil, path: key, message: "expected a PDF version such as '1.5' or '2.0', got '\(v)'")
+                throw PipelineError(
+                    file: nil, path: key, message: "expected a PDF version such as '1.5' or '2.0', got '\(v)'")
             }
             j[key] = .string(v)
         }
         if o.bool("linearize") && o.bool("qdf") {
-            throw PipelineError(file: nil, path: "qdf", message: "qdf and linearize cannot be combined (qpdf refuses it)")
+            throw PipelineError(
+                file: nil, path: "qdf", message: "qdf and linearize cannot be combined (qpdf refuses it)")
         }
         jobOptions = j
         passwordEnv = o.string("passwordEnv")
@@ -99,7 +118,8 @@ public struct NormalizeStage: Stage {
         do {
             try AtomicFile.makeDirectory(directory)
         } catch {
-            throw DocumentFailure(rule: "stage.failed", message: "cannot make the folder for the normalized copy: \(error.reason)")
+            throw DocumentFailure(
+                rule: "stage.failed", message: "cannot make the folder for the normalized copy: \(error.reason)")
         }
         let output = directory + "/.pdfpipe-normalize-\(UUID().uuidString).pdf"
         let temp = TemporaryFile(path: output)
@@ -117,7 +137,9 @@ public struct NormalizeStage: Stage {
 
         func clean(_ line: String) -> String { job.qpdfMessage(line, paths: [input, output]).text }
         if log.signal != 0 {
-            throw DocumentFailure(rule: "pdf.crashed", message: "qpdf crashed on the document: its process was killed by signal \(log.signal)")
+            throw DocumentFailure(
+                rule: "pdf.crashed",
+                message: "qpdf crashed on the document: its process was killed by signal \(log.signal)")
         }
         guard status == 0 || status == 3 else {
             let message = log.errors.map(clean).joined(separator: "; ")
@@ -125,11 +147,14 @@ public struct NormalizeStage: Stage {
                 // Leave the working file as it is: stages that can open it (poppler opens files with
                 // only an owner password) go on; the others say they cannot.
                 let why = pw == nil ? missing : "the password given does not open it"
-                job.report(Finding(rule: "pdf.encrypted", message: "the document is encrypted and was not normalized: \(why)"))
+                job.report(
+                    Finding(rule: "pdf.encrypted", message: "the document is encrypted and was not normalized: \(why)"))
                 return
             }
             if let why = job.notAPDF() { throw DocumentFailure(rule: "pdf.unreadable", message: why) }
-            throw DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot repair the file: \(message.isEmpty ? "exit status \(status)" : message)")
+            throw DocumentFailure(
+                rule: "pdf.unreadable",
+                message: "qpdf cannot repair the file: \(message.isEmpty ? "exit status \(status)" : message)")
         }
 
         // qpdf's closing "operation succeeded with warnings" is no finding of its own.
@@ -138,18 +163,23 @@ public struct NormalizeStage: Stage {
         let warnings = damage.count
 
         // Pages before (as the original's page tree declares them) and after.
-        let declared = original.map { PDFObject.root(of: $0)["Pages"]?["Count"]?.int } ?? Self.declaredPageCount(input, password: pw)
+        let declared =
+            original.map { PDFObject.root(of: $0)["Pages"]?["Count"]?.int }
+            ?? Self.declaredPageCount(input, password: pw)
         // qpdf rebuilds the page tree it writes, so the copy's /Count is the pages it found.
         let after = Self.declaredPageCount(output, password: nil)
         if let declared, let after, declared != after {
-            job.report(Finding(
-                rule: "pdf.pages-lost",
-                message: "the original's page tree declares \(declared) pages; the normalized copy has \(after)"))
+            job.report(
+                Finding(
+                    rule: "pdf.pages-lost",
+                    message: "the original's page tree declares \(declared) pages; the normalized copy has \(after)"))
         }
 
         if let final {
             guard rename(output, final) == 0 else {
-                throw DocumentFailure(rule: "stage.failed", message: "cannot write '\(keptRelative)': \(String(cString: strerror(errno)))")
+                throw DocumentFailure(
+                    rule: "stage.failed", message: "cannot write '\(keptRelative)': \(String(cString: strerror(errno)))"
+                )
             }
             job.workingFile = final
             job.artifacts.append(Artifact(kind: "normalized", path: keptRelative))
@@ -193,8 +223,12 @@ public enum QPDFHelper {
     public static func enable(mode: String?, executable override: String? = nil) {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0, mode != "never" else { return QPDFJob.helper = nil }
+        guard n > 0, mode != "never" else {
+            QPDFJob.helper = nil
+            return
+        }
         let executable = override ?? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        QPDFJob.helper = QPDFJob.Helper(executable: executable, minimumObjects: mode == "always" ? 0 : defaultMinimumObjects)
+        QPDFJob.helper = QPDFJob.Helper(
+            executable: executable, minimumObjects: mode == "always" ? 0 : defaultMinimumObjects)
     }
 }

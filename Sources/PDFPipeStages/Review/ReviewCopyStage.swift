@@ -11,8 +11,12 @@ public struct ReviewCopyStage: Stage {
         id: "review-copy",
         summary: "write <document>.review.pdf: the findings marked on the pages, and a summary page in front",
         options: [
-            OptionSpec("minimumSeverity", .choice(["error", "warning", "note"]), default: "note", "mark findings of this severity and above"),
-            OptionSpec("summaryPage", .bool, default: true, "insert a summary page in front (the page count grows by the summary's pages)"),
+            OptionSpec(
+                "minimumSeverity", .choice(["error", "warning", "note"]), default: "note",
+                "mark findings of this severity and above"),
+            OptionSpec(
+                "summaryPage", .bool, default: true,
+                "insert a summary page in front (the page count grows by the summary's pages)"),
             OptionSpec("errorColor", .string, default: "#E00000", "colour of error marks (#RRGGBB)"),
             OptionSpec("warningColor", .string, default: "#FF8C00", "colour of warning marks"),
             OptionSpec("noteColor", .string, default: "#1E64FF", "colour of note marks"),
@@ -31,7 +35,8 @@ public struct ReviewCopyStage: Stage {
         var colors: [Severity: [Double]] = [:]
         for (severity, key) in [(Severity.error, "errorColor"), (.warning, "warningColor"), (.note, "noteColor")] {
             guard let c = Self.color(o.string(key)) else {
-                throw PipelineError(file: nil, path: key, message: "expected a colour like '#E00000', got '\(o.string(key))'")
+                throw PipelineError(
+                    file: nil, path: key, message: "expected a colour like '#E00000', got '\(o.string(key))'")
             }
             colors[severity] = c
         }
@@ -52,12 +57,17 @@ public struct ReviewCopyStage: Stage {
         do {
             file = try QPDFFile(path: job.source)
         } catch {
-            job.report(Finding(rule: "stage.failed", severity: .warning, message: "no review copy: qpdf cannot open the original (\(job.stripPath(error.description)))"))
+            job.report(
+                Finding(
+                    rule: "stage.failed", severity: .warning,
+                    message: "no review copy: qpdf cannot open the original (\(job.stripPath(error.description)))"))
             return
         }
         let count = (try? file.pageCount()) ?? 0
         var pageRefs: [ObjectRef] = []
-        for i in 0..<count { if let id = file.page(i).objectID { pageRefs.append(ObjectRef(id.number, id.generation)) } }
+        for i in 0..<count {
+            if let id = file.page(i).objectID { pageRefs.append(ObjectRef(id.number, id.generation)) }
+        }
         let geometries = pageRefs.map { PageGeometry(page: PDFObject(source: QPDFSource(file), value: .ref($0))) }
 
         var listed: [Finding] = []
@@ -81,7 +91,8 @@ public struct ReviewCopyStage: Stage {
         }
         var summaryPages = 0
         if summaryPage {
-            summaryPages = try addSummary(file, findings: listed, pageRefs: pageRefs, labels: job.pageLabels, document: job.relativePath)
+            summaryPages = try addSummary(
+                file, findings: listed, pageRefs: pageRefs, labels: job.pageLabels, document: job.relativePath)
         }
 
         let relative = OutputNames.file(for: job, folder: folder, extension: "review.pdf")
@@ -98,14 +109,18 @@ public struct ReviewCopyStage: Stage {
             try file.write(to: temp, options: options)
         } catch {
             unlink(temp)
-            throw DocumentFailure(rule: "stage.failed", message: "cannot write the review copy: \(job.stripPath(error.description))")
+            throw DocumentFailure(
+                rule: "stage.failed", message: "cannot write the review copy: \(job.stripPath(error.description))")
         }
         guard rename(temp, target) == 0 else {
             unlink(temp)
-            throw DocumentFailure(rule: "stage.failed", message: "cannot write the review copy: \(String(cString: strerror(errno)))")
+            throw DocumentFailure(
+                rule: "stage.failed", message: "cannot write the review copy: \(String(cString: strerror(errno)))")
         }
         job.artifacts.append(Artifact(kind: "review-copy", path: relative))
-        job.sections["reviewCopy"] = ["file": .string(relative), "marks": .int(marks), "summaryPages": .int(summaryPages)]
+        job.sections["reviewCopy"] = [
+            "file": .string(relative), "marks": .int(marks), "summaryPages": .int(summaryPages),
+        ]
     }
 
     /// A square annotation over the rect, with a popup holding the finding.
@@ -114,17 +129,22 @@ public struct ReviewCopyStage: Stage {
         let box = PDFValue.array(rect.array.map { .real($0) })
         var text = "\(f.rule) (\(f.severity.rawValue)): \(f.message)"
         if let hint = f.hint { text += "\nFix: \(hint)" }
-        let square = file.makeIndirect(file.make(.dictionary([
-            "Type": .name("Annot"), "Subtype": .name("Square"), "Rect": box, "C": .array((colors[f.severity] ?? [1, 0, 0]).map { .real($0) }),
-            "BS": .dictionary(["W": .int(2)]), "F": .int(4), "NM": .string(Array("pdfpipe-\(number)".utf8)),
-        ])))
+        let square = file.makeIndirect(
+            file.make(
+                .dictionary([
+                    "Type": .name("Annot"), "Subtype": .name("Square"), "Rect": box,
+                    "C": .array((colors[f.severity] ?? [1, 0, 0]).map { .real($0) }),
+                    "BS": .dictionary(["W": .int(2)]), "F": .int(4), "NM": .string(Array("pdfpipe-\(number)".utf8)),
+                ])))
         square.set("T", file.makeText("pdfpipe"))
         square.set("Contents", file.makeText(text))
         square.set("P", file.make(.ref(page)))
-        let popup = file.makeIndirect(file.make(.dictionary([
-            "Type": .name("Annot"), "Subtype": .name("Popup"), "Open": .bool(false),
-            "Rect": .array([.real(rect.x2), .real(rect.y2 - 120), .real(rect.x2 + 240), .real(rect.y2)]),
-        ])))
+        let popup = file.makeIndirect(
+            file.make(
+                .dictionary([
+                    "Type": .name("Annot"), "Subtype": .name("Popup"), "Open": .bool(false),
+                    "Rect": .array([.real(rect.x2), .real(rect.y2 - 120), .real(rect.x2 + 240), .real(rect.y2)]),
+                ])))
         popup.set("Parent", square)
         square.set("Popup", popup)
         if let annots = pageObject["Annots"], annots.isArray {
@@ -139,7 +159,9 @@ public struct ReviewCopyStage: Stage {
     }
 
     /// Summary pages in front: one line per finding, linked to its page. Returns how many pages.
-    func addSummary(_ file: QPDFFile, findings: [Finding], pageRefs: [ObjectRef], labels: [String]?, document: String) throws -> Int {
+    func addSummary(_ file: QPDFFile, findings: [Finding], pageRefs: [ObjectRef], labels: [String]?, document: String)
+        throws -> Int
+    {
         var lines: [(text: String, page: Int?, severity: Severity)] = []
         for f in findings {
             var place = "document"
@@ -150,14 +172,20 @@ public struct ReviewCopyStage: Stage {
             lines.append(("\(place): \(f.severity.rawValue) \(f.rule): \(f.message)", f.page, f.severity))
         }
         let perPage = 48
-        let chunks = stride(from: 0, to: max(lines.count, 1), by: perPage).map { Array(lines[$0..<min(lines.count, $0 + perPage)]) }
-        let font = file.makeIndirect(file.make(.dictionary([
-            "Type": .name("Font"), "Subtype": .name("Type1"), "BaseFont": .name("Helvetica"), "Encoding": .name("WinAnsiEncoding"),
-        ])))
+        let chunks = stride(from: 0, to: max(lines.count, 1), by: perPage).map {
+            Array(lines[$0..<min(lines.count, $0 + perPage)])
+        }
+        let font = file.makeIndirect(
+            file.make(
+                .dictionary([
+                    "Type": .name("Font"), "Subtype": .name("Type1"), "BaseFont": .name("Helvetica"),
+                    "Encoding": .name("WinAnsiEncoding"),
+                ])))
         var pages: [QPDFObject] = []
         for (k, chunk) in chunks.enumerated() {
             var content = "BT /F1 14 Tf 50 750 Td (\(Self.escape("pdfpipe review: \(document)"))) Tj ET\n"
-            content += "BT /F1 9 Tf 50 732 Td (\(Self.escape("\(findings.count) finding\(findings.count == 1 ? "" : "s"); summary page \(k + 1) of \(chunks.count). Pages are numbered as in the original; each entry links to its page."))) Tj ET\n"
+            content +=
+                "BT /F1 9 Tf 50 732 Td (\(Self.escape("\(findings.count) finding\(findings.count == 1 ? "" : "s"); summary page \(k + 1) of \(chunks.count). Pages are numbered as in the original; each entry links to its page."))) Tj ET\n"
             var annots: [PDFValue] = []
             var y = 708.0
             for line in chunk {
@@ -166,11 +194,14 @@ public struct ReviewCopyStage: Stage {
                 content += "\(rgb.map { String($0) }.joined(separator: " ")) rg 50 \(y) 5 5 re f 0 g\n"
                 content += "BT /F1 9 Tf 60 \(y) Td (\(Self.escape(text))) Tj ET\n"
                 if let p = line.page, p >= 1, p <= pageRefs.count {
-                    let link = file.makeIndirect(file.make(.dictionary([
-                        "Type": .name("Annot"), "Subtype": .name("Link"), "Border": .array([.int(0), .int(0), .int(0)]),
-                        "Rect": .array([.real(48), .real(y - 3), .real(562), .real(y + 10)]),
-                        "Dest": .array([.ref(pageRefs[p - 1]), .name("Fit")]),
-                    ])))
+                    let link = file.makeIndirect(
+                        file.make(
+                            .dictionary([
+                                "Type": .name("Annot"), "Subtype": .name("Link"),
+                                "Border": .array([.int(0), .int(0), .int(0)]),
+                                "Rect": .array([.real(48), .real(y - 3), .real(562), .real(y + 10)]),
+                                "Dest": .array([.ref(pageRefs[p - 1]), .name("Fit")]),
+                            ])))
                     if let id = link.objectID { annots.append(.ref(ObjectRef(id.number, id.generation))) }
                 }
                 y -= 14
@@ -178,7 +209,10 @@ public struct ReviewCopyStage: Stage {
             let stream = file.makeStream(Array(content.utf8.map { $0 }))
             var page: PDFDictionary = [
                 "Type": .name("Page"), "MediaBox": .array([.int(0), .int(0), .int(612), .int(792)]),
-                "Resources": .dictionary(["Font": .dictionary(["F1": font.objectID.map { .ref(ObjectRef($0.number, $0.generation)) } ?? .null])]),
+                "Resources": .dictionary([
+                    "Font": .dictionary(["F1": font.objectID.map { .ref(ObjectRef($0.number, $0.generation)) } ?? .null]
+                    )
+                ]),
             ]
             if let id = stream.objectID { page["Contents"] = .ref(ObjectRef(id.number, id.generation)) }
             if !annots.isEmpty { page["Annots"] = .array(annots) }

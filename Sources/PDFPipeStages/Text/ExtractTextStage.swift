@@ -9,22 +9,34 @@ import PDFPipeCore
 public struct ExtractTextStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "extract-text",
-        summary: "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
+        summary:
+            "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
         options: [
-            OptionSpec("format", .choice(["txt", "json", "none"]), default: "txt", "output per document: txt, json, or none (search only)"),
-            OptionSpec("pages", .pages, default: "all", "pages to extract"),
-            OptionSpec("words", .bool, default: false, "JSON only: add each word with its box (PDF user space and top-left pixel space)"),
-            OptionSpec("folder", .string, default: "text", "folder in the output folder for the text files"),
-            OptionSpec("noTextLayer", .bool, default: true, "report pages that draw images but have no text (text.no-text-layer)"),
             OptionSpec(
-                "search", .list([
+                "format", .choice(["txt", "json", "none"]), default: "txt",
+                "output per document: txt, json, or none (search only)"),
+            OptionSpec("pages", .pages, default: "all", "pages to extract"),
+            OptionSpec(
+                "words", .bool, default: false,
+                "JSON only: add each word with its box (PDF user space and top-left pixel space)"),
+            OptionSpec("folder", .string, default: "text", "folder in the output folder for the text files"),
+            OptionSpec(
+                "noTextLayer", .bool, default: true,
+                "report pages that draw images but have no text (text.no-text-layer)"),
+            OptionSpec(
+                "search",
+                .list([
                     OptionSpec("term", .string, default: "", "the text to find (or a regular expression)"),
                     OptionSpec("regex", .bool, default: false, "the term is a regular expression (ICU syntax)"),
                     OptionSpec("caseSensitive", .bool, default: false, "match case (default: case-insensitive)"),
                     OptionSpec("ignoreDiacritics", .bool, default: false, "'cafe' also finds 'café'"),
-                    OptionSpec("severity", .choice(["error", "warning", "note"]), default: "error", "severity of its text.match findings"),
+                    OptionSpec(
+                        "severity", .choice(["error", "warning", "note"]), default: "error",
+                        "severity of its text.match findings"),
                 ]), default: [], "terms to find; each hit is a text.match finding"),
-            OptionSpec("pageWorkers", .integer(min: 0, max: 64), default: 0, "threads for the pages of one document; 0: the processors other documents leave idle"),
+            OptionSpec(
+                "pageWorkers", .integer(min: 0, max: 64), default: 0,
+                "threads for the pages of one document; 0: the processors other documents leave idle"),
             EngineOption.spec,
         ],
         make: { options throws(PipelineError) in try ExtractTextStage(options: options) })
@@ -49,13 +61,20 @@ public struct ExtractTextStage: Stage {
         var terms: [SearchTerm] = []
         for (i, t) in (o["search"]?.arrayValue ?? []).enumerated() {
             let term = t["term"]?.stringValue ?? ""
-            guard !term.isEmpty else { throw PipelineError(file: nil, path: "search[\(i)].term", message: "a search term needs a non-empty 'term'") }
+            guard !term.isEmpty else {
+                throw PipelineError(
+                    file: nil, path: "search[\(i)].term", message: "a search term needs a non-empty 'term'")
+            }
             do {
-                terms.append(try SearchTerm(
-                    term: term, isRegex: t["regex"]?.boolValue ?? false, caseSensitive: t["caseSensitive"]?.boolValue ?? false,
-                    ignoreDiacritics: t["ignoreDiacritics"]?.boolValue ?? false, severity: t["severity"]?.stringValue ?? "error"))
+                terms.append(
+                    try SearchTerm(
+                        term: term, isRegex: t["regex"]?.boolValue ?? false,
+                        caseSensitive: t["caseSensitive"]?.boolValue ?? false,
+                        ignoreDiacritics: t["ignoreDiacritics"]?.boolValue ?? false,
+                        severity: t["severity"]?.stringValue ?? "error"))
             } catch {
-                throw PipelineError(file: nil, path: "search[\(i)].term", message: "invalid regular expression '\(term)'")
+                throw PipelineError(
+                    file: nil, path: "search[\(i)].term", message: "invalid regular expression '\(term)'")
             }
         }
         self.terms = terms
@@ -76,7 +95,8 @@ public struct ExtractTextStage: Stage {
         let needLayout = words || !terms.isEmpty  // keep the boxes past extraction
         // Explicit pageWorkers are taken as they are; automatic ones only for documents big enough.
         let workers =
-            pageWorkers > 0 ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
+            pageWorkers > 0
+            ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
 
         // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
         let results = Locked([PageText](repeating: PageText(), count: selected.count))
@@ -99,9 +119,12 @@ public struct ExtractTextStage: Stage {
         func userBox(_ rects: ArraySlice<PDFRect>, page: Int) -> (user: PDFRect, pixel: PDFRect)? {
             guard let first = rects.first else { return nil }
             var u = first
-            for r in rects.dropFirst() { u = PDFRect(min(u.x1, r.x1), min(u.y1, r.y1), max(u.x2, r.x2), max(u.y2, r.y2)) }
+            for r in rects.dropFirst() {
+                u = PDFRect(min(u.x1, r.x1), min(u.y1, r.y1), max(u.x2, r.x2), max(u.y2, r.y2))
+            }
             let g = page - 1 < geometries.count ? geometries[page - 1] : PageGeometry(page: nil as PDFObject?)
-            let user = LinkGeometry.userRect(PixelRect(x: u.x1, y: u.y1, width: u.width, height: u.height), on: g, scale: 1)
+            let user = LinkGeometry.userRect(
+                PixelRect(x: u.x1, y: u.y1, width: u.width, height: u.height), on: g, scale: 1)
             return (user, u)
         }
         func rounded(_ r: PDFRect) -> JSONValue { .array(r.array.map { .double(($0 * 100).rounded() / 100) }) }
@@ -116,9 +139,12 @@ public struct ExtractTextStage: Stage {
             if hasText { pagesWithText += 1 }
             characters += t.text.count
             if noTextLayer && !hasText && t.images > 0 {
-                job.report(Finding(
-                    rule: "text.no-text-layer", page: page,
-                    message: "the page draws \(t.images == 1 ? "an image" : "\(t.images) images") but has no text: a scan without OCR, or text drawn as pictures"))
+                job.report(
+                    Finding(
+                        rule: "text.no-text-layer", page: page,
+                        message:
+                            "the page draws \(t.images == 1 ? "an image" : "\(t.images) images") but has no text: a scan without OCR, or text drawn as pictures"
+                    ))
             }
             var normalized: [TextNormalizer.Options: (scalars: [Unicode.Scalar], origin: [Int])] = [:]
             for term in terms {
@@ -126,19 +152,30 @@ public struct ExtractTextStage: Stage {
                 normalized[term.options] = n
                 let (found, complete) = TextNormalizer.search(term, in: n, budget: TextNormalizer.regexBudget)
                 if !complete {
-                    job.report(Finding(
-                        rule: "text.search-incomplete", page: page,
-                        message: "the search for '\(term.term)' was stopped after \(PDFNumber.text(TextNormalizer.regexBudget)) s on this page (the pattern backtracks on its text); matches after that point are not reported"))
+                    job.report(
+                        Finding(
+                            rule: "text.search-incomplete", page: page,
+                            message:
+                                "the search for '\(term.term)' was stopped after \(PDFNumber.text(TextNormalizer.regexBudget)) s on this page (the pattern backtracks on its text); matches after that point are not reported"
+                        ))
                 }
                 for m in found {
                     let snippet = TextNormalizer.snippet(t.text, m.range)
-                    let found = String(String.UnicodeScalarView(t.text[m.range])).replacingOccurrences(of: "\n", with: " ")
-                    let rects = m.range.filter { $0 < t.layout.count && !t.text[$0].properties.isWhitespace }.map { t.layout[$0] }
+                    let found = String(String.UnicodeScalarView(t.text[m.range])).replacingOccurrences(
+                        of: "\n", with: " ")
+                    let rects = m.range.filter { $0 < t.layout.count && !t.text[$0].properties.isWhitespace }.map {
+                        t.layout[$0]
+                    }
                     let box = userBox(rects[...], page: page)
-                    job.report(Finding(
-                        rule: "text.match", severity: Severity(rawValue: term.severity), page: page, rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
-                        message: "found '\(found)' (search term '\(term.term)'): \(snippet)"))
-                    var o: [String: JSONValue] = ["term": .string(term.term), "page": .int(page), "text": .string(found), "snippet": .string(snippet)]
+                    job.report(
+                        Finding(
+                            rule: "text.match", severity: Severity(rawValue: term.severity), page: page,
+                            rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
+                            message: "found '\(found)' (search term '\(term.term)'): \(snippet)"))
+                    var o: [String: JSONValue] = [
+                        "term": .string(term.term), "page": .int(page), "text": .string(found),
+                        "snippet": .string(snippet),
+                    ]
                     if let box { o["box"] = rounded(box.user) }
                     matches.append(.object(o))
                 }
@@ -146,7 +183,9 @@ public struct ExtractTextStage: Stage {
         }
 
         // Output.
-        var section: [String: JSONValue] = ["pages": .int(selected.count), "pagesWithText": .int(pagesWithText), "characters": .int(characters)]
+        var section: [String: JSONValue] = [
+            "pages": .int(selected.count), "pagesWithText": .int(pagesWithText), "characters": .int(characters),
+        ]
         if !terms.isEmpty { section["matches"] = .array(matches) }
         if format != "none" {
             let relative = OutputNames.file(for: job, folder: folder, extension: format)
@@ -160,7 +199,9 @@ public struct ExtractTextStage: Stage {
             } else {
                 var pageValues: [JSONValue] = []
                 for (k, page) in selected.enumerated() {
-                    var p: [String: JSONValue] = ["page": .int(page), "text": .string(String(String.UnicodeScalarView(texts[k].text)))]
+                    var p: [String: JSONValue] = [
+                        "page": .int(page), "text": .string(String(String.UnicodeScalarView(texts[k].text))),
+                    ]
                     if let labels = job.pageLabels, page <= labels.count { p["label"] = .string(labels[page - 1]) }
                     if words { p["words"] = .array(wordBoxes(texts[k], page: page, box: userBox, rounded: rounded)) }
                     pageValues.append(.object(p))
@@ -186,7 +227,8 @@ public struct ExtractTextStage: Stage {
 
     /// Words: runs of non-space characters, with the union of their character boxes.
     func wordBoxes(
-        _ t: PageText, page: Int, box: (ArraySlice<PDFRect>, Int) -> (user: PDFRect, pixel: PDFRect)?, rounded: (PDFRect) -> JSONValue
+        _ t: PageText, page: Int, box: (ArraySlice<PDFRect>, Int) -> (user: PDFRect, pixel: PDFRect)?,
+        rounded: (PDFRect) -> JSONValue
     ) -> [JSONValue] {
         var out: [JSONValue] = []
         var start: Int?

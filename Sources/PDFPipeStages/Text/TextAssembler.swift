@@ -36,7 +36,9 @@ public enum TextAssembler {
         outBoxes.reserveCapacity(text.count)
         var i = 0
         while i < text.count {
-            if text[i] == "-", i > 0, i + 2 < text.count, !isSpace(text[i - 1]), text[i + 1] == "\n", !isSpace(text[i + 2]) {
+            if text[i] == "-", i > 0, i + 2 < text.count, !isSpace(text[i - 1]), text[i + 1] == "\n",
+                !isSpace(text[i + 2])
+            {
                 i += 2
                 continue
             }

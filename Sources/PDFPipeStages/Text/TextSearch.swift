@@ -112,8 +112,11 @@ public enum TextNormalizer {
                 if s.value > 0xFFFF { scalarAt.append(k) }
             }
             scalarAt.append(text.count)
-            let deadline = budget.isFinite ? DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1e9) : UInt64.max
-            regex.enumerateMatches(in: string, options: [.reportProgress], range: NSRange(location: 0, length: scalarAt.count - 1)) {
+            let deadline =
+                budget.isFinite ? DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1e9) : UInt64.max
+            regex.enumerateMatches(
+                in: string, options: [.reportProgress], range: NSRange(location: 0, length: scalarAt.count - 1)
+            ) {
                 m, _, stop in
                 if let m, m.range.length > 0 {
                     found.append(scalarAt[m.range.location]..<scalarAt[m.range.location + m.range.length])

@@ -9,40 +9,62 @@ import Synchronization
 public struct ThumbnailsStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "thumbnails",
-        summary: "render pages to PNG thumbnails (fit into width/height, upright), optionally with link rectangles drawn over",
+        summary:
+            "render pages to PNG thumbnails (fit into width/height, upright), optionally with link rectangles drawn over",
         options: [
-            OptionSpec("width", .integer(min: 0, max: 20_000), default: 200, "fit into this width in pixels (0: no limit)"),
-            OptionSpec("height", .integer(min: 0, max: 20_000), default: 0, "fit into this height in pixels (0: no limit)"),
-            OptionSpec("dpi", .number(min: 0, max: 2400), default: 0, "render at this resolution instead of fitting (0: fit)"),
+            OptionSpec(
+                "width", .integer(min: 0, max: 20_000), default: 200, "fit into this width in pixels (0: no limit)"),
+            OptionSpec(
+                "height", .integer(min: 0, max: 20_000), default: 0, "fit into this height in pixels (0: no limit)"),
+            OptionSpec(
+                "dpi", .number(min: 0, max: 2400), default: 0, "render at this resolution instead of fitting (0: fit)"),
             OptionSpec("upscale", .bool, default: false, "enlarge pages smaller than the box"),
             OptionSpec("pages", .pages, default: "1", "pages to render ('1', '1-3', '2,5,last', 'all', 'last-2'…)"),
-            OptionSpec("background", .choice(["white", "transparent"]), default: "white", "page background (transparent writes RGBA)"),
-            OptionSpec("compression", .integer(min: 0, max: 9), default: 1, "PNG compression level: 1 is fast, 9 small"),
+            OptionSpec(
+                "background", .choice(["white", "transparent"]), default: "white",
+                "page background (transparent writes RGBA)"),
+            OptionSpec(
+                "compression", .integer(min: 0, max: 9), default: 1, "PNG compression level: 1 is fast, 9 small"),
             OptionSpec(
                 "box", .choice(["crop", "media", "trim", "bleed", "art"]), default: "crop",
-                "page box to render; poppler renders no farther than the crop box, so a larger box (media, often) is cut to it"),
+                "page box to render; poppler renders no farther than the crop box, so a larger box (media, often) is cut to it"
+            ),
             OptionSpec(
                 "annotations", .bool, default: true,
-                "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"),
+                "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"
+            ),
             EngineOption.spec,
-            OptionSpec("overlay", .choice(["none", "links"]), default: "none", "draw link rectangles (needs validate-links earlier in the pipeline)"),
+            OptionSpec(
+                "overlay", .choice(["none", "links"]), default: "none",
+                "draw link rectangles (needs validate-links earlier in the pipeline)"),
             OptionSpec("format", .choice(["png", "jpeg", "webp"]), default: "png", "image format"),
             OptionSpec("quality", .integer(min: 1, max: 100), default: 85, "JPEG and WebP quality"),
-            OptionSpec("template", .string, default: "{stem}/{page}.{ext}", "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}, {ext}"),
+            OptionSpec(
+                "template", .string, default: "{stem}/{page}.{ext}",
+                "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}, {ext}"),
             OptionSpec("folder", .string, default: "thumbnails", "folder in the output folder"),
-            OptionSpec("pageWorkers", .integer(min: 0, max: 64), default: 0, "threads for the pages of one document; 0: automatic"),
-            OptionSpec("contactSheet", .bool, default: false, "also write one image per document with its thumbnails in a grid"),
+            OptionSpec(
+                "pageWorkers", .integer(min: 0, max: 64), default: 0,
+                "threads for the pages of one document; 0: automatic"),
+            OptionSpec(
+                "contactSheet", .bool, default: false, "also write one image per document with its thumbnails in a grid"
+            ),
             OptionSpec("contactSheetColumns", .integer(min: 1, max: 50), default: 6, "columns of the contact sheet"),
-            OptionSpec("incremental", .bool, default: true, "skip documents whose thumbnails are up to date (same content, same options); --force renders again"),
+            OptionSpec(
+                "incremental", .bool, default: true,
+                "skip documents whose thumbnails are up to date (same content, same options); --force renders again"),
         ],
         requirement: { options, earlier in
             // The overlay draws the link inventory of an earlier validate-links: without it, it
             // would draw nothing and say nothing.
             guard options.string("overlay") == "links" else { return nil }
             guard let links = earlier.last(where: { $0.id == "validate-links" }) else {
-                return "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
+                return
+                    "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
             }
-            return links.options.bool("inventory") ? nil : "overlay 'links' needs the link inventory: the validate-links stage before it has inventory: false"
+            return links.options.bool("inventory")
+                ? nil
+                : "overlay 'links' needs the link inventory: the validate-links stage before it has inventory: false"
         },
         make: { options throws(PipelineError) in try ThumbnailsStage(options: options) })
 
@@ -87,13 +109,19 @@ public struct ThumbnailsStage: Stage {
         let ext = imageFormat == "jpeg" ? "jpg" : imageFormat
         template = o.string("template").replacingOccurrences(of: "{ext}", with: ext)
         guard template.contains("{page") else {
-            throw PipelineError(file: nil, path: "template", message: "the template must contain {page} (or {page:03}), or pages would overwrite each other")
+            throw PipelineError(
+                file: nil, path: "template",
+                message: "the template must contain {page} (or {page:03}), or pages would overwrite each other")
         }
         guard template.hasSuffix("." + ext) || (ext == "jpg" && template.hasSuffix(".jpeg")) else {
-            throw PipelineError(file: nil, path: "template", message: "the template must end in .\(ext) (or .{ext}) for \(imageFormat) images")
+            throw PipelineError(
+                file: nil, path: "template",
+                message: "the template must end in .\(ext) (or .{ext}) for \(imageFormat) images")
         }
         if imageFormat != "png" && o.string("background") == "transparent" {
-            throw PipelineError(file: nil, path: "background", message: "transparent backgrounds need png (\(imageFormat) is written without alpha here)")
+            throw PipelineError(
+                file: nil, path: "background",
+                message: "transparent backgrounds need png (\(imageFormat) is written without alpha here)")
         }
         folder = try OutputNames.folder(o.string("folder"))
         pageWorkers = o.int("pageWorkers")
@@ -198,16 +226,22 @@ public struct ThumbnailsStage: Stage {
             let px = LinkGeometry.pixelRect(l.rect, on: g, scale: 1)
             guard area.width > 0, area.height > 0 else { return nil }
             // Hostile rectangles (huge, or far off the page) stay finite and near the image.
-            func f(_ v: Double) -> JSONValue { .double(v.isFinite ? (min(max(v, -1), 2) * 10_000).rounded() / 10_000 : 0) }
+            func f(_ v: Double) -> JSONValue {
+                .double(v.isFinite ? (min(max(v, -1), 2) * 10_000).rounded() / 10_000 : 0)
+            }
             return [
                 "page": .int(l.page), "annotationIndex": .int(l.index),
-                "box": [f((px.x - area.x) / area.width), f((px.y - area.y) / area.height), f(px.width / area.width), f(px.height / area.height)],
+                "box": [
+                    f((px.x - area.x) / area.width), f((px.y - area.y) / area.height), f(px.width / area.width),
+                    f(px.height / area.height),
+                ],
             ]
         }
         let plan = selected.map { page in (page, fileName(for: job, page: page), marks[page] ?? []) }
 
         // Incremental: the same content and options as last time, and every file still there.
-        let manifestPath = job.outputDirectory + "/" + OutputNames.file(for: job, folder: folder + "/.manifest", extension: "json")
+        let manifestPath =
+            job.outputDirectory + "/" + OutputNames.file(for: job, folder: folder + "/.manifest", extension: "json")
         // The file is hashed only for the manifest (it was 14% of a first-page run's CPU when done
         // always), streaming.
         var key = ""
@@ -217,13 +251,17 @@ public struct ThumbnailsStage: Stage {
             key = Checksum.md5(Array((inputHash + fingerprint + overlayKey).utf8))
         }
         if incremental && !job.force, let data = FileManager.default.contents(atPath: manifestPath),
-            let manifest = try? JSONParser.parse(String(decoding: data, as: UTF8.self)), manifest["key"]?.stringValue == key,
+            let manifest = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
+            manifest["key"]?.stringValue == key,
             plan.allSatisfy({ FileManager.default.fileExists(atPath: job.outputDirectory + "/" + $0.1) })
         {
             for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.0, path: p.1)) }
-            if contactSheet, let sheet = manifest["contactSheet"]?.stringValue { job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet)) }
+            if contactSheet, let sheet = manifest["contactSheet"]?.stringValue {
+                job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
+            }
             // What poppler said while rendering them, said again: a skip reports what a render would.
-            job.reportPopplerMessages(manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [], library: library)
+            job.reportPopplerMessages(
+                manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [], library: library)
             job.sections["thumbnails"] = section(rendered: 0, skipped: plan.count, labels: labels)
             return
         }
@@ -252,7 +290,8 @@ public struct ThumbnailsStage: Stage {
                         px.x -= (region?.x ?? 0) * s
                         px.y -= (region?.y ?? 0) * s
                         image.strokeRect(
-                            x: px.x, y: px.y, width: px.width, height: px.height, red: 1, green: isBroken ? 0 : 0.8, blue: 0,
+                            x: px.x, y: px.y, width: px.width, height: px.height, red: 1, green: isBroken ? 0 : 0.8,
+                            blue: 0,
                             lineWidth: max(1, s * 1.5))
                     }
                 }
@@ -273,7 +312,8 @@ public struct ThumbnailsStage: Stage {
             pageWorkers > 0 ? min(pageWorkers, plan.count) : min(job.pageWorkers, max(1, plan.count / 8))
         // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
         let messages = try PageWorkers.run(
-            first: first, engine: engine, path: job.workingFile, count: plan.count, workers: workers, helpers: pageWorkers > 0 ? nil : job.pageHelpers,
+            first: first, engine: engine, path: job.workingFile, count: plan.count, workers: workers,
+            helpers: pageWorkers > 0 ? nil : job.pageHelpers,
             offerFrom: 16, render)
         let said = messages.flatMap { $0 }
         job.reportPopplerMessages(said, library: library)
@@ -281,7 +321,8 @@ public struct ThumbnailsStage: Stage {
         for (k, r) in results.withLock({ $0 }).enumerated() {
             if let e = r.error {
                 failures += 1
-                job.report(Finding(rule: "stage.failed", severity: .warning, page: plan[k].0, message: "no thumbnail: \(e)"))
+                job.report(
+                    Finding(rule: "stage.failed", severity: .warning, page: plan[k].0, message: "no thumbnail: \(e)"))
             } else {
                 job.artifacts.append(Artifact(kind: "thumbnail", page: plan[k].0, path: r.path))
             }
@@ -293,7 +334,9 @@ public struct ThumbnailsStage: Stage {
             manifest["contactSheet"] = .string(sheet)
         }
         job.sections["thumbnails"] = section(rendered: plan.count - failures, skipped: 0, labels: labels)
-        if incremental && failures == 0 { try? AtomicFile.write(JSONWriter.pretty(.object(manifest)), to: manifestPath) }
+        if incremental && failures == 0 {
+            try? AtomicFile.write(JSONWriter.pretty(.object(manifest)), to: manifestPath)
+        }
     }
 
     /// The stage's section: counts, and where each link with findings lies on its thumbnail
@@ -327,7 +370,8 @@ public struct ThumbnailsStage: Stage {
         let gap = 8
         let columns = min(contactSheetColumns, images.count)
         let rows = (images.count + columns - 1) / columns
-        guard let sheet = try? CairoImage(width: columns * (cellW + gap) + gap, height: rows * (cellH + gap) + gap) else { return nil }
+        guard let sheet = try? CairoImage(width: columns * (cellW + gap) + gap, height: rows * (cellH + gap) + gap)
+        else { return nil }
         sheet.fill(red: 1, green: 1, blue: 1)
         for (i, image) in images.enumerated() {
             let x = gap + (i % columns) * (cellW + gap) + (cellW - image.width) / 2
@@ -336,7 +380,8 @@ public struct ThumbnailsStage: Stage {
         }
         let relative = OutputNames.file(for: job, folder: folder, extension: "contact.png")
         do {
-            try AtomicFile.write(sheet.pngData(level: compression, alpha: false), to: job.outputDirectory + "/" + relative)
+            try AtomicFile.write(
+                sheet.pngData(level: compression, alpha: false), to: job.outputDirectory + "/" + relative)
         } catch {
             return nil
         }

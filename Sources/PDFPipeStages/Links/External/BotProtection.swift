@@ -17,15 +17,30 @@ enum BotProtection {
             return String(rest.prefix { $0 != ";" })
         }
         if let v = header("cf-mitigated") { return "Cloudflare asked for a browser challenge (cf-mitigated: \(v))" }
-        if let v = header("x-amzn-waf-action") { return "AWS WAF asked for a \(v.isEmpty ? "challenge" : v) (x-amzn-waf-action)" }
-        if header("x-datadome") != nil || header("x-dd-b") != nil || page.contains("captcha-delivery.com") { return "DataDome bot protection answered" }
-        if header("x-iinfo") != nil || page.contains("incapsula incident") || page.contains("_incapsula_resource") { return "Imperva (Incapsula) bot protection answered" }
+        if let v = header("x-amzn-waf-action") {
+            return "AWS WAF asked for a \(v.isEmpty ? "challenge" : v) (x-amzn-waf-action)"
+        }
+        if header("x-datadome") != nil || header("x-dd-b") != nil || page.contains("captcha-delivery.com") {
+            return "DataDome bot protection answered"
+        }
+        if header("x-iinfo") != nil || page.contains("incapsula incident") || page.contains("_incapsula_resource") {
+            return "Imperva (Incapsula) bot protection answered"
+        }
         if header("x-sucuri-id") != nil || server.contains("sucuri") { return "the Sucuri firewall answered" }
-        if page.contains("px-captcha") || page.contains("perimeterx") { return "PerimeterX (HUMAN) bot protection answered" }
+        if page.contains("px-captcha") || page.contains("perimeterx") {
+            return "PerimeterX (HUMAN) bot protection answered"
+        }
         if server.contains("ddos-guard") || page.contains("ddos-guard") { return "DDoS-Guard answered" }
-        let cloudflarePage = ["challenge-platform", "cf-chl-", "cf_chl_", "just a moment...", "attention required! | cloudflare", "cf-browser-verification"]
-        if server.contains("cloudflare"), cloudflarePage.contains(where: page.contains) { return "Cloudflare answered with a challenge page" }
-        if server.contains("akamaighost") && status == 403 && page.contains("access denied") && page.contains("reference #") {
+        let cloudflarePage = [
+            "challenge-platform", "cf-chl-", "cf_chl_", "just a moment...", "attention required! | cloudflare",
+            "cf-browser-verification",
+        ]
+        if server.contains("cloudflare"), cloudflarePage.contains(where: page.contains) {
+            return "Cloudflare answered with a challenge page"
+        }
+        if server.contains("akamaighost") && status == 403 && page.contains("access denied")
+            && page.contains("reference #")
+        {
             return "Akamai refused the request (an 'Access Denied' page with a reference number)"
         }
         let captcha = ["g-recaptcha", "h-captcha", "hcaptcha.com", "cf-turnstile", "recaptcha/api", "captcha"]

@@ -86,13 +86,16 @@ struct ExternalLinks {
         // with htmlFragments the web pages whose anchor must be found: each fetched once.
         var downloads: Set<URLChecker.Key> = []
         for p in plans {
-            guard case .network(let url, let fragment, let anchor) = p, let f = fetched[URLChecker.Key(url: url, download: false)],
+            guard case .network(let url, let fragment, let anchor) = p,
+                let f = fetched[URLChecker.Key(url: url, download: false)],
                 f.failure == nil, options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0)
             else { continue }
             let isPDF = PDFFragment.isPDF(url) || (f.contentType ?? "").lowercased().contains("pdf")
             if isPDF, let fragment, fragment.page != nil || fragment.nameddest != nil {
                 downloads.insert(URLChecker.Key(url: url, download: true))
-            } else if !isPDF, options.htmlFragments, let anchor, HTMLAnchors.isCheckable(anchor), HTMLAnchors.isHTML(f.contentType) {
+            } else if !isPDF, options.htmlFragments, let anchor, HTMLAnchors.isCheckable(anchor),
+                HTMLAnchors.isHTML(f.contentType)
+            {
                 downloads.insert(URLChecker.Key(url: url, download: true))
             }
         }
@@ -115,22 +118,34 @@ struct ExternalLinks {
             case .otherScheme(let scheme):
                 out.outcome = "skipped"
                 out.reason = "scheme '\(scheme)' is not checked"
-                if options.noteOtherSchemes { out.finding = ("uri.unchecked-scheme", "'\(scheme):' links are not checked", nil) }
+                if options.noteOtherSchemes {
+                    out.finding = ("uri.unchecked-scheme", "'\(scheme):' links are not checked", nil)
+                }
             case .skipped(let why):
                 out.outcome = "skipped"
                 out.reason = why
             case .file(let path, let fragment):
                 checkFile(path, fragment: fragment, into: &out)
                 // An absolute file: URI is already a warning of its own (uri.absolute-file).
-                if out.reason == "outside-root", URIReference.parse(sites[i].record.uri ?? "").scheme?.lowercased() == "file" { out.finding = nil }
-                if out.outcome == "file-missing", let written = sites[i].record.uriWritten, ExternalLinks.looksLikeMailAddress(written) {
+                if out.reason == "outside-root",
+                    URIReference.parse(sites[i].record.uri ?? "").scheme?.lowercased() == "file"
+                {
+                    out.finding = nil
+                }
+                if out.outcome == "file-missing", let written = sites[i].record.uriWritten,
+                    ExternalLinks.looksLikeMailAddress(written)
+                {
                     out.finding = (
-                        "uri.file-missing", "the file '\(relative(path))' does not exist; '\(written)' looks like an e-mail address without 'mailto:'",
+                        "uri.file-missing",
+                        "the file '\(relative(path))' does not exist; '\(written)' looks like an e-mail address without 'mailto:'",
                         "write 'mailto:\(written)'"
                     )
-                } else if out.outcome == "file-missing", let written = sites[i].record.uriWritten, let host = ExternalLinks.looksLikeHost(written) {
+                } else if out.outcome == "file-missing", let written = sites[i].record.uriWritten,
+                    let host = ExternalLinks.looksLikeHost(written)
+                {
                     out.finding = (
-                        "uri.file-missing", "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
+                        "uri.file-missing",
+                        "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
                         "write 'https://\(host)…' (a URI without a scheme is a path relative to the PDF)"
                     )
                 }
@@ -160,8 +175,12 @@ struct ExternalLinks {
             let site = sites[i]
             if let (rule, message, hint) = out.finding {
                 var f = Finding(
-                    rule: rule, page: site.page, object: site.object, rect: site.rect, message: site.prefix + message, hint: hint)
-                f.details = ["uri": .string(site.record.uriWritten ?? site.record.uri ?? ""), "status": out.status.map { .int($0) } ?? .null]
+                    rule: rule, page: site.page, object: site.object, rect: site.rect, message: site.prefix + message,
+                    hint: hint)
+                f.details = [
+                    "uri": .string(site.record.uriWritten ?? site.record.uri ?? ""),
+                    "status": out.status.map { .int($0) } ?? .null,
+                ]
                 if let k = site.record.annotationIndex { f.details["annotationIndex"] = .int(k) }
                 findings.append(f)
             }
@@ -208,10 +227,15 @@ struct ExternalLinks {
         switch f.failure {
         case .timeout?:
             out.outcome = "timeout"
-            out.finding = ("uri.timeout", "'\(url)' did not answer in time (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))\(at)", nil)
+            out.finding = (
+                "uri.timeout",
+                "'\(url)' did not answer in time (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))\(at)", nil
+            )
         case .unreachable?:
             out.outcome = "unreachable"
-            out.finding = ("uri.unreachable", "'\(url)' cannot be reached\(at): \(f.message ?? "connection failed")", nil)
+            out.finding = (
+                "uri.unreachable", "'\(url)' cannot be reached\(at): \(f.message ?? "connection failed")", nil
+            )
         case .redirectLoop?:
             out.outcome = "redirect-loop"
             out.finding = ("uri.redirect-loop", "'\(url)': \(f.message ?? "the redirects loop")", nil)
@@ -243,10 +267,16 @@ struct ExternalLinks {
                 out.outcome = "http-error"
                 out.message = f.message
                 let why = f.message.map { "; \($0)" } ?? ""
-                out.finding = ("uri.http-error", "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)\(why)", nil)
+                out.finding = (
+                    "uri.http-error",
+                    "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)\(why)", nil
+                )
             } else if f.permanentlyRedirected {
                 out.outcome = "redirected"
-                out.finding = ("uri.redirected", "'\(url)' has moved permanently to '\(f.finalURL)'", "link to '\(f.finalURL)' instead")
+                out.finding = (
+                    "uri.redirected", "'\(url)' has moved permanently to '\(f.finalURL)'",
+                    "link to '\(f.finalURL)' instead"
+                )
             } else {
                 out.outcome = f.retries > 0 ? "ok-after-retry" : "ok"
             }
@@ -258,7 +288,10 @@ struct ExternalLinks {
         if !allowOutsideRoot && !Paths.isReachable(path, root: inputRoot, from: sourcePath) {
             out.outcome = "skipped"
             out.reason = "outside-root"
-            out.finding = ("uri.skipped", "'\(path)' lies outside the input root and was not checked", "set allowOutsideRoot to check files outside the input root")
+            out.finding = (
+                "uri.skipped", "'\(path)' lies outside the input root and was not checked",
+                "set allowOutsideRoot to check files outside the input root"
+            )
             return
         }
         var isDirectory: ObjCBool = false
@@ -272,7 +305,9 @@ struct ExternalLinks {
             let doc = remote.document(at: path)
             if let error = doc.error {
                 out.outcome = "file-unreadable"
-                out.finding = ("uri.fragment-missing", "'\(relative(path))' cannot be read to check its fragment: \(error)", nil)
+                out.finding = (
+                    "uri.fragment-missing", "'\(relative(path))' cannot be read to check its fragment: \(error)", nil
+                )
             } else if let problem = fragment.problem(in: doc, name: relative(path)) {
                 out.outcome = "fragment-missing"
                 out.finding = ("uri.fragment-missing", problem, nil)
@@ -293,7 +328,9 @@ struct ExternalLinks {
         let hasPath = parts.count > 1 && !parts[1].isEmpty
         let labels = first.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2, let tldLabel = labels.last,
-            labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } })
+            labels.allSatisfy({
+                !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            })
         else { return nil }
         let tld = tldLabel.lowercased()
         guard genericTLDs.contains(tld) || countryTLDs.contains(tld) else { return nil }
@@ -306,9 +343,14 @@ struct ExternalLinks {
     /// `someone@example.org` written without `mailto:` (viewers then look for a file of that name).
     static func looksLikeMailAddress(_ written: String) -> Bool {
         let parts = written.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains(where: { "/:?# ".contains($0) }) else { return false }
+        guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains(where: { "/:?# ".contains($0) }) else {
+            return false
+        }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
+        return labels.count >= 2
+            && labels.allSatisfy {
+                !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            }
             && (labels.last.map { $0.count >= 2 && $0.allSatisfy(\.isLetter) } ?? false)
     }
 
@@ -323,11 +365,15 @@ struct ExternalLinks {
             + "gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir is it je jm jo jp ke kg kh ki km kn kp kr kw ky kz la lb lc li lk lr ls lt "
             + "lu lv ly ma mc md me mg mh mk ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl no np nr nu nz om pa pe pf pg ph "
             + "pk pl pm pn pr ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si sk sl sm sn so sr ss st sv sx sy sz tc td tf tg th tj tk tl "
-            + "tm tn to tr tt tv tw tz ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw").split(separator: " ").map(String.init))
+            + "tm tn to tr tt tv tw tz ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw").split(
+                separator: " "
+            ).map(String.init))
     /// Top-level domains that are also common file extensions.
     static let fileExtensions: Set<String> = [
-        "html", "htm", "pdf", "txt", "tex", "ps", "png", "jpg", "svg", "xml", "zip", "gz", "md", "doc", "docx", "csv", "json",
-        "pl", "sh", "py", "rs", "cc", "in", "am", "ac", "es", "ms", "st", "so", "ai", "io", "mo", "ml", "hs", "ts", "js", "sc", "nl", "cs",
+        "html", "htm", "pdf", "txt", "tex", "ps", "png", "jpg", "svg", "xml", "zip", "gz", "md", "doc", "docx", "csv",
+        "json",
+        "pl", "sh", "py", "rs", "cc", "in", "am", "ac", "es", "ms", "st", "so", "ai", "io", "mo", "ml", "hs", "ts",
+        "js", "sc", "nl", "cs",
     ]
 
     func relative(_ path: String) -> String {
@@ -375,9 +421,12 @@ struct PDFFragment: Sendable {
 
     func problem(in doc: RemoteDocument, name: String) -> String? {
         if let pageText {
-            guard let page, page >= 1 else { return "'#page=\(pageText)' in the link to '\(name)' is not a page number" }
+            guard let page, page >= 1 else {
+                return "'#page=\(pageText)' in the link to '\(name)' is not a page number"
+            }
             if page > doc.pageCount {
-                return "the link asks for page \(page) of '\(name)', which has \(doc.pageCount) page\(doc.pageCount == 1 ? "" : "s")"
+                return
+                    "the link asks for page \(page) of '\(name)', which has \(doc.pageCount) page\(doc.pageCount == 1 ? "" : "s")"
             }
         }
         if let nameddest {
@@ -406,9 +455,12 @@ enum MailtoCheck {
             let domain = t[t.index(after: at)...]
             if local.isEmpty || domain.isEmpty { return "'\(t)' in '\(uri)' is not an e-mail address" }
             let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-            let domainOK = domain.hasPrefix("[") || labels.allSatisfy { l in
-                !l.isEmpty && !l.hasPrefix("-") && !l.hasSuffix("-") && l.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
-            }
+            let domainOK =
+                domain.hasPrefix("[")
+                || labels.allSatisfy { l in
+                    !l.isEmpty && !l.hasPrefix("-") && !l.hasSuffix("-")
+                        && l.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+                }
             if !domainOK { return "'\(domain)' in '\(uri)' is not a valid mail domain" }
             if t.contains(" ") { return "'\(t)' in '\(uri)' contains a space" }
         }
@@ -421,7 +473,8 @@ enum HTTPStatus {
     static func phrase(_ code: Int) -> String? {
         let phrases: [Int: String] = [
             400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-            406: "Not Acceptable", 408: "Request Timeout", 410: "Gone", 429: "Too Many Requests", 451: "Unavailable For Legal Reasons",
+            406: "Not Acceptable", 408: "Request Timeout", 410: "Gone", 429: "Too Many Requests",
+            451: "Unavailable For Legal Reasons",
             500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
             504: "Gateway Timeout", 999: "(blocked by the site)",
         ]

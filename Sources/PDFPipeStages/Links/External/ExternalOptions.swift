@@ -4,22 +4,46 @@ import PDFPipeCore
 /// The `external` section of `validate-links`: how URI links are checked beyond their syntax.
 public struct ExternalOptions: Sendable {
     public static let specs: [OptionSpec] = [
-        OptionSpec("enabled", .bool, default: false, "check URI links: http(s) over the network, file: and relative ones on disk, mailto: syntax"),
-        OptionSpec("offline", .bool, default: false, "no network: http(s) links are reported as skipped; files and fragments are still checked"),
-        OptionSpec("timeoutSeconds", .number(min: 0.001, max: 3600), default: 20, "time limit of one request (connecting: at most 10 s of it)"),
-        OptionSpec("retries", .integer(min: 0, max: 20), default: 2, "retries after a timeout, a connection error, a 5xx or a 429"),
-        OptionSpec("retryWaitSeconds", .number(min: 0, max: 600), default: 1, "first wait before a retry, doubled each time (at most 60 s); a Retry-After header wins"),
-        OptionSpec("maxRedirects", .integer(min: 0, max: 100), default: 10, "redirects followed before uri.too-many-redirects"),
-        OptionSpec("maxConcurrency", .integer(min: 1, max: 1024), default: 16, "requests in flight at once, over the whole run"),
+        OptionSpec(
+            "enabled", .bool, default: false,
+            "check URI links: http(s) over the network, file: and relative ones on disk, mailto: syntax"),
+        OptionSpec(
+            "offline", .bool, default: false,
+            "no network: http(s) links are reported as skipped; files and fragments are still checked"),
+        OptionSpec(
+            "timeoutSeconds", .number(min: 0.001, max: 3600), default: 20,
+            "time limit of one request (connecting: at most 10 s of it)"),
+        OptionSpec(
+            "retries", .integer(min: 0, max: 20), default: 2,
+            "retries after a timeout, a connection error, a 5xx or a 429"),
+        OptionSpec(
+            "retryWaitSeconds", .number(min: 0, max: 600), default: 1,
+            "first wait before a retry, doubled each time (at most 60 s); a Retry-After header wins"),
+        OptionSpec(
+            "maxRedirects", .integer(min: 0, max: 100), default: 10, "redirects followed before uri.too-many-redirects"),
+        OptionSpec(
+            "maxConcurrency", .integer(min: 1, max: 1024), default: 16, "requests in flight at once, over the whole run"
+        ),
         OptionSpec("maxPerHost", .integer(min: 1, max: 1024), default: 4, "requests in flight at once to one host"),
-        OptionSpec("hostIntervalSeconds", .number(min: 0, max: 600), default: 0.05, "least time between the starts of two requests to one host"),
-        OptionSpec("method", .choice(["head", "get"]), default: "head", "first request: HEAD (no body), or GET (a body of known size up to 64 KB is read and dropped, to keep the connection; any other is not waited for)"),
+        OptionSpec(
+            "hostIntervalSeconds", .number(min: 0, max: 600), default: 0.05,
+            "least time between the starts of two requests to one host"),
+        OptionSpec(
+            "method", .choice(["head", "get"]), default: "head",
+            "first request: HEAD (no body), or GET (a body of known size up to 64 KB is read and dropped, to keep the connection; any other is not waited for)"
+        ),
         OptionSpec(
             "getAfterHead", .choice(["refused", "errors"]), default: "errors",
-            "when a HEAD answer leads to a GET: only 405/501 ('refused'), or any status not accepted ('errors': many servers answer HEAD wrongly)"),
-        OptionSpec("accept", .string, default: "200-299", "accepted final statuses: codes and ranges, like '200-299,403'"),
-        OptionSpec("include", .list([OptionSpec("pattern", .string, default: "", "regular expression")]), default: .array([]), "if given, only URLs matching one of these regular expressions are checked"),
-        OptionSpec("exclude", .list([OptionSpec("pattern", .string, default: "", "regular expression")]), default: .array([]), "URLs matching one of these are not checked (unless they match include)"),
+            "when a HEAD answer leads to a GET: only 405/501 ('refused'), or any status not accepted ('errors': many servers answer HEAD wrongly)"
+        ),
+        OptionSpec(
+            "accept", .string, default: "200-299", "accepted final statuses: codes and ranges, like '200-299,403'"),
+        OptionSpec(
+            "include", .list([OptionSpec("pattern", .string, default: "", "regular expression")]), default: .array([]),
+            "if given, only URLs matching one of these regular expressions are checked"),
+        OptionSpec(
+            "exclude", .list([OptionSpec("pattern", .string, default: "", "regular expression")]), default: .array([]),
+            "URLs matching one of these are not checked (unless they match include)"),
         OptionSpec(
             "remap",
             .list([
@@ -30,30 +54,54 @@ public struct ExternalOptions: Sendable {
             "headers",
             .list([
                 OptionSpec("name", .string, default: "", "header name, or 'Name: value'"),
-                OptionSpec("value", .string, default: "", "value; ${VAR} is replaced by the environment variable VAR, and such values are never printed"),
-                OptionSpec("hosts", .string, default: "", "comma-separated host names or globs ('*.example.com') the header is sent to (empty: every host)"),
+                OptionSpec(
+                    "value", .string, default: "",
+                    "value; ${VAR} is replaced by the environment variable VAR, and such values are never printed"),
+                OptionSpec(
+                    "hosts", .string, default: "",
+                    "comma-separated host names or globs ('*.example.com') the header is sent to (empty: every host)"),
             ]), default: .array([]), "extra request headers"),
         OptionSpec("userAgent", .string, default: "", "User-Agent header (default: pdfpipe/VERSION)"),
-        OptionSpec("allowPrivateAddresses", .bool, default: false, "request hosts that resolve to loopback, private, link-local or multicast addresses"),
+        OptionSpec(
+            "allowPrivateAddresses", .bool, default: false,
+            "request hosts that resolve to loopback, private, link-local or multicast addresses"),
         OptionSpec(
             "cache",
             .object([
-                OptionSpec("path", .string, default: "", "cache file (relative to the working directory); empty: no cache"),
-                OptionSpec("maxAgeSeconds", .number(min: 0, max: .infinity), default: 86400, "results older than this are checked again"),
-                OptionSpec("neverCache", .string, default: "429,500-599", "statuses never kept (codes and ranges); timeouts and connection errors are never kept either"),
+                OptionSpec(
+                    "path", .string, default: "", "cache file (relative to the working directory); empty: no cache"),
+                OptionSpec(
+                    "maxAgeSeconds", .number(min: 0, max: .infinity), default: 86400,
+                    "results older than this are checked again"),
+                OptionSpec(
+                    "neverCache", .string, default: "429,500-599",
+                    "statuses never kept (codes and ranges); timeouts and connection errors are never kept either"),
             ]), default: .null, "results kept between runs"),
-        OptionSpec("downloadLimitMB", .integer(min: 1, max: 4096), default: 64, "largest PDF or HTML page fetched to check a fragment"),
+        OptionSpec(
+            "downloadLimitMB", .integer(min: 1, max: 4096), default: 64,
+            "largest PDF or HTML page fetched to check a fragment"),
         OptionSpec(
             "htmlFragments", .bool, default: false,
-            "check #fragments of links to web pages: the page (fetched once) must have an element with that id, or an <a> with that name"),
-        OptionSpec("schemes", .choice(["note", "ignore"]), default: "note", "other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing"),
+            "check #fragments of links to web pages: the page (fetched once) must have an element with that id, or an <a> with that name"
+        ),
+        OptionSpec(
+            "schemes", .choice(["note", "ignore"]), default: "note",
+            "other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing"),
         OptionSpec(
             "hosts",
             .list([
-                OptionSpec("host", .string, default: "", "host name, or a glob over host names ('*.example.com'); the first entry that matches applies"),
-                OptionSpec("accept", .string, default: "", "accepted final statuses for these hosts (empty: the section's 'accept')"),
-                OptionSpec("maxPerHost", .integer(min: 1, max: 1024), default: .null, "requests in flight at once to one of these hosts"),
-                OptionSpec("intervalSeconds", .number(min: 0, max: 600), default: .null, "least time between the starts of two requests to one of these hosts"),
+                OptionSpec(
+                    "host", .string, default: "",
+                    "host name, or a glob over host names ('*.example.com'); the first entry that matches applies"),
+                OptionSpec(
+                    "accept", .string, default: "",
+                    "accepted final statuses for these hosts (empty: the section's 'accept')"),
+                OptionSpec(
+                    "maxPerHost", .integer(min: 1, max: 1024), default: .null,
+                    "requests in flight at once to one of these hosts"),
+                OptionSpec(
+                    "intervalSeconds", .number(min: 0, max: 600), default: .null,
+                    "least time between the starts of two requests to one of these hosts"),
             ]), default: .array([]), "settings for some hosts (headers for some hosts: 'hosts' of a header)"),
     ]
 
@@ -149,7 +197,8 @@ public struct ExternalOptions: Sendable {
         for (i, item) in (o["remap"]?.arrayValue ?? []).enumerated() {
             let p = item.objectValue?["pattern"]?.stringValue ?? ""
             let r = item.objectValue?["replacement"]?.stringValue ?? ""
-            remaps.append(Remap(regex: try ExternalOptions.compile(p, path: "\(path).remap[\(i)].pattern"), replacement: r))
+            remaps.append(
+                Remap(regex: try ExternalOptions.compile(p, path: "\(path).remap[\(i)].pattern"), replacement: r))
         }
         for (i, item) in (o["headers"]?.arrayValue ?? []).enumerated() {
             var name = item.objectValue?["name"]?.stringValue ?? ""
@@ -160,14 +209,22 @@ public struct ExternalOptions: Sendable {
             }
             name = name.trimmingCharacters(in: .whitespaces)
             let hp = "\(path).headers[\(i)]"
-            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
-                throw PipelineError(file: nil, path: "\(hp).name", message: "a header needs a name made of letters, digits, '-' and '_'")
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
+            else {
+                throw PipelineError(
+                    file: nil, path: "\(hp).name", message: "a header needs a name made of letters, digits, '-' and '_'"
+                )
             }
             // Offline (the file's option, or `run --offline`), nothing is sent: unset variables are empty.
-            let (expanded, secret) = try ExternalOptions.expand(value, path: "\(hp).value", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty)
+            let (expanded, secret) = try ExternalOptions.expand(
+                value, path: "\(hp).value", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty)
             // By scalars: "\r\n" is one Character, equal to neither "\r" nor "\n".
             if expanded.unicodeScalars.contains(where: Self.isControl) {
-                throw PipelineError(file: nil, path: "\(hp).value", message: "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")")
+                throw PipelineError(
+                    file: nil, path: "\(hp).value",
+                    message:
+                        "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")"
+                )
             }
             let hosts = (item.objectValue?["hosts"]?.stringValue ?? "").split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
@@ -176,7 +233,9 @@ public struct ExternalOptions: Sendable {
         }
         let ua = o.string("userAgent")
         if ua.unicodeScalars.contains(where: Self.isControl) {
-            throw PipelineError(file: nil, path: "\(path).userAgent", message: "the User-Agent must not contain line breaks or other control characters")
+            throw PipelineError(
+                file: nil, path: "\(path).userAgent",
+                message: "the User-Agent must not contain line breaks or other control characters")
         }
         userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
         allowPrivateAddresses = o.bool("allowPrivateAddresses")
@@ -184,24 +243,32 @@ public struct ExternalOptions: Sendable {
         let cp = cache.string("path")
         cachePath = cp.isEmpty ? nil : cp
         cacheMaxAge = cache["maxAgeSeconds"] == nil ? 86400 : cache.double("maxAgeSeconds")
-        neverCache = try StatusSet.parse(cache["neverCache"]?.stringValue ?? "429,500-599", path: "\(path).cache.neverCache")
+        neverCache = try StatusSet.parse(
+            cache["neverCache"]?.stringValue ?? "429,500-599", path: "\(path).cache.neverCache")
         downloadLimit = o.int("downloadLimitMB") << 20
         noteOtherSchemes = o.string("schemes") != "ignore"
         htmlFragments = o.bool("htmlFragments")
         for (i, item) in (o["hosts"]?.arrayValue ?? []).enumerated() {
             let hp = "\(path).hosts[\(i)]"
             let pattern = (item["host"]?.stringValue ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-            guard !pattern.isEmpty else { throw PipelineError(file: nil, path: "\(hp).host", message: "a host name or glob is needed ('docs.example.com', '*.example.com')") }
+            guard !pattern.isEmpty else {
+                throw PipelineError(
+                    file: nil, path: "\(hp).host",
+                    message: "a host name or glob is needed ('docs.example.com', '*.example.com')")
+            }
             let acceptText = item["accept"]?.stringValue ?? ""
             hostRules.append(
                 HostRule(
-                    pattern: pattern, accept: acceptText.isEmpty ? nil : try StatusSet.parse(acceptText, path: "\(hp).accept"),
+                    pattern: pattern,
+                    accept: acceptText.isEmpty ? nil : try StatusSet.parse(acceptText, path: "\(hp).accept"),
                     maxPerHost: item["maxPerHost"]?.intValue, interval: item["intervalSeconds"]?.doubleValue))
         }
     }
 
     static func compile(_ text: String, path: String) throws(PipelineError) -> NSRegularExpression {
-        guard !text.isEmpty else { throw PipelineError(file: nil, path: path, message: "the regular expression is empty") }
+        guard !text.isEmpty else {
+            throw PipelineError(file: nil, path: path, message: "the regular expression is empty")
+        }
         do {
             return try NSRegularExpression(pattern: text)
         } catch {
@@ -223,7 +290,8 @@ public struct ExternalOptions: Sendable {
 
     /// Replaces `${VAR}` with the environment's value; a missing variable is a pipeline error (a
     /// request without its token would fail for a reason the report could not show).
-    static func expand(_ text: String, path: String, unsetIsEmpty: Bool = false) throws(PipelineError) -> (String, Bool) {
+    static func expand(_ text: String, path: String, unsetIsEmpty: Bool = false) throws(PipelineError) -> (String, Bool)
+    {
         guard text.contains("${") else { return (text, false) }
         let env = ProcessInfo.processInfo.environment
         var out = ""
@@ -235,7 +303,9 @@ public struct ExternalOptions: Sendable {
             }
             let name = String(rest[open.upperBound..<close])
             guard let value = env[name] ?? (unsetIsEmpty ? "" : nil) else {
-                throw PipelineError(file: nil, path: path, message: "the environment variable '\(name)' is not set", needsEnvironment: true)
+                throw PipelineError(
+                    file: nil, path: path, message: "the environment variable '\(name)' is not set",
+                    needsEnvironment: true)
             }
             out += value
             rest = rest[rest.index(after: close)...]
@@ -264,7 +334,9 @@ public struct ExternalOptions: Sendable {
 
     /// Header lines for a request to `host`.
     func headerLines(for host: String) -> [String] {
-        headers.filter { $0.hosts.isEmpty || $0.hosts.contains { ExternalOptions.hostMatches($0, host) } }.map { "\($0.name): \($0.value)" }
+        headers.filter { $0.hosts.isEmpty || $0.hosts.contains { ExternalOptions.hostMatches($0, host) } }.map {
+            "\($0.name): \($0.value)"
+        }
     }
 
     /// Every secret value, to scrub from messages.
@@ -281,11 +353,15 @@ public struct StatusSet: Sendable, Equatable {
         var ranges: [ClosedRange<Int>] = []
         for part in text.split(separator: ",") {
             let p = part.trimmingCharacters(in: .whitespaces)
-            let bounds = p.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard (1...2).contains(bounds.count), let lo = bounds.first ?? nil, let hi = bounds.last ?? nil, (100...999).contains(lo),
+            let bounds = p.split(separator: "-", omittingEmptySubsequences: false).map {
+                Int($0.trimmingCharacters(in: .whitespaces))
+            }
+            guard (1...2).contains(bounds.count), let lo = bounds.first ?? nil, let hi = bounds.last ?? nil,
+                (100...999).contains(lo),
                 (100...999).contains(hi), lo <= hi
             else {
-                throw PipelineError(file: nil, path: path, message: "'\(p)' is not a status code (100-999) or a range like 200-299")
+                throw PipelineError(
+                    file: nil, path: path, message: "'\(p)' is not a status code (100-999) or a range like 200-299")
             }
             ranges.append(lo...hi)
         }

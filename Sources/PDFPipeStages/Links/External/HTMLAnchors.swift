@@ -39,7 +39,9 @@ enum HTMLAnchors {
             return true
         }
         func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 10 || b == 12 || b == 13 }
-        func isName(_ b: UInt8) -> Bool { !isSpace(b) && b != UInt8(ascii: "/") && b != UInt8(ascii: ">") && b != UInt8(ascii: "=") }
+        func isName(_ b: UInt8) -> Bool {
+            !isSpace(b) && b != UInt8(ascii: "/") && b != UInt8(ascii: ">") && b != UInt8(ascii: "=")
+        }
 
         while i < n {
             guard html[i] == UInt8(ascii: "<") else {
@@ -52,7 +54,7 @@ enum HTMLAnchors {
                 i += 3
                 continue
             }
-            guard i + 1 < n, (lower(html[i + 1]) >= 97 && lower(html[i + 1]) <= 122) else {
+            guard i + 1 < n, lower(html[i + 1]) >= 97 && lower(html[i + 1]) <= 122 else {
                 i += 1
                 continue
             }

@@ -13,8 +13,11 @@ public struct URLFetch: Sendable, Equatable {
 
     /// Why no acceptable answer could be had, apart from the status.
     public enum Failure: String, Sendable {
-        case timeout, unreachable, redirectLoop = "redirect-loop", tooManyRedirects = "too-many-redirects"
-        case malformed, privateAddress = "private-address"
+        case timeout, unreachable
+        case redirectLoop = "redirect-loop"
+        case tooManyRedirects = "too-many-redirects"
+        case malformed
+        case privateAddress = "private-address"
     }
 
     /// The URL as requested (after remapping, without fragment).
@@ -183,7 +186,9 @@ public final class URLChecker: @unchecked Sendable {
             delayed = still
         }
         for (i, name) in waitingHosts.enumerated() {
-            guard var h = hosts[name], h.active < options.maxPerHost(for: name), now - h.lastStart >= options.hostInterval(for: name) else { continue }
+            guard var h = hosts[name], h.active < options.maxPerHost(for: name),
+                now - h.lastStart >= options.hostInterval(for: name)
+            else { continue }
             let task = h.tasks[h.head]
             h.head += 1
             h.active += 1
@@ -229,15 +234,19 @@ public final class URLChecker: @unchecked Sendable {
     }
 
     public static func answer(_ fetches: [Key: URLFetch]) -> JSONValue {
-        .array(fetches.sorted { ($0.key.url, $0.key.download ? 1 : 0) < ($1.key.url, $1.key.download ? 1 : 0) }.map { k, f in
-            ["url": .string(k.url), "download": .bool(k.download), "fetch": f.fullJSON]
-        })
+        .array(
+            fetches.sorted { ($0.key.url, $0.key.download ? 1 : 0) < ($1.key.url, $1.key.download ? 1 : 0) }.map {
+                k, f in
+                ["url": .string(k.url), "download": .bool(k.download), "fetch": f.fullJSON]
+            })
     }
 
     public static func fetches(from json: JSONValue) -> [Key: URLFetch] {
         var out: [Key: URLFetch] = [:]
         for item in json.arrayValue ?? [] {
-            guard let url = item["url"]?.stringValue, let f = item["fetch"].flatMap(URLFetch.init(json:)) else { continue }
+            guard let url = item["url"]?.stringValue, let f = item["fetch"].flatMap(URLFetch.init(json:)) else {
+                continue
+            }
             out[Key(url: url, download: item["download"]?.boolValue ?? false)] = f
         }
         return out
@@ -314,7 +323,8 @@ public final class URLChecker: @unchecked Sendable {
         defer { URLChecker.live.wrappingSubtract(1, ordering: .relaxed) }
         // Without a handle the thread still answers its tasks (with the reason), so that no
         // document waits forever.
-        let connection = try? HTTPConnection(userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
+        let connection = try? HTTPConnection(
+            userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
         condition.lock()
         while true {
             let now = URLChecker.now()
@@ -365,10 +375,15 @@ public final class URLChecker: @unchecked Sendable {
         if !options.allowPrivateAddresses, HTTPConnection.proxyConfigured(for: url), let host = URLParts.host(of: url),
             let address = HTTPConnection.privateAddress(of: host)
         {
-            return finish(&task, .privateAddress, "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
+            return finish(
+                &task, .privateAddress,
+                "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
         }
         var download: (path: String, limit: Int)?
-        let temporary = task.key.download ? FileManager.default.temporaryDirectory.appendingPathComponent("pdfpipe-\(UUID().uuidString).pdf").path : nil
+        let temporary =
+            task.key.download
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("pdfpipe-\(UUID().uuidString).pdf").path
+            : nil
         if let temporary { download = (temporary, options.downloadLimit) }
         defer { if let temporary { unlink(temporary) } }
         let host = URLParts.host(of: url) ?? ""
@@ -380,9 +395,12 @@ public final class URLChecker: @unchecked Sendable {
         task.fetch.blocked = nil
         switch r.failure {
         case .blockedAddress(let address)?:
-            return finish(&task, .privateAddress, "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
+            return finish(
+                &task, .privateAddress,
+                "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
         case .timeout?:
-            return retry(&task, after: nil) ?? finish(&task, .timeout, "no answer within \(JSONWriter.format(options.timeout)) s")
+            return retry(&task, after: nil)
+                ?? finish(&task, .timeout, "no answer within \(JSONWriter.format(options.timeout)) s")
         case .unreachable(let text)?:
             return retry(&task, after: nil) ?? finish(&task, .unreachable, scrub(text))
         case .other(let text)?:
@@ -412,7 +430,8 @@ public final class URLChecker: @unchecked Sendable {
         // 429: wait (Retry-After) and ask the same way again. 5xx: a server failing HEAD may still
         // answer GET, so switch first and retry the GET.
         let accept = options.accept(for: host)
-        if status == 429 || ((500...599).contains(status) && !(task.head && !task.triedGet && !accept.contains(status))) {
+        if status == 429 || ((500...599).contains(status) && !(task.head && !task.triedGet && !accept.contains(status)))
+        {
             if let again = retry(&task, after: r.retryAfter) { return again }
         }
         if task.head && !accept.contains(status) && !task.triedGet
@@ -424,13 +443,16 @@ public final class URLChecker: @unchecked Sendable {
             return task
         }
         if !accept.contains(status) {
-            task.fetch.blocked = BotProtection.signature(status: status, server: r.server, signals: r.signals, body: r.snippet)
+            task.fetch.blocked = BotProtection.signature(
+                status: status, server: r.server, signals: r.signals, body: r.snippet)
         }
         if task.key.download, let temporary, accept.contains(status) {
             if r.truncated {
-                task.fetch.message = "larger than \(options.downloadLimit >> 20) MB (downloadLimitMB); its fragment was not checked"
+                task.fetch.message =
+                    "larger than \(options.downloadLimit >> 20) MB (downloadLimitMB); its fragment was not checked"
             } else if HTMLAnchors.isHTML(r.contentType) {
-                task.fetch.anchors = HTMLAnchors.parse(Array(FileManager.default.contents(atPath: temporary) ?? Data())).sorted()
+                task.fetch.anchors = HTMLAnchors.parse(Array(FileManager.default.contents(atPath: temporary) ?? Data()))
+                    .sorted()
             } else {
                 task.fetch.document = RemoteDocument.load(temporary)
             }
@@ -443,7 +465,8 @@ public final class URLChecker: @unchecked Sendable {
         guard task.hopRetries < options.retries else { return nil }
         if let retryAfter, retryAfter > 60 {
             // A CI job does not sit out an hour-long Retry-After: the answer stands, and says why.
-            task.fetch.message = "the server asks to wait \(Int(retryAfter)) s before retrying (Retry-After); not waited for"
+            task.fetch.message =
+                "the server asks to wait \(Int(retryAfter)) s before retrying (Retry-After); not waited for"
             return nil
         }
         let wait = min(retryAfter ?? options.retryWait * pow(2, Double(task.hopRetries)), 60)
@@ -456,7 +479,9 @@ public final class URLChecker: @unchecked Sendable {
     private func finish(_ task: inout Task, _ failure: URLFetch.Failure, _ message: String) -> Task? {
         task.fetch.failure = failure
         task.fetch.message = message
-        if failure != .redirectLoop && failure != .tooManyRedirects { task.fetch.status = failure == .privateAddress ? nil : task.fetch.status }
+        if failure != .redirectLoop && failure != .tooManyRedirects {
+            task.fetch.status = failure == .privateAddress ? nil : task.fetch.status
+        }
         return nil
     }
 
@@ -498,8 +523,12 @@ public final class URLChecker: @unchecked Sendable {
         var entries: [String: JSONValue] = [:]
         for (url, f) in cache where fresh(f) { entries[url] = f.json }
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        let json: JSONValue = ["version": 1, "tool": .string("pdfpipe \(PDFPipeVersion.string)"), "entries": .object(entries)]
+        if !folder.isEmpty {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let json: JSONValue = [
+            "version": 1, "tool": .string("pdfpipe \(PDFPipeVersion.string)"), "entries": .object(entries),
+        ]
         try AtomicFile.write(JSONWriter.pretty(json) + "\n", to: path)
         cacheDirty = false
     }
