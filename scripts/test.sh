@@ -2,6 +2,9 @@
 # Sets everything up and runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Lint first (seconds): the tree is formatted with .swift-format; `swift format format -i -r
+# Sources Tests Package.swift` fixes what this finds.
+swift format lint --strict --recursive Sources Tests Package.swift
 scripts/setup.sh --test --mupdf
 # Everything the tests use is installed now: a test that finds a prerequisite missing fails
 # instead of skipping (Tests/TestSupport/Prerequisite.swift).
