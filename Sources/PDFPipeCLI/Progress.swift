@@ -4,7 +4,7 @@ import PDFPipeCore
 /// The progress line on a terminal: documents done/total, time so far, pages per second, time
 /// left, and the document that just finished.
 /// Redrawn at most five times a second; nothing at all when stderr is not a terminal.
-final class ProgressLine: Sendable {
+package final class ProgressLine: Sendable {
     private let console: Console
     private let lastDraw = Locked<Double>(-1)
 
@@ -22,13 +22,15 @@ final class ProgressLine: Sendable {
         var name = ConsoleText.escape(p.document)
         if name.count > 50 { name = "…" + name.suffix(49) }
         let text =
-            "[\(p.done)/\(p.total)] \(Self.duration(p.elapsed)), \(String(format: "%.0f", rate)) pages/s, \(Self.duration(left)) left \(name)"
+            "[\(p.done)/\(p.total)] \(Self.duration(p.elapsed)), \(rate.isFinite ? String(format: "%.0f", rate) : "?") pages/s, \(Self.duration(left)) left \(name)"
         console.status("\r\u{1B}[K" + text)
     }
 
     func finish() { console.status("\r\u{1B}[K") }
 
-    static func duration(_ s: Double) -> String {
+    package static func duration(_ s: Double) -> String {
+        // An estimate can be anything before the first document ends: no Int conversion may trap.
+        guard s.isFinite, s >= 0, s < 1e9 else { return "?" }
         let t = Int(s.rounded())
         if t < 60 { return "\(t)s" }
         if t < 3600 { return "\(t / 60)m\(String(format: "%02d", t % 60))s" }

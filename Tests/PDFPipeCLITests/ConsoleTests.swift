@@ -72,4 +72,12 @@ final class ConsoleTests: XCTestCase {
         console.print("a\u{1B}[31m.pdf:1: ", severity: .error, ": message [rule]")
         XCTAssertEqual(out.withLock { $0 }, "a\\x1b[31m.pdf:1: \u{1B}[1;31merror\u{1B}[0m: message [rule]\n")
     }
+
+    /// The progress line's times: minutes and hours as people read them, and no trap on an
+    /// estimate that is not a number yet (#22: no number formatting that can trap).
+    func testProgressDurationsNeverTrap() {
+        XCTAssertEqual([0, 59.4, 61, 3_700].map(ProgressLine.duration), ["0s", "59s", "1m01s", "1h01m"])
+        XCTAssertEqual(
+            [Double.infinity, -.infinity, .nan, -1, 1e300].map(ProgressLine.duration), ["?", "?", "?", "?", "?"])
+    }
 }
