@@ -560,7 +560,7 @@ extension CLI {
                     }
                     let (f, pages) = groups[key]!
                     var place = d.displayPath
-                    if let p = f.page { place += ":\(p)" + (f.pageLabel.map { " (\($0))" } ?? "") }
+                    if let t = f.pageText { place += ":" + t }
                     let also = pages.isEmpty ? "" : " (also on \(Pages.list(pages)))"
                     console.print("\(place): ", severity: f.severity, ": \(f.message) [\(f.rule)]\(also)")
                     shown += 1

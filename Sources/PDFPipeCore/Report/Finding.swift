@@ -24,6 +24,10 @@ public struct Finding: Sendable, Equatable {
     /// do not.
     public var baseline: BaselineState?
 
+    /// The page as reports show it: the number, and the label readers see when the document has
+    /// labels (`12 (xii)`); nil when the finding is not about a page. The one place that says how.
+    public var pageText: String? { page.map { p in "\(p)" + (pageLabel.map { " (\($0))" } ?? "") } }
+
     /// The keys every finding may have; anything else in a report's finding is a detail.
     static let fixedKeys: Set<String> = [
         "rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint", "fingerprint",

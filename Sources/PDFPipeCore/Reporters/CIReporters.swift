@@ -99,7 +99,7 @@ public struct JUnitReporter: StreamingReporter {
 
     static func line(_ f: Finding) -> String {
         var place = ""
-        if let p = f.page { place = "page \(p)" + (f.pageLabel.map { " (\($0))" } ?? "") + ": " }
+        if let t = f.pageText { place = "page \(t): " }
         let baseline = f.baseline == .unchanged ? " (in the baseline)" : ""
         return "\(place)\(f.severity.rawValue) [\(f.rule)] \(f.message)\(baseline)"
             + (f.hint.map { " — fix: \($0)" } ?? "")
@@ -162,7 +162,7 @@ public struct SARIFReporter: StreamingReporter {
             var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
             if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
             var place = ""
-            if let p = f.page { place = "Page \(p)" + (f.pageLabel.map { " (\($0))" } ?? "") }
+            if let t = f.pageText { place = "Page \(t)" }
             if let r = f.rect {
                 place +=
                     (place.isEmpty ? "At" : ", at") + " [" + r.map { JSONWriter.format($0) }.joined(separator: " ")
@@ -342,7 +342,7 @@ public struct MarkdownReporter: Reporter {
             }
             out += heading
             for f in d.findings where listed(f) {
-                let page = f.page.map { "\($0)" + (f.pageLabel.map { " (\($0))" } ?? "") } ?? ""
+                let page = f.pageText ?? ""
                 let row =
                     "| \(Escape.markdown(page)) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
                 if out.utf8.count + row.utf8.count > Self.byteBudget {
@@ -396,7 +396,7 @@ public struct GitHubReporter: Reporter {
                     continue
                 }
                 let key = "\(d.displayPath)\u{0}\(f.rule)\u{0}\(f.message)"
-                let page = f.page.map { "\($0)" + (f.pageLabel.map { " (\($0))" } ?? "") }
+                let page = f.pageText
                 if let k = index[key] {
                     if let page, problems[k].pages.last != page { problems[k].pages.append(page) }
                 } else {

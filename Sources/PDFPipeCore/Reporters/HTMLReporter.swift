@@ -136,9 +136,9 @@ public struct HTMLReporter: Reporter {
                 body += group(title: "document", findings: general, page: nil, thumbnail: nil, links: links)
             }
             for p in byPage.keys.sorted() {
-                let label = byPage[p]!.first?.pageLabel.map { " (\($0))" } ?? ""
                 body += group(
-                    title: "page \(p)\(label)", findings: byPage[p]!, page: p, thumbnail: thumbs[p], links: links)
+                    title: "page \(byPage[p]!.first?.pageText ?? "\(p)")", findings: byPage[p]!, page: p,
+                    thumbnail: thumbs[p], links: links)
             }
             if d.findings.count > Self.rowsPerDocument {
                 body +=
