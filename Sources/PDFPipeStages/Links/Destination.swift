@@ -115,11 +115,20 @@ public struct Destination: Sendable, Equatable {
         }
     }
 
-    /// Coordinates that must lie on the target page: (label, x or y, value).
-    var positions: [(String, Bool, Double)] {
-        var out: [(String, Bool, Double)] = []
+    /// A coordinate of the destination that must lie on the target page.
+    struct Position {
+        /// `left`, `top`, `right` or `bottom`.
+        var label: String
+        /// An x coordinate (else y).
+        var isX: Bool
+        var value: Double
+    }
+
+    /// The coordinates that must lie on the target page.
+    var positions: [Position] {
+        var out: [Position] = []
         func add(_ label: String, _ isX: Bool, _ i: Int) {
-            if i < parameters.count, let v = parameters[i] { out.append((label, isX, v)) }
+            if i < parameters.count, let v = parameters[i] { out.append(Position(label: label, isX: isX, value: v)) }
         }
         switch fit {
         case "XYZ":

@@ -373,10 +373,10 @@ public struct LinkAudit {
     mutating func checkPosition(_ d: Destination, page: Int, label: String, place: Place) {
         let box = geometries[page].mediaBox
         let t = options.positionTolerance
-        for (name, isX, v) in d.positions where !isX && name == "top" && v < box.y1 - t {
+        for p in d.positions where !p.isX && p.label == "top" && p.value < box.y1 - t {
             report(
                 "dest.position-off-page",
-                "\(label): /\(d.fit) top \(fmt(v)) lies below the bottom of page \(page + 1) (y from \(fmt(box.y1)) to \(fmt(box.y2))): viewers show the next page instead",
+                "\(label): /\(d.fit) top \(fmt(p.value)) lies below the bottom of page \(page + 1) (y from \(fmt(box.y1)) to \(fmt(box.y2))): viewers show the next page instead",
                 at: place)
             return
         }

@@ -111,7 +111,7 @@ struct ExternalLinks {
             case .mailto:
                 if let problem = MailtoCheck.problem(in: sites[i].record.uri ?? "") {
                     out.outcome = "malformed"
-                    out.finding = ("uri.malformed", problem, nil)
+                    out.finding = Problem("uri.malformed", problem, nil)
                 } else {
                     out.outcome = "ok"
                 }
@@ -119,7 +119,7 @@ struct ExternalLinks {
                 out.outcome = "skipped"
                 out.reason = "scheme '\(scheme)' is not checked"
                 if options.noteOtherSchemes {
-                    out.finding = ("uri.unchecked-scheme", "'\(scheme):' links are not checked", nil)
+                    out.finding = Problem("uri.unchecked-scheme", "'\(scheme):' links are not checked", nil)
                 }
             case .skipped(let why):
                 out.outcome = "skipped"
@@ -135,7 +135,7 @@ struct ExternalLinks {
                 if out.outcome == "file-missing", let written = sites[i].record.uriWritten,
                     ExternalLinks.looksLikeMailAddress(written)
                 {
-                    out.finding = (
+                    out.finding = Problem(
                         "uri.file-missing",
                         "the file '\(relative(path))' does not exist; '\(written)' looks like an e-mail address without 'mailto:'",
                         "write 'mailto:\(written)'"
@@ -143,7 +143,7 @@ struct ExternalLinks {
                 } else if out.outcome == "file-missing", let written = sites[i].record.uriWritten,
                     let host = ExternalLinks.looksLikeHost(written)
                 {
-                    out.finding = (
+                    out.finding = Problem(
                         "uri.file-missing",
                         "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
                         "write 'https://\(host)…' (a URI without a scheme is a path relative to the PDF)"
@@ -156,7 +156,7 @@ struct ExternalLinks {
                     if let anchors = doc.anchors, let anchor {
                         if !HTMLAnchors.indicates(anchor, in: anchors) {
                             out.outcome = "fragment-missing"
-                            out.finding = (
+                            out.finding = Problem(
                                 "uri.fragment-missing",
                                 "the page '\(url)' has no element with the id '\(URIReference.percentDecoded(anchor))' (nor an <a> with that name)",
                                 "link to an anchor the page has, or update the link after the page changed"
@@ -165,7 +165,7 @@ struct ExternalLinks {
                     } else if let fragment, let d = doc.document, d.error == nil {
                         if let problem = fragment.problem(in: d, name: url) {
                             out.outcome = "fragment-missing"
-                            out.finding = ("uri.fragment-missing", problem, nil)
+                            out.finding = Problem("uri.fragment-missing", problem, nil)
                         }
                     } else {
                         out.message = doc.message ?? doc.document?.error.map { "not read as a PDF: \($0)" }
@@ -173,10 +173,11 @@ struct ExternalLinks {
                 }
             }
             let site = sites[i]
-            if let (rule, message, hint) = out.finding {
+            if let problem = out.finding {
                 var f = Finding(
-                    rule: rule, page: site.page, object: site.object, rect: site.rect, message: site.prefix + message,
-                    hint: hint)
+                    rule: problem.rule, page: site.page, object: site.object, rect: site.rect,
+                    message: site.prefix + problem.message,
+                    hint: problem.hint)
                 f.details = [
                     "uri": .string(site.record.uriWritten ?? site.record.uri ?? ""),
                     "status": out.status.map { .int($0) } ?? .null,
@@ -190,6 +191,18 @@ struct ExternalLinks {
     }
 
     /// A link's check result, as the inventory shows it.
+    /// A problem with a link: its rule, the message, and a hint when the rule's own does not fit.
+    struct Problem {
+        var rule: String
+        var message: String
+        var hint: String?
+        init(_ rule: String, _ message: String, _ hint: String?) {
+            self.rule = rule
+            self.message = message
+            self.hint = hint
+        }
+    }
+
     struct Outcome {
         var outcome = "ok"
         var status: Int?
@@ -199,7 +212,8 @@ struct ExternalLinks {
         var fromCache = false
         var reason: String?
         var message: String?
-        var finding: (String, String, String?)?
+        /// The problem the check found, when it found one.
+        var finding: Problem?
         var accepted: Bool { outcome == "ok" || outcome == "ok-after-retry" || outcome == "redirected" }
 
         var json: JSONValue {
@@ -227,29 +241,29 @@ struct ExternalLinks {
         switch f.failure {
         case .timeout?:
             out.outcome = "timeout"
-            out.finding = (
+            out.finding = Problem(
                 "uri.timeout",
                 "'\(url)' did not answer in time (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))\(at)", nil
             )
         case .unreachable?:
             out.outcome = "unreachable"
-            out.finding = (
+            out.finding = Problem(
                 "uri.unreachable", "'\(url)' cannot be reached\(at): \(f.message ?? "connection failed")", nil
             )
         case .redirectLoop?:
             out.outcome = "redirect-loop"
-            out.finding = ("uri.redirect-loop", "'\(url)': \(f.message ?? "the redirects loop")", nil)
+            out.finding = Problem("uri.redirect-loop", "'\(url)': \(f.message ?? "the redirects loop")", nil)
         case .tooManyRedirects?:
             out.outcome = "too-many-redirects"
-            out.finding = ("uri.too-many-redirects", "'\(url)': \(f.message ?? "too many redirects")", nil)
+            out.finding = Problem("uri.too-many-redirects", "'\(url)': \(f.message ?? "too many redirects")", nil)
         case .malformed?:
             out.outcome = "malformed"
-            out.finding = ("uri.malformed", "'\(url)': \(f.message ?? "not a URL libcurl accepts")", nil)
+            out.finding = Problem("uri.malformed", "'\(url)': \(f.message ?? "not a URL libcurl accepts")", nil)
         case .privateAddress?:
             out.outcome = "skipped"
             out.reason = "private-address"
             out.message = f.message
-            out.finding = (
+            out.finding = Problem(
                 "uri.skipped", "'\(url)' was not requested: \(f.message ?? "private address")",
                 "set allowPrivateAddresses to check intranet links"
             )
@@ -258,7 +272,7 @@ struct ExternalLinks {
             if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status), let why = f.blocked {
                 out.outcome = "blocked"
                 out.message = why
-                out.finding = (
+                out.finding = Problem(
                     "uri.blocked",
                     "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at), but to the checker only: \(why); the link probably works in a browser",
                     "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"
@@ -267,13 +281,13 @@ struct ExternalLinks {
                 out.outcome = "http-error"
                 out.message = f.message
                 let why = f.message.map { "; \($0)" } ?? ""
-                out.finding = (
+                out.finding = Problem(
                     "uri.http-error",
                     "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)\(why)", nil
                 )
             } else if f.permanentlyRedirected {
                 out.outcome = "redirected"
-                out.finding = (
+                out.finding = Problem(
                     "uri.redirected", "'\(url)' has moved permanently to '\(f.finalURL)'",
                     "link to '\(f.finalURL)' instead"
                 )
@@ -288,7 +302,7 @@ struct ExternalLinks {
         if !allowOutsideRoot && !Paths.isReachable(path, root: inputRoot, from: sourcePath) {
             out.outcome = "skipped"
             out.reason = "outside-root"
-            out.finding = (
+            out.finding = Problem(
                 "uri.skipped", "'\(path)' lies outside the input root and was not checked",
                 "set allowOutsideRoot to check files outside the input root"
             )
@@ -297,7 +311,7 @@ struct ExternalLinks {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             out.outcome = "file-missing"
-            out.finding = ("uri.file-missing", "the file '\(relative(path))' does not exist", nil)
+            out.finding = Problem("uri.file-missing", "the file '\(relative(path))' does not exist", nil)
             return
         }
         out.outcome = "ok"
@@ -305,12 +319,12 @@ struct ExternalLinks {
             let doc = remote.document(at: path)
             if let error = doc.error {
                 out.outcome = "file-unreadable"
-                out.finding = (
+                out.finding = Problem(
                     "uri.fragment-missing", "'\(relative(path))' cannot be read to check its fragment: \(error)", nil
                 )
             } else if let problem = fragment.problem(in: doc, name: relative(path)) {
                 out.outcome = "fragment-missing"
-                out.finding = ("uri.fragment-missing", problem, nil)
+                out.finding = Problem("uri.fragment-missing", problem, nil)
             }
         }
     }
