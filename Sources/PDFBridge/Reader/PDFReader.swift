@@ -278,6 +278,18 @@ public final class PDFReader: ObjectSource {
         }
     }
 
+    /// A stream's `/Length`, direct or through a reference; nil when it is missing, not an
+    /// integer or negative (the callers check it against the file's size).
+    private func streamLength(_ d: PDFDictionary) -> Int? {
+        switch d["Length"] {
+        case .int(let l)? where l >= 0: return l
+        case .ref(let r)?:
+            if case .int(let l) = resolve(r), l >= 0 { return l }
+            return nil
+        default: return nil
+        }
+    }
+
     /// The decoded data of the stream whose dictionary the parser has just read.
     private func streamData(
         dictionary d: PDFDictionary, parser p: inout PDFParser, buffer b: UnsafeBufferPointer<UInt8>
@@ -286,14 +298,7 @@ public final class PDFReader: ObjectSource {
         var start = p.pos
         if start < b.count && b[start] == 0x0D { start += 1 }
         if start < b.count && b[start] == 0x0A { start += 1 }
-        var length = -1
-        switch d["Length"] {
-        case .int(let l)?: length = l
-        case .ref(let r)?:
-            if case .int(let l) = resolve(r) { length = l }
-        default: break
-        }
-        guard length >= 0, start <= b.count, length <= b.count - start else {
+        guard let length = streamLength(d), start <= b.count, length <= b.count - start else {
             throw PDFReaderError(description: "bad stream /Length at offset \(start)")
         }
         return try StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[start..<start + length]), dictionary: d)
@@ -374,13 +379,9 @@ public final class PDFReader: ObjectSource {
         let value = resolve(ref)
         if declines.count > declined { return fallbackObjects()?.streamData(ref) }
         guard case .stream(let d, let offset) = value else { return nil }
-        var length = -1
-        switch d["Length"] {
-        case .int(let l)?: length = l
-        case .ref(let r)?: if case .int(let l) = resolve(r) { length = l }
-        default: break
+        guard let length = streamLength(d), offset >= 0, offset <= data.count, length <= data.count - offset else {
+            return nil
         }
-        guard length >= 0, offset >= 0, offset <= data.count, length <= data.count - offset else { return nil }
         return data.withUnsafeBufferPointer { b in
             try? StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[offset..<offset + length]), dictionary: d)
         }
@@ -413,13 +414,7 @@ public final class PDFReader: ObjectSource {
         else {
             throw PDFReaderError(description: "object \(number) is not an object stream")
         }
-        var length = -1
-        switch d["Length"] {
-        case .int(let l)?: length = l
-        case .ref(let r)?: if case .int(let l) = resolve(r) { length = l }
-        default: break
-        }
-        guard length >= 0, dataOffset <= data.count, length <= data.count - dataOffset else {
+        guard let length = streamLength(d), dataOffset <= data.count, length <= data.count - dataOffset else {
             throw PDFReaderError(description: "object stream \(number) has a bad /Length")
         }
         let decoded: [UInt8]
