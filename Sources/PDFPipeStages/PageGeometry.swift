@@ -2,6 +2,11 @@ import PDFBridge
 
 /// A page's boxes and rotation, with inherited attributes resolved (`/MediaBox`, `/CropBox`,
 /// `/Rotate` may sit on any ancestor `/Pages` node).
+/// The page boxes a page may declare (the `box` option of `thumbnails`).
+public enum PageBox: String, Sendable, CaseIterable {
+    case crop, media, trim, bleed, art
+}
+
 public struct PageGeometry: Sendable, Equatable {
     public var mediaBox: PDFRect
     /// As declared (or the media box when absent); `visibleBox` is what viewers show.
@@ -18,13 +23,13 @@ public struct PageGeometry: Sendable, Equatable {
     public var artBox: PDFRect
 
     /// A box by name: `crop`, `media`, `trim`, `bleed` or `art`.
-    public func box(_ name: String) -> PDFRect {
-        switch name {
-        case "media": mediaBox
-        case "trim": trimBox
-        case "bleed": bleedBox
-        case "art": artBox
-        default: cropBox
+    public func box(_ box: PageBox) -> PDFRect {
+        switch box {
+        case .media: mediaBox
+        case .trim: trimBox
+        case .bleed: bleedBox
+        case .art: artBox
+        case .crop: cropBox
         }
     }
 

@@ -191,4 +191,9 @@ public struct OptionValues: Sendable, Equatable {
     public func string(_ key: String) -> String { values[key]?.stringValue ?? "" }
     public func object(_ key: String) -> OptionValues { OptionValues(values[key]?.objectValue ?? [:]) }
     public func pages(_ key: String) -> PageRanges { (try? PageRanges(string(key))) ?? .all }
+    /// A `.choice` option as its enum (validation has checked the value is one of the choices;
+    /// `fallback` only for values built in code without validation).
+    public func choice<T: RawRepresentable>(_ key: String, _ fallback: T) -> T where T.RawValue == String {
+        T(rawValue: string(key)) ?? fallback
+    }
 }

@@ -3,6 +3,16 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 
+/// What `extract-text` writes per document.
+public enum TextFormat: String, Sendable, CaseIterable {
+    /// The pages' text, a form feed after each, as pdftotext writes it.
+    case txt
+    /// Pages with their text (and words with boxes on request).
+    case json
+    /// Nothing (search only).
+    case none
+}
+
 /// `extract-text`: each page's text through poppler, written as `.txt` (a form feed after each page,
 /// as `pdftotext` does) or JSON (with word boxes on request); search terms reported as `text.match`;
 /// pages that draw images but have no text reported as `text.no-text-layer`.
@@ -13,7 +23,7 @@ public struct ExtractTextStage: Stage {
             "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
         options: [
             OptionSpec(
-                "format", .choice(["txt", "json", "none"]), default: "txt",
+                "format", .choice(TextFormat.allCases.map(\.rawValue)), default: "txt",
                 "output per document: txt, json, or none (search only)"),
             OptionSpec("pages", .pages, default: "all", "pages to extract"),
             OptionSpec(
@@ -41,7 +51,7 @@ public struct ExtractTextStage: Stage {
         ],
         make: { options throws(PipelineError) in try ExtractTextStage(options: options) })
 
-    public var format: String
+    public var format: TextFormat
     public var pages: PageRanges
     public var words: Bool
     public var folder: String
@@ -52,7 +62,7 @@ public struct ExtractTextStage: Stage {
 
     public init(options o: OptionValues) throws(PipelineError) {
         engine = try EngineOption.parse(o)
-        format = o.string("format")
+        format = o.choice("format", TextFormat.txt)
         pages = o.pages("pages")
         words = o.bool("words")
         noTextLayer = o.bool("noTextLayer")
@@ -187,10 +197,10 @@ public struct ExtractTextStage: Stage {
             "pages": .int(selected.count), "pagesWithText": .int(pagesWithText), "characters": .int(characters),
         ]
         if !terms.isEmpty { section["matches"] = .array(matches) }
-        if format != "none" {
-            let relative = OutputNames.file(for: job, folder: folder, extension: format)
+        if format != .none {
+            let relative = OutputNames.file(for: job, folder: folder, extension: format.rawValue)
             let data: String
-            if format == "txt" {
+            if format == .txt {
                 // As pdftotext: each page's last line ends with a newline, and a form feed follows.
                 data = texts.map { t in
                     let s = String(String.UnicodeScalarView(t.text))

@@ -4,6 +4,12 @@ import PDFBridge
 import PDFPipeCore
 import Synchronization
 
+/// The image formats thumbnails are written in.
+enum ImageFormat: String, Sendable, CaseIterable {
+    case png, jpeg, webp
+    var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+}
+
 /// `thumbnails`: pages rendered with poppler and cairo to PNG, fitted into a box, upright, with the
 /// link rectangles drawn over them on request (working links yellow, broken ones red).
 public struct ThumbnailsStage: Stage {
@@ -26,7 +32,7 @@ public struct ThumbnailsStage: Stage {
             OptionSpec(
                 "compression", .integer(min: 0, max: 9), default: 1, "PNG compression level: 1 is fast, 9 small"),
             OptionSpec(
-                "box", .choice(["crop", "media", "trim", "bleed", "art"]), default: "crop",
+                "box", .choice(PageBox.allCases.map(\.rawValue)), default: "crop",
                 "page box to render; poppler renders no farther than the crop box, so a larger box (media, often) is cut to it"
             ),
             OptionSpec(
@@ -37,7 +43,7 @@ public struct ThumbnailsStage: Stage {
             OptionSpec(
                 "overlay", .choice(["none", "links"]), default: "none",
                 "draw link rectangles (needs validate-links earlier in the pipeline)"),
-            OptionSpec("format", .choice(["png", "jpeg", "webp"]), default: "png", "image format"),
+            OptionSpec("format", .choice(ImageFormat.allCases.map(\.rawValue)), default: "png", "image format"),
             OptionSpec("quality", .integer(min: 1, max: 100), default: 85, "JPEG and WebP quality"),
             OptionSpec(
                 "template", .string, default: "{stem}/{page}.{ext}",
@@ -75,14 +81,14 @@ public struct ThumbnailsStage: Stage {
     let pages: PageRanges
     let transparent: Bool
     let annotations: Bool
-    let box: String
+    let box: PageBox
     let overlay: Bool
     let engine: PageEngine
     let template: String
     let folder: String
     let pageWorkers: Int
     let compression: Int
-    let imageFormat: String
+    let imageFormat: ImageFormat
     let quality: Int
     let contactSheet: Bool
     let contactSheetColumns: Int
@@ -101,12 +107,12 @@ public struct ThumbnailsStage: Stage {
         pages = o.pages("pages")
         transparent = o.string("background") == "transparent"
         annotations = o.bool("annotations")
-        box = o.string("box")
+        box = o.choice("box", PageBox.crop)
         overlay = o.string("overlay") == "links"
         engine = try EngineOption.parse(o)
-        imageFormat = o.string("format")
+        imageFormat = o.choice("format", ImageFormat.png)
         quality = o.int("quality")
-        let ext = imageFormat == "jpeg" ? "jpg" : imageFormat
+        let ext = imageFormat.fileExtension
         template = o.string("template").replacingOccurrences(of: "{ext}", with: ext)
         guard template.contains("{page") else {
             throw PipelineError(
@@ -116,12 +122,12 @@ public struct ThumbnailsStage: Stage {
         guard template.hasSuffix("." + ext) || (ext == "jpg" && template.hasSuffix(".jpeg")) else {
             throw PipelineError(
                 file: nil, path: "template",
-                message: "the template must end in .\(ext) (or .{ext}) for \(imageFormat) images")
+                message: "the template must end in .\(ext) (or .{ext}) for \(imageFormat.rawValue) images")
         }
-        if imageFormat != "png" && o.string("background") == "transparent" {
+        if imageFormat != .png && o.string("background") == "transparent" {
             throw PipelineError(
                 file: nil, path: "background",
-                message: "transparent backgrounds need png (\(imageFormat) is written without alpha here)")
+                message: "transparent backgrounds need png (\(imageFormat.rawValue) is written without alpha here)")
         }
         folder = try OutputNames.folder(o.string("folder"))
         pageWorkers = o.int("pageWorkers")
@@ -205,14 +211,14 @@ public struct ThumbnailsStage: Stage {
                 if severity != nil { labelled.append((p, k, rect)) }
             }
         }
-        if overlay || box != "crop" {
+        if overlay || box != .crop {
             geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
         }
         let geo = geometries
         let box = box
         /// The part of the rendered (crop-box) page another page box covers, in pixels at scale 1.
         @Sendable func region(_ pageNumber: Int) -> PixelRect? {
-            guard box != "crop", pageNumber - 1 < geo.count else { return nil }
+            guard box != .crop, pageNumber - 1 < geo.count else { return nil }
             let g = geo[pageNumber - 1]
             let wanted = g.box(box).intersection(g.visibleBox) ?? g.visibleBox
             return wanted != g.visibleBox ? LinkGeometry.pixelRect(wanted, on: g, scale: 1) : nil
@@ -353,16 +359,16 @@ public struct ThumbnailsStage: Stage {
 
     func encode(_ image: CairoImage) -> [UInt8] {
         switch imageFormat {
-        case "jpeg": image.jpegData(quality: quality)
-        case "webp": image.webpData(quality: quality)
-        default: image.pngData(level: compression, alpha: transparent)
+        case .jpeg: image.jpegData(quality: quality)
+        case .webp: image.webpData(quality: quality)
+        case .png: image.pngData(level: compression, alpha: transparent)
         }
     }
 
     /// One image with the document's thumbnails in a grid, from the files just written (PNG) or
     /// rendered again small (JPEG and WebP, which cairo cannot read back).
     func writeContactSheet(_ job: Job, files: [String]) -> String? {
-        guard imageFormat == "png" else { return nil }
+        guard imageFormat == .png else { return nil }
         let images = files.compactMap { try? CairoImage(png: job.outputDirectory + "/" + $0) }
         guard !images.isEmpty else { return nil }
         let cellW = images.map(\.width).max()!
