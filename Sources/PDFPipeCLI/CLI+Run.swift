@@ -43,7 +43,7 @@ extension CLI {
         if let f = a.values["--fail-on"] { pipeline.failOn = try Self.failOn(f) }
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
-        if a.flags.contains("--isolate") { pipeline.isolation = "process" }
+        if a.flags.contains("--isolate") { pipeline.isolation = .process }
         if let t = a.values["--timeout"] {
             guard let v = Double(t), v >= 0 else {
                 throw PipelineError(file: nil, message: "--timeout: expected seconds, got '\(t)'")
@@ -57,7 +57,7 @@ extension CLI {
             pipeline.memoryLimitMB = v
         }
         // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
-        if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = "process" }
+        if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = .process }
         let shard = try a.values["--shard"].map(Shard.init)
         if let b = a.values["--baseline"] { pipeline.baselineFile = b }
         if a.flags.contains("--ratchet") { pipeline.ratchet = true }
@@ -92,7 +92,7 @@ extension CLI {
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         runner.policy = policy
         var isolated: IsolatedRunner?
-        if pipeline.isolation == "process" {
+        if pipeline.isolation == .process {
             let pool = IsolatedRunner(
                 executable: IsolatedRunner.currentExecutable(),
                 pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
@@ -118,7 +118,7 @@ extension CLI {
                 Self.version, pipelineFile,
                 (try? String(contentsOfFile: Paths.absolute(pipelineFile, relativeTo: directory), encoding: .utf8))
                     ?? "",
-                "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation)",
+                "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation.rawValue)",
                 "timeout=\(pipeline.timeoutSeconds)", "memory=\(pipeline.memoryLimitMB)",
                 "baseline="
                     + (pipeline.baselineFile.flatMap {

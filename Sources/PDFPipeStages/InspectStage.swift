@@ -1,6 +1,11 @@
 import PDFBridge
 import PDFPipeCore
 
+/// How much `inspect` says of the annotations: nothing, counts by subtype, or each one.
+public enum AnnotationDetail: String, Sendable, CaseIterable {
+    case off, counts, list
+}
+
 /// `inspect`: the document's basic facts through qpdf — version, encryption, producer, page count,
 /// boxes, rotation and labels — optionally cross-checked with poppler.
 public struct InspectStage: Stage {
@@ -14,7 +19,7 @@ public struct InspectStage: Stage {
                 "crossCheck", .bool, default: false,
                 "open the document with poppler too and report where it disagrees with qpdf (pdf.page-mismatch)"),
             OptionSpec(
-                "annotations", .choice(["off", "counts", "list"]), default: "off",
+                "annotations", .choice(AnnotationDetail.allCases.map(\.rawValue)), default: "off",
                 "annotations by subtype: counts, or every one with page and rect"),
             OptionSpec("forms", .bool, default: false, "list the form fields (name, type, flags, value, pages)"),
             OptionSpec("attachments", .bool, default: false, "list embedded files and media annotations"),
@@ -30,7 +35,7 @@ public struct InspectStage: Stage {
 
     public var pageDetails: Bool
     public var crossCheck: Bool
-    public var annotations: String
+    public var annotations: AnnotationDetail
     public var forms: Bool
     public var attachments: Bool
     public var extractAttachments: Bool
@@ -41,7 +46,7 @@ public struct InspectStage: Stage {
     public init(options: OptionValues) throws(PipelineError) {
         pageDetails = options.bool("pageDetails")
         crossCheck = options.bool("crossCheck")
-        annotations = options.string("annotations")
+        annotations = options.choice("annotations", AnnotationDetail.off)
         forms = options.bool("forms")
         attachments = options.bool("attachments") || options.bool("extractAttachments")
         extractAttachments = options.bool("extractAttachments")
@@ -148,7 +153,7 @@ public struct InspectStage: Stage {
         job.reportWarnings(of: file)
         reportMixedPages(&job, geometries)
         if layoutWidth > 0 { job.sections["layout"] = layout(geometries) }
-        if annotations != "off" || forms || attachments {
+        if annotations != .off || forms || attachments {
             let pageObjects = (0..<count).map { i in
                 PDFObject(
                     source: source,
@@ -237,11 +242,11 @@ public struct InspectStage: Stage {
 
     private func inventory(_ job: inout Job, _ inv: DocumentInventory) throws {
         let all = inv.annotations()
-        if annotations != "off" {
+        if annotations != .off {
             var counts: [String: JSONValue] = [:]
             for a in all { counts[a.subtype] = .int((counts[a.subtype]?.intValue ?? 0) + 1) }
             var section: [String: JSONValue] = ["counts": .object(counts), "total": .int(all.count)]
-            if annotations == "list" {
+            if annotations == .list {
                 section["items"] = .array(
                     all.map { a in
                         var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]

@@ -9,6 +9,11 @@ public struct ConfiguredStage: Sendable {
     public var stage: any Stage
 }
 
+/// Where documents run: in the pdfpipe process, or each in a worker process of its own.
+public enum Isolation: String, Sendable, CaseIterable {
+    case none, process
+}
+
 /// A validated pipeline file, defaults filled in.
 public struct Pipeline: Sendable {
     public static let currentVersion = 1
@@ -43,7 +48,7 @@ public struct Pipeline: Sendable {
     /// No network (`--offline`): the external link check skips http(s) links.
     public var offline = false
     /// `process`: each document runs in a child process (crashes, hangs and memory blow-ups stay there).
-    public var isolation = "none"
+    public var isolation = Isolation.none
     /// With process isolation: seconds a document may take (0: no limit).
     public var timeoutSeconds = 0.0
     /// With process isolation: address-space limit of a document's process in MB (0: none).
@@ -205,11 +210,12 @@ public struct Pipeline: Sendable {
         }
 
         // isolation
-        var isolation = "none"
+        var isolation = Isolation.none
         attempt { () throws(PipelineError) in
             if let v = top["isolation"] {
-                guard let s = v.stringValue, ["none", "process"].contains(s) else {
-                    throw fail("isolation", "expected one of 'none' | 'process', got \(v.shortDescription)")
+                guard let s = v.stringValue.flatMap(Isolation.init(rawValue:)) else {
+                    let choices = Isolation.allCases.map { "'\($0.rawValue)'" }.joined(separator: " | ")
+                    throw fail("isolation", "expected one of \(choices), got \(v.shortDescription)")
                 }
                 isolation = s
             }

@@ -50,7 +50,8 @@ public enum PipelineSchema {
                     "description": "documents at once; 0: one per processor",
                 ],
                 "isolation": [
-                    "enum": ["none", "process"], "description": "process: each document in a child process",
+                    "enum": .array(Isolation.allCases.map { .string($0.rawValue) }),
+                    "description": "process: each document in a child process",
                 ],
                 "timeoutSeconds": [
                     "type": "number", "minimum": 0, "maximum": 86400,
