@@ -107,22 +107,22 @@ struct ExternalLinks {
             case .none:
                 continue
             case .malformed:
-                out.outcome = "malformed"
+                out.outcome = .malformed
             case .mailto:
                 if let problem = MailtoCheck.problem(in: sites[i].record.uri ?? "") {
-                    out.outcome = "malformed"
+                    out.outcome = .malformed
                     out.finding = Problem("uri.malformed", problem, nil)
                 } else {
-                    out.outcome = "ok"
+                    out.outcome = .ok
                 }
             case .otherScheme(let scheme):
-                out.outcome = "skipped"
+                out.outcome = .skipped
                 out.reason = "scheme '\(scheme)' is not checked"
                 if options.noteOtherSchemes {
                     out.finding = Problem("uri.unchecked-scheme", "'\(scheme):' links are not checked", nil)
                 }
             case .skipped(let why):
-                out.outcome = "skipped"
+                out.outcome = .skipped
                 out.reason = why
             case .file(let path, let fragment):
                 checkFile(path, fragment: fragment, into: &out)
@@ -132,7 +132,7 @@ struct ExternalLinks {
                 {
                     out.finding = nil
                 }
-                if out.outcome == "file-missing", let written = sites[i].record.uriWritten,
+                if out.outcome == .fileMissing, let written = sites[i].record.uriWritten,
                     ExternalLinks.looksLikeMailAddress(written)
                 {
                     out.finding = Problem(
@@ -140,7 +140,7 @@ struct ExternalLinks {
                         "the file '\(relative(path))' does not exist; '\(written)' looks like an e-mail address without 'mailto:'",
                         "write 'mailto:\(written)'"
                     )
-                } else if out.outcome == "file-missing", let written = sites[i].record.uriWritten,
+                } else if out.outcome == .fileMissing, let written = sites[i].record.uriWritten,
                     let host = ExternalLinks.looksLikeHost(written)
                 {
                     out.finding = Problem(
@@ -155,7 +155,7 @@ struct ExternalLinks {
                 if out.accepted, let doc = fetched[URLChecker.Key(url: url, download: true)] {
                     if let anchors = doc.anchors, let anchor {
                         if !HTMLAnchors.indicates(anchor, in: anchors) {
-                            out.outcome = "fragment-missing"
+                            out.outcome = .fragmentMissing
                             out.finding = Problem(
                                 "uri.fragment-missing",
                                 "the page '\(url)' has no element with the id '\(URIReference.percentDecoded(anchor))' (nor an <a> with that name)",
@@ -164,7 +164,7 @@ struct ExternalLinks {
                         }
                     } else if let fragment, let d = doc.document, d.error == nil {
                         if let problem = fragment.problem(in: d, name: url) {
-                            out.outcome = "fragment-missing"
+                            out.outcome = .fragmentMissing
                             out.finding = Problem("uri.fragment-missing", problem, nil)
                         }
                     } else {
@@ -203,8 +203,21 @@ struct ExternalLinks {
         }
     }
 
+    /// What the check of one link concluded (report.json's `check.outcome`).
+    enum CheckOutcome: String {
+        case ok
+        case okAfterRetry = "ok-after-retry"
+        case redirected, blocked, malformed, skipped, timeout, unreachable
+        case fileMissing = "file-missing"
+        case fileUnreadable = "file-unreadable"
+        case fragmentMissing = "fragment-missing"
+        case httpError = "http-error"
+        case redirectLoop = "redirect-loop"
+        case tooManyRedirects = "too-many-redirects"
+    }
+
     struct Outcome {
-        var outcome = "ok"
+        var outcome = CheckOutcome.ok
         var status: Int?
         var attempts = 0
         var redirects: [URLFetch.Hop] = []
@@ -214,11 +227,12 @@ struct ExternalLinks {
         var message: String?
         /// The problem the check found, when it found one.
         var finding: Problem?
-        var accepted: Bool { outcome == "ok" || outcome == "ok-after-retry" || outcome == "redirected" }
+        var accepted: Bool { outcome == .ok || outcome == .okAfterRetry || outcome == .redirected }
 
         var json: JSONValue {
             var o: [String: JSONValue] = [
-                "outcome": .string(outcome), "status": status.map { .int($0) } ?? .null, "attempts": .int(attempts),
+                "outcome": .string(outcome.rawValue), "status": status.map { .int($0) } ?? .null,
+                "attempts": .int(attempts),
                 "fromCache": .bool(fromCache),
             ]
             if let finalURL {
@@ -240,27 +254,27 @@ struct ExternalLinks {
         let at = f.redirects.isEmpty ? "" : " (after redirects to '\(f.finalURL)')"
         switch f.failure {
         case .timeout?:
-            out.outcome = "timeout"
+            out.outcome = .timeout
             out.finding = Problem(
                 "uri.timeout",
                 "'\(url)' did not answer in time (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))\(at)", nil
             )
         case .unreachable?:
-            out.outcome = "unreachable"
+            out.outcome = .unreachable
             out.finding = Problem(
                 "uri.unreachable", "'\(url)' cannot be reached\(at): \(f.message ?? "connection failed")", nil
             )
         case .redirectLoop?:
-            out.outcome = "redirect-loop"
+            out.outcome = .redirectLoop
             out.finding = Problem("uri.redirect-loop", "'\(url)': \(f.message ?? "the redirects loop")", nil)
         case .tooManyRedirects?:
-            out.outcome = "too-many-redirects"
+            out.outcome = .tooManyRedirects
             out.finding = Problem("uri.too-many-redirects", "'\(url)': \(f.message ?? "too many redirects")", nil)
         case .malformed?:
-            out.outcome = "malformed"
+            out.outcome = .malformed
             out.finding = Problem("uri.malformed", "'\(url)': \(f.message ?? "not a URL libcurl accepts")", nil)
         case .privateAddress?:
-            out.outcome = "skipped"
+            out.outcome = .skipped
             out.reason = "private-address"
             out.message = f.message
             out.finding = Problem(
@@ -270,7 +284,7 @@ struct ExternalLinks {
         case nil:
             let status = f.status ?? 0
             if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status), let why = f.blocked {
-                out.outcome = "blocked"
+                out.outcome = .blocked
                 out.message = why
                 out.finding = Problem(
                     "uri.blocked",
@@ -278,7 +292,7 @@ struct ExternalLinks {
                     "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"
                 )
             } else if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status) {
-                out.outcome = "http-error"
+                out.outcome = .httpError
                 out.message = f.message
                 let why = f.message.map { "; \($0)" } ?? ""
                 out.finding = Problem(
@@ -286,13 +300,13 @@ struct ExternalLinks {
                     "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)\(why)", nil
                 )
             } else if f.permanentlyRedirected {
-                out.outcome = "redirected"
+                out.outcome = .redirected
                 out.finding = Problem(
                     "uri.redirected", "'\(url)' has moved permanently to '\(f.finalURL)'",
                     "link to '\(f.finalURL)' instead"
                 )
             } else {
-                out.outcome = f.retries > 0 ? "ok-after-retry" : "ok"
+                out.outcome = f.retries > 0 ? .okAfterRetry : .ok
             }
         }
     }
@@ -300,7 +314,7 @@ struct ExternalLinks {
     func checkFile(_ path: String, fragment: PDFFragment?, into out: inout Outcome) {
         out.finalURL = nil
         if !allowOutsideRoot && !Paths.isReachable(path, root: inputRoot, from: sourcePath) {
-            out.outcome = "skipped"
+            out.outcome = .skipped
             out.reason = "outside-root"
             out.finding = Problem(
                 "uri.skipped", "'\(path)' lies outside the input root and was not checked",
@@ -310,20 +324,20 @@ struct ExternalLinks {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            out.outcome = "file-missing"
+            out.outcome = .fileMissing
             out.finding = Problem("uri.file-missing", "the file '\(relative(path))' does not exist", nil)
             return
         }
-        out.outcome = "ok"
+        out.outcome = .ok
         if let fragment, !isDirectory.boolValue, PDFFragment.isPDF(path) {
             let doc = remote.document(at: path)
             if let error = doc.error {
-                out.outcome = "file-unreadable"
+                out.outcome = .fileUnreadable
                 out.finding = Problem(
                     "uri.fragment-missing", "'\(relative(path))' cannot be read to check its fragment: \(error)", nil
                 )
             } else if let problem = fragment.problem(in: doc, name: relative(path)) {
-                out.outcome = "fragment-missing"
+                out.outcome = .fragmentMissing
                 out.finding = Problem("uri.fragment-missing", problem, nil)
             }
         }
