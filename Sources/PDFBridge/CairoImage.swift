@@ -27,6 +27,20 @@ public final class CairoImage {
 
     deinit { cairo_surface_destroy(surface) }
 
+    /// An image for a page (or part of one) of `page` points at `scale` pixels per point, each side
+    /// rounded up, at least one pixel. Both engines render into one of these, so they give the same
+    /// sizes. The size comes from the page's boxes: hostile (NaN, infinite, 400 digits) until
+    /// checked, and refused past cairo's limit.
+    public convenience init(page: (width: Double, height: Double), scale: Double) throws(BridgeError) {
+        let (w, h) = (page.width * scale, page.height * scale)
+        guard let pw = PDFNumber.int(w, rounding: .up), let ph = PDFNumber.int(h, rounding: .up), pw <= Self.maxSide,
+            ph <= Self.maxSide
+        else {
+            throw .cairo(message: "cannot render the page at \(PDFNumber.text(w)) x \(PDFNumber.text(h)) pixels")
+        }
+        try self.init(width: max(1, pw), height: max(1, ph))
+    }
+
     /// Lets `body` write the pixels (ARGB32, premultiplied, native endian; `stride` bytes a row).
     func withMutablePixels<R>(_ body: (UnsafeMutablePointer<UInt8>, Int) -> R) -> R {
         cairo_surface_flush(surface)

@@ -124,15 +124,8 @@ public final class MuPDFPage: EnginePage {
         scale: Double, transparent: Bool = false, annotations: Bool = true,
         region: (x: Double, y: Double, width: Double, height: Double)? = nil
     ) throws(BridgeError) -> CairoImage {
-        let (w, h) = region.map { ($0.width, $0.height) } ?? size
-        // Sized as poppler sizes it, so that both engines give the same image sizes.
-        guard let pw = PDFNumber.int(w * scale, rounding: .up), let ph = PDFNumber.int(h * scale, rounding: .up),
-            pw <= CairoImage.maxSide, ph <= CairoImage.maxSide
-        else {
-            throw .cairo(
-                message: "cannot render the page at \(PDFNumber.text(w * scale)) x \(PDFNumber.text(h * scale)) pixels")
-        }
-        let image = try CairoImage(width: max(1, pw), height: max(1, ph))
+        // Sized as poppler sizes it (one helper), so that both engines give the same image sizes.
+        let image = try CairoImage(page: region.map { ($0.width, $0.height) } ?? size, scale: scale)
         var err = [CChar](repeating: 0, count: 512)
         let ok = image.withMutablePixels { data, stride in
             pp_mu_render(

@@ -143,15 +143,7 @@ public final class PopplerFilePage {
         scale: Double, transparent: Bool = false, annotations: Bool = true,
         region: (x: Double, y: Double, width: Double, height: Double)? = nil
     ) throws(BridgeError) -> CairoImage {
-        let (w, h) = region.map { ($0.width, $0.height) } ?? size
-        // Sizes come from the page's boxes: hostile (NaN, infinite, 400 digits) until checked.
-        guard let pw = PDFNumber.int(w * scale, rounding: .up), let ph = PDFNumber.int(h * scale, rounding: .up),
-            pw <= CairoImage.maxSide, ph <= CairoImage.maxSide
-        else {
-            throw .cairo(
-                message: "cannot render the page at \(PDFNumber.text(w * scale)) x \(PDFNumber.text(h * scale)) pixels")
-        }
-        let image = try CairoImage(width: max(1, pw), height: max(1, ph))
+        let image = try CairoImage(page: region.map { ($0.width, $0.height) } ?? size, scale: scale)
         let cr = cairo_create(image.surface)
         defer { cairo_destroy(cr) }
         if !transparent {
