@@ -130,13 +130,59 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(try PageRanges("last-2").pages(count: 10), [8])
         XCTAssertEqual(try PageRanges("1,last-1,last").pages(count: 10), [1, 9, 10])
         XCTAssertEqual(try PageRanges("last-5").pages(count: 3), [])
-        for bad in ["", "0", "3-1", "a-b", "1--2", ",", "1,,2"] {
-            XCTAssertThrowsError(try PageRanges(bad), bad)
+        XCTAssertEqual(try PageRanges(" 1 , 3-4 ").pages(count: 5), [1, 3, 4])
+        let bad = [
+            "", "0", "3-1", "a-b", "1--2", ",", "1,,2", "01", "+1", "1 0", "1 -3", "last-+2", "all,1", "\u{663}",
+        ]
+        for text in bad {
+            XCTAssertThrowsError(try PageRanges(text), text)
         }
+    }
+
+    /// (#22, 1) The parser and the schema's pattern are one grammar: an editor that checks a pipeline
+    /// against the schema accepts exactly the page lists pdfpipe accepts (ranges that run backwards
+    /// aside, which a regular expression cannot see).
+    func testPageRangesParserAndSchemaAgree() throws {
+        let regex = try NSRegularExpression(pattern: PageRanges.pattern)
+        let alphabet = Array("0123456789-, last+al")
+        let tokens = ["1", "12", "last", "last-3", "-", "all", "2-", "3-last", "0", "07", " "]
+        var rng = SplitMix(seed: 22)
+        func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
+        var accepted = 0
+        for n in 0..<20_000 {
+            var s = String((0..<(1 + Int(rng.next() % 9))).map { _ in pick(alphabet) })
+            // Every third, real tokens glued together, so that valid lists are common.
+            if n % 3 == 0 {
+                let separator = pick([",", " , ", ", "])
+                s = (0..<(1 + Int(rng.next() % 4))).map { _ in pick(tokens) }.joined(separator: separator)
+            }
+            let bySchema = regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+            var byParser = true
+            do { _ = try PageRanges(s) } catch {
+                byParser = false
+                if error.message.contains("runs backwards") { continue }
+            }
+            XCTAssertEqual(byParser, bySchema, "'\(s)': parser \(byParser), schema \(bySchema)")
+            if byParser { accepted += 1 }
+        }
+        XCTAssertGreaterThan(accepted, 2_000, "the generator must produce valid lists too")
     }
 
     func testSuggestions() {
         XCTAssertEqual(Suggest.closest(to: "widht", in: ["width", "pages"]), "width")
         XCTAssertNil(Suggest.closest(to: "zzzzz", in: ["width", "pages"]))
+    }
+}
+
+/// A small seeded generator, so the generated cases are the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

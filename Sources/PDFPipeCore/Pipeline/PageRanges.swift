@@ -20,30 +20,49 @@ public struct PageRanges: Sendable, Equatable {
     }
 
     public static let all = PageRanges(ranges: [ClosedRangeBounds(lower: .page(1), upper: .last)])
-    static let pattern =
-        "^(all|(last-[0-9]+|([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-)(,(last-[0-9]+|([1-9][0-9]*|last)(-([1-9][0-9]*|last)?)?|-))*)$"
+
+    /// The grammar, written once as a regular expression for the JSON Schema; the parser below reads
+    /// exactly this language (`PipelineTests.testPageRangesParserAndSchemaAgree` compares the two on
+    /// 20,000 generated strings): items separated by commas, spaces allowed around items but not inside
+    /// them, page numbers without a leading zero or sign, `all` only alone.
+    static let pattern: String = {
+        let page = "([1-9][0-9]*|last)"
+        let item = "(last-[0-9]+|\(page)(-\(page)?)?|-)"
+        return "^ *(all|\(item)( *, *\(item))*) *$"
+    }()
 
     private init(ranges: [ClosedRangeBounds]) { self.ranges = ranges }
 
     init(_ text: String) throws(Parse) {
-        let t = text.replacingOccurrences(of: " ", with: "")
-        if t == "all" || t == "-" {
+        func trimmed(_ s: Substring) -> Substring {
+            var t = s.drop(while: { $0 == " " })
+            while t.last == " " { t = t.dropLast() }
+            return t
+        }
+        /// ASCII digits only: `Int` alone would take "+3" and "٣".
+        func number(_ s: Substring) -> Int? {
+            guard !s.isEmpty, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return Int(s)
+        }
+        let whole = trimmed(text[...])
+        if whole == "all" || whole == "-" {
             self = .all
             return
         }
-        guard !t.isEmpty else { throw Parse(message: "empty page range") }
+        guard !whole.isEmpty else { throw Parse(message: "empty page range") }
         func bound(_ s: Substring) throws(Parse) -> Bound {
             if s == "last" { return .last }
-            guard let n = Int(s), n >= 1 else { throw Parse(message: "invalid page '\(s)'") }
+            guard let n = number(s), n >= 1, s.first != "0" else { throw Parse(message: "invalid page '\(s)'") }
             return .page(n)
         }
         var out: [ClosedRangeBounds] = []
-        for part in t.split(separator: ",", omittingEmptySubsequences: false) {
+        for raw in whole.split(separator: ",", omittingEmptySubsequences: false) {
+            let part = trimmed(raw)
             if part == "-" {
                 out.append(ClosedRangeBounds(lower: .page(1), upper: .last))
                 continue
             }
-            if part.hasPrefix("last-"), let n = Int(part.dropFirst(5)), n >= 0 {
+            if part.hasPrefix("last-"), let n = number(part.dropFirst(5)) {
                 out.append(ClosedRangeBounds(lower: .beforeLast(n), upper: .beforeLast(n)))
                 continue
             }
