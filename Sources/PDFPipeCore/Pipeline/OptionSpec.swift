@@ -1,3 +1,5 @@
+import Foundation
+
 /// The type of a stage option, with its allowed range.
 public indirect enum OptionKind: Sendable {
     case bool
@@ -180,20 +182,63 @@ public struct OptionSpec: Sendable {
 /// Stage options after validation, defaults filled in.
 public struct OptionValues: Sendable, Equatable {
     public var values: [String: JSONValue]
+    /// Where these values sit under the stage's `with` (`external.cache`, `search[]`), for the read log.
+    private var prefix = ""
 
     public init(_ values: [String: JSONValue]) { self.values = values }
 
-    public subscript(key: String) -> JSONValue? { values[key] }
+    /// While set, every option read is recorded in it (by its path: `external.cache.path`), so that
+    /// a test can hold the declared options and the options a stage reads together (#22, 1).
+    @TaskLocal package static var readLog: OptionReadLog?
 
-    public func bool(_ key: String) -> Bool { values[key]?.boolValue ?? false }
-    public func int(_ key: String) -> Int { values[key]?.intValue ?? 0 }
-    public func double(_ key: String) -> Double { values[key]?.doubleValue ?? 0 }
-    public func string(_ key: String) -> String { values[key]?.stringValue ?? "" }
-    public func object(_ key: String) -> OptionValues { OptionValues(values[key]?.objectValue ?? [:]) }
+    private func read(_ key: String) -> JSONValue? {
+        if let log = Self.readLog { log.record(prefix.isEmpty ? key : "\(prefix).\(key)") }
+        return values[key]
+    }
+
+    public subscript(key: String) -> JSONValue? { read(key) }
+
+    public func bool(_ key: String) -> Bool { read(key)?.boolValue ?? false }
+    public func int(_ key: String) -> Int { read(key)?.intValue ?? 0 }
+    public func double(_ key: String) -> Double { read(key)?.doubleValue ?? 0 }
+    public func string(_ key: String) -> String { read(key)?.stringValue ?? "" }
+    public func object(_ key: String) -> OptionValues { nested(read(key)?.objectValue ?? [:], key) }
+    /// A `.list` option: its items, each an object with its defaults filled in.
+    public func list(_ key: String) -> [OptionValues] {
+        (read(key)?.arrayValue ?? []).map { nested($0.objectValue ?? [:], "\(key)[]") }
+    }
     public func pages(_ key: String) -> PageRanges { (try? PageRanges(string(key))) ?? .all }
     /// A `.choice` option as its enum (validation has checked the value is one of the choices;
     /// `fallback` only for values built in code without validation).
     public func choice<T: RawRepresentable>(_ key: String, _ fallback: T) -> T where T.RawValue == String {
         T(rawValue: string(key)) ?? fallback
+    }
+
+    private func nested(_ values: [String: JSONValue], _ key: String) -> OptionValues {
+        var o = OptionValues(values)
+        o.prefix = prefix.isEmpty ? key : "\(prefix).\(key)"
+        return o
+    }
+
+    public static func == (a: OptionValues, b: OptionValues) -> Bool { a.values == b.values }
+}
+
+/// The options read while `OptionValues.readLog` is set.
+package final class OptionReadLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: Set<String> = []
+
+    package init() {}
+
+    func record(_ key: String) {
+        lock.lock()
+        keys.insert(key)
+        lock.unlock()
+    }
+
+    package var read: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return keys
     }
 }

@@ -69,8 +69,8 @@ public struct ExtractTextStage: Stage {
         pageWorkers = o.int("pageWorkers")
         folder = try OutputNames.folder(o.string("folder"))
         var terms: [SearchTerm] = []
-        for (i, t) in (o["search"]?.arrayValue ?? []).enumerated() {
-            let term = t["term"]?.stringValue ?? ""
+        for (i, t) in o.list("search").enumerated() {
+            let term = t.string("term")
             guard !term.isEmpty else {
                 throw PipelineError(
                     file: nil, path: "search[\(i)].term", message: "a search term needs a non-empty 'term'")
@@ -78,10 +78,8 @@ public struct ExtractTextStage: Stage {
             do {
                 terms.append(
                     try SearchTerm(
-                        term: term, isRegex: t["regex"]?.boolValue ?? false,
-                        caseSensitive: t["caseSensitive"]?.boolValue ?? false,
-                        ignoreDiacritics: t["ignoreDiacritics"]?.boolValue ?? false,
-                        severity: t["severity"]?.stringValue ?? "error"))
+                        term: term, isRegex: t.bool("regex"), caseSensitive: t.bool("caseSensitive"),
+                        ignoreDiacritics: t.bool("ignoreDiacritics"), severity: t.string("severity")))
             } catch {
                 throw PipelineError(
                     file: nil, path: "search[\(i)].term", message: "invalid regular expression '\(term)'")

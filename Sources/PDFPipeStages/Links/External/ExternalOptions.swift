@@ -192,17 +192,17 @@ public struct ExternalOptions: Sendable {
         headFirst = o.string("method") == "head"
         getAfterAnyError = o.string("getAfterHead") == "errors"
         accept = try StatusSet.parse(o.string("accept"), path: "\(path).accept")
-        include = try ExternalOptions.patterns(o["include"], path: "\(path).include")
-        exclude = try ExternalOptions.patterns(o["exclude"], path: "\(path).exclude")
-        for (i, item) in (o["remap"]?.arrayValue ?? []).enumerated() {
-            let p = item.objectValue?["pattern"]?.stringValue ?? ""
-            let r = item.objectValue?["replacement"]?.stringValue ?? ""
+        include = try ExternalOptions.patterns(o.list("include"), path: "\(path).include")
+        exclude = try ExternalOptions.patterns(o.list("exclude"), path: "\(path).exclude")
+        for (i, item) in o.list("remap").enumerated() {
+            let p = item.string("pattern")
+            let r = item.string("replacement")
             remaps.append(
                 Remap(regex: try ExternalOptions.compile(p, path: "\(path).remap[\(i)].pattern"), replacement: r))
         }
-        for (i, item) in (o["headers"]?.arrayValue ?? []).enumerated() {
-            var name = item.objectValue?["name"]?.stringValue ?? ""
-            var value = item.objectValue?["value"]?.stringValue ?? ""
+        for (i, item) in o.list("headers").enumerated() {
+            var name = item.string("name")
+            var value = item.string("value")
             if value.isEmpty, let colon = name.firstIndex(of: ":") {
                 value = name[name.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 name = String(name[..<colon])
@@ -226,7 +226,7 @@ public struct ExternalOptions: Sendable {
                         "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")"
                 )
             }
-            let hosts = (item.objectValue?["hosts"]?.stringValue ?? "").split(separator: ",").map {
+            let hosts = item.string("hosts").split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
             }.filter { !$0.isEmpty }
             headers.append(Header(name: name, value: expanded, secret: secret, hosts: hosts))
@@ -248,15 +248,15 @@ public struct ExternalOptions: Sendable {
         downloadLimit = o.int("downloadLimitMB") << 20
         noteOtherSchemes = o.string("schemes") != "ignore"
         htmlFragments = o.bool("htmlFragments")
-        for (i, item) in (o["hosts"]?.arrayValue ?? []).enumerated() {
+        for (i, item) in o.list("hosts").enumerated() {
             let hp = "\(path).hosts[\(i)]"
-            let pattern = (item["host"]?.stringValue ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            let pattern = item.string("host").trimmingCharacters(in: .whitespaces).lowercased()
             guard !pattern.isEmpty else {
                 throw PipelineError(
                     file: nil, path: "\(hp).host",
                     message: "a host name or glob is needed ('docs.example.com', '*.example.com')")
             }
-            let acceptText = item["accept"]?.stringValue ?? ""
+            let acceptText = item.string("accept")
             hostRules.append(
                 HostRule(
                     pattern: pattern,
@@ -276,10 +276,10 @@ public struct ExternalOptions: Sendable {
         }
     }
 
-    static func patterns(_ value: JSONValue?, path: String) throws(PipelineError) -> [Pattern] {
+    static func patterns(_ items: [OptionValues], path: String) throws(PipelineError) -> [Pattern] {
         var out: [Pattern] = []
-        for (i, item) in (value?.arrayValue ?? []).enumerated() {
-            let text = item.objectValue?["pattern"]?.stringValue ?? ""
+        for (i, item) in items.enumerated() {
+            let text = item.string("pattern")
             out.append(Pattern(text: text, regex: try compile(text, path: "\(path)[\(i)].pattern")))
         }
         return out
