@@ -45,10 +45,13 @@ final class OptionModelTests: XCTestCase {
             let text = JSONWriter.compact([
                 "stages": [["use": .string(descriptor.id), "with": Self.sampleOptions(descriptor.options)]]
             ])
+            let pipeline = try Pipeline.parse(
+                text, file: "p.json", catalog: StageTable.all, formats: ["json"], environment: .offline)
+            let options = try XCTUnwrap(pipeline.stages.first?.options)
             let log = OptionReadLog()
             try OptionValues.$readLog.withValue(log) {
-                _ = try Pipeline.parse(
-                    text, file: "p.json", catalog: StageTable.all, formats: ["json"], environment: .offline)
+                _ = descriptor.requirement?(options, [])
+                _ = try Pipeline.$unsetVariablesAreEmpty.withValue(true) { try descriptor.make(options) }
             }
             let declared = Self.declaredPaths(descriptor.options)
             checked += declared.count
@@ -59,6 +62,22 @@ final class OptionModelTests: XCTestCase {
                 log.read.subtracting(declared).sorted(), [], "\(descriptor.id): read but not declared")
         }
         XCTAssertGreaterThan(checked, 100, "the options of all stages, nested ones included")
+    }
+
+    /// The keys of the pipeline file: every declared key is read by the loader, and it reads no other
+    /// (`$schema` and `$comment` are ignored by design).
+    func testEveryPipelineKeyIsRead() throws {
+        let log = OptionReadLog()
+        let catalog = [CheckStage.descriptor]
+        try OptionValues.$readLog.withValue(log) {
+            _ = try Pipeline.parse(
+                #"{"stages": [{"use": "check"}], "report": {}}"#, file: "p.json", catalog: catalog, formats: ["json"])
+        }
+        let declared = Self.declaredPaths(Pipeline.keys(catalog: catalog, formats: ["json"]))
+            .filter { !$0.hasPrefix("$") }
+        XCTAssertEqual(declared.subtracting(log.read).sorted(), [], "declared but never read")
+        XCTAssertEqual(log.read.subtracting(declared).sorted(), [], "read but not declared")
+        XCTAssertGreaterThan(declared.count, 15)
     }
 
     /// The check above can fail: a stage reading a key nobody declared is seen.

@@ -17,13 +17,6 @@ public enum Isolation: String, Sendable, CaseIterable {
 /// A validated pipeline file, defaults filled in.
 public struct Pipeline: Sendable {
     public static let currentVersion = 1
-    public static let topLevelKeys = [
-        "$schema", "$comment", "version", "name", "inputs", "output", "jobs", "stages", "rules", "report", "isolation",
-        "timeoutSeconds",
-        "memoryLimitMB", "ignore",
-    ]
-    public static let reportKeys = ["formats", "failOn", "baseline", "ratchet"]
-
     /// The file as the user named it (used in messages).
     public var file: String
     public var version: Int
@@ -138,110 +131,35 @@ public struct Pipeline: Sendable {
         func attempt(_ body: () throws(PipelineError) -> Void) {
             do throws(PipelineError) { try body() } catch { problems.append(error) }
         }
-        for key in top.keys.sorted() where !topLevelKeys.contains(key) {
+        // Every key through its declaration (`Pipeline.keys`), each checked on its own.
+        let keys = Self.keys(catalog: catalog, formats: knownFormats)
+        let keyNames = keys.map(\.key)
+        for key in top.keys.sorted() where !keyNames.contains(key) {
             problems.append(
                 fail(
                     key,
-                    "unknown key '\(key)'\(Suggest.didYouMean(key, topLevelKeys)) (known keys: \(topLevelKeys.filter { !$0.hasPrefix("$") }.joined(separator: ", ")))"
+                    "unknown key '\(key)'\(Suggest.didYouMean(key, keyNames)) (known keys: \(keyNames.filter { !$0.hasPrefix("$") }.joined(separator: ", ")))"
                 ))
         }
-
-        // version
-        var version = currentVersion
-        attempt { () throws(PipelineError) in
-            if let v = top["version"] {
-                guard let i = v.intValue else {
-                    throw fail("version", "expected an integer, got \(v.shortDescription)")
-                }
-                guard i == currentVersion else {
-                    throw fail("version", "unsupported version \(i); this pdfpipe reads version \(currentVersion)")
-                }
-                version = i
+        var checked: [String: JSONValue] = [:]
+        for spec in keys {
+            attempt { () throws(PipelineError) in
+                checked[spec.key] = try spec.validated(top[spec.key], path: spec.key, noun: "key", fail: fail)
             }
         }
-
-        // name
-        var name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        attempt { () throws(PipelineError) in
-            if let v = top["name"] {
-                guard let s = v.stringValue, !s.isEmpty else {
-                    throw fail("name", "expected a non-empty string, got \(v.shortDescription)")
-                }
-                name = s
-            }
-        }
-
-        // inputs
-        var inputs: [String] = []
-        attempt { () throws(PipelineError) in
-            if let v = top["inputs"] {
-                guard case .array(let items) = v else {
-                    throw fail("inputs", "expected an array of paths or globs, got \(v.shortDescription)")
-                }
-                for (i, item) in items.enumerated() {
-                    guard let s = item.stringValue, !s.isEmpty else {
-                        throw fail("inputs[\(i)]", "expected a path or glob, got \(item.shortDescription)")
-                    }
-                    inputs.append(s)
-                }
-            }
-        }
-
-        // output
-        var output = "out/\(name)"
-        attempt { () throws(PipelineError) in
-            if let v = top["output"] {
-                guard let s = v.stringValue, !s.isEmpty else {
-                    throw fail("output", "expected a folder path, got \(v.shortDescription)")
-                }
-                output = s
-            }
-        }
-
-        // jobs
-        var jobs = 0
-        attempt { () throws(PipelineError) in
-            if let v = top["jobs"] {
-                guard let i = v.intValue, i >= 0, i <= 1024 else {
-                    throw fail("jobs", "expected an integer 0...1024 (0: one per processor), got \(v.shortDescription)")
-                }
-                jobs = i
-            }
-        }
-
-        // isolation
-        var isolation = Isolation.none
-        attempt { () throws(PipelineError) in
-            if let v = top["isolation"] {
-                guard let s = v.stringValue.flatMap(Isolation.init(rawValue:)) else {
-                    let choices = Isolation.allCases.map { "'\($0.rawValue)'" }.joined(separator: " | ")
-                    throw fail("isolation", "expected one of \(choices), got \(v.shortDescription)")
-                }
-                isolation = s
-            }
-        }
-        var timeout = 0.0
-        attempt { () throws(PipelineError) in
-            if let v = top["timeoutSeconds"] {
-                guard let d = v.doubleValue, d >= 0, d <= 86_400 else {
-                    throw fail("timeoutSeconds", "expected seconds 0...86400 (0: none), got \(v.shortDescription)")
-                }
-                timeout = d
-            }
-        }
-        var memory = 0
-        attempt { () throws(PipelineError) in
-            if let v = top["memoryLimitMB"] {
-                guard let i = v.intValue, i >= 0, i <= 1_048_576 else {
-                    throw fail("memoryLimitMB", "expected megabytes 0...1048576 (0: none), got \(v.shortDescription)")
-                }
-                memory = i
-            }
-        }
+        let values = OptionValues(checked)
+        let version = values["version"]?.intValue ?? currentVersion
+        let name = values["name"]?.stringValue ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let inputs = values.strings("inputs")
+        let output = values["output"]?.stringValue ?? "out/\(name)"
+        let jobs = values.int("jobs")
+        let isolation = values.choice("isolation", Isolation.none)
+        let timeout = values.double("timeoutSeconds")
+        let memory = values.int("memoryLimitMB")
 
         // stages
         var stageItems: [JSONValue] = []
-        if let stagesValue = top["stages"] {
+        if let stagesValue = values["stages"], stagesValue != .null {
             if case .array(let items) = stagesValue, !items.isEmpty {
                 stageItems = items
             } else {
@@ -249,7 +167,7 @@ public struct Pipeline: Sendable {
                     fail("stages", "expected a non-empty array of stages, got \(stagesValue.shortDescription)"))
             }
         } else if !top.keys.contains(where: {
-            !topLevelKeys.contains($0) && !Suggest.didYouMean($0, ["stages"]).isEmpty
+            !keyNames.contains($0) && !Suggest.didYouMean($0, ["stages"]).isEmpty
         }) {
             // (A misspelt 'stages' is said once, above, as an unknown key with its suggestion.)
             problems.append(fail("", "missing key 'stages' (a list of stages to run)"))
@@ -324,7 +242,7 @@ public struct Pipeline: Sendable {
         // rules
         var rules: [String: RuleLevel] = [:]
         attempt { () throws(PipelineError) in
-            if let v = top["rules"] {
+            if let v = values["rules"], v != .null {
                 guard case .object(let r) = v else {
                     throw fail("rules", "expected an object of rule ids to levels, got \(v.shortDescription)")
                 }
@@ -348,7 +266,7 @@ public struct Pipeline: Sendable {
         // ignore
         var suppressions: [Suppression] = []
         attempt { () throws(PipelineError) in
-            if let v = top["ignore"] {
+            if let v = values["ignore"] {
                 guard case .array(let items) = v else {
                     throw fail(
                         "ignore",
@@ -368,62 +286,13 @@ public struct Pipeline: Sendable {
         }
 
         // report
-        var formats = ["json"]
-        var failOn = FailOn.error
-        var baselineFile: String?
-        var ratchet = false
-        attempt { () throws(PipelineError) in
-            if let v = top["report"] {
-                guard case .object(let r) = v else {
-                    throw fail("report", "expected an object, got \(v.shortDescription)")
-                }
-                for key in r.keys.sorted() where !reportKeys.contains(key) {
-                    throw fail(
-                        "report.\(key)",
-                        "unknown key '\(key)'\(Suggest.didYouMean(key, reportKeys)) (known keys: \(reportKeys.joined(separator: ", ")))"
-                    )
-                }
-                if let f = r["formats"] {
-                    guard case .array(let items) = f, !items.isEmpty else {
-                        throw fail("report.formats", "expected a non-empty array of formats, got \(f.shortDescription)")
-                    }
-                    formats = []
-                    for (i, item) in items.enumerated() {
-                        guard let s = item.stringValue, knownFormats.contains(s) else {
-                            let hint = item.stringValue.map { Suggest.didYouMean($0, knownFormats) } ?? ""
-                            throw fail(
-                                "report.formats[\(i)]",
-                                "unknown format \(item.shortDescription)\(hint) (known formats: \(knownFormats.joined(separator: ", ")))"
-                            )
-                        }
-                        if !formats.contains(s) { formats.append(s) }
-                    }
-                }
-                if let f = r["failOn"] {
-                    guard let s = f.stringValue, let level = FailOn(rawValue: s) else {
-                        throw fail(
-                            "report.failOn",
-                            "expected one of 'error' | 'warning' | 'note' | 'never', got \(f.shortDescription)")
-                    }
-                    failOn = level
-                }
-                if let b = r["baseline"] {
-                    guard let s = b.stringValue, !s.isEmpty else {
-                        throw fail(
-                            "report.baseline",
-                            "expected the path of a baseline file (pdfpipe baseline writes one), got \(b.shortDescription)"
-                        )
-                    }
-                    baselineFile = s
-                }
-                if let x = r["ratchet"] {
-                    guard let on = x.boolValue else {
-                        throw fail("report.ratchet", "expected true or false, got \(x.shortDescription)")
-                    }
-                    ratchet = on
-                }
-            }
-        }
+        let report = values.object("report")
+        var formats: [String] = []
+        for f in report.strings("formats") where !formats.contains(f) { formats.append(f) }
+        if formats.isEmpty { formats = ["json"] }
+        let failOn = report.choice("failOn", FailOn.error)
+        let baselineFile = report["baseline"]?.stringValue
+        let ratchet = report.bool("ratchet")
 
         if let first = problems.first {
             // In the order of the file.
