@@ -11,7 +11,8 @@ struct Arguments {
     /// - Parameters:
     ///   - valued: options that take a value (`--out`).
     ///   - flags: options that take none (`--quiet`).
-    init(_ args: [String], valued: [String], flags known: [String]) throws(PipelineError) {
+    ///   - listed: the options in the order an error message lists them (default: valued, then flags).
+    init(_ args: [String], valued: [String], flags known: [String], listed: [String]? = nil) throws(PipelineError) {
         var i = 0
         var onlyPositional = false
         while i < args.count {
@@ -45,7 +46,7 @@ struct Arguments {
                 if inline != nil { throw PipelineError(file: nil, message: "option '\(name)' takes no value") }
                 flags.insert(name)
             } else {
-                let all = valued + known
+                let all = listed ?? (valued + known)
                 throw PipelineError(
                     file: nil,
                     message:

@@ -57,7 +57,7 @@ extension CLI {
     ]
 
     func initCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--for", "--out"], flags: ["--force"])
+        let a = try Self.arguments(args, for: "init")
         guard a.positional.isEmpty else {
             throw PipelineError(file: nil, message: "init takes no inputs: pdfpipe init [--for KIND] [--out FILE]")
         }

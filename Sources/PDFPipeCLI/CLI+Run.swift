@@ -4,14 +4,7 @@ import PDFPipeStages
 
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(
-            args,
-            valued: [
-                "--out", "--jobs", "--format", "--fail-on", "--shard", "--timeout", "--memory-limit", "--baseline",
-            ],
-            flags: [
-                "--quiet", "--force", "--isolate", "--offline", "--allow-empty", "--ratchet", "--resume", "--verbose",
-            ])
+        let a = try Self.arguments(args, for: "run")
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
@@ -27,39 +20,24 @@ extension CLI {
                 file: pipelineFile,
                 message: "no inputs: name files or folders after the pipeline, or list them under \"inputs\"")
         }
-        if let out = a.values["--out"] {
-            guard !out.isEmpty else { throw PipelineError(file: nil, message: "--out needs a folder") }
-            pipeline.output = out
+        // Values of flags that override a key are checked by the key's declaration (Pipeline.keys).
+        func flag(_ name: String) throws(PipelineError) -> JSONValue? {
+            try Self.value(of: name, in: a, command: "run")
         }
-        if let j = a.values["--jobs"] {
-            guard let n = Int(j), n >= 0, n <= 1024 else {
-                throw PipelineError(
-                    file: nil, message: "--jobs: expected an integer 0...1024 (0: one per processor), got '\(j)'")
-            }
-            pipeline.jobs = n
-        }
+        if let out = try flag("--out")?.stringValue { pipeline.output = out }
+        if let jobs = try flag("--jobs")?.intValue { pipeline.jobs = jobs }
         if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
         let fileFailOn = pipeline.failOn
-        if let f = a.values["--fail-on"] { pipeline.failOn = try Self.failOn(f) }
+        if let f = try flag("--fail-on")?.stringValue.flatMap(FailOn.init) { pipeline.failOn = f }
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
         if a.flags.contains("--isolate") { pipeline.isolation = .process }
-        if let t = a.values["--timeout"] {
-            guard let v = Double(t), v >= 0 else {
-                throw PipelineError(file: nil, message: "--timeout: expected seconds, got '\(t)'")
-            }
-            pipeline.timeoutSeconds = v
-        }
-        if let m = a.values["--memory-limit"] {
-            guard let v = Int(m), v >= 0 else {
-                throw PipelineError(file: nil, message: "--memory-limit: expected megabytes, got '\(m)'")
-            }
-            pipeline.memoryLimitMB = v
-        }
+        if let t = try flag("--timeout")?.doubleValue { pipeline.timeoutSeconds = t }
+        if let m = try flag("--memory-limit")?.intValue { pipeline.memoryLimitMB = m }
         // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
         if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = .process }
         let shard = try a.values["--shard"].map(Shard.init)
-        if let b = a.values["--baseline"] { pipeline.baselineFile = b }
+        if let b = try flag("--baseline")?.stringValue { pipeline.baselineFile = b }
         if a.flags.contains("--ratchet") { pipeline.ratchet = true }
         guard !pipeline.ratchet || pipeline.baselineFile != nil else {
             throw PipelineError(
@@ -271,7 +249,7 @@ extension CLI {
 
     /// `pdfpipe baseline REPORT.json [--out FILE]`: the findings of a report as a baseline file.
     func baselineCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out"], flags: [])
+        let a = try Self.arguments(args, for: "baseline")
         guard a.positional.count == 1 else {
             throw PipelineError(
                 file: nil, message: "baseline takes one report: pdfpipe baseline REPORT.json [--out FILE]")
@@ -385,19 +363,10 @@ extension CLI {
         return formats
     }
 
-    static func failOn(_ text: String) throws(PipelineError) -> FailOn {
-        guard let level = FailOn(rawValue: text) else {
-            throw PipelineError(
-                file: nil, message: "--fail-on: expected one of error, warning, note, never, got '\(text)'")
-        }
-        return level
-    }
-
     /// `pdfpipe merge`: joins shard reports into the report one run over the whole batch writes.
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(
-            args, valued: ["--out", "--format", "--fail-on", "--baseline"],
-            flags: ["--quiet", "--allow-partial", "--ratchet", "--verbose"])
+        let a = try Self.arguments(args, for: "merge")
+        let baselineFlag = try Self.value(of: "--baseline", in: a, command: "merge")?.stringValue
         guard !a.positional.isEmpty else {
             throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...")
         }
@@ -421,7 +390,7 @@ extension CLI {
         merged.generatedAt = fixedDate ?? Date().ISO8601Format()
         let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
         // A baseline given to merge is applied afresh; otherwise the shards' comparison stands.
-        let policy = try a.values["--baseline"].map { file throws(PipelineError) in
+        let policy = try baselineFlag.map { file throws(PipelineError) in
             ResultPolicy(suppressions: [], baseline: try loadBaseline(file), today: merged.generatedAt)
         }
         let store: ResultStore
@@ -469,7 +438,7 @@ extension CLI {
         merged.findings = SuppressionUse.findings(
             uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete,
             pipelineFile: runFindingsFile)
-        if let file = a.values["--baseline"] {
+        if let file = baselineFlag {
             merged.baseline = BaselineUse(file: file, ratchet: a.flags.contains("--ratchet"))
         } else if a.flags.contains("--ratchet") {
             guard var b = reports.lazy.compactMap(\.baseline).first else {
@@ -484,7 +453,8 @@ extension CLI {
         // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
         // a shard's command-line override (shards run with --fail-on never to finish the matrix).
         merged.failOn =
-            try a.values["--fail-on"].map(Self.failOn) ?? reports.lazy.compactMap(\.pipelineFailOn).first ?? .error
+            try Self.value(of: "--fail-on", in: a, command: "merge")?.stringValue.flatMap(FailOn.init) ?? reports.lazy
+            .compactMap(\.pipelineFailOn).first ?? .error
         let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
         return write(
             merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"),

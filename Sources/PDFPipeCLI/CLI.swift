@@ -21,24 +21,13 @@ public struct CLI: Sendable {
         self.fixedDate = fixedDate ?? ProcessInfo.processInfo.environment["PDFPIPE_FIXED_DATE"]
     }
 
-    static let commands: [(name: String, summary: String)] = [
-        ("init", "write a starter pipeline (--for link-audit, thumbnails, text or ci)"),
-        ("run", "run a pipeline over PDF files and folders"),
-        ("validate", "check a pipeline file without opening any document"),
-        ("merge", "join the reports of shards (--shard K/N) into one"),
-        ("baseline", "write a report's findings as a baseline (run --baseline FILE)"),
-        ("stages", "list the stages with their options and defaults"),
-        ("rules", "list the rule ids with their default severities"),
-        ("schema", "print the JSON Schema of pipeline files"),
-    ]
-
     static let usage = """
         pdfpipe \(version): declarative pipelines over batches of PDF files
 
         Usage: pdfpipe <command> [options]
 
         Commands:
-        \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+        \(commandTable.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
         Run 'pdfpipe <command> --help' for a command's options.
         Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments, 3 internal failure,
@@ -81,7 +70,7 @@ public struct CLI: Sendable {
             case "rules": return try listRules(rest)
             case "schema": return try printSchema(rest)
             default:
-                let names = Self.commands.map(\.name)
+                let names = Self.commandTable.map(\.name)
                 throw PipelineError(
                     file: nil,
                     message:
@@ -94,96 +83,7 @@ public struct CLI: Sendable {
         }
     }
 
-    func help(_ command: String) -> String? {
-        switch command {
-        case "run":
-            return """
-                Usage: pdfpipe run PIPELINE [INPUT...] [options]
-
-                Runs the stages of PIPELINE (a JSON file) over the inputs: files, folders (searched
-                recursively for *.pdf) and globs (quote them: 'docs/**/*.pdf'). Inputs given here replace
-                the pipeline's "inputs". Writes the reports to the output folder.
-
-                Options:
-                  --out DIR          output folder (default: the pipeline's "output", else out/NAME)
-                  --jobs N           documents processed at once (default: the pipeline's "jobs", else
-                                     one per processor)
-                  --format LIST      report formats, comma-separated (\(Reporters.formats.joined(separator: ", ")))
-                  --fail-on LEVEL    error | warning | note | never: exit 1 when a finding is at or above
-                                     LEVEL (default: the pipeline's report.failOn, else error)
-                  --shard K/N        run only the K-th of N deterministic parts of the batch (by a stable hash
-                                     of each input's path); join the parts' reports with pdfpipe merge
-                  --force            redo work incremental stages would skip (thumbnails up to date)
-                  --isolate          run each document in a worker process: a crash, hang or memory
-                                     blow-up costs that document only (pdf.crashed, pdf.timeout, …)
-                  --timeout SECONDS  stop a document that takes longer (turns --isolate on)
-                  --memory-limit MB  address-space limit of each worker process (turns --isolate on)
-                  --offline          no network: the external link check skips http(s) links (files,
-                                     mailto: and fragments of local PDFs are still checked)
-                  --allow-empty      accept a batch with no PDF (otherwise an error, exit 2)
-                  --baseline FILE    findings already in FILE (pdfpipe baseline, or an earlier report.json)
-                                     are "unchanged" and do not fail the run; the others are "new"
-                                     (default: the pipeline's report.baseline)
-                  --ratchet          also exit 1 when findings of the baseline are fixed, until the
-                                     baseline is updated (default: the pipeline's report.ratchet)
-                  --resume           go on with an interrupted run in the same output folder: documents
-                                     its results.jsonl records (same pipeline, same file) are not redone
-                  --verbose          also list the notes
-                  --quiet            print nothing but errors (and the summary line when the run fails)
-                  -h, --help         show this help
-
-                Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments,
-                3 internal failure, 130/143 interrupted (SIGINT/SIGTERM; the report says incomplete;
-                --resume goes on from there).
-                """
-        case "validate":
-            return """
-                Usage: pdfpipe validate PIPELINE
-
-                Checks a pipeline file (JSON syntax, stages, options, rules, report settings) without
-                opening any document. Exit code 0 when valid, 2 otherwise.
-                """
-        case "merge":
-            return """
-                Usage: pdfpipe merge REPORT.json... [--out DIR] [--format LIST] [--fail-on LEVEL] [--allow-partial]
-                                                    [--baseline FILE] [--ratchet] [--verbose] [--quiet]
-
-                Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over
-                the whole batch writes: the same documents, order and summary. Writes the formats asked for
-                (default json) to DIR (default out/merged). Exit codes as for run, judged on the merged
-                findings at --fail-on, else the pipeline file's report.failOn (never a shard's --fail-on),
-                so the merge step can be the CI gate. A set with a missing or repeated shard is refused
-                (exit 2) unless --allow-partial (the merged report is then marked incomplete). --baseline
-                compares the merged findings with FILE afresh (otherwise the shards' comparison stands).
-                """
-        case "baseline":
-            return """
-                Usage: pdfpipe baseline REPORT.json [--out FILE]
-
-                Writes the findings of a report as a baseline (default FILE: pdfpipe-baseline.json): their
-                fingerprints, rule, page and message, sorted, to keep under version control. Runs given
-                --baseline FILE then fail only on findings not in it. Run it again to accept the current
-                findings (after fixes, with --ratchet).
-                """
-        case "init":
-            return """
-                Usage: pdfpipe init [--for KIND] [--out FILE] [--force]
-
-                Writes a starter pipeline (default FILE: pdfpipe.json) for one job, and the JSON Schema of
-                pipelines beside it (pipeline.schema.json, which the pipeline names in "$schema" so that
-                editors check and complete it). KIND: \(Self.starters.map(\.name).joined(separator: ", ")) (default
-                link-audit). An existing FILE is kept unless --force. Prints the command to run next.
-                """
-        case "stages":
-            return "Usage: pdfpipe stages\n\nLists every stage with its options, their types and defaults."
-        case "rules":
-            return "Usage: pdfpipe rules\n\nLists every rule id with its default severity and meaning."
-        case "schema":
-            return "Usage: pdfpipe schema\n\nPrints the JSON Schema of pipeline files (the one in pipelines/)."
-        default:
-            return nil
-        }
-    }
+    func help(_ command: String) -> String? { Self.command(command)?.help }
 
     // MARK: - Commands
 
@@ -196,7 +96,7 @@ public struct CLI: Sendable {
     }
 
     func validateCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: [], flags: [])
+        let a = try Self.arguments(args, for: "validate")
         guard a.positional.count == 1 else {
             throw PipelineError(file: nil, message: "validate takes one pipeline file")
         }
@@ -216,7 +116,7 @@ public struct CLI: Sendable {
     }
 
     func listStages(_ args: [String]) throws(PipelineError) -> ExitCode {
-        _ = try Arguments(args, valued: [], flags: [])
+        _ = try Self.arguments(args, for: "stages")
         for d in StageTable.all {
             console.print("\(d.id): \(d.summary)")
             printOptions(d.options, indent: "  ")
@@ -242,7 +142,7 @@ public struct CLI: Sendable {
     }
 
     func listRules(_ args: [String]) throws(PipelineError) -> ExitCode {
-        _ = try Arguments(args, valued: [], flags: [])
+        _ = try Self.arguments(args, for: "rules")
         for r in Rules.all {
             let level = r.offByDefault ? "off" : r.severity.rawValue
             console.print(
@@ -253,7 +153,7 @@ public struct CLI: Sendable {
     }
 
     func printSchema(_ args: [String]) throws(PipelineError) -> ExitCode {
-        _ = try Arguments(args, valued: [], flags: [])
+        _ = try Self.arguments(args, for: "schema")
         console.write(JSONWriter.pretty(PipelineSchema.make(catalog: StageTable.all, formats: Reporters.formats)))
         return .clean
     }

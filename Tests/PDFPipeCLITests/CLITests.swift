@@ -168,7 +168,7 @@ final class CLITests: XCTestCase {
             (["run"], "pdfpipe: error: run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]"),
             (
                 ["run", "pipelines/default.json", "--jobz", "2"],
-                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --timeout, --memory-limit, --baseline, --quiet, --force, --isolate, --offline, --allow-empty, --ratchet, --resume, --verbose)"
+                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --force, --isolate, --timeout, --memory-limit, --offline, --allow-empty, --baseline, --ratchet, --resume, --verbose, --quiet)"
             ),
             (
                 ["run", "pipelines/default.json", "--jobs", "-3"],
@@ -180,7 +180,7 @@ final class CLITests: XCTestCase {
             ),
             (
                 ["run", "pipelines/default.json", "--fail-on", "errors"],
-                "pdfpipe: error: --fail-on: expected one of error, warning, note, never, got 'errors'"
+                "pdfpipe: error: --fail-on: expected one of 'error' | 'warning' | 'note' | 'never', got 'errors'; did you mean 'error'?"
             ),
             (
                 ["run", "pipelines/default.json", "samples/missing.pdf"],

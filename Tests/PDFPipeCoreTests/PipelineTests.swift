@@ -114,11 +114,12 @@ final class PipelineTests: XCTestCase {
         )
         assertError(
             #"{"stages": [{"use": "note"}], "report": {"formats": ["jsno"]}}"#,
-            "p.json:1:54: error: report.formats[0]: unknown format 'jsno'; did you mean 'json'? (known formats: json, junit)"
+            "p.json:1:54: error: report.formats[0]: expected one of 'json' | 'junit', got 'jsno'; did you mean 'json'?"
         )
         assertError(
             #"{"stages": [{"use": "note"}], "report": {"failOn": "errors"}}"#,
-            "p.json:1:52: error: report.failOn: expected one of 'error' | 'warning' | 'note' | 'never', got 'errors'")
+            "p.json:1:52: error: report.failOn: expected one of 'error' | 'warning' | 'note' | 'never', got 'errors'; did you mean 'error'?"
+        )
     }
 
     func testPageRanges() throws {

@@ -1,0 +1,256 @@
+import PDFPipeCore
+import PDFPipeStages
+
+/// One option of a command, described once (#22, 1): `Arguments` parses with it, `--help` is made
+/// from it, and a test holds the README's synopsis and flag table to it.
+struct Flag: Sendable {
+    var name: String
+    /// The value's placeholder (`DIR`); nil for a flag that takes none.
+    var value: String?
+    var help: String
+    /// The pipeline key the flag overrides (`jobs`, `report.failOn`): its value is checked by that
+    /// key's declaration in `Pipeline.keys`, so file and flag accept the same values.
+    var key: String?
+
+    /// A flag that takes a value.
+    init(_ name: String, _ value: String, _ help: String, key: String? = nil) {
+        self.name = name
+        self.value = value
+        self.help = help
+        self.key = key
+    }
+
+    /// A flag that takes none.
+    init(_ name: String, _ help: String) {
+        self.name = name
+        self.help = help
+    }
+
+    /// `--out DIR`, `--force`.
+    var usage: String { value.map { "\(name) \($0)" } ?? name }
+}
+
+/// A command of the command line.
+struct Command: Sendable {
+    var name: String
+    /// One line for `pdfpipe --help`.
+    var summary: String
+    /// What follows the command name before the flags (`PIPELINE [INPUT...]`).
+    var operands: String
+    var about: String
+    var flags: [Flag]
+    /// After the options (exit codes).
+    var footer: String?
+
+    init(
+        _ name: String, operands: String = "", summary: String, about: String, flags: [Flag] = [],
+        footer: String? = nil
+    ) {
+        self.name = name
+        self.operands = operands
+        self.summary = summary
+        self.about = about
+        self.flags = flags
+        self.footer = footer
+    }
+
+    /// `pdfpipe run PIPELINE [INPUT...] [--out DIR] …`, as the README's synopsis writes it.
+    var synopsis: String {
+        (["pdfpipe", name] + (operands.isEmpty ? [] : [operands]) + flags.map { "[\($0.usage)]" }).joined(
+            separator: " ")
+    }
+
+    var help: String {
+        // The synopsis broken between flags, continued under the operands.
+        let lead = "Usage: pdfpipe \(name) "
+        var lines: [String] = []
+        var line = lead + operands
+        for part in flags.map({ "[\($0.usage)]" }) {
+            if line.count + 1 + part.count > 100 {
+                lines.append(line)
+                line = String(repeating: " ", count: lead.count) + part
+            } else {
+                line += (line.hasSuffix(" ") ? "" : " ") + part
+            }
+        }
+        lines.append(line)
+        var text = lines.joined(separator: "\n") + "\n\n" + Self.wrap(about, width: 100)
+        if !flags.isEmpty {
+            text += "\n\nOptions:\n"
+            let rows = flags.map { ($0.usage, $0.help) } + [("-h, --help", "show this help")]
+            text += rows.map { usage, help in
+                let head = "  " + usage.padding(toLength: max(usage.count, 17), withPad: " ", startingAt: 0) + "  "
+                let lines = Self.wrap(help, width: 100 - head.count).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                let indent = String(repeating: " ", count: head.count)
+                return head + lines.joined(separator: "\n" + indent)
+            }.joined(separator: "\n")
+        }
+        if let footer { text += "\n\n" + Self.wrap(footer, width: 100) }
+        return text
+    }
+
+    /// Breaks text into lines of at most `width` characters at spaces.
+    static func wrap(_ text: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension CLI {
+    private static let exitCodes =
+        "Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments, 3 internal failure, 130/143 interrupted (SIGINT/SIGTERM; the report says incomplete; --resume goes on from there)."
+
+    /// Every command, in the order `pdfpipe --help` lists them.
+    static let commandTable: [Command] = [
+        Command(
+            "init", summary: "write a starter pipeline (--for link-audit, thumbnails, text or ci)",
+            about:
+                "Writes a starter pipeline (default FILE: pdfpipe.json) for one job, and the JSON Schema of pipelines beside it (pipeline.schema.json, which the pipeline names in \"$schema\" so that editors check and complete it). KIND: \(starters.map(\.name).joined(separator: ", ")) (default link-audit). An existing FILE is kept unless --force. Prints the command to run next.",
+            flags: [
+                Flag("--for", starters.map(\.name).joined(separator: "|"), "the job the pipeline is for"),
+                Flag("--out", "FILE", "where to write it (default pdfpipe.json)"),
+                Flag("--force", "replace an existing FILE"),
+            ]),
+        Command(
+            "run", operands: "PIPELINE [INPUT...]", summary: "run a pipeline over PDF files and folders",
+            about:
+                "Runs the stages of PIPELINE (a JSON file) over the inputs: files, folders (searched recursively for *.pdf) and globs (quote them: 'docs/**/*.pdf'). Inputs given here replace the pipeline's \"inputs\". Writes the reports to the output folder.",
+            flags: [
+                Flag(
+                    "--out", "DIR", "output folder (default: the pipeline's \"output\", else out/NAME)", key: "output"),
+                Flag(
+                    "--jobs", "N",
+                    "documents processed at once (default: the pipeline's \"jobs\", else one per processor)",
+                    key: "jobs"),
+                Flag(
+                    "--format", "LIST",
+                    "report formats, comma-separated (\(Reporters.formats.joined(separator: ", "))); default: the pipeline's report.formats, else json"
+                ),
+                Flag(
+                    "--fail-on", "LEVEL",
+                    "error | warning | note | never: exit 1 when a finding is at or above LEVEL (default: the pipeline's report.failOn, else error)",
+                    key: "report.failOn"),
+                Flag(
+                    "--shard", "K/N",
+                    "run only the K-th of N deterministic parts of the batch (by a stable hash of each input's path); join the parts' reports with pdfpipe merge"
+                ),
+                Flag("--force", "redo work incremental stages would skip (thumbnails up to date)"),
+                Flag(
+                    "--isolate",
+                    "run each document in a worker process: a crash, hang or memory blow-up costs that document only (pdf.crashed, pdf.timeout, …)"
+                ),
+                Flag(
+                    "--timeout", "SECONDS", "stop a document that takes longer (turns --isolate on)",
+                    key: "timeoutSeconds"),
+                Flag(
+                    "--memory-limit", "MB", "address-space limit of each worker process (turns --isolate on)",
+                    key: "memoryLimitMB"),
+                Flag(
+                    "--offline",
+                    "no network: the external link check skips http(s) links (files, mailto: and fragments of local PDFs are still checked)"
+                ),
+                Flag("--allow-empty", "accept a batch with no PDF (otherwise an error, exit 2)"),
+                Flag(
+                    "--baseline", "FILE",
+                    "findings already in FILE (pdfpipe baseline, or an earlier report.json) are \"unchanged\" and do not fail the run; the others are \"new\" (default: the pipeline's report.baseline)",
+                    key: "report.baseline"),
+                Flag(
+                    "--ratchet",
+                    "also exit 1 when findings of the baseline are fixed, until the baseline is updated (default: the pipeline's report.ratchet)"
+                ),
+                Flag(
+                    "--resume",
+                    "go on with an interrupted run in the same output folder: documents its results.jsonl records (same pipeline, same file) are not redone"
+                ),
+                Flag("--verbose", "also list the notes"),
+                Flag("--quiet", "print nothing but errors (and the summary line when the run fails)"),
+            ], footer: exitCodes),
+        Command(
+            "validate", operands: "PIPELINE", summary: "check a pipeline file without opening any document",
+            about:
+                "Checks a pipeline file (JSON syntax, stages, options, rules, report settings) without opening any document. Exit code 0 when valid, 2 otherwise."
+        ),
+        Command(
+            "merge", operands: "REPORT.json...", summary: "join the reports of shards (--shard K/N) into one",
+            about:
+                "Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over the whole batch writes: the same documents, order and summary. Writes the formats asked for (default json) to DIR (default out/merged). Exit codes as for run, judged on the merged findings at --fail-on, else the pipeline file's report.failOn (never a shard's --fail-on), so the merge step can be the CI gate. A set with a missing or repeated shard is refused (exit 2) unless --allow-partial (the merged report is then marked incomplete). --baseline compares the merged findings with FILE afresh (otherwise the shards' comparison stands).",
+            flags: [
+                Flag("--out", "DIR", "output folder (default out/merged)"),
+                Flag("--format", "LIST", "report formats, comma-separated (default json)"),
+                Flag(
+                    "--fail-on", "LEVEL", "error | warning | note | never (default: the pipeline's report.failOn)",
+                    key: "report.failOn"),
+                Flag("--allow-partial", "merge a set with a missing shard (the report says incomplete)"),
+                Flag("--baseline", "FILE", "compare the merged findings with FILE", key: "report.baseline"),
+                Flag("--ratchet", "also exit 1 when findings of the baseline are fixed"),
+                Flag("--verbose", "also list the notes"),
+                Flag("--quiet", "print nothing but errors (and the summary line when the merge fails)"),
+            ], footer: exitCodes),
+        Command(
+            "baseline", operands: "REPORT.json",
+            summary: "write a report's findings as a baseline (run --baseline FILE)",
+            about:
+                "Writes the findings of a report as a baseline (default FILE: pdfpipe-baseline.json): their fingerprints, rule, page and message, sorted, to keep under version control. Runs given --baseline FILE then fail only on findings not in it. Run it again to accept the current findings (after fixes, with --ratchet).",
+            flags: [Flag("--out", "FILE", "where to write it (default pdfpipe-baseline.json)")]),
+        Command(
+            "stages", summary: "list the stages with their options and defaults",
+            about: "Lists every stage with its options, their types and defaults."),
+        Command(
+            "rules", summary: "list the rule ids with their default severities",
+            about: "Lists every rule id with its default severity and meaning."),
+        Command(
+            "schema", summary: "print the JSON Schema of pipeline files",
+            about: "Prints the JSON Schema of pipeline files (the one in pipelines/)."),
+    ]
+
+    static func command(_ name: String) -> Command? { commandTable.first { $0.name == name } }
+
+    /// Parses the arguments of a command by its flags.
+    static func arguments(_ args: [String], for name: String) throws(PipelineError) -> Arguments {
+        let flags = command(name)?.flags ?? []
+        return try Arguments(
+            args, valued: flags.filter { $0.value != nil }.map(\.name),
+            flags: flags.filter { $0.value == nil }.map(\.name),
+            listed: flags.map(\.name))
+    }
+
+    /// The value of a flag that overrides a pipeline key, checked by that key's declaration (nil:
+    /// not given).
+    static func value(of flagName: String, in a: Arguments, command name: String) throws(PipelineError) -> JSONValue? {
+        guard let raw = a.values[flagName] else { return nil }
+        guard let key = command(name)?.flags.first(where: { $0.name == flagName })?.key,
+            let spec = Self.spec(key)
+        else { return .string(raw) }
+        let v: JSONValue
+        switch spec.kind {
+        case .integer: v = Int(raw).map(JSONValue.int) ?? .string(raw)
+        case .number: v = Double(raw).map(JSONValue.double) ?? .string(raw)
+        default: v = .string(raw)
+        }
+        return try spec.validated(v, path: flagName) { path, message in
+            PipelineError(file: nil, message: "\(path): \(message)")
+        }
+    }
+
+    /// The declaration of a pipeline key (`report.failOn`).
+    static func spec(_ path: String) -> OptionSpec? {
+        var specs = Pipeline.keys(catalog: StageTable.all, formats: Reporters.formats)
+        var found: OptionSpec?
+        for part in path.split(separator: ".") {
+            guard let s = specs.first(where: { $0.key == part }) else { return nil }
+            found = s
+            if case .object(let sub) = s.kind { specs = sub } else { specs = [] }
+        }
+        return found
+    }
+}
