@@ -38,6 +38,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]),
         // Linux calls Swift's Glibc module lacks (renameat2, pipe2, prctl, close_range).
         .target(name: "CSystem"),
+        .target(name: "SystemIO"),
         // MuPDF behind a C shim (its errors are longjmps Swift cannot cross). Without the trait the
         // shim is compiled without MuPDF and says it is not there.
         .target(
@@ -57,19 +58,19 @@ let package = Package(
         // The one module that imports the C libraries.
         .target(
             name: "PDFBridge",
-            dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl", "CSystem", "CMuPDF"]),
+            dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl", "CSystem", "CMuPDF", "SystemIO"]),
         // Pipeline model, runner, findings, reporters: no C.
-        .target(name: "PDFPipeCore"),
+        .target(name: "PDFPipeCore", dependencies: ["SystemIO"]),
         // The stages: core + bridge.
         .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge"]),
         // Argument parsing and commands.
-        .target(name: "PDFPipeCLI", dependencies: ["PDFPipeCore", "PDFPipeStages"]),
+        .target(name: "PDFPipeCLI", dependencies: ["PDFPipeCore", "PDFPipeStages", "SystemIO"]),
         .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages"]),
         // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
         .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge"]),
         // Where the tests find samples/.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge", "TestSupport"]),
+        .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge", "SystemIO", "TestSupport"]),
         .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "TestSupport"]),
         .testTarget(
             name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),

@@ -1,5 +1,6 @@
 internal import CPoppler
 import Foundation
+import SystemIO
 
 /// Checksums through GLib's `GChecksum` (linked already through poppler-glib): no hand-written
 /// hash in the project. `GChecksum` objects are freed before each function returns.
@@ -21,8 +22,7 @@ public enum Checksum {
         defer { g_checksum_free(c) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = buffer.withUnsafeMutableBytes { SystemIO.read(fd, into: $0) }
             guard n >= 0 else { return nil }
             if n == 0 { break }
             buffer.withUnsafeBufferPointer { g_checksum_update(c, $0.baseAddress, gssize(n)) }

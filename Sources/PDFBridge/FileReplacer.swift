@@ -1,5 +1,6 @@
 internal import CSystem
 import Foundation
+import SystemIO
 
 /// Writes files atomically (readers see the old content or the new, never half of one) without a
 /// new inode for every file that replaces an older one, for thumbnails by the thousand, re-rendered
@@ -55,19 +56,7 @@ public final class FileReplacer {
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw WriteError(path: path, reason: Self.errnoText()) }
         }
-        var failure: String?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    failure = Self.errnoText()
-                    return
-                }
-                offset += n
-            }
-        }
+        let failure = SystemIO.writeAll(fd, bytes) ? nil : Self.errnoText()
         fchmod(fd, 0o644)
         close(fd)
         if let failure {
@@ -88,5 +77,5 @@ public final class FileReplacer {
         }
     }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
+    static func errnoText() -> String { SystemIO.errnoText() }
 }

@@ -2,6 +2,7 @@ internal import CQPDF
 internal import CSystem
 import Glibc
 import Synchronization
+import SystemIO
 
 /// What a qpdf job printed, by channel; collected per job (a private logger), never printed.
 public final class QPDFJobLog {
@@ -144,9 +145,9 @@ extension QPDFJob {
             close(output[0])
             return nil
         }
-        Array(json.utf8).withUnsafeBytes { writeAll(input[1], $0) }
+        _ = SystemIO.writeAll(input[1], Array(json.utf8))
         close(input[1])
-        let text = String(decoding: readAll(output[0]), as: UTF8.self)
+        let text = String(decoding: SystemIO.readAll(output[0]), as: UTF8.self)
         close(output[0])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -179,34 +180,13 @@ extension QPDFJob {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         pdfpipe_child_close_from(3)
-        let json = String(decoding: readAll(0), as: UTF8.self)
+        let json = String(decoding: SystemIO.readAll(0), as: UTF8.self)
         let (status, log) = run(json: json)
         var out = ""
         for (prefix, lines) in [("W ", log.warnings), ("E ", log.errors), ("I ", log.info)] {
             for line in lines { out += prefix + line + "\n" }
         }
-        Array(out.utf8).withUnsafeBytes { writeAll(1, $0) }
+        _ = SystemIO.writeAll(1, Array(out.utf8))
         return Int32(status)
-    }
-}
-
-private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-    var done = 0
-    while done < bytes.count {
-        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        done += n
-    }
-}
-
-private func readAll(_ fd: Int32) -> [UInt8] {
-    var data: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return data }
-        data += buffer[0..<n]
     }
 }

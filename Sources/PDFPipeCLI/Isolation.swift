@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import SystemIO
 
 #if canImport(Glibc)
     import Glibc
@@ -235,8 +236,7 @@ final class WorkerProcess: @unchecked Sendable {
             let r = poll(&p, 1, wait)
             if r < 0 && errno == EINTR { continue }
             if r == 0 { return .timedOut }
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { SystemIO.read(output, into: $0) }
             if n <= 0 { return .closed }
             buffer.append(contentsOf: chunk[..<n])
         }
@@ -341,15 +341,5 @@ extension CLI {
     }
 
     /// Writes all of `text` to a descriptor; false when it is closed.
-    static func writeAll(_ text: String, to fd: Int32) -> Bool {
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes[done...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
-        }
-        return true
-    }
+    static func writeAll(_ text: String, to fd: Int32) -> Bool { SystemIO.writeAll(fd, Array(text.utf8)) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// A file's bytes, mapped read-only: the object reader touches only the pages it parses, so a
 /// 200 MB document no longer costs 200 MB of copies twice over (445 MB for `validate-links`
@@ -20,12 +21,12 @@ final class MappedFile {
     /// Opens `path` if it is a regular file of at most `maxBytes`; returns the descriptor and size.
     static func openRegular(_ path: String, maxBytes: Int = .max) throws(Refusal) -> (fd: Int32, size: Int) {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw Refusal(description: "cannot open the file: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Refusal(description: "cannot open the file: \(SystemIO.errnoText())") }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = errno
             close(fd)
-            throw Refusal(description: "cannot read the file's status: \(String(cString: strerror(e)))")
+            throw Refusal(description: "cannot read the file's status: \(SystemIO.errnoText(e))")
         }
         guard st.st_mode & S_IFMT == S_IFREG else {
             close(fd)
@@ -64,7 +65,7 @@ final class MappedFile {
             return
         }
         guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
-            throw Refusal(description: "cannot map the file: \(String(cString: strerror(errno)))")
+            throw Refusal(description: "cannot map the file: \(SystemIO.errnoText())")
         }
         mapped = p
         bytes = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: size)

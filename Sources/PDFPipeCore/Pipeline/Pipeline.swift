@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// A stage as the pipeline configures it.
 public struct ConfiguredStage: Sendable {
@@ -90,7 +91,7 @@ public struct Pipeline: Sendable {
     static func describe(_ error: Error) -> String {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code))).lowercased()
+            return SystemIO.errnoText(Int32(underlying.code)).lowercased()
         }
         if ns.domain == NSCocoaErrorDomain && (ns.code == NSFileReadNoSuchFileError || ns.code == 260) {
             return "no such file"

@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// Where a run's document results go as documents finish, so that memory does not grow with the
 /// batch: `results.jsonl` in the output folder, one line per document, each line written whole with
@@ -85,7 +86,7 @@ public final class ResultStore: Sendable {
         }
         var template = Array("\(directory)/.\(Self.fileName).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw OpenError(path: path, reason: SystemIO.errnoText()) }
         self.fd = fd
         // Not inherited by the isolation workers this process starts.
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -112,7 +113,7 @@ public final class ResultStore: Sendable {
             throw OpenError(path: path, reason: "cannot write: \(failure)")
         }
         guard rename(tmp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemIO.errnoText()
             close(fd)
             unlink(tmp)
             throw OpenError(path: path, reason: reason)
@@ -129,8 +130,7 @@ public final class ResultStore: Sendable {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 22)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { SystemIO.read(fd, into: $0) }
             guard n > 0 else { return }
             var start = 0
             for k in 0..<n where chunk[k] == 0x0A {
@@ -191,7 +191,7 @@ public final class ResultStore: Sendable {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }) else {
             return nil
         }
-        guard let bytes = FileIO.read(fd, count: slot.length, at: slot.offset) else { return nil }
+        guard let bytes = SystemIO.read(fd, count: slot.length, at: slot.offset) else { return nil }
         var parser = JSONParser(bytes: bytes, tracksLocations: false)
         return try? parser.parseDocument()
     }
@@ -201,7 +201,7 @@ public final class ResultStore: Sendable {
     /// links is a few milliseconds), or by parsing it when the text is not as expected.
     public func documentText(_ index: Int, indent: Int) -> [UInt8]? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),
-            let bytes = FileIO.read(fd, count: slot.length, at: slot.offset)
+            let bytes = SystemIO.read(fd, count: slot.length, at: slot.offset)
         else { return nil }
         let fast: [UInt8]? = bytes.withUnsafeBytes { raw in
             guard let doc = JSONScanner.members(in: raw)?.first(where: { $0.key == "document" }) else { return nil }
@@ -228,7 +228,7 @@ public final class ResultStore: Sendable {
 
     public func reporterDocument(_ index: Int) -> DocumentResult? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),
-            let bytes = FileIO.read(fd, count: slot.length, at: slot.offset)
+            let bytes = SystemIO.read(fd, count: slot.length, at: slot.offset)
         else { return nil }
         let value: JSONValue? = bytes.withUnsafeBytes { raw in
             guard let top = JSONScanner.members(in: raw), let doc = top.first(where: { $0.key == "document" }),
@@ -295,8 +295,8 @@ extension ResultStore.State {
     /// failed write is remembered (`finish` reports it) and stops further writes.
     mutating func record(_ line: [UInt8], at index: Int, of result: DocumentResult, fd: Int32) {
         guard failure == nil else { return }
-        guard FileIO.writeAll(fd, line, at: end) else {
-            failure = String(cString: strerror(errno))
+        guard SystemIO.writeAll(fd, line, at: end) else {
+            failure = SystemIO.errnoText()
             return
         }
         slots[index] = ResultStore.Slot(offset: end, length: line.count)
@@ -307,38 +307,5 @@ extension ResultStore.State {
     mutating func count(_ d: DocumentResult) {
         summary.add(d)
         for f in d.findings where f.baseline != .unchanged { gating[f.severity, default: 0] += 1 }
-    }
-}
-
-/// Positioned reads and writes that go on after EINTR and short transfers.
-enum FileIO {
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                done += n
-            }
-            return true
-        }
-    }
-
-    static func read(_ fd: Int32, count: Int, at offset: Int) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: count)
-        let ok = out.withUnsafeMutableBytes { raw -> Bool in
-            var done = 0
-            while done < count {
-                let n = pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                done += n
-            }
-            return true
-        }
-        return ok ? out : nil
     }
 }

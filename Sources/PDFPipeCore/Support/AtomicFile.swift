@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// Writes files so that readers see the old content or the new, never half of one: the bytes go to
 /// a temporary file in the same folder, are flushed, and the file is renamed over the target.
@@ -63,7 +64,7 @@ public enum AtomicFile {
                 buffer.removeAll(keepingCapacity: true)
                 return
             }
-            if !writeAll(fd, buffer) { failure = errnoText() }
+            if !SystemIO.writeAll(fd, buffer) { failure = errnoText() }
             buffer.removeAll(keepingCapacity: true)
         }
 
@@ -83,22 +84,6 @@ public enum AtomicFile {
         }
     }
 
-    /// Writes all of `bytes`, going on after EINTR and short writes. False on an error (errno set).
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-    }
-
     /// Creates a folder and its parents.
     public static func makeDirectory(_ dir: String) throws(WriteError) {
         do {
@@ -108,5 +93,5 @@ public enum AtomicFile {
         }
     }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
+    static func errnoText() -> String { SystemIO.errnoText() }
 }
