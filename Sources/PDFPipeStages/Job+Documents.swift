@@ -283,14 +283,13 @@ final class ObjectSourceBox: PendingFindings {
         // One problem, one finding: the objects are counted, the first ones named. qpdf's own
         // warnings about them (above) come first when it gave any.
         guard let first = damaged.first, job.findings.count == before else { return }
-        let shown = damaged.prefix(3).map(\.reason).joined(separator: "; ")
-        let more = damaged.count > 3 ? "; and \(damaged.count - 3) more" : ""
+        let named = Abridged(damaged, limit: 3).joined(separator: "; ", more: { "; and \($0) more" }, text: \.reason)
         let what = damaged.count == 1 ? "an object" : "\(damaged.count) objects"
         job.report(
             Finding(
                 rule: "pdf.damaged", object: first.object.description,
                 message:
-                    "pdfpipe's reader could not read \(what) as written (\(shown)\(more)); read through qpdf's recovery"
+                    "pdfpipe's reader could not read \(what) as written (\(named)); read through qpdf's recovery"
             ))
     }
 }

@@ -64,8 +64,6 @@ public struct BrokenTarget: Sendable, Equatable {
 /// Page lists for people: `page 3`, `pages 3, 7, 12 and 41 more`.
 public enum Pages {
     public static func list(_ pages: [Int], limit: Int = 5) -> String {
-        let shown = pages.prefix(limit).map(String.init).joined(separator: ", ")
-        let more = pages.count > limit ? " and \(pages.count - limit) more" : ""
-        return "page\(pages.count == 1 ? "" : "s") \(shown)\(more)"
+        "page\(pages.count == 1 ? "" : "s") " + Abridged(pages, limit: limit).joined { String($0) }
     }
 }

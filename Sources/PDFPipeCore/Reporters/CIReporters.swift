@@ -311,11 +311,12 @@ public struct MarkdownReporter: Reporter {
         if !targets.isEmpty {
             out += "## Broken targets\n\nEach once, with every document that links to it (\(targets.count) in all).\n\n"
             out += "| target | rule | links | used in |\n|---|---|---:|---|\n"
-            for t in targets.prefix(50) {
+            let rows = Abridged(targets, limit: 50)
+            for t in rows.shown {
                 out +=
                     "| \(Escape.markdown(t.target)) | `\(t.rule)` | \(t.count) | \(Escape.markdown(t.usesText(limit: 5))) |\n"
             }
-            if targets.count > 50 { out += "\n… and \(targets.count - 50) more in report.html and report.json\n" }
+            out += rows.tail { "\n… and \($0) more in report.html and report.json\n" }
             out += "\n"
         }
         let listed: (Finding) -> Bool = { $0.severity >= .warning && $0.baseline != .unchanged }
@@ -413,9 +414,8 @@ public struct GitHubReporter: Reporter {
                 let command = severity == .error ? "error" : (severity == .warning ? "warning" : "notice")
                 var message = f.message
                 if !p.pages.isEmpty {
-                    let shown = p.pages.prefix(5).joined(separator: ", ")
-                    let more = p.pages.count > 5 ? " and \(p.pages.count - 5) more" : ""
-                    message = "page\(p.pages.count == 1 ? "" : "s") \(shown)\(more): " + message
+                    let pages = Abridged(p.pages, limit: 5).joined { $0 }
+                    message = "page\(p.pages.count == 1 ? "" : "s") \(pages): " + message
                 }
                 if let h = f.hint { message += " (fix: \(h))" }
                 out +=

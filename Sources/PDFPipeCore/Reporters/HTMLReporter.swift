@@ -78,12 +78,13 @@ public struct HTMLReporter: Reporter {
             body +=
                 "<section class=\"targets\"><h2>Broken targets <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
             body += "<tr><th>target</th><th>rule</th><th>links</th><th>used in</th></tr>"
-            for t in targets.prefix(500) {
+            let rows = Abridged(targets, limit: 500)
+            for t in rows.shown {
                 body +=
                     "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
             }
             body +=
-                "</table>" + (targets.count > 500 ? "<p>… and \(targets.count - 500) more in report.json</p>" : "")
+                "</table>" + rows.tail { "<p>… and \($0) more in report.json</p>" }
                 + "</section>\n"
         }
         if !perRule.isEmpty {
