@@ -77,12 +77,11 @@ extension CLI {
                 outputDirectory: outDir, inputRoot: set.root, timeout: pipeline.timeoutSeconds,
                 memoryLimitMB: pipeline.memoryLimitMB,
                 force: pipeline.force || resume, offline: pipeline.offline)
-            // Workers ask this process's URL checkers (one per validate-links stage), so each URL
+            // Workers' stages ask this process's (validate-links: its URL checker), so each URL
             // is requested once per run and the cache is written once.
-            let checkers = pipeline.stages.map { ($0.stage as? ValidateLinksStage)?.checker }
-            pool.checkURLs = { index, keys in
-                guard index >= 0, index < checkers.count, let checker = checkers[index] else { return [:] }
-                return checker.check(keys)
+            let stages = pipeline.stages.map(\.stage)
+            pool.answer = { index, question in
+                stages.indices.contains(index) ? stages[index].answer(question) : .null
             }
             runner.isolate = { pool.run($0, pageWorkers: $1) }
             isolated = pool

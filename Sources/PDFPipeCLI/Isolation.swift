@@ -27,8 +27,11 @@ final class IsolatedRunner: Sendable {
     let offline: Bool
     let documentsPerWorker = 100
     private let idle = Locked<[WorkerProcess]>([])
-    /// Answers a worker's URL questions (stage index, keys); set before the first document.
-    nonisolated(unsafe) var checkURLs: (@Sendable (Int, [URLChecker.Key]) -> [URLChecker.Key: URLFetch])?
+    /// Answers a worker's question for its stage at an index (`Stage.answer`); set before the first document.
+    nonisolated(unsafe) var answer: (@Sendable (Int, JSONValue) -> JSONValue)?
+    /// A line from a worker that is a question, not a result: `{"$question": {"stage": i, "body": …}}`
+    /// (no result has a key starting with '$').
+    static let questionPrefix = #"{"$question":"#
 
     init(
         executable: String, pipelineFile: String, outputDirectory: String, inputRoot: String, timeout: Double,
@@ -77,12 +80,11 @@ final class IsolatedRunner: Sendable {
         // The time the parent spends on a worker's URL questions is not the document's.
         var remaining = timeout
         var started = DispatchTime.now().uptimeNanoseconds
-        while case .line(let text) = answer, text.hasPrefix(#"{"check":"#) {
+        while case .line(let text) = answer, text.hasPrefix(Self.questionPrefix) {
             if timeout > 0 { remaining -= Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-            let question = (try? JSONParser.parse(text)) ?? .null
-            let fetches =
-                checkURLs?(question["check"]?.intValue ?? -1, URLChecker.keys(from: question["keys"] ?? .null)) ?? [:]
-            let reply = JSONWriter.compact(["fetches": URLChecker.answer(fetches)]) + "\n"
+            let question = (try? JSONParser.parse(text))?["$question"] ?? .null
+            let body = self.answer?(question["stage"]?.intValue ?? -1, question["body"] ?? .null) ?? .null
+            let reply = JSONWriter.compact(["answer": body]) + "\n"
             started = DispatchTime.now().uptimeNanoseconds
             answer =
                 worker.send(reply, keepStderrOffset: true)
@@ -306,15 +308,14 @@ extension CLI {
         var pipeline = try loadPipeline(file, environment: a.flags.contains("--offline") ? .offline : .required)
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
-        // URL questions go to the parent, which checks each URL once for the whole run.
+        // The stages' shared work (validate-links: each URL once for the whole run) is the parent's.
         for (index, configured) in pipeline.stages.enumerated() {
-            guard let stage = configured.stage as? ValidateLinksStage else { continue }
-            stage.checker.forward = { keys in
-                let question = JSONWriter.compact(["check": .int(index), "keys": URLChecker.request(keys)]) + "\n"
+            configured.stage.forwardQuestions { body in
+                let question = JSONWriter.compact(["$question": ["stage": .int(index), "body": body]]) + "\n"
                 guard Self.writeAll(question, to: answers), let line = Swift.readLine(),
                     let reply = try? JSONParser.parse(line)
-                else { return [:] }
-                return URLChecker.fetches(from: reply["fetches"] ?? .null)
+                else { return .null }
+                return reply["answer"] ?? .null
             }
         }
         // Test hooks (debug builds only): how a crash in a C library, and a Swift trap, look to the parent.

@@ -40,10 +40,22 @@ public protocol Stage: Sendable {
     /// Called once after the last document of a run (to save what a stage keeps across runs, such
     /// as the URL cache of validate-links). The default does nothing.
     func runFinished() throws
+
+    /// With process isolation, the stage's work that is shared by the whole run (validate-links:
+    /// each URL requested once per run) stays in the parent process: a worker process's copy of
+    /// the stage asks (`forwardQuestions`), the parent's copy answers here. The CLI carries the
+    /// JSON both ways without knowing what is asked. The default answers null.
+    func answer(_ question: JSONValue) -> JSONValue
+
+    /// In a worker process, before the first document: where this stage's questions go (`ask`
+    /// returns the parent's `answer`). The default asks nothing.
+    func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue)
 }
 
 extension Stage {
     public func runFinished() throws {}
+    public func answer(_ question: JSONValue) -> JSONValue { .null }
+    public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue) {}
 }
 
 /// Thrown by a stage when a document cannot be processed further: becomes a finding with `rule`,

@@ -66,6 +66,15 @@ public struct ValidateLinksStage: Stage {
         try checker.saveCache()
     }
 
+    /// A worker's URLs, checked by this process's checker (once per run, whichever worker asks).
+    public func answer(_ question: JSONValue) -> JSONValue {
+        ["fetches": URLChecker.answer(checker.check(URLChecker.keys(from: question)))]
+    }
+
+    public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue) {
+        checker.forward = { keys in URLChecker.fetches(from: ask(URLChecker.request(keys))["fetches"] ?? .null) }
+    }
+
     public func run(_ job: inout Job) throws {
         let tables = try job.linkTables()
         var audit = LinkAudit(
