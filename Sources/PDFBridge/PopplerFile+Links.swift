@@ -2,11 +2,21 @@ internal import CPoppler
 
 /// A link as poppler maps it on a page (`poppler_page_get_link_mapping`): a second opinion for
 /// pdfpipe's own reading of the raw objects. Poppler drops links it cannot parse.
+/// What a link does, as pdfpipe's inventory (`links[].kind` in report.json) and poppler's reading
+/// both name it; the raw values are the report's.
+public enum LinkKind: String, Sendable, CaseIterable {
+    case goto, gotor, uri, launch, named, javascript
+    /// Any other action type (the action's `/S` is in `action`).
+    case other
+    /// No target at all.
+    case none
+}
+
 public struct PopplerLink: Sendable, Equatable {
     /// The link area as poppler gives it: relative to the crop box origin, turned by `/Rotate`.
     public var area: PDFRect
     /// `goto`, `gotor`, `uri`, `launch`, `named`, `javascript`, `other` (anything else), `none`.
-    public var kind: String
+    public var kind: LinkKind
     /// For `goto` and `gotor`: the destination (a named one is left unresolved, see `name`).
     public var destination: PopplerDestination?
     /// The raw bytes of a named destination.
@@ -46,31 +56,31 @@ extension PopplerFilePage {
     }
 
     private static func link(_ m: PopplerLinkMapping) -> PopplerLink {
-        var l = PopplerLink(area: PDFRect(m.area.x1, m.area.y1, m.area.x2, m.area.y2), kind: "none")
+        var l = PopplerLink(area: PDFRect(m.area.x1, m.area.y1, m.area.x2, m.area.y2), kind: .none)
         guard let action = m.action else { return l }
         switch action.pointee.type {
         case POPPLER_ACTION_GOTO_DEST:
-            l.kind = "goto"
+            l.kind = .goto
             (l.destination, l.name) = destination(action.pointee.goto_dest.dest)
         case POPPLER_ACTION_GOTO_REMOTE:
-            l.kind = "gotor"
+            l.kind = .gotor
             (l.destination, l.name) = destination(action.pointee.goto_remote.dest)
             l.file = string(action.pointee.goto_remote.file_name)
         case POPPLER_ACTION_URI:
-            l.kind = "uri"
+            l.kind = .uri
             l.uri = string(action.pointee.uri.uri)
         case POPPLER_ACTION_LAUNCH:
-            l.kind = "launch"
+            l.kind = .launch
             l.file = string(action.pointee.launch.file_name)
         case POPPLER_ACTION_NAMED:
-            l.kind = "named"
+            l.kind = .named
             l.namedAction = string(action.pointee.named.named_dest)
         case POPPLER_ACTION_JAVASCRIPT:
-            l.kind = "javascript"
+            l.kind = .javascript
         case POPPLER_ACTION_NONE:
-            l.kind = "none"
+            l.kind = .none
         default:
-            l.kind = "other"
+            l.kind = .other
         }
         return l
     }

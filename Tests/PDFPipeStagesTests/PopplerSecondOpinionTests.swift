@@ -69,15 +69,14 @@ final class PopplerSecondOpinionTests: XCTestCase {
                     XCTAssertEqual(px.height, b.area.height, accuracy: 0.01, key)
 
                     var theirPage: Int? = b.destination?.page
-                    if b.kind == "goto", let bytes = b.name { theirPage = p.findDestination(bytes: bytes)?.page }
+                    if b.kind == .goto, let bytes = b.name { theirPage = p.findDestination(bytes: bytes)?.page }
                     if theirPage == 0 { theirPage = nil }
-                    let ourKind = a.kind == "other" ? "other" : a.kind
                     let mismatch =
-                        ourKind != b.kind
-                        ? "kind \(ourKind) vs \(b.kind)"
+                        a.kind != b.kind
+                        ? "kind \(a.kind.rawValue) vs \(b.kind.rawValue)"
                         : a.targetPage != theirPage
                             ? "page \(a.targetPage.map(String.init) ?? "none") vs \(theirPage.map(String.init) ?? "none")"
-                            : a.kind == "uri" && a.uri != b.uri ? "uri \(a.uri ?? "none") vs \(b.uri ?? "none")" : nil
+                            : a.kind == .uri && a.uri != b.uri ? "uri \(a.uri ?? "none") vs \(b.uri ?? "none")" : nil
                     if let mismatch { differences[key] = mismatch }
                 }
             }

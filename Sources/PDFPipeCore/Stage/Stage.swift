@@ -119,6 +119,18 @@ public final class JobResources {
     }
 }
 
+/// Values stages hand to later stages of the same document, one per type.
+public struct StageProducts {
+    private var items: [ObjectIdentifier: Any] = [:]
+
+    public init() {}
+
+    public subscript<T>(_ type: T.Type) -> T? {
+        get { items[ObjectIdentifier(type)] as? T }
+        set { items[ObjectIdentifier(type)] = newValue }
+    }
+}
+
 /// One document on its way through the stages.
 public struct Job {
     /// The input as found (absolute path).
@@ -153,6 +165,9 @@ public struct Job {
     public var findings: [Finding] = []
     public var artifacts: [Artifact] = []
     public var sections: [String: JSONValue] = [:]
+    /// What a stage leaves for the later stages of this document, typed (the thumbnails' overlay
+    /// takes validate-links' link placements from here, not from its report section).
+    public var products = StageProducts()
     public let resources = JobResources()
     /// The running stage instance's label (set by the runner): its id, `id#2` for a second one.
     public internal(set) var stage = ""

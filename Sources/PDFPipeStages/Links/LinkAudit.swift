@@ -175,7 +175,7 @@ public struct LinkAudit {
             if let a = annot["A"] {
                 evaluateActions(a, record: &record, place: place)
             } else if let d = annot["Dest"] {
-                record.kind = "goto"
+                record.kind = .goto
                 evaluate(.goTo(DestinationReference(d, pages: pages)), record: &record, place: place)
             } else {
                 report("link.no-target", "the link has neither /Dest nor /A; clicking it does nothing", at: place)
@@ -556,7 +556,7 @@ public struct LinkAudit {
             if let a = current["A"] {
                 evaluateActions(a, record: &record, place: place)
             } else if let d = current["Dest"] {
-                record.kind = "goto"
+                record.kind = .goto
                 evaluate(.goTo(DestinationReference(d, pages: pages)), record: &record, place: place)
             }
             if current["A"] == nil && current["Dest"] == nil && current["First"] == nil {
@@ -576,7 +576,7 @@ public struct LinkAudit {
         var record = LinkRecord()
         let place = Place(prefix: "open action: ")
         if open.isArray {
-            record.kind = "goto"
+            record.kind = .goto
             evaluate(.goTo(DestinationReference(open, pages: pages)), record: &record, place: place)
         } else {
             evaluateActions(open, record: &record, place: place)

@@ -1,6 +1,26 @@
 import PDFBridge
 import PDFPipeCore
 
+/// Where the link annotations of a document lie, as validate-links read them (exact rectangles,
+/// unlike the inventory's rounded ones): what the thumbnails' overlay draws.
+public struct LinkPlacements: Sendable {
+    public struct Link: Sendable {
+        public var page: Int
+        /// The place in the page's `/Annots`: with `page`, the link's identity in findings.
+        public var annotationIndex: Int
+        public var rect: PDFRect
+    }
+
+    public var links: [Link]
+
+    init(_ records: [LinkRecord]) {
+        links = records.compactMap { r in
+            guard let page = r.page, let index = r.annotationIndex, let rect = r.rect else { return nil }
+            return Link(page: page, annotationIndex: index, rect: rect)
+        }
+    }
+}
+
 /// One link (annotation, bookmark or open action) of the inventory in `report.json`.
 public struct LinkRecord: Sendable, Equatable {
     /// 1-based page of a link annotation.
@@ -13,7 +33,7 @@ public struct LinkRecord: Sendable, Equatable {
     /// Normalized, in PDF user space.
     public var rect: PDFRect?
     /// `goto`, `gotor`, `uri`, `launch`, `named`, `javascript`, `other`, or `none` (no target).
-    public var kind = "none"
+    public var kind = LinkKind.none
     /// The destination's name, when the target is named.
     public var destination: String?
     /// The 1-based page the link leads to (in the other file for `gotor`), when it resolves.
@@ -34,7 +54,9 @@ public struct LinkRecord: Sendable, Equatable {
     public enum URIState: Sendable, Equatable { case absolute, malformed, relative }
 
     public var json: JSONValue {
-        var o: [String: JSONValue] = ["kind": .string(kind), "targetPage": targetPage.map { .int($0) } ?? .null]
+        var o: [String: JSONValue] = [
+            "kind": .string(kind.rawValue), "targetPage": targetPage.map { .int($0) } ?? .null,
+        ]
         if let page { o["page"] = .int(page) }
         if let rect { o["rect"] = .array(rect.array.map { .double(($0 * 1000).rounded() / 1000) }) }
         if let object { o["object"] = .string(object) }

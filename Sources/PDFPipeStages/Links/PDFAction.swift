@@ -59,15 +59,15 @@ public indirect enum PDFAction: Sendable, Equatable {
     case other(String?)
 
     /// The `kind` reported in the link inventory.
-    public var kind: String {
+    public var kind: LinkKind {
         switch self {
-        case .goTo: "goto"
-        case .goToRemote: "gotor"
-        case .uri: "uri"
-        case .launch: "launch"
-        case .named: "named"
-        case .javaScript: "javascript"
-        default: "other"
+        case .goTo: .goto
+        case .goToRemote: .gotor
+        case .uri: .uri
+        case .launch: .launch
+        case .named: .named
+        case .javaScript: .javascript
+        default: .other
         }
     }
 

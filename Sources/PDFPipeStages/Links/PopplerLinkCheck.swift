@@ -42,7 +42,7 @@ struct PopplerLinkCheck {
 
     private mutating func check(_ link: PopplerLink, page: Int, pageCount n: Int) {
         switch link.kind {
-        case "goto":
+        case .goto:
             var dest = link.destination
             if let name = link.name {
                 dest = file.findDestination(bytes: name)
@@ -62,10 +62,10 @@ struct PopplerLinkCheck {
                     "dest.page-not-in-document",
                     "the destination is not a page of this document (\(n) page\(n == 1 ? "" : "s"))", page: page)
             }
-        case "gotor", "launch":
+        case .gotor, .launch:
             guard var path = link.file, !path.isEmpty else {
                 report(
-                    "action.malformed", "the \(link.kind == "gotor" ? "GoToR" : "Launch") action has no file (/F)",
+                    "action.malformed", "the \(link.kind == .gotor ? "GoToR" : "Launch") action has no file (/F)",
                     page: page)
                 return
             }
@@ -77,14 +77,14 @@ struct PopplerLinkCheck {
             guard Paths.isReachable(target, root: inputRoot, from: sourcePath),
                 !FileManager.default.fileExists(atPath: target)
             else { return }
-            if link.kind == "gotor" {
+            if link.kind == .gotor {
                 report("gotor.file-missing", "the file '\(path)' does not exist", page: page, target: path)
             } else {
                 report(
                     "action.launch-target-missing", "the Launch action's file '\(path)' does not exist", page: page,
                     target: path)
             }
-        case "uri":
+        case .uri:
             guard let uri = link.uri else { return }
             if let problem = URIReference.problem(in: uri), URIReference.browserForm(uri) == nil {
                 report("uri.malformed", "'\(ConsoleText.escape(uri))': \(problem)", page: page, target: uri)

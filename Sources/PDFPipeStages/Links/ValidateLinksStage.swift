@@ -107,9 +107,10 @@ public struct ValidateLinksStage: Stage {
             "reader": .string(tables.source is QPDFSource ? "qpdf" : "pdfpipe"),
         ]
         var kinds: [String: Int] = [:]
-        for l in audit.links { kinds[l.kind, default: 0] += 1 }
+        for l in audit.links { kinds[l.kind.rawValue, default: 0] += 1 }
         summary["kinds"] = .object(kinds.mapValues { .int($0) })
         job.sections["linkSummary"] = .object(summary)
+        job.products[LinkPlacements.self] = LinkPlacements(audit.links)
         if inventory {
             job.sections["links"] = .array(links.map(\.json))
             job.sections["outline"] = .array(outline.map(\.json))

@@ -61,16 +61,11 @@ public struct ThumbnailsStage: Stage {
                 "skip documents whose thumbnails are up to date (same content, same options); --force renders again"),
         ],
         requirement: { options, earlier in
-            // The overlay draws the link inventory of an earlier validate-links: without it, it
-            // would draw nothing and say nothing.
-            guard options.string("overlay") == "links" else { return nil }
-            guard let links = earlier.last(where: { $0.id == "validate-links" }) else {
-                return
-                    "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
-            }
-            return links.options.bool("inventory")
-                ? nil
-                : "overlay 'links' needs the link inventory: the validate-links stage before it has inventory: false"
+            // The overlay draws the links an earlier validate-links read (`LinkPlacements`, whether
+            // or not it lists them in the report): without it, it would draw nothing and say nothing.
+            guard options.string("overlay") == "links", !earlier.contains(where: { $0.id == "validate-links" })
+            else { return nil }
+            return "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
         },
         make: { options throws(PipelineError) in try ThumbnailsStage(options: options) })
 
@@ -201,11 +196,8 @@ public struct ThumbnailsStage: Stage {
                 guard let p = f.page, let k = f.details["annotationIndex"]?.intValue else { continue }
                 withFindings["\(p)#\(k)"] = max(withFindings["\(p)#\(k)"] ?? f.severity, f.severity)
             }
-            for l in job.sections["links"]?.arrayValue ?? [] {
-                guard let p = l["page"]?.intValue, let k = l["annotationIndex"]?.intValue,
-                    let r = l["rect"]?.arrayValue?.compactMap(\.doubleValue), r.count == 4
-                else { continue }
-                let rect = PDFRect(r[0], r[1], r[2], r[3])
+            for l in job.products[LinkPlacements.self]?.links ?? [] {
+                let (p, k, rect) = (l.page, l.annotationIndex, l.rect)
                 let severity = withFindings["\(p)#\(k)"]
                 marks[p, default: []].append((rect, severity.map { $0 >= .warning } ?? false))
                 if severity != nil { labelled.append((p, k, rect)) }

@@ -36,7 +36,7 @@ struct ExternalLinks {
     }
 
     func plan(_ r: LinkRecord) -> Plan {
-        guard r.kind == "uri", let uri = r.uri else { return .none }
+        guard r.kind == .uri, let uri = r.uri else { return .none }
         if r.uriState == .malformed { return .malformed }
         let parts = URIReference.parse(uri)
         let fragment = parts.fragment.flatMap(PDFFragment.init)
