@@ -20,48 +20,12 @@ extension CLI {
                 file: pipelineFile,
                 message: "no inputs: name files or folders after the pipeline, or list them under \"inputs\"")
         }
-        // Values of flags that override a key are checked by the key's declaration (Pipeline.keys).
-        func flag(_ name: String) throws(PipelineError) -> JSONValue? {
-            try Self.value(of: name, in: a, command: "run")
-        }
-        if let out = try flag("--out")?.stringValue { pipeline.output = out }
-        if let jobs = try flag("--jobs")?.intValue { pipeline.jobs = jobs }
-        if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
         let fileFailOn = pipeline.failOn
-        if let f = try flag("--fail-on")?.stringValue.flatMap(FailOn.init) { pipeline.failOn = f }
-        pipeline.force = a.flags.contains("--force")
-        pipeline.offline = a.flags.contains("--offline")
-        if a.flags.contains("--isolate") { pipeline.isolation = .process }
-        if let t = try flag("--timeout")?.doubleValue { pipeline.timeoutSeconds = t }
-        if let m = try flag("--memory-limit")?.intValue { pipeline.memoryLimitMB = m }
-        // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
-        if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = .process }
-        let shard = try a.values["--shard"].map(Shard.init)
-        if let b = try flag("--baseline")?.stringValue { pipeline.baselineFile = b }
-        if a.flags.contains("--ratchet") { pipeline.ratchet = true }
-        guard !pipeline.ratchet || pipeline.baselineFile != nil else {
-            throw PipelineError(
-                file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
-        }
+        let shard = try applyRunFlags(a, to: &pipeline)
         let baseline = try pipeline.baselineFile.map { file throws(PipelineError) in try loadBaseline(file) }
         let generatedAt = fixedDate ?? Date().ISO8601Format()
 
-        var set = try InputSet.expand(inputs, relativeTo: directory)
-        // Nothing to check is not a pass: an error that leaves the output folder (and the last
-        // report) alone, unless asked for. A shard may be empty; the batch may not.
-        if set.documents.isEmpty && !a.flags.contains("--allow-empty") {
-            let searched = inputs.map { "'\($0)'" }.joined(separator: ", ")
-            throw PipelineError(
-                file: nil,
-                message:
-                    "no PDF file in the inputs (searched \(searched) for *.pdf); nothing was checked (--allow-empty accepts an empty batch)"
-            )
-        }
-        if let shard { set.documents = set.documents.filter { shard.contains($0.relativePath) } }
-        for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
-        if set.documents.isEmpty {
-            console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")")
-        }
+        let set = try batch(inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"))
 
         let resume = a.flags.contains("--resume")
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
@@ -71,18 +35,8 @@ extension CLI {
         runner.policy = policy
         var isolated: IsolatedRunner?
         if pipeline.isolation == .process {
-            let pool = IsolatedRunner(
-                executable: IsolatedRunner.currentExecutable(),
-                pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
-                outputDirectory: outDir, inputRoot: set.root, timeout: pipeline.timeoutSeconds,
-                memoryLimitMB: pipeline.memoryLimitMB,
-                force: pipeline.force || resume, offline: pipeline.offline)
-            // Workers' stages ask this process's (validate-links: its URL checker), so each URL
-            // is requested once per run and the cache is written once.
-            let stages = pipeline.stages.map(\.stage)
-            pool.answer = { index, question in
-                stages.indices.contains(index) ? stages[index].answer(question) : .null
-            }
+            let pool = isolatedPool(
+                pipeline, file: pipelineFile, outputDirectory: outDir, root: set.root, resume: resume)
             runner.isolate = { pool.run($0, pageWorkers: $1) }
             isolated = pool
         }
@@ -90,18 +44,7 @@ extension CLI {
         var onProgress: (@Sendable (RunProgress) -> Void)?
         if let progress { onProgress = { progress.update($0) } }
         // Results go to results.jsonl as documents finish; reports are rendered from it.
-        let hash = ResultStore.configurationHash(
-            [
-                Self.version, pipelineFile,
-                (try? String(contentsOfFile: Paths.absolute(pipelineFile, relativeTo: directory), encoding: .utf8))
-                    ?? "",
-                "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation.rawValue)",
-                "timeout=\(pipeline.timeoutSeconds)", "memory=\(pipeline.memoryLimitMB)",
-                "baseline="
-                    + (pipeline.baselineFile.flatMap {
-                        try? String(contentsOfFile: Paths.absolute($0, relativeTo: directory), encoding: .utf8)
-                    } ?? ""),
-            ])
+        let hash = configurationHash(pipeline, file: pipelineFile)
         let store: ResultStore
         do throws(ResultStore.OpenError) {
             store = try ResultStore(
@@ -127,13 +70,7 @@ extension CLI {
         _ = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil }, store: store)
         isolated?.shutdown()
         progress?.finish()
-        for configured in pipeline.stages {
-            do {
-                try configured.stage.runFinished()
-            } catch {
-                console.error("pdfpipe: warning: stage '\(configured.id)': \(error)")
-            }
-        }
+        finishStages(pipeline)
 
         do throws(ResultStore.OpenError) {
             try store.finish()
@@ -162,6 +99,100 @@ extension CLI {
             return ExitCode(rawValue: 128 + signal) ?? .internalFailure
         }
         return write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
+    }
+
+    /// Lets the stages end what they keep for the run (validate-links saves its URL cache).
+    private func finishStages(_ pipeline: Pipeline) {
+        for configured in pipeline.stages {
+            do {
+                try configured.stage.runFinished()
+            } catch {
+                console.error("pdfpipe: warning: stage '\(configured.id)': \(error)")
+            }
+        }
+    }
+
+    /// The flags of `run` that override the pipeline file; returns the shard asked for.
+    private func applyRunFlags(_ a: Arguments, to pipeline: inout Pipeline) throws(PipelineError) -> Shard? {
+        // Values of flags that override a key are checked by the key's declaration (Pipeline.keys).
+        func flag(_ name: String) throws(PipelineError) -> JSONValue? {
+            try Self.value(of: name, in: a, command: "run")
+        }
+        if let out = try flag("--out")?.stringValue { pipeline.output = out }
+        if let jobs = try flag("--jobs")?.intValue { pipeline.jobs = jobs }
+        if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
+        if let f = try flag("--fail-on")?.stringValue.flatMap(FailOn.init) { pipeline.failOn = f }
+        pipeline.force = a.flags.contains("--force")
+        pipeline.offline = a.flags.contains("--offline")
+        if a.flags.contains("--isolate") { pipeline.isolation = .process }
+        if let t = try flag("--timeout")?.doubleValue { pipeline.timeoutSeconds = t }
+        if let m = try flag("--memory-limit")?.intValue { pipeline.memoryLimitMB = m }
+        // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
+        if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = .process }
+        if let b = try flag("--baseline")?.stringValue { pipeline.baselineFile = b }
+        if a.flags.contains("--ratchet") { pipeline.ratchet = true }
+        guard !pipeline.ratchet || pipeline.baselineFile != nil else {
+            throw PipelineError(
+                file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
+        }
+        return try a.values["--shard"].map(Shard.init)
+    }
+
+    /// The documents of the inputs (of the shard), or an error when there is none at all.
+    private func batch(_ inputs: [String], shard: Shard?, allowEmpty: Bool) throws(PipelineError) -> InputSet {
+        var set = try InputSet.expand(inputs, relativeTo: directory)
+        // Nothing to check is not a pass: an error that leaves the output folder (and the last
+        // report) alone, unless asked for. A shard may be empty; the batch may not.
+        if set.documents.isEmpty && !allowEmpty {
+            let searched = inputs.map { "'\($0)'" }.joined(separator: ", ")
+            throw PipelineError(
+                file: nil,
+                message:
+                    "no PDF file in the inputs (searched \(searched) for *.pdf); nothing was checked (--allow-empty accepts an empty batch)"
+            )
+        }
+        if let shard { set.documents = set.documents.filter { shard.contains($0.relativePath) } }
+        for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
+        if set.documents.isEmpty {
+            console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")")
+        }
+        return set
+    }
+
+    /// The worker processes of process isolation.
+    private func isolatedPool(
+        _ pipeline: Pipeline, file pipelineFile: String, outputDirectory outDir: String, root: String, resume: Bool
+    ) -> IsolatedRunner {
+        let pool = IsolatedRunner(
+            executable: IsolatedRunner.currentExecutable(),
+            pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
+            outputDirectory: outDir, inputRoot: root, timeout: pipeline.timeoutSeconds,
+            memoryLimitMB: pipeline.memoryLimitMB,
+            force: pipeline.force || resume, offline: pipeline.offline)
+        // Workers' stages ask this process's (validate-links: its URL checker), so each URL
+        // is requested once per run and the cache is written once.
+        let stages = pipeline.stages.map(\.stage)
+        pool.answer = { index, question in
+            stages.indices.contains(index) ? stages[index].answer(question) : .null
+        }
+        return pool
+    }
+
+    /// What a resumed run must share with the run it goes on with: the pipeline file, the flags
+    /// that change results, and the baseline.
+    private func configurationHash(_ pipeline: Pipeline, file pipelineFile: String) -> String {
+        ResultStore.configurationHash(
+            [
+                Self.version, pipelineFile,
+                (try? String(contentsOfFile: Paths.absolute(pipelineFile, relativeTo: directory), encoding: .utf8))
+                    ?? "",
+                "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation.rawValue)",
+                "timeout=\(pipeline.timeoutSeconds)", "memory=\(pipeline.memoryLimitMB)",
+                "baseline="
+                    + (pipeline.baselineFile.flatMap {
+                        try? String(contentsOfFile: Paths.absolute($0, relativeTo: directory), encoding: .utf8)
+                    } ?? ""),
+            ])
     }
 
     /// Writes a report in every format, prints the findings and the summary; returns the exit code.

@@ -183,26 +183,8 @@ public struct ThumbnailsStage: Stage {
         let selected = pages.pages(count: count)
         guard !selected.isEmpty else { return }
 
-        // Link rectangles for the overlay: from the inventory, broken ones from the findings.
-        var marks: [Int: [(PDFRect, Bool)]] = [:]
+        let (marks, labelled) = overlay ? overlayMarks(job) : ([:], [])
         var geometries: [PageGeometry] = []
-        // The links with findings, by page and place in /Annots, for the report's numbered boxes.
-        var withFindings: [String: Severity] = [:]
-        var labelled: [(page: Int, index: Int, rect: PDFRect)] = []
-        if overlay {
-            // A link is broken when a finding (warning or worse) names it: page and position in
-            // /Annots, its identity (rectangles, rounded in the inventory, would mismatch).
-            for f in job.effectiveFindings {
-                guard let p = f.page, let k = f.details["annotationIndex"]?.intValue else { continue }
-                withFindings["\(p)#\(k)"] = max(withFindings["\(p)#\(k)"] ?? f.severity, f.severity)
-            }
-            for l in job.products[LinkPlacements.self]?.links ?? [] {
-                let (p, k, rect) = (l.page, l.annotationIndex, l.rect)
-                let severity = withFindings["\(p)#\(k)"]
-                marks[p, default: []].append((rect, severity.map { $0 >= .warning } ?? false))
-                if severity != nil { labelled.append((p, k, rect)) }
-            }
-        }
         if overlay || box != .crop {
             geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
         }
@@ -215,26 +197,7 @@ public struct ThumbnailsStage: Stage {
             let wanted = g.box(box).intersection(g.visibleBox) ?? g.visibleBox
             return wanted != g.visibleBox ? LinkGeometry.pixelRect(wanted, on: g, scale: 1) : nil
         }
-        let selectedSet = Set(selected)
-        let labels: [JSONValue] = labelled.compactMap { l in
-            guard selectedSet.contains(l.page), l.page - 1 < geo.count else { return nil }
-            let g = geo[l.page - 1]
-            let whole = LinkGeometry.pixelRect(g.visibleBox, on: g, scale: 1)
-            let area = region(l.page) ?? PixelRect(x: 0, y: 0, width: whole.width, height: whole.height)
-            let px = LinkGeometry.pixelRect(l.rect, on: g, scale: 1)
-            guard area.width > 0, area.height > 0 else { return nil }
-            // Hostile rectangles (huge, or far off the page) stay finite and near the image.
-            func f(_ v: Double) -> JSONValue {
-                .double(v.isFinite ? (min(max(v, -1), 2) * 10_000).rounded() / 10_000 : 0)
-            }
-            return [
-                "page": .int(l.page), "annotationIndex": .int(l.index),
-                "box": [
-                    f((px.x - area.x) / area.width), f((px.y - area.y) / area.height), f(px.width / area.width),
-                    f(px.height / area.height),
-                ],
-            ]
-        }
+        let labels = Self.labels(labelled, pages: Set(selected), geometries: geo, region: region)
         let plan = selected.map { page in (page, fileName(for: job, page: page), marks[page] ?? []) }
 
         // Incremental: the same content and options as last time, and every file still there.
@@ -248,18 +211,9 @@ public struct ThumbnailsStage: Stage {
             let overlayKey = plan.map { p in p.2.map { "\($0.0)\($0.1)" }.joined() }.joined(separator: "|")
             key = Checksum.md5(Array((inputHash + fingerprint + overlayKey).utf8))
         }
-        if incremental && !job.force, let data = FileManager.default.contents(atPath: manifestPath),
-            let manifest = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
-            manifest["key"]?.stringValue == key,
-            plan.allSatisfy({ FileManager.default.fileExists(atPath: job.outputDirectory + "/" + $0.1) })
+        if incremental && !job.force
+            && skipUpToDate(&job, plan: plan.map { ($0.0, $0.1) }, key: key, manifestPath: manifestPath)
         {
-            for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.0, path: p.1)) }
-            if contactSheet, let sheet = manifest["contactSheet"]?.stringValue {
-                job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
-            }
-            // What poppler said while rendering them, said again: a skip reports what a render would.
-            job.reportPopplerMessages(
-                manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [], library: library)
             job.sections["thumbnails"] = section(rendered: 0, skipped: plan.count, labels: labels)
             return
         }
@@ -283,15 +237,7 @@ public struct ThumbnailsStage: Stage {
                     scale: s, transparent: transparent, annotations: annotations,
                     region: region.map { ($0.x, $0.y, $0.width, $0.height) })
                 if pageNumber - 1 < geo.count {
-                    for (rect, isBroken) in pageMarks {
-                        var px = LinkGeometry.pixelRect(rect, on: geo[pageNumber - 1], scale: s)
-                        px.x -= (region?.x ?? 0) * s
-                        px.y -= (region?.y ?? 0) * s
-                        image.strokeRect(
-                            x: px.x, y: px.y, width: px.width, height: px.height, red: 1, green: isBroken ? 0 : 0.8,
-                            blue: 0,
-                            lineWidth: max(1, s * 1.5))
-                    }
+                    Self.draw(pageMarks, on: image, page: geo[pageNumber - 1], region: region, scale: s)
                 }
                 let target = outputDirectory + "/" + relative
                 let dir = Paths.parent(target)
@@ -313,21 +259,32 @@ public struct ThumbnailsStage: Stage {
             first: first, engine: engine, path: job.workingFile, count: plan.count, workers: workers,
             helpers: pageWorkers > 0 ? nil : job.pageHelpers,
             offerFrom: 16, render)
-        let said = messages.flatMap { $0 }
+        finish(
+            &job, plan: plan.map { ($0.0, $0.1) }, results: results.withLock { $0 }, messages: messages.flatMap { $0 },
+            key: key, manifestPath: manifestPath, labels: labels)
+    }
+
+    /// Reports the rendered pages (a failed page is a finding), the contact sheet and the section,
+    /// and writes the manifest when every page was rendered.
+    func finish(
+        _ job: inout Job, plan: [(page: Int, file: String)], results: [Rendered], messages said: [String], key: String,
+        manifestPath: String, labels: [JSONValue]
+    ) {
         job.reportPopplerMessages(said, library: library)
         var failures = 0
-        for (k, r) in results.withLock({ $0 }).enumerated() {
+        for (k, r) in results.enumerated() {
             if let e = r.error {
                 failures += 1
                 job.report(
-                    Finding(rule: "stage.failed", severity: .warning, page: plan[k].0, message: "no thumbnail: \(e)"))
+                    Finding(rule: "stage.failed", severity: .warning, page: plan[k].page, message: "no thumbnail: \(e)")
+                )
             } else {
-                job.artifacts.append(Artifact(kind: "thumbnail", page: plan[k].0, path: r.path))
+                job.artifacts.append(Artifact(kind: "thumbnail", page: plan[k].page, path: r.path))
             }
         }
         var manifest: [String: JSONValue] = ["key": .string(key)]
         if !said.isEmpty { manifest["messages"] = .array(said.prefix(200).map { .string($0) }) }
-        if contactSheet, let sheet = writeContactSheet(job, files: plan.map(\.1)) {
+        if contactSheet, let sheet = writeContactSheet(job, files: plan.map(\.file)) {
             job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
             manifest["contactSheet"] = .string(sheet)
         }
@@ -335,6 +292,91 @@ public struct ThumbnailsStage: Stage {
         if incremental && failures == 0 {
             try? AtomicFile.write(JSONWriter.pretty(.object(manifest)), to: manifestPath)
         }
+    }
+
+    /// Draws link rectangles over a rendered page: broken ones red, working ones yellow.
+    static func draw(
+        _ marks: [(PDFRect, Bool)], on image: CairoImage, page: PageGeometry, region: PixelRect?, scale s: Double
+    ) {
+        for (rect, isBroken) in marks {
+            var px = LinkGeometry.pixelRect(rect, on: page, scale: s)
+            px.x -= (region?.x ?? 0) * s
+            px.y -= (region?.y ?? 0) * s
+            image.strokeRect(
+                x: px.x, y: px.y, width: px.width, height: px.height, red: 1, green: isBroken ? 0 : 0.8, blue: 0,
+                lineWidth: max(1, s * 1.5))
+        }
+    }
+
+    /// Where the links validate-links read lie (`LinkPlacements`), by page, each marked broken when a
+    /// finding at warning or above names it; and the links with findings of any severity, for the
+    /// report's numbered boxes.
+    func overlayMarks(_ job: Job) -> (marks: [Int: [(PDFRect, Bool)]], labelled: [Label]) {
+        var marks: [Int: [(PDFRect, Bool)]] = [:]
+        var labelled: [Label] = []
+        // A link has a finding when the finding names it: page and position in /Annots, its
+        // identity (rectangles, rounded in the inventory, would mismatch).
+        var withFindings: [String: Severity] = [:]
+        for f in job.effectiveFindings {
+            guard let p = f.page, let k = f.details["annotationIndex"]?.intValue else { continue }
+            withFindings["\(p)#\(k)"] = max(withFindings["\(p)#\(k)"] ?? f.severity, f.severity)
+        }
+        for l in job.products[LinkPlacements.self]?.links ?? [] {
+            let (p, k, rect) = (l.page, l.annotationIndex, l.rect)
+            let severity = withFindings["\(p)#\(k)"]
+            marks[p, default: []].append((rect, severity.map { $0 >= .warning } ?? false))
+            if severity != nil { labelled.append(Label(page: p, index: k, rect: rect)) }
+        }
+        return (marks, labelled)
+    }
+
+    /// A link with a finding: where its numbered box goes.
+    struct Label {
+        var page: Int
+        var index: Int
+        var rect: PDFRect
+    }
+
+    /// `thumbnails.labels`: each labelled link on a rendered page, its box as fractions of the image.
+    static func labels(
+        _ labelled: [Label], pages: Set<Int>, geometries geo: [PageGeometry], region: (Int) -> PixelRect?
+    ) -> [JSONValue] {
+        labelled.compactMap { l in
+            guard pages.contains(l.page), l.page - 1 < geo.count else { return nil }
+            let g = geo[l.page - 1]
+            let whole = LinkGeometry.pixelRect(g.visibleBox, on: g, scale: 1)
+            let area = region(l.page) ?? PixelRect(x: 0, y: 0, width: whole.width, height: whole.height)
+            let px = LinkGeometry.pixelRect(l.rect, on: g, scale: 1)
+            guard area.width > 0, area.height > 0 else { return nil }
+            // Hostile rectangles (huge, or far off the page) stay finite and near the image.
+            func f(_ v: Double) -> JSONValue {
+                .double(v.isFinite ? (min(max(v, -1), 2) * 10_000).rounded() / 10_000 : 0)
+            }
+            return [
+                "page": .int(l.page), "annotationIndex": .int(l.index),
+                "box": [
+                    f((px.x - area.x) / area.width), f((px.y - area.y) / area.height), f(px.width / area.width),
+                    f(px.height / area.height),
+                ],
+            ]
+        }
+    }
+
+    /// Incremental: when the manifest has the same key (content, options, overlay) and every file
+    /// is still there, records the thumbnails as they are and returns true.
+    func skipUpToDate(_ job: inout Job, plan: [(page: Int, file: String)], key: String, manifestPath: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: manifestPath),
+            let manifest = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
+            manifest["key"]?.stringValue == key,
+            plan.allSatisfy({ FileManager.default.fileExists(atPath: job.outputDirectory + "/" + $0.file) })
+        else { return false }
+        for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.page, path: p.file)) }
+        if contactSheet, let sheet = manifest["contactSheet"]?.stringValue {
+            job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
+        }
+        // What poppler said while rendering them, said again: a skip reports what a render would.
+        job.reportPopplerMessages(manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [], library: library)
+        return true
     }
 
     /// The stage's section: counts, and where each link with findings lies on its thumbnail
