@@ -154,40 +154,7 @@ public struct ExtractTextStage: Stage {
                             "the page draws \(t.images == 1 ? "an image" : "\(t.images) images") but has no text: a scan without OCR, or text drawn as pictures"
                     ))
             }
-            var normalized: [TextNormalizer.Options: (scalars: [Unicode.Scalar], origin: [Int])] = [:]
-            for term in terms {
-                let n = normalized[term.options] ?? TextNormalizer.normalize(t.text, term.options)
-                normalized[term.options] = n
-                let (found, complete) = TextNormalizer.search(term, in: n, budget: TextNormalizer.regexBudget)
-                if !complete {
-                    job.report(
-                        Finding(
-                            rule: "text.search-incomplete", page: page,
-                            message:
-                                "the search for '\(term.term)' was stopped after \(PDFNumber.text(TextNormalizer.regexBudget)) s on this page (the pattern backtracks on its text); matches after that point are not reported"
-                        ))
-                }
-                for m in found {
-                    let snippet = TextNormalizer.snippet(t.text, m.range)
-                    let found = String(String.UnicodeScalarView(t.text[m.range])).replacingOccurrences(
-                        of: "\n", with: " ")
-                    let rects = m.range.filter { $0 < t.layout.count && !t.text[$0].properties.isWhitespace }.map {
-                        t.layout[$0]
-                    }
-                    let box = userBox(rects[...], page: page)
-                    job.report(
-                        Finding(
-                            rule: "text.match", severity: Severity(rawValue: term.severity), page: page,
-                            rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
-                            message: "found '\(found)' (search term '\(term.term)'): \(snippet)"))
-                    var o: [String: JSONValue] = [
-                        "term": .string(term.term), "page": .int(page), "text": .string(found),
-                        "snippet": .string(snippet),
-                    ]
-                    if let box { o["box"] = rounded(box.user) }
-                    matches.append(.object(o))
-                }
-            }
+            matches += search(t, page: page, into: &job, box: userBox, rounded: rounded)
         }
 
         // Output.
@@ -197,29 +164,82 @@ public struct ExtractTextStage: Stage {
         if !terms.isEmpty { section["matches"] = .array(matches) }
         if format != .none {
             let relative = OutputNames.file(for: job, folder: folder, extension: format.rawValue)
-            let data: String
-            if format == .txt {
-                // As pdftotext: each page's last line ends with a newline, and a form feed follows.
-                data = texts.map { t in
-                    let s = String(String.UnicodeScalarView(t.text))
-                    return (s.isEmpty || s.hasSuffix("\n") ? s : s + "\n") + "\u{0C}"
-                }.joined()
-            } else {
-                var pageValues: [JSONValue] = []
-                for (k, page) in selected.enumerated() {
-                    var p: [String: JSONValue] = [
-                        "page": .int(page), "text": .string(String(String.UnicodeScalarView(texts[k].text))),
-                    ]
-                    if let labels = job.pageLabels, page <= labels.count { p["label"] = .string(labels[page - 1]) }
-                    if words { p["words"] = .array(wordBoxes(texts[k], page: page, box: userBox, rounded: rounded)) }
-                    pageValues.append(.object(p))
-                }
-                data = JSONWriter.pretty(["path": .string(job.relativePath), "pages": .array(pageValues)])
-            }
+            let data = output(texts, pages: selected, job: job, box: userBox, rounded: rounded)
             try job.writeArtifact(Array(data.utf8), kind: "text", path: relative, what: "the text")
             section["file"] = .string(relative)
         }
         job.sections["text"] = .object(section)
+    }
+
+    /// The search terms on one page: a `text.match` finding per match (and `text.search-incomplete`
+    /// when a pattern ran out of time), and the matches for the section.
+    func search(
+        _ t: PageText, page: Int, into job: inout Job,
+        box userBox: (ArraySlice<PDFRect>, Int) -> (user: PDFRect, pixel: PDFRect)?,
+        rounded: (PDFRect) -> JSONValue
+    ) -> [JSONValue] {
+        var matches: [JSONValue] = []
+        var normalized: [TextNormalizer.Options: (scalars: [Unicode.Scalar], origin: [Int])] = [:]
+        for term in terms {
+            let n = normalized[term.options] ?? TextNormalizer.normalize(t.text, term.options)
+            normalized[term.options] = n
+            let (found, complete) = TextNormalizer.search(term, in: n, budget: TextNormalizer.regexBudget)
+            if !complete {
+                job.report(
+                    Finding(
+                        rule: "text.search-incomplete", page: page,
+                        message:
+                            "the search for '\(term.term)' was stopped after \(PDFNumber.text(TextNormalizer.regexBudget)) s on this page (the pattern backtracks on its text); matches after that point are not reported"
+                    ))
+            }
+            for m in found {
+                let snippet = TextNormalizer.snippet(t.text, m.range)
+                let found = String(String.UnicodeScalarView(t.text[m.range])).replacingOccurrences(
+                    of: "\n", with: " ")
+                let rects = m.range.filter { $0 < t.layout.count && !t.text[$0].properties.isWhitespace }.map {
+                    t.layout[$0]
+                }
+                let box = userBox(rects[...], page)
+                job.report(
+                    Finding(
+                        rule: "text.match", severity: Severity(rawValue: term.severity), page: page,
+                        rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
+                        message: "found '\(found)' (search term '\(term.term)'): \(snippet)"))
+                var o: [String: JSONValue] = [
+                    "term": .string(term.term), "page": .int(page), "text": .string(found),
+                    "snippet": .string(snippet),
+                ]
+                if let box { o["box"] = rounded(box.user) }
+                matches.append(.object(o))
+            }
+        }
+        return matches
+    }
+
+    /// The file's text: as pdftotext writes it (txt), or JSON with labels and word boxes.
+    func output(
+        _ texts: [PageText], pages: [Int], job: Job,
+        box userBox: (ArraySlice<PDFRect>, Int) -> (user: PDFRect, pixel: PDFRect)?,
+        rounded: (PDFRect) -> JSONValue
+    ) -> String {
+        if format == .txt {
+            // As pdftotext: each page's last line ends with a newline, and a form feed follows.
+            return texts.map { t in
+                let s = String(String.UnicodeScalarView(t.text))
+                return (s.isEmpty || s.hasSuffix("\n") ? s : s + "\n") + "\u{0C}"
+            }.joined()
+        } else {
+            var pageValues: [JSONValue] = []
+            for (k, page) in pages.enumerated() {
+                var p: [String: JSONValue] = [
+                    "page": .int(page), "text": .string(String(String.UnicodeScalarView(texts[k].text))),
+                ]
+                if let labels = job.pageLabels, page <= labels.count { p["label"] = .string(labels[page - 1]) }
+                if words { p["words"] = .array(wordBoxes(texts[k], page: page, box: userBox, rounded: rounded)) }
+                pageValues.append(.object(p))
+            }
+            return JSONWriter.pretty(["path": .string(job.relativePath), "pages": .array(pageValues)])
+        }
     }
 
     func extract(_ page: (any EnginePage)?, layout: Bool) -> PageText {
