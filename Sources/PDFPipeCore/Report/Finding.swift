@@ -38,6 +38,10 @@ public struct Finding: Sendable, Equatable {
         rule: String, severity: Severity? = nil, page: Int? = nil, pageLabel: String? = nil, object: String? = nil,
         rect: [Double]? = nil, stage: String? = nil, message: String, hint: String? = nil
     ) {
+        // A rule id nobody declared would be reported with the severity `error` and no hint. The
+        // literals in Sources/ are held to the rule table by RuleIdTests; this catches the ids made
+        // at run time too, in every test (debug builds only: a release build never traps on it).
+        assert(Rules.rule(rule) != nil, "finding with an undeclared rule id '\(rule)'")
         self.rule = rule
         self.severity = severity ?? Rules.defaultSeverity(of: rule)
         self.page = page

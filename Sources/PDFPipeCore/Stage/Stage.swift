@@ -26,10 +26,11 @@ public struct StageDescriptor: Sendable {
     }
 }
 
-/// A pipeline stage. A stage value is shared by every worker: it holds its configuration and, for
-/// validate-links, run-wide services that are safe to share (the URL checker and its cache, the
-/// GoToR documents read once per run), ended by `runFinished`; everything it learns about a
-/// document goes into the `Job`.
+/// A pipeline stage. A stage value is made for one run (each run loads its pipeline) and shared by
+/// every worker: it holds its configuration and, for validate-links, run-wide services that are
+/// safe to share (the URL checker and its cache, the GoToR documents read once per run), which
+/// `runFinished` ends; everything it learns about a document goes into the `Job` (what later
+/// stages need, typed, into `Job.products`).
 public protocol Stage: Sendable {
     static var descriptor: StageDescriptor { get }
 
