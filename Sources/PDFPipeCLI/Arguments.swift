@@ -47,11 +47,9 @@ struct Arguments {
                 flags.insert(name)
             } else {
                 let all = listed ?? (valued + known)
+                let list = all.isEmpty ? "this command takes no options" : "options: \(all.joined(separator: ", "))"
                 throw PipelineError(
-                    file: nil,
-                    message:
-                        "unknown option '\(name)'\(Suggest.didYouMean(name, all)) (options: \(all.joined(separator: ", ")))"
-                )
+                    file: nil, message: "unknown option '\(name)'\(Suggest.didYouMean(name, all)) (\(list))")
             }
         }
     }

@@ -187,6 +187,11 @@ final class CLITests: XCTestCase {
                 "samples/missing.pdf: error: no such file or folder"
             ),
             (["run", "pipelines/default.json", "--out"], "pdfpipe: error: option '--out' needs a value"),
+            (["stages", "--all"], "pdfpipe: error: unknown option '--all' (this command takes no options)"),
+            (
+                ["run", "pipelines/default.json", "--timeout", "1e9"],
+                "pdfpipe: error: --timeout: expected seconds 0...86400 (0: none), got '1000000000'"
+            ),
             (
                 ["rnu"],
                 "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, stages, rules, schema)"
