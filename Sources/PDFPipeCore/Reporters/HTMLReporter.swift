@@ -8,6 +8,121 @@ public struct HTMLReporter: Reporter {
     public var format: String { "html" }
     public var fileName: String { "report.html" }
 
+    /// The page's header: title, summary, baseline and the filter form.
+    func header(_ report: RunReport, rules: Set<String>) -> String {
+        let s = report.summary
+        var body = ""
+        body +=
+            "<header><h1>pdfpipe: \(h(report.pipeline))</h1><p class=\"meta\">pdfpipe \(h(report.toolVersion)) · \(h(report.generatedAt))</p>\n"
+        if report.incomplete {
+            body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n"
+        }
+        body +=
+            "<table class=\"summary\"><tr><th>documents</th><th>failed</th><th>pages</th><th>errors</th><th>warnings</th><th>notes</th></tr>"
+        body +=
+            "<tr><td>\(s.documents)</td><td>\(s.failedDocuments)</td><td>\(s.pages)</td><td class=\"error\">\(s.errors)</td><td class=\"warning\">\(s.warnings)</td><td class=\"note\">\(s.notes)</td></tr></table>\n"
+        if s.suppressed > 0 {
+            body +=
+                "<p class=\"meta\">\(s.suppressed) finding\(s.suppressed == 1 ? "" : "s") suppressed by the pipeline's <code>ignore</code> list (shown under each document)</p>\n"
+        }
+        if let b = report.baseline {
+            body +=
+                "<p class=\"baseline\"><strong>Baseline</strong> <code>\(h(b.file))</code>: \(s.new) new, \(s.unchanged) unchanged (marked <span class=\"badge\">baseline</span>), \(s.fixed) fixed"
+            if b.ratchet && s.fixed > 0 { body += " — <strong>update the baseline</strong> (ratchet)" }
+            body += "</p>\n"
+        }
+        body += "<form id=\"filters\">"
+        for sev in ["error", "warning", "note"] {
+            body +=
+                "<label class=\"\(sev)\"><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev) <span class=\"c\" data-c=\"\(sev)\"></span></label> "
+        }
+        body += "<select id=\"rule\"><option value=\"\">all rules</option>"
+        for r in rules.sorted() { body += "<option value=\"\(h(r))\">\(h(r))</option>" }
+        body +=
+            "</select> <input id=\"doc\" type=\"search\" placeholder=\"document contains…\" size=\"18\"> <span id=\"shown\"></span></form></header>\n<main>\n"
+        return body
+    }
+
+    /// Each broken target once, with the documents that link to it.
+    func targetsSection(_ report: RunReport) -> String {
+        var body = ""
+        let targets = BrokenTarget.collect(report)
+        if !targets.isEmpty {
+            body +=
+                "<section class=\"targets\"><h2>Broken targets <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
+            body += "<tr><th>target</th><th>rule</th><th>links</th><th>used in</th></tr>"
+            let rows = Abridged(targets, limit: 500)
+            for t in rows.shown {
+                body +=
+                    "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
+            }
+            body +=
+                "</table>" + rows.tail { "<p>… and \($0) more in report.json</p>" }
+                + "</section>\n"
+        }
+        return body
+    }
+
+    /// Findings and documents per rule, the worst first.
+    func rulesSection(_ perRule: [String: (severity: Severity, findings: Int, documents: Int)]) -> String {
+        var body = ""
+        body +=
+            "<section class=\"rules\"><h2>Rules <span class=\"count\">\(perRule.count)</span></h2><table><tr><th>rule</th><th>severity</th><th>findings</th><th>documents</th></tr>"
+        for (rule, r) in perRule.sorted(by: {
+            ($0.value.severity, $0.value.findings, $1.key) > ($1.value.severity, $1.value.findings, $0.key)
+        }) {
+            body +=
+                "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\"><code>\(h(rule))</code></a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
+        }
+        body += "</table></section>\n"
+        return body
+    }
+
+    /// One document in full: its findings by page beside the page's thumbnail, then the suppressed.
+    func documentSection(_ d: DocumentResult, number shown: Int, report: RunReport) -> String {
+        var body = ""
+        let thumbs = Dictionary(
+            d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } },
+            uniquingKeysWith: { a, _ in a })
+        let links = DocumentLinks(d, locations: report.locations)
+        body += "<section class=\"doc\" id=\"doc-\(shown)\" data-path=\"\(h(d.path))\"><h2>"
+        body += links.document.map { "<a href=\"\(h($0))\">\(h(d.displayPath))</a>" } ?? h(d.displayPath)
+        body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""
+        body +=
+            " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
+        if let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), !skipped.isEmpty {
+            body += "<p class=\"skipped\">skipped stages: \(h(skipped.joined(separator: ", ")))</p>\n"
+        }
+        var byPage: [Int: [Finding]] = [:]
+        var general: [Finding] = []
+        for f in d.findings.prefix(Self.rowsPerDocument) {
+            if let p = f.page { byPage[p, default: []].append(f) } else { general.append(f) }
+        }
+        if !general.isEmpty {
+            body += group(title: "document", findings: general, page: nil, thumbnail: nil, links: links)
+        }
+        for p in byPage.keys.sorted() {
+            body += group(
+                title: "page \(byPage[p]!.first?.pageText ?? "\(p)")", findings: byPage[p]!, page: p,
+                thumbnail: thumbs[p], links: links)
+        }
+        if d.findings.count > Self.rowsPerDocument {
+            body +=
+                "<p class=\"more\">… and \(d.findings.count - Self.rowsPerDocument) more findings in report.json</p>\n"
+        }
+        if !d.suppressed.isEmpty {
+            body += "<details class=\"suppressed\"><summary>\(d.suppressed.count) suppressed</summary><ul>"
+            for f in d.suppressed {
+                let by = f.details["suppressedBy"]
+                body +=
+                    "<li>\(f.page.map { "page \($0): " } ?? "")<code>\(h(f.rule))</code> \(h(f.message)) — <em>\(h(by?["reason"]?.stringValue ?? ""))</em> (\(h(by?["ignore"]?.stringValue ?? "")))</li>"
+            }
+            body += "</ul></details>\n"
+        }
+        body += "</section>\n"
+        return body
+    }
+
     public func render(_ report: RunReport) -> String {
         let s = report.summary
         // One pass for the index: findings per rule, and a row per document with findings (the
@@ -39,65 +154,14 @@ public struct HTMLReporter: Reporter {
             withFindings += 1
         }
         let rules = Set(perRule.keys)
-        var body = ""
-        body +=
-            "<header><h1>pdfpipe: \(h(report.pipeline))</h1><p class=\"meta\">pdfpipe \(h(report.toolVersion)) · \(h(report.generatedAt))</p>\n"
-        if report.incomplete {
-            body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n"
-        }
-        body +=
-            "<table class=\"summary\"><tr><th>documents</th><th>failed</th><th>pages</th><th>errors</th><th>warnings</th><th>notes</th></tr>"
-        body +=
-            "<tr><td>\(s.documents)</td><td>\(s.failedDocuments)</td><td>\(s.pages)</td><td class=\"error\">\(s.errors)</td><td class=\"warning\">\(s.warnings)</td><td class=\"note\">\(s.notes)</td></tr></table>\n"
-        if s.suppressed > 0 {
-            body +=
-                "<p class=\"meta\">\(s.suppressed) finding\(s.suppressed == 1 ? "" : "s") suppressed by the pipeline's <code>ignore</code> list (shown under each document)</p>\n"
-        }
-        if let b = report.baseline {
-            body +=
-                "<p class=\"baseline\"><strong>Baseline</strong> <code>\(h(b.file))</code>: \(s.new) new, \(s.unchanged) unchanged (marked <span class=\"badge\">baseline</span>), \(s.fixed) fixed"
-            if b.ratchet && s.fixed > 0 { body += " — <strong>update the baseline</strong> (ratchet)" }
-            body += "</p>\n"
-        }
-        body += "<form id=\"filters\">"
-        for sev in ["error", "warning", "note"] {
-            body +=
-                "<label class=\"\(sev)\"><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev) <span class=\"c\" data-c=\"\(sev)\"></span></label> "
-        }
-        body += "<select id=\"rule\"><option value=\"\">all rules</option>"
-        for r in rules.sorted() { body += "<option value=\"\(h(r))\">\(h(r))</option>" }
-        body +=
-            "</select> <input id=\"doc\" type=\"search\" placeholder=\"document contains…\" size=\"18\"> <span id=\"shown\"></span></form></header>\n<main>\n"
+        var body = header(report, rules: rules)
         if !report.findings.isEmpty {
             body +=
                 "<section class=\"doc\"><h2>pipeline \(h(report.findings.first?.details["file"]?.stringValue ?? ""))</h2>\n"
             body += group(title: "ignore list", findings: report.findings, page: nil, thumbnail: nil) + "</section>\n"
         }
-        let targets = BrokenTarget.collect(report)
-        if !targets.isEmpty {
-            body +=
-                "<section class=\"targets\"><h2>Broken targets <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
-            body += "<tr><th>target</th><th>rule</th><th>links</th><th>used in</th></tr>"
-            let rows = Abridged(targets, limit: 500)
-            for t in rows.shown {
-                body +=
-                    "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
-            }
-            body +=
-                "</table>" + rows.tail { "<p>… and \($0) more in report.json</p>" }
-                + "</section>\n"
-        }
-        if !perRule.isEmpty {
-            body +=
-                "<section class=\"rules\"><h2>Rules <span class=\"count\">\(perRule.count)</span></h2><table><tr><th>rule</th><th>severity</th><th>findings</th><th>documents</th></tr>"
-            for (rule, r) in perRule.sorted(by: {
-                ($0.value.severity, $0.value.findings, $1.key) > ($1.value.severity, $1.value.findings, $0.key)
-            }) {
-                body +=
-                    "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\"><code>\(h(rule))</code></a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
-            }
-            body += "</table></section>\n"
-        }
+        body += targetsSection(report)
+        if !perRule.isEmpty { body += rulesSection(perRule) }
         let clean = s.documents - withFindings
         body +=
             "<section class=\"index\"><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2>"
@@ -116,45 +180,7 @@ public struct HTMLReporter: Reporter {
         for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
             guard shown < Self.expanded else { break }
             shown += 1
-            let thumbs = Dictionary(
-                d.artifacts.filter { $0.kind == "thumbnail" }.compactMap { a in a.page.map { ($0, a.path) } },
-                uniquingKeysWith: { a, _ in a })
-            let links = DocumentLinks(d, locations: report.locations)
-            body += "<section class=\"doc\" id=\"doc-\(shown)\" data-path=\"\(h(d.path))\"><h2>"
-            body += links.document.map { "<a href=\"\(h($0))\">\(h(d.displayPath))</a>" } ?? h(d.displayPath)
-            body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""
-            body +=
-                " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
-            if let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), !skipped.isEmpty {
-                body += "<p class=\"skipped\">skipped stages: \(h(skipped.joined(separator: ", ")))</p>\n"
-            }
-            var byPage: [Int: [Finding]] = [:]
-            var general: [Finding] = []
-            for f in d.findings.prefix(Self.rowsPerDocument) {
-                if let p = f.page { byPage[p, default: []].append(f) } else { general.append(f) }
-            }
-            if !general.isEmpty {
-                body += group(title: "document", findings: general, page: nil, thumbnail: nil, links: links)
-            }
-            for p in byPage.keys.sorted() {
-                body += group(
-                    title: "page \(byPage[p]!.first?.pageText ?? "\(p)")", findings: byPage[p]!, page: p,
-                    thumbnail: thumbs[p], links: links)
-            }
-            if d.findings.count > Self.rowsPerDocument {
-                body +=
-                    "<p class=\"more\">… and \(d.findings.count - Self.rowsPerDocument) more findings in report.json</p>\n"
-            }
-            if !d.suppressed.isEmpty {
-                body += "<details class=\"suppressed\"><summary>\(d.suppressed.count) suppressed</summary><ul>"
-                for f in d.suppressed {
-                    let by = f.details["suppressedBy"]
-                    body +=
-                        "<li>\(f.page.map { "page \($0): " } ?? "")<code>\(h(f.rule))</code> \(h(f.message)) — <em>\(h(by?["reason"]?.stringValue ?? ""))</em> (\(h(by?["ignore"]?.stringValue ?? "")))</li>"
-                }
-                body += "</ul></details>\n"
-            }
-            body += "</section>\n"
+            body += documentSection(d, number: shown, report: report)
         }
         if withFindings > shown {
             body +=
