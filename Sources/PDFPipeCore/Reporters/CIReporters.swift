@@ -126,20 +126,7 @@ public struct SARIFReporter: StreamingReporter {
     /// placeholders, and in their place the artifacts and the results, each rendered as it comes
     /// (a document at a time), in the layout `JSONWriter.pretty` gives.
     public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
-        let rules: [JSONValue] = Rules.all.map { r in
-            let level = r.offByDefault ? "none" : r.severity.rawValue
-            let markdown =
-                "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"
-                + "**How to fix:** \(Escape.markdown(r.hint)).\n\n"
-                + "Change its level, or turn it off, under `rules` in the pipeline file; take out accepted findings with `ignore` (each with a reason) or a baseline (`--baseline`)."
-            return [
-                "id": .string(r.id), "name": .string(r.id),
-                "shortDescription": ["text": .string(r.summary)], "fullDescription": ["text": .string(r.summary)],
-                "help": ["text": .string("\(r.summary). Fix: \(r.hint)."), "markdown": .string(markdown)],
-                "defaultConfiguration": ["level": .string(level), "enabled": .bool(!r.offByDefault)],
-                "properties": ["tags": ["pdfpipe", .string(String(r.id.prefix { $0 != "." }))]],
-            ]
-        }
+        let rules = Self.ruleDescriptors
         let index = Dictionary(uniqueKeysWithValues: Rules.all.enumerated().map { ($1.id, $0) })
         let withBaseline = report.baseline != nil
         // Every finding, suppressed ones included: what the cap applies to.
@@ -152,45 +139,10 @@ public struct SARIFReporter: StreamingReporter {
         }
         func add(_ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?) {
             guard written < Self.maxResults else { return }
-            var props = f.details
-            props["suppressedBy"] = nil
-            if let p = f.page { props["page"] = .int(p) }
-            if let l = f.pageLabel { props["pageLabel"] = .string(l) }
-            if let r = f.rect { props["rect"] = .array(r.map { .double($0) }) }
-            if let o = f.object { props["object"] = .string(o) }
-            if let s = f.stage { props["stage"] = .string(s) }
-            var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
-            if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
-            var place = ""
-            if let t = f.pageText { place = "Page \(t)" }
-            if let r = f.rect {
-                place +=
-                    (place.isEmpty ? "At" : ", at") + " [" + r.map { JSONWriter.format($0) }.joined(separator: " ")
-                    + "]"
-            }
-            var result: [String: JSONValue] = [
-                "ruleId": .string(f.rule), "level": .string(f.severity.rawValue),
-                "message": [
-                    "text": .string(
-                        (place.isEmpty ? "" : place + ": ") + f.message + (f.hint.map { ". Fix: \($0)" } ?? ""))
-                ],
-                "locations": [.object(location)], "properties": .object(props),
-            ]
-            // Code scanning would otherwise hash the "line" of a binary PDF, and alerts would
-            // reopen on every rebuild.
-            if let fingerprint { result["partialFingerprints"] = ["pdfpipe/v1": .string(fingerprint)] }
-            if let i = index[f.rule] { result["ruleIndex"] = .int(i) }
-            if withBaseline, let b = f.baseline { result["baselineState"] = .string(b.rawValue) }
-            if let by = suppressedBy {
-                result["suppressions"] = [
-                    [
-                        "kind": "external",
-                        "justification": .string(
-                            (by["reason"]?.stringValue ?? "") + (by["ignore"]?.stringValue.map { " (\($0))" } ?? "")),
-                    ]
-                ]
-            }
-            sink(element(.object(result), written))
+            let result = Self.result(
+                f, path: path, fingerprint: fingerprint, suppressedBy: suppressedBy, ruleIndex: index[f.rule],
+                withBaseline: withBaseline)
+            sink(element(result, written))
             written += 1
         }
         var notifications: [JSONValue] = []
@@ -260,6 +212,69 @@ public struct SARIFReporter: StreamingReporter {
         }
         sink(Array((written == 0 ? "]" : "\n      ]").utf8))
         sink(Array(skeleton[r.upperBound...]))
+    }
+
+    /// The rules as SARIF reporting descriptors (with help in Markdown).
+    static let ruleDescriptors: [JSONValue] = {
+        Rules.all.map { r in
+            let level = r.offByDefault ? "none" : r.severity.rawValue
+            let markdown =
+                "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"
+                + "**How to fix:** \(Escape.markdown(r.hint)).\n\n"
+                + "Change its level, or turn it off, under `rules` in the pipeline file; take out accepted findings with `ignore` (each with a reason) or a baseline (`--baseline`)."
+            return [
+                "id": .string(r.id), "name": .string(r.id),
+                "shortDescription": ["text": .string(r.summary)], "fullDescription": ["text": .string(r.summary)],
+                "help": ["text": .string("\(r.summary). Fix: \(r.hint)."), "markdown": .string(markdown)],
+                "defaultConfiguration": ["level": .string(level), "enabled": .bool(!r.offByDefault)],
+                "properties": ["tags": ["pdfpipe", .string(String(r.id.prefix { $0 != "." }))]],
+            ]
+        }
+    }()
+
+    /// One finding as a SARIF result.
+    static func result(
+        _ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?, ruleIndex: Int?, withBaseline: Bool
+    ) -> JSONValue {
+        var props = f.details
+        props["suppressedBy"] = nil
+        if let p = f.page { props["page"] = .int(p) }
+        if let l = f.pageLabel { props["pageLabel"] = .string(l) }
+        if let r = f.rect { props["rect"] = .array(r.map { .double($0) }) }
+        if let o = f.object { props["object"] = .string(o) }
+        if let s = f.stage { props["stage"] = .string(s) }
+        var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
+        if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
+        var place = ""
+        if let t = f.pageText { place = "Page \(t)" }
+        if let r = f.rect {
+            place +=
+                (place.isEmpty ? "At" : ", at") + " [" + r.map { JSONWriter.format($0) }.joined(separator: " ")
+                + "]"
+        }
+        var result: [String: JSONValue] = [
+            "ruleId": .string(f.rule), "level": .string(f.severity.rawValue),
+            "message": [
+                "text": .string(
+                    (place.isEmpty ? "" : place + ": ") + f.message + (f.hint.map { ". Fix: \($0)" } ?? ""))
+            ],
+            "locations": [.object(location)], "properties": .object(props),
+        ]
+        // Code scanning would otherwise hash the "line" of a binary PDF, and alerts would
+        // reopen on every rebuild.
+        if let fingerprint { result["partialFingerprints"] = ["pdfpipe/v1": .string(fingerprint)] }
+        if let i = ruleIndex { result["ruleIndex"] = .int(i) }
+        if withBaseline, let b = f.baseline { result["baselineState"] = .string(b.rawValue) }
+        if let by = suppressedBy {
+            result["suppressions"] = [
+                [
+                    "kind": "external",
+                    "justification": .string(
+                        (by["reason"]?.stringValue ?? "") + (by["ignore"]?.stringValue.map { " (\($0))" } ?? "")),
+                ]
+            ]
+        }
+        return .object(result)
     }
 
     /// A path as a SARIF artifact location: relative ones from the checkout root (`%SRCROOT%`,
