@@ -37,39 +37,39 @@ row() { printf '%-44s %8.2f %8.2fx\n' "$1" "$2" "$(echo "$2 / $3" | bc -l)"; }
 pages=0
 for f in "${files[@]}"; do pages=$((pages + $(pdfinfo "$f" | awk '/^Pages:/ {print $2}'))); done
 
-echo "A. first page of ${#corpus[@]} real documents, 200 px PNG        seconds   / mupdf engine"
-a_pop=$(run "$pdfpipe" first-poppler "${corpus[@]}")
-a_mu=$(run "$mupdf" first-mupdf "${corpus[@]}")
-a_mt=$(p2 'mutool draw -q -w 200 -o "$0/m-$(echo "$1" | md5sum | cut -c1-12).png" "$1" 1 2>/dev/null' "$out/corpus.txt")
-a_pc=$(p2 'pdftocairo -png -singlefile -f 1 -l 1 -scale-to-x 200 -scale-to-y -1 "$1" "$0/c-$(echo "$1" | md5sum | cut -c1-12)" 2>/dev/null' "$out/corpus.txt")
-a_pd=$(p2 "$py bench/pdfium_thumbs.py \"\$1\" \"\$0/p\" 1 1" "$out/corpus.txt")
-row "pdfpipe engine mupdf, --jobs 2" "$a_mu" "$a_mu"
-row "pdfpipe engine poppler, --jobs 2" "$a_pop" "$a_mu"
-row "mutool draw, xargs -P2" "$a_mt" "$a_mu"
-row "pdftocairo, xargs -P2" "$a_pc" "$a_mu"
-row "pypdfium2, xargs -P2" "$a_pd" "$a_mu"
+# One table: pdfpipe with either engine over the files of LIST, then each peer ("label" "command",
+# run two at a time over LIST), each time over the MuPDF engine's.
+section() {
+  local title=$1 kind=$2 list=$3 inputs mu pop
+  shift 3
+  mapfile -t inputs < "$list"
+  pop=$(run "$pdfpipe" "$kind-poppler" "${inputs[@]}")
+  mu=$(run "$mupdf" "$kind-mupdf" "${inputs[@]}")
+  echo "$title"
+  row "pdfpipe engine mupdf, --jobs 2" "$mu" "$mu"
+  row "pdfpipe engine poppler, --jobs 2" "$pop" "$mu"
+  while [ $# -gt 0 ]; do
+    row "$1" "$(p2 "$2" "$list")" "$mu"
+    shift 2
+  done
+}
 
-echo "B. every page of the three manuals ($pages pages), 200 px PNG  seconds   / mupdf engine"
-b_pop=$(run "$pdfpipe" all-poppler "${files[@]}")
-b_mu=$(run "$mupdf" all-mupdf "${files[@]}")
-b_mt=$(p2 'mutool draw -q -w 200 -o "$0/m-$(basename "$1" .pdf)-%d.png" "$1" 2>/dev/null' "$out/manuals.txt")
-b_pd=$(p2 "$py bench/pdfium_thumbs.py \"\$1\" \"\$0/p\"" "$out/manuals.txt")
-row "pdfpipe engine mupdf, --jobs 2" "$b_mu" "$b_mu"
-row "pdfpipe engine poppler, --jobs 2" "$b_pop" "$b_mu"
-row "mutool draw, xargs -P2" "$b_mt" "$b_mu"
-row "pypdfium2, xargs -P2" "$b_pd" "$b_mu"
+section "A. first page of ${#corpus[@]} real documents, 200 px PNG        seconds   / mupdf engine" \
+  first "$out/corpus.txt" \
+  "mutool draw, xargs -P2" 'mutool draw -q -w 200 -o "$0/m-$(echo "$1" | md5sum | cut -c1-12).png" "$1" 1 2>/dev/null' \
+  "pdftocairo, xargs -P2" 'pdftocairo -png -singlefile -f 1 -l 1 -scale-to-x 200 -scale-to-y -1 "$1" "$0/c-$(echo "$1" | md5sum | cut -c1-12)" 2>/dev/null' \
+  "pypdfium2, xargs -P2" "$py bench/pdfium_thumbs.py \"\$1\" \"\$0/p\" 1 1"
 
-echo "C. text of the three manuals                                seconds   / mupdf engine"
-c_pop=$(run "$pdfpipe" text-poppler "${files[@]}")
-c_mu=$(run "$mupdf" text-mupdf "${files[@]}")
-c_mt=$(p2 'mutool draw -q -F txt -o "$0/$(basename "$1" .pdf).txt" "$1" 2>/dev/null' "$out/manuals.txt")
-c_pt=$(p2 'pdftotext "$1" "$0/$(basename "$1" .pdf).txt" 2>/dev/null' "$out/manuals.txt")
-c_pm=$(p2 "$py bench/pymupdf_text.py \"\$1\" \"\$0/pm-\$(basename \"\$1\" .pdf).txt\"" "$out/manuals.txt")
-row "pdfpipe engine mupdf, --jobs 2" "$c_mu" "$c_mu"
-row "pdfpipe engine poppler, --jobs 2" "$c_pop" "$c_mu"
-row "mutool draw -F txt, xargs -P2" "$c_mt" "$c_mu"
-row "pdftotext, xargs -P2" "$c_pt" "$c_mu"
-row "PyMuPDF get_text, xargs -P2" "$c_pm" "$c_mu"
+section "B. every page of the three manuals ($pages pages), 200 px PNG  seconds   / mupdf engine" \
+  all "$out/manuals.txt" \
+  "mutool draw, xargs -P2" 'mutool draw -q -w 200 -o "$0/m-$(basename "$1" .pdf)-%d.png" "$1" 2>/dev/null' \
+  "pypdfium2, xargs -P2" "$py bench/pdfium_thumbs.py \"\$1\" \"\$0/p\""
+
+section "C. text of the three manuals                                seconds   / mupdf engine" \
+  text "$out/manuals.txt" \
+  "mutool draw -F txt, xargs -P2" 'mutool draw -q -F txt -o "$0/$(basename "$1" .pdf).txt" "$1" 2>/dev/null' \
+  "pdftotext, xargs -P2" 'pdftotext "$1" "$0/$(basename "$1" .pdf).txt" 2>/dev/null' \
+  "PyMuPDF get_text, xargs -P2" "$py bench/pymupdf_text.py \"\$1\" \"\$0/pm-\$(basename \"\$1\" .pdf).txt\""
 
 for e in poppler mupdf; do
   bin=$pdfpipe; [ "$e" = mupdf ] && bin=$mupdf
