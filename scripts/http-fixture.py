@@ -21,6 +21,9 @@ Routes (the query string is ignored, and kept by redirects):
   /nohead                 405 to HEAD, 200 to GET
   /big                    405 to HEAD; GET streams 200 MB (a checker must stop reading)
   /doc.pdf                the PDF given by --pdf
+  /login.pdf              200 text/html (a login page where a PDF was linked)
+  /slowbody.pdf           200 application/pdf at once; to GET, the body only after --slow seconds
+  /huge.pdf               200 application/pdf; to GET, 3 MB of a PDF's bytes (past a 1 MB downloadLimitMB)
   /page.html              an HTML page with the anchors id="intro", id='Caf%C3%A9' (unquoted
                           too: id=plain) and <a name="legacy">; /page.html?redirected 301s to it
   /__log                  JSON list of [method, path, X-Token header, monotonic time] so far (not logged)
@@ -183,6 +186,24 @@ class Handler(BaseHTTPRequestHandler):
             if query == "?redirected":
                 return self.answer(301, b"", {"Location": "/page.html"})
             return self.answer(200, PAGE, content_type="text/html; charset=utf-8")
+        if path == "/login.pdf":
+            return self.answer(200, b"<html><body><form id=login>Sign in</form></body></html>", content_type="text/html")
+        if path == "/slowbody.pdf":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/pdf")
+            self.send_header("Content-Length", str(len(PDF)))
+            self.end_headers()
+            if self.command == "GET":
+                time.sleep(SLOW)
+                try:
+                    self.wfile.write(PDF)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+            self.close_connection = True
+            return
+        if path == "/huge.pdf":
+            body = PDF + b"%" + b"x" * (3 << 20) + b"\n"
+            return self.answer(200, body, content_type="application/pdf")
         if path.startswith("/doc.pdf"):
             return self.answer(200, PDF, content_type="application/pdf")
         return self.answer(404, b"not found\n")

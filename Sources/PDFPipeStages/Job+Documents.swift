@@ -253,6 +253,7 @@ final class ObjectSourceBox: PendingFindings {
     /// unless qpdf's warnings have said it.
     var refusal: String?
     private var reported = 0
+    private var reportedRepairs = 0
 
     init(_ source: any ObjectSource) { self.source = source }
 
@@ -273,6 +274,25 @@ final class ObjectSourceBox: PendingFindings {
 
     func flush(into job: inout Job) {
         if let qpdf = source as? QPDFSource { job.reportWarnings(of: qpdf.file) }
+        if let reader = source as? PDFReader, reader.repairs.count > reportedRepairs {
+            // One finding for the document, whichever stage read the objects: updated in place.
+            reportedRepairs = reader.repairs.count
+            let all = reader.repairs
+            let named = Abridged(all, limit: 3).joined(separator: "; ", more: { "; and \($0) more" }, text: \.reason)
+            var f = Finding(
+                rule: "pdf.damaged", object: all[0].object.description,
+                message:
+                    "pdfpipe's reader repaired \(all.count == 1 ? "a value" : "values in \(all.count) objects") that cannot be represented (\(named)); the rest of each object was read as written"
+            )
+            f.details["repairedObjects"] = .int(all.count)
+            if let i = job.findings.firstIndex(where: {
+                $0.rule == "pdf.damaged" && $0.details["repairedObjects"] != nil
+            }) {
+                job.findings[i] = f
+            } else {
+                job.report(f)
+            }
+        }
         guard let reader = source as? PDFReader, reader.declines.count > reported else { return }
         let new = reader.declines[reported...]
         reported = reader.declines.count

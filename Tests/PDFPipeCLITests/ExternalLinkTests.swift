@@ -120,6 +120,41 @@ final class ExternalLinkTests: XCTestCase {
         report["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
     }
 
+    /// Regression (issue 29, 2): a fragment that cannot be checked was `ok` with no finding. A
+    /// body slower than timeoutSeconds, one larger than downloadLimitMB, and a `.pdf` URL that
+    /// serves a login page are each `fragment-unverified`, with the reason and a finding.
+    func testAFragmentThatCannotBeCheckedIsNeverOK() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let paths = [
+            "/slowbody.pdf#page=2", "/huge.pdf#nameddest=chapter.2", "/login.pdf#page=1", "/doc.pdf#page=2",
+            "/doc.pdf#page=9", "/page.html#intro", "/ok#section",
+        ]
+        try writeLinks(dir + "/in/a.pdf", paths.map { base + $0 })
+        let (status, report, _) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "timeoutSeconds": 1, "retries": 0, "downloadLimitMB": 1, "htmlFragments": true}"#
+        )
+        XCTAssertEqual(status, 1, "the fragment-missing error fails the run")
+        var byURI: [String: JSONValue] = [:]
+        for l in links(report) { byURI[String(l["uri"]!.stringValue!.dropFirst(base.count))] = l["check"] }
+        XCTAssertEqual(
+            paths.map { byURI[$0]?["outcome"]?.stringValue ?? "?" },
+            [
+                "fragment-unverified", "fragment-unverified", "fragment-unverified", "ok", "fragment-missing", "ok",
+                "fragment-missing",
+            ])
+        XCTAssertTrue(byURI["/slowbody.pdf#page=2"]?["reason"]?.stringValue?.contains("timeoutSeconds") == true)
+        XCTAssertTrue(
+            byURI["/huge.pdf#nameddest=chapter.2"]?["reason"]?.stringValue?.contains("downloadLimitMB") == true)
+        XCTAssertTrue(byURI["/login.pdf#page=1"]?["reason"]?.stringValue?.contains("not a PDF") == true)
+        let findings = report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []
+        let unverified = findings.filter { $0["rule"] == "uri.fragment-unverified" }
+        XCTAssertEqual(unverified.count, 3)
+        XCTAssertEqual(unverified.first?["severity"], "warning")
+        XCTAssertTrue(
+            unverified.allSatisfy { $0["message"]?.stringValue?.contains("could not be checked") == true },
+            "\(unverified)")
+    }
+
     func testEveryServerBehaviour() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         let paths = [

@@ -12,6 +12,10 @@ struct PDFParser {
     var pos: Int
     /// Nesting limit for arrays and dictionaries (hostile files).
     static let maxDepth = 256
+    /// Integers read so far that do not fit 64 bits (each read as a real; see `number`), and the
+    /// offset of the first.
+    var overflowedIntegers = 0
+    var firstOverflowOffset: Int?
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, at pos: Int = 0) {
         self.bytes = bytes
@@ -296,11 +300,13 @@ struct PDFParser {
         throw fail("unterminated string")
     }
 
-    /// A number token, nil when the word is not one. An integer that does not fit 64 bits, or a
-    /// real that is not finite, is not read at all: qpdf reads such an object as null with a
-    /// warning ("overflow/underflow converting … to 64-bit integer"), and the reader must not guess
-    /// otherwise (it throws, and the object is handed to qpdf).
-    func number(_ range: Range<Int>) throws(PDFSyntaxError) -> PDFValue? {
+    /// A number token, nil when the word is not one. An integer that does not fit 64 bits is one
+    /// bad value, not a bad object: it is read as a real (as poppler's lexer and MuPDF's do, so a
+    /// `/StructParent 99999999999999999999` beside a link's `/A` leaves the link as viewers show
+    /// it) and counted in `overflowedIntegers`, which the reader reports as a repair. qpdf reads the
+    /// whole object as null instead, and every link in it would vanish. A real that is not finite
+    /// is not read at all (it throws, and the object is handed to qpdf).
+    mutating func number(_ range: Range<Int>) throws(PDFSyntaxError) -> PDFValue? {
         let w = UnsafeBufferPointer(rebasing: bytes[range])
         var i = w.startIndex
         var negative = false
@@ -313,6 +319,7 @@ struct PDFParser {
         var intPart = 0
         var digits = 0
         var overflow = false
+        let digitStart = i
         while i < w.endIndex, w[i] >= 0x30, w[i] <= 0x39 {
             let (m, o1) = intPart.multipliedReportingOverflow(by: 10)
             let (s, o2) = m.addingReportingOverflow(Int(w[i] - 0x30))
@@ -324,7 +331,10 @@ struct PDFParser {
         if i == w.endIndex {
             guard digits > 0 else { return nil }
             if overflow {
-                throw PDFSyntaxError(offset: range.lowerBound, message: "integer out of range (more than 64 bits)")
+                overflowedIntegers += 1
+                if firstOverflowOffset == nil { firstOverflowOffset = range.lowerBound }
+                let v = Double(String(decoding: w[digitStart..<i], as: UTF8.self)) ?? .greatestFiniteMagnitude
+                return .real(negative ? -v : v)
             }
             return .int(negative ? -intPart : intPart)
         }

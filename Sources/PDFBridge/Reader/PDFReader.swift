@@ -73,6 +73,23 @@ public final class PDFReader: ObjectSource {
     /// Objects `resolve` could not read exactly as written (each was handed to `fallback`).
     public private(set) var declines: [Decline] = []
 
+    /// Objects read with a value repaired as poppler and MuPDF repair it (an integer past 64 bits,
+    /// read as a real), and what was repaired: one bad value, not a bad object. Each is said in a
+    /// `pdf.damaged` finding; the rest of the object is read as written.
+    public private(set) var repairs: [Decline] = []
+    private var repaired: Set<ObjectRef> = []
+
+    private func noteRepairs(_ p: PDFParser, _ ref: ObjectRef, base: String = "") {
+        guard p.overflowedIntegers > 0, repaired.insert(ref).inserted else { return }
+        let where_ = p.firstOverflowOffset.map { " (\(base)offset \($0))" } ?? ""
+        let what = p.overflowedIntegers == 1 ? "an integer" : "\(p.overflowedIntegers) integers"
+        repairs.append(
+            Decline(
+                object: ref,
+                reason: "object \(ref) has \(what) past 64 bits\(where_), read as a real as poppler and MuPDF do",
+                isDamage: true))
+    }
+
     /// Where an object goes when this reader cannot read it exactly as written: qpdf, whose
     /// recovery repairs what it can. Made on first use; nil: such objects read as null (and are
     /// still listed in `declines`).
@@ -355,6 +372,7 @@ public final class PDFReader: ObjectSource {
                     throw PDFReaderError(description: "object \(ref) is not at offset \(offset)")
                 }
                 let v = try p.object()
+                noteRepairs(p, ref)
                 if case .dictionary(let d) = v {
                     let save = p.pos
                     if p.keyword("stream") {
@@ -397,7 +415,9 @@ public final class PDFReader: ObjectSource {
         do {
             return try os.data.withUnsafeBufferPointer { b throws(PDFSyntaxError) -> PDFValue in
                 var p = PDFParser(b, at: start)
-                return try p.object()
+                let v = try p.object()
+                noteRepairs(p, ObjectRef(number, 0), base: "object stream \(stream), ")
+                return v
             }
         } catch {
             throw PDFReaderError(description: "object \(number) in object stream \(stream): \(error)")

@@ -61,6 +61,11 @@ public enum Rules {
             summary: "qpdf and poppler disagree about the document's pages (count, size or label)",
             hint: "the page tree is probably damaged; run the normalize stage to rewrite it"),
         Rule(
+            id: "pdf.link-count-mismatch", severity: .warning,
+            summary:
+                "qpdf, reading a damaged file, and poppler find a different number of links on a page (qpdf reads an object with one unrepresentable value as null, and its links vanish); the links only poppler reads were checked as poppler reads them",
+            hint: "re-save the document with a conforming writer; the page's objects are damaged"),
+        Rule(
             id: "dest.name-not-found", severity: .error,
             summary:
                 "a link, bookmark or open action names a destination that neither the /Dests dictionary nor the /Names tree defines",
@@ -228,6 +233,13 @@ public enum Rules {
                 "a link to a PDF asks for a page (#page=N) or named destination (#nameddest=NAME) that the target does not have, or (htmlFragments) a link to a web page names an anchor the page does not have",
             hint: "fix the page number or destination name"),
         Rule(
+            id: "uri.fragment-unverified", severity: .warning,
+            summary:
+                "a web link answers, but its #fragment (#page=, #nameddest= on a PDF; an HTML anchor with htmlFragments) could not be checked: the body was too slow or too large, or the document is not what the link expects (the reason is in the message and check.reason)",
+            hint:
+                "check the fragment by hand; raise external.timeoutSeconds or downloadLimitMB if the document is merely big"
+        ),
+        Rule(
             id: "uri.unchecked-scheme", severity: .note,
             summary: "a URI with a scheme the external check does not check (ftp:, tel:, news:, …)",
             hint: "nothing to fix; set external.schemes to 'ignore' or turn the rule off to hide these"),
@@ -298,6 +310,11 @@ public enum Rules {
             summary:
                 "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit; the rest were not checked",
             hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory"),
+        Rule(
+            id: "pdf.walk-limit", severity: .note,
+            summary:
+                "a walk over the document's structure (a /Next chain of actions, the outline) stopped at a size limit; the message says where, and what lies past it was not checked (a limit, not a defect: no cycle was seen)",
+            hint: "nothing to fix if the document is genuine; hostile files use huge structures to exhaust time"),
         Rule(
             id: "config.suppression-expired", severity: .warning,
             summary:

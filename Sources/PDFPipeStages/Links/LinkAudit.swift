@@ -189,8 +189,8 @@ public struct LinkAudit {
             report("action.malformed", "the action is \(Destination.typeName(a)), not a dictionary", at: place)
             return
         }
-        let (actions, looped) = PDFAction.chain(a, pages: pages)
-        for (n, action) in actions.enumerated() {
+        let chain = PDFAction.chain(a, pages: pages)
+        for (n, action) in chain.actions.enumerated() {
             if n == 0 {
                 record.kind = action.kind
                 evaluate(action, record: &record, place: place)
@@ -201,7 +201,13 @@ public struct LinkAudit {
                 evaluate(action, record: &scratch, place: p)
             }
         }
-        if looped { report("action.cycle", "the /Next chain of actions loops back on itself", at: place) }
+        if chain.looped { report("action.cycle", "the /Next chain of actions loops back on itself", at: place) }
+        if chain.stoppedAtLimit {
+            report(
+                "pdf.walk-limit",
+                "the /Next chain has more than \(chain.actions.count) actions; the walk stopped there and the rest was not checked",
+                at: place)
+        }
     }
 
     // MARK: - One action
@@ -522,18 +528,22 @@ public struct LinkAudit {
 
     // MARK: - Outline and open action
 
+    /// Bookmarks read at most (hostile files); past it the walk stops and says so.
+    static let maxOutlineItems = 100_000
+    /// Titles kept in a bookmark's path: deeper ones keep the first and the last (a deep outline
+    /// must not cost the square of its depth).
+    static let maxPathTitles = 64
+
+    /// Walks the outline depth first, iteratively: nesting of any depth needs no limit, and a
+    /// cycle is only an item reached again. Past `maxOutlineItems` the walk stops with a note.
     mutating func scanOutline() {
         guard let first = root["Outlines"]?["First"] else { return }
         var visited = Set<Int>()
-        walkOutline(first, titles: [], depth: 0, visited: &visited)
-    }
-
-    mutating func walkOutline(_ first: PDFObject, titles: [String], depth: Int, visited: inout Set<Int>) {
-        var item: PDFObject? = first
-        var previousTitle: String?
+        // Each frame: the next item to read, its parents' titles, and the previous sibling's title.
+        var stack: [(item: PDFObject, titles: [String], previous: String?)] = [(first, [], nil)]
         var count = 0
-        while let current = item, current.isDictionary {
-            count += 1
+        while let (current, titles, previousTitle) = stack.popLast() {
+            guard current.isDictionary else { continue }
             let title = current["Title"]?.text ?? "(untitled)"
             if let id = current.objectID?.number, !visited.insert(id).inserted {
                 let place = Place(object: current.reference, prefix: "")
@@ -541,16 +551,20 @@ public struct LinkAudit {
                     "outline.cycle",
                     "the outline loops: after '\((titles + [previousTitle ?? ""]).filter { !$0.isEmpty }.joined(separator: " / "))' comes '\(title)' (\(current.reference ?? "?")) again",
                     at: place)
-                return
+                continue
             }
-            if depth > 64 || count > 100_000 {
+            count += 1
+            if count > Self.maxOutlineItems {
                 report(
-                    "outline.cycle",
-                    "the outline is deeper than 64 levels or longer than 100000 items; the rest is not read",
-                    at: Place())
+                    "pdf.walk-limit",
+                    "the outline has more than \(Self.maxOutlineItems) bookmarks; the walk stopped at '\(title)' and the rest was not checked",
+                    at: Place(object: current.reference))
                 return
             }
-            let path = titles + [title]
+            var path = titles + [title]
+            if path.count > Self.maxPathTitles {
+                path = [path[0], "…"] + path.suffix(Self.maxPathTitles - 2)
+            }
             var record = LinkRecord(object: current.reference)
             let place = Place(object: current.reference, prefix: "bookmark '\(path.joined(separator: " / "))': ")
             if let a = current["A"] {
@@ -565,9 +579,9 @@ public struct LinkAudit {
                     at: place)
             }
             outline.append(OutlineRecord(titles: path, link: record))
-            if let child = current["First"] { walkOutline(child, titles: path, depth: depth + 1, visited: &visited) }
-            previousTitle = title
-            item = current["Next"]
+            // Children before the next sibling: depth first, in the order viewers list them.
+            if let next = current["Next"] { stack.append((next, titles, title)) }
+            if let child = current["First"] { stack.append((child, path, nil)) }
         }
     }
 

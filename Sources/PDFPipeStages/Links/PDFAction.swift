@@ -107,31 +107,59 @@ public indirect enum PDFAction: Sendable, Equatable {
         }
     }
 
-    /// An action and the actions of its `/Next` chain (a dictionary or an array), depth first,
-    /// each once. `looped` is set when the chain comes back to an action it has seen.
-    static func chain(_ first: PDFObject, pages: PageIndex, limit: Int = 256) -> (actions: [PDFAction], looped: Bool) {
-        var out: [PDFAction] = []
-        var seen = Set<Int>()
+    /// What walking a `/Next` chain found: its actions, depth first, each once; whether it loops
+    /// (an action that leads back to itself); and whether it stopped at `limit` actions (then the
+    /// rest was not read: a limit, not a loop).
+    struct Chain {
+        var actions: [PDFAction] = []
         var looped = false
-        func visit(_ a: PDFObject, depth: Int) {
-            guard out.count < limit, depth < 64 else {
-                looped = true
-                return
-            }
-            if let id = a.objectID?.number, !seen.insert(id).inserted {
-                looped = true
-                return
-            }
-            guard a.isDictionary else { return }
-            out.append(PDFAction(a, pages: pages))
-            guard let next = a["Next"] else { return }
-            if next.isArray {
-                for n in next.items { visit(n, depth: depth + 1) }
-            } else {
-                visit(next, depth: depth + 1)
+        var stoppedAtLimit = false
+    }
+
+    /// An action and the actions of its `/Next` chain (a dictionary or an array), depth first,
+    /// each once. Iterative, so a chain of any length needs no depth limit: a cycle is only an
+    /// action reached again from itself (on the current path); an action two branches share is
+    /// read once and is no cycle. Past `limit` actions the walk stops and says so.
+    static func chain(_ first: PDFObject, pages: PageIndex, limit: Int = 10_000) -> Chain {
+        var out = Chain()
+        var seen = Set<Int>()
+        var onPath = Set<Int>()
+        enum Step {
+            case enter(PDFObject)
+            case leave(Int)
+        }
+        var stack: [Step] = [.enter(first)]
+        while let step = stack.popLast() {
+            switch step {
+            case .leave(let id):
+                onPath.remove(id)
+            case .enter(let a):
+                let id = a.objectID?.number
+                if let id {
+                    if onPath.contains(id) {
+                        out.looped = true
+                        continue
+                    }
+                    if !seen.insert(id).inserted { continue }
+                }
+                guard a.isDictionary else { continue }
+                guard out.actions.count < limit else {
+                    out.stoppedAtLimit = true
+                    return out
+                }
+                out.actions.append(PDFAction(a, pages: pages))
+                if let id {
+                    onPath.insert(id)
+                    stack.append(.leave(id))
+                }
+                guard let next = a["Next"] else { continue }
+                if next.isArray {
+                    for n in next.items.reversed() { stack.append(.enter(n)) }
+                } else {
+                    stack.append(.enter(next))
+                }
             }
         }
-        visit(first, depth: 0)
-        return (out, looped)
+        return out
     }
 }

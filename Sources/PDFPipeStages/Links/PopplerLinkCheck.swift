@@ -23,13 +23,16 @@ struct PopplerLinkCheck {
     }
 
     mutating func run() {
+        for index in 0..<file.pageCount { run(page: index) }
+    }
+
+    /// Checks the links of one page (0-based) as poppler reads them.
+    mutating func run(page index: Int) {
         let n = file.pageCount
-        for index in 0..<n {
-            guard let page = file.page(index) else { continue }
-            for link in page.links {
-                linkCount += 1
-                check(link, page: index + 1, pageCount: n)
-            }
+        guard index < n, let page = file.page(index) else { return }
+        for link in page.links {
+            linkCount += 1
+            check(link, page: index + 1, pageCount: n)
         }
     }
 
@@ -133,4 +136,36 @@ extension Job {
 final class PopplerFallbackDone {
     let clause: String?
     init(clause: String?) { self.clause = clause }
+}
+
+extension Job {
+    /// When qpdf read some or all of the objects (a damaged file), qpdf may have read a page or a
+    /// link annotation as null (it does so with any object holding an integer past 64 bits), and
+    /// every link in it vanishes. poppler, like MuPDF and PDFium, still shows and follows those
+    /// links. So the link count of each page is compared with poppler's: a page where they differ is
+    /// said in a `pdf.link-count-mismatch` finding, and when poppler reads more links there, those
+    /// are checked as poppler reads them (destinations, files, URI syntax).
+    mutating func crossCheckLinkCounts(_ links: [LinkRecord], pageCount: Int) {
+        guard let file = try? PopplerFile(path: workingFile), file.pageCount == pageCount else { return }
+        var ours = [Int](repeating: 0, count: pageCount)
+        for l in links { if let p = l.page, p >= 1, p <= pageCount { ours[p - 1] += 1 } }
+        var check = PopplerLinkCheck(file: file, sourcePath: source, inputRoot: inputRoot)
+        for index in 0..<pageCount {
+            guard let page = file.page(index) else { continue }
+            let theirs = page.links.count
+            guard theirs != ours[index] else { continue }
+            var f = Finding(
+                rule: "pdf.link-count-mismatch", page: index + 1,
+                message:
+                    "qpdf's reading of the damaged file gives this page \(ours[index]) link\(ours[index] == 1 ? "" : "s"), poppler's \(theirs)"
+                    + (theirs > ours[index]
+                        ? "; the page's links were also checked as poppler reads them"
+                        : "; viewers built on poppler show fewer links than were checked"))
+            f.details["qpdfLinks"] = .int(ours[index])
+            f.details["popplerLinks"] = .int(theirs)
+            report(f)
+            if theirs > ours[index] { check.run(page: index) }
+        }
+        for f in check.findings { report(f) }
+    }
 }

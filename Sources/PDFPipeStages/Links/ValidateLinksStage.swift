@@ -83,6 +83,11 @@ public struct ValidateLinksStage: Stage {
             inputRoot: job.inputRoot, remote: remote)
         audit.run()
         if let qpdf = (tables.source as? QPDFSource)?.file { job.reportWarnings(of: qpdf) }
+        if !audit.limitReached,
+            tables.source is QPDFSource || ((tables.source as? PDFReader)?.declines.isEmpty == false)
+        {
+            job.crossCheckLinkCounts(audit.links, pageCount: tables.pageObjects.count)
+        }
         var findings = audit.findings
         var links = audit.links
         var outline = audit.outline

@@ -90,12 +90,7 @@ struct ExternalLinks {
                 let f = fetched[URLChecker.Key(url: url, download: false)],
                 f.failure == nil, options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0)
             else { continue }
-            let isPDF = PDFFragment.isPDF(url) || (f.contentType ?? "").lowercased().contains("pdf")
-            if isPDF, let fragment, fragment.page != nil || fragment.nameddest != nil {
-                downloads.insert(URLChecker.Key(url: url, download: true))
-            } else if !isPDF, options.htmlFragments, let anchor, HTMLAnchors.isCheckable(anchor),
-                HTMLAnchors.isHTML(f.contentType)
-            {
+            if fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f) != nil {
                 downloads.insert(URLChecker.Key(url: url, download: true))
             }
         }
@@ -152,24 +147,10 @@ struct ExternalLinks {
             case .network(let url, let fragment, let anchor):
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
                 judge(f, url: url, into: &out)
-                if out.accepted, let doc = fetched[URLChecker.Key(url: url, download: true)] {
-                    if let anchors = doc.anchors, let anchor {
-                        if !HTMLAnchors.indicates(anchor, in: anchors) {
-                            out.outcome = .fragmentMissing
-                            out.finding = Problem(
-                                "uri.fragment-missing",
-                                "the page '\(url)' has no element with the id '\(URIReference.percentDecoded(anchor))' (nor an <a> with that name)",
-                                "link to an anchor the page has, or update the link after the page changed"
-                            )
-                        }
-                    } else if let fragment, let d = doc.document, d.error == nil {
-                        if let problem = fragment.problem(in: d, name: url) {
-                            out.outcome = .fragmentMissing
-                            out.finding = Problem("uri.fragment-missing", problem, nil)
-                        }
-                    } else {
-                        out.message = doc.message ?? doc.document?.error.map { "not read as a PDF: \($0)" }
-                    }
+                if out.accepted, let kind = fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f) {
+                    checkFragment(
+                        kind, url: url, fragment: fragment, anchor: anchor,
+                        download: fetched[URLChecker.Key(url: url, download: true)], into: &out)
                 }
             }
             let site = sites[i]
@@ -188,6 +169,75 @@ struct ExternalLinks {
             sites[i].record.check = out.json
         }
         return findings
+    }
+
+    /// What a link's `#fragment` asks to be checked in the document it names.
+    enum FragmentCheck { case pdf, html }
+
+    /// The check a web link's fragment needs, given the first answer `first` (accepted): a PDF's
+    /// page or named destination (the path ends in .pdf, or the server says PDF), or with
+    /// htmlFragments an anchor of an HTML page; nil when there is none to make.
+    func fragmentCheck(url: String, fragment: PDFFragment?, anchor: String?, first f: URLFetch) -> FragmentCheck? {
+        let isPDF = PDFFragment.isPDF(url) || (f.contentType ?? "").lowercased().contains("pdf")
+        if isPDF, let fragment, fragment.page != nil || fragment.nameddest != nil { return .pdf }
+        if !isPDF, options.htmlFragments, let anchor, HTMLAnchors.isCheckable(anchor), HTMLAnchors.isHTML(f.contentType)
+        {
+            return .html
+        }
+        return nil
+    }
+
+    /// Checks the fragment against the downloaded document. A fragment that cannot be checked (the
+    /// body too slow or too large, not the kind of document the link expects, the download
+    /// refused) is `fragment-unverified` with its reason: never `ok`, since nothing was checked.
+    func checkFragment(
+        _ kind: FragmentCheck, url: String, fragment: PDFFragment?, anchor: String?, download doc: URLFetch?,
+        into out: inout Outcome
+    ) {
+        let written = "#" + (anchor ?? "")
+        func unverified(_ why: String) {
+            out.outcome = .fragmentUnverified
+            out.reason = why
+            out.finding = Problem(
+                "uri.fragment-unverified",
+                "'\(url)' answers, but its fragment '\(written)' could not be checked: \(why)",
+                nil)
+        }
+        guard let doc else { return unverified("the document was not downloaded") }
+        if let failure = doc.failure {
+            return unverified(
+                failure == .timeout
+                    ? "its body did not arrive within the time limit (timeoutSeconds)"
+                    : "downloading it failed (\(doc.message ?? failure.rawValue))")
+        }
+        let status = doc.status ?? 0
+        guard options.accept(for: URLParts.host(of: doc.finalURL) ?? "").contains(status) else {
+            return unverified("downloading it was answered with status \(status)")
+        }
+        if let message = doc.message { return unverified(message) }
+        switch kind {
+        case .html:
+            guard let anchors = doc.anchors, let anchor else {
+                return unverified("it was not served as HTML (\(doc.contentType ?? "no content type"))")
+            }
+            if !HTMLAnchors.indicates(anchor, in: anchors) {
+                out.outcome = .fragmentMissing
+                out.finding = Problem(
+                    "uri.fragment-missing",
+                    "the page '\(url)' has no element with the id '\(URIReference.percentDecoded(anchor))' (nor an <a> with that name)",
+                    "link to an anchor the page has, or update the link after the page changed"
+                )
+            }
+        case .pdf:
+            guard let fragment, let d = doc.document else {
+                return unverified("it is not a PDF (served as \(doc.contentType ?? "no content type"))")
+            }
+            if let error = d.error { return unverified("it cannot be read as a PDF (\(error))") }
+            if let problem = fragment.problem(in: d, name: url) {
+                out.outcome = .fragmentMissing
+                out.finding = Problem("uri.fragment-missing", problem, nil)
+            }
+        }
     }
 
     /// A link's check result, as the inventory shows it.
@@ -211,6 +261,7 @@ struct ExternalLinks {
         case fileMissing = "file-missing"
         case fileUnreadable = "file-unreadable"
         case fragmentMissing = "fragment-missing"
+        case fragmentUnverified = "fragment-unverified"
         case httpError = "http-error"
         case redirectLoop = "redirect-loop"
         case tooManyRedirects = "too-many-redirects"

@@ -1,0 +1,109 @@
+import Foundation
+import PDFBridge
+import PDFPipeCore
+import PDFPipeStages
+import TestSupport
+import XCTest
+
+/// Issue 29 (trust on documents nobody here has seen): each class of silent pass, false error and
+/// unbounded read, reproduced on files the test writes, over all its variants.
+final class TrustTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "pdfpipe-trust-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// Writes `files` (name → objects of a classic file) and runs the link stages on them.
+    func audit(_ files: [(String, [String])], stages: String = HostileInputTests.linkStages) throws -> [String:
+        DocumentResult]
+    {
+        for (name, objects) in files {
+            try Data(HostilePDFs.classic(objects)).write(to: URL(fileURLWithPath: dir + "/in/" + name))
+        }
+        let results = try HostileInputTests.run(stages, dir + "/in", files.map(\.0), out: dir + "/out")
+        return Dictionary(uniqueKeysWithValues: results.map { ($0.path, $0) })
+    }
+
+    static let page = [
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+    ]
+
+    // MARK: - 3. Limits are not defects
+
+    /// A catalog whose open action is a /Next chain of `count` distinct actions (objects 4…),
+    /// the last a GoTo to a name that does not exist; `loop` points the last one back at the first.
+    static func chain(_ count: Int, loop: Bool = false) -> [String] {
+        var objects = ["<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>"] + page
+        for i in 0..<count {
+            let n = 4 + i
+            if i == count - 1 {
+                objects.append("<< /S /GoTo /D (missing.name)\(loop ? " /Next 4 0 R" : "") >>")
+            } else {
+                objects.append("<< /S /Named /N /NextPage /Next \(n + 1) 0 R >>")
+            }
+        }
+        return objects
+    }
+
+    /// A catalog whose outline nests `depth` bookmarks, each the only child of the one before; the
+    /// deepest names a destination that does not exist.
+    static func deepOutline(_ depth: Int) -> [String] {
+        var objects = ["<< /Type /Catalog /Pages 2 0 R /Outlines 4 0 R >>"] + page + ["<< /First 5 0 R /Count 1 >>"]
+        for i in 0..<depth {
+            let n = 5 + i
+            let child = i == depth - 1 ? "/Dest (missing.name)" : "/First \(n + 1) 0 R /Dest [3 0 R /Fit]"
+            objects.append("<< /Title (level \(i + 1)) /Parent \(i == 0 ? 4 : n - 1) 0 R \(child) >>")
+        }
+        return objects
+    }
+
+    func testLongChainsAndDeepOutlinesAreWalkedWholeAndOnlyRealRevisitsAreCycles() throws {
+        var files: [(String, [String])] = []
+        for n in [1, 63, 64, 65, 200, 3000] { files.append(("chain-\(n).pdf", Self.chain(n))) }
+        for d in [63, 64, 65, 101, 3000] { files.append(("outline-\(d).pdf", Self.deepOutline(d))) }
+        files.append(("chain-loop.pdf", Self.chain(5, loop: true)))
+        // Two branches of an array /Next share an action (a diamond): read once, no cycle.
+        files.append(
+            (
+                "chain-diamond.pdf",
+                ["<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>"] + Self.page + [
+                    "<< /S /Named /N /NextPage /Next [5 0 R 6 0 R] >>", "<< /S /Named /N /NextPage /Next 7 0 R >>",
+                    "<< /S /Named /N /PrevPage /Next 7 0 R >>", "<< /S /GoTo /D (missing.name) >>",
+                ]
+            ))
+        files.append(
+            (
+                "outline-loop.pdf",
+                ["<< /Type /Catalog /Pages 2 0 R /Outlines 4 0 R >>"] + Self.page + [
+                    "<< /First 5 0 R /Count 2 >>", "<< /Title (a) /Parent 4 0 R /Dest [3 0 R /Fit] /Next 6 0 R >>",
+                    "<< /Title (b) /Parent 4 0 R /Dest [3 0 R /Fit] /Next 5 0 R >>",
+                ]
+            ))
+        let results = try audit(files)
+        func rules(_ name: String) -> [String] { results[name]?.findings.map(\.rule) ?? ["(no result)"] }
+        for n in [1, 63, 64, 65, 200, 3000] {
+            XCTAssertEqual(rules("chain-\(n).pdf"), ["dest.name-not-found"], "a chain of \(n) actions")
+        }
+        for d in [63, 64, 65, 101, 3000] {
+            XCTAssertEqual(rules("outline-\(d).pdf"), ["dest.name-not-found"], "an outline \(d) levels deep")
+            XCTAssertEqual(results["outline-\(d).pdf"]?.sections["outline"]?.arrayValue?.count, d)
+        }
+        XCTAssertEqual(rules("chain-loop.pdf"), ["dest.name-not-found", "action.cycle"])
+        XCTAssertEqual(rules("chain-diamond.pdf"), ["dest.name-not-found"])
+        XCTAssertEqual(rules("outline-loop.pdf"), ["outline.cycle"])
+    }
+
+    /// Past its size limit a walk stops with a note that says where, never a cycle.
+    func testAWalkStoppedByItsLimitSaysSo() throws {
+        let results = try audit([("chain-long.pdf", Self.chain(10_050))])
+        let rules = results["chain-long.pdf"]?.findings.map(\.rule) ?? []
+        XCTAssertEqual(rules, ["pdf.walk-limit"], "the broken action past the limit is not seen, and the note says so")
+        XCTAssertTrue(
+            results["chain-long.pdf"]?.findings.first?.message.contains("more than 10000 actions") == true,
+            "\(results["chain-long.pdf"]?.findings ?? [])")
+    }
+}
