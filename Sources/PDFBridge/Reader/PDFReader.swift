@@ -81,12 +81,12 @@ public final class PDFReader: ObjectSource {
 
     private func noteRepairs(_ p: PDFParser, _ ref: ObjectRef, base: String = "") {
         guard p.overflowedIntegers > 0, repaired.insert(ref).inserted else { return }
-        let where_ = p.firstOverflowOffset.map { " (\(base)offset \($0))" } ?? ""
+        let location = p.firstOverflowOffset.map { " (\(base)offset \($0))" } ?? ""
         let what = p.overflowedIntegers == 1 ? "an integer" : "\(p.overflowedIntegers) integers"
         repairs.append(
             Decline(
                 object: ref,
-                reason: "object \(ref) has \(what) past 64 bits\(where_), read as a real as poppler and MuPDF do",
+                reason: "object \(ref) has \(what) past 64 bits\(location), read as a real as poppler and MuPDF do",
                 isDamage: true))
     }
 
