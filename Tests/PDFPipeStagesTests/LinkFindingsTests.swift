@@ -41,10 +41,19 @@ final class LinkFindingsTests: XCTestCase {
                 "dest.integer-page", 1,
                 "the destination gives page number 1 (page 2) instead of a page reference; PDFium, poppler and MuPDF go to that page (2 links, bookmarks or actions in all, on page 1)"
             ),
-            F("dest.malformed", 1, "the destination: '/XYZ' takes 3 parameters, found 1"),
-            F("dest.malformed", 1, "the destination: unknown fit type '/Bogus'"),
+            F(
+                "dest.viewer-dependent", 1,
+                "the destination: '/XYZ' takes 3 parameters, found 1: pdf.js does not follow it (PDFium and MuPDF go to the page)"
+            ),
+            F(
+                "dest.viewer-dependent", 1,
+                "the destination: unknown fit type '/Bogus': poppler and pdf.js do not follow it (PDFium and MuPDF go to the page)"
+            ),
             F("dest.malformed", 1, "named destination 'bad.value' is an integer, not a destination"),
-            F("dest.malformed", 1, "the destination: parameter 3 of '/FitR' is a string, expected a number"),
+            F(
+                "dest.viewer-dependent", 1,
+                "the destination: parameter 3 of '/FitR' is a string, expected a number: pdf.js does not follow it (PDFium and MuPDF go to the page)"
+            ),
             F("action.malformed", 1, "the GoTo action has no /D destination"),
             F("link.no-target", 1, "the link has neither /Dest nor /A; clicking it does nothing"),
             F(
@@ -53,7 +62,7 @@ final class LinkFindingsTests: XCTestCase {
             ),
             F(
                 "dest.missing-parameter", 1,
-                "the destination: '/FitH' without its parameter (every mainstream viewer reads it as null: the view keeps its position)"
+                "the destination: '/FitH' without its parameter (PDFium, MuPDF, poppler and pdf.js all follow it)"
             ),
             F("link.zero-area", 1, "the link area [400 100 400 130] has no width or no height; nobody can click it"),
             F("link.off-page", 1, "the link area [700 900 760 930] lies outside the visible page [0 0 612 792]"),

@@ -106,4 +106,53 @@ final class TrustTests: XCTestCase {
             results["chain-long.pdf"]?.findings.first?.message.contains("more than 10000 actions") == true,
             "\(results["chain-long.pdf"]?.findings ?? [])")
     }
+
+    // MARK: - 4. Destinations viewers accept
+
+    /// docs/destinations.md's table, row by row: pdfpipe's finding is the last column, the
+    /// viewers that fail are named in it, and poppler's column is what the installed poppler does.
+    func testEveryRowOfTheDestinationTable() throws {
+        let doc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/destinations.md")
+        let text = try String(contentsOf: doc, encoding: .utf8)
+        var rows: [(dest: String, viewers: [String], verdict: String)] = []
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 6 else { continue }
+            rows.append((String(cells[0].dropFirst().dropLast()), Array(cells[1...4]), cells[5]))
+        }
+        XCTAssertGreaterThanOrEqual(rows.count, 30)
+        var files: [(String, [String])] = []
+        for (i, row) in rows.enumerated() {
+            let dest = row.dest.replacingOccurrences(of: "[page", with: "[3 0 R")
+            files.append(
+                (
+                    "row-\(i).pdf",
+                    ["<< /Type /Catalog /Pages 2 0 R >>"] + Self.page.dropLast() + [
+                        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [4 0 R] >>",
+                        "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /Dest \(dest) >>",
+                    ]
+                ))
+        }
+        let results = try audit(files)
+        let viewers = ["PDFium", "MuPDF", "poppler", "pdf.js"]
+        for (i, row) in rows.enumerated() {
+            let findings = results["row-\(i).pdf"]?.findings ?? []
+            let rules = findings.map(\.rule)
+            XCTAssertEqual(rules, row.verdict == "ok" ? [] : [row.verdict], row.dest)
+            if row.verdict == "dest.viewer-dependent", let message = findings.first?.message {
+                for (k, v) in viewers.enumerated() where k >= 2 {
+                    XCTAssertEqual(
+                        message.contains(": \(v) do") || message.contains(" and \(v) do")
+                            || message.contains(": \(v) and"),
+                        row.viewers[k] == "✗", "\(row.dest): \(message)")
+                }
+            }
+            // The poppler column against poppler itself.
+            let poppler = try PopplerFile(path: dir + "/in/row-\(i).pdf")
+            let link = poppler.page(0)?.links.first
+            let follows = link?.kind == .goto && link?.destination != nil
+            XCTAssertEqual(follows, row.viewers[2] == "✓", "poppler on \(row.dest): \(String(describing: link))")
+        }
+    }
 }

@@ -87,8 +87,15 @@ public enum Rules {
         Rule(
             id: "dest.malformed", severity: .error,
             summary:
-                "the destination is malformed: unknown fit type, wrong number or type of parameters, or not a destination at all",
+                "the destination cannot be followed by any viewer: no page (an empty array, a first element that is not a page), or not a destination at all (a name whose value is a number, say)",
             hint: "write [page /XYZ left top zoom], [page /Fit], [page /FitH top], … with the right parameters"),
+        Rule(
+            id: "dest.viewer-dependent", severity: .warning,
+            summary:
+                "an explicit destination whose view (fit type or operands) some mainstream viewers refuse: PDFium and MuPDF go to the page, and the message names those that do nothing (poppler, pdf.js); one finding per problem and document, with the count",
+            hint:
+                "write the view as PDF 32000 gives it: [page /XYZ left top zoom], [page /Fit], [page /FitH top], [page /FitR l b r t]"
+        ),
         Rule(
             id: "dest.position-off-page", severity: .warning,
             summary:
@@ -97,8 +104,8 @@ public enum Rules {
         Rule(
             id: "dest.missing-parameter", severity: .note,
             summary:
-                "a /FitH, /FitBH, /FitV or /FitBV destination without its parameter; every mainstream viewer reads it as null (one finding per document, with the count)",
-            hint: "write [page /FitH null] (hyperref's open action is the usual source)"),
+                "an explicit destination with missing, extra, null or non-numeric operands that PDFium, MuPDF, poppler and pdf.js all follow ([page /XYZ 68 628] without its zoom, [page /FitH] without its operand; one finding per document, with the count)",
+            hint: "write the operands the view takes ([page /XYZ left top null], [page /FitH null])"),
         Rule(
             id: "dest.duplicate-name", severity: .warning,
             summary: "a name is defined more than once in the /Names /Dests tree; readers may pick either definition",

@@ -18,11 +18,19 @@ public struct Destination: Sendable, Equatable {
     public var fit: String
     /// The fit type's parameters; nil for `null`.
     public var parameters: [Double?]
-    /// What is wrong with the fit type or its parameters.
+    /// What is wrong with the destination such that PDFium or MuPDF cannot follow it (an error).
+    /// Given a page, both go there whatever the view (see `viewersFailing`), so an array with a
+    /// page never has one; kept for the GoToR path and callers that read it.
     public var problem: String?
-    /// What is off but read the same way by every mainstream viewer (`[page /FitH]` without its
-    /// operand: Acrobat, pdf.js, PDFium, MuPDF and poppler read the missing operand as null).
+    /// What is off but followed by PDFium, MuPDF, poppler and pdf.js alike (a note): `[page /XYZ
+    /// 68 628]` without its zoom, `[page /FitH]` without its operand.
     public var tolerated: String?
+    /// What is off such that some of the mainstream viewers do not follow the link (a warning),
+    /// with the viewers named: PDFium and MuPDF go to the page whatever the view, poppler and
+    /// pdf.js refuse some views (see docs/destinations.md, whose table the tests hold).
+    public var viewerDependent: String?
+    /// The viewers that do not follow it (of poppler and pdf.js), empty when all do.
+    public var viewersFailing: [String] = []
 
     /// Parameters of each fit type, and whether `null` is allowed for them. (A switch, not a global
     /// dictionary: every worker reads it for every destination, and a shared dictionary's reference
@@ -35,6 +43,41 @@ public struct Destination: Sendable, Equatable {
         case "FitR": (4, false)
         default: nil
         }
+    }
+
+    /// An operand as viewers classify it.
+    enum Operand { case number, null, other }
+
+    /// Whether poppler (`LinkDest`) follows a destination with this view: it refuses an unknown or
+    /// missing view type, a `/FitV`, `/FitBH` or `/FitBV` without its operand, a `/FitR` with fewer
+    /// than four, and an `/XYZ` operand that is neither a number nor null; it reads a bad operand
+    /// of the other views as `/Fit`, and ignores extra operands.
+    static func popplerFollows(_ fit: String?, _ args: [Operand]) -> Bool {
+        switch fit {
+        case "XYZ"?: return args.prefix(3).allSatisfy { $0 != .other }
+        case "Fit"?, "FitB"?, "FitH"?: return true
+        case "FitV"?, "FitBH"?, "FitBV"?: return !args.isEmpty
+        case "FitR"?: return args.count >= 4
+        default: return false
+        }
+    }
+
+    /// Whether pdf.js (`isValidExplicitDest`) follows it: a known view type with 2 or 3 operands for
+    /// `/XYZ`, none for `/Fit` and `/FitB`, at most one for `/FitH`, `/FitBH`, `/FitV`, `/FitBV`,
+    /// exactly four numbers for `/FitR`; every operand a number or null.
+    static func pdfjsFollows(_ fit: String?, _ args: [Operand]) -> Bool {
+        let n = args.count
+        var allowNull = true
+        switch fit {
+        case "XYZ"?: guard n >= 2 && n <= 3 else { return false }
+        case "Fit"?, "FitB"?: return n == 0
+        case "FitH"?, "FitBH"?, "FitV"?, "FitBV"?: guard n <= 1 else { return false }
+        case "FitR"?:
+            guard n == 4 else { return false }
+            allowNull = false
+        default: return false
+        }
+        return args.allSatisfy { $0 == .number || (allowNull && $0 == .null) }
     }
 
     /// Parses an explicit destination array. `pages` maps page object numbers to indexes.
@@ -62,41 +105,41 @@ public struct Destination: Sendable, Equatable {
         } else {
             target = .invalid("the first element is \(Self.typeName(first)), not a page")
         }
-        guard n > 1 else {
-            problem = "no fit type"
-            return
-        }
-        guard let name = array[1].name else {
-            problem = "the fit type is \(Self.typeName(array[1])), not a name"
-            return
-        }
-        fit = name
-        guard let (count, nullable) = Self.arity(name) else {
-            problem = "unknown fit type '/\(name)'"
-            return
-        }
-        let args = (2..<n).map { array[$0] }
-        if args.isEmpty && count == 1 && nullable {
-            tolerated =
-                "'/\(name)' without its parameter (every mainstream viewer reads it as null: the view keeps its position)"
-            parameters = [nil]
-            return
-        }
-        if args.count != count {
-            problem = "'/\(name)' takes \(count) parameter\(count == 1 ? "" : "s"), found \(args.count)"
-        }
-        for (i, a) in args.prefix(count).enumerated() {
-            if let v = a.number {
-                parameters.append(v)
-            } else if a.isNull && nullable {
-                parameters.append(nil)
-            } else {
-                parameters.append(nil)
-                if problem == nil {
-                    problem =
+        let name = n > 1 ? array[1].name : nil
+        fit = name ?? ""
+        let args = n > 2 ? (2..<n).map { array[$0] } : []
+        let operands = args.map { a -> Operand in a.number != nil ? .number : a.isNull ? .null : .other }
+        var irregular: String?
+        if n < 2 {
+            irregular = "no fit type"
+        } else if name == nil {
+            irregular = "the fit type is \(Self.typeName(array[1])), not a name"
+        } else if let name, let (count, nullable) = Self.arity(name) {
+            if args.count != count {
+                irregular =
+                    args.isEmpty && count == 1
+                    ? "'/\(name)' without its parameter"
+                    : "'/\(name)' takes \(count) parameter\(count == 1 ? "" : "s"), found \(args.count)"
+            }
+            for (i, a) in args.prefix(count).enumerated() {
+                parameters.append(a.number)
+                if irregular == nil, operands[i] == .other || (operands[i] == .null && !nullable) {
+                    irregular =
                         "parameter \(i + 1) of '/\(name)' is \(Self.typeName(a)), expected a number\(nullable ? " or null" : "")"
                 }
             }
+            while parameters.count < count { parameters.append(nil) }
+        } else if let name {
+            irregular = "unknown fit type '/\(name)'"
+        }
+        guard let irregular else { return }
+        if !Self.popplerFollows(name, operands) { viewersFailing.append("poppler") }
+        if !Self.pdfjsFollows(name, operands) { viewersFailing.append("pdf.js") }
+        if viewersFailing.isEmpty {
+            tolerated = "\(irregular) (PDFium, MuPDF, poppler and pdf.js all follow it)"
+        } else {
+            viewerDependent =
+                "\(irregular): \(viewersFailing.joined(separator: " and ")) do\(viewersFailing.count == 1 ? "es" : "") not follow it (PDFium and MuPDF go to the page)"
         }
     }
 

@@ -52,7 +52,8 @@ public struct LinkAudit {
     /// The same repaired URI on several links is one problem; so are a document's bookmarks without
     /// a target (veraPDF's test files use a bookmark tree as a list of facts).
     static let groupedRules: Set<String> = [
-        "dest.integer-page", "dest.missing-parameter", "uri.insecure-scheme", "uri.relative", "action.named-unknown",
+        "dest.integer-page", "dest.missing-parameter", "dest.viewer-dependent", "uri.insecure-scheme", "uri.relative",
+        "action.named-unknown",
         "uri.browser-repaired", "outline.no-target",
     ]
 
@@ -363,6 +364,9 @@ public struct LinkAudit {
             report("dest.malformed", "\(label): \(why)", at: place)
         }
         if let tolerated = d.tolerated { report("dest.missing-parameter", "\(label): \(tolerated)", at: place) }
+        if let viewerDependent = d.viewerDependent {
+            report("dest.viewer-dependent", "\(label): \(viewerDependent)", at: place, groupBy: viewerDependent)
+        }
         if let problem = d.problem {
             report("dest.malformed", "\(label): \(problem)", at: place)
         } else if let page {
@@ -450,6 +454,9 @@ public struct LinkAudit {
                     return nil
                 }
                 if let problem = d.problem { report("dest.malformed", "the remote destination: \(problem)", at: place) }
+                if let v = d.viewerDependent {
+                    report("dest.viewer-dependent", "the remote destination: \(v)", at: place, groupBy: v)
+                }
                 return n + 1
             default:
                 report(
