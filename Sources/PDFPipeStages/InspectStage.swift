@@ -55,8 +55,61 @@ public struct InspectStage: Stage {
         layoutGap = options.double("layoutGap")
     }
 
-    public func run(_ job: inout Job) throws {
-        let file = try job.qpdf()
+    /// The document as inspect reads it: through qpdf, or — for a file qpdf cannot open but
+    /// pdfpipe's reader can (an /Encrypt that is not a dictionary, a startxref a few bytes off in
+    /// a file of cross-reference streams: MuPDF and PDFium open both) — through the reader.
+    struct Facts {
+        var source: any ObjectSource
+        var qpdf: QPDFFile?
+        var pages: [PDFObject]
+        var info: [String: JSONValue]
+    }
+
+    func facts(_ job: inout Job) throws -> Facts? {
+        var refused: DocumentFailure?
+        var opened: QPDFFile?
+        do {
+            opened = try job.qpdf()
+        } catch {
+            refused = error
+        }
+        guard let file = opened else {
+            let failure = refused ?? DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot open the file")
+            guard failure.rule == "pdf.unreadable" else { throw failure }
+            var why = failure.message
+            let opinion = job.popplerSecondOpinion()
+            if !opinion.isEmpty, why.hasSuffix(opinion) { why.removeLast(opinion.count) }
+            let reader = try? PDFReader(path: job.workingFile)
+            let pages = reader.map { PageTree.pages($0) } ?? []
+            guard let reader, !pages.isEmpty else {
+                // Only poppler reads it (as MuPDF and PDFium may): damaged, not unreadable; what
+                // inspect reports of pages and objects could not be read, which is said.
+                guard let other = try? PopplerFile(path: job.workingFile), other.pageCount > 0 else { throw failure }
+                job.pageCount = other.pageCount
+                job.report(
+                    Finding(
+                        rule: "pdf.damaged",
+                        message:
+                            "\(why); poppler reads it (\(other.pageCount) page\(other.pageCount == 1 ? "" : "s")), so viewers may show it, but its boxes, labels and inventory could not be read"
+                    ))
+                return nil
+            }
+            job.report(
+                Finding(
+                    rule: "pdf.damaged",
+                    message:
+                        "\(why); pdfpipe's reader reads it (\(pages.count) page\(pages.count == 1 ? "" : "s")), as MuPDF and PDFium do, and it was inspected through that reader"
+                ))
+            var info: [String: JSONValue] = ["encrypted": .bool(false), "linearized": .bool(false)]
+            if let version = reader.headerVersion { info["pdfVersion"] = .string(version) }
+            let dict = PDFObject(source: reader, value: reader.trailer)["Info"]
+            for key in ["Producer", "Creator", "Title"] {
+                if let v = dict?[key]?.text, !v.isEmpty {
+                    info[key.prefix(1).lowercased() + key.dropFirst()] = .string(v)
+                }
+            }
+            return Facts(source: reader, qpdf: nil, pages: pages, info: info)
+        }
         let count: Int
         do {
             count = try file.pageCount()
@@ -64,13 +117,7 @@ public struct InspectStage: Stage {
             throw DocumentFailure(
                 rule: "pdf.unreadable", message: "qpdf cannot read the page tree: \(job.stripPath(error.description))")
         }
-        job.pageCount = count
-        // Boxes, rotation and labels through the same code as the link stages, fed by qpdf here.
         let source = QPDFSource(file)
-        let ranges = PageLabels.read(root: PDFObject.root(of: source))
-        let labels = ranges.map { PageLabels.labels($0, count: count) }
-        job.pageLabels = labels
-
         var info: [String: JSONValue] = [
             "pdfVersion": .string(
                 file.extensionLevel > 0
@@ -81,41 +128,32 @@ public struct InspectStage: Stage {
         for key in ["Producer", "Creator", "Title"] {
             if let v = file.info(key), !v.isEmpty { info[key.prefix(1).lowercased() + key.dropFirst()] = .string(v) }
         }
-        if file.isEncrypted {
-            // qpdf tries the empty password as the owner password too; viewers try it as the user
-            // password only. A document whose owner password is empty but whose user password is
-            // not (R5/R6 from some tools) opens in qpdf and asks every viewer for the password.
-            var asksForPassword = !file.recoveredUserPassword.isEmpty
-            if !asksForPassword {
-                // qpdf says which password the empty string matched (`--show-encryption`).
-                let (_, log) = QPDFJob.run(
-                    json: JSONWriter.compact(["inputFile": .string(job.source), "showEncryption": ""]))
-                asksForPassword =
-                    log.info.contains("Supplied password is owner password")
-                    && !log.info.contains("Supplied password is user password")
-            }
-            if asksForPassword {
-                job.report(
-                    Finding(
-                        rule: "pdf.password-required",
-                        message:
-                            "the document has a user password: PDFium and MuPDF ask for it (qpdf and poppler open it because its owner password is empty, so pdfpipe could still check it)"
-                    ))
-            } else {
-                job.report(
-                    Finding(
-                        rule: "pdf.encrypted",
-                        message:
-                            "the document is encrypted; it opens without a password, but an owner password restricts it"
-                    ))
-            }
+        let pages = (0..<count).map { i in
+            PDFObject(
+                source: source,
+                value: file.page(i).objectID.map { .ref(ObjectRef($0.number, $0.generation)) } ?? .null)
         }
+        file.releaseAll()
+        if file.isEncrypted { reportEncryption(&job, file) }
+        return Facts(source: source, qpdf: file, pages: pages, info: info)
+    }
+
+    public func run(_ job: inout Job) throws {
+        guard let facts = try facts(&job) else { return }
+        let source = facts.source
+        let file = facts.qpdf
+        let count = facts.pages.count
+        job.pageCount = count
+        // Boxes, rotation and labels through the same code as the link stages.
+        let ranges = PageLabels.read(root: PDFObject.root(of: source))
+        let labels = ranges.map { PageLabels.labels($0, count: count) }
+        job.pageLabels = labels
+        var info = facts.info
 
         var pages: [JSONValue] = []
         var geometries: [PageGeometry] = []
         for i in 0..<count {
-            let ref = file.page(i).objectID.map { ObjectRef($0.number, $0.generation) }
-            let g = PageGeometry(page: ref.map { PDFObject(source: source, value: .ref($0)) })
+            let g = PageGeometry(page: facts.pages[i].isNull ? nil : facts.pages[i])
             geometries.append(g)
             if pageDetails {
                 var p: [String: JSONValue] = [
@@ -145,29 +183,37 @@ public struct InspectStage: Stage {
                         message: "the page has no /MediaBox; readers assume US Letter"))
             }
             // qpdf never reuses object handles: release them page by page to bound memory.
-            file.releaseAll()
+            file?.releaseAll()
         }
-        file.releaseAll()
+        file?.releaseAll()
         if pageDetails { info["pages"] = .array(pages) }
         job.sections["info"] = .object(info)
-        job.reportWarnings(of: file)
+        if let file { job.reportWarnings(of: file) }
         reportMixedPages(&job, geometries)
         if layoutWidth > 0 { job.sections["layout"] = layout(geometries) }
         if annotations != .off || forms || attachments {
-            let pageObjects = (0..<count).map { i in
-                PDFObject(
-                    source: source,
-                    value: file.page(i).objectID.map { .ref(ObjectRef($0.number, $0.generation)) } ?? .null)
-            }
-            file.releaseAll()
-            try inventory(&job, DocumentInventory(source: source, pages: pageObjects))
+            try inventory(&job, DocumentInventory(source: source, pages: facts.pages))
         }
 
         if crossCheck { try compareWithPoppler(&job, geometries: geometries, labels: labels) }
     }
 
     private func compareWithPoppler(_ job: inout Job, geometries: [PageGeometry], labels: [String]?) throws {
-        let poppler = try job.poppler()
+        let poppler: PopplerFile
+        do {
+            poppler = try job.poppler()
+        } catch {
+            // Read by qpdf or pdfpipe's reader (as by MuPDF and PDFium), refused by poppler: viewers
+            // built on poppler fail on it, which is said; the document is not unreadable.
+            guard error.rule == "pdf.unreadable" else { throw error }
+            job.report(
+                Finding(
+                    rule: "pdf.damaged",
+                    message:
+                        "\(job.stripPath(error.message)); viewers built on poppler (Evince, Okular) cannot show it, though it was read here as MuPDF and PDFium read it"
+                ))
+            return
+        }
         defer { job.reportMessages(of: poppler) }
         guard poppler.pageCount == geometries.count else {
             job.report(
@@ -200,6 +246,37 @@ public struct InspectStage: Stage {
                         message: "page label is '\(ours)' by qpdf, '\(popplerLabel)' by poppler"))
                 reported += 1
             }
+        }
+    }
+
+    /// `pdf.password-required` or `pdf.encrypted` for an encrypted document qpdf opened.
+    private func reportEncryption(_ job: inout Job, _ file: QPDFFile) {
+        // qpdf tries the empty password as the owner password too; viewers try it as the user
+        // password only. A document whose owner password is empty but whose user password is
+        // not (R5/R6 from some tools) opens in qpdf and asks every viewer for the password.
+        var asksForPassword = !file.recoveredUserPassword.isEmpty
+        if !asksForPassword {
+            // qpdf says which password the empty string matched (`--show-encryption`).
+            let (_, log) = QPDFJob.run(
+                json: JSONWriter.compact(["inputFile": .string(job.source), "showEncryption": ""]))
+            asksForPassword =
+                log.info.contains("Supplied password is owner password")
+                && !log.info.contains("Supplied password is user password")
+        }
+        if asksForPassword {
+            job.report(
+                Finding(
+                    rule: "pdf.password-required",
+                    message:
+                        "the document has a user password: PDFium and MuPDF ask for it (qpdf and poppler open it because its owner password is empty, so pdfpipe could still check it)"
+                ))
+        } else {
+            job.report(
+                Finding(
+                    rule: "pdf.encrypted",
+                    message:
+                        "the document is encrypted; it opens without a password, but an owner password restricts it"
+                ))
         }
     }
 

@@ -279,10 +279,11 @@ final class ObjectSourceBox: PendingFindings {
             reportedRepairs = reader.repairs.count
             let all = reader.repairs
             let named = Abridged(all, limit: 3).joined(separator: "; ", more: { "; and \($0) more" }, text: \.reason)
+            let first = all[0].object
             var f = Finding(
-                rule: "pdf.damaged", object: all[0].object.description,
+                rule: "pdf.damaged", object: first.number > 0 ? first.description : nil,
                 message:
-                    "pdfpipe's reader repaired \(all.count == 1 ? "a value" : "values in \(all.count) objects") that cannot be represented (\(named)); the rest of each object was read as written"
+                    "pdfpipe's reader repaired \(all.count == 1 ? "one thing" : "\(all.count) things") as viewers do (\(named)); the rest was read as written"
             )
             f.details["repairedObjects"] = .int(all.count)
             if let i = job.findings.firstIndex(where: {

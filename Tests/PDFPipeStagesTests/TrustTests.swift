@@ -155,4 +155,59 @@ final class TrustTests: XCTestCase {
             XCTAssertEqual(follows, row.viewers[2] == "✓", "poppler on \(row.dest): \(String(describing: link))")
         }
     }
+
+    // MARK: - 5. Files viewers open are never pdf.unreadable
+
+    /// `bytes` with the number after `startxref` moved by `by` bytes (bytes, not text: the
+    /// cross-reference stream is binary).
+    static func movingStartxref(_ bytes: [UInt8], by: Int) throws -> [UInt8] {
+        let key = Array("startxref\n".utf8)
+        let at = try XCTUnwrap(
+            (0...(bytes.count - key.count)).reversed().first { bytes[$0..<$0 + key.count].elementsEqual(key) })
+        let start = at + key.count
+        let digits = bytes[start...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        let value = try XCTUnwrap(Int(String(decoding: digits, as: UTF8.self)))
+        return Array(bytes[..<start]) + Array(String(value + by).utf8) + Array(bytes[(start + digits.count)...])
+    }
+
+    /// A file of cross-reference streams whose startxref is a few bytes off (qpdf's and poppler's
+    /// recovery cannot rebuild it; MuPDF and PDFium open it), and a trailer whose /Encrypt is not a
+    /// dictionary (qpdf refuses it; MuPDF, PDFium and poppler read the file as not encrypted): each
+    /// is audited and inspected, with a pdf.damaged warning that says what was repaired.
+    func testFilesViewersOpenAreAuditedAndDamagedNotUnreadable() throws {
+        var files: [(String, [UInt8])] = []
+        for shift in [-6, -5, -4, 4, 5, 6] {
+            files.append(("startxref\(shift).pdf", try Self.movingStartxref(HostilePDFs.objectStream(), by: shift)))
+        }
+        let plain = HostilePDFs.classic(HostilePDFs.onePage(annots: [HostilePDFs.launchLink]))
+        for (name, value) in [
+            ("int", "5"), ("string", "(x)"), ("name", "/None"), ("array", "[1 2]"), ("bool", "true"),
+            ("ref-to-missing", "99 0 R"),
+        ] {
+            var text = String(decoding: plain, as: UTF8.self)
+            text = text.replacingOccurrences(of: "/Root 1 0 R", with: "/Root 1 0 R /Encrypt \(value)")
+            files.append(("encrypt-\(name).pdf", Array(text.utf8)))
+        }
+        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: dir + "/in/" + name)) }
+        let stages =
+            #"[{"use": "inspect", "with": {"crossCheck": true}}, {"use": "resolve-destinations"}, {"use": "validate-links"}]"#
+        let results = try HostileInputTests.run(stages, dir + "/in", files.map(\.0), out: dir + "/out")
+        for r in results {
+            let rules = r.findings.map(\.rule)
+            XCTAssertEqual(r.status, .ok, "\(r.path): \(r.findings)")
+            XCTAssertFalse(rules.contains("pdf.unreadable"), "\(r.path): \(rules)")
+            XCTAssertTrue(rules.contains("action.launch-target-missing"), "\(r.path): the link was checked: \(rules)")
+            XCTAssertEqual(r.pageCount, 1, r.path)
+            if r.path != "encrypt-ref-to-missing.pdf" {
+                // qpdf opens none of the others: the reader did the work.
+                XCTAssertEqual(r.sections["linkSummary"]?["reader"]?.stringValue, "pdfpipe", r.path)
+            }
+            let damage = r.findings.filter { $0.rule == "pdf.damaged" }.map(\.message)
+            if r.path.hasPrefix("startxref") {
+                XCTAssertTrue(damage.contains { $0.contains("startxref gives offset") }, "\(r.path): \(damage)")
+            } else if r.path != "encrypt-ref-to-missing.pdf" {
+                XCTAssertTrue(damage.contains { $0.contains("/Encrypt is") }, "\(r.path): \(damage)")
+            }
+        }
+    }
 }

@@ -95,7 +95,8 @@ public enum HostilePDFs {
     }
 
     static let brokenLink = "<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /Dest [9 0 R /Fit] >>"
-    static let launchLink = "<< /Type /Annot /Subtype /Link /Rect [0 30 100 50] /A << /S /Launch /F (x.exe) >> >>"
+    public static let launchLink =
+        "<< /Type /Annot /Subtype /Link /Rect [0 30 100 50] /A << /S /Launch /F (x.exe) >> >>"
     static let big = String(repeating: "9", count: 400)
     static let twoPow63 = "9223372036854775808"
     static let intMax = "9223372036854775807"

@@ -126,7 +126,24 @@ public final class PDFReader: ObjectSource {
             throw PDFReaderError(description: "\(error)")
         }
         guard case .dictionary(let t) = trailer else { throw PDFReaderError(description: "no trailer") }
-        if t["Encrypt"] != nil { throw PDFReaderError(description: "the file is encrypted", isDamage: false) }
+        if let e = t["Encrypt"] {
+            var value = e
+            if case .ref(let r) = e { value = (try? object(r)) ?? .null }
+            if case .dictionary = value {
+                throw PDFReaderError(description: "the file is encrypted", isDamage: false)
+            }
+            // An /Encrypt that is not a dictionary encrypts nothing: MuPDF, PDFium and poppler
+            // open such a file as it is (qpdf refuses it).
+            if case .null = value {
+            } else {
+                repairs.append(
+                    Decline(
+                        object: ObjectRef(0, 0),
+                        reason:
+                            "the trailer's /Encrypt is \(Self.typeName(value)), not a dictionary; read as not encrypted, as MuPDF, PDFium and poppler do",
+                        isDamage: true))
+            }
+        }
         guard case .ref(let root)? = t["Root"] else { throw PDFReaderError(description: "the trailer has no /Root") }
         try verifyOffsets()
         // A catalog that does not read would make an empty document of a broken one.
@@ -161,10 +178,33 @@ public final class PDFReader: ObjectSource {
         }
     }
 
+    static func typeName(_ v: PDFValue) -> String {
+        switch v {
+        case .null, .ref: "null"
+        case .bool: "a boolean"
+        case .int: "an integer"
+        case .real: "a number"
+        case .string: "a string"
+        case .name: "a name"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        case .stream: "a stream"
+        }
+    }
+
     // MARK: - Cross-reference sections
 
     private func readCrossReferences() throws {
-        guard let start = findStartXref() else { throw PDFReaderError(description: "no startxref") }
+        guard var start = findStartXref() else { throw PDFReaderError(description: "no startxref") }
+        if let found = sectionNear(start) {
+            repairs.append(
+                Decline(
+                    object: ObjectRef(0, 0),
+                    reason:
+                        "startxref gives offset \(start), but the cross-reference section starts at \(found) (\(found - start > 0 ? "+" : "")\(found - start) bytes); read from there, as MuPDF's repair does",
+                    isDamage: true))
+            start = found
+        }
         var offset: Int? = start
         var seen = Set<Int>()
         var first = true
@@ -183,6 +223,41 @@ public final class PDFReader: ObjectSource {
             }
             if case .int(let p)? = dict["Prev"] { offset = p } else { offset = nil }
         }
+    }
+
+    /// How far from where `startxref` points a cross-reference section is looked for. Writers
+    /// that edit a file in place leave the offset a few bytes off (4 to 6 in the files seen);
+    /// qpdf's recovery cannot rebuild a file whose only sections are streams, and poppler's
+    /// neither, but MuPDF and PDFium open them.
+    static let startxrefSlack = 1024
+
+    /// Nil when a section starts at `offset`; else the nearest offset within `startxrefSlack` where
+    /// one does (an `xref` keyword, or an `N G obj` that is a cross-reference stream), or nil.
+    private func sectionNear(_ offset: Int) -> Int? {
+        func isSection(_ o: Int) -> Bool {
+            guard o >= 0, o < data.count else { return false }
+            return data.withUnsafeBufferPointer { b -> Bool in
+                var p = PDFParser(b, at: o)
+                if p.keyword("xref") { return true }
+                p.pos = o
+                guard p.integer() != nil, p.integer() != nil, p.keyword("obj"), let v = try? p.object(),
+                    case .dictionary(let d) = v, case .name("XRef")? = d["Type"]
+                else { return false }
+                return true
+            }
+        }
+        if isSection(offset) { return nil }
+        let isStart = { (o: Int) -> Bool in
+            guard o > 0, o < self.data.count else { return false }
+            let before = self.data[o - 1]
+            let c = self.data[o]
+            return (before == 0x0A || before == 0x0D || before == 0x20)
+                && (c == UInt8(ascii: "x") || (c >= 0x30 && c <= 0x39))
+        }
+        for distance in 1...Self.startxrefSlack {
+            for o in [offset - distance, offset + distance] where isStart(o) && isSection(o) { return o }
+        }
+        return nil
     }
 
     private func findStartXref() -> Int? {
@@ -322,6 +397,18 @@ public final class PDFReader: ObjectSource {
     }
 
     // MARK: - Objects
+
+    /// The version in the file's `%PDF-x.y` header (within its first kilobyte), or nil.
+    public var headerVersion: String? {
+        let head = Array(data.bytes.prefix(1024))
+        let key = Array("%PDF-".utf8)
+        guard head.count >= key.count + 3 else { return nil }
+        for i in 0...(head.count - key.count - 3) where head[i..<i + key.count].elementsEqual(key) {
+            let v = head[(i + key.count)...].prefix { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }
+            return v.isEmpty ? nil : String(decoding: v, as: UTF8.self)
+        }
+        return nil
+    }
 
     /// The number of entries in the cross-reference sections.
     public var objectCount: Int { entryCount }

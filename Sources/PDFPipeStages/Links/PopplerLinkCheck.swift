@@ -122,13 +122,32 @@ extension Job {
 
     /// `failure` (the document cannot be read for the link stages), with poppler's check run and
     /// said in its message instead of "could not check it".
+    ///
+    /// A document poppler reads (as MuPDF and PDFium often read what qpdf cannot) is not
+    /// unreadable: the failure becomes `pdf.damaged` (a warning), whose message says what was
+    /// checked and what was not; the link stages report it and end without failing the document
+    /// (`linkTablesOrPoppler`).
     mutating func afterPopplerCheck(_ failure: DocumentFailure) -> DocumentFailure {
         guard failure.rule == "pdf.unreadable", let clause = checkLinksWithPoppler() else { return failure }
         var f = failure
         let opinion = popplerSecondOpinion()
         if !opinion.isEmpty, f.message.hasSuffix(opinion) { f.message.removeLast(opinion.count) }
         f.message += clause
+        f.rule = "pdf.damaged"
         return f
+    }
+
+    /// The link stages' tables, or nil when only poppler could read the document: its links were
+    /// checked as poppler reads them and a `pdf.damaged` warning (once per document) says so.
+    mutating func linkTablesOrPoppler(maxDestinations: Int = 1_000_000) throws -> LinkTables? {
+        do {
+            return try linkTables(maxDestinations: maxDestinations)
+        } catch let failure as DocumentFailure where failure.rule == "pdf.damaged" {
+            if !findings.contains(where: { $0.rule == failure.rule && $0.message == failure.message }) {
+                report(Finding(rule: failure.rule, object: failure.object, message: failure.message))
+            }
+            return nil
+        }
     }
 }
 

@@ -89,7 +89,7 @@ public struct ResolveDestinationsStage: Stage {
     public var maxDestinations = 1_000_000
 
     public func run(_ job: inout Job) throws {
-        let tables = try job.linkTables(maxDestinations: maxDestinations)
+        guard let tables = try job.linkTablesOrPoppler(maxDestinations: maxDestinations) else { return }
         let t = tables.table
         var section: [String: JSONValue] = ["nameTree": .int(t.tree.count), "catalog": .int(t.catalog.count)]
         var unresolved = 0

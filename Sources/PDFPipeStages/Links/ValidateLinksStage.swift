@@ -76,7 +76,7 @@ public struct ValidateLinksStage: Stage {
     }
 
     public func run(_ job: inout Job) throws {
-        let tables = try job.linkTables()
+        guard let tables = try job.linkTablesOrPoppler() else { return }
         var audit = LinkAudit(
             source: tables.source, pages: tables.pageObjects, table: tables.table, options: options,
             sourcePath: job.source,
