@@ -210,4 +210,52 @@ final class TrustTests: XCTestCase {
             }
         }
     }
+
+    // MARK: - 6. URIs browsers repair
+
+    /// Each URI (as written in a PDF literal string) and the one finding it gives.
+    static let uriCases: [(written: String, rule: String)] = [
+        (#"https://example.com/doc\000"#, "uri.browser-repaired"),
+        (#"https://example.com/doc\000\000"#, "uri.browser-repaired"),
+        (#"https://example.com/doc\r\n"#, "uri.browser-repaired"),
+        (#"https://example.com/doc "#, "uri.browser-repaired"),
+        (#"\thttps://example.com/doc"#, "uri.browser-repaired"),
+        (#"https://example.com/a\nb"#, "uri.browser-repaired"),
+        (#"https://example.com/a\\b"#, "uri.browser-repaired"),
+        (#"https://exa\000mple.com/"#, "uri.malformed"),
+        (#"https://example.com/a\001b"#, "uri.malformed"),
+        (#"file://C:\\Users\\me\\doc.pdf"#, "uri.absolute-file"),
+        (#"file:///C:/Users/me/doc.pdf"#, "uri.absolute-file"),
+        (#"file:C:\\Users\\me\\doc.pdf"#, "uri.absolute-file"),
+        (#"C:\\Users\\me\\doc.pdf"#, "uri.absolute-file"),
+        (#"d|/docs/x.pdf"#, "uri.absolute-file"),
+        (#"file:///home/me/doc.pdf"#, "uri.absolute-file"),
+        (#"https://example.com/fine"#, ""),
+    ]
+
+    func testURIsBrowsersRepairAreWarningsAndWindowsPathsAreAbsoluteFiles() throws {
+        var files: [(String, [String])] = []
+        for (i, c) in Self.uriCases.enumerated() {
+            files.append(
+                (
+                    "uri-\(i).pdf",
+                    HostilePDFs.onePage(annots: [
+                        "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /A << /S /URI /URI (\(c.written)) >> >>"
+                    ])
+                ))
+        }
+        let results = try audit(files)
+        for (i, c) in Self.uriCases.enumerated() {
+            let findings = results["uri-\(i).pdf"]?.findings ?? []
+            XCTAssertEqual(
+                findings.map(\.rule), c.rule.isEmpty ? [] : [c.rule], "\(c.written): \(findings.map(\.message))")
+        }
+        let nul = results["uri-0.pdf"]?.findings.first?.message ?? ""
+        XCTAssertTrue(
+            nul.contains("a NUL byte at its end") && nul.contains("browsers read it as 'https://example.com/doc'"), nul)
+        let windows = results["uri-9.pdf"]?.findings.first?.message ?? ""
+        XCTAssertTrue(windows.contains(#"absolute Windows path (C:\Users\me\doc.pdf)"#), windows)
+        XCTAssertEqual(
+            URIReference.browserForm("https://example.com/a\\b?x=\\")?.repaired, "https://example.com/a/b?x=%5C")
+    }
 }

@@ -488,6 +488,14 @@ public struct LinkAudit {
             findings.append(f)
             return (text, .malformed)
         }
+        if let path = URIReference.windowsPath(text) {
+            // What it is: a file on the author's disk, not a malformed URI.
+            report(
+                "uri.absolute-file",
+                "'\(ConsoleText.escape(text))' names a file by its absolute Windows path (\(ConsoleText.escape(path))) on the machine the PDF was made on; it works for no other reader",
+                at: place, target: text)
+            return (text, .absolute)
+        }
         var written = text
         if let problem = URIReference.problem(in: text) {
             // What every browser repairs the same way is a warning that says how; the rest an error.

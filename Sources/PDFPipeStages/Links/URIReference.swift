@@ -65,14 +65,37 @@ public struct URIReference: Sendable, Equatable {
     /// RFC 3986 does not allow (`^`, `|`, `{`, `"`, …) and a `%` without two hex digits, all
     /// percent-encoded as UTF-8. The host itself is not repaired: a broken host stays an error; nor
     /// are URIs of other schemes than http(s), ftp, ws(s) and file (relative references are).
+    /// Also, as the standard's first steps do: control characters and spaces before and after it
+    /// are stripped (a C string's terminating NUL, a trailing line break: MuPDF drops the NUL too),
+    /// and tabs and line breaks inside it are removed; in the path of a special scheme a backslash
+    /// is a slash.
     public static func browserForm(_ text: String) -> (repaired: String, reason: String)? {
         var reason: String?
-        var t = Substring(text)
-        let trimmed = t.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
-        if trimmed.count != t.count {
-            reason = "spaces around the URI"
-            t = Substring(String(trimmed))
+        let all = Array(text.unicodeScalars)
+        var lo = 0
+        var hi = all.count
+        while lo < hi && all[lo].value <= 0x20 { lo += 1 }
+        while hi > lo && all[hi - 1].value <= 0x20 { hi -= 1 }
+        if lo > 0 || hi < all.count {
+            let stripped = all[..<lo] + all[hi...]
+            if stripped.allSatisfy({ $0 == " " }) {
+                reason = "spaces around the URI"
+            } else if lo == 0, all[hi...].allSatisfy({ $0.value == 0 }) {
+                reason = "a NUL byte at its end (a C string's terminator)"
+            } else {
+                reason =
+                    "\(stripped.filter { $0 != " " }.map { ConsoleText.character($0) }.joined(separator: ", ")) around the URI"
+            }
         }
+        var kept = String.UnicodeScalarView()
+        for (i, c) in all[lo..<hi].enumerated() {
+            if c == "\t" || c == "\n" || c == "\r" {
+                reason = reason ?? "\(ConsoleText.character(c)) at position \(lo + i + 1)"
+            } else {
+                kept.append(c)
+            }
+        }
+        let t = Substring(String(kept))
         // Other schemes (`ctan:`, `news:`, …) are not URLs a browser follows: nothing is repaired.
         if let scheme = parse(String(t)).scheme, !specialSchemes.contains(scheme.lowercased()) { return nil }
         var head = ""
@@ -98,10 +121,18 @@ public struct URIReference: Sendable, Equatable {
         }
         var out = head
         let scalars = Array(rest.unicodeScalars)
+        let special = !head.isEmpty
+        var inPath = true
         for (k, c) in scalars.enumerated() {
             let at = head.unicodeScalars.count + k + 1
             let v = c.value
             var why: String?
+            if c == "?" || c == "#" { inPath = false }
+            if special && inPath && c == "\\" {
+                reason = reason ?? "'\\' at position \(at) (a slash to browsers)"
+                out += "/"
+                continue
+            }
             if c == " " {
                 why = "space at position \(at)"
             } else if v > 0x7E {
@@ -123,6 +154,21 @@ public struct URIReference: Sendable, Equatable {
         }
         guard let reason, out != text else { return nil }
         return (out, reason)
+    }
+
+    /// The Windows path a URI names, when it names a file by an absolute Windows path: a drive
+    /// letter written as a `file:` URI (`file://C:\Users\…`, `file:///C:/…`, `file:C:\…`) or bare
+    /// (`C:\Users\…`, which parses as a one-letter scheme). Browsers and viewers read it as that
+    /// drive's file on the reader's machine.
+    public static func windowsPath(_ text: String) -> String? {
+        var t = Substring(text)
+        if t.lowercased().hasPrefix("file:") {
+            t = t.dropFirst(5).drop { $0 == "/" || $0 == "\\" }
+        }
+        let c = Array(t.prefix(3))
+        guard c.count == 3, c[0].isASCII, c[0].isLetter, c[1] == ":" || c[1] == "|", c[2] == "\\" || c[2] == "/"
+        else { return nil }
+        return String(c[0]) + ":" + t.dropFirst(2).replacingOccurrences(of: "/", with: "\\")
     }
 
     /// `%XX` escapes decoded (as UTF-8; invalid sequences become U+FFFD).

@@ -38,6 +38,8 @@ struct ExternalLinks {
     func plan(_ r: LinkRecord) -> Plan {
         guard r.kind == .uri, let uri = r.uri else { return .none }
         if r.uriState == .malformed { return .malformed }
+        // A file on the author's Windows disk (uri.absolute-file says so): nothing here to check.
+        if URIReference.windowsPath(uri) != nil { return .skipped("absolute Windows path") }
         let parts = URIReference.parse(uri)
         let fragment = parts.fragment.flatMap(PDFFragment.init)
         if r.uriState == .relative {
