@@ -47,6 +47,60 @@ final class LogInjectionTests: XCTestCase {
         XCTAssertTrue(github.contains("file=in/%3A%3Aerror title=x%3A%3A"), github)
     }
 
+    /// Regression (issue 29, 7-8): a destination name, a bookmark title and a URI with a lone CR,
+    /// ESC/CSI/OSC sequences, a C1 CSI (U+009B) and bidirectional controls, in a file whose name
+    /// carries them too, reached report.md raw (a CR made "# pdfpipe: all links OK" a heading, and
+    /// an image rendered in GitHub's step summary) and github.txt raw (into the job log). Every
+    /// people-facing format now carries them escaped; report.json's message is the same text.
+    func testDocumentTextIsSafeInEveryReport() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let crafted =
+            #"x\r# pdfpipe: all links OK, 0 errors\r![logo](https://evil.example/p.png)\033[31m\302\233\342\200\256"#
+        let catalog = "/Outlines 6 0 R"
+        let annots = [
+            "<< /Type /Annot /Subtype /Link /Rect [0 0 100 20] /Dest (\(crafted)) >>",
+            #"<< /Type /Annot /Subtype /Link /Rect [0 30 100 50] /A << /S /URI /URI (https://e.example/\033]0;t\007\r\n[x](y)) >> >>"#,
+        ]
+        var objects = HostilePDFs.onePage(catalog: catalog, annots: annots)
+        objects += [
+            "<< /Type /Outlines /First 7 0 R /Last 7 0 R /Count 1 >>",
+            "<< /Title (\(crafted)) /Parent 6 0 R /Dest (\(crafted)) >>",
+        ]
+        let name = "bad\u{1B}[2J\u{2066}\rname.pdf"
+        try Data(HostilePDFs.classic(objects)).write(
+            to: URL(fileURLWithPath: dir + "/in/" + name, isDirectory: false).creatingFolder())
+        try #"{"version": 1, "stages": [{"use": "validate-links"}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let cli = CapturedCLI()
+        _ = cli.run(
+            [
+                "run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--offline", "--format",
+                "json,markdown,github,html,junit,sarif", "--fail-on", "never",
+            ], in: dir)
+        let forbidden: Set<UInt32> = [0x0D, 0x1B, 0x07, 0x9B, 0x202E, 0x2066]
+        // report.json keeps paths exact (data, JSON-encoded); its messages are the safe text.
+        let json = try JSONParser.parse(String(contentsOfFile: dir + "/out/report.json", encoding: .utf8))
+        let messages = (json["documents"]?[0]?["findings"]?.arrayValue ?? []).compactMap { $0["message"]?.stringValue }
+        XCTAssertTrue(messages.contains { $0.contains("all links OK") })
+        for m in messages {
+            XCTAssertFalse(m.unicodeScalars.contains { forbidden.contains($0.value) || $0.value == 0x0A }, m)
+        }
+        for file in ["report.md", "github.txt", "report.html", "junit.xml", "report.sarif"] {
+            let text = try String(contentsOfFile: dir + "/out/" + file, encoding: .utf8)
+            XCTAssertTrue(text.contains("all links OK"), "\(file) carries the name, escaped")
+            let bad = text.unicodeScalars.filter { forbidden.contains($0.value) }
+            XCTAssertTrue(bad.isEmpty, "\(file): \(bad.map { String($0.value, radix: 16) })")
+        }
+        let md = try String(contentsOfFile: dir + "/out/report.md", encoding: .utf8)
+        for line in md.split(separator: "\n") {
+            XCTAssertFalse(line.contains("# pdfpipe: all links OK") && line.hasPrefix("#"), String(line))
+        }
+        XCTAssertFalse(md.contains("![logo]"), "an image in the step summary")
+        XCTAssertFalse(md.contains("[x](y)"), "a link in the step summary")
+        XCTAssertTrue(md.contains(#"\r"#), "the CR is written as an escape")
+    }
+
     func testHeaderValuesAndTheUserAgentCannotCarryLineBreaks() throws {
         setenv("PDFPIPE_TEST_TOKEN", "abc\r\nX-Injected: 1", 1)
         defer { unsetenv("PDFPIPE_TEST_TOKEN") }

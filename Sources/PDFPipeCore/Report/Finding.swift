@@ -5,17 +5,21 @@ public struct Finding: Sendable, Equatable {
     /// 1-based page number, when the finding is about a page.
     public var page: Int?
     /// The page label readers see (`/PageLabels`), when the document has labels.
-    public var pageLabel: String?
+    public var pageLabel: String? { didSet { pageLabel = pageLabel.map(ConsoleText.escape) } }
     /// The PDF object, as `12 0 R`, when one is concerned.
     public var object: String?
     /// `[x1, y1, x2, y2]` in PDF user space, when a rectangle is concerned.
     public var rect: [Double]?
     /// The stage that reported it.
     public var stage: String?
-    /// A lowercase fragment; user values in single quotes.
-    public var message: String
-    /// How to fix it.
-    public var hint: String?
+    /// A lowercase fragment; user values in single quotes. Text from documents reaches every
+    /// report people and CI read (Markdown, GitHub annotations, HTML, JUnit, SARIF, the console),
+    /// so whatever is set here goes through the one function that makes document text safe for
+    /// them (`ConsoleText.escape`: control characters, C1 controls, bidirectional overrides and
+    /// line breaks written as escapes); the JSON encodings stay exact encodings of that text.
+    public var message: String { didSet { message = ConsoleText.escape(message) } }
+    /// How to fix it (may quote the document: the same treatment).
+    public var hint: String? { didSet { hint = hint.map(ConsoleText.escape) } }
     /// Rule-specific fields, written beside the others (`uri` and `status` of external-link findings).
     public var details: [String: JSONValue] = [:]
     /// The finding's stable identity (see `DocumentResult.fingerprints`), once assigned.
@@ -45,12 +49,12 @@ public struct Finding: Sendable, Equatable {
         self.rule = rule
         self.severity = severity ?? Rules.defaultSeverity(of: rule)
         self.page = page
-        self.pageLabel = pageLabel
+        self.pageLabel = pageLabel.map(ConsoleText.escape)
         self.object = object
         self.rect = rect
         self.stage = stage
-        self.message = message
-        self.hint = hint ?? Rules.rule(rule)?.hint
+        self.message = ConsoleText.escape(message)
+        self.hint = (hint ?? Rules.rule(rule)?.hint).map(ConsoleText.escape)
     }
 }
 

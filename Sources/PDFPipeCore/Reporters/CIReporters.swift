@@ -62,15 +62,16 @@ public struct JUnitReporter: StreamingReporter {
                 }
             }
             cases.append(
-                "    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"\(Escape.xml(stage))\" time=\"\(time)\""
+                "    <testcase classname=\"\(Escape.xml(ConsoleText.escape(d.displayPath)))\" name=\"\(Escape.xml(stage))\" time=\"\(time)\""
                     + (body.isEmpty ? "/>" : ">\n\(body)    </testcase>"))
         }
         if names.isEmpty {
             // A document no stage ran on (should not happen) still shows up.
-            cases.append("    <testcase classname=\"\(Escape.xml(d.displayPath))\" name=\"document\"/>")
+            cases.append(
+                "    <testcase classname=\"\(Escape.xml(ConsoleText.escape(d.displayPath)))\" name=\"document\"/>")
         }
         return (
-            "  <testsuite name=\"\(Escape.xml(d.displayPath))\" tests=\"\(max(names.count, 1))\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped.count)\">\n"
+            "  <testsuite name=\"\(Escape.xml(ConsoleText.escape(d.displayPath)))\" tests=\"\(max(names.count, 1))\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped.count)\">\n"
                 + cases.joined(separator: "\n") + "\n  </testsuite>", max(names.count, 1), failures
         )
     }
@@ -91,8 +92,8 @@ public struct JUnitReporter: StreamingReporter {
             body += "      <system-out>\(Escape.xml(others.map(Self.line).joined(separator: "\n")))</system-out>\n"
         }
         return (
-            "  <testsuite name=\"\(Escape.xml(file))\" tests=\"1\" failures=\"\(failing.isEmpty ? 0 : 1)\" errors=\"0\" skipped=\"0\">\n"
-                + "    <testcase classname=\"\(Escape.xml(file))\" name=\"ignore\">\n\(body)    </testcase>\n  </testsuite>",
+            "  <testsuite name=\"\(Escape.xml(ConsoleText.escape(file)))\" tests=\"1\" failures=\"\(failing.isEmpty ? 0 : 1)\" errors=\"0\" skipped=\"0\">\n"
+                + "    <testcase classname=\"\(Escape.xml(ConsoleText.escape(file)))\" name=\"ignore\">\n\(body)    </testcase>\n  </testsuite>",
             1, failing.isEmpty ? 0 : 1
         )
     }
@@ -101,6 +102,7 @@ public struct JUnitReporter: StreamingReporter {
         var place = ""
         if let t = f.pageText { place = "page \(t): " }
         let baseline = f.baseline == .unchanged ? " (in the baseline)" : ""
+        // The message, label and hint are safe already (Finding); the line is written as it is.
         return "\(place)\(f.severity.rawValue) [\(f.rule)] \(f.message)\(baseline)"
             + (f.hint.map { " — fix: \($0)" } ?? "")
     }

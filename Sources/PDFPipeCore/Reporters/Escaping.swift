@@ -40,17 +40,29 @@ enum Escape {
         return out
     }
 
-    /// Markdown table cells and list text: pipes, backticks and line breaks neutralized.
+    /// Markdown table cells and list text: document text made safe (`ConsoleText.escape`: a lone CR,
+    /// which CommonMark takes for a line break, and every other control or bidirectional override
+    /// written as an escape), then pipes, backticks, HTML and the link, image and emphasis markers
+    /// neutralized, so a crafted name cannot become a heading, a link or an image.
     static func markdown(_ s: String) -> String {
-        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
-            .replacingOccurrences(of: "`", with: "\\`").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: "\n", with: " ")
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in ConsoleText.escape(s).unicodeScalars {
+            switch c {
+            case "\\", "|", "`", "[", "]", "*", "_", "~", "#", "!": out += "\\" + String(c)
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 
-    /// GitHub workflow command data (`::error ...::DATA`).
+    /// GitHub workflow command data (`::error ...::DATA`): document text made safe first (terminal
+    /// sequences and bidirectional overrides reach the job log), then the command's own escapes.
     static func githubData(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(
-            of: "\n", with: "%0A")
+        ConsoleText.escape(s).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// GitHub workflow command property values (`file=...,title=...`).

@@ -303,7 +303,8 @@ public struct HTMLReporter: Reporter {
         return out + "</table></div></div>\n"
     }
 
-    func h(_ s: String) -> String { Escape.xml(s) }
+    /// Text into HTML: made safe as every people-facing text is (`ConsoleText.escape`), then escaped.
+    func h(_ s: String) -> String { Escape.xml(ConsoleText.escape(s)) }
 
     static let css = """
         body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222}header{padding:12px 20px;background:#f4f4f6;border-bottom:1px solid #ddd;position:sticky;top:0;z-index:2}
