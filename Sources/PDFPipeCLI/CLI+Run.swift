@@ -25,10 +25,10 @@ extension CLI {
         let baseline = try pipeline.baselineFile.map { file throws(PipelineError) in try loadBaseline(file) }
         let generatedAt = fixedDate ?? Date().ISO8601Format()
 
-        let set = try batch(inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"))
+        let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
+        let set = try batch(inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: outDir)
 
         let resume = a.flags.contains("--resume")
-        let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
@@ -139,8 +139,21 @@ extension CLI {
     }
 
     /// The documents of the inputs (of the shard), or an error when there is none at all.
-    private func batch(_ inputs: [String], shard: Shard?, allowEmpty: Bool) throws(PipelineError) -> InputSet {
+    /// The output folder is never an input: with `--out` inside an input folder, each run would
+    /// audit the previous run's review copies and outputs too (2, then 4, then 6 documents).
+    private func batch(_ inputs: [String], shard: Shard?, allowEmpty: Bool, output: String) throws(PipelineError)
+        -> InputSet
+    {
         var set = try InputSet.expand(inputs, relativeTo: directory)
+        let out = Paths.resolved(output)
+        let before = set.documents.count
+        set.documents.removeAll { Paths.isInside($0.path, root: out) }
+        let excluded = before - set.documents.count
+        if excluded > 0 {
+            console.error(
+                "pdfpipe: note: \(excluded) PDF file\(excluded == 1 ? "" : "s") in the output folder '\(Paths.relative(out, to: Paths.resolved(directory)))' \(excluded == 1 ? "is" : "are") not an input"
+            )
+        }
         // Nothing to check is not a pass: an error that leaves the output folder (and the last
         // report) alone, unless asked for. A shard may be empty; the batch may not.
         if set.documents.isEmpty && !allowEmpty {

@@ -59,6 +59,14 @@ extension Job {
         do {
             reader = try PDFReader(path: workingFile)
         } catch {
+            if error.isLimit {
+                // A decompression bomb in the cross-reference streams: qpdf would inflate it whole.
+                throw DocumentFailure(
+                    rule: "pdf.limit-exceeded",
+                    message:
+                        "\(error.description): past the bounds for a file of this size; the document was not read and its links were not checked"
+                )
+            }
             let file = try qpdf()
             let box = ObjectSourceBox(QPDFSource(file))
             // Said after the stage, and only if qpdf's warnings (some come as objects are read)
@@ -254,6 +262,7 @@ final class ObjectSourceBox: PendingFindings {
     var refusal: String?
     private var reported = 0
     private var reportedRepairs = 0
+    private var reportedLimits = 0
 
     init(_ source: any ObjectSource) { self.source = source }
 
@@ -274,6 +283,18 @@ final class ObjectSourceBox: PendingFindings {
 
     func flush(into job: inout Job) {
         if let qpdf = source as? QPDFSource { job.reportWarnings(of: qpdf.file) }
+        if let reader = source as? PDFReader, reader.limitDeclines.count > reportedLimits {
+            let new = reader.limitDeclines[reportedLimits...]
+            reportedLimits = reader.limitDeclines.count
+            let named = Abridged(Array(new), limit: 3).joined(
+                separator: "; ", more: { "; and \($0) more" }, text: \.reason)
+            job.report(
+                Finding(
+                    rule: "pdf.limit-exceeded", object: new.first?.object.description,
+                    message:
+                        "\(new.count == 1 ? "an object was" : "\(new.count) objects were") not read: a stream inflates past the bounds for a file of this size (\(named)); what they hold was not checked"
+                ))
+        }
         if let reader = source as? PDFReader, reader.repairs.count > reportedRepairs {
             // One finding for the document, whichever stage read the objects: updated in place.
             reportedRepairs = reader.repairs.count

@@ -5,6 +5,9 @@ internal import CZlib
 enum StreamDecoder {
     struct Unsupported: Error, CustomStringConvertible {
         var description: String
+        /// The data inflates past the limit it was given (a decompression bomb, or a stream too
+        /// big for this file): nobody may decode it in this process, qpdf neither.
+        var isLimit = false
     }
 
     /// Inflates zlib data; `limit` bounds the output (decompression bombs).
@@ -14,16 +17,16 @@ enum StreamDecoder {
             throw Unsupported(description: "inflateInit failed")
         }
         defer { inflateEnd(&stream) }
-        var out = [UInt8](repeating: 0, count: max(4096, input.count * 4))
+        var out = [UInt8](repeating: 0, count: min(limit, max(4096, input.count * 4)))
         var produced = 0
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.avail_in = UInt32(input.count)
         while true {
             if produced == out.count {
                 guard out.count < limit else {
-                    throw Unsupported(description: "stream inflates past \(limit >> 20) MB")
+                    throw Unsupported(description: "stream inflates past \(Self.megabytes(limit))", isLimit: true)
                 }
-                out.append(contentsOf: [UInt8](repeating: 0, count: out.count))
+                out.append(contentsOf: [UInt8](repeating: 0, count: min(out.count, limit - out.count)))
             }
             let status = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 stream.next_out = buffer.baseAddress! + produced
@@ -42,25 +45,42 @@ enum StreamDecoder {
         return out
     }
 
-    /// Decodes a stream's data according to its /Filter and /DecodeParms.
-    static func decode(_ data: UnsafeBufferPointer<UInt8>, dictionary d: PDFDictionary) throws(Unsupported) -> [UInt8] {
+    static func megabytes(_ n: Int) -> String {
+        n >= 1 << 20 ? "\(n >> 20) MB" : "\(max(1, n >> 10)) KB"
+    }
+
+    /// Decodes a stream's data according to its /Filter and /DecodeParms: a chain of Flate filters
+    /// (each with its own parameters), whose every stage's output is bounded by `limit`.
+    static func decode(_ data: UnsafeBufferPointer<UInt8>, dictionary d: PDFDictionary, limit: Int = 256 << 20)
+        throws(Unsupported) -> [UInt8]
+    {
         var filters: [String] = []
         switch d["Filter"] {
         case .name(let n)?: filters = [n]
         case .array(let a)?: filters = a.compactMap { if case .name(let n) = $0 { n } else { nil } }
         default: break
         }
-        var params: PDFDictionary?
+        var params: [PDFDictionary?] = []
         switch d["DecodeParms"] {
-        case .dictionary(let p)?: params = p
-        case .array(let a)?: if case .dictionary(let p)? = a.first { params = p }
+        case .dictionary(let p)?: params = [p]
+        case .array(let a)?: params = a.map { if case .dictionary(let p) = $0 { p } else { nil } }
         default: break
         }
         if filters.isEmpty { return Array(data) }
-        guard filters.count == 1, filters[0] == "FlateDecode" || filters[0] == "Fl" else {
+        guard filters.count <= 8, filters.allSatisfy({ $0 == "FlateDecode" || $0 == "Fl" }) else {
             throw Unsupported(description: "filter \(filters.joined(separator: ", ")) is left to qpdf")
         }
-        var out = try inflate(data)
+        var out = try inflate(data, limit: limit)
+        for (i, _) in filters.enumerated() {
+            if i > 0 { out = try out.withUnsafeBufferPointer { b throws(Unsupported) in try inflate(b, limit: limit) } }
+            out = try unpredict(out, params: i < params.count ? params[i] : nil)
+        }
+        return out
+    }
+
+    /// Applies a Flate stage's /Predictor, if any.
+    static func unpredict(_ data: [UInt8], params: PDFDictionary?) throws(Unsupported) -> [UInt8] {
+        var out = data
         if let params, case .int(let predictor)? = params["Predictor"], predictor > 1 {
             var columns = 1
             if case .int(let c)? = params["Columns"] { columns = c }

@@ -55,12 +55,32 @@ public final class PDFReader: ObjectSource {
         /// The file is not as written (damage), rather than using something the reader leaves
         /// to qpdf (encryption, a filter it does not decode, a huge object number).
         public var isDamage: Bool
+        /// A stream inflates past the reader's bounds (a decompression bomb): nothing in this
+        /// process may decode it, so it is not handed to qpdf either.
+        public var isLimit = false
 
-        public init(description: String, isDamage: Bool = true) {
+        public init(description: String, isDamage: Bool = true, isLimit: Bool = false) {
             self.description = description
             self.isDamage = isDamage
+            self.isLimit = isLimit
+        }
+
+        init(_ e: StreamDecoder.Unsupported, _ what: String) {
+            self.init(description: "\(what): \(e)", isDamage: false, isLimit: e.isLimit)
         }
     }
+
+    /// What one stream may inflate to: 100 times the file's size, at least 16 MB, at most 256 MB.
+    public let streamLimit: Int
+    /// What all the streams the reader decodes may inflate to together (re-decoding an evicted
+    /// object stream counts again): 200 times the file's size, at least 64 MB, at most 1 GB. A
+    /// decompression bomb (a few KB that inflate to gigabytes) stops at the first bound, is
+    /// declined and said, and never reaches qpdf, which would decode it whole.
+    public private(set) var inflateBudget: Int
+
+    /// The bound for the next stream, and the bookkeeping after it.
+    private var nextLimit: Int { max(0, min(streamLimit, inflateBudget)) }
+    private func spend(_ n: Int) { inflateBudget -= n }
 
     /// An object the reader could not read exactly as written, and why.
     public struct Decline: Sendable, Equatable {
@@ -72,6 +92,9 @@ public final class PDFReader: ObjectSource {
 
     /// Objects `resolve` could not read exactly as written (each was handed to `fallback`).
     public private(set) var declines: [Decline] = []
+    /// Of those, the ones not read at all because a stream inflates past the bounds (not handed
+    /// to `fallback`: qpdf would decode it whole): said as `pdf.limit-exceeded`.
+    public private(set) var limitDeclines: [Decline] = []
 
     /// Objects read with a value repaired as poppler and MuPDF repair it (an integer past 64 bits,
     /// read as a real), and what was repaired: one bad value, not a bad object. Each is said in a
@@ -116,12 +139,15 @@ public final class PDFReader: ObjectSource {
         } catch {
             throw PDFReaderError(description: error.description, isDamage: false)
         }
+        let size = data.count
+        streamLimit = min(256 << 20, max(16 << 20, size.multipliedReportingOverflow(by: 100).partialValue))
+        inflateBudget = min(1 << 30, max(64 << 20, size.multipliedReportingOverflow(by: 200).partialValue))
         do {
             try readCrossReferences()
         } catch let e as PDFReaderError {
             throw e
         } catch let e as StreamDecoder.Unsupported {
-            throw PDFReaderError(description: "\(e)", isDamage: false)
+            throw PDFReaderError(description: "\(e)", isDamage: false, isLimit: e.isLimit)
         } catch {
             throw PDFReaderError(description: "\(error)")
         }
@@ -393,7 +419,10 @@ public final class PDFReader: ObjectSource {
         guard let length = streamLength(d), start <= b.count, length <= b.count - start else {
             throw PDFReaderError(description: "bad stream /Length at offset \(start)")
         }
-        return try StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[start..<start + length]), dictionary: d)
+        let out = try StreamDecoder.decode(
+            UnsafeBufferPointer(rebasing: b[start..<start + length]), dictionary: d, limit: nextLimit)
+        spend(out.count)
+        return out
     }
 
     // MARK: - Objects
@@ -420,6 +449,10 @@ public final class PDFReader: ObjectSource {
             return try object(ref)
         } catch {
             declines.append(Decline(object: ref, reason: error.description, isDamage: error.isDamage))
+            if error.isLimit {
+                limitDeclines.append(declines.last!)
+                return .null
+            }
             return fallbackObjects()?.resolve(ref) ?? .null
         }
     }
@@ -482,14 +515,20 @@ public final class PDFReader: ObjectSource {
     public func streamData(_ ref: ObjectRef) -> [UInt8]? {
         let declined = declines.count
         let value = resolve(ref)
-        if declines.count > declined { return fallbackObjects()?.streamData(ref) }
+        if declines.count > declined {
+            return limitDeclines.last?.object == ref ? nil : fallbackObjects()?.streamData(ref)
+        }
         guard case .stream(let d, let offset) = value else { return nil }
         guard let length = streamLength(d), offset >= 0, offset <= data.count, length <= data.count - offset else {
             return nil
         }
-        return data.withUnsafeBufferPointer { b in
-            try? StreamDecoder.decode(UnsafeBufferPointer(rebasing: b[offset..<offset + length]), dictionary: d)
+        let limit = nextLimit
+        let out = data.withUnsafeBufferPointer { b in
+            try? StreamDecoder.decode(
+                UnsafeBufferPointer(rebasing: b[offset..<offset + length]), dictionary: d, limit: limit)
         }
+        spend(out?.count ?? 0)
+        return out
     }
 
     private func compressedObject(_ number: Int, stream: Int, index: Int) throws(PDFReaderError) -> PDFValue {
@@ -525,14 +564,16 @@ public final class PDFReader: ObjectSource {
             throw PDFReaderError(description: "object stream \(number) has a bad /Length")
         }
         let decoded: [UInt8]
+        let limit = nextLimit
         do {
             decoded = try data.withUnsafeBufferPointer { b throws(StreamDecoder.Unsupported) -> [UInt8] in
                 try StreamDecoder.decode(
-                    UnsafeBufferPointer(rebasing: b[dataOffset..<dataOffset + length]), dictionary: d)
+                    UnsafeBufferPointer(rebasing: b[dataOffset..<dataOffset + length]), dictionary: d, limit: limit)
             }
         } catch {
-            throw PDFReaderError(description: "object stream \(number): \(error)", isDamage: false)
+            throw PDFReaderError(error, "object stream \(number)")
         }
+        spend(decoded.count)
         guard first >= 0, first <= decoded.count else {
             throw PDFReaderError(description: "object stream \(number) has a bad /First \(first)")
         }

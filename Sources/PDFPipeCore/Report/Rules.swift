@@ -315,7 +315,7 @@ public enum Rules {
         Rule(
             id: "pdf.limit-exceeded", severity: .warning,
             summary:
-                "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit; the rest were not checked",
+                "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit, or a stream that inflates past the reader's bounds (100 times the file's size per stream, 200 times in all; a decompression bomb); the rest were not checked",
             hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory"),
         Rule(
             id: "pdf.walk-limit", severity: .note,

@@ -43,13 +43,15 @@ enum Escape {
     /// Markdown table cells and list text: document text made safe (`ConsoleText.escape`: a lone CR,
     /// which CommonMark takes for a line break, and every other control or bidirectional override
     /// written as an escape), then pipes, backticks, HTML and the link, image and emphasis markers
-    /// neutralized, so a crafted name cannot become a heading, a link or an image.
+    /// neutralized, so a crafted name cannot become a heading, a link, an image or emphasis.
     static func markdown(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in ConsoleText.escape(s).unicodeScalars {
             switch c {
-            case "\\", "|", "`", "[", "]", "*", "_", "~", "#", "!": out += "\\" + String(c)
+            // `#` and `!` need no escape: nothing here starts a line (line breaks are escapes), and
+            // without `[` there is no image.
+            case "\\", "|", "`", "[", "]", "*", "_", "~": out += "\\" + String(c)
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             default: out.unicodeScalars.append(c)

@@ -151,10 +151,40 @@ public struct Runner: Sendable {
                 artifacts: [], timings: [:],
                 sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
         }
+        if let kind = FileKinds.notRegular(document.path) {
+            // A FIFO, a device or a link to one (`/dev/zero`) would be read forever; never opened.
+            return DocumentResult(
+                path: document.relativePath, status: .failed,
+                findings: [
+                    Finding(
+                        rule: "pdf.unreadable",
+                        message: "the input is \(kind), not a regular file; pdfpipe does not open it")
+                ],
+                artifacts: [], timings: [:],
+                sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
+        }
         var job = Job(
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory,
             inputRoot: inputRoot)
         job.outputStem = document.outputStem
+        // A file that ends in a hole (gigabytes that were never written: a sparse file, a copy
+        // cut short) sends qpdf's and poppler's recovery through every byte of it, for minutes.
+        // Nothing in a hole is PDF: the document is read from a copy of what was written.
+        var trimmedCopy: String?
+        defer { if let trimmedCopy { unlink(trimmedCopy) } }
+        if let hole = SparseFiles.trailingHole(document.path), hole.size >= SparseFiles.minimumHole {
+            let copy = NSTemporaryDirectory() + "pdfpipe-trimmed-\(UUID().uuidString).pdf"
+            if SparseFiles.copyPrefix(of: document.path, bytes: hole.dataEnd, to: copy) {
+                trimmedCopy = copy
+                job.workingFile = copy
+                job.report(
+                    Finding(
+                        rule: "pdf.damaged",
+                        message:
+                            "the file ends with \(SparseFiles.size(hole.size)) never written (a sparse hole after its data: a copy cut short or a damaged file system); it was read without the hole"
+                    ))
+            }
+        }
         job.pageWorkers = pageWorkers
         job.pageHelpers = helpers
         job.ruleLevels = pipeline.rules
@@ -203,5 +233,86 @@ public struct Runner: Sendable {
             }
             return f
         }
+    }
+}
+
+/// What a path is when it is not a regular file.
+public enum FileKinds {
+    /// Nil for a regular file (or a link to one) and for a path that does not exist (opening it
+    /// says so); else what it is: "a FIFO", "a character device", "a folder", ….
+    public static func notRegular(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a folder"
+        default: return "not a regular file"
+        }
+    }
+}
+
+/// Sparse files: where the data of a file ends when a hole follows it (`SEEK_DATA`/`SEEK_HOLE`).
+public enum SparseFiles {
+    /// Holes smaller than this are left alone (file systems round allocations up).
+    public static let minimumHole = 1 << 20
+
+    /// The end of the file's last data region and the size of the hole after it; nil when the
+    /// file ends in data, or the file system cannot tell (then nothing is assumed).
+    public static func trailingHole(_ path: String) -> (dataEnd: Int, size: Int)? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(st.st_size)
+        // Blocks on disk far below the size is the cheap sign; only then are the regions walked.
+        guard size >= minimumHole, Int(st.st_blocks) * 512 < size - minimumHole else { return nil }
+        let seekData: Int32 = 3  // SEEK_DATA and SEEK_HOLE (Linux), which Glibc's module leaves out
+        let seekHole: Int32 = 4
+        var end = 0
+        var position = 0
+        var regions = 0
+        while position < size, regions < 1_000_000 {
+            let data = lseek(fd, off_t(position), seekData)
+            if data < 0 { break }  // ENXIO: no data after `position`
+            let hole = lseek(fd, data, seekHole)
+            guard hole > data else { return nil }
+            end = Int(hole)
+            position = Int(hole)
+            regions += 1
+        }
+        guard regions > 0 || end == 0, size - end >= minimumHole else { return nil }
+        return (end, size - end)
+    }
+
+    /// Copies the first `bytes` bytes of `path` to `copy`; false when it cannot.
+    public static func copyPrefix(of path: String, bytes: Int, to copy: String) -> Bool {
+        guard let input = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? input.close() }
+        guard FileManager.default.createFile(atPath: copy, contents: nil),
+            let output = FileHandle(forWritingAtPath: copy)
+        else { return false }
+        defer { try? output.close() }
+        var left = bytes
+        var written = 0
+        var end = 0  // after the last byte that is not NUL: the hole's block is padded with them
+        while left > 0 {
+            guard let chunk = try? input.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else { break }
+            guard (try? output.write(contentsOf: chunk)) != nil else { return false }
+            if let last = chunk.lastIndex(where: { $0 != 0 }) { end = written + (last - chunk.startIndex) + 1 }
+            written += chunk.count
+            left -= chunk.count
+        }
+        return (try? output.truncate(atOffset: UInt64(end))) != nil
+    }
+
+    /// `2 GiB`, `12 MiB`.
+    public static func size(_ n: Int) -> String {
+        let (unit, scale) = n >= 1 << 30 ? ("GiB", Double(1 << 30)) : ("MiB", Double(1 << 20))
+        return "\(JSONWriter.format((Double(n) / scale * 10).rounded() / 10)) \(unit)"
     }
 }
