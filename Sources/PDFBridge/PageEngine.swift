@@ -45,8 +45,9 @@ public protocol EnginePage {
         region: (x: Double, y: Double, width: Double, height: Double)?
     ) throws(BridgeError) -> CairoImage
     /// The text, and a box per scalar in points from the top left of the displayed page (the
-    /// pixel space of a rendering at scale 1).
-    func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect])
+    /// pixel space of a rendering at scale 1); throws when the engine cannot read the page's text
+    /// (which is not the same as a page without text).
+    func textAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])
     /// The number of images the page draws.
     var imageCount: Int { get }
 }
@@ -136,14 +137,15 @@ public final class MuPDFPage: EnginePage {
         return image
     }
 
-    public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
-        let (text, boxes, _) = read(images: false)
+    public func textAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+        let (text, boxes, _, error) = read(images: false)
+        if let error { throw .mupdf(message: error) }
         return (text, boxes)
     }
 
     public var imageCount: Int { read(images: true).images }
 
-    func read(images: Bool) -> (text: [Unicode.Scalar], boxes: [PDFRect], images: Int) {
+    func read(images: Bool) -> (text: [Unicode.Scalar], boxes: [PDFRect], images: Int, error: String?) {
         var chars: UnsafeMutablePointer<UInt32>?
         var boxes: UnsafeMutablePointer<Double>?
         var count = 0
@@ -153,7 +155,10 @@ public final class MuPDFPage: EnginePage {
             images
             ? pp_mu_text(document.handle, page, &chars, &boxes, &count, &n, &err, err.count)
             : pp_mu_text(document.handle, page, &chars, &boxes, &count, nil, &err, err.count)
-        guard ok != 0 else { return ([], [], 0) }
+        guard ok != 0 else {
+            let message = MuPDFFile.message(err)
+            return ([], [], 0, message.isEmpty ? "MuPDF cannot read the page's text" : message)
+        }
         defer {
             pp_mu_free(chars)
             pp_mu_free(boxes)
@@ -168,6 +173,6 @@ public final class MuPDFPage: EnginePage {
             let b = boxes! + 4 * i
             rects.append(PDFRect(b[0], b[1], b[2], b[3]))
         }
-        return (text, rects, Int(n))
+        return (text, rects, Int(n), nil)
     }
 }

@@ -225,6 +225,44 @@ extension Job {
         }
     }
 
+    /// `engineDocument(engine)` for a stage that makes `what` of every page, which must never end
+    /// with nothing made and nothing said: a document the engine cannot open, or in which it finds
+    /// no page, ends the document with a finding that says why and what the other readers make of
+    /// it. Where pdfpipe's reader (or qpdf) reads pages that the engine does not, the file is not
+    /// unreadable (viewers may show it): `stage.failed`, naming both; where nobody finds a page,
+    /// `pdf.unreadable`, as the link stages say.
+    public mutating func engineDocumentWithPages(_ engine: PageEngine, making what: String) throws(DocumentFailure)
+        -> any EngineDocument
+    {
+        let library = engine == .mupdf ? "MuPDF" : "poppler"
+        var opened: (any EngineDocument)?
+        var refused: DocumentFailure?
+        do { opened = try engineDocument(engine) } catch { refused = error }
+        if let document = opened, document.pageCount > 0 { return document }
+        if let refused, refused.rule != "pdf.unreadable" { throw refused }
+        // How many pages the other readers find.
+        var others = 0
+        if let reader = try? PDFReader(path: workingFile) {
+            others = PageTree.pages(reader).count
+        } else if let q = try? QPDFFile(path: workingFile) {
+            others = (try? q.pageCount()) ?? 0
+        }
+        let problem =
+            refused.map { stripPath($0.message) } ?? "\(library) finds no page in the document"
+        if others > 0 {
+            throw DocumentFailure(
+                rule: "stage.failed",
+                message:
+                    "\(problem), though its page tree has \(others) page\(others == 1 ? "" : "s") (pdfpipe's reader or qpdf): no \(what) made (viewers built on \(library) cannot show it either\(engine == .poppler ? "; the MuPDF engine may" : ""))"
+            )
+        }
+        throw DocumentFailure(
+            rule: "pdf.unreadable",
+            message:
+                "\(problem), and no page could be read from the page tree (/Root /Pages) by pdfpipe's reader or qpdf either: no \(what) made"
+        )
+    }
+
     /// The working file read through `engine` for rendering and text: poppler (the job's shared
     /// document) or MuPDF (opened on first use, kept for the document's other stages).
     public mutating func engineDocument(_ engine: PageEngine) throws(DocumentFailure) -> any EngineDocument {

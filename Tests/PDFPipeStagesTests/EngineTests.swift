@@ -217,6 +217,71 @@ final class EngineTests: XCTestCase {
         }
     }
 
+    /// Regression (issue 29, 13): a document whose page tree is broken came back from thumbnails
+    /// and extract-text as `ok` with 0 pages, no image, an empty text file and no finding. Each
+    /// engine now says why it made nothing, and both say the same of the same documents; a file
+    /// the engine cannot open but pdfpipe's reader can is the stage's failure, not an unreadable file.
+    func testStagesThatMadeNothingSayWhyWithEitherEngine() throws {
+        let folder = out + "/in"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let page = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"
+        let files: [(String, [UInt8])] = [
+            (
+                "pages-missing.pdf",
+                HostilePDFs.classic([
+                    "<< /Type /Catalog /Pages 9 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page,
+                ])
+            ),
+            ("pages-integer.pdf", HostilePDFs.classic(["<< /Type /Catalog /Pages 2 0 R >>", "5", page])),
+            (
+                "pages-empty.pdf",
+                HostilePDFs.classic(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count 0 >>"])
+            ),
+        ]
+        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        var engines = ["poppler"]
+        if PageEngine.mupdf.isAvailable { engines.append("mupdf") }
+        for engine in engines {
+            for stage in ["thumbnails", "extract-text"] {
+                let stages = #"[{"use": "\#(stage)", "with": {"engine": "\#(engine)"}}]"#
+                for (name, _) in files {
+                    let r = try run(name, stages, root: folder, folder: engine + stage)
+                    XCTAssertEqual(r.status, .failed, "\(engine) \(stage) \(name)")
+                    XCTAssertEqual(r.findings.map(\.rule), ["pdf.unreadable"], "\(engine) \(stage) \(name)")
+                    XCTAssertTrue(
+                        r.findings.first?.message.contains("no page could be read from the page tree") == true,
+                        "\(r.findings)")
+                    XCTAssertTrue(r.artifacts.isEmpty, "\(engine) \(stage) \(name): \(r.artifacts)")
+                }
+            }
+        }
+        // Read by pdfpipe's reader, refused by poppler (a startxref 4 bytes off in a file of
+        // cross-reference streams): the stage failed, the file is not unreadable, and it says so.
+        var bytes = HostilePDFs.objectStream()
+        let key = Array("startxref\n".utf8)
+        let at = try XCTUnwrap(
+            (0...(bytes.count - key.count)).reversed().first { bytes[$0..<$0 + key.count].elementsEqual(key) })
+        let digits = bytes[(at + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        let moved = Array(String(Int(String(decoding: digits, as: UTF8.self))! + 4).utf8)
+        bytes.replaceSubrange((at + key.count)..<(at + key.count + digits.count), with: moved)
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/startxref-off.pdf"))
+        let r = try run(
+            "startxref-off.pdf", #"[{"use": "thumbnails", "with": {"engine": "poppler"}}]"#, root: folder, folder: "s")
+        XCTAssertEqual(r.findings.map(\.rule), ["stage.failed"], "\(r.findings)")
+        XCTAssertTrue(r.findings.first?.message.contains("its page tree has 1 page") == true, "\(r.findings)")
+        // A page the engine cannot load gives no text: said for that page, not an empty page.
+        try Data(
+            HostilePDFs.classic([
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [7 0 R] /Count 1 >>", page,
+            ])
+        ).write(to: URL(fileURLWithPath: folder + "/kid-missing.pdf"))
+        let text = try run(
+            "kid-missing.pdf", #"[{"use": "extract-text", "with": {"engine": "poppler"}}]"#, root: folder, folder: "k")
+        XCTAssertTrue(
+            text.findings.contains { $0.rule == "stage.failed" && $0.page == 1 && $0.message.hasPrefix("no text:") },
+            "\(text.findings)")
+    }
+
     /// Files MuPDF cannot open are the document's failure, named as such.
     func testUnreadableAndEncryptedFiles() throws {
         try requireMuPDF()

@@ -93,10 +93,12 @@ public struct ExtractTextStage: Stage {
         var text: [Unicode.Scalar] = []
         var layout: [PDFRect] = []
         var images = 0
+        /// Why the engine read nothing of the page (nil: it was read, with or without text).
+        var error: String?
     }
 
     public func run(_ job: inout Job) throws {
-        let first = try job.engineDocument(engine)
+        let first = try job.engineDocumentWithPages(engine, making: "text")
         let count = first.pageCount
         job.pageCount = job.pageCount ?? count
         let selected = pages.pages(count: count)
@@ -143,6 +145,13 @@ public struct ExtractTextStage: Stage {
         var matches: [JSONValue] = []
         for (k, page) in selected.enumerated() {
             let t = texts[k]
+            if let error = t.error {
+                // Nothing was read: not the same as a page without text, and said.
+                job.report(
+                    Finding(
+                        rule: "stage.failed", severity: .warning, page: page, message: "no text: \(error)"))
+                continue
+            }
             let hasText = t.text.contains { !TextAssembler.isSpace($0) }
             if hasText { pagesWithText += 1 }
             characters += t.text.count
@@ -243,10 +252,20 @@ public struct ExtractTextStage: Stage {
     }
 
     func extract(_ page: (any EnginePage)?, layout: Bool) -> PageText {
-        guard let page else { return PageText() }
         var t = PageText()
+        guard let page else {
+            t.error = "\(engine == .mupdf ? "MuPDF" : "poppler") cannot load the page"
+            return t
+        }
         // The character boxes put back the breaks poppler's text leaves out (TextAssembler).
-        let (text, boxes) = page.textAndLayout()
+        let text: [Unicode.Scalar]
+        let boxes: [PDFRect]
+        do {
+            (text, boxes) = try page.textAndLayout()
+        } catch {
+            t.error = error.description
+            return t
+        }
         (t.text, t.layout) = TextAssembler.respace(text, boxes)
         if !layout { t.layout = [] }
         if noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }

@@ -177,7 +177,7 @@ public struct ThumbnailsStage: Stage {
     }
 
     public func run(_ job: inout Job) throws {
-        let first = try job.engineDocument(engine)
+        let first = try job.engineDocumentWithPages(engine, making: "thumbnails")
         let count = first.pageCount
         job.pageCount = job.pageCount ?? count
         let selected = pages.pages(count: count)
