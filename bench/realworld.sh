@@ -14,7 +14,10 @@
 # which prints the findings per rule and severity, every internal link whose target page differs
 # from PDFium's (pypdfium2) or MuPDF's (PyMuPDF), and for the generated files the deliberate breaks
 # found and missed and any finding that is not one of them (a false alarm).
-# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab; apt-get install groff ghostscript chromium wkhtmltopdf fop python3-cairo libreoffice-writer-nogui htmldoc ruby-asciidoctor-pdf.
+# The unseen corpus (issue 29) adds debian-nontex/ (FOP, ReportLab, Ghostscript, cairo, matplotlib,
+# pdf.js's example), the test files of four more PyPI sdists, and generated files from fpdf2,
+# WeasyPrint, Typst, PDFBox and iText.
+# Peers (for comparison only): pip install pymupdf pypdfium2 reportlab fpdf2 weasyprint typst; apt-get install groff ghostscript chromium wkhtmltopdf fop python3-cairo libreoffice-writer-nogui htmldoc ruby-asciidoctor-pdf libpdfbox2-java libitext5-java.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=bench/.cache/realworld
@@ -53,6 +56,26 @@ if [ "${1:-}" != "--no-fetch" ]; then
     curl -sSfL "https://files.pythonhosted.org/packages/$url" | tar xz -C "$corpus/x-$name"
     (cd "$corpus/x-$name/$name-$version" && find . -iname '*.pdf' -exec cp --parents {} "../../pypi/$name/" \;)
     rm -rf "$corpus/x-$name"
+  done
+  # The unseen corpus (issue 29): non-TeX producers this benchmark had not used before. PyPI sdists
+  # that ship real-world test files (OCRmyPDF: Acrobat, Quartz, LibreOffice, Photoshop, tiff2pdf,
+  # Ghostscript; tabula-py; img2pdf; PyPDF2), fetched with pip, and Debian packages whose PDFs come
+  # from FOP, ReportLab, Ghostscript, cairo, matplotlib and pdf.js's own example.
+  for spec in ocrmypdf==16.10.4 tabula-py==2.9.3 img2pdf==0.5.1 PyPDF2==1.26.0; do
+    name=${spec%%==*}
+    [ -d "$corpus/pypi/$name" ] && continue
+    mkdir -p "$corpus/pypi/$name" "$corpus/x-$name"
+    pip download -q --no-deps --no-binary :all: -d "$corpus/x-$name" "$spec" >/dev/null 2>&1
+    tar xzf "$corpus/x-$name"/*.tar.gz -C "$corpus/x-$name"
+    (cd "$corpus/x-$name"/*/ && find . -iname '*.pdf' -exec cp --parents {} "../../pypi/$name/" \;)
+    rm -rf "$corpus/x-$name"
+  done
+  for pkg in fop-doc python-reportlab-doc ghostscript-doc cups-filters python-matplotlib-data libjs-pdf; do
+    [ -d "$corpus/debian-nontex/$pkg" ] && continue
+    (cd "$corpus" && apt-get download "$pkg" >/dev/null 2>&1 && dpkg-deb -x "$pkg"_*.deb "x-$pkg" && rm -f "$pkg"_*.deb)
+    mkdir -p "$corpus/debian-nontex/$pkg"
+    (cd "$corpus/x-$pkg" && find . -iname '*.pdf' -exec cp --parents {} "../debian-nontex/$pkg/" \;)
+    rm -rf "$corpus/x-$pkg"
   done
 fi
 
@@ -153,6 +176,42 @@ printf '%s\n' '= Asciidoctor' ':doctype: book' '' '== Contents' '' \
   '<<ch2,Chapter 2>>, <<nowhere,a missing anchor>>, link:missing.pdf[a missing file], https://example.com/[the web]' '' \
   '[#ch2]' '== Chapter 2' '' 'Text.' > "$gen/asciidoctor.adoc"
 asciidoctor-pdf "$gen/asciidoctor.adoc" -o "$gen/asciidoctor.pdf" >/dev/null 2>&1 || rm -f "$gen/asciidoctor.pdf"
+# The unseen producers (issue 29): fpdf2, WeasyPrint, Typst (Python packages), PDFBox 2 and iText 5
+# (Debian's jars, through a few lines of Java), each with deliberate breaks. WeasyPrint drops a link
+# to a missing anchor (as Chromium does) and writes file: URIs with this machine's absolute paths;
+# Typst refuses a missing label; iText names a missing local destination 'invalid_NAME'.
+python3 -c 'import fpdf, weasyprint, typst' 2>/dev/null || pip install -q fpdf2 weasyprint typst >/dev/null 2>&1 || true
+python3 - "$PWD/$gen" <<'PY' || true
+import os, sys
+out = sys.argv[1]
+try:
+    from fpdf import FPDF
+    pdf = FPDF(); pdf.add_page(); pdf.set_font("helvetica", size=12)
+    two = pdf.add_link()
+    for text, link in (("to page two", two), ("missing file", "missing-fpdf.pdf"), ("page 9 of 4", "target.pdf#page=9"), ("web", "https://example.com/")):
+        pdf.cell(60, 10, text, link=link, new_x="LMARGIN", new_y="NEXT")
+    pdf.start_section("Chapter 1"); pdf.add_page(); pdf.set_link(two); pdf.cell(60, 10, "page two"); pdf.start_section("Chapter 2")
+    pdf.output(os.path.join(out, "fpdf2.pdf"))
+except Exception as e:
+    print("fpdf2:", e)
+try:
+    from weasyprint import HTML
+    HTML(string='<html><body><h1>Contents</h1><p><a href="#ch2">Chapter 2</a> <a href="#nowhere">missing anchor</a> '
+         '<a href="missing-weasy.pdf">missing file</a> <a href="target.pdf#page=9">page 9 of 4</a> <a href="https://example.com/">web</a></p>'
+         '<h2 id="ch2" style="break-before: page">Chapter 2</h2><p>Text.</p></body></html>', base_url=out + "/").write_pdf(os.path.join(out, "weasyprint.pdf"))
+except Exception as e:
+    print("weasyprint:", e)
+try:
+    import typst
+    open(os.path.join(out, "typst.typ"), "w").write('= Contents\n#link(<ch2>)[Chapter 2], #link("missing-typst.pdf")[missing file], #link("https://example.com/")[web]\n#pagebreak()\n= Chapter 2 <ch2>\nText.\n')
+    typst.compile(os.path.join(out, "typst.typ"), output=os.path.join(out, "typst.pdf"))
+except Exception as e:
+    print("typst:", e)
+PY
+[ -f /usr/share/java/pdfbox2.jar ] || apt-get install -y -qq libpdfbox2-java libitext5-java >/dev/null
+jcp=/usr/share/java/pdfbox2.jar:/usr/share/java/fontbox2.jar:/usr/share/java/commons-logging.jar:/usr/share/java/itext5.jar
+java -cp "$jcp" bench/GenPDFBox.java "$gen/pdfbox.pdf" >/dev/null 2>&1 || rm -f "$gen/pdfbox.pdf"
+java -cp "$jcp" bench/GenIText.java "$gen/itext.pdf" >/dev/null 2>&1 || rm -f "$gen/itext.pdf"
 cat > "$gen/expected.json" <<'JSON'
 {
   "chromium.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
@@ -165,6 +224,11 @@ cat > "$gen/expected.json" <<'JSON'
   "htmldoc.pdf": ["action.launch", "action.launch", "action.launch", "action.launch-target-missing", "action.launch-target-missing"],
   "asciidoctor.pdf": ["dest.name-not-found", "uri.file-missing"],
   "cairo.pdf": ["dest.name-not-found", "uri.file-missing", "pdf.damaged"],
+  "fpdf2.pdf": ["uri.file-missing", "uri.fragment-missing"],
+  "weasyprint.pdf": ["uri.absolute-file", "uri.absolute-file", "uri.file-missing", "uri.fragment-missing"],
+  "typst.pdf": ["uri.file-missing"],
+  "pdfbox.pdf": ["dest.name-not-found", "uri.file-missing"],
+  "itext.pdf": ["dest.name-not-found", "uri.file-missing"],
   "target.pdf": []
 }
 JSON
