@@ -107,6 +107,42 @@ final class TrustTests: XCTestCase {
             "\(results["chain-long.pdf"]?.findings ?? [])")
     }
 
+    /// A name tree deeper than the walk goes, and more names than maxDestinations: a link to a name
+    /// that was not read is unverified, never "does not exist".
+    func testNamesPastALimitAreUnverifiedNotMissing() throws {
+        let depth = 70
+        var objects =
+            ["<< /Type /Catalog /Pages 2 0 R /Names << /Dests 5 0 R >> >>"] + Self.page.dropLast() + [
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [4 0 R] >>",
+                "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /Dest (deep.name) >>",
+            ]
+        for i in 0..<depth {
+            let n = 5 + i
+            objects.append(
+                i == depth - 1
+                    ? "<< /Names [(deep.name) [3 0 R /Fit]] >>"
+                    : "<< /Kids [\(n + 1) 0 R] >>")
+        }
+        let results = try audit([("deep-tree.pdf", objects)])
+        let rules = results["deep-tree.pdf"]?.findings.map(\.rule) ?? []
+        XCTAssertEqual(
+            rules.sorted(), ["dest.name-unverified", "pdf.walk-limit"], "\(results["deep-tree.pdf"]?.findings ?? [])")
+
+        let two =
+            ["<< /Type /Catalog /Pages 2 0 R /Dests << /a [3 0 R /Fit] /b [3 0 R /Fit] >> >>"] + Self.page.dropLast()
+            + [
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [4 0 R 5 0 R] >>",
+                "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /Dest /a >>",
+                "<< /Type /Annot /Subtype /Link /Rect [10 40 100 60] /Dest /b >>",
+            ]
+        let limited = try audit(
+            [("two-names.pdf", two)],
+            stages: #"[{"use": "resolve-destinations", "with": {"maxDestinations": 1}}, {"use": "validate-links"}]"#)
+        let r = limited["two-names.pdf"]?.findings.map(\.rule) ?? []
+        XCTAssertEqual(
+            r.sorted(), ["dest.name-unverified", "pdf.limit-exceeded"], "\(limited["two-names.pdf"]?.findings ?? [])")
+    }
+
     // MARK: - 4. Destinations viewers accept
 
     /// docs/destinations.md's table, row by row: pdfpipe's finding is the last column, the

@@ -71,6 +71,11 @@ public enum Rules {
                 "a link, bookmark or open action names a destination that neither the /Dests dictionary nor the /Names tree defines",
             hint: "define the destination (an anchor/label in the source), or point the link at an existing one"),
         Rule(
+            id: "dest.name-unverified", severity: .warning,
+            summary:
+                "a named destination that is not among the names read, when not all could be read (more than maxDestinations, a name tree deeper than the walk goes): it could not be checked",
+            hint: "check the link by hand; raise maxDestinations if the document is genuine"),
+        Rule(
             id: "dest.page-not-in-document", severity: .error,
             summary:
                 "the destination points at an object that is not a page of this document (a deleted page, another object)",

@@ -19,6 +19,9 @@ public struct DestinationTable: Sendable {
     /// Duplicate keys, wrong `/Limits`, unsorted keys, loops (at most `findingLimit`).
     public var findings: [Finding] = []
     public var pageCount: Int
+    /// Why some names were not read (a size or depth limit), nil when the table is whole: a name
+    /// not found in an incomplete table could not be checked, which is not the same as missing.
+    public var incomplete: String?
 
     static let findingLimit = 50
     static let maxDepth = 64
@@ -59,11 +62,13 @@ public struct DestinationTable: Sendable {
         guard maxEntries > 0, count >= maxEntries else { return false }
         if !limitReported {
             limitReported = true
+            incomplete =
+                "the document has more than \(maxEntries) named destinations and the rest were not read (maxDestinations)"
             findings.append(
                 Finding(
                     rule: "pdf.limit-exceeded",
                     message:
-                        "more than \(maxEntries) named destinations; the rest were not read, and links to them are reported as missing (maxDestinations)"
+                        "more than \(maxEntries) named destinations; the rest were not read, and links to names not read are reported as unverified (maxDestinations)"
                 ))
         }
         return true
@@ -109,7 +114,16 @@ public struct DestinationTable: Sendable {
             return nil
         }
         guard depth < Self.maxDepth else {
-            note("the name tree is deeper than \(Self.maxDepth) levels; the rest is not read", object: ref)
+            // A limit, not a defect: said where it stopped, and names below it are unverified.
+            if incomplete == nil {
+                incomplete = "the name tree is deeper than \(Self.maxDepth) levels and was not read below that"
+                findings.append(
+                    Finding(
+                        rule: "pdf.walk-limit", object: ref,
+                        message:
+                            "the /Names /Dests tree is deeper than \(Self.maxDepth) levels; the walk stopped at node \(ref ?? "(direct)") and the names below it were not read"
+                    ))
+            }
             return nil
         }
         var lo: [UInt8]?

@@ -322,6 +322,13 @@ public struct LinkAudit {
         case .named(let key):
             let name = key.display
             guard let entry = table.lookup(key) else {
+                if let why = table.incomplete {
+                    report(
+                        "dest.name-unverified",
+                        "named destination '\(name)' is not among the names read (\(why)); it could not be checked",
+                        at: place, target: "#" + name)
+                    return (name, nil)
+                }
                 report(
                     "dest.name-not-found", "named destination '\(name)' does not exist", at: place, target: "#" + name)
                 return (name, nil)
