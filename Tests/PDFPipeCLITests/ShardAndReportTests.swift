@@ -42,7 +42,7 @@ final class ShardTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/m/junit.xml"))
         XCTAssertTrue(
             merge.stdout.hasSuffix(
-                "pdfpipe: 21 documents, 3 failed, 59 pages: 28 errors, 19 warnings, 6 notes; wrote \(out)/m/report.json, \(out)/m/junit.xml\n"
+                "pdfpipe: 21 documents, 3 failed, 59 pages: 26 errors, 21 warnings, 6 notes; wrote \(out)/m/report.json, \(out)/m/junit.xml\n"
             ), merge.stdout)
         // The merge step is the CI gate: its exit code follows --fail-on.
         XCTAssertEqual(
@@ -250,7 +250,7 @@ final class CIReportTests: XCTestCase {
         guard case .object(var top) = baseline, case .array(var entries)? = top["findings"] else {
             return XCTFail("baseline")
         }
-        let dropped = try XCTUnwrap(entries.firstIndex { $0["rule"] == "outline.cycle" })
+        let dropped = try XCTUnwrap(entries.firstIndex { $0["rule"] == "action.launch-target-missing" })
         entries.remove(at: dropped)
         entries.append([
             "fingerprint": "00000000000000aa", "path": "broken-links.pdf", "rule": "dest.name-not-found",
@@ -314,7 +314,7 @@ final class CIReportTests: XCTestCase {
         XCTAssertEqual(counter.suites, 21)
         XCTAssertEqual(counter.cases, 42, "two stages for each of 21 documents")
         XCTAssertEqual(counter.skipped, 3, "validate-links skipped on the three unreadable files")
-        XCTAssertEqual(counter.failures, 10)
+        XCTAssertEqual(counter.failures, 9, "outline-cycle.pdf's loop is a warning: viewers stop at it")
     }
 
     func testSARIFStructure() throws {

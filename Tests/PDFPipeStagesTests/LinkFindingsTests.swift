@@ -25,7 +25,10 @@ final class LinkFindingsTests: XCTestCase {
             F("action.launch-target-missing", 1, "the Launch action's file 'setup.exe' does not exist"),
             F("action.javascript", 1, "the link runs JavaScript; many viewers block it and it cannot be checked"),
             F("action.unsupported", 1, "the action type 'Movie' is not checked"),
-            F("action.cycle", 1, "the /Next chain of actions loops back on itself"),
+            F(
+                "action.cycle", 1,
+                "the /Next chain of actions loops back on itself (PDFium and poppler stop at the loop; MuPDF and pdf.js run the first action only)"
+            ),
             F("action.launch", 1, "the link launches 'links-internal.pdf'; viewers block or warn about Launch actions"),
         ],
         "broken-links.pdf": [

@@ -142,8 +142,9 @@ public enum Rules {
                 "an action lacks what it needs: no /S type, a GoTo without /D, a GoToR without /F, a Named action without /N",
             hint: "complete the action, or remove the link"),
         Rule(
-            id: "action.cycle", severity: .error,
-            summary: "an action's /Next chain loops back on itself",
+            id: "action.cycle", severity: .warning,
+            summary:
+                "an action's /Next chain loops back on itself; viewers still follow the link (PDFium and poppler stop at the loop, MuPDF and pdf.js run the first action only), so a warning",
             hint: "break the loop in the /Next chain"),
         Rule(
             id: "action.launch", severity: .warning,
@@ -171,9 +172,10 @@ public enum Rules {
             summary: "an action type pdfpipe does not check (Movie, Sound, Rendition, SetOCGState, …)",
             hint: "nothing to fix; the action is listed so that it is not silently passed over"),
         Rule(
-            id: "outline.cycle", severity: .error,
-            summary: "the outline (bookmarks) loops: an item's /Next or /First leads back to an item already seen",
-            hint: "rewrite the outline; readers may hang or drop bookmarks"),
+            id: "outline.cycle", severity: .warning,
+            summary:
+                "the outline (bookmarks) loops: an item's /Next or /First leads back to an item already seen; PDFium, MuPDF, poppler and pdf.js stop at the loop and show each bookmark once, simpler tools may hang",
+            hint: "rewrite the outline"),
         Rule(
             id: "uri.malformed", severity: .error,
             summary: "a URI is not valid (RFC 3986) after applying /URI /Base: empty, spaces, bad scheme, no host, …",

@@ -202,7 +202,12 @@ public struct LinkAudit {
                 evaluate(action, record: &scratch, place: p)
             }
         }
-        if chain.looped { report("action.cycle", "the /Next chain of actions loops back on itself", at: place) }
+        if chain.looped {
+            report(
+                "action.cycle",
+                "the /Next chain of actions loops back on itself (PDFium and poppler stop at the loop; MuPDF and pdf.js run the first action only)",
+                at: place)
+        }
         if chain.stoppedAtLimit {
             report(
                 "pdf.walk-limit",
