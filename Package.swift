@@ -76,7 +76,7 @@ let package = Package(
             name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),
         .testTarget(
             name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "TestSupport"],
-            exclude: ["Golden"]),
+            exclude: ["Golden", "Schemas"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import PDFPipeCore
 import TestSupport
 import XCTest
 
@@ -38,6 +39,44 @@ final class ReportSchemaTests: XCTestCase {
             """
         let r = try ExternalTool.run("/usr/bin/python3", ["-c", script, schemas + "/sarif-schema-2.1.0.json", path])
         return r.status == 0 ? nil : r.output
+    }
+
+    /// `--format codequality` (issue 30): GitLab's Code Quality report over the samples, valid
+    /// against the format as GitLab documents it (Schemas/gitlab-codequality.schema.json), with a
+    /// unique fingerprint per issue (GitLab keeps one issue per fingerprint) that is the finding's
+    /// own, and the gate's failures as `critical`.
+    func testCodeQualityReportIsValidAndCarriesTheFindings() throws {
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", "samples", "--offline", "--out", out + "/cq", "--format",
+                "json,codequality", "--quiet",
+            ]), .findings)
+        let path = out + "/cq/gl-code-quality-report.json"
+        let script = """
+            import json, sys, jsonschema
+            errors = list(jsonschema.Draft7Validator(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
+            for e in errors: print("/".join(map(str, e.absolute_path)) + ": " + e.message[:300])
+            sys.exit(1 if errors else 0)
+            """
+        let schema = Repo.root + "/Tests/PDFPipeCLITests/Schemas/gitlab-codequality.schema.json"
+        let r = try ExternalTool.run("/usr/bin/python3", ["-c", script, schema, path])
+        XCTAssertEqual(r.status, 0, r.output)
+        let issues = try XCTUnwrap(try JSONParser.parse(String(contentsOfFile: path, encoding: .utf8)).arrayValue)
+        let report = try JSONParser.parse(String(contentsOfFile: out + "/cq/report.json", encoding: .utf8))
+        let findings = (report["documents"]?.arrayValue ?? []).flatMap { d in
+            (d["findings"]?.arrayValue ?? []).map { (d["path"]?.stringValue ?? "", $0) }
+        }
+        XCTAssertEqual(issues.count, findings.count, "one issue per finding")
+        XCTAssertEqual(Set(issues.compactMap { $0["fingerprint"]?.stringValue }).count, issues.count)
+        XCTAssertEqual(
+            Set(issues.compactMap { $0["fingerprint"]?.stringValue }),
+            Set(findings.compactMap { $0.1["fingerprint"]?.stringValue }))
+        let missing = try XCTUnwrap(issues.first { $0["check_name"] == "dest.name-not-found" })
+        XCTAssertEqual(missing["severity"], "critical", "an error fails the gate (failOn error)")
+        XCTAssertEqual(missing["location"]?["path"], "samples/broken-links.pdf")
+        XCTAssertEqual(missing["location"]?["lines"]?["begin"], 1)
+        XCTAssertEqual(issues.first { $0["check_name"] == "uri.insecure-scheme" }?["severity"], "info")
+        XCTAssertEqual(issues.first { $0["check_name"] == "action.launch" }?["severity"], "minor")
     }
 
     /// Every pipeline that ships, over every sample (damaged, encrypted and garbage files included, so
