@@ -1,0 +1,109 @@
+import Foundation
+import PDFPipeCore
+import TestSupport
+import XCTest
+
+/// (#30, 1) The OCI image, built without a registry by `scripts/build-image.sh` (mmdebstrap and
+/// podman, from Debian's packages): loadable from its archive, at most 250 MB, configured as GitHub
+/// container actions need it, and giving the host binary's report on the samples through a bind
+/// mount; with `--user`, the outputs belong to that user. The Dockerfile (for registries) is built
+/// too, on a debian:bookworm-slim tagged locally from a Debian root file system.
+final class ImageTests: XCTestCase {
+    var dir = ""
+    let conf = Repo.root + "/image/containers.conf"
+
+    override func setUp() { dir = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func sh(_ command: String) throws -> (status: Int32, output: String) {
+        try ExternalTool.run(
+            "/bin/bash", ["-c", command], environment: ["CONTAINERS_CONF": conf, "LD_LIBRARY_PATH": ""])
+    }
+
+    /// A scratch workspace with the samples and the pipelines, as a repository checkout would have them.
+    func workspace(owner: String? = nil) throws -> String {
+        let ws = dir + "/ws"
+        XCTAssertEqual(
+            try sh("mkdir -p '\(ws)' && cp -r '\(Repo.root)/samples' '\(Repo.root)/pipelines' '\(ws)/'").status, 0)
+        if let owner { XCTAssertEqual(try sh("chown -R \(owner) '\(ws)'").status, 0) }
+        return ws
+    }
+
+    func findings(_ report: JSONValue) -> [String] {
+        (report["documents"]?.arrayValue ?? []).flatMap { d in
+            (d["findings"]?.arrayValue ?? []).map {
+                "\(d["path"]?.stringValue ?? "") \($0["rule"]?.stringValue ?? "") \($0["page"]?.intValue ?? 0) \($0["message"]?.stringValue ?? "")"
+            }
+        }
+    }
+
+    func testTheImageIsBuiltLoadedAndGivesTheHostsReport() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/podman") else {
+            throw Prerequisite.missing("podman is not installed (scripts/setup.sh --test installs it)")
+        }
+        let build = try sh("cd '\(Repo.root)' && bash scripts/build-image.sh 2>&1")
+        XCTAssertEqual(build.status, 0, String(build.output.suffix(3000)))
+        let version = PDFPipeVersion.string
+        let archive = Repo.root + "/out/image/pdfpipe-\(version).tar"
+        let tag = "localhost/pdfpipe:\(version)"
+        // Loadable from the archive alone.
+        XCTAssertEqual(try sh("podman rmi -f \(tag) >/dev/null 2>&1; podman load -q -i '\(archive)'").status, 0)
+        let size =
+            Int(
+                try sh("podman image inspect \(tag) --format '{{.Size}}'").output.trimmingCharacters(
+                    in: .whitespacesAndNewlines)) ?? .max
+        XCTAssertLessThanOrEqual(size, 250 << 20, "\(size >> 20) MB")
+        // Configured as container actions need it.
+        let config = try JSONParser.parse(try sh("podman image inspect \(tag) --format '{{json .Config}}'").output)
+        XCTAssertEqual(config["Entrypoint"], ["pdfpipe"])
+        XCTAssertEqual(config["WorkingDir"], "/github/workspace")
+        XCTAssertTrue(config["Env"]?.arrayValue?.contains("LANG=C.UTF-8") == true, "\(config)")
+        XCTAssertEqual(config["User"]?.stringValue ?? "", "", "root, as GitHub requires of container actions")
+        let labels = config["Labels"]
+        XCTAssertEqual(labels?["org.opencontainers.image.version"]?.stringValue, version)
+        XCTAssertEqual(labels?["org.opencontainers.image.licenses"], "GPL-3.0-or-later")
+        XCTAssertNotNil(labels?["org.opencontainers.image.revision"])
+        XCTAssertNotNil(labels?["org.opencontainers.image.source"])
+
+        // The samples through a bind mount: the host binary's exit code and findings.
+        let ws = try workspace()
+        let inImage = try sh(
+            "podman run --rm --network none -v '\(ws)':/github/workspace \(tag) run pipelines/link-audit.json samples --offline --out out/image --quiet; echo \"exit=$?\""
+        )
+        XCTAssertTrue(inImage.output.contains("exit=1"), inImage.output)
+        let host = try sh(
+            "cd '\(ws)' && '\(try Repo.executable())' run pipelines/link-audit.json samples --offline --out out/host --quiet; echo \"exit=$?\""
+        )
+        XCTAssertTrue(host.output.contains("exit=1"), host.output)
+        let a = try Repo.stableReport(ws + "/out/image/report.json")
+        let b = try Repo.stableReport(ws + "/out/host/report.json")
+        XCTAssertEqual(a["summary"], b["summary"])
+        XCTAssertEqual(findings(a), findings(b))
+        XCTAssertGreaterThan(findings(a).count, 40)
+
+        // With --user, the outputs belong to that user (here nobody, owner of the workspace).
+        let other = dir + "/other"
+        XCTAssertEqual(
+            try sh(
+                "mkdir -p '\(other)' && cp -r '\(ws)/samples' '\(ws)/pipelines' '\(other)/' && chown -R 65534:65534 '\(other)'"
+            ).status, 0)
+        let asUser = try sh(
+            "podman run --rm --network none --user 65534:65534 -v '\(other)':/github/workspace \(tag) run pipelines/link-audit.json samples --offline --out out/mine --quiet; stat -c '%u:%g' '\(other)/out/mine/report.json'"
+        )
+        XCTAssertTrue(asUser.output.hasSuffix("65534:65534\n"), asUser.output)
+
+        // The Dockerfile, on a local debian:bookworm-slim (a Debian minbase root, as the slim image is).
+        let base = try sh(
+            """
+            podman image exists docker.io/library/debian:bookworm-slim || {
+              mmdebstrap --quiet --variant=minbase bookworm '\(dir)/base.tar' &&
+              podman import -q '\(dir)/base.tar' docker.io/library/debian:bookworm-slim >/dev/null; } 2>&1
+            """)
+        XCTAssertEqual(base.status, 0, base.output)
+        let docker = try sh(
+            "cd '\(Repo.root)' && podman build --network host -q --build-arg VERSION=\(version) -t localhost/pdfpipe-dockerfile:test . 2>&1 && podman run --rm --network none localhost/pdfpipe-dockerfile:test --version"
+        )
+        XCTAssertEqual(docker.status, 0, String(docker.output.suffix(2000)))
+        XCTAssertTrue(docker.output.contains("pdfpipe \(version)"), docker.output)
+    }
+}
