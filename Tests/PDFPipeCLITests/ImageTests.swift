@@ -92,6 +92,50 @@ final class ImageTests: XCTestCase {
         )
         XCTAssertTrue(asUser.output.hasSuffix("65534:65534\n"), asUser.output)
 
+        // The action's entrypoint in the image, with the variables and mounts a GitHub runner gives a
+        // container action (inputs as INPUT_<NAME>, hyphens kept): annotations, the step summary,
+        // the outputs, and the gate's exit code.
+        let gh = dir + "/gh"
+        XCTAssertEqual(
+            try sh(
+                "mkdir -p '\(gh)/workspace/docs' '\(gh)/file_commands' && cp -r '\(ws)/samples' '\(ws)/pipelines' '\(gh)/workspace/docs/' && : > '\(gh)/file_commands/summary' && : > '\(gh)/file_commands/output' && cd '\(gh)/workspace/docs' && '\(try Repo.executable())' run pipelines/link-audit.json samples --offline --out first --quiet >/dev/null; '\(try Repo.executable())' baseline first/report.json --out baseline.json >/dev/null"
+            ).status, 0)
+        let action = try sh(
+            """
+            podman run --rm --network none --entrypoint /usr/share/pdfpipe/github-action.sh \\
+              -v '\(gh)/workspace':/github/workspace -v '\(gh)/file_commands':/github/file_commands \\
+              -e GITHUB_ACTIONS=true -e GITHUB_WORKSPACE=/github/workspace \\
+              -e GITHUB_STEP_SUMMARY=/github/file_commands/summary -e GITHUB_OUTPUT=/github/file_commands/output \\
+              -e INPUT_PIPELINE=pipelines/link-audit.json -e INPUT_INPUTS=samples -e INPUT_ARGS=--offline \\
+              -e 'INPUT_FAIL-ON=warning' -e INPUT_FORMAT=codequality -e INPUT_BASELINE=baseline.json \\
+              -e 'INPUT_WORKING-DIRECTORY=docs' \(tag); echo "exit=$?"
+            """)
+        XCTAssertTrue(
+            action.output.hasSuffix("exit=0\n"), "nothing new since the baseline: \(action.output.suffix(2000))")
+        let outputs = try String(contentsOfFile: gh + "/file_commands/output", encoding: .utf8)
+        let report = try Repo.stableReport(gh + "/workspace/docs/out/pdfpipe/report.json")
+        for line in [
+            "exit-code=0", "errors=\(report["summary"]?["errors"]?.intValue ?? -1)",
+            "warnings=\(report["summary"]?["warnings"]?.intValue ?? -1)", "new=0",
+            "report-json=out/pdfpipe/report.json", "report-sarif=out/pdfpipe/report.sarif",
+            "report-html=out/pdfpipe/report.html",
+        ] {
+            XCTAssertTrue(outputs.split(separator: "\n").contains(Substring(line)), "\(line) in \(outputs)")
+        }
+        let summary = try String(contentsOfFile: gh + "/file_commands/summary", encoding: .utf8)
+        XCTAssertTrue(summary.hasPrefix("# pdfpipe: link-audit"), summary)
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: gh + "/workspace/docs/out/pdfpipe/gl-code-quality-report.json"))
+        // Without the baseline the same findings are new, and the gate fails the step.
+        let gate = try sh(
+            """
+            podman run --rm --network none --entrypoint /usr/share/pdfpipe/github-action.sh \\
+              -v '\(gh)/workspace':/github/workspace -e GITHUB_WORKSPACE=/github/workspace \\
+              -e INPUT_INPUTS=samples -e INPUT_ARGS=--offline -e 'INPUT_WORKING-DIRECTORY=docs' \(tag); echo "exit=$?"
+            """)
+        XCTAssertTrue(gate.output.hasSuffix("exit=1\n"), String(gate.output.suffix(500)))
+        XCTAssertTrue(gate.output.contains("::error file=samples/"), "annotations printed")
+
         // The Dockerfile, on a local debian:bookworm-slim (a Debian minbase root, as the slim image is).
         let base = try sh(
             """
