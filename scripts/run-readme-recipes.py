@@ -12,7 +12,10 @@ Blocks of the section, in order:
   substituted, `${{ secrets.X }}`, `${{ vars.X }}` are empty, `$GITHUB_STEP_SUMMARY` and
   `$GITHUB_PATH` are files. Actions: checkout and cache do nothing here; upload-artifact /
   download-artifact copy files through WORKDIR/.artifacts as GitHub does (each artifact in a
-  folder of its own name under the download path); upload-sarif checks that its file exists.
+  folder of its own name under the download path); upload-sarif checks that its file exists;
+  pdfpipe/pdfpipe (this repository's action) runs its entrypoint, scripts/github-action.sh, with
+  INPUT_* from `with:`; cache, cache/restore and cache/save do nothing. A failing step with
+  `continue-on-error: true` does not fail its job.
   Steps named "Install pdfpipe" are left out: DIR (the build under test) is put on PATH instead.
 
 Prints JSON: one entry per block with its title (first comment line) and each step's command and
@@ -35,6 +38,10 @@ def blocks(readme, section):
     end = text.find("\n## ", start + 1)
     body = text[start:end if end >= 0 else len(text)]
     return re.findall(r"```(sh|yaml)\n(.*?)```", body, re.S)
+
+
+ACTION = "pdfpipe/pdfpipe"
+ENTRYPOINT = "bash " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "github-action.sh")
 
 
 def run_shell(script, workdir, env, errexit=False):
@@ -125,9 +132,20 @@ def run_workflow(flow, workdir, base_env):
                             copy(os.path.join(artifacts, a), os.path.join(workdir, args["path"], a))
                     elif uses == "github/codeql-action/upload-sarif":
                         entry["status"] = 0 if os.path.isfile(os.path.join(workdir, args["sarif_file"])) else 1
-                    elif uses not in ("actions/checkout", "actions/cache"):
+                    elif uses == ACTION:
+                        # pdfpipe's own action: its entrypoint, with the inputs and variables a
+                        # runner gives a container action (the image test runs it in the image).
+                        step_env = dict(env)
+                        step_env.update({"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": workdir,
+                                         "GITHUB_OUTPUT": os.path.join(workdir, ".github", "output-" + name)})
+                        for k, v in args.items():
+                            step_env["INPUT_" + k.upper()] = v
+                        entry["status"], entry["output"] = run_shell(ENTRYPOINT, workdir, step_env)
+                    elif uses not in ("actions/checkout", "actions/cache", "actions/cache/restore", "actions/cache/save"):
                         raise SystemExit("unsupported action: " + uses)
-                if entry["status"] != 0:
+                if entry["status"] != 0 and step.get("continue-on-error") is True:
+                    entry["continued"] = True
+                elif entry["status"] != 0:
                     ok = False
                 steps_out.append(entry)
             if not ok:

@@ -23,6 +23,9 @@ final class ReadmeCommandTests: XCTestCase {
         "sudo apt-get install ./out/deb/pdfpipe_\(PDFPipeVersion.string)_amd64.deb":
             "DebPackageTests (dpkg --root into a fresh root)",
         "bash scripts/setup.sh --mupdf": "scripts/test.sh (setup.sh --test --mupdf)",
+        "bash scripts/build-image.sh": "ImageTests.testTheImageIsBuiltLoadedAndGivesTheHostsReport",
+        #"podman run --rm --user "$(id -u):$(id -g)" -v "$PWD":/github/workspace localhost/pdfpipe:0.1.0 run pipelines/link-audit.json samples --offline --out out/image || true"#:
+            "ImageTests (the samples through a bind mount, and --user)",
         "swift build -c release --traits MuPDF --scratch-path .build/mupdf":
             "scripts/test.sh (the same trait and folder, a debug build) and bench/engines.sh (this release build)",
         ".build/mupdf/release/pdfpipe stages | grep engine":

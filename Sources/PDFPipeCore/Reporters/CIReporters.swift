@@ -267,6 +267,13 @@ public struct SARIFReporter: StreamingReporter {
         if let fingerprint { result["partialFingerprints"] = ["pdfpipe/v1": .string(fingerprint)] }
         if let i = ruleIndex { result["ruleIndex"] = .int(i) }
         if withBaseline, let b = f.baseline { result["baselineState"] = .string(b.rawValue) }
+        if f.baseline == .unchanged {
+            // Accepted by the baseline: code scanning shows a result without a suppression as an
+            // open alert, whatever its baselineState; a suppressed one is closed.
+            result["suppressions"] = [
+                ["kind": "external", "justification": "in the baseline (pdfpipe baseline): accepted, not new"]
+            ]
+        }
         if let by = suppressedBy {
             result["suppressions"] = [
                 [
