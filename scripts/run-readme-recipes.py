@@ -6,6 +6,7 @@ from what pdfpipe does (ReadmeRecipeTests calls this).
 
 Blocks of the section, in order:
 - ```sh: each line (not blank, not a comment) runs with bash in WORKDIR.
+- ```yaml without `jobs:`: a GitLab CI pipeline (see run_gitlab).
 - ```yaml with `jobs:`: a GitHub Actions workflow. Jobs run in `needs` order (a job whose needs
   failed is skipped), a `strategy.matrix` of lists is expanded, steps run with `bash -e` in
   WORKDIR, `if: always()` steps run after a failure and others do not, `${{ matrix.X }}` is
@@ -154,6 +155,67 @@ def run_workflow(flow, workdir, base_env):
     return results, steps_out
 
 
+GITLAB_KEYWORDS = {"stages", "variables", "default", "include", "workflow", "image", "services", "cache"}
+
+
+def run_gitlab(flow, workdir, base_env):
+    """A GitLab CI pipeline: jobs by stage (a job runs when every job of the earlier stages
+    succeeded, or with `when: always`), `parallel: N` as N jobs with CI_NODE_INDEX/CI_NODE_TOTAL,
+    each job's `script` in one bash -e, its `artifacts:paths` (globs) and `artifacts:reports`
+    files handed to the jobs of later stages as GitLab does (by path, so parallel jobs must write
+    apart), and every declared report file checked to exist. `image` is not pulled: the build under
+    test is on PATH."""
+    import glob
+    stages = flow.get("stages") or ["build", "test", "deploy"]
+    jobs = {k: v for k, v in flow.items() if k not in GITLAB_KEYWORDS and not k.startswith(".")}
+    results, steps_out, failed = {}, [], False
+    store = os.path.join(workdir, ".gl-artifacts")
+    shutil.rmtree(store, ignore_errors=True)
+    for stage in stages:
+        stage_failed = False
+        for name, job in jobs.items():
+            if job.get("stage", "test") != stage:
+                continue
+            if failed and job.get("when") != "always":
+                steps_out.append({"job": name, "skipped": "an earlier stage failed"})
+                results[name] = False
+                continue
+            n = int(job.get("parallel") or 1)
+            ok_all = True
+            for index in range(1, n + 1):
+                # Artifacts of the earlier stages, as GitLab extracts them before the job.
+                if os.path.isdir(store):
+                    shutil.copytree(store, workdir, dirs_exist_ok=True)
+                env = dict(base_env)
+                env.update({"CI": "true", "GITLAB_CI": "true", "CI_JOB_NAME": name,
+                            "CI_NODE_INDEX": str(index), "CI_NODE_TOTAL": str(n)})
+                for k, v in (flow.get("variables") or {}).items():
+                    env[k] = str(v)
+                script = "\n".join(_list(job.get("script")))
+                status, output = run_shell(script, workdir, env, errexit=True)
+                entry = {"job": name, "node": index, "run": script, "status": status, "output": output}
+                artifacts = job.get("artifacts") or {}
+                if status == 0 or artifacts.get("when") in ("always", "on_failure"):
+                    kept = list(_list(artifacts.get("paths")))
+                    kept += list((artifacts.get("reports") or {}).values())
+                    for pattern in kept:
+                        for path in glob.glob(os.path.join(workdir, pattern)):
+                            rel = os.path.relpath(path, workdir)
+                            copy(path, os.path.join(store, rel if os.path.isdir(path) else os.path.dirname(rel)))
+                    for kind, report in (artifacts.get("reports") or {}).items():
+                        if not os.path.isfile(os.path.join(workdir, report)):
+                            entry["status"] = 1
+                            entry["output"] += "\nreport %s missing: %s" % (kind, report)
+                if entry["status"] != 0 and not job.get("allow_failure"):
+                    ok_all = False
+                steps_out.append(entry)
+            results[name] = ok_all
+            if not ok_all:
+                stage_failed = True
+        failed = failed or stage_failed
+    return results, steps_out
+
+
 def _list(v):
     return [] if v is None else (v if isinstance(v, list) else [v])
 
@@ -190,7 +252,10 @@ def main():
             out.append({"block": n, "kind": "sh", "title": title, "steps": steps})
         else:
             flow = yaml.safe_load(text)
-            jobs, steps = run_workflow(flow, workdir, env)
+            if "jobs" in flow:
+                jobs, steps = run_workflow(flow, workdir, env)
+            else:
+                jobs, steps = run_gitlab(flow, workdir, env)
             out.append({"block": n, "kind": "workflow", "title": title, "jobs": jobs, "steps": steps})
     json.dump(out, sys.stdout, indent=1)
 

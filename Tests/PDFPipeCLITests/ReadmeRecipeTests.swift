@@ -81,9 +81,10 @@ final class ReadmeRecipeTests: XCTestCase {
                 "pdfpipe baseline out/first/report.json --out .pdfpipe/baseline.json",
                 "GitHub Actions: pull-request gate", "GitHub Actions: nightly web links",
                 "GitHub Actions: four shards, then one merge that is the gate",
+                "GitLab CI: four shards, then one merge that is the gate, with Code Quality and JUnit",
                 #"jq -r '.documents[] | .links[]? | select(.check.outcome == "http-error") | "\(.check.status) \(.uri)"' out/links/report.json"#,
             ])
-        for (title, _, steps) in blocks where !title.hasPrefix("GitHub") {
+        for (title, _, steps) in blocks where !title.hasPrefix("GitHub") && !title.hasPrefix("GitLab") {
             for s in steps { XCTAssertEqual(s.status, 0, "\(s.command): \(s.output)") }
         }
         // 1–2: the first run's findings are the baseline.
@@ -122,12 +123,23 @@ final class ReadmeRecipeTests: XCTestCase {
         XCTAssertEqual(merged["summary"]?["documents"], 21)
         XCTAssertEqual(merged["baseline"]?["unchanged"], 53)
 
+        // 6: GitLab: four parallel shards, the merge passes, its Code Quality and JUnit reports kept.
+        XCTAssertEqual(blocks[5].jobs, ["audit": true, "gate": true])
+        XCTAssertEqual(blocks[5].steps.filter { $0.job == "audit" }.count, 4)
+        let quality = try JSONParser.parse(try read("out/audit/gl-code-quality-report.json"))
+        XCTAssertEqual(quality.arrayValue?.count, 53, "every finding of the batch (all in the baseline)")
+        XCTAssertFalse(quality.arrayValue?.contains { $0["severity"] == "critical" } ?? true, "nothing new fails")
+
         // A pull request that adds a broken link: the gate and the sharded gate fail, and the
         // annotation points at the new file as the repository names it.
         try FileManager.default.copyItem(
             atPath: repo + "/build/pdf/broken-links.pdf", toPath: repo + "/build/pdf/new-chapter.pdf")
-        let again = try runRecipes(only: [2, 4])
-        XCTAssertEqual(again.map(\.jobs), [["pdf-gate": false], ["audit": true, "gate": false]])
+        let again = try runRecipes(only: [2, 4, 5])
+        XCTAssertEqual(
+            again.map(\.jobs), [["pdf-gate": false], ["audit": true, "gate": false], ["audit": true, "gate": false]])
+        XCTAssertTrue(
+            try read("out/audit/gl-code-quality-report.json").contains(#""severity":"critical""#),
+            "the new findings fail the gate, and the Code Quality report was kept")
         let annotations = try read("out/gate/github.txt")
         XCTAssertTrue(annotations.hasPrefix("::error file=build/pdf/new-chapter.pdf,title="), annotations)
         let merge = try XCTUnwrap(again[1].steps.first { $0.command.hasPrefix("pdfpipe merge") })
