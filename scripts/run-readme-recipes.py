@@ -17,7 +17,8 @@ Blocks of the section, in order:
   pdfpipe/pdfpipe (this repository's action) runs its entrypoint, scripts/github-action.sh, with
   INPUT_* from `with:`; cache, cache/restore and cache/save do nothing. A failing step with
   `continue-on-error: true` does not fail its job.
-  Steps named "Install pdfpipe" are left out: DIR (the build under test) is put on PATH instead.
+  A job's `container:` (the pdfpipe image) is not pulled, and steps named "Install pdfpipe" are left
+  out: DIR (the build under test) is put on PATH instead.
 
 Prints JSON: one entry per block with its title (first comment line) and each step's command and
 exit status (null: skipped).
