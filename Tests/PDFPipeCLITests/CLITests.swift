@@ -176,7 +176,7 @@ final class CLITests: XCTestCase {
             ),
             (
                 ["run", "pipelines/default.json", "--format", "json,pdf"],
-                "pdfpipe: error: --format: unknown format 'pdf' (known formats: json, junit, sarif, markdown, github, html)"
+                "pdfpipe: error: --format: unknown format 'pdf' (known formats: json, junit, sarif, markdown, github, html, codequality)"
             ),
             (
                 ["run", "pipelines/default.json", "--fail-on", "errors"],
