@@ -141,8 +141,8 @@ extension CLI {
                     "error | warning | note | never: exit 1 when a finding is at or above LEVEL (default: the pipeline's report.failOn, else error)",
                     key: "report.failOn"),
                 Flag(
-                    "--shard", "K/N",
-                    "run only the K-th of N deterministic parts of the batch (by a stable hash of each input's path); join the parts' reports with pdfpipe merge"
+                    "--shard", "K/N|auto[/N]",
+                    "run only the K-th of N deterministic parts of the batch (by a stable hash of each input's path); join the parts' reports with pdfpipe merge. auto: K (and N) from the job-array engine's variables (Slurm, Kubernetes Indexed Jobs, AWS Batch, GitLab, CircleCI, Buildkite), N from auto/N or PDFPIPE_SHARDS where the engine has none; the report says which variable (shardSource)"
                 ),
                 Flag("--force", "redo work incremental stages would skip (thumbnails up to date)"),
                 Flag(

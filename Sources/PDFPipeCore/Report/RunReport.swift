@@ -170,6 +170,8 @@ public struct RunReport: Sendable, Equatable {
     public var pipelineFailOn: FailOn?
     /// `K/N` when the run covered one shard of a batch.
     public var shard: String?
+    /// With `--shard auto`: the engine's variable the shard came from (`SLURM_ARRAY_TASK_ID`, …).
+    public var shardSource: String?
     /// Findings about the run rather than a document (`config.suppression-expired`, …).
     public var findings: [Finding] = []
     /// The baseline the findings were compared with (`--baseline`), when there was one.
@@ -248,6 +250,7 @@ public struct RunReport: Sendable, Equatable {
         o["failOn"] = .string(failOn.rawValue)
         if let pipelineFailOn { o["pipelineFailOn"] = .string(pipelineFailOn.rawValue) }
         if let shard { o["shard"] = .string(shard) }
+        if let shardSource { o["shardSource"] = .string(shardSource) }
         if !findings.isEmpty { o["findings"] = .array(findings.map(\.json)) }
         if let baseline {
             let s = summary
@@ -274,6 +277,7 @@ public struct RunReport: Sendable, Equatable {
         failOn = v["failOn"]?.stringValue.flatMap(FailOn.init(rawValue:)) ?? .error
         pipelineFailOn = v["pipelineFailOn"]?.stringValue.flatMap(FailOn.init(rawValue:))
         shard = v["shard"]?.stringValue
+        shardSource = v["shardSource"]?.stringValue
         for f in v["findings"]?.arrayValue ?? [] { findings.append(try Finding(json: f)) }
         if let b = v["baseline"], let file = b["file"]?.stringValue {
             baseline = BaselineUse(file: file, ratchet: b["ratchet"]?.boolValue ?? false)

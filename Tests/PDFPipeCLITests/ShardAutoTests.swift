@@ -1,0 +1,125 @@
+import Foundation
+import PDFPipeCore
+import TestSupport
+import XCTest
+
+/// (#31, 1) `--shard auto`: the shard from the job-array engine's own variables, as each engine
+/// sets them, said in the report (`shard`, `shardSource`); no variable, a bad one, or an array
+/// whose ids are not "K of N" is an error (exit 2), never a run over the whole batch.
+final class ShardAutoTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// The engines' variables this test sets or clears (the test's own environment may have some).
+    static let engineVariables = [
+        "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_STEP",
+        "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "CI_NODE_INDEX",
+        "CI_NODE_TOTAL", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", "BUILDKITE_PARALLEL_JOB",
+        "BUILDKITE_PARALLEL_JOB_COUNT", "PDFPIPE_SHARDS",
+    ]
+
+    func run(_ shard: String, _ variables: [String: String], _ n: Int) throws -> (Int32, String, JSONValue) {
+        let out = dir + "/out\(n)"
+        var env = ProcessInfo.processInfo.environment
+        for k in Self.engineVariables { env[k] = nil }
+        env.merge(variables) { $1 }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Repo.executable())
+        p.arguments = [
+            "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline", "--quiet",
+            "--fail-on", "never", "--shard", shard, "--out", out,
+        ]
+        p.environment = env
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let report = (try? JSONParser.parse(String(contentsOfFile: out + "/report.json", encoding: .utf8))) ?? .null
+        return (p.terminationStatus, text, report)
+    }
+
+    func testEachEngineIsReadAndTheRestIsRefused() throws {
+        let accepted: [(String, [String: String], String, String)] = [
+            (
+                "auto",
+                [
+                    "SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_MAX": "6",
+                    "SLURM_ARRAY_TASK_COUNT": "3",
+                ],
+                "2/3", "SLURM_ARRAY_TASK_ID"
+            ),
+            (
+                "auto/4",
+                [
+                    "SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "12",
+                    "SLURM_ARRAY_TASK_STEP": "4", "SLURM_ARRAY_TASK_COUNT": "4",
+                ],
+                "3/4", "SLURM_ARRAY_TASK_ID"
+            ),
+            ("auto/8", ["JOB_COMPLETION_INDEX": "0"], "1/8", "JOB_COMPLETION_INDEX"),
+            ("auto", ["JOB_COMPLETION_INDEX": "3", "PDFPIPE_SHARDS": "4"], "4/4", "JOB_COMPLETION_INDEX"),
+            ("auto/4", ["AWS_BATCH_JOB_ARRAY_INDEX": "1"], "2/4", "AWS_BATCH_JOB_ARRAY_INDEX"),
+            ("auto", ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"], "2/3", "CI_NODE_INDEX"),
+            ("auto", ["CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "2"], "1/2", "CIRCLE_NODE_INDEX"),
+            (
+                "auto", ["BUILDKITE_PARALLEL_JOB": "1", "BUILDKITE_PARALLEL_JOB_COUNT": "2"], "2/2",
+                "BUILDKITE_PARALLEL_JOB"
+            ),
+            // Slurm wins over a CI system's variables (a CI job submitting to Slurm has both).
+            (
+                "auto",
+                [
+                    "SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "2", "CI_NODE_INDEX": "2",
+                    "CI_NODE_TOTAL": "2",
+                ], "1/2", "SLURM_ARRAY_TASK_ID"
+            ),
+        ]
+        for (n, (shard, variables, expected, source)) in accepted.enumerated() {
+            let (status, text, report) = try run(shard, variables, n)
+            XCTAssertEqual(status, 0, "\(variables): \(text)")
+            XCTAssertEqual(report["shard"]?.stringValue, expected, "\(variables)")
+            XCTAssertEqual(report["shardSource"]?.stringValue, source, "\(variables)")
+        }
+        // The shards of one engine cover the batch once: the same split as --shard K/N.
+        let k2 = try run("2/3", [:], 100).2
+        XCTAssertEqual(
+            k2["documents"]?.arrayValue?.compactMap { $0["path"]?.stringValue },
+            try run("auto", ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"], 101).2["documents"]?.arrayValue?.compactMap {
+                $0["path"]?.stringValue
+            })
+
+        let refused: [(String, [String: String], String)] = [
+            ("auto", [:], "no job-array variable is set"),
+            ("auto", ["JOB_COMPLETION_INDEX": "2"], "gives the index but not the count"),
+            ("auto", ["AWS_BATCH_JOB_ARRAY_INDEX": "x"], "not a number"),
+            ("auto", ["CI_NODE_INDEX": "4", "CI_NODE_TOTAL": "3"], "outside 1...3"),
+            (
+                "auto",
+                [
+                    "SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "12",
+                    "SLURM_ARRAY_TASK_STEP": "4", "SLURM_ARRAY_TASK_COUNT": "4",
+                ],
+                "has a step or gaps"
+            ),
+            (
+                "auto",
+                [
+                    "SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "8",
+                    "SLURM_ARRAY_TASK_COUNT": "3",
+                ],
+                "has a step or gaps"
+            ),
+            ("auto/0", ["CI_NODE_INDEX": "1"], "auto/N with N >= 1"),
+        ]
+        for (n, (shard, variables, message)) in refused.enumerated() {
+            let (status, text, report) = try run(shard, variables, 200 + n)
+            XCTAssertEqual(status, 2, "\(variables): \(text)")
+            XCTAssertTrue(text.contains(message), "\(variables): \(text)")
+            XCTAssertEqual(report, .null, "nothing was run")
+        }
+    }
+}
