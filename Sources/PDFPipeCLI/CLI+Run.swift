@@ -14,7 +14,15 @@ extension CLI {
         let verbose = a.flags.contains("--verbose")
 
         // Command-line flags override the file.
-        let inputs = a.positional.count > 1 ? Array(a.positional.dropFirst()) : pipeline.inputs
+        var listed: [String] = []
+        if let from = a.values["--inputs-from"] {
+            listed = try Self.workList(
+                from == "-" ? from : Paths.absolute(from, relativeTo: directory),
+                nullSeparated: a.flags.contains("--null")
+            ) { Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        }
+        let named = a.positional.count > 1 ? Array(a.positional.dropFirst()) : (listed.isEmpty ? pipeline.inputs : [])
+        let inputs = named + listed
         guard !inputs.isEmpty else {
             throw PipelineError(
                 file: pipelineFile,
@@ -26,7 +34,8 @@ extension CLI {
         let generatedAt = fixedDate ?? Date().ISO8601Format()
 
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
-        let set = try batch(inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: outDir)
+        let set = try batch(
+            inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: outDir, listed: Set(listed))
 
         let resume = a.flags.contains("--resume")
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
@@ -144,10 +153,10 @@ extension CLI {
     /// The documents of the inputs (of the shard), or an error when there is none at all.
     /// The output folder is never an input: with `--out` inside an input folder, each run would
     /// audit the previous run's review copies and outputs too (2, then 4, then 6 documents).
-    private func batch(_ inputs: [String], shard: Shard?, allowEmpty: Bool, output: String) throws(PipelineError)
-        -> InputSet
-    {
-        var set = try InputSet.expand(inputs, relativeTo: directory)
+    private func batch(
+        _ inputs: [String], shard: Shard?, allowEmpty: Bool, output: String, listed: Set<String> = []
+    ) throws(PipelineError) -> InputSet {
+        var set = try InputSet.expand(inputs, relativeTo: directory, missingAllowed: listed)
         let out = Paths.resolved(output)
         let before = set.documents.count
         set.documents.removeAll { Paths.isInside($0.path, root: out) }
@@ -590,6 +599,33 @@ extension CLI {
                 ($0.value.severity, $0.value.count, $1.key) > ($1.value.severity, $1.value.count, $0.key)
             }
             console.print("by rule: " + counts.map { "\($0.key) \($0.value.count)" }.joined(separator: ", "))
+        }
+    }
+}
+
+extension CLI {
+    /// The paths of a work list (`--inputs-from FILE`, `-` for standard input): one a line (a
+    /// trailing CR dropped, blank lines skipped), or separated by NUL bytes with `--null` (as
+    /// `find -print0` writes them, for names with line breaks). Paths are taken as the list names
+    /// them, relative to the current folder; a path that does not exist is the document's finding.
+    static func workList(_ from: String, nullSeparated: Bool, readStandardInput: () -> [UInt8]) throws(PipelineError)
+        -> [String]
+    {
+        let bytes: [UInt8]
+        if from == "-" {
+            bytes = readStandardInput()
+        } else {
+            guard let data = FileManager.default.contents(atPath: from) else {
+                throw PipelineError(file: from, message: "--inputs-from: cannot read the work list")
+            }
+            bytes = Array(data)
+        }
+        let separator: UInt8 = nullSeparated ? 0 : 0x0A
+        return bytes.split(separator: separator, omittingEmptySubsequences: true).compactMap { part in
+            var p = Array(part)
+            if !nullSeparated, p.last == 0x0D { p.removeLast() }
+            let text = String(decoding: p, as: UTF8.self)
+            return text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text
         }
     }
 }

@@ -141,7 +141,7 @@ extension CLI {
                     "error | warning | note | never: exit 1 when a finding is at or above LEVEL (default: the pipeline's report.failOn, else error)",
                     key: "report.failOn"),
                 Flag(
-                    "--shard", "K/N|auto[/N]",
+                    "--shard", "K/N|auto",
                     "run only the K-th of N deterministic parts of the batch (by a stable hash of each input's path); join the parts' reports with pdfpipe merge. auto: K (and N) from the job-array engine's variables (Slurm, Kubernetes Indexed Jobs, AWS Batch, GitLab, CircleCI, Buildkite), N from auto/N or PDFPIPE_SHARDS where the engine has none; the report says which variable (shardSource)"
                 ),
                 Flag("--force", "redo work incremental stages would skip (thumbnails up to date)"),
@@ -160,6 +160,11 @@ extension CLI {
                     "no network: the external link check skips http(s) links (files, mailto: and fragments of local PDFs are still checked)"
                 ),
                 Flag("--allow-empty", "accept a batch with no PDF (otherwise an error, exit 2)"),
+                Flag(
+                    "--inputs-from", "FILE",
+                    "also take the inputs from FILE (- for standard input), one path a line, relative to the current folder; a listed path that does not exist is that document's pdf.unreadable, not an error"
+                ),
+                Flag("--null", "with --inputs-from: paths separated by NUL bytes (find -print0), not lines"),
                 Flag(
                     "--baseline", "FILE",
                     "findings already in FILE (pdfpipe baseline, or an earlier report.json) are \"unchanged\" and do not fail the run; the others are \"new\" (default: the pipeline's report.baseline)",

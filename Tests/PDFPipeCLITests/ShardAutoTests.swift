@@ -122,4 +122,49 @@ final class ShardAutoTests: XCTestCase {
             XCTAssertEqual(report, .null, "nothing was run")
         }
     }
+
+    /// (#31, 2) Work lists: `--inputs-from FILE` (lines, CRLF too) or `-` (standard input, with
+    /// `--null` as find -print0 writes it); paths as the list names them, relative to the current
+    /// folder; a listed path that does not exist is its document's finding, the others run.
+    func testWorkListsFromAFileAndFromStandardInput() throws {
+        let work = dir + "/work"
+        try FileManager.default.createDirectory(atPath: work + "/pdf/sub dir", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Samples.path("links-internal.pdf"), toPath: work + "/pdf/a.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("broken-links.pdf"), toPath: work + "/pdf/sub dir/b.pdf")
+        try "pdf/a.pdf\r\n\npdf/sub dir/b.pdf\r\npdf/gone.pdf\n".write(
+            toFile: work + "/list.txt", atomically: true, encoding: .utf8)
+        let exe = try Repo.executable()
+        let pipeline = Repo.root + "/pipelines/link-audit.json"
+        let r = try ExternalTool.run(
+            "/bin/bash",
+            [
+                "-c",
+                "cd '\(work)' && '\(exe)' run '\(pipeline)' --inputs-from list.txt --offline --quiet --out out1; echo exit=$?",
+            ])
+        XCTAssertTrue(r.output.hasSuffix("exit=1\n"), r.output)
+        let report = try JSONParser.parse(String(contentsOfFile: work + "/out1/report.json", encoding: .utf8))
+        let docs = report["documents"]?.arrayValue ?? []
+        XCTAssertEqual(docs.compactMap { $0["path"]?.stringValue }, ["a.pdf", "gone.pdf", "sub dir/b.pdf"])
+        let gone = try XCTUnwrap(docs.first { $0["path"] == "gone.pdf" })
+        XCTAssertEqual(gone["status"], "failed")
+        XCTAssertEqual(gone["findings"]?[0]?["message"], "the input does not exist")
+        XCTAssertTrue(docs.first { $0["path"] == "sub dir/b.pdf" }?["findings"]?.arrayValue?.isEmpty == false)
+
+        let piped = try ExternalTool.run(
+            "/bin/bash",
+            [
+                "-c",
+                "cd '\(work)' && find pdf -name '*.pdf' -print0 | '\(exe)' run '\(pipeline)' --inputs-from - --null --offline --quiet --fail-on never --out out2; echo exit=$?",
+            ])
+        XCTAssertTrue(piped.output.hasSuffix("exit=0\n"), piped.output)
+        let viaPipe = try JSONParser.parse(String(contentsOfFile: work + "/out2/report.json", encoding: .utf8))
+        XCTAssertEqual(viaPipe["summary"]?["documents"], 2)
+        // A work list that cannot be read is the run's error, with its name.
+        let missing = try ExternalTool.run(
+            "/bin/bash",
+            ["-c", "cd '\(work)' && '\(exe)' run '\(pipeline)' --inputs-from nolist.txt --offline; echo exit=$?"])
+        XCTAssertTrue(
+            missing.output.contains("cannot read the work list") && missing.output.hasSuffix("exit=2\n"), missing.output
+        )
+    }
 }

@@ -87,7 +87,11 @@ public struct InputSet: Sendable {
     /// Expands paths, folders (searched recursively for `*.pdf`, any case) and globs (`*`, `?`,
     /// `[...]` within a name, `**` across folders). Relative inputs are taken from `directory`.
     /// A path that does not exist is an error; a glob that matches nothing is not.
-    public static func expand(_ inputs: [String], relativeTo directory: String) throws(PipelineError) -> InputSet {
+    /// `missingAllowed`: inputs (from a work list) that may not exist: each is still a document, whose
+    /// result says it does not exist, instead of an error for the whole run.
+    public static func expand(_ inputs: [String], relativeTo directory: String, missingAllowed: Set<String> = [])
+        throws(PipelineError) -> InputSet
+    {
         var files: [String] = []
         var bases: [String] = []
         var empty: [String] = []
@@ -106,6 +110,11 @@ public struct InputSet: Sendable {
             }
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDir) else {
+                if missingAllowed.contains(input) {
+                    bases.append(Paths.parent(absolute))
+                    files.append(absolute)
+                    continue
+                }
                 throw PipelineError(file: input, message: "no such file or folder")
             }
             if isDir.boolValue {

@@ -151,6 +151,13 @@ public struct Runner: Sendable {
                 artifacts: [], timings: [:],
                 sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
         }
+        if !FileManager.default.fileExists(atPath: document.path) {
+            return DocumentResult(
+                path: document.relativePath, status: .failed,
+                findings: [Finding(rule: "pdf.unreadable", message: "the input does not exist")],
+                artifacts: [], timings: [:],
+                sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
+        }
         if let kind = FileKinds.notRegular(document.path) {
             // A FIFO, a device or a link to one (`/dev/zero`) would be read forever; never opened.
             return DocumentResult(
