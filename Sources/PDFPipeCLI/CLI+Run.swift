@@ -37,7 +37,9 @@ extension CLI {
         let set = try batch(
             inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: outDir, listed: Set(listed))
 
-        let resume = a.flags.contains("--resume")
+        // A shard the engine retries (Slurm --requeue, Kubernetes backoffLimitPerIndex, AWS Batch
+        // retries) goes on where it stopped: --resume is the default under --shard auto.
+        let resume = a.flags.contains("--resume") || shard?.source != nil
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
@@ -543,6 +545,22 @@ extension CLI {
             }
             for (k, fs) in byIndex.sorted(by: { $0.key < $1.key }) where fs.count > 1 {
                 problems.append("shard \(k)/\(n) given \(fs.count) times (\(fs.joined(separator: ", ")))")
+            }
+            // A shard whose run was interrupted (killed, pre-empted, out of time) wrote its report
+            // with "incomplete": it is not done, whatever file is there.
+            let unfinished = shards.enumerated().compactMap { i, s in
+                reports[i].incomplete ? s.map { ($0.index, files[i]) } : nil
+            }
+            if !unfinished.isEmpty {
+                problems.append(
+                    "unfinished shard\(unfinished.count == 1 ? "" : "s") \(unfinished.map { "\($0.0)/\(n) (\($0.1))" }.joined(separator: ", "))"
+                )
+            }
+            let rerun = Set(missing + unfinished.map(\.0)).sorted()
+            if !rerun.isEmpty {
+                problems.append(
+                    "rerun \(rerun.map { "--shard \($0)/\(n)" }.joined(separator: ", ")) (each with --resume in its own output folder)"
+                )
             }
         }
         if problems.isEmpty { return true }

@@ -109,8 +109,24 @@ final class ShardTests: XCTestCase {
         let partial = CapturedCLI()
         XCTAssertEqual(partial.run(["merge", all[0], all[2], "--out", out + "/p", "--quiet"]), .usage)
         XCTAssertEqual(
-            partial.stderr, "pdfpipe: error: merge: missing shard 2/3 (--allow-partial merges them anyway)\n")
+            partial.stderr,
+            "pdfpipe: error: merge: missing shard 2/3; rerun --shard 2/3 (each with --resume in its own output folder) (--allow-partial merges them anyway)\n"
+        )
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/p"), "nothing written")
+        // (#31, 3) A shard whose run was interrupted wrote "incomplete": it is not done.
+        let unfinishedReport = out + "/s2-unfinished.json"
+        let text = try String(contentsOfFile: all[1], encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "{\n", with: "{\n  \"incomplete\": true,\n", options: [], range: text.range(of: "{\n")
+        )
+        .write(toFile: unfinishedReport, atomically: true, encoding: .utf8)
+        let unfinished = CapturedCLI()
+        XCTAssertEqual(
+            unfinished.run(["merge", all[0], unfinishedReport, all[2], "--out", out + "/u", "--quiet"]), .usage)
+        XCTAssertTrue(
+            unfinished.stderr.contains("unfinished shard 2/3 (\(unfinishedReport))")
+                && unfinished.stderr.contains("rerun --shard 2/3"),
+            unfinished.stderr)
         let twice = CapturedCLI()
         XCTAssertEqual(twice.run(["merge", all[0], all[1], all[1], all[2], "--out", out + "/t", "--quiet"]), .usage)
         XCTAssertTrue(twice.stderr.contains("shard 2/3 given 2 times"), twice.stderr)

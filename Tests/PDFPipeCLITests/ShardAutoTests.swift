@@ -167,4 +167,37 @@ final class ShardAutoTests: XCTestCase {
             missing.output.contains("cannot read the work list") && missing.output.hasSuffix("exit=2\n"), missing.output
         )
     }
+
+    /// (#31, 3) A shard the engine retries goes on where it stopped: --resume is the default under
+    /// --shard auto (the same output folder, the documents already done are not processed again).
+    func testAnEngineRetryResumesItsShard() throws {
+        let variables = ["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"]
+        var env = ProcessInfo.processInfo.environment
+        for k in Self.engineVariables { env[k] = nil }
+        env.merge(variables) { $1 }
+        func once() throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: try Repo.executable())
+            p.arguments = [
+                "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline", "--fail-on",
+                "never",
+                "--shard", "auto", "--out", dir + "/retry",
+            ]
+            p.environment = env
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = err
+            try p.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0, text)
+            return text
+        }
+        let first = try once()
+        XCTAssertTrue(first.contains("pdfpipe: resume: 0 of "), first)
+        let again = try once()
+        let line = again.split(separator: "\n").first { $0.hasPrefix("pdfpipe: resume: ") } ?? ""
+        let parts = line.split(separator: " ")
+        XCTAssertTrue(parts.count > 4 && parts[2] == parts[4] && parts[2] != "0", "every document done: \(line)")
+    }
 }
