@@ -1,0 +1,109 @@
+import Foundation
+import PDFPipeCore
+import TestSupport
+import XCTest
+
+/// (#31, 6) Kubernetes without a cluster: contrib/kubernetes's manifests are checked against what a
+/// Job needs (batch/v1, an Indexed Job with backoffLimitPerIndex, restartPolicy Never, the image,
+/// the volumes the arguments use), and the commands their containers run are run here as a pod runs
+/// them: each index with JOB_COMPLETION_INDEX set and `$(VAR)` expanded as Kubernetes expands it,
+/// the volumes mapped to folders; then the merge Job's command. The merged report is the
+/// one-machine run's.
+final class KubernetesTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = Repo.temporaryFolder() }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// The manifest as JSON (python3-yaml reads it).
+    func manifest(_ name: String) throws -> JSONValue {
+        let r = try ExternalTool.run(
+            "/usr/bin/python3",
+            [
+                "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
+                Repo.root + "/contrib/kubernetes/" + name,
+            ],
+            mergingErrors: false)
+        XCTAssertEqual(r.status, 0, r.output)
+        return try JSONParser.parse(r.output)
+    }
+
+    func testTheIndexedJobAndTheMergeRunAsPodsWould() throws {
+        let shards = try manifest("indexed-job.yaml")
+        let merge = try manifest("merge-job.yaml")
+        for job in [shards, merge] {
+            XCTAssertEqual(job["apiVersion"], "batch/v1")
+            XCTAssertEqual(job["kind"], "Job")
+            XCTAssertNotNil(job["metadata"]?["name"]?.stringValue)
+            XCTAssertEqual(job["spec"]?["template"]?["spec"]?["restartPolicy"], "Never")
+            let container = try XCTUnwrap(job["spec"]?["template"]?["spec"]?["containers"]?[0])
+            XCTAssertEqual(container["image"]?.stringValue, "ghcr.io/pdfpipe/pdfpipe:\(PDFPipeVersion.string)")
+            let mounts = Set((container["volumeMounts"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
+            let volumes = Set(
+                (job["spec"]?["template"]?["spec"]?["volumes"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+            )
+            XCTAssertEqual(mounts, volumes, "every mount has its volume")
+        }
+        let spec = try XCTUnwrap(shards["spec"])
+        XCTAssertEqual(spec["completionMode"], "Indexed")
+        XCTAssertNotNil(spec["backoffLimitPerIndex"]?.intValue, "a failed index is retried on its own")
+        let completions = try XCTUnwrap(spec["completions"]?.intValue)
+        XCTAssertLessThanOrEqual(spec["parallelism"]?.intValue ?? 0, completions)
+
+        // The volumes as folders: /data holds the pipelines and the PDFs, /results the shards.
+        let data = dir + "/data"
+        let results = dir + "/results"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.root + "/pipelines", toPath: data + "/pipelines")
+        try FileManager.default.copyItem(atPath: Repo.root + "/samples", toPath: data + "/pdf")
+        let exe = try Repo.executable()
+        func run(_ container: JSONValue, environment: [String: String]) throws -> Int32 {
+            var args = (container["args"]?.arrayValue ?? []).compactMap(\.stringValue).map { a in
+                var a = a
+                for (k, v) in environment { a = a.replacingOccurrences(of: "$(\(k))", with: v) }
+                return a.replacingOccurrences(of: "/results", with: results).replacingOccurrences(
+                    of: "/data", with: data)
+            }
+            XCTAssertFalse(args.contains { $0.contains("$(") }, "every variable is one a pod has: \(args)")
+            let workingDir = (container["workingDir"]?.stringValue ?? "/").replacingOccurrences(of: "/data", with: data)
+            args = ["-c", "cd \"$0\" && exec \"$@\"", workingDir, exe] + args
+            var env = environment
+            env["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/bash")
+            p.arguments = args
+            p.environment = env
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        let shardContainer = try XCTUnwrap(spec["template"]?["spec"]?["containers"]?[0])
+        for index in 0..<completions {
+            XCTAssertEqual(
+                try run(shardContainer, environment: ["JOB_COMPLETION_INDEX": String(index)]), 0, "index \(index)")
+        }
+        let mergeContainer = try XCTUnwrap(merge["spec"]?["template"]?["spec"]?["containers"]?[0])
+        let gate = try run(mergeContainer, environment: [:])
+
+        let single = try ExternalTool.run(
+            "/bin/bash",
+            [
+                "-c",
+                "cd '\(data)' && '\(exe)' run pipelines/link-audit.json pdf --offline --quiet --out '\(dir)/single'; echo exit=$?",
+            ])
+        XCTAssertTrue(
+            single.output.hasSuffix("exit=\(gate)\n"),
+            "the merge Job fails as the one-machine run: \(gate), \(single.output)")
+        let merged = try Repo.stableReport(results + "/merged/report.json")
+        let whole = try Repo.stableReport(dir + "/single/report.json")
+        XCTAssertEqual(merged["summary"], whole["summary"])
+        XCTAssertEqual(
+            merged["documents"]?.arrayValue?.map {
+                "\($0["path"] ?? .null) \($0["findings"]?.arrayValue?.count ?? -1)"
+            },
+            whole["documents"]?.arrayValue?.map { "\($0["path"] ?? .null) \($0["findings"]?.arrayValue?.count ?? -1)" })
+    }
+}
