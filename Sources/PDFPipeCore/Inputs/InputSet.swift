@@ -13,6 +13,8 @@ public struct InputDocument: Sendable, Equatable {
     public var workingPath: String?
     /// The file's name is not valid UTF-8: `path` shows its bytes as `\xNN` and cannot open it.
     public var undecodableName = false
+    /// Listed in a work list (`--inputs-from`) but not there: the document's finding says so.
+    public var missing = false
 
     public init(path: String, relativePath: String, outputStem: String? = nil) {
         self.path = path
@@ -96,6 +98,7 @@ public struct InputSet: Sendable {
         var bases: [String] = []
         var empty: [String] = []
         var undecodable = Set<String>()
+        var missing = Set<String>()
         for input in inputs {
             let absolute = Paths.absolute(input, relativeTo: directory)
             if Glob.hasWildcard(input) {
@@ -113,6 +116,7 @@ public struct InputSet: Sendable {
                 if missingAllowed.contains(input) {
                     bases.append(Paths.parent(absolute))
                     files.append(absolute)
+                    missing.insert(absolute)
                     continue
                 }
                 throw PipelineError(file: input, message: "no such file or folder")
@@ -136,6 +140,7 @@ public struct InputSet: Sendable {
             var d = InputDocument(path: path, relativePath: Paths.relative(path, to: root))
             d.workingPath = Paths.relative(path, to: Paths.standardize(directory))
             d.undecodableName = undecodable.contains(f)
+            d.missing = missing.contains(f)
             docs.append(d)
         }
         docs.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }

@@ -71,7 +71,7 @@ public struct Runner: Sendable {
             let stamp = store == nil ? nil : ResultStore.InputStamp.of(file: d.path, relativePath: d.relativePath)
             let result = completed(
                 d,
-                d.undecodableName
+                d.undecodableName || d.missing
                     ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers, helpers: helpers))
             store?.append(result, at: i, input: stamp)
             return result
@@ -151,7 +151,7 @@ public struct Runner: Sendable {
                 artifacts: [], timings: [:],
                 sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
         }
-        if !FileManager.default.fileExists(atPath: document.path) {
+        if document.missing {
             return DocumentResult(
                 path: document.relativePath, status: .failed,
                 findings: [Finding(rule: "pdf.unreadable", message: "the input does not exist")],
