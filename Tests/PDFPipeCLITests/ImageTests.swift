@@ -20,13 +20,13 @@ final class ImageTests: XCTestCase {
             "/bin/bash", ["-c", command], environment: ["CONTAINERS_CONF": conf, "LD_LIBRARY_PATH": ""])
     }
 
-    /// A scratch workspace with the samples and the pipelines, as a repository checkout would have them.
-    func workspace(owner: String? = nil) throws -> String {
-        let ws = dir + "/ws"
-        XCTAssertEqual(
-            try sh("mkdir -p '\(ws)' && cp -r '\(Repo.root)/samples' '\(Repo.root)/pipelines' '\(ws)/'").status, 0)
-        if let owner { XCTAssertEqual(try sh("chown -R \(owner) '\(ws)'").status, 0) }
-        return ws
+    /// A scratch workspace at `path` with the samples and the pipelines, as a repository checkout
+    /// would have them, owned by `owner` when given.
+    func workspace(_ path: String, owner: String? = nil) throws -> String {
+        let chown = owner.map { " && chown -R \($0) '\(path)'" } ?? ""
+        let r = try sh("mkdir -p '\(path)' && cp -r '\(Repo.root)/samples' '\(Repo.root)/pipelines' '\(path)/'\(chown)")
+        XCTAssertEqual(r.status, 0, r.output)
+        return path
     }
 
     func findings(_ report: JSONValue) -> [String] {
@@ -66,7 +66,7 @@ final class ImageTests: XCTestCase {
         XCTAssertNotNil(labels?["org.opencontainers.image.source"])
 
         // The samples through a bind mount: the host binary's exit code and findings.
-        let ws = try workspace()
+        let ws = try workspace(dir + "/ws")
         let inImage = try sh(
             "podman run --rm --network none -v '\(ws)':/github/workspace \(tag) run pipelines/link-audit.json samples --offline --out out/image --quiet; echo \"exit=$?\""
         )
@@ -82,11 +82,7 @@ final class ImageTests: XCTestCase {
         XCTAssertGreaterThan(findings(a).count, 40)
 
         // With --user, the outputs belong to that user (here nobody, owner of the workspace).
-        let other = dir + "/other"
-        XCTAssertEqual(
-            try sh(
-                "mkdir -p '\(other)' && cp -r '\(ws)/samples' '\(ws)/pipelines' '\(other)/' && chown -R 65534:65534 '\(other)'"
-            ).status, 0)
+        let other = try workspace(dir + "/other", owner: "65534:65534")
         let asUser = try sh(
             "podman run --rm --network none --user 65534:65534 -v '\(other)':/github/workspace \(tag) run pipelines/link-audit.json samples --offline --out out/mine --quiet; stat -c '%u:%g' '\(other)/out/mine/report.json'"
         )
@@ -96,9 +92,11 @@ final class ImageTests: XCTestCase {
         // container action (inputs as INPUT_<NAME>, hyphens kept): annotations, the step summary,
         // the outputs, and the gate's exit code.
         let gh = dir + "/gh"
+        let docs = try workspace(gh + "/workspace/docs")
+        let exe = try Repo.executable()
         XCTAssertEqual(
             try sh(
-                "mkdir -p '\(gh)/workspace/docs' '\(gh)/file_commands' && cp -r '\(ws)/samples' '\(ws)/pipelines' '\(gh)/workspace/docs/' && : > '\(gh)/file_commands/summary' && : > '\(gh)/file_commands/output' && cd '\(gh)/workspace/docs' && '\(try Repo.executable())' run pipelines/link-audit.json samples --offline --out first --quiet >/dev/null; '\(try Repo.executable())' baseline first/report.json --out baseline.json >/dev/null"
+                "mkdir -p '\(gh)/file_commands' && : > '\(gh)/file_commands/summary' && : > '\(gh)/file_commands/output' && cd '\(docs)' && '\(exe)' run pipelines/link-audit.json samples --offline --out first --quiet >/dev/null; '\(exe)' baseline first/report.json --out baseline.json >/dev/null"
             ).status, 0)
         let action = try sh(
             """

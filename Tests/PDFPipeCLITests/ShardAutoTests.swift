@@ -20,26 +20,23 @@ final class ShardAutoTests: XCTestCase {
         "BUILDKITE_PARALLEL_JOB_COUNT", "PDFPIPE_SHARDS",
     ]
 
+    /// pdfpipe with `args`, in an environment where the engines' variables are only `variables`
+    /// (env -u clears those the test's own environment may have); its status and what it printed.
+    func pdfpipe(_ args: [String], variables: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let unset = Self.engineVariables.filter { variables[$0] == nil }.flatMap { ["-u", $0] }
+        return try ExternalTool.run("/usr/bin/env", unset + [try Repo.executable()] + args, environment: variables)
+    }
+
+    /// A run of the link audit over the samples as shard `shard`, into out<n>: status, output, report.
     func run(_ shard: String, _ variables: [String: String], _ n: Int) throws -> (Int32, String, JSONValue) {
         let out = dir + "/out\(n)"
-        var env = ProcessInfo.processInfo.environment
-        for k in Self.engineVariables { env[k] = nil }
-        env.merge(variables) { $1 }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Repo.executable())
-        p.arguments = [
-            "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline", "--quiet",
-            "--fail-on", "never", "--shard", shard, "--out", out,
-        ]
-        p.environment = env
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let r = try pdfpipe(
+            [
+                "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline", "--quiet",
+                "--fail-on", "never", "--shard", shard, "--out", out,
+            ], variables: variables)
         let report = (try? JSONParser.parse(String(contentsOfFile: out + "/report.json", encoding: .utf8))) ?? .null
-        return (p.terminationStatus, text, report)
+        return (r.status, r.output, report)
     }
 
     func testEachEngineIsReadAndTheRestIsRefused() throws {
@@ -135,13 +132,15 @@ final class ShardAutoTests: XCTestCase {
             toFile: work + "/list.txt", atomically: true, encoding: .utf8)
         let exe = try Repo.executable()
         let pipeline = Repo.root + "/pipelines/link-audit.json"
-        let r = try ExternalTool.run(
-            "/bin/bash",
-            [
-                "-c",
-                "cd '\(work)' && '\(exe)' run '\(pipeline)' --inputs-from list.txt --offline --quiet --out out1; echo exit=$?",
-            ])
-        XCTAssertTrue(r.output.hasSuffix("exit=1\n"), r.output)
+        /// `pdfpipe run PIPELINE ARGS` in the work folder, after `before |` when given; ends with exit=N.
+        func inWork(_ args: String, before: String = "") throws -> String {
+            let pipe = before.isEmpty ? "" : before + " | "
+            return try ExternalTool.run(
+                "/bin/bash", ["-c", "cd '\(work)' && \(pipe)'\(exe)' run '\(pipeline)' \(args); echo exit=$?"]
+            ).output
+        }
+        let first = try inWork("--inputs-from list.txt --offline --quiet --out out1")
+        XCTAssertTrue(first.hasSuffix("exit=1\n"), first)
         let report = try JSONParser.parse(String(contentsOfFile: work + "/out1/report.json", encoding: .utf8))
         let docs = report["documents"]?.arrayValue ?? []
         XCTAssertEqual(docs.compactMap { $0["path"]?.stringValue }, ["a.pdf", "gone.pdf", "sub dir/b.pdf"])
@@ -150,48 +149,28 @@ final class ShardAutoTests: XCTestCase {
         XCTAssertEqual(gone["findings"]?[0]?["message"], "the input does not exist")
         XCTAssertTrue(docs.first { $0["path"] == "sub dir/b.pdf" }?["findings"]?.arrayValue?.isEmpty == false)
 
-        let piped = try ExternalTool.run(
-            "/bin/bash",
-            [
-                "-c",
-                "cd '\(work)' && find pdf -name '*.pdf' -print0 | '\(exe)' run '\(pipeline)' --inputs-from - --null --offline --quiet --fail-on never --out out2; echo exit=$?",
-            ])
-        XCTAssertTrue(piped.output.hasSuffix("exit=0\n"), piped.output)
+        let piped = try inWork(
+            "--inputs-from - --null --offline --quiet --fail-on never --out out2",
+            before: "find pdf -name '*.pdf' -print0")
+        XCTAssertTrue(piped.hasSuffix("exit=0\n"), piped)
         let viaPipe = try JSONParser.parse(String(contentsOfFile: work + "/out2/report.json", encoding: .utf8))
         XCTAssertEqual(viaPipe["summary"]?["documents"], 2)
         // A work list that cannot be read is the run's error, with its name.
-        let missing = try ExternalTool.run(
-            "/bin/bash",
-            ["-c", "cd '\(work)' && '\(exe)' run '\(pipeline)' --inputs-from nolist.txt --offline; echo exit=$?"])
-        XCTAssertTrue(
-            missing.output.contains("cannot read the work list") && missing.output.hasSuffix("exit=2\n"), missing.output
-        )
+        let missing = try inWork("--inputs-from nolist.txt --offline")
+        XCTAssertTrue(missing.contains("cannot read the work list") && missing.hasSuffix("exit=2\n"), missing)
     }
 
     /// (#31, 3) A shard the engine retries goes on where it stopped: --resume is the default under
     /// --shard auto (the same output folder, the documents already done are not processed again).
     func testAnEngineRetryResumesItsShard() throws {
-        let variables = ["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"]
-        var env = ProcessInfo.processInfo.environment
-        for k in Self.engineVariables { env[k] = nil }
-        env.merge(variables) { $1 }
         func once() throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: try Repo.executable())
-            p.arguments = [
-                "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline", "--fail-on",
-                "never",
-                "--shard", "auto", "--out", dir + "/retry",
-            ]
-            p.environment = env
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = err
-            try p.run()
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            XCTAssertEqual(p.terminationStatus, 0, text)
-            return text
+            let r = try pdfpipe(
+                [
+                    "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline", "--fail-on",
+                    "never", "--shard", "auto", "--out", dir + "/retry",
+                ], variables: ["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"])
+            XCTAssertEqual(r.status, 0, r.output)
+            return r.output
         }
         let first = try once()
         XCTAssertTrue(first.contains("pdfpipe: resume: 0 of "), first)

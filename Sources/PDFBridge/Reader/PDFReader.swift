@@ -166,7 +166,7 @@ public final class PDFReader: ObjectSource {
                     Decline(
                         object: ObjectRef(0, 0),
                         reason:
-                            "the trailer's /Encrypt is \(Self.typeName(value)), not a dictionary; read as not encrypted, as MuPDF, PDFium and poppler do",
+                            "the trailer's /Encrypt is \(value.typeName), not a dictionary; read as not encrypted, as MuPDF, PDFium and poppler do",
                         isDamage: true))
             }
         }
@@ -201,20 +201,6 @@ public final class PDFReader: ObjectSource {
                 description:
                     "the cross-reference table gives offset \(offset) for object \(n) \(g), which is not where '\(n) \(g) obj' is\(more)"
             )
-        }
-    }
-
-    static func typeName(_ v: PDFValue) -> String {
-        switch v {
-        case .null, .ref: "null"
-        case .bool: "a boolean"
-        case .int: "an integer"
-        case .real: "a number"
-        case .string: "a string"
-        case .name: "a name"
-        case .array: "an array"
-        case .dictionary: "a dictionary"
-        case .stream: "a stream"
         }
     }
 

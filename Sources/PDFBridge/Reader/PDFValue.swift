@@ -29,6 +29,24 @@ public indirect enum PDFValue: Sendable, Equatable {
     case ref(ObjectRef)
 }
 
+extension PDFValue {
+    /// The value's type with its article, for messages: `an integer`, `a string`, `null` (a
+    /// reference reads as what it points at, and one that points nowhere is null).
+    public var typeName: String {
+        switch self {
+        case .null, .ref: "null"
+        case .bool: "a boolean"
+        case .int: "an integer"
+        case .real: "a number"
+        case .string: "a string"
+        case .name: "a name"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        case .stream: "a stream"
+        }
+    }
+}
+
 /// Where objects come from: pdfpipe's own reader, or qpdf (for damaged and encrypted files).
 public protocol ObjectSource: AnyObject {
     /// The trailer dictionary.

@@ -144,19 +144,7 @@ public struct Destination: Sendable, Equatable {
     }
 
     /// The object's type with its article: `an integer`, `a string`, `null`.
-    static func typeName(_ o: PDFObject) -> String {
-        switch o.value {
-        case .null, .ref: "null"
-        case .bool: "a boolean"
-        case .int: "an integer"
-        case .real: "a number"
-        case .string: "a string"
-        case .name: "a name"
-        case .array: "an array"
-        case .dictionary: "a dictionary"
-        case .stream: "a stream"
-        }
-    }
+    static func typeName(_ o: PDFObject) -> String { o.value.typeName }
 
     /// A coordinate of the destination that must lie on the target page.
     struct Position {
