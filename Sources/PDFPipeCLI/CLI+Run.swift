@@ -67,7 +67,9 @@ extension CLI {
             console.error("pdfpipe: error: \(error)")
             return .internalFailure
         }
-        if resume && !quiet {
+        // Said when asked for, or when there is something to go on with (a fresh task of
+        // --shard auto starts quietly).
+        if resume && !quiet && (a.flags.contains("--resume") || store.count > 0) {
             let n = store.count
             console.error(
                 "pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(Paths.relative(store.path, to: directory)))"
@@ -147,9 +149,11 @@ extension CLI {
             throw PipelineError(
                 file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
         }
-        return try a.values["--shard"].map { text throws(PipelineError) in
+        let shard = try a.values["--shard"].map { text throws(PipelineError) in
             try Shard.resolve(text, environment: ProcessInfo.processInfo.environment)
         }
+        pipeline.output = try Shard.placing(shard, in: pipeline.output)
+        return shard
     }
 
     /// The documents of the inputs (of the shard), or an error when there is none at all.
@@ -421,22 +425,57 @@ extension CLI {
     }
 
     /// `pdfpipe merge`: joins shard reports into the report one run over the whole batch writes.
+    /// The reports `merge` joins: files as named; a folder gives its `report.json`, else the
+    /// `report.json` of each of its folders, by name (`/results` for `/results/shard-1` …) — what an
+    /// engine that runs no shell (AWS Batch, a Kubernetes container's args) can name without a
+    /// glob. The merge's own output folder is never one of them (a retried merge would read its
+    /// earlier report as a shard).
+    private func reportFiles(_ operands: [String], besides out: String) throws(PipelineError) -> [String] {
+        var files: [String] = []
+        let fm = FileManager.default
+        for operand in operands {
+            var isFolder: ObjCBool = false
+            let path = Paths.absolute(operand, relativeTo: directory)
+            guard fm.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                files.append(operand)
+                continue
+            }
+            if fm.fileExists(atPath: path + "/report.json") {
+                files.append(operand + "/report.json")
+                continue
+            }
+            let found = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted().filter { name in
+                !Paths.isInside(Paths.resolved(path + "/" + name), root: Paths.resolved(out))
+                    && fm.fileExists(atPath: path + "/" + name + "/report.json")
+            }
+            guard !found.isEmpty else {
+                throw PipelineError(
+                    file: operand,
+                    message: "is a folder with no report.json, nor any in its folders (FOLDER/*/report.json)")
+            }
+            files += found.map { operand + "/" + $0 + "/report.json" }
+        }
+        return files
+    }
+
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Self.arguments(args, for: "merge")
         let baselineFlag = try Self.value(of: "--baseline", in: a, command: "merge")?.stringValue
         guard !a.positional.isEmpty else {
-            throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json...")
+            throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json|DIR...")
         }
         // Two passes, one report at a time: first every report's header (its documents left
         // out), then the documents, each parsed on its own and appended to the merged results
         // file. Memory holds one document and the paths, not the reports.
+        let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
+        let files = try reportFiles(a.positional, besides: out)
         var reports: [RunReport] = []
-        for file in a.positional { reports.append(try readReport(file, documents: false)) }
+        for file in files { reports.append(try readReport(file, documents: false)) }
         let whole = try Self.checkShards(
-            reports, files: a.positional, allowPartial: a.flags.contains("--allow-partial"))
+            reports, files: files, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
         if !whole { merged.incomplete = true }
-        for (file, r) in zip(a.positional.dropFirst(), reports.dropFirst()) {
+        for (file, r) in zip(files.dropFirst(), reports.dropFirst()) {
             guard r.pipeline == merged.pipeline else {
                 throw PipelineError(
                     file: file,
@@ -445,7 +484,6 @@ extension CLI {
             merged.incomplete = merged.incomplete || r.incomplete
         }
         merged.generatedAt = fixedDate ?? Date().ISO8601Format()
-        let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
         // A baseline given to merge is applied afresh; otherwise the shards' comparison stands.
         let policy = try baselineFlag.map { file throws(PipelineError) in
             ResultPolicy(suppressions: [], baseline: try loadBaseline(file), today: merged.generatedAt)
@@ -459,7 +497,7 @@ extension CLI {
         }
         var seen = Set<String>()
         var order: [(path: String, position: Int)] = []
-        for file in a.positional {
+        for file in files {
             try eachDocument(of: file) { (d: DocumentResult) throws(PipelineError) in
                 guard seen.insert(d.path).inserted else {
                     throw PipelineError(file: file, message: "'\(d.path)' is in more than one report")
@@ -660,6 +698,23 @@ struct Shard: CustomStringConvertible {
         self.index = index
         self.count = count
         self.source = source
+    }
+
+    /// The output folder with `{shard}` replaced by the shard's number K (of `K/N`, from 1, as
+    /// `merge` names shards to rerun). Engines that start the image's `pdfpipe` without a shell
+    /// (AWS Batch's `command`) cannot put their index into `--out` themselves: `--out
+    /// /results/shard-{shard}` gives each task its own folder. Without a shard it is an error, not
+    /// a folder literally named `shard-{shard}` that every run would share.
+    static func placing(_ shard: Shard?, in output: String) throws(PipelineError) -> String {
+        guard output.contains("{shard}") else { return output }
+        guard let shard else {
+            throw PipelineError(
+                file: nil,
+                message:
+                    "the output folder '\(output)' has {shard} in it but the run is not a shard: give --shard auto or --shard K/N"
+            )
+        }
+        return output.replacingOccurrences(of: "{shard}", with: String(shard.index))
     }
 
     /// `K/N` as given, or `auto` / `auto/N`: the index (and count) from the job-array engine's own

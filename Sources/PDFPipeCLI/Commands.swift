@@ -127,7 +127,9 @@ extension CLI {
                 "Runs the stages of PIPELINE (a JSON file) over the inputs: files, folders (searched recursively for *.pdf) and globs (quote them: 'docs/**/*.pdf'). Inputs given here replace the pipeline's \"inputs\". Writes the reports to the output folder.",
             flags: [
                 Flag(
-                    "--out", "DIR", "output folder (default: the pipeline's \"output\", else out/NAME)", key: "output"),
+                    "--out", "DIR",
+                    "output folder (default: the pipeline's \"output\", else out/NAME); {shard} in it becomes the shard's K",
+                    key: "output"),
                 Flag(
                     "--jobs", "N",
                     "documents processed at once (default: the pipeline's \"jobs\", else one per processor)",
@@ -186,9 +188,9 @@ extension CLI {
                 "Checks a pipeline file (JSON syntax, stages, options, rules, report settings) without opening any document. Exit code 0 when valid, 2 otherwise."
         ),
         Command(
-            "merge", operands: "REPORT.json...", summary: "join the reports of shards (--shard K/N) into one",
+            "merge", operands: "REPORT.json|DIR...", summary: "join the reports of shards (--shard K/N) into one",
             about:
-                "Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over the whole batch writes: the same documents, order and summary. Writes the formats asked for (default json) to DIR (default out/merged). Exit codes as for run, judged on the merged findings at --fail-on, else the pipeline file's report.failOn (never a shard's --fail-on), so the merge step can be the CI gate. A set with a missing or repeated shard is refused (exit 2) unless --allow-partial (the merged report is then marked incomplete). --baseline compares the merged findings with FILE afresh (otherwise the shards' comparison stands).",
+                "Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over the whole batch writes: the same documents, order and summary. A folder stands for its report.json, else for the report.json of each of its folders (out/shards for out/shards/*/report.json), the merge's own --out aside. Writes the formats asked for (default json) to DIR (default out/merged). Exit codes as for run, judged on the merged findings at --fail-on, else the pipeline file's report.failOn (never a shard's --fail-on), so the merge step can be the CI gate. A set with a missing or repeated shard is refused (exit 2) unless --allow-partial (the merged report is then marked incomplete). --baseline compares the merged findings with FILE afresh (otherwise the shards' comparison stands).",
             flags: [
                 Flag("--out", "DIR", "output folder (default out/merged)"),
                 Flag("--format", "LIST", "report formats, comma-separated (default json)"),

@@ -50,35 +50,17 @@ final class KubernetesTests: XCTestCase {
         let completions = try XCTUnwrap(spec["completions"]?.intValue)
         XCTAssertLessThanOrEqual(spec["parallelism"]?.intValue ?? 0, completions)
 
-        // The volumes as folders: /data holds the pipelines and the PDFs, /results the shards.
-        let data = dir + "/data"
-        let results = dir + "/results"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repo.root + "/pipelines", toPath: data + "/pipelines")
-        try FileManager.default.copyItem(atPath: Repo.root + "/samples", toPath: data + "/pdf")
-        let exe = try Repo.executable()
+        let volumes = try JobEngine.volumes(in: dir)
         func run(_ container: JSONValue, environment: [String: String]) throws -> Int32 {
-            var args = (container["args"]?.arrayValue ?? []).compactMap(\.stringValue).map { a in
+            let args = (container["args"]?.arrayValue ?? []).compactMap(\.stringValue).map { a in
                 var a = a
                 for (k, v) in environment { a = a.replacingOccurrences(of: "$(\(k))", with: v) }
-                return a.replacingOccurrences(of: "/results", with: results).replacingOccurrences(
-                    of: "/data", with: data)
+                return a
             }
             XCTAssertFalse(args.contains { $0.contains("$(") }, "every variable is one a pod has: \(args)")
-            let workingDir = (container["workingDir"]?.stringValue ?? "/").replacingOccurrences(of: "/data", with: data)
-            args = ["-c", "cd \"$0\" && exec \"$@\"", workingDir, exe] + args
-            var env = environment
-            env["PATH"] = ProcessInfo.processInfo.environment["PATH"]
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/bin/bash")
-            p.arguments = args
-            p.environment = env
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            p.waitUntilExit()
-            return p.terminationStatus
+            return try JobEngine.run(
+                args, workingDir: container["workingDir"]?.stringValue ?? "/github/workspace",
+                environment: environment, volumes: volumes)
         }
         let shardContainer = try XCTUnwrap(spec["template"]?["spec"]?["containers"]?[0])
         for index in 0..<completions {
@@ -87,23 +69,7 @@ final class KubernetesTests: XCTestCase {
         }
         let mergeContainer = try XCTUnwrap(merge["spec"]?["template"]?["spec"]?["containers"]?[0])
         let gate = try run(mergeContainer, environment: [:])
-
-        let single = try ExternalTool.run(
-            "/bin/bash",
-            [
-                "-c",
-                "cd '\(data)' && '\(exe)' run pipelines/link-audit.json pdf --offline --quiet --out '\(dir)/single'; echo exit=$?",
-            ])
-        XCTAssertTrue(
-            single.output.hasSuffix("exit=\(gate)\n"),
-            "the merge Job fails as the one-machine run: \(gate), \(single.output)")
-        let merged = try Repo.stableReport(results + "/merged/report.json")
-        let whole = try Repo.stableReport(dir + "/single/report.json")
-        XCTAssertEqual(merged["summary"], whole["summary"])
-        XCTAssertEqual(
-            merged["documents"]?.arrayValue?.map {
-                "\($0["path"] ?? .null) \($0["findings"]?.arrayValue?.count ?? -1)"
-            },
-            whole["documents"]?.arrayValue?.map { "\($0["path"] ?? .null) \($0["findings"]?.arrayValue?.count ?? -1)" })
+        try JobEngine.assertOneMachineRun(
+            merged: dir + "/results/merged/report.json", gate: gate, data: dir + "/data", scratch: dir)
     }
 }

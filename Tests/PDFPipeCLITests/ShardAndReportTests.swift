@@ -183,7 +183,7 @@ final class ShardTests: XCTestCase {
                 ["run", "pipelines/link-audit.json", "--offline", "--shard", "4/3"],
                 "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"
             ),
-            (["merge"], "pdfpipe: error: merge needs report files: pdfpipe merge REPORT.json..."),
+            (["merge"], "pdfpipe: error: merge needs report files: pdfpipe merge REPORT.json|DIR..."),
             (["merge", "nope.json"], "nope.json: error: cannot read the report"),
             (
                 ["merge", "samples/README.md"],

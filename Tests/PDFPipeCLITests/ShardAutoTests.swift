@@ -173,10 +173,58 @@ final class ShardAutoTests: XCTestCase {
             return r.output
         }
         let first = try once()
-        XCTAssertTrue(first.contains("pdfpipe: resume: 0 of "), first)
+        XCTAssertFalse(first.contains("pdfpipe: resume:"), "a fresh task starts quietly: \(first)")
         let again = try once()
         let line = again.split(separator: "\n").first { $0.hasPrefix("pdfpipe: resume: ") } ?? ""
         let parts = line.split(separator: " ")
         XCTAssertTrue(parts.count > 4 && parts[2] == parts[4] && parts[2] != "0", "every document done: \(line)")
+    }
+
+    /// (#31, 4) Engines that run no shell (AWS Batch's command, a container's args without $(VAR))
+    /// name neither a shard's folder nor a glob of them: `{shard}` in --out is the shard's K, and a
+    /// folder given to merge stands for its folders' reports (its own output aside).
+    func testAShardNamesItsFolderAndAFolderOfShardsMerges() throws {
+        for k in 1...3 {
+            let r = try pdfpipe(
+                [
+                    "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline", "--quiet",
+                    "--fail-on", "never", "--shard", "auto/3", "--out", dir + "/shards/part-{shard}",
+                ], variables: ["AWS_BATCH_JOB_ARRAY_INDEX": String(k - 1)])
+            XCTAssertEqual(r.status, 0, r.output)
+        }
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir + "/shards").sorted(),
+            ["part-1", "part-2", "part-3"])
+        let merged = try pdfpipe(["merge", dir + "/shards", "--out", dir + "/shards/all", "--quiet"])
+        let again = try pdfpipe(["merge", dir + "/shards", "--out", dir + "/shards/all", "--quiet"])
+        XCTAssertEqual(
+            merged.status, again.status, "a merge again reads the shards, not its own report: \(again.output)")
+        let whole = try pdfpipe(
+            [
+                "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline", "--quiet",
+                "--out", dir + "/whole",
+            ])
+        XCTAssertEqual(merged.status, whole.status, merged.output)
+        XCTAssertEqual(
+            try Repo.stableReport(dir + "/shards/all/report.json")["summary"],
+            try Repo.stableReport(dir + "/whole/report.json")["summary"])
+        // One shard's folder gone: the merge names it.
+        try FileManager.default.removeItem(atPath: dir + "/shards/part-2")
+        let partial = try pdfpipe(["merge", dir + "/shards", "--out", dir + "/shards/all"])
+        XCTAssertEqual(partial.status, 2, partial.output)
+        XCTAssertTrue(partial.output.contains("--shard 2/3"), partial.output)
+
+        let notShard = try pdfpipe(
+            [
+                "run", Repo.root + "/pipelines/link-audit.json", Repo.root + "/samples", "--offline",
+                "--out", dir + "/x-{shard}",
+            ])
+        XCTAssertEqual(notShard.status, 2, notShard.output)
+        XCTAssertTrue(notShard.output.contains("has {shard} in it but the run is not a shard"), notShard.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/x-{shard}"))
+        try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
+        let empty = try pdfpipe(["merge", dir + "/empty"])
+        XCTAssertEqual(empty.status, 2, empty.output)
+        XCTAssertTrue(empty.output.contains("is a folder with no report.json"), empty.output)
     }
 }
