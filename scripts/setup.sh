@@ -9,7 +9,8 @@
 #                             against their schemas, which scripts/fetch-report-schemas.py fetches),
 #                             podman, runc and mmdebstrap (the OCI image is built and run by the tests),
 #                             pre-commit (the hook is run by the tests), slurm-wlm and munge (a
-#                             single-node Slurm for scripts/slurm-e2e.sh)
+#                             single-node Slurm for scripts/slurm-e2e.sh), awscli (the AWS Batch
+#                             job definitions are checked by its validation)
 #   scripts/setup.sh --mupdf  also libmupdf-dev and the libraries it links, for the MuPDF engine
 #                             (swift build --traits MuPDF); --test --mupdf: both
 set -euo pipefail
@@ -18,7 +19,7 @@ packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev libjpeg-dev libwebp-dev lib
 test=""
 for a in "$@"; do
   case "$a" in
-    --test) test=--test; packages+=(qpdf poppler-utils chromium python3 libxml2-utils python3-jsonschema python3-yaml jq podman runc mmdebstrap pre-commit slurm-wlm munge) ;;
+    --test) test=--test; packages+=(qpdf poppler-utils chromium python3 libxml2-utils python3-jsonschema python3-yaml jq podman runc mmdebstrap pre-commit slurm-wlm munge awscli) ;;
     --mupdf) packages+=(libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev libfreetype-dev libharfbuzz-dev mupdf-tools) ;;
     *) echo "setup: unknown option $a (--test, --mupdf)" >&2; exit 2 ;;
   esac
