@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GitHub Action's entrypoint (action.yml): runs pdfpipe on the runner's workspace with the
-# action's inputs, prints the annotations, appends the report to the step summary, writes the
+# action's inputs (or, with `merge`, joins shards' reports), prints the annotations, appends the report to the step summary, writes the
 # step's outputs, and ends with pdfpipe's exit code, so the step fails by the gate (--fail-on).
 # Installed in the image as /usr/share/pdfpipe/github-action.sh (scripts/build-deb.sh).
 #
@@ -17,6 +17,8 @@ format=$(input FORMAT)
 baseline=$(input BASELINE)
 directory=$(input WORKING-DIRECTORY)
 out=$(input OUT)
+merge=$(input MERGE)
+annotations=$(input ANNOTATIONS)
 
 cd "${GITHUB_WORKSPACE:-.}" || exit 3
 if [ -n "$directory" ]; then cd "$directory" || { echo "::error title=pdfpipe::no folder '$directory'"; exit 2; }; fi
@@ -27,11 +29,16 @@ if [ -n "$directory" ]; then cd "$directory" || { echo "::error title=pdfpipe::n
 formats=json,sarif,html,markdown,github
 [ -n "$format" ] && formats="$formats,$format"
 
-command=(pdfpipe run "$pipeline")
-# Inputs and extra arguments: separated by spaces or line breaks (no shell is involved: nothing in
-# them is expanded or run).
-read -r -d '' -a listed <<<"$inputs"
-command+=("${listed[@]}")
+# Inputs, shard reports and extra arguments: separated by spaces or line breaks (no shell is
+# involved: nothing in them is expanded or run).
+if [ -n "$merge" ]; then
+  # The gate of a sharded run: the shards' reports (files, or folders of them) merged.
+  read -r -d '' -a reports <<<"$merge"
+  command=(pdfpipe merge "${reports[@]}")
+else
+  read -r -d '' -a listed <<<"$inputs"
+  command=(pdfpipe run "$pipeline" "${listed[@]}")
+fi
 command+=(--out "$out" --format "$formats")
 [ -n "$fail_on" ] && command+=(--fail-on "$fail_on")
 [ -n "$baseline" ] && command+=(--baseline "$baseline")
@@ -42,8 +49,11 @@ echo "pdfpipe: ${command[*]}"
 "${command[@]}"
 code=$?
 
-[ -f "$out/github.txt" ] && cat "$out/github.txt"
-if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/report.md" ]; then cat "$out/report.md" >>"$GITHUB_STEP_SUMMARY"; fi
+# A shard's step leaves the annotations and the summary to the merge's (annotations: false).
+if [ "$annotations" != "false" ]; then
+  [ -f "$out/github.txt" ] && cat "$out/github.txt"
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/report.md" ]; then cat "$out/report.md" >>"$GITHUB_STEP_SUMMARY"; fi
+fi
 
 # A number from report.json's summary (or baseline) object: the report is written by pdfpipe with
 # one key per line, so no JSON tool is needed in the image.

@@ -120,7 +120,9 @@ def run_workflow(flow, workdir, base_env):
                     entry["status"], entry["output"] = run_shell(script, workdir, step_env, errexit=True)
                 else:
                     uses = step["uses"].split("@")[0]
-                    args = {k: substitute(str(v), combo) for k, v in (step.get("with") or {}).items()}
+                    # Inputs are strings: YAML's true/false as GitHub writes them.
+                    args = {k: substitute(str(v).lower() if isinstance(v, bool) else str(v), combo)
+                            for k, v in (step.get("with") or {}).items()}
                     entry["uses"] = uses
                     entry["status"] = 0
                     if uses == "actions/upload-artifact":

@@ -118,7 +118,10 @@ final class ReadmeRecipeTests: XCTestCase {
 
         // 5: four shards and the merge: the gate passes (nothing new), over the whole batch.
         XCTAssertEqual(blocks[4].jobs, ["audit": true, "gate": true])
-        XCTAssertEqual(blocks[4].steps.filter { $0.command.hasPrefix("pdfpipe run") }.count, 4)
+        XCTAssertEqual(blocks[4].steps.filter { $0.job == "audit" && $0.command == "pdfpipe/pdfpipe" }.count, 4)
+        XCTAssertEqual(
+            (try? read(".github/step-summary-audit")) ?? "", "", "the shards leave the summary to the gate")
+        XCTAssertTrue(try read(".github/step-summary-gate").contains("0 new, 53 unchanged"))
         let merged = try JSONParser.parse(try read("out/audit/report.json"))
         XCTAssertEqual(merged["summary"]?["documents"], 21)
         XCTAssertEqual(merged["baseline"]?["unchanged"], 53)
@@ -142,7 +145,7 @@ final class ReadmeRecipeTests: XCTestCase {
             "the new findings fail the gate, and the Code Quality report was kept")
         let annotations = try read("out/gate/github.txt")
         XCTAssertTrue(annotations.hasPrefix("::error file=build/pdf/new-chapter.pdf,title="), annotations)
-        let merge = try XCTUnwrap(again[1].steps.first { $0.command.hasPrefix("pdfpipe merge") })
+        let merge = try XCTUnwrap(again[1].steps.first { $0.job == "gate" && $0.command == "pdfpipe/pdfpipe" })
         XCTAssertEqual(merge.status, 1, merge.output)
         XCTAssertTrue(try read("out/audit/report.md").contains("## build/pdf/new-chapter.pdf"))
     }
