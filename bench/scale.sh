@@ -13,17 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(50 500 2000 20000)
-corpus=bench/.cache/realworld
-[ -d "$corpus/debian" ] || bash bench/realworld.sh >/dev/null
-command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >/dev/null
-swift build -c release --product pdfpipe >/dev/null
-pdfpipe=$PWD/.build/release/pdfpipe
+# shellcheck source=bench/base52.sh
+. bench/base52.sh
 work=${TMPDIR:-/tmp}/pdfpipe-scale
 rm -rf "$work" && mkdir -p "$work"
-
-# The 52 source files: readable, not encrypted, in a stable order.
-mapfile -t base < <(find "$corpus/debian" "$corpus/generated" -name '*.pdf' -size +1k | LC_ALL=C sort | while read -r f; do
-  qpdf --check "$f" >/dev/null 2>&1 && echo "$f"; done | head -52)
 echo "source: ${#base[@]} PDFs, $(du -ch "${base[@]}" | tail -1 | cut -f1)"
 
 for with in true false; do

@@ -13,69 +13,10 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 exe=$(readlink -f "${1:-.build/debug/pdfpipe}")
 [ -x "$exe" ] || { echo "slurm-e2e: no pdfpipe at $exe (swift build first)" >&2; exit 2; }
-command -v slurmctld >/dev/null && command -v munged >/dev/null || {
-  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
-}
-
 work=$(mktemp -d /tmp/pdfpipe-slurm-XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  sleep 1
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-mkdir -p "$work"/{munge,state,spool,log,bin,batch}
-
-# munge: a key of our own, its own socket (an existing munged is left alone).
-dd if=/dev/urandom of="$work/munge/munge.key" bs=1024 count=1 status=none
-chmod 0400 "$work/munge/munge.key"
-/usr/sbin/munged --force --key-file="$work/munge/munge.key" --socket="$work/munge/socket" \
-  --pid-file="$work/munge/munged.pid" --log-file="$work/log/munged.log" --seed-file="$work/munge/seed"
-for _ in $(seq 50); do [ -s "$work/munge/munged.pid" ] && break; sleep 0.1; done
-pids+=("$(cat "$work/munge/munged.pid")")
-
-# Ports of our own (free ones near a number from our pid), so a Slurm already running is untouched.
-port=$((20000 + ($$ % 20000)))
-cat > "$work/slurm.conf" <<CONF
-ClusterName=pdfpipe-e2e
-SlurmctldHost=localhost
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$work/munge/socket
-CredType=cred/munge
-StateSaveLocation=$work/state
-SlurmdSpoolDir=$work/spool
-SlurmctldPidFile=$work/slurmctld.pid
-SlurmdPidFile=$work/slurmd.pid
-SlurmctldLogFile=$work/log/slurmctld.log
-SlurmdLogFile=$work/log/slurmd.log
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-MpiDefault=none
-ReturnToService=2
-MinJobAge=600
-# Start what waits as soon as something ends (the default looks once a minute).
-SchedulerType=sched/builtin
-SchedulerParameters=sched_interval=1
-MessageTimeout=10
-NodeName=localhost CPUs=$(nproc) State=UNKNOWN
-PartitionName=e2e Nodes=localhost Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF="$work/slurm.conf"
-slurmctld -f "$SLURM_CONF"
-slurmd -f "$SLURM_CONF"
-for _ in $(seq 100); do [ -s "$work/slurmctld.pid" ] && [ -s "$work/slurmd.pid" ] && break; sleep 0.1; done
-pids+=("$(cat "$work/slurmctld.pid")" "$(cat "$work/slurmd.pid")")
-for _ in $(seq 100); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep 0.2; done
-sinfo -h -o %T | grep -q idle || { echo "slurm-e2e: the node did not come up" >&2; tail -5 "$work/log/"*.log >&2; exit 1; }
+# shellcheck source=scripts/slurm-local.sh
+. scripts/slurm-local.sh
+slurm_up "$work" pdfpipe-e2e
 
 # The batch: the samples, four times over, with thumbnails so that a task runs long enough to be
 # requeued while it works.
@@ -117,13 +58,8 @@ for _ in $(seq 600); do
 done
 echo "slurm-e2e: task 3 requeued while running: $requeued"
 
-# Wait for the merge to finish (completed jobs stay known for MinJobAge).
-for _ in $(seq 1800); do
-  state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
-  case "$state" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL) break ;; esac
-  sleep 0.2
-done
-merged_code=$(scontrol show job "$merge" | sed -n 's/.*ExitCode=\([0-9]*\):.*/\1/p')
+state=$(slurm_wait "$merge")
+merged_code=$(slurm_exit_code "$merge")
 echo "slurm-e2e: merge job $state, exit code $merged_code; one machine: exit code $single"
 
 status=0
