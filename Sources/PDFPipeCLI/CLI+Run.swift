@@ -99,6 +99,12 @@ extension CLI {
         report.shard = shard?.description
         report.shardSource = shard?.source
         report.baseline = pipeline.baselineFile.map { BaselineUse(file: $0, ratchet: pipeline.ratchet) }
+        // Documents the baseline lists that the batch no longer has: their findings are fixed. A
+        // shard cannot tell (the merge does).
+        if let baseline, shard == nil {
+            report.removedSinceBaseline = RunReport.removed(
+                from: baseline, batch: Set(set.documents.map(\.relativePath)))
+        }
         report.suppressions = policy.uses
         report.findings = SuppressionUse.findings(
             report.suppressions, today: policy.today, wholeBatch: shard == nil && interruption.signal == nil,
@@ -265,11 +271,10 @@ extension CLI {
         }
         if report.ratchetFails {
             console.error(
-                "pdfpipe: ratchet: \(summary.fixed) finding\(summary.fixed == 1 ? "" : "s") of the baseline \(summary.fixed == 1 ? "is" : "are") fixed; "
-                    + "record that: pdfpipe baseline \(Paths.relative(outDir + "/report.json", to: directory)) --out \(report.baseline?.file ?? "BASELINE")"
-            )
+                "pdfpipe: " + report.ratchetText(report: Paths.relative(outDir + "/report.json", to: directory)))
             return .findings
         }
+        if let removed = report.removedText, !quiet { console.error("pdfpipe: baseline: " + removed) }
         return report.failing > 0 ? .findings : .clean
     }
 
@@ -545,6 +550,17 @@ extension CLI {
             merged.baseline = b
         } else {
             merged.baseline = reports.lazy.compactMap(\.baseline).first
+        }
+        merged.removedSinceBaseline = []
+        if let use = merged.baseline, whole, !merged.incomplete {
+            // The whole batch is known here: documents of the baseline that no shard had are gone.
+            if let baseline = policy?.baseline ?? (try? loadBaseline(use.file)) {
+                merged.removedSinceBaseline = RunReport.removed(from: baseline, batch: seen)
+            } else if !a.flags.contains("--quiet") {
+                console.error(
+                    "pdfpipe: note: cannot read the baseline '\(use.file)' the shards were compared with: documents it lists that are no longer in the batch are not counted as fixed (give it: --baseline FILE)"
+                )
+            }
         }
         // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
         // a shard's command-line override (shards run with --fail-on never to finish the matrix).

@@ -196,6 +196,71 @@ final class CIGateTests: XCTestCase {
             "pdfpipe: error: --ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline\n")
     }
 
+    /// (#32, 1) Regression: removing a document gave "0 new, 2467 unchanged, 0 fixed" and the
+    /// ratchet passed. A document the baseline knows that the batch no longer has: its findings are
+    /// fixed, in every report, and a ratchet fails saying why; shards leave it to the merge.
+    func testADocumentRemovedFromTheBatchHasItsBaselineFindingsFixed() throws {
+        try writeDocument("docs/a.pdf", brokenNames: ["x", "y"])
+        try writeDocument("docs/b.pdf", brokenNames: ["z"])
+        try writeDocument("docs/c.pdf", brokenNames: ["v", "w"])
+        XCTAssertEqual(run(["run", linkAudit, "docs", "--offline", "--out", "first", "--quiet"]).0, .findings)
+        XCTAssertEqual(run(["baseline", "first/report.json", "--out", "b.json"]).0, .clean)
+        try FileManager.default.removeItem(atPath: dir + "/docs/b.pdf")
+        try FileManager.default.removeItem(atPath: dir + "/docs/c.pdf")
+
+        let (code, cli) = run([
+            "run", linkAudit, "docs", "--offline", "--out", "r", "--baseline", "b.json", "--format",
+            "json,github,markdown,html",
+        ])
+        XCTAssertEqual(code, .clean, "nothing new: the gate passes")
+        XCTAssertTrue(cli.stdout.contains("(baseline: 0 new, 2 unchanged, 3 fixed)"), cli.stdout)
+        let removed =
+            "2 documents of the baseline are no longer in the batch (b.pdf: 1 finding, c.pdf: 2 findings): their findings count as fixed"
+        XCTAssertEqual(cli.stderr, "pdfpipe: baseline: \(removed)\n")
+        let r = try report("r/report.json")
+        XCTAssertEqual(r["baseline"]?["fixed"], 3)
+        XCTAssertEqual(r["removedSinceBaseline"], [["path": "b.pdf", "fixed": 1], ["path": "c.pdf", "fixed": 2]])
+        let github = try String(contentsOfFile: dir + "/r/github.txt", encoding: .utf8)
+        XCTAssertTrue(github.hasPrefix("::notice title=pdfpipe baseline::\(removed)\n"), github)
+        XCTAssertTrue(
+            try String(contentsOfFile: dir + "/r/report.md", encoding: .utf8).contains(
+                "0 new, 2 unchanged (not listed below), 3 fixed. 2 documents of the baseline are no longer in the batch"
+            ))
+        XCTAssertTrue(
+            try String(contentsOfFile: dir + "/r/report.html", encoding: .utf8).contains(
+                "3 fixed. 2 documents of the baseline are no longer in the batch (b.pdf: 1 finding"))
+
+        // The ratchet fails, and says why, on the console and as an annotation.
+        let (ratchet, stale) = run([
+            "run", linkAudit, "docs", "--offline", "--out", "r2", "--quiet", "--baseline", "b.json", "--ratchet",
+            "--format", "json,github",
+        ])
+        XCTAssertEqual(ratchet, .findings)
+        XCTAssertTrue(
+            stale.stderr.hasSuffix(
+                "pdfpipe: ratchet: 3 findings of the baseline are fixed; \(removed); record that: pdfpipe baseline r2/report.json --out b.json\n"
+            ), stale.stderr)
+        XCTAssertTrue(
+            try String(contentsOfFile: dir + "/r2/github.txt", encoding: .utf8).hasPrefix(
+                "::error title=pdfpipe ratchet::ratchet: 3 findings of the baseline are fixed; 2 documents"))
+
+        // Shards cannot tell; the merge can (from --baseline, or the file the shards name).
+        for k in 1...2 {
+            XCTAssertEqual(
+                run([
+                    "run", linkAudit, "docs", "--offline", "--shard", "\(k)/2", "--out", "s/\(k)", "--quiet",
+                    "--fail-on", "never", "--baseline", "b.json",
+                ]).0, .clean)
+            XCTAssertNil(try report("s/\(k)/report.json")["removedSinceBaseline"])
+        }
+        XCTAssertEqual(run(["merge", "s", "--out", "m", "--quiet"]).0, .clean)
+        XCTAssertEqual(try report("m/report.json")["baseline"]?["fixed"], 3)
+        XCTAssertEqual(run(["merge", "s", "--out", "m2", "--quiet", "--ratchet"]).0, .findings)
+        XCTAssertEqual(
+            try report("m2/report.json")["removedSinceBaseline"],
+            [["path": "b.pdf", "fixed": 1], ["path": "c.pdf", "fixed": 2]])
+    }
+
     /// (11) Shards compare with the baseline each; the merge adds up their fixed findings, or
     /// compares afresh with `--baseline`.
     func testBaselineThroughShardsAndMerge() throws {

@@ -176,6 +176,47 @@ public struct RunReport: Sendable, Equatable {
     public var findings: [Finding] = []
     /// The baseline the findings were compared with (`--baseline`), when there was one.
     public var baseline: BaselineUse?
+    /// Documents the baseline lists that are not in the batch (removed or renamed): all their
+    /// baseline findings are fixed (a ratchet fails until the baseline is updated). Found by a run
+    /// over a whole batch, or by the merge of shards (a shard cannot tell); by path.
+    public var removedSinceBaseline: [RemovedDocument] = []
+    public struct RemovedDocument: Sendable, Equatable {
+        public var path: String
+        /// How many findings of the baseline it had.
+        public var fixed: Int
+        public init(path: String, fixed: Int) {
+            self.path = path
+            self.fixed = fixed
+        }
+    }
+
+    /// The documents of `baseline` that `paths` (every document of the batch, by `path`) lacks.
+    public static func removed(from baseline: Baseline, batch paths: Set<String>) -> [RemovedDocument] {
+        baseline.documents.filter { !paths.contains($0.key) && !$0.value.isEmpty }
+            .map { RemovedDocument(path: $0.key, fixed: $0.value.count) }.sorted { $0.path < $1.path }
+    }
+
+    /// What the removed documents are, for people: "2 documents of the baseline are no longer in the
+    /// batch (a.pdf: 3 findings, b.pdf: 1 finding)", or nil.
+    public var removedText: String? {
+        guard !removedSinceBaseline.isEmpty else { return nil }
+        let n = removedSinceBaseline.count
+        let list = Abridged(removedSinceBaseline, limit: 5).joined {
+            "\(ConsoleText.escape($0.path)): \($0.fixed) finding\($0.fixed == 1 ? "" : "s")"
+        }
+        return
+            "\(n) document\(n == 1 ? "" : "s") of the baseline \(n == 1 ? "is" : "are") no longer in the batch (\(list)): \(n == 1 ? "its" : "their") findings count as fixed"
+    }
+
+    /// Why a ratchet fails, for people: how many findings are fixed, where, and the command that
+    /// records it.
+    public func ratchetText(report path: String) -> String {
+        let fixed = summary.fixed
+        var text =
+            "ratchet: \(fixed) finding\(fixed == 1 ? "" : "s") of the baseline \(fixed == 1 ? "is" : "are") fixed"
+        if let removed = removedText { text += "; " + removed }
+        return text + "; record that: pdfpipe baseline \(path) --out \(baseline?.file ?? "BASELINE")"
+    }
     /// The pipeline's `ignore` entries and how many findings each took out.
     public var suppressions: [SuppressionUse] = []
 
@@ -213,9 +254,14 @@ public struct RunReport: Sendable, Equatable {
     }
 
     public var summary: Summary {
-        guard let store else { return Summary(documents: documents, runFindings: findings) }
-        var s = store.summary
-        s.add(runFindings: findings)
+        var s: Summary
+        if let store {
+            s = store.summary
+            s.add(runFindings: findings)
+        } else {
+            s = Summary(documents: documents, runFindings: findings)
+        }
+        s.fixed += removedSinceBaseline.reduce(0) { $0 + $1.fixed }
         return s
     }
 
@@ -258,6 +304,10 @@ public struct RunReport: Sendable, Equatable {
                 "file": .string(baseline.file), "ratchet": .bool(baseline.ratchet),
                 "new": .int(s.new), "unchanged": .int(s.unchanged), "fixed": .int(s.fixed),
             ]
+            if !removedSinceBaseline.isEmpty {
+                o["removedSinceBaseline"] = .array(
+                    removedSinceBaseline.map { ["path": .string($0.path), "fixed": .int($0.fixed)] })
+            }
         }
         if !suppressions.isEmpty { o["suppressions"] = .array(suppressions.map(\.json)) }
         return .object(o)
@@ -281,6 +331,10 @@ public struct RunReport: Sendable, Equatable {
         for f in v["findings"]?.arrayValue ?? [] { findings.append(try Finding(json: f)) }
         if let b = v["baseline"], let file = b["file"]?.stringValue {
             baseline = BaselineUse(file: file, ratchet: b["ratchet"]?.boolValue ?? false)
+        }
+        removedSinceBaseline = (v["removedSinceBaseline"]?.arrayValue ?? []).compactMap { r in
+            guard let path = r["path"]?.stringValue, let n = r["fixed"]?.intValue else { return nil }
+            return RemovedDocument(path: path, fixed: n)
         }
         for (i, u) in (v["suppressions"]?.arrayValue ?? []).enumerated() {
             guard let use = SuppressionUse(json: u) else {

@@ -322,6 +322,9 @@ public struct MarkdownReporter: Reporter {
                 out +=
                     " — **the baseline must be updated** (ratchet): `pdfpipe baseline REPORT.json --out \(Escape.markdown(b.file))`"
             }
+            if let removed = report.removedText {
+                out += ". " + Escape.markdown(removed.prefix(1).uppercased() + removed.dropFirst())
+            }
             out += "\n\n"
         }
         if !report.findings.isEmpty {
@@ -400,6 +403,13 @@ public struct GitHubReporter: Reporter {
             report.incomplete
             ? "::warning title=pdfpipe::\(Escape.githubData("the report is incomplete: " + RunReport.incompleteNote))\n"
             : ""
+        // Why a ratchet fails the step although nothing new is wrong; documents of the baseline
+        // no longer in the batch either way.
+        if report.ratchetFails {
+            out += "::error title=pdfpipe ratchet::\(Escape.githubData(report.ratchetText(report: "REPORT.json")))\n"
+        } else if let removed = report.removedText {
+            out += "::notice title=pdfpipe baseline::\(Escape.githubData(removed))\n"
+        }
         // One annotation per distinct problem (document, rule, message) with the pages it is on;
         // errors first, then warnings, then notices; in input order within each.
         struct Problem {

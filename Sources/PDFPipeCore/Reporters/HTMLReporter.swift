@@ -29,6 +29,9 @@ public struct HTMLReporter: Reporter {
             body +=
                 "<p class=\"baseline\"><strong>Baseline</strong> <code>\(h(b.file))</code>: \(s.new) new, \(s.unchanged) unchanged (marked <span class=\"badge\">baseline</span>), \(s.fixed) fixed"
             if b.ratchet && s.fixed > 0 { body += " — <strong>update the baseline</strong> (ratchet)" }
+            if let removed = report.removedText {
+                body += ". " + h(removed.prefix(1).uppercased() + removed.dropFirst())
+            }
             body += "</p>\n"
         }
         body += "<form id=\"filters\">"
