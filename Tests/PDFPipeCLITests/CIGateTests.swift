@@ -261,6 +261,34 @@ final class CIGateTests: XCTestCase {
             [["path": "b.pdf", "fixed": 1], ["path": "c.pdf", "fixed": 2]])
     }
 
+    /// (#32, 2) Regression: with a baseline, report.md's broken-targets table listed 50 old targets
+    /// and stopped ("… and 57 more"), the 3 new ones among those left out. What is new comes first
+    /// in the Markdown and HTML reports: its broken targets and findings, then the rest.
+    func testWithABaselineWhatIsNewComesFirst() throws {
+        try writeDocument("docs/old.pdf", brokenNames: (1...60).map { "old\($0)" })
+        XCTAssertEqual(run(["run", linkAudit, "docs", "--offline", "--out", "first", "--quiet"]).0, .findings)
+        XCTAssertEqual(run(["baseline", "first/report.json", "--out", "b.json"]).0, .clean)
+        try writeDocument("docs/zz-new.pdf", brokenNames: ["fresh1", "fresh2", "fresh3"])
+        let (code, _) = run([
+            "run", linkAudit, "docs", "--offline", "--out", "r", "--quiet", "--baseline", "b.json", "--format",
+            "json,markdown,html",
+        ])
+        XCTAssertEqual(code, .findings)
+        let md = try String(contentsOfFile: dir + "/r/report.md", encoding: .utf8)
+        let headings = md.split(separator: "\n").filter { $0.hasPrefix("## ") }
+        XCTAssertEqual(
+            headings, ["## New broken targets", "## docs/zz-new.pdf", "## Broken targets already in the baseline"])
+        let newTable = md.components(separatedBy: "## docs/zz-new.pdf")[0]
+        for name in ["fresh1", "fresh2", "fresh3"] { XCTAssertTrue(newTable.contains("| #\(name) |"), newTable) }
+        XCTAssertFalse(newTable.contains("#old"), "the new table has only new breaks")
+        XCTAssertTrue(md.contains("… and 10 more in report.html and report.json"), "the old ones are cut, not the new")
+        let html = try String(contentsOfFile: dir + "/r/report.html", encoding: .utf8)
+        let newSection = try XCTUnwrap(html.range(of: "<h2>New since the baseline <span class=\"count\">3</span>"))
+        let oldTargets = try XCTUnwrap(html.range(of: "<h2>Broken targets already in the baseline"))
+        XCTAssertLessThan(newSection.lowerBound, oldTargets.lowerBound)
+        XCTAssertLessThan(try XCTUnwrap(html.range(of: "<h2>New broken targets")).lowerBound, oldTargets.lowerBound)
+    }
+
     /// (11) Shards compare with the baseline each; the merge adds up their fixed findings, or
     /// compares afresh with `--baseline`.
     func testBaselineThroughShardsAndMerge() throws {

@@ -10,6 +10,8 @@ public struct BrokenTarget: Sendable, Equatable {
     public var uses: [(path: String, pages: [Int])]
     /// Links pointing at it, in all documents.
     public var count: Int
+    /// Of those, links whose finding is not in the baseline: a target with any is a new break.
+    public var newCount = 0
 
     public static func == (a: BrokenTarget, b: BrokenTarget) -> Bool {
         a.target == b.target && a.rule == b.rule && a.count == b.count && a.uses.map(\.path) == b.uses.map(\.path)
@@ -35,6 +37,7 @@ public struct BrokenTarget: Sendable, Equatable {
                     out.append(BrokenTarget(target: target, rule: f.rule, severity: f.severity, uses: [], count: 0))
                 }
                 out[i].count += 1
+                if f.baseline == .new { out[i].newCount += 1 }
                 out[i].severity = max(out[i].severity, f.severity)
                 if let last = out[i].uses.indices.last, out[i].uses[last].path == d.displayPath {
                     if let p = f.page, out[i].uses[last].pages.last != p { out[i].uses[last].pages.append(p) }
@@ -49,6 +52,14 @@ public struct BrokenTarget: Sendable, Equatable {
             if a.count != b.count { return a.count > b.count }
             return x.offset < y.offset
         }.map(\.element)
+    }
+
+    /// With a baseline, what people read first: the targets with a new break, then the ones the
+    /// baseline already has (each in `collect`'s order). Without one, all are `rest`.
+    public static func split(_ report: RunReport) -> (new: [BrokenTarget], rest: [BrokenTarget]) {
+        let all = collect(report)
+        guard report.baseline != nil else { return ([], all) }
+        return (all.filter { $0.newCount > 0 }, all.filter { $0.newCount == 0 })
     }
 
     /// `a.pdf (pages 3, 7), b.pdf (page 2)`, at most `limit` documents.

@@ -47,23 +47,41 @@ public struct HTMLReporter: Reporter {
     }
 
     /// Each broken target once, with the documents that link to it.
-    func targetsSection(_ report: RunReport) -> String {
-        var body = ""
-        let targets = BrokenTarget.collect(report)
-        if !targets.isEmpty {
+    func targetsSection(_ targets: [BrokenTarget], title: String) -> String {
+        guard !targets.isEmpty else { return "" }
+        var body =
+            "<section class=\"targets\"><h2>\(title) <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
+        body += "<tr><th>target</th><th>rule</th><th>links</th><th>used in</th></tr>"
+        let rows = Abridged(targets, limit: 500)
+        for t in rows.shown {
             body +=
-                "<section class=\"targets\"><h2>Broken targets <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
-            body += "<tr><th>target</th><th>rule</th><th>links</th><th>used in</th></tr>"
-            let rows = Abridged(targets, limit: 500)
-            for t in rows.shown {
-                body +=
-                    "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
-            }
-            body +=
-                "</table>" + rows.tail { "<p>… and \($0) more in report.json</p>" }
-                + "</section>\n"
+                "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
         }
-        return body
+        return body + "</table>" + rows.tail { "<p>… and \($0) more in report.json</p>" } + "</section>\n"
+    }
+
+    /// With a baseline, the findings it does not have, first thing on the page (at most
+    /// `rowsPerDocument` rows): what a reviewer of a change looks for.
+    func newFindingsSection(_ report: RunReport) -> String {
+        guard report.baseline != nil else { return "" }
+        var rows = ""
+        var count = 0
+        for d in report.results {
+            for f in d.findings where f.baseline == .new {
+                count += 1
+                guard count <= Self.rowsPerDocument else { continue }
+                rows +=
+                    "<tr class=\"\(f.severity.rawValue)\"><td class=\"path\">\(h(d.displayPath))</td><td>\(h(f.pageText ?? ""))</td><td class=\"sev\">\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))</td></tr>"
+            }
+        }
+        guard count > 0 else {
+            return
+                "<section class=\"new\"><h2>New since the baseline <span class=\"count\">none</span></h2></section>\n"
+        }
+        return
+            "<section class=\"new\"><h2>New since the baseline <span class=\"count\">\(count)</span></h2><table><tr><th>document</th><th>page</th><th>severity</th><th>rule</th><th>message</th></tr>\(rows)</table>"
+            + (count > Self.rowsPerDocument ? "<p>… and \(count - Self.rowsPerDocument) more in report.json</p>" : "")
+            + "</section>\n"
     }
 
     /// Findings and documents per rule, the worst first.
@@ -163,7 +181,11 @@ public struct HTMLReporter: Reporter {
                 "<section class=\"doc\"><h2>pipeline \(h(report.findings.first?.details["file"]?.stringValue ?? ""))</h2>\n"
             body += group(title: "ignore list", findings: report.findings, page: nil, thumbnail: nil) + "</section>\n"
         }
-        body += targetsSection(report)
+        let (fresh, rest) = BrokenTarget.split(report)
+        body += newFindingsSection(report)
+        body += targetsSection(fresh, title: "New broken targets")
+        body += targetsSection(
+            rest, title: report.baseline == nil ? "Broken targets" : "Broken targets already in the baseline")
         if !perRule.isEmpty { body += rulesSection(perRule) }
         let clean = s.documents - withFindings
         body +=
@@ -323,7 +345,7 @@ public struct HTMLReporter: Reporter {
         .findings table{border-collapse:collapse;width:100%}.findings td{border-top:1px solid #eee;padding:3px 6px;vertical-align:top}
         .sev{font-weight:bold;width:5em}.error .sev,.error{color:#c00}.warning .sev,.warning{color:#b60}.note .sev,.note{color:#15c}
         .hint{color:#555;font-size:12px}.badge{font-size:12px;border:1px solid;border-radius:3px;padding:0 4px}.skipped{color:#888}
-        .targets table{border-collapse:collapse}.targets td,.targets th{border-top:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}.target{word-break:break-all}
+        .targets table,.new table{border-collapse:collapse}.targets td,.targets th,.new td,.new th{border-top:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}.target{word-break:break-all}
         .suppressed{color:#666;font-size:13px}.baseline{margin:4px 0}.rules table,.index table{border-collapse:collapse}.rules td,.rules th,.index td,.index th{border-top:1px solid #eee;padding:2px 8px;text-align:left}
         .index td.error,.index td.warning,.index td.note{text-align:right}.clean,.more{color:#666}.path{word-break:break-all}
         td{overflow-wrap:anywhere}@media (min-width:601px){.findings td:nth-child(2){white-space:nowrap}}
