@@ -103,6 +103,45 @@ final class CLITests: XCTestCase {
             """)
     }
 
+    /// (#32, 3) Regression: nine mistakes took three rounds: once an object had an unknown key, its
+    /// other values were not checked (a stage's `with` holding `"widht": 200, "pages": 5, "format":
+    /// "gif"` said only `widht`; a stage with a stray key, `report` with a misspelt key and a bad
+    /// `failOn`, rules with an unknown id hid their neighbours). Every one, in one pass.
+    func testAnUnknownKeyDoesNotHideTheMistakesBesideIt() throws {
+        let text = """
+            {
+              "version": 1,
+              "stages": [
+                {"use": "thumbnails", "with": {"widht": 200, "pages": 5, "format": "gif"}},
+                {"use": "validate-links", "wiht": {}, "id": 3},
+                {"use": "extract-text", "with": {"format": "xml", "pagess": 1}},
+                {"use": "inspekt", "whith": {}}
+              ],
+              "rules": {"pdf.damage": "error", "pdf.damaged": "loud"},
+              "report": {"failOn": "sometimes", "formatz": ["json"]},
+              "jobz": 2
+            }
+            """
+        try assertBadPipeline(
+            text,
+            """
+            p.json:4:45: error: stages[0].with.widht: unknown option 'widht'; did you mean 'width'? (known options: width, height, dpi, upscale, pages, background, compression, box, annotations, engine, overlay, format, quality, template, folder, pageWorkers, contactSheet, contactSheetColumns, incremental)
+            p.json:4:59: error: stages[0].with.pages: expected a page list like '1-3,7,10-' or 'all', got '5'
+            p.json:4:72: error: stages[0].with.format: expected one of 'png' | 'jpeg' | 'webp', got 'gif'
+            p.json:5:39: error: stages[1].wiht: unknown key 'wiht'; did you mean 'with'? (a stage has 'use' and 'with')
+            p.json:5:49: error: stages[1].id: unknown key 'id' (a stage has 'use' and 'with')
+            p.json:6:48: error: stages[2].with.format: expected one of 'txt' | 'json' | 'none', got 'xml'
+            p.json:6:65: error: stages[2].with.pagess: unknown option 'pagess'; did you mean 'pages'? (known options: format, pages, words, folder, noTextLayer, search, pageWorkers, engine)
+            p.json:7:13: error: stages[3].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)
+            p.json:7:33: error: stages[3].whith: unknown key 'whith'; did you mean 'with'? (a stage has 'use' and 'with')
+            p.json:9:27: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)
+            p.json:9:51: error: rules.pdf.damaged: expected one of 'error' | 'warning' | 'note' | 'off', got 'loud'
+            p.json:10:24: error: report.failOn: expected one of 'error' | 'warning' | 'note' | 'never', got 'sometimes'
+            p.json:10:48: error: report.formatz: unknown key 'formatz'; did you mean 'formats'? (known keys: formats, failOn, baseline, ratchet)
+            p.json:11:11: error: jobz: unknown key 'jobz'; did you mean 'jobs'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)
+            """)
+    }
+
     func testBadPipelinesExitWithCode2AndAClearMessage() throws {
         try assertBadPipeline(
             #"{"stages": [{"use": "inspekt"}]}"#,

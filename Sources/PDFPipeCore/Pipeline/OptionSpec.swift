@@ -134,16 +134,24 @@ public struct OptionSpec: Sendable {
         case .object(let o)?: given = o
         case let other?: throw fail(path, "expected an object, got \(other.shortDescription)")
         }
+        // Every problem of the object, not the first: an unknown key does not hide a bad value
+        // beside it (`"widht": 200, "format": "gif"` says both).
+        var problems: [PipelineError] = []
         let known = specs.map(\.key)
         for key in given.keys.sorted() where !known.contains(key) {
             let list =
                 known.isEmpty ? "this stage takes no options" : "known \(noun)s: \(known.joined(separator: ", "))"
-            throw fail("\(path).\(key)", "unknown \(noun) '\(key)'\(Suggest.didYouMean(key, known)) (\(list))")
+            problems.append(
+                fail("\(path).\(key)", "unknown \(noun) '\(key)'\(Suggest.didYouMean(key, known)) (\(list))"))
         }
         var out: [String: JSONValue] = [:]
         for spec in specs {
-            out[spec.key] = try spec.validated(given[spec.key], path: "\(path).\(spec.key)", noun: noun, fail: fail)
+            do throws(PipelineError) {
+                out[spec.key] = try spec.validated(
+                    given[spec.key], path: "\(path).\(spec.key)", noun: noun, fail: fail)
+            } catch { problems.append(error) }
         }
+        if let error = PipelineError.combined(problems) { throw error }
         return out
     }
 
@@ -159,11 +167,15 @@ public struct OptionSpec: Sendable {
             guard let v, v != .null else { return .array([]) }
             guard case .array(let items) = v else { throw fail(p, "expected a list, got \(v.shortDescription)") }
             var list: [JSONValue] = []
+            var problems: [PipelineError] = []
             for (i, item) in items.enumerated() {
                 var item = item
                 if case .string = item, let first = sub.first { item = .object([first.key: item]) }
-                list.append(.object(try Self.validate(item, specs: sub, path: "\(p)[\(i)]", fail: fail)))
+                do throws(PipelineError) {
+                    list.append(.object(try Self.validate(item, specs: sub, path: "\(p)[\(i)]", fail: fail)))
+                } catch { problems.append(error) }
             }
+            if let error = PipelineError.combined(problems) { throw error }
             return .array(list)
         case .custom:
             return v ?? defaultValue  // checked by its own code

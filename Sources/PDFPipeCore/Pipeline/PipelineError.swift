@@ -26,6 +26,21 @@ public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible
         self.needsEnvironment = needsEnvironment
     }
 
+    /// This problem and the others found with it, each on its own (no `others`).
+    public var all: [PipelineError] {
+        var first = self
+        first.others = []
+        return [first] + others.flatMap(\.all)
+    }
+
+    /// One error for several problems (nil for none): the first, with the rest as `others`.
+    public static func combined(_ problems: [PipelineError]) -> PipelineError? {
+        let flat = problems.flatMap(\.all)
+        guard var first = flat.first else { return nil }
+        first.others = Array(flat.dropFirst())
+        return first
+    }
+
     public var description: String { ([self] + others).map { $0.text(kind: "error") }.joined(separator: "\n") }
 
     /// The same message as a warning.

@@ -55,7 +55,7 @@ struct PipelineParser {
         for spec in keys {
             do throws(PipelineError) {
                 checked[spec.key] = try spec.validated(top[spec.key], path: spec.key, noun: "key", fail: fail)
-            } catch { problems.append(error) }
+            } catch { problems += error.all }
         }
         let values = OptionValues(checked)
         let name = values["name"]?.stringValue ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
@@ -68,7 +68,7 @@ struct PipelineParser {
         }
         let stages = self.stages(values["stages"])
         var rules: [String: RuleLevel] = [:]
-        do throws(PipelineError) { rules = try self.rules(values["rules"]) } catch { problems.append(error) }
+        do throws(PipelineError) { rules = try self.rules(values["rules"]) } catch { problems += error.all }
         let suppressions = self.suppressions(values["ignore"])
         let report = values.object("report")
         var formats: [String] = []
@@ -124,7 +124,7 @@ struct PipelineParser {
             do throws(PipelineError) {
                 (descriptor, options) = try stageOptions(item, path: "stages[\(i)]", before: stages)
             } catch {
-                problems.append(error)
+                problems += error.all
                 continue
             }
             ids.append(descriptor.id)
@@ -141,7 +141,7 @@ struct PipelineParser {
                 if error.needsEnvironment && environment == .unchecked {
                     environmentProblems.append(error)
                 } else {
-                    problems.append(error)
+                    problems += error.all
                 }
             }
         }
@@ -155,24 +155,33 @@ struct PipelineParser {
         guard case .object(let s) = item else {
             throw fail(p, "expected an object like {\"use\": \"inspect\"}, got \(item.shortDescription)")
         }
+        // Unknown keys are said with whatever else is wrong in the stage (its name, its options).
+        var problems: [PipelineError] = []
         for key in s.keys.sorted() where !["use", "with"].contains(key) {
-            throw fail(
-                "\(p).\(key)",
-                "unknown key '\(key)'\(Suggest.didYouMean(key, ["use", "with"])) (a stage has 'use' and 'with')")
+            problems.append(
+                fail(
+                    "\(p).\(key)",
+                    "unknown key '\(key)'\(Suggest.didYouMean(key, ["use", "with"])) (a stage has 'use' and 'with')"))
         }
-        guard let use = s["use"] else { throw fail(p, "missing key 'use' (the stage to run)") }
+        func failing(_ last: PipelineError) -> PipelineError { PipelineError.combined(problems + [last])! }
+        guard let use = s["use"] else { throw failing(fail(p, "missing key 'use' (the stage to run)")) }
         guard let id = use.stringValue else {
-            throw fail("\(p).use", "expected a stage name, got \(use.shortDescription)")
+            throw failing(fail("\(p).use", "expected a stage name, got \(use.shortDescription)"))
         }
         let known = catalog.map(\.id)
         guard let descriptor = catalog.first(where: { $0.id == id }) else {
-            throw fail(
-                "\(p).use",
-                "unknown stage '\(id)'\(Suggest.didYouMean(id, known)) (known stages: \(known.joined(separator: ", ")))"
-            )
+            throw failing(
+                fail(
+                    "\(p).use",
+                    "unknown stage '\(id)'\(Suggest.didYouMean(id, known)) (known stages: \(known.joined(separator: ", ")))"
+                ))
         }
-        let options = OptionValues(
-            try OptionSpec.validate(s["with"], specs: descriptor.options, path: "\(p).with", fail: fail))
+        let checked: [String: JSONValue]
+        do throws(PipelineError) {
+            checked = try OptionSpec.validate(s["with"], specs: descriptor.options, path: "\(p).with", fail: fail)
+        } catch { throw failing(error) }
+        if let error = PipelineError.combined(problems) { throw error }
+        let options = OptionValues(checked)
         if let problem = descriptor.requirement?(options, before.map { ($0.id, $0.options) }) {
             throw fail("\(p).with", problem)
         }
@@ -208,18 +217,25 @@ struct PipelineParser {
         }
         let ids = Rules.all.map(\.id)
         var rules: [String: RuleLevel] = [:]
+        var problems: [PipelineError] = []
         for key in r.keys.sorted() {
             guard ids.contains(key) else {
-                throw fail(
-                    "rules.\(key)", "unknown rule '\(key)'\(Suggest.didYouMean(key, ids)) (`pdfpipe rules` lists them)")
+                problems.append(
+                    fail(
+                        "rules.\(key)",
+                        "unknown rule '\(key)'\(Suggest.didYouMean(key, ids)) (`pdfpipe rules` lists them)"))
+                continue
             }
             guard let s = r[key]!.stringValue, let level = RuleLevel(s) else {
-                throw fail(
-                    "rules.\(key)",
-                    "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.shortDescription)")
+                problems.append(
+                    fail(
+                        "rules.\(key)",
+                        "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.shortDescription)"))
+                continue
             }
             rules[key] = level
         }
+        if let error = PipelineError.combined(problems) { throw error }
         return rules
     }
 
