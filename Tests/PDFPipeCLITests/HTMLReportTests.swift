@@ -98,7 +98,12 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(html.contains("The findings of \(total - 500) more documents are in report.json"))
         let dom = try dom("file://" + out + "/big/report.html#rule=dest.name-not-found")
         XCTAssertTrue(dom.contains("Showing "), "the script ran")
-        XCTAssertTrue(dom.contains("<a href=\"#rule=dest.name-not-found\"><code>dest.name-not-found</code></a>"))
+        XCTAssertTrue(
+            dom.contains(
+                "<a href=\"#rule=dest.name-not-found\"><code class=\"rule\">dest.<wbr>name-not-found</code></a>"))
+        // (#32, 4) The header's counts are the run's; the page says how many of them it shows.
+        XCTAssertTrue(
+            html.contains("<p class=\"capped\">This page shows "), "the cap is explained at the top")
     }
 
     /// (#21, 4) A document named `C# guide?.pdf`: its thumbnail's path went into the page as
@@ -152,6 +157,49 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(narrow.hasPrefix("overflowing=0 stacked=true img=true,"), narrow)
         XCTAssertFalse(narrow.hasSuffix(",0"), "the thumbnail loaded: \(narrow)")
         XCTAssertTrue(try layout(width: 1200).hasPrefix("overflowing=0 stacked=false"))
+    }
+
+    /// (#32, 4) Regression: at 400 px rule ids broke mid-word ("gotor.fil e-missing") and the
+    /// broken-targets table stood ~10,000 px tall before the first document. A rule id breaks only
+    /// after its dot or at a hyphen; on a narrow screen the targets tables start folded, on a wide
+    /// one open. The document index and the documents in full come worst first.
+    func testNarrowScreensAndTheWorstDocumentsFirst() throws {
+        guard chromium() != nil else {
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
+        }
+        XCTAssertEqual(
+            CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]),
+            .findings)
+        let script = #"""
+            var bad=[];d.querySelectorAll('code.rule').forEach(function(c){var w=d.createTreeWalker(c,NodeFilter.SHOW_TEXT),n,prev=null,ch='';
+              while((n=w.nextNode())){for(var i=0;i<n.length;i++){var r=d.createRange();r.setStart(n,i);r.setEnd(n,i+1);var t=r.getBoundingClientRect().top;
+                if(prev!==null&&t>prev+2&&'.-'.indexOf(ch)<0)bad.push(c.textContent);prev=t;ch=n.data[i];}}});
+            var folded=0,open=0;d.querySelectorAll('details.fold').forEach(function(x){if(x.open)open++;else folded++;});
+            done('midword='+bad.length+' folded='+folded+' open='+open+(bad.length?' '+bad.slice(0,3).join():''));
+            """#
+        XCTAssertEqual(try measure(width: 400, script), "midword=0 folded=1 open=0")
+        XCTAssertEqual(try measure(width: 1200, script), "midword=0 folded=0 open=1")
+
+        // Worst first: the index by errors, then warnings; the documents in full in that order.
+        let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+        let index = try XCTUnwrap(html.components(separatedBy: "<section class=\"index\">").last)
+            .components(separatedBy: "</section>")[0]
+        let rows = index.components(separatedBy: "<tr><td class=\"path\">").dropFirst().map { row -> [Int] in
+            func count(_ cls: String) -> Int {
+                Int(row.components(separatedBy: "<td class=\"\(cls)\">")[1].prefix { $0.isNumber }) ?? -1
+            }
+            return [count("error"), count("warning")]
+        }
+        XCTAssertGreaterThan(rows.count, 3)
+        XCTAssertEqual(
+            rows, rows.sorted { $0.lexicographicallyPrecedes($1) }.reversed(), "errors, then warnings, the most first")
+        let firstIndexed = try XCTUnwrap(index.components(separatedBy: "<a href=\"#doc-1\">").dropFirst().first)
+            .prefix { $0 != "<" }
+        let firstShown = try XCTUnwrap(html.components(separatedBy: "id=\"doc-1\" data-path=\"").dropFirst().first)
+        XCTAssertTrue(
+            html.components(separatedBy: "<section class=\"doc\" id=\"doc-").dropFirst().first?.contains(
+                ">\(firstIndexed)<") ?? false,
+            "the first document in full is the first of the index: \(firstShown.prefix(80))")
     }
 
     /// The report's layout measured by a harness page: `script` runs with `d` (the report's
@@ -231,7 +279,8 @@ final class HTMLReportTests: XCTestCase {
         // Box 15 is the link outside the page (link.off-page): nothing drawn there; its number sits
         // at the image's edge.
         XCTAssertEqual(result, "marks=15 on=14 same=true bigger=true missed 15")
-        XCTAssertTrue(html.contains(#"<b class="n">15</b> warning</td><td><code>link.off-page</code>"#))
+        XCTAssertTrue(
+            html.contains(#"<b class="n">15</b> warning</td><td><code class="rule">link.<wbr>off-page</code>"#))
     }
 
     /// (#21, 6) The filters' counts follow the other filters; the document filter narrows the

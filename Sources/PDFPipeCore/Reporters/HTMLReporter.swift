@@ -49,15 +49,17 @@ public struct HTMLReporter: Reporter {
     /// Each broken target once, with the documents that link to it.
     func targetsSection(_ targets: [BrokenTarget], title: String) -> String {
         guard !targets.isEmpty else { return "" }
+        // A <details> the page's script folds on a narrow screen: a long table would stand before
+        // the first document.
         var body =
-            "<section class=\"targets\"><h2>\(title) <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2><table>"
+            "<details class=\"targets fold\" open><summary><h2>\(title) <span class=\"count\">\(targets.count), each with the documents that link to it</span></h2></summary><table>"
         body += "<tr><th>target</th><th>rule</th><th>links</th><th>used in</th></tr>"
         let rows = Abridged(targets, limit: 500)
         for t in rows.shown {
             body +=
-                "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td><code>\(h(t.rule))</code></td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
+                "<tr class=\"\(t.severity.rawValue)\"><td class=\"target\">\(h(t.target))</td><td>\(ruleID(t.rule))</td><td>\(t.count)</td><td>\(h(t.usesText(limit: 20)))</td></tr>"
         }
-        return body + "</table>" + rows.tail { "<p>… and \($0) more in report.json</p>" } + "</section>\n"
+        return body + "</table>" + rows.tail { "<p>… and \($0) more in report.json</p>" } + "</details>\n"
     }
 
     /// With a baseline, the findings it does not have, first thing on the page (at most
@@ -71,7 +73,7 @@ public struct HTMLReporter: Reporter {
                 count += 1
                 guard count <= Self.rowsPerDocument else { continue }
                 rows +=
-                    "<tr class=\"\(f.severity.rawValue)\"><td class=\"path\">\(h(d.displayPath))</td><td>\(h(f.pageText ?? ""))</td><td class=\"sev\">\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))</td></tr>"
+                    "<tr class=\"\(f.severity.rawValue)\"><td class=\"path\">\(h(d.displayPath))</td><td>\(h(f.pageText ?? ""))</td><td class=\"sev\">\(f.severity.rawValue)</td><td>\(ruleID(f.rule))</td><td>\(h(f.message))</td></tr>"
             }
         }
         guard count > 0 else {
@@ -93,7 +95,7 @@ public struct HTMLReporter: Reporter {
             ($0.value.severity, $0.value.findings, $1.key) > ($1.value.severity, $1.value.findings, $0.key)
         }) {
             body +=
-                "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\"><code>\(h(rule))</code></a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
+                "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\">\(ruleID(rule))</a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
         }
         body += "</table></section>\n"
         return body
@@ -136,7 +138,7 @@ public struct HTMLReporter: Reporter {
             for f in d.suppressed {
                 let by = f.details["suppressedBy"]
                 body +=
-                    "<li>\(f.page.map { "page \($0): " } ?? "")<code>\(h(f.rule))</code> \(h(f.message)) — <em>\(h(by?["reason"]?.stringValue ?? ""))</em> (\(h(by?["ignore"]?.stringValue ?? "")))</li>"
+                    "<li>\(f.page.map { "page \($0): " } ?? "")\(ruleID(f.rule)) \(h(f.message)) — <em>\(h(by?["reason"]?.stringValue ?? ""))</em> (\(h(by?["ignore"]?.stringValue ?? "")))</li>"
             }
             body += "</ul></details>\n"
         }
@@ -150,9 +152,14 @@ public struct HTMLReporter: Reporter {
         // page stays bounded whatever the batch: at most `indexRows` rows, `expanded` documents
         // shown in full with at most `rowsPerDocument` findings each; the rest is in report.json).
         var perRule: [String: (severity: Severity, findings: Int, documents: Int)] = [:]
-        var index = ""
         var withFindings = 0
-        for d in report.results where !d.findings.isEmpty {
+        var totalFindings = 0
+        // The documents the page shows, the worst first (errors, then warnings, then notes, then
+        // report order); at most `indexRows` are kept while reading, so memory stays bounded.
+        var ranked = RankedDocuments(limit: Self.indexRows)
+        var position = 0
+        for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
+            position += 1
             var seen = Set<String>()
             for f in d.findings {
                 var r = perRule[f.rule] ?? (f.severity, 0, 0)
@@ -161,21 +168,40 @@ public struct HTMLReporter: Reporter {
                 if f.severity > r.severity { r.severity = f.severity }
                 perRule[f.rule] = r
             }
-            if withFindings < Self.indexRows {
-                let e = d.findings.count { $0.severity == .error }
-                let w = d.findings.count { $0.severity == .warning }
-                let name =
-                    withFindings < Self.expanded
-                    ? "<a href=\"#doc-\(withFindings + 1)\">\(h(d.displayPath))</a>" : h(d.displayPath)
-                index +=
-                    "<tr><td class=\"path\">\(name)\(d.status == .failed ? " <span class=\"badge error\">failed</span>" : "")</td>"
-                index +=
-                    "<td class=\"error\">\(e)</td><td class=\"warning\">\(w)</td><td class=\"note\">\(d.findings.count - e - w)</td></tr>"
-            }
-            withFindings += 1
+            if !d.findings.isEmpty { withFindings += 1 }
+            totalFindings += d.findings.count
+            let e = d.findings.count { $0.severity == .error }
+            let w = d.findings.count { $0.severity == .warning }
+            ranked.add(
+                .init(
+                    position: position, path: d.displayPath, failed: d.status == .failed, errors: e, warnings: w,
+                    notes: d.findings.count - e - w))
+        }
+        let order = ranked.sorted
+        // Document position → its number on the page (#doc-N), for the ones shown in full.
+        var rank: [Int: Int] = [:]
+        for (i, r) in order.prefix(Self.expanded).enumerated() { rank[r.position] = i + 1 }
+        var index = ""
+        var indexRows = 0
+        for r in order where r.errors + r.warnings + r.notes > 0 {
+            indexRows += 1
+            let name = rank[r.position].map { "<a href=\"#doc-\($0)\">\(h(r.path))</a>" } ?? h(r.path)
+            index +=
+                "<tr><td class=\"path\">\(name)\(r.failed ? " <span class=\"badge error\">failed</span>" : "")</td>"
+            index +=
+                "<td class=\"error\">\(r.errors)</td><td class=\"warning\">\(r.warnings)</td><td class=\"note\">\(r.notes)</td></tr>"
+        }
+        let onPage = order.prefix(Self.expanded).reduce(0) {
+            $0 + min($1.errors + $1.warnings + $1.notes, Self.rowsPerDocument)
         }
         let rules = Set(perRule.keys)
         var body = header(report, rules: rules)
+        if onPage < totalFindings {
+            // The page is bounded; the counts above are the run's. Said before anything is counted
+            // again below (the filters count the rows on this page).
+            body +=
+                "<p class=\"capped\">This page shows \(onPage) of the \(totalFindings) findings: the \(Self.expanded) documents with the most errors in full, at most \(Self.rowsPerDocument) findings each. Every finding is in report.json.</p>\n"
+        }
         if !report.findings.isEmpty {
             body +=
                 "<section class=\"doc\"><h2>pipeline \(h(report.findings.first?.details["file"]?.stringValue ?? ""))</h2>\n"
@@ -192,8 +218,8 @@ public struct HTMLReporter: Reporter {
             "<section class=\"index\"><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2>"
         if withFindings > 0 {
             body += "<table><tr><th>document</th><th>errors</th><th>warnings</th><th>notes</th></tr>\(index)</table>"
-            if withFindings > Self.indexRows {
-                body += "<p>… and \(withFindings - Self.indexRows) more documents with findings in report.json</p>"
+            if withFindings > indexRows {
+                body += "<p>… and \(withFindings - indexRows) more documents with findings in report.json</p>"
             }
         }
         if clean > 0 {
@@ -201,15 +227,19 @@ public struct HTMLReporter: Reporter {
                 "<p class=\"clean\">\(clean) document\(clean == 1 ? "" : "s") without findings (listed in report.json)</p>"
         }
         body += "</section>\n"
-        var shown = 0
+        // The documents in full, in rank order (rendered as they are read, placed by rank).
+        var sections: [Int: String] = [:]
+        position = 0
         for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
-            guard shown < Self.expanded else { break }
-            shown += 1
-            body += documentSection(d, number: shown, report: report)
+            position += 1
+            guard let n = rank[position] else { continue }
+            sections[n] = documentSection(d, number: n, report: report)
         }
-        if withFindings > shown {
+        for n in sections.keys.sorted() { body += sections[n]! }
+        let shown = sections.count
+        if position > shown {
             body +=
-                "<p class=\"more\">The findings of \(withFindings - shown) more documents are in report.json (this page shows the first \(Self.expanded) in full).</p>\n"
+                "<p class=\"more\">The findings of \(position - shown) more documents are in report.json (this page shows the \(Self.expanded) with the most errors in full).</p>\n"
         }
         body += "</main>\n"
         return """
@@ -222,6 +252,40 @@ public struct HTMLReporter: Reporter {
             </body></html>
 
             """
+    }
+
+    /// A document of the index: where it is in the report, and its counts.
+    struct RankedDocument {
+        var position: Int
+        var path: String
+        var failed: Bool
+        var errors: Int
+        var warnings: Int
+        var notes: Int
+
+        /// Worse first: more errors, then warnings, then notes; then report order.
+        static func worse(_ a: Self, _ b: Self) -> Bool {
+            if a.errors != b.errors { return a.errors > b.errors }
+            if a.warnings != b.warnings { return a.warnings > b.warnings }
+            if a.notes != b.notes { return a.notes > b.notes }
+            return a.position < b.position
+        }
+    }
+
+    /// The `limit` worst documents of a batch of any size: kept in a buffer of at most twice the
+    /// limit, cut back to the limit when full.
+    struct RankedDocuments {
+        let limit: Int
+        var buffer: [RankedDocument] = []
+        init(limit: Int) { self.limit = limit }
+        mutating func add(_ d: RankedDocument) {
+            buffer.append(d)
+            if buffer.count >= 2 * limit {
+                buffer.sort(by: RankedDocument.worse)
+                buffer.removeLast(buffer.count - limit)
+            }
+        }
+        var sorted: [RankedDocument] { Array(buffer.sorted(by: RankedDocument.worse).prefix(limit)) }
     }
 
     /// Documents shown in full, rows of the document index, findings shown per document.
@@ -312,7 +376,7 @@ public struct HTMLReporter: Reporter {
                 "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
             let n = f.details["annotationIndex"]?.intValue.flatMap { numbers[$0] }
             out +=
-                "<td class=\"sev\">\(n.map { "<b class=\"n\">\($0)</b> " } ?? "")\(f.severity.rawValue)</td><td><code>\(h(f.rule))</code></td><td>\(h(f.message))"
+                "<td class=\"sev\">\(n.map { "<b class=\"n\">\($0)</b> " } ?? "")\(f.severity.rawValue)</td><td>\(ruleID(f.rule))</td><td>\(h(f.message))"
             if f.baseline == .unchanged { out += " <span class=\"badge\">baseline</span>" }
             let text = f.details["linkText"]?.stringValue
             let target = f.details["target"]?.stringValue
@@ -331,6 +395,12 @@ public struct HTMLReporter: Reporter {
     /// Text into HTML: made safe as every people-facing text is (`ConsoleText.escape`), then escaped.
     func h(_ s: String) -> String { Escape.xml(ConsoleText.escape(s)) }
 
+    /// A rule id that a narrow column breaks after its dot or at its hyphens, never inside a word
+    /// ("gotor.fil e-missing" at 400 px).
+    func ruleID(_ rule: String) -> String {
+        "<code class=\"rule\">" + h(rule).replacingOccurrences(of: ".", with: ".<wbr>") + "</code>"
+    }
+
     static let css = """
         body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222}header{padding:12px 20px;background:#f4f4f6;border-bottom:1px solid #ddd;position:sticky;top:0;z-index:2}
         h1{font-size:20px;margin:0}.incomplete{background:#fff3cd;border:2px solid #e0b000;padding:8px 12px;margin:6px 0;font-size:15px}.meta{color:#666;margin:2px 0 8px}table.summary td,table.summary th{padding:2px 10px;text-align:right}
@@ -346,6 +416,7 @@ public struct HTMLReporter: Reporter {
         .sev{font-weight:bold;width:5em}.error .sev,.error{color:#c00}.warning .sev,.warning{color:#b60}.note .sev,.note{color:#15c}
         .hint{color:#555;font-size:12px}.badge{font-size:12px;border:1px solid;border-radius:3px;padding:0 4px}.skipped{color:#888}
         .targets table,.new table{border-collapse:collapse}.targets td,.targets th,.new td,.new th{border-top:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}.target{word-break:break-all}
+        .fold summary{cursor:pointer}.fold summary h2{display:inline}code.rule{overflow-wrap:normal}.capped{background:#eef3fb;border:1px solid #c9d6ec;padding:6px 10px;margin:6px 0}
         .suppressed{color:#666;font-size:13px}.baseline{margin:4px 0}.rules table,.index table{border-collapse:collapse}.rules td,.rules th,.index td,.index th{border-top:1px solid #eee;padding:2px 8px;text-align:left}
         .index td.error,.index td.warning,.index td.note{text-align:right}.clean,.more{color:#666}.path{word-break:break-all}
         td{overflow-wrap:anywhere}@media (min-width:601px){.findings td:nth-child(2){white-space:nowrap}}
@@ -382,6 +453,8 @@ public struct HTMLReporter: Reporter {
           window.addEventListener('hashchange',function(){read();apply();});
           // A click on a thumbnail enlarges the page (and its numbered boxes); another click shrinks it.
           document.querySelectorAll('.shot').forEach(function(s){s.addEventListener('click',function(){s.parentNode.classList.toggle('big');});});
+          // On a narrow screen the broken-targets tables start folded: the documents come first.
+          if(window.matchMedia&&window.matchMedia('(max-width:600px)').matches)document.querySelectorAll('details.fold').forEach(function(d){d.open=false;});
           read();apply();
         })();
         """
