@@ -256,7 +256,7 @@ extension CLI {
         }
 
         let summary = report.summary
-        if !quiet { printFindings(report, verbose: verbose) }
+        if !quiet { printFindings(report, formats: formats, verbose: verbose) }
         // --quiet still says why a run failed: the summary line, on stderr (stdout stays empty).
         if !quiet || report.failing > 0 || report.ratchetFails {
             let failed = summary.failedDocuments > 0 ? ", \(summary.failedDocuments) failed" : ""
@@ -265,8 +265,8 @@ extension CLI {
                 report.baseline == nil
                 ? "" : " (baseline: \(summary.new) new, \(summary.unchanged) unchanged, \(summary.fixed) fixed)"
             let line =
-                "pdfpipe: \(report.incomplete ? "INCOMPLETE: " : "")\(summary.documents) document\(summary.documents == 1 ? "" : "s")\(failed), \(summary.pages) pages: "
-                + "\(summary.errors) errors, \(summary.warnings) warnings, \(summary.notes) notes\(suppressed)\(baseline); wrote \(written.joined(separator: ", "))"
+                "pdfpipe: \(report.incomplete ? "INCOMPLETE: " : "")\(Self.count(summary.documents, "document"))\(failed), \(Self.count(summary.pages, "page")): "
+                + "\(Self.count(summary.errors, "error")), \(Self.count(summary.warnings, "warning")), \(Self.count(summary.notes, "note"))\(suppressed)\(baseline); wrote \(written.joined(separator: ", "))"
             if quiet { console.error(line) } else { console.print(line) }
         }
         if report.ratchetFails {
@@ -277,6 +277,9 @@ extension CLI {
         if let removed = report.removedText, !quiet { console.error("pdfpipe: baseline: " + removed) }
         return report.failing > 0 ? .findings : .clean
     }
+
+    /// `1 page`, `0 pages`, `3 pages`.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) " + ConsoleFindings.plural(n, noun) }
 
     /// A path as reports show it to people: relative to the working folder when inside it.
     static func workingPath(_ absolute: String, in directory: String) -> String {
@@ -627,50 +630,38 @@ extension CLI {
     /// compiler style, one line per distinct problem of a document (rule and message) with the
     /// other pages it occurs on, at most 100 lines; then a count per rule. Findings already in the
     /// baseline are not listed.
-    private func printFindings(_ report: RunReport, verbose: Bool) {
+    private func printFindings(_ report: RunReport, formats: [String], verbose: Bool) {
         for f in report.findings where f.severity >= .warning {
             console.print(
                 "\(f.details["file"]?.stringValue ?? "pipeline"): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
         }
         let lowest: Severity = verbose || report.failOn == .note ? .note : .warning
-        var shown = 0
-        var hidden = 0
-        var perRule: [String: (severity: Severity, count: Int)] = [:]
-        for severity in [Severity.error, .warning, .note] where severity >= lowest {
-            for d in report.results {
-                // One line per rule and message, at its first page, naming the others.
-                var order: [String] = []
-                var groups: [String: (first: Finding, pages: [Int])] = [:]
-                for f in d.findings where f.severity == severity && f.baseline != .unchanged {
-                    perRule[f.rule, default: (severity, 0)].count += 1
-                    let key = f.rule + "\u{0}" + f.message
-                    if groups[key] == nil {
-                        groups[key] = (f, [])
-                        order.append(key)
-                    } else if let p = f.page, p != groups[key]!.first.page, groups[key]!.pages.last != p {
-                        groups[key]!.pages.append(p)
-                    }
-                }
-                for key in order {
-                    guard shown < 100 else {
-                        hidden += 1
-                        continue
-                    }
-                    let (f, pages) = groups[key]!
-                    var place = d.displayPath
-                    if let t = f.pageText { place += ":" + t }
-                    let also = pages.isEmpty ? "" : " (also on \(Pages.list(pages)))"
-                    console.print("\(place): ", severity: f.severity, ": \(f.message) [\(f.rule)]\(also)")
-                    shown += 1
-                }
+        let file = formats.contains("html") ? "report.html" : "report.json"
+        let lines = ConsoleFindings().lines(report, lowest: lowest, moreIn: file)
+        for line in lines {
+            switch line {
+            case .finding(let before, let severity, let after): console.print(before, severity: severity, after)
+            case .plain(let text): console.print(text)
             }
         }
-        if hidden > 0 { console.print("... and \(hidden) more; see the report") }
+        var perRule: [String: (severity: Severity, count: Int)] = [:]
+        for d in report.results {
+            for f in d.findings where f.severity >= lowest && f.baseline != .unchanged {
+                perRule[f.rule, default: (f.severity, 0)].count += 1
+            }
+        }
+        let hidden = lines.contains { if case .plain = $0 { return true } else { return false } } ? 1 : 0
         if perRule.count > 1 || hidden > 0 {
             let counts = perRule.sorted {
                 ($0.value.severity, $0.value.count, $1.key) > ($1.value.severity, $1.value.count, $0.key)
             }
-            console.print("by rule: " + counts.map { "\($0.key) \($0.value.count)" }.joined(separator: ", "))
+            // Grouped by severity, so that each rule's is said once: `by rule: errors: a 5, b 1; warnings: c 2`.
+            let groups = [Severity.error, .warning, .note].compactMap { s -> String? in
+                let these = counts.filter { $0.value.severity == s }
+                guard !these.isEmpty else { return nil }
+                return "\(s.rawValue)s: " + these.map { "\($0.key) \($0.value.count)" }.joined(separator: ", ")
+            }
+            console.print("by rule: " + groups.joined(separator: "; "))
         }
     }
 }

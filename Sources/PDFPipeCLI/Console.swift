@@ -13,14 +13,26 @@ public final class Console: Sendable {
     /// (no-color.org) and `TERM` is not `dumb`.
     public let colored: Bool
 
+    /// The terminal's width in columns, when standard error is a terminal that says (or
+    /// `COLUMNS` does): the progress line is cut to it, so that it never wraps.
+    public let columns: Int?
+
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, interactive: Bool,
-        colored: Bool = false
+        colored: Bool = false, columns: Int? = nil
     ) {
         self.out = out
         self.err = err
         self.interactive = interactive
         self.colored = colored
+        self.columns = columns
+    }
+
+    /// Standard error's terminal width (TIOCGWINSZ), else `COLUMNS`, else nil.
+    static func terminalColumns() -> Int? {
+        var size = winsize()
+        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// The process's standard streams.
@@ -30,7 +42,8 @@ public final class Console: Sendable {
             err: { s in FileHandle.standardError.write(Data(s.utf8)) },
             interactive: isatty(2) != 0,
             colored: isatty(1) != 0 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-                && ProcessInfo.processInfo.environment["TERM"] != "dumb")
+                && ProcessInfo.processInfo.environment["TERM"] != "dumb",
+            columns: terminalColumns())
     }
 
     /// A finding's line, `before` + severity + `after`, each part escaped; the severity in its

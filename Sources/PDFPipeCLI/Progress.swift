@@ -8,9 +8,9 @@ package final class ProgressLine: Sendable {
     private let console: Console
     private let lastDraw = Locked<Double>(-1)
 
-    init(console: Console) { self.console = console }
+    package init(console: Console) { self.console = console }
 
-    func update(_ p: RunProgress) {
+    package func update(_ p: RunProgress) {
         let due = lastDraw.withLock { last -> Bool in
             guard p.done == p.total || p.elapsed - last >= 0.2 else { return false }
             last = p.elapsed
@@ -21,8 +21,12 @@ package final class ProgressLine: Sendable {
         let left = p.done > 0 ? p.elapsed / Double(p.done) * Double(p.total - p.done) : 0
         var name = ConsoleText.escape(p.document)
         if name.count > 50 { name = "…" + name.suffix(49) }
-        let text =
+        var text =
             "[\(p.done)/\(p.total)] \(Self.duration(p.elapsed)), \(rate.isFinite ? String(format: "%.0f", rate) : "?") pages/s, \(Self.duration(left)) left \(name)"
+        // Never wider than the terminal: a wrapped line is not redrawn in place by \r, and each
+        // update would leave a line behind.
+        let width = max((console.columns ?? 80) - 1, 10)
+        if text.count > width { text = String(text.prefix(width - 1)) + "…" }
         console.status("\r\u{1B}[K" + text)
     }
 

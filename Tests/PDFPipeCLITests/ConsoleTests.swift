@@ -40,9 +40,9 @@ final class ConsoleTests: XCTestCase {
             [
                 "manual.pdf:1: error: named destination 'gone' does not exist [dest.name-not-found] (also on pages 2, 3)",
                 "manual.pdf:2: warning: the link area [10 10 10 40] has no width or no height; nobody can click it [link.zero-area]",
-                "by rule: dest.name-not-found 3, link.zero-area 1",
+                "by rule: errors: dest.name-not-found 3; warnings: link.zero-area 1",
             ])
-        XCTAssertTrue(lines[3].hasPrefix("pdfpipe: 1 document, 3 pages: 3 errors, 1 warnings, 1 notes"), lines[3])
+        XCTAssertTrue(lines[3].hasPrefix("pdfpipe: 1 document, 3 pages: 3 errors, 1 warning, 1 note"), lines[3])
         // --verbose lists the note too, last.
         let verbose = CapturedCLI()
         _ = verbose.run(["run", "p.json", "manual.pdf", "--out", "out", "--offline", "--verbose"], in: dir)
@@ -62,6 +62,65 @@ final class ConsoleTests: XCTestCase {
                 ["run", "p.json", "manual.pdf", "--out", "out", "--offline", "--quiet", "--fail-on", "never"], in: dir),
             .clean)
         XCTAssertEqual(passing.stdout + passing.stderr, "")
+    }
+
+    /// A one-page document whose links name `broken` missing destinations (each its own problem),
+    /// plus `zeroArea` links with no area (warnings).
+    func writeDocument(_ name: String, broken: Int, zeroArea: Int = 0) throws {
+        var annots: [String] = []
+        for i in 0..<broken { annots.append("<< /Subtype /Link /Rect [0 \(i % 190) 50 \(i % 190 + 5)] /Dest (n\(i)) >>") }
+        for i in 0..<zeroArea { annots.append("<< /Subtype /Link /Rect [\(i) 10 \(i) 40] /Dest [3 0 R /Fit] >>") }
+        try TestPDF.write(
+            dir + "/" + name,
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(annots.joined(separator: " "))] >>",
+            ])
+    }
+
+    /// (#32, 5) Regression: the 100-line budget went in path order: 36 lines for one document's
+    /// problems, the document with 687 errors never appeared, nor any warning. By severity, each
+    /// given its share; the documents with the most problems first, a few lines each; then how
+    /// many more, and where.
+    func testTheLineBudgetGoesToTheWorstDocumentsAndEverySeverity() throws {
+        for k in 0..<30 { try writeDocument(String(format: "a%02d.pdf", k), broken: 3) }
+        try writeDocument("z-worst.pdf", broken: 687)
+        try writeDocument("w-warnings.pdf", broken: 0, zeroArea: 4)
+        try #"{"stages": [{"use": "validate-links"}], "report": {"formats": ["json", "html"]}}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["run", "p.json", ".", "--out", "out", "--offline"], in: dir), .findings)
+        let lines = cli.stdout.split(separator: "\n").map(String.init)
+        let listed = lines.filter { $0.contains(": error: ") || $0.contains(": warning: ") || $0.contains("… and") }
+        XCTAssertLessThanOrEqual(listed.count, 100, cli.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("z-worst.pdf:1: error: "), "the worst document first: \(lines[0])")
+        XCTAssertEqual(lines[4], "z-worst.pdf: … and 683 more errors")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("z-worst.pdf") }.count, 5, "a few lines per document")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("w-warnings.pdf:1: warning: ") }.count, 4, "warnings are shown")
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("… and ") && $0.hasSuffix(" errors): see report.html") }, cli.stdout)
+        XCTAssertTrue(
+            lines.contains { $0 == "by rule: errors: dest.name-not-found 777; warnings: link.zero-area 4" },
+            cli.stdout)
+        XCTAssertTrue(
+            lines.last?.hasPrefix("pdfpipe: 32 documents, 32 pages: 777 errors, 4 warnings, 0 notes") ?? false,
+            lines.last ?? "")
+    }
+
+    /// (#32, 5) The progress line never wraps: cut to the terminal's width (a wrapped line is
+    /// not redrawn in place, and each update leaves a line behind).
+    func testTheProgressLineFitsTheTerminal() {
+        for columns in [20, 40, 80] {
+            let err = Locked("")
+            let console = Console(
+                out: { _ in }, err: { s in err.withLock { $0 += s } }, interactive: true, columns: columns)
+            var p = RunProgress(done: 1234, total: 100_000, pages: 56_789, elapsed: 61)
+            p.document = "a/very/long/folder/name/with/a/document-named-at-length-\(columns).pdf"
+            ProgressLine(console: console).update(p)
+            let line = err.withLock { $0 }.replacingOccurrences(of: "\r\u{1B}[K", with: "")
+            XCTAssertLessThan(line.count, columns, line)
+            XCTAssertTrue(line.hasPrefix(columns >= 40 ? "[1234/100000] 1m01s, " : "[1234/100000] 1m0"), line)
+        }
     }
 
     /// Colour only on a terminal: a console that is not one gets none, and one that is gets the

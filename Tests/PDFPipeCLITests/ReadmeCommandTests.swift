@@ -55,6 +55,59 @@ final class ReadmeCommandTests: XCTestCase {
         return blocks
     }
 
+    /// The README's example outputs (`text` blocks), each with the `sh` block before it (by its
+    /// index among `blocks()`).
+    static func examples() throws -> [Int: [String]] {
+        let text = try String(contentsOfFile: Repo.root + "/README.md", encoding: .utf8)
+        var examples: [Int: [String]] = [:]
+        var shBlocks = -1
+        var section = ""
+        var current: [String]?
+        var isText = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if current == nil, line.hasPrefix("## ") { section = line }
+            if current == nil, line == "```sh" || line == "```text" {
+                isText = line == "```text"
+                if !isText, section != "## Using it in CI" { shBlocks += 1 }
+                current = []
+            } else if line.hasPrefix("```"), let c = current {
+                if isText, shBlocks >= 0 { examples[shBlocks] = c }
+                current = nil
+            } else if current != nil {
+                current!.append(line)
+            }
+        }
+        return examples
+    }
+
+    /// An example's lines are what the command printed: a line without "…" is a line of the
+    /// output; a line with one is a line that starts with what comes before it ("…" alone, or
+    /// first, stands for lines left out).
+    static func assertExample(_ example: [String], output: String, file: StaticString = #filePath, line: UInt = #line) {
+        let lines = output.split(separator: "\n").map(String.init)
+        for e in example {
+            if let cut = e.range(of: "…") {
+                let head = String(e[..<cut.lowerBound])
+                if head.isEmpty {
+                    let tail = e.dropFirst().trimmingCharacters(in: .whitespaces)
+                    guard !tail.isEmpty else { continue }
+                    XCTAssertTrue(
+                        lines.contains { $0.hasPrefix("…") && $0.contains(tail) },
+                        "README example line '\(e)' not in:\n\(output)",
+                        file: file, line: line)
+                } else {
+                    XCTAssertTrue(
+                        lines.contains { $0.hasPrefix(head) }, "README example line '\(e)' not in:\n\(output)",
+                        file: file,
+                        line: line)
+                }
+            } else {
+                XCTAssertTrue(
+                    lines.contains(e), "README example line '\(e)' not in:\n\(output)", file: file, line: line)
+            }
+        }
+    }
+
     /// A command line without its comment.
     static func command(_ line: String) -> String {
         var s = line
@@ -73,9 +126,11 @@ final class ReadmeCommandTests: XCTestCase {
         let exe = try Repo.executable()
         let bin = (exe as NSString).deletingLastPathComponent
         let blocks = try Self.blocks()
+        let examples = try Self.examples()
         XCTAssertGreaterThanOrEqual(blocks.count, 8, "the README's sh blocks were found")
+        XCTAssertFalse(examples.isEmpty, "the README's example outputs were found")
         var ran: [String] = []
-        for block in blocks {
+        for (index, block) in blocks.enumerated() {
             var script = ["set -e", "cd '\(dir)'"]
             for line in block {
                 let c = Self.command(line)
@@ -99,6 +154,7 @@ final class ReadmeCommandTests: XCTestCase {
             XCTAssertFalse(
                 r.output.contains("pdfpipe: error:"),
                 "pdfpipe refused a README command:\n\(block.joined(separator: "\n"))\n\(r.output.suffix(3000))")
+            if let example = examples[index] { Self.assertExample(example, output: r.output) }
         }
         // What the commands leave behind, as the README says.
         for file in [

@@ -82,7 +82,7 @@ final class RunTests: XCTestCase {
         XCTAssertEqual(quiet.stdout, "")
         XCTAssertEqual(
             quiet.stderr,
-            "pdfpipe: 1 document, 1 failed, 0 pages: 1 errors, 0 warnings, 0 notes; wrote \(out)/report.json\n",
+            "pdfpipe: 1 document, 1 failed, 0 pages: 1 error, 0 warnings, 0 notes; wrote \(out)/report.json\n",
             "why it failed")
     }
 

@@ -10,6 +10,14 @@ public struct RunProgress: Sendable {
     public var elapsed: Double
     /// The document that just finished (relative to the input root).
     public var document = ""
+
+    public init(done: Int, total: Int, pages: Int, elapsed: Double, document: String = "") {
+        self.done = done
+        self.total = total
+        self.pages = pages
+        self.elapsed = elapsed
+        self.document = document
+    }
 }
 
 /// Runs a pipeline's stages over a batch, several documents at a time.
