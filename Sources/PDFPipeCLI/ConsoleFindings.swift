@@ -46,7 +46,8 @@ struct ConsoleFindings {
 
         // Each severity's share: equal parts of the budget, what one does not need going to the others.
         func cost(_ e: Entry) -> Int { min(e.problems, perDocument) + (e.problems > perDocument ? 1 : 0) }
-        let demand = Dictionary(uniqueKeysWithValues: severities.map { s in (s, (top[s] ?? []).reduce(0) { $0 + cost($1) }) })
+        let demand = Dictionary(
+            uniqueKeysWithValues: severities.map { s in (s, (top[s] ?? []).reduce(0) { $0 + cost($1) }) })
         var share: [Severity: Int] = [:]
         var left = budget
         var open = severities.filter { demand[$0]! > 0 }
@@ -84,7 +85,8 @@ struct ConsoleFindings {
         if !rest.isEmpty {
             let parts = rest.map { "\(hidden[$0]!) \(Self.plural(hidden[$0]!, $0.rawValue))" }
             let n = rest.reduce(0) { $0 + hidden[$1]! }
-            out.append(.plain("… and \(n) more \(Self.plural(n, "problem")) (\(parts.joined(separator: ", "))): see \(file)"))
+            out.append(
+                .plain("… and \(n) more \(Self.plural(n, "problem")) (\(parts.joined(separator: ", "))): see \(file)"))
         }
         return out
     }

@@ -68,7 +68,9 @@ final class ConsoleTests: XCTestCase {
     /// plus `zeroArea` links with no area (warnings).
     func writeDocument(_ name: String, broken: Int, zeroArea: Int = 0) throws {
         var annots: [String] = []
-        for i in 0..<broken { annots.append("<< /Subtype /Link /Rect [0 \(i % 190) 50 \(i % 190 + 5)] /Dest (n\(i)) >>") }
+        for i in 0..<broken {
+            annots.append("<< /Subtype /Link /Rect [0 \(i % 190) 50 \(i % 190 + 5)] /Dest (n\(i)) >>")
+        }
         for i in 0..<zeroArea { annots.append("<< /Subtype /Link /Rect [\(i) 10 \(i) 40] /Dest [3 0 R /Fit] >>") }
         try TestPDF.write(
             dir + "/" + name,
