@@ -34,8 +34,21 @@ extension CLI {
         let generatedAt = fixedDate ?? Date().ISO8601Format()
 
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
-        let set = try batch(
-            inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: outDir, listed: Set(listed))
+        try checkOutputFolder(outDir)
+        let set: InputSet
+        do throws(PipelineError) {
+            set = try batch(
+                inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: outDir,
+                listed: Set(listed))
+        } catch {
+            // An input the pipeline file named (not the command line): say where it came from.
+            guard a.positional.count == 1, listed.isEmpty, let input = error.file, pipeline.inputs.contains(input)
+            else { throw error }
+            var e = error
+            e.message +=
+                " (from the \"inputs\" of \(pipelineFile); name the inputs after the pipeline: pdfpipe run \(pipelineFile) FOLDER...)"
+            throw e
+        }
 
         // A shard the engine retries (Slurm --requeue, Kubernetes backoffLimitPerIndex, AWS Batch
         // retries) goes on where it stopped: --resume is the default under --shard auto.
@@ -306,8 +319,9 @@ extension CLI {
 
     /// A JSON file named on the command line, its problems as errors naming it.
     func readJSON(_ file: String, unreadable: String) throws(PipelineError) -> JSONValue {
-        guard let data = FileManager.default.contents(atPath: Paths.absolute(file, relativeTo: directory)) else {
-            throw PipelineError(file: file, message: unreadable)
+        let path = Paths.absolute(file, relativeTo: directory)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError(file: file, message: "\(unreadable): \(Self.whyUnreadable(path))")
         }
         do throws(JSONSyntaxError) {
             return try JSONParser.parse(String(decoding: data, as: UTF8.self))
@@ -381,10 +395,37 @@ extension CLI {
         String(decoding: raw.prefix(1 << 16), as: UTF8.self).contains("\"documents\":")
     }
 
+    /// An output folder that cannot be made because a file stands where it or a parent should be
+    /// is the user's to fix (exit 2), said before any work, not pdfpipe's failure at the end.
+    func checkOutputFolder(_ out: String) throws(PipelineError) {
+        var part = Paths.standardize(out)
+        var isFolder: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: part, isDirectory: &isFolder), part != "/", !part.isEmpty {
+            part = Paths.parent(part)
+        }
+        guard !isFolder.boolValue else { return }
+        let shown = Paths.relative(out, to: Paths.standardize(directory))
+        let blocker = Paths.relative(part, to: Paths.standardize(directory))
+        throw PipelineError(
+            file: nil,
+            message:
+                "the output folder '\(shown)' cannot be made: '\(blocker)' is a file (give another with --out, or change the pipeline's \"output\")"
+        )
+    }
+
+    /// Why a file cannot be read: missing, a folder, or not readable.
+    static func whyUnreadable(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "no such file" }
+        if isFolder.boolValue { return "it is a folder" }
+        return FileManager.default.isReadableFile(atPath: path) ? "it could not be read" : "permission denied"
+    }
+
     /// The file mapped into memory, its pages handed back as they are read (see `MappedFile`).
     func mapped(_ file: String) throws(PipelineError) -> MappedFile {
-        guard let m = MappedFile(path: Paths.absolute(file, relativeTo: directory)) else {
-            throw PipelineError(file: file, message: "cannot read the report")
+        let path = Paths.absolute(file, relativeTo: directory)
+        guard let m = MappedFile(path: path) else {
+            throw PipelineError(file: file, message: "cannot read the report: \(Self.whyUnreadable(path))")
         }
         return m
     }
@@ -476,6 +517,7 @@ extension CLI {
         // out), then the documents, each parsed on its own and appended to the merged results
         // file. Memory holds one document and the paths, not the reports.
         let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
+        try checkOutputFolder(out)
         let files = try reportFiles(a.positional, besides: out)
         var reports: [RunReport] = []
         for file in files { reports.append(try readReport(file, documents: false)) }

@@ -142,6 +142,47 @@ final class CLITests: XCTestCase {
             """)
     }
 
+    /// (#32, 6) Messages that say what to do: a folder or a PDF given as the pipeline, the
+    /// pipeline's own inputs missing, an output folder that is a file (the user's mistake: exit 2,
+    /// before any work), an unreadable baseline, a misspelt starter.
+    func testMessagesSayWhatToDo() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Repo.root + "/samples", toPath: dir + "/samples")
+        try "".write(toFile: dir + "/afile", atomically: true, encoding: .utf8)
+        try #"{"inputs": ["pdf"], "stages": [{"use": "inspect"}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let cases: [([String], String)] = [
+            (
+                ["run", "samples"],
+                "samples: error: is a folder, not a pipeline file: the first argument of run is the pipeline (pdfpipe run PIPELINE [INPUT...]; pdfpipe init writes one)"
+            ),
+            (
+                ["run", "samples/links-internal.pdf"],
+                "samples/links-internal.pdf: error: is a PDF, not a pipeline file: the first argument of run is the pipeline (pdfpipe run PIPELINE samples/links-internal.pdf; pdfpipe init writes one)"
+            ),
+            (
+                ["run", "p.json"],
+                "pdf: error: no such file or folder (from the \"inputs\" of p.json; name the inputs after the pipeline: pdfpipe run p.json FOLDER...)"
+            ),
+            (
+                ["run", "p.json", "samples", "--out", "afile/report"],
+                "pdfpipe: error: the output folder 'afile/report' cannot be made: 'afile' is a file (give another with --out, or change the pipeline's \"output\")"
+            ),
+            (["baseline", "nonexist.json"], "nonexist.json: error: cannot read the report: no such file"),
+            (["baseline", "samples"], "samples: error: cannot read the report: it is a folder"),
+            (
+                ["init", "--for", "thumbs"],
+                "pdfpipe: error: --for: unknown kind 'thumbs'; did you mean 'thumbnails'? (kinds: link-audit, thumbnails, text, ci)"
+            ),
+        ]
+        for (args, message) in cases {
+            let cli = CapturedCLI()
+            XCTAssertEqual(cli.run(args, in: dir), .usage, "\(args)")
+            XCTAssertEqual(cli.stderr, message + "\n", "\(args)")
+        }
+    }
+
     func testBadPipelinesExitWithCode2AndAClearMessage() throws {
         try assertBadPipeline(
             #"{"stages": [{"use": "inspekt"}]}"#,

@@ -86,12 +86,17 @@ final class RunTests: XCTestCase {
             "why it failed")
     }
 
-    func testAnUnwritableOutputFolderIsAnInternalFailure() throws {
+    /// (#32, 6) An output folder a file stands in the way of is the user's to fix: exit 2 with the
+    /// reason, before any document is opened (it was exit 3, "cannot create folder", at the end).
+    func testAnOutputFolderAFileStandsInTheWayOfIsAUsageError() throws {
         let file = out + "/file"
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         let (code, cli) = run(["--out", file + "/sub", "samples/page-labels.pdf"])
-        XCTAssertEqual(code, .internalFailure)
-        XCTAssertTrue(cli.stderr.hasPrefix("pdfpipe: error: \(file)/sub: cannot"), cli.stderr)
+        XCTAssertEqual(code, .usage)
+        XCTAssertEqual(
+            cli.stderr,
+            "pdfpipe: error: the output folder '\(file)/sub' cannot be made: '\(file)' is a file (give another with --out, or change the pipeline's \"output\")\n"
+        )
     }
 
     /// The built executable, end to end: exit codes through the process.

@@ -184,7 +184,7 @@ final class ShardTests: XCTestCase {
                 "pdfpipe: error: --shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '4/3'"
             ),
             (["merge"], "pdfpipe: error: merge needs report files: pdfpipe merge REPORT.json|DIR..."),
-            (["merge", "nope.json"], "nope.json: error: cannot read the report"),
+            (["merge", "nope.json"], "nope.json: error: cannot read the report: no such file"),
             (
                 ["merge", "samples/README.md"],
                 "samples/README.md:1:1: error: malformed JSON: unexpected '#', expected a value"

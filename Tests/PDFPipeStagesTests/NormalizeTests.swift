@@ -72,7 +72,8 @@ final class NormalizeTests: XCTestCase {
         XCTAssertEqual(none.findings.map(\.rule), ["pdf.encrypted", "pdf.password-required"])
         XCTAssertEqual(
             none.findings[0].message,
-            "the document is encrypted and was not normalized: the password file '\(out)/missing' cannot be read")
+            "the document is encrypted and was not normalized: the password file '\(out)/missing' named by passwordFile cannot be read"
+        )
         // With it: decrypted, and the link is audited.
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         try "user-secret\n".write(toFile: out + "/pw", atomically: true, encoding: .utf8)
@@ -91,6 +92,60 @@ final class NormalizeTests: XCTestCase {
         let owner = try run("encrypted-owner.pdf", #"[{"use": "normalize"}, {"use": "inspect"}]"#)
         XCTAssertEqual(owner.findings, [], "the copy is no longer encrypted")
         XCTAssertEqual(owner.sections["info"]?["encrypted"], false)
+    }
+
+    /// (#32, 6) A batch with several passwords: `passwords` maps file globs to the variable or file
+    /// that holds each; a document no entry matches uses passwordEnv / passwordFile; a missing
+    /// variable names the entry. The rule's hint names the normalize stage.
+    func testPasswordsPerDocument() throws {
+        let root = out + "/batch"
+        for folder in ["a", "b", "c"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        }
+        let sample = Samples.path("encrypted-user.pdf")
+        try FileManager.default.copyItem(atPath: sample, toPath: root + "/a/x.pdf")
+        try FileManager.default.copyItem(atPath: sample, toPath: root + "/c/z.pdf")
+        // b/y.pdf: the same document under another user password (qpdf re-encrypts it).
+        XCTAssertEqual(
+            try ExternalTool.run(
+                "/usr/bin/qpdf", ["--password=user-secret", "--decrypt", sample, out + "/plain.pdf"]
+            ).status, 0)
+        XCTAssertEqual(
+            try ExternalTool.run(
+                "/usr/bin/qpdf",
+                ["--encrypt", "other-secret", "owner-b", "256", "--", out + "/plain.pdf", root + "/b/y.pdf"]
+            ).status, 0)
+        try "other-secret\n".write(toFile: out + "/pw-b", atomically: true, encoding: .utf8)
+        setenv("PDFPIPE_TEST_PW_A", "user-secret", 1)
+        setenv("PDFPIPE_TEST_PW_DEFAULT", "user-secret", 1)
+        defer {
+            unsetenv("PDFPIPE_TEST_PW_A")
+            unsetenv("PDFPIPE_TEST_PW_DEFAULT")
+        }
+        let stages = """
+            [{"use": "normalize", "with": {"passwordEnv": "PDFPIPE_TEST_PW_DEFAULT", "passwords": [
+               {"path": "a/*.pdf", "env": "PDFPIPE_TEST_PW_A"}, {"path": "b/**", "file": "\(out)/pw-b"}]}},
+             {"use": "validate-links"}]
+            """
+        for name in ["a/x.pdf", "b/y.pdf", "c/z.pdf"] {
+            let r = try run(name, stages, in: root)
+            XCTAssertEqual(r.status, .ok, name)
+            XCTAssertEqual(r.findings, [], "\(name): decrypted with its own password")
+            XCTAssertEqual(r.sections["links"]?.arrayValue?.first?["targetPage"], 2, name)
+        }
+        unsetenv("PDFPIPE_TEST_PW_A")
+        let missing = try run("a/x.pdf", stages, in: root)
+        XCTAssertEqual(
+            missing.findings.first?.message,
+            "the document is encrypted and was not normalized: the environment variable 'PDFPIPE_TEST_PW_A' named by passwords[0].env is not set"
+        )
+        XCTAssertTrue(
+            missing.findings.last?.hint?.contains(#"{"use": "normalize", "with": {"passwordEnv": "#) ?? false,
+            "\(missing.findings.last?.hint ?? "")")
+        XCTAssertThrowsError(
+            try Pipeline.parse(
+                #"{"stages": [{"use": "normalize", "with": {"passwords": [{"env": "A"}]}}]}"#, file: "t.json",
+                catalog: StageTable.all, formats: ["json"]))
     }
 
     func testUnreadableFilesSkipTheRestVisibly() throws {
@@ -183,6 +238,7 @@ final class NormalizeTests: XCTestCase {
         )
         XCTAssertTrue(
             message(#"{"password": "x"}"#).hasPrefix(
-                "p.json:1:55: error: stages[0].with.password: unknown option 'password' (known options: "))
+                "p.json:1:55: error: stages[0].with.password: unknown option 'password'; did you mean 'passwords'? (known options: "
+            ), "no option holds a password itself (passwords names variables or files)")
     }
 }

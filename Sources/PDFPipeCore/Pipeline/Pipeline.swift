@@ -74,10 +74,28 @@ public struct Pipeline: Sendable {
         environment: EnvironmentCheck = .required
     ) throws(PipelineError) -> Pipeline {
         let text: String
+        let path = Paths.absolute(file, relativeTo: directory)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw PipelineError(
+                file: file,
+                message:
+                    "is a folder, not a pipeline file: the first argument of run is the pipeline (pdfpipe run PIPELINE [INPUT...]; pdfpipe init writes one)"
+            )
+        }
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: Paths.absolute(file, relativeTo: directory)))
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            if data.starts(with: Array("%PDF-".utf8)) {
+                throw PipelineError(
+                    file: file,
+                    message:
+                        "is a PDF, not a pipeline file: the first argument of run is the pipeline (pdfpipe run PIPELINE \(file); pdfpipe init writes one)"
+                )
+            }
             guard let t = String(data: data, encoding: .utf8) else {
-                throw PipelineError(file: file, message: "the file is not UTF-8 text")
+                throw PipelineError(
+                    file: file, message: "the file is not UTF-8 text: a pipeline file is JSON (pdfpipe init writes one)"
+                )
             }
             text = t
         } catch let e as PipelineError {

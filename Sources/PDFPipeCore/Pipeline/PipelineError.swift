@@ -64,7 +64,13 @@ public enum Suggest {
             let d = distance(word.lowercased(), c.lowercased())
             if d <= limit, best == nil || d < best!.1 { best = (c, d) }
         }
-        return best?.0
+        if let best { return best.0 }
+        // A short form of a longer name (`thumbs` for `thumbnails`, `inspect` for
+        // `inspect-links`): the only candidate that shares its first five letters.
+        let w = word.lowercased()
+        guard w.count >= 5 else { return nil }
+        let sharing = candidates.filter { $0.lowercased().hasPrefix(String(w.prefix(5))) }
+        return sharing.count == 1 ? sharing[0] : nil
     }
 
     /// `; did you mean 'width'?` or the empty string.

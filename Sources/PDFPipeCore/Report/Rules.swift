@@ -26,7 +26,9 @@ public enum Rules {
         Rule(
             id: "pdf.password-required", severity: .error,
             summary: "the document is encrypted with a user password, so it cannot be opened without it",
-            hint: "publish the document without a user password"),
+            hint:
+                "to check it, put a normalize stage first with the password: {\"use\": \"normalize\", \"with\": {\"passwordEnv\": \"PDF_PASSWORD\"}} (or passwordFile; several passwords: passwords per file glob); to publish it, remove the user password"
+        ),
         Rule(
             id: "pdf.encrypted", severity: .warning,
             summary: "the document is encrypted (an owner password restricts what readers may do)",

@@ -89,7 +89,16 @@ public enum AtomicFile {
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {
-            throw WriteError(path: dir, reason: "cannot create folder")
+            // Why, from the nearest part of the path that exists: a file in the way, or no permission.
+            var part = dir
+            var isFolder: ObjCBool = false
+            while !FileManager.default.fileExists(atPath: part, isDirectory: &isFolder), part != "/", !part.isEmpty {
+                part = (part as NSString).deletingLastPathComponent
+            }
+            let reason =
+                !isFolder.boolValue
+                ? "cannot create folder: '\(part)' is a file" : "cannot create folder: permission denied in '\(part)'"
+            throw WriteError(path: dir, reason: reason)
         }
     }
 

@@ -47,6 +47,19 @@ public struct NormalizeStage: Stage {
             OptionSpec(
                 "passwordFile", .string, default: "",
                 "file whose first line is the password (never put the password itself in a pipeline)"),
+            OptionSpec(
+                "passwords",
+                .list([
+                    OptionSpec(
+                        "path", .string, default: "",
+                        "glob of the documents (relative to the input root, or as named: 'contracts/**/*.pdf')"),
+                    OptionSpec("env", .string, default: "", "environment variable holding their password"),
+                    OptionSpec(
+                        "file", .string, default: "",
+                        "or a file whose first line is their password (when env is not given)"),
+                ]), default: .array([]),
+                "passwords per document: the first entry whose path matches a document gives its password (neither env nor file: none); others use passwordEnv or passwordFile"
+            ),
             OptionSpec("keep", .bool, default: false, "also write the copy to the output folder"),
             OptionSpec("folder", .string, default: "normalized", "folder in the output folder for kept copies"),
         ],
@@ -56,6 +69,8 @@ public struct NormalizeStage: Stage {
     let jobOptions: [String: JSONValue]
     let passwordEnv: String
     let passwordFile: String
+    /// Per-document passwords: a glob, and the variable or file that holds the password.
+    let passwords: [(path: String, env: String, file: String)]
     let keep: Bool
     let folder: String
 
@@ -89,25 +104,53 @@ public struct NormalizeStage: Stage {
         jobOptions = j
         passwordEnv = o.string("passwordEnv")
         passwordFile = o.string("passwordFile")
+        var passwords: [(path: String, env: String, file: String)] = []
+        for (i, p) in o.list("passwords").enumerated() {
+            let entry = (path: p.string("path"), env: p.string("env"), file: p.string("file"))
+            guard !entry.path.isEmpty else {
+                throw PipelineError(
+                    file: nil, path: "passwords[\(i)].path",
+                    message:
+                        "expected a glob of documents, like {\"path\": \"contracts/*.pdf\", \"env\": \"CONTRACTS_PASSWORD\"}"
+                )
+            }
+            passwords.append(entry)
+        }
+        self.passwords = passwords
         keep = o.bool("keep")
         folder = try OutputNames.folder(o.string("folder"))
     }
 
-    /// The password, from the environment or the password file, or why there is none.
-    func password() -> (password: String?, missing: String) {
-        if !passwordEnv.isEmpty {
-            guard let v = ProcessInfo.processInfo.environment[passwordEnv] else {
-                return (nil, "the environment variable '\(passwordEnv)' named by passwordEnv is not set")
+    /// The document's password: from the first `passwords` entry whose path matches it, else
+    /// from `passwordEnv` or `passwordFile`; or why there is none.
+    func password(for path: String, workingPath: String? = nil) -> (password: String?, missing: String) {
+        var env = passwordEnv
+        var file = passwordFile
+        var from = ("passwordEnv", "passwordFile")
+        if let (i, p) = passwords.enumerated().first(where: { _, p in
+            Glob.match(pattern: p.path, path: path)
+                || (workingPath.map { Glob.match(pattern: p.path, path: $0) } ?? false)
+        }) {
+            (env, file) = (p.env, p.file)
+            from = ("passwords[\(i)].env", "passwords[\(i)].file")
+        }
+        if !env.isEmpty {
+            guard let v = ProcessInfo.processInfo.environment[env] else {
+                return (nil, "the environment variable '\(env)' named by \(from.0) is not set")
             }
             return (v, "")
         }
-        if !passwordFile.isEmpty {
-            guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
-                return (nil, "the password file '\(passwordFile)' cannot be read")
+        if !file.isEmpty {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                return (nil, "the password file '\(file)' named by \(from.1) cannot be read")
             }
             return (String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""), "")
         }
-        return (nil, "no password was given (set passwordEnv or passwordFile)")
+        if from.0 != "passwordEnv" {
+            // An entry with neither: these documents have no password (the default is not tried).
+            return (nil, "\(from.0.dropLast(4)) gives no password for it")
+        }
+        return (nil, "no password was given (set passwordEnv or passwordFile, or passwords per document)")
     }
 
     public func run(_ job: inout Job) throws {
@@ -127,7 +170,7 @@ public struct NormalizeStage: Stage {
         var j = jobOptions
         j["inputFile"] = .string(input)
         j["outputFile"] = .string(output)
-        let (pw, missing) = password()
+        let (pw, missing) = password(for: job.relativePath)
         if let pw { j["password"] = .string(pw) }
         // The original as pdfpipe's reader sees it (nil if the reader does not take it): its size in
         // objects decides where qpdf runs, its page tree gives the page count before.
