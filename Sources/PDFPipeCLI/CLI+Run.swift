@@ -119,7 +119,8 @@ extension CLI {
                 from: baseline, batch: Set(set.documents.map(\.relativePath)))
         }
         report.suppressions = policy.uses
-        report.findings = SuppressionUse.findings(
+        report.findings = runFindings(pipeline)
+        report.findings += SuppressionUse.findings(
             report.suppressions, today: policy.today, wholeBatch: shard == nil && interruption.signal == nil,
             pipelineFile: Self.workingPath(Paths.absolute(pipelineFile, relativeTo: directory), in: directory))
         if let signal = interruption.signal {
@@ -132,6 +133,23 @@ extension CLI {
             return ExitCode(rawValue: 128 + signal) ?? .internalFailure
         }
         return write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
+    }
+
+    /// The stages' findings about the run as a whole, at the levels the pipeline's `rules` give.
+    private func runFindings(_ pipeline: Pipeline) -> [Finding] {
+        var out: [Finding] = []
+        for configured in pipeline.stages {
+            for var f in configured.stage.runFindings() {
+                switch pipeline.rules[f.rule] {
+                case .off?: continue
+                case .severity(let s)?: f.severity = s
+                case nil: break
+                }
+                f.stage = configured.label
+                out.append(f)
+            }
+        }
+        return out
     }
 
     /// Lets the stages end what they keep for the run (validate-links saves its URL cache).
@@ -581,9 +599,20 @@ extension CLI {
         }
         merged.suppressions = uses
         let runFindingsFile = reports.lazy.flatMap(\.findings).compactMap { $0.details["file"]?.stringValue }.first
-        merged.findings = SuppressionUse.findings(
-            uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete,
-            pipelineFile: runFindingsFile)
+        // The stages' run findings of every shard (once each), then the ignore list's, recomputed.
+        var stageFindings: [Finding] = []
+        for r in reports {
+            for f in r.findings where !f.rule.hasPrefix("config.") {
+                if !stageFindings.contains(where: { $0.rule == f.rule && $0.message == f.message }) {
+                    stageFindings.append(f)
+                }
+            }
+        }
+        merged.findings =
+            stageFindings
+            + SuppressionUse.findings(
+                uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete,
+                pipelineFile: runFindingsFile)
         if let file = baselineFlag {
             merged.baseline = BaselineUse(file: file, ratchet: a.flags.contains("--ratchet"))
         } else if a.flags.contains("--ratchet") {
@@ -675,7 +704,8 @@ extension CLI {
     private func printFindings(_ report: RunReport, formats: [String], verbose: Bool) {
         for f in report.findings where f.severity >= .warning {
             console.print(
-                "\(f.details["file"]?.stringValue ?? "pipeline"): \(f.severity.rawValue): \(f.message) [\(f.rule)]")
+                "\(f.details["file"]?.stringValue ?? f.stage ?? "pipeline"): \(f.severity.rawValue): \(f.message) [\(f.rule)]"
+            )
         }
         let lowest: Severity = verbose || report.failOn == .note ? .note : .warning
         let file = formats.contains("html") ? "report.html" : "report.json"
@@ -684,6 +714,17 @@ extension CLI {
             switch line {
             case .finding(let before, let severity, let after): console.print(before, severity: severity, after)
             case .plain(let text): console.print(text)
+            }
+        }
+        let collapsed = report.collapsedRules
+        if !collapsed.isEmpty {
+            let n = report.results.reduce(0) { n, d in
+                n + d.findings.count { collapsed.contains($0.rule) && $0.baseline != .unchanged }
+            }
+            if n > 0 {
+                console.print(
+                    "… and \(n) unreachable web link\(n == 1 ? "" : "s") not listed: the network looks down (see above; each is in report.json)"
+                )
             }
         }
         var perRule: [String: (severity: Severity, count: Int)] = [:]

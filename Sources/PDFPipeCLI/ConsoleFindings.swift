@@ -27,13 +27,14 @@ struct ConsoleFindings {
 
     func lines(_ report: RunReport, lowest: Severity, moreIn file: String) -> [Line] {
         let severities = [Severity.error, .warning, .note].filter { $0 >= lowest }
+        let collapsed = report.collapsedRules
         var top: [Severity: [Entry]] = [:]
         var totals: [Severity: Int] = [:]
         var position = 0
         for d in report.results {
             position += 1
             for severity in severities {
-                let entry = self.entry(d, severity: severity, position: position)
+                let entry = self.entry(d, severity: severity, position: position, leaving: collapsed)
                 guard entry.problems > 0 else { continue }
                 totals[severity, default: 0] += entry.problems
                 top[severity, default: []].append(entry)
@@ -98,10 +99,10 @@ struct ConsoleFindings {
 
     /// One line per rule and message, at its first page, naming the others (at most
     /// `perDocument` lines kept).
-    func entry(_ d: DocumentResult, severity: Severity, position: Int) -> Entry {
+    func entry(_ d: DocumentResult, severity: Severity, position: Int, leaving collapsed: Set<String> = []) -> Entry {
         var order: [String] = []
         var groups: [String: (first: Finding, pages: [Int])] = [:]
-        for f in d.findings where f.severity == severity && f.baseline != .unchanged {
+        for f in d.findings where f.severity == severity && f.baseline != .unchanged && !collapsed.contains(f.rule) {
             let key = f.rule + "\u{0}" + f.message
             if groups[key] == nil {
                 groups[key] = (f, [])

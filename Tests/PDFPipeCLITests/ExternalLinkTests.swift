@@ -303,6 +303,57 @@ final class ExternalLinkTests: XCTestCase {
             skipped[0]["message"]?.stringValue?.contains("resolves to 127.0.0.1") == true,
             skipped[0]["message"]?.stringValue ?? "")
         XCTAssertEqual(try serverLog(), [], "nothing reached the server")
+        // (#32, 7) A web check that checked nothing says so, once, for the run.
+        XCTAssertEqual(
+            report["findings"]?.arrayValue?.map {
+                "\($0["rule"]?.stringValue ?? "") \($0["severity"]?.stringValue ?? "")"
+            }, ["uri.nothing-checked warning"])
+        XCTAssertTrue(
+            report["findings"]?[0]?["message"]?.stringValue?.hasPrefix(
+                "0 of 4 web URLs checked: every one resolves to a private")
+                ?? false)
+    }
+
+    /// (#32, 7) Regression: with DNS down, 276 "unreachable" errors and nothing suggested the
+    /// network. When no host answers at all (three or more), the run says once that the network
+    /// looks down; the console and the annotations leave each link's verdict to report.json.
+    func testWhenNoHostAnswersTheRunSaysTheNetworkLooksDown() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        // Three hosts on loopback where nothing listens (port 9): every connection is refused.
+        let uris = ["http://127.0.0.1:9/a", "http://127.0.0.2:9/b", "http://127.0.0.3:9/c", "http://127.0.0.3:9/d"]
+        try writeLinks(dir + "/in/a.pdf", uris)
+        try writeLinks(dir + "/in/b.pdf", uris)
+        try
+            #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "allowPrivateAddresses": true, "retries": 0, "timeoutSeconds": 3}}}], "report": {"formats": ["json", "github"]}}"#
+            .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["run", "p.json", "in", "--out", "out"], in: dir), .findings)
+        let report = try JSONParser.parse(String(contentsOfFile: dir + "/out/report.json", encoding: .utf8))
+        XCTAssertEqual(report["findings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue }, ["uri.network-down"])
+        XCTAssertEqual(
+            report["findings"]?[0]?["message"],
+            "the network looks down: none of the 3 web hosts answered (4 URLs: 4 not connected); the web links were not verified"
+        )
+        XCTAssertEqual(report["summary"]?["errors"], 9, "each link's verdict stays in report.json, and the run's")
+        let lines = cli.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            lines.first,
+            "validate-links: error: \(report["findings"]?[0]?["message"]?.stringValue ?? "") [uri.network-down]")
+        XCTAssertFalse(cli.stdout.contains("[uri.unreachable]"), cli.stdout)
+        XCTAssertTrue(
+            cli.stdout.contains("… and 8 unreachable web links not listed: the network looks down"), cli.stdout)
+        let github = try String(contentsOfFile: dir + "/out/github.txt", encoding: .utf8)
+        XCTAssertFalse(github.contains("title=uri.unreachable"), github)
+        XCTAssertTrue(github.contains("title=uri.network-down::the network looks down"), github)
+        XCTAssertTrue(github.contains("8 unreachable web links not annotated: the network looks down"), github)
+
+        // One host that answers: the network is up, each verdict stands.
+        try writeLinks(dir + "/in/c.pdf", [base + "/ok"])
+        let up = CapturedCLI()
+        XCTAssertEqual(up.run(["run", "p.json", "in", "--out", "out2"], in: dir), .findings)
+        let r2 = try JSONParser.parse(String(contentsOfFile: dir + "/out2/report.json", encoding: .utf8))
+        XCTAssertNil(r2["findings"], "the network answered")
+        XCTAssertTrue(up.stdout.contains("[uri.unreachable]"))
     }
 
     /// Regression (trust issue, 9): the URL checker's threads never ended. After a run (here the

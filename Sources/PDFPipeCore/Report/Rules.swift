@@ -235,6 +235,16 @@ public enum Rules {
             summary: "a web link redirects more than external.maxRedirects times",
             hint: "link to the final URL, or raise external.maxRedirects"),
         Rule(
+            id: "uri.nothing-checked", severity: .warning,
+            summary:
+                "the run has web links but requested none of them (every one resolves to a private, loopback or link-local address): the web check checked nothing",
+            hint: "set external.allowPrivateAddresses on a machine that may reach them, or exclude those links"),
+        Rule(
+            id: "uri.network-down", severity: .error,
+            summary:
+                "no web host answered (three or more, every request failed to resolve, connect or answer in time): the network looks down and no web link was verified",
+            hint: "check the runner's network and DNS (a proxy? an offline runner?), or run with --offline"),
+        Rule(
             id: "uri.skipped", severity: .note,
             summary:
                 "a link was not checked on purpose: its host resolves to a loopback, private, link-local or multicast address, or its file lies outside the input root",

@@ -278,6 +278,13 @@ public struct RunReport: Sendable, Equatable {
     /// still lists them (update it with `pdfpipe baseline`).
     public var ratchetFails: Bool { baseline?.ratchet == true && summary.fixed > 0 }
 
+    /// Rules whose findings people-facing reports (console, annotations) leave out because a run
+    /// finding says what they all mean: with `uri.network-down`, each link's `uri.unreachable` and
+    /// `uri.timeout` (they stay in report.json, and count).
+    public var collapsedRules: Set<String> {
+        findings.contains { $0.rule == "uri.network-down" } ? ["uri.unreachable", "uri.timeout"] : []
+    }
+
     /// What an incomplete report is, in every format that shows it.
     public static let incompleteNote =
         "it lists only the documents that finished (the run was interrupted, or shards were missing from the merge); the others were not checked"

@@ -443,8 +443,15 @@ public struct GitHubReporter: Reporter {
         for f in report.findings where f.severity >= .warning || report.fails(f) {
             problems.append(Problem(path: f.details["file"]?.stringValue ?? "pipeline", finding: f))
         }
+        let collapsed = report.collapsedRules
+        var collapsedCount = 0
         for d in report.results {
             for f in d.findings where f.severity >= .warning || report.fails(f) {
+                // Said once by a run finding (the network looks down): counted, not annotated.
+                if collapsed.contains(f.rule) {
+                    collapsedCount += 1
+                    continue
+                }
                 // Findings already in the baseline are not news: counted, not annotated.
                 if f.baseline == .unchanged {
                     baselined += 1
@@ -485,6 +492,11 @@ public struct GitHubReporter: Reporter {
         }
         if baselined > 0 {
             notes.append("\(baselined) finding\(baselined == 1 ? "" : "s") already in the baseline not annotated")
+        }
+        if collapsedCount > 0 {
+            notes.append(
+                "\(collapsedCount) unreachable web link\(collapsedCount == 1 ? "" : "s") not annotated: the network looks down"
+            )
         }
         if !notes.isEmpty {
             out +=

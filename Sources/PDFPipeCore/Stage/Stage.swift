@@ -42,6 +42,11 @@ public protocol Stage: Sendable {
     /// as the URL cache of validate-links). The default does nothing.
     func runFinished() throws
 
+    /// After the last document: findings about the run as a whole rather than a document
+    /// (validate-links: no web link could be requested, the network looks down). They go to the
+    /// report's run-level `findings`. The default has none.
+    func runFindings() -> [Finding]
+
     /// With process isolation, the stage's work that is shared by the whole run (validate-links:
     /// each URL requested once per run) stays in the parent process: a worker process's copy of
     /// the stage asks (`forwardQuestions`), the parent's copy answers here. The CLI carries the
@@ -55,6 +60,7 @@ public protocol Stage: Sendable {
 
 extension Stage {
     public func runFinished() throws {}
+    public func runFindings() -> [Finding] { [] }
     public func answer(_ question: JSONValue) -> JSONValue { .null }
     public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue) {}
 }

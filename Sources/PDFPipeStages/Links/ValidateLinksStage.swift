@@ -66,6 +66,36 @@ public struct ValidateLinksStage: Stage {
         try checker.saveCache()
     }
 
+    /// A web check that checked nothing says so once, for the run: every URL was not requested
+    /// (private addresses), or no host answered at all (the network looks down, and the
+    /// `uri.unreachable` verdicts say nothing about the links).
+    public func runFindings() -> [Finding] {
+        guard external.enabled, checker.forward == nil else { return [] }
+        let o = checker.outcomes()
+        var out: [Finding] = []
+        if o.urls > 0 && o.privateAddresses == o.urls {
+            out.append(
+                Finding(
+                    rule: "uri.nothing-checked",
+                    message:
+                        "0 of \(o.urls) web URL\(o.urls == 1 ? "" : "s") checked: every one resolves to a private, loopback or link-local address, which pdfpipe does not request (external.allowPrivateAddresses)"
+                ))
+        }
+        if o.networkLooksDown {
+            var how: [String] = []
+            if o.notResolved > 0 { how.append("\(o.notResolved) not resolved (DNS)") }
+            if o.notConnected > 0 { how.append("\(o.notConnected) not connected") }
+            if o.timedOut > 0 { how.append("\(o.timedOut) timed out") }
+            out.append(
+                Finding(
+                    rule: "uri.network-down",
+                    message:
+                        "the network looks down: none of the \(o.hosts) web hosts answered (\(o.urls - o.privateAddresses) URLs: \(how.joined(separator: ", "))); the web links were not verified"
+                ))
+        }
+        return out
+    }
+
     /// A worker's URLs, checked by this process's checker (once per run, whichever worker asks).
     public func answer(_ question: JSONValue) -> JSONValue {
         ["fetches": URLChecker.answer(checker.check(URLChecker.keys(from: question)))]

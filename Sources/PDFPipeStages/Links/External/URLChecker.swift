@@ -295,6 +295,48 @@ public final class URLChecker: @unchecked Sendable {
         return out
     }
 
+    /// What the run's requests gave, over every URL asked (from the cache or the network).
+    public struct Outcomes: Sendable, Equatable {
+        public var urls = 0
+        /// Not requested: the host resolves to a private, loopback or link-local address.
+        public var privateAddresses = 0
+        /// URLs that got an HTTP answer (any status).
+        public var answered = 0
+        public var notResolved = 0
+        public var notConnected = 0
+        public var timedOut = 0
+        /// Hosts requested (private ones aside).
+        public var hosts = 0
+
+        /// Three or more hosts, none of which answered anything: every request failed to resolve,
+        /// connect or answer in time.
+        public var networkLooksDown: Bool {
+            hosts >= 3 && answered == 0 && notResolved + notConnected + timedOut == urls - privateAddresses
+        }
+    }
+
+    public func outcomes() -> Outcomes {
+        condition.lock()
+        defer { condition.unlock() }
+        var o = Outcomes()
+        var hosts = Set<String>()
+        for f in results.values {
+            o.urls += 1
+            switch f.failure {
+            case .privateAddress?:
+                o.privateAddresses += 1
+                continue
+            case .timeout?: o.timedOut += 1
+            case .unreachable? where f.status == nil:
+                if f.message?.hasPrefix("DNS:") == true { o.notResolved += 1 } else { o.notConnected += 1 }
+            default: if f.status != nil { o.answered += 1 }
+            }
+            hosts.insert(URLParts.host(of: f.url) ?? f.url)
+        }
+        o.hosts = hosts.count
+        return o
+    }
+
     /// Ends the checker's threads once their work is done (after the run's last document), and
     /// waits for them: their connections are closed and nothing is left running.
     public func shutdown() {
