@@ -26,16 +26,15 @@ extension CLI {
             ],
             report: ["formats": ["json", "html"], "failOn": "error"]),
         Starter(
-            name: "thumbnails", summary: "a PNG of every first page, broken links outlined",
+            name: "thumbnails", summary: "a PNG of every first page",
             comment: [
-                "Renders the first page of every document at 200 px wide; pages: \"all\" renders every page.",
-                "overlay: \"links\" outlines links (red: broken), which needs validate-links before it.",
+                "Renders the first page of every document at 200 px wide, into out/thumbnails/thumbnails/STEM/1.png;",
+                "pages: \"all\" renders every page; template: \"{stem}.png\" writes one flat file per document (one page only).",
+                "Fails (exit 1) when a document cannot be rendered. To outline broken links on the pages, put",
+                "{\"use\": \"validate-links\"} first and add overlay: \"links\" (pipelines/broken-link-report.json does).",
             ],
-            stages: [
-                ["use": "validate-links"],
-                ["use": "thumbnails", "with": ["width": 200, "pages": "1", "overlay": "links"]],
-            ],
-            report: ["formats": ["json", "html"], "failOn": "never"]),
+            stages: [["use": "thumbnails", "with": ["width": 200, "pages": "1"]]],
+            report: ["formats": ["json", "html"], "failOn": "error"]),
         Starter(
             name: "text", summary: "the text of every page, as plain text",
             comment: [

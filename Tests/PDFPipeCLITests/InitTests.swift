@@ -36,7 +36,34 @@ final class InitTests: XCTestCase {
             let code = run.run(["run", file, "--offline", "--quiet"], in: dir)
             XCTAssertTrue(code == .clean || code == .findings, "\(kind): \(code) \(run.stderr)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out/\(kind)/report.json"), kind)
+            if kind == "thumbnails" {
+                // (#32, 8) Regression: the thumbnails starter was a link audit (validate-links with an
+                // overlay: red boxes on every thumbnail, link errors on the console).
+                XCTAssertEqual(
+                    value["stages"]?.arrayValue?.compactMap { $0["use"]?.stringValue }, ["thumbnails"], text)
+                XCTAssertNil(value["stages"]?[0]?["with"]?["overlay"])
+                let report = try JSONParser.parse(
+                    String(contentsOfFile: dir + "/out/thumbnails/report.json", encoding: .utf8))
+                XCTAssertEqual(report["summary"]?["errors"], 0, "thumbnails, not a link audit")
+                XCTAssertTrue(
+                    FileManager.default.fileExists(atPath: dir + "/out/thumbnails/thumbnails/broken-links/1.png"))
+            }
         }
+        // (#32, 8) A flat layout: one file per document when one page is rendered.
+        try #"{"inputs": ["pdf"], "stages": [{"use": "thumbnails", "with": {"pages": "1", "template": "{stem}.png"}}]}"#
+            .write(toFile: dir + "/flat.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(CapturedCLI().run(["run", "flat.json", "--out", "out/flat", "--quiet"], in: dir), .clean)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir + "/out/flat/thumbnails").filter {
+                $0.hasSuffix(".png")
+            }
+            .sorted(),
+            ["broken-links.png", "page-labels.png"])
+        try #"{"stages": [{"use": "thumbnails", "with": {"pages": "1-2", "template": "{stem}.png"}}]}"#
+            .write(toFile: dir + "/flat2.json", atomically: true, encoding: .utf8)
+        let two = CapturedCLI()
+        XCTAssertEqual(two.run(["validate", "flat2.json"], in: dir), .usage)
+        XCTAssertTrue(two.stderr.contains("(without it, render one page: pages \"1\")"), two.stderr)
         // An existing file is kept.
         let again = CapturedCLI()
         XCTAssertEqual(again.run(["init", "--out", "ci.json"], in: dir), .usage)

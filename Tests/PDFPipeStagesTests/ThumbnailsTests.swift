@@ -252,8 +252,8 @@ final class ThumbnailsTests: XCTestCase {
             } catch { return "\(error)" }
         }
         XCTAssertTrue(
-            message(#"{"template": "{stem}.png"}"#).hasSuffix(
-                "stages[0].with.template: the template must contain {page} (or {page:03}), or pages would overwrite each other"
+            message(#"{"pages": "all", "template": "{stem}.png"}"#).hasSuffix(
+                "stages[0].with.template: the template must contain {page} (or {page:03}), or pages would overwrite each other (without it, render one page: pages \"1\")"
             ))
         XCTAssertTrue(message(#"{"pages": "0"}"#).contains("stages[0].with.pages: invalid page '0'"))
         XCTAssertTrue(message(#"{"width": 0}"#).hasSuffix("stages[0].with.width: give a width, a height or a dpi"))

@@ -33,6 +33,12 @@ public struct PageRanges: Sendable, Equatable {
 
     private init(ranges: [ClosedRangeBounds]) { self.ranges = ranges }
 
+    /// Whether the set names one page at most in any document (`1`, `last`, `3-3`): one file per
+    /// document, so a file name template needs no `{page}`.
+    public var isSinglePage: Bool {
+        ranges.count == 1 && ranges[0].lower == ranges[0].upper
+    }
+
     init(_ text: String) throws(Parse) {
         func trimmed(_ s: Substring) -> Substring {
             var t = s.drop(while: { $0 == " " })

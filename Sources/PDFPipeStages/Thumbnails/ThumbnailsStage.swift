@@ -47,7 +47,8 @@ public struct ThumbnailsStage: Stage {
             OptionSpec("quality", .integer(min: 1, max: 100), default: 85, "JPEG and WebP quality"),
             OptionSpec(
                 "template", .string, default: "{stem}/{page}.{ext}",
-                "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}, {ext}"),
+                "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}, {ext}; {page} may be left out when pages names one page ('{stem}.png' with pages '1')"
+            ),
             OptionSpec("folder", .string, default: "thumbnails", "folder in the output folder"),
             OptionSpec(
                 "pageWorkers", .integer(min: 0, max: 64), default: 0,
@@ -109,10 +110,13 @@ public struct ThumbnailsStage: Stage {
         quality = o.int("quality")
         let ext = imageFormat.fileExtension
         template = o.string("template").replacingOccurrences(of: "{ext}", with: ext)
-        guard template.contains("{page") else {
+        // A flat layout (`{stem}.png`) is fine when one page per document is rendered.
+        guard template.contains("{page") || pages.isSinglePage else {
             throw PipelineError(
                 file: nil, path: "template",
-                message: "the template must contain {page} (or {page:03}), or pages would overwrite each other")
+                message:
+                    "the template must contain {page} (or {page:03}), or pages would overwrite each other (without it, render one page: pages \"1\")"
+            )
         }
         guard template.hasSuffix("." + ext) || (ext == "jpg" && template.hasSuffix(".jpeg")) else {
             throw PipelineError(
