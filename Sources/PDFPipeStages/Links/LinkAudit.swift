@@ -41,6 +41,11 @@ public struct LinkAudit {
     /// pages): a generator that writes 4,000 page numbers for page references made one mistake.
     private var groups: [String: Group] = [:]
     private var groupOrder: [String] = []
+    /// The document's destination names, read once when a missing name needs suggestions; how
+    /// many suggestions are left (a document with thousands of broken names gets the first few
+    /// hundred: the rest cost a scan each).
+    private var destinationNames: [String]?
+    private var suggestionsLeft = 200
     struct Group {
         /// Where the first occurrence stands in `findings`: the group keeps its place in link order.
         var index: Int
@@ -88,11 +93,13 @@ public struct LinkAudit {
     /// `target`: what the link points at and does not find (a destination name, a file), for the
     /// report's list of broken targets.
     mutating func report(
-        _ rule: String, _ message: String, at place: Place, target: String? = nil, groupBy: String = ""
+        _ rule: String, _ message: String, at place: Place, target: String? = nil, groupBy: String = "",
+        hint: String? = nil
     ) {
         var f = Finding(
             rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message
         )
+        if let hint { f.hint = hint }
         if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
         if let target { f.details["target"] = .string(target) }
         if Self.groupedRules.contains(rule) {
@@ -296,7 +303,7 @@ public struct LinkAudit {
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir) else {
             report(
                 "action.launch-target-missing", "the Launch action's file '\(path)' does not exist", at: place,
-                target: path)
+                target: path, hint: suggestFile(for: target))
             return
         }
         let lower = target.lowercased()
@@ -312,6 +319,26 @@ public struct LinkAudit {
                     at: place, target: path + "#" + fragment)
             }
         }
+    }
+
+    // MARK: - Suggestions
+
+    /// Names of this document close to a missing one (see `Suggestions.names`).
+    mutating func suggestName(for missing: String) -> String? {
+        guard suggestionsLeft > 0 else { return nil }
+        suggestionsLeft -= 1
+        if destinationNames == nil {
+            destinationNames = table.tree.keys.map { String(decoding: $0, as: UTF8.self) } + Array(table.catalog.keys)
+        }
+        return Suggestions.nameHint(missing, in: destinationNames!)
+    }
+
+    /// The file a missing one most likely means, inside the input root (unless allowOutsideRoot).
+    mutating func suggestFile(for target: String) -> String? {
+        guard suggestionsLeft > 0 else { return nil }
+        suggestionsLeft -= 1
+        return Suggestions.fileHint(
+            target, from: Paths.parent(sourcePath), within: options.allowOutsideRoot ? nil : inputRoot)
     }
 
     // MARK: - Local destinations
@@ -335,7 +362,8 @@ public struct LinkAudit {
                     return (name, nil)
                 }
                 report(
-                    "dest.name-not-found", "named destination '\(name)' does not exist", at: place, target: "#" + name)
+                    "dest.name-not-found", "named destination '\(name)' does not exist", at: place, target: "#" + name,
+                    hint: suggestName(for: name))
                 return (name, nil)
             }
             guard let d = entry.destination else {
@@ -431,7 +459,9 @@ public struct LinkAudit {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir), !isDir.boolValue else {
             let looked = shown == path ? "" : " (looked for '\(shown)')"
-            report("gotor.file-missing", "the file '\(path)' does not exist\(looked)", at: place, target: path)
+            report(
+                "gotor.file-missing", "the file '\(path)' does not exist\(looked)", at: place, target: path,
+                hint: suggestFile(for: target))
             return nil
         }
         guard let remote else { return nil }
@@ -449,9 +479,11 @@ public struct LinkAudit {
             report("dest.malformed", why, at: place)
         case .named(let key)?:
             guard let found = doc.lookup(key) else {
+                let names = doc.tree.keys.map { String(decoding: $0, as: UTF8.self) } + Array(doc.catalog.keys)
                 report(
                     "gotor.dest-missing", "named destination '\(key.display)' does not exist in '\(path)'", at: place,
-                    target: path + "#" + key.display)
+                    target: path + "#" + key.display,
+                    hint: Suggestions.nameHint(key.display, in: names, where: "'\(path)'"))
                 return nil
             }
             return found.map { $0 + 1 }

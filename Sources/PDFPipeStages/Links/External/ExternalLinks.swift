@@ -378,7 +378,9 @@ struct ExternalLinks {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             out.outcome = .fileMissing
-            out.finding = Problem("uri.file-missing", "the file '\(relative(path))' does not exist", nil)
+            out.finding = Problem(
+                "uri.file-missing", "the file '\(relative(path))' does not exist",
+                Suggestions.fileHint(path, from: Paths.parent(sourcePath), within: allowOutsideRoot ? nil : inputRoot))
             return
         }
         out.outcome = .ok
