@@ -23,6 +23,7 @@ install -d "$stage/usr/share/pdfpipe/pipelines" "$stage/usr/share/pdfpipe/sample
 install -m 0644 pipelines/*.json "$stage/usr/share/pdfpipe/pipelines/"
 install -m 0644 samples/*.pdf samples/README.md "$stage/usr/share/pdfpipe/samples/"
 install -m 0644 README.md "$stage/usr/share/doc/pdfpipe/README.md"
+install -m 0644 docs/reference.md "$stage/usr/share/doc/pdfpipe/reference.md"
 install -m 0755 scripts/github-action.sh "$stage/usr/share/pdfpipe/github-action.sh"
 cat > "$stage/usr/share/doc/pdfpipe/copyright" <<COPYRIGHT
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/

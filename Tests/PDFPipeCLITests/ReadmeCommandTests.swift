@@ -37,7 +37,10 @@ final class ReadmeCommandTests: XCTestCase {
 
     /// The `sh` blocks of the README outside the CI section, each as its lines.
     static func blocks() throws -> [[String]] {
-        let text = try String(contentsOfFile: Repo.root + "/README.md", encoding: .utf8)
+        // The README and the reference it links to (docs/reference.md, with its own sh blocks).
+        let text =
+            try String(contentsOfFile: Repo.root + "/README.md", encoding: .utf8) + "\n"
+            + String(contentsOfFile: Repo.root + "/docs/reference.md", encoding: .utf8)
         var blocks: [[String]] = []
         var section = ""
         var current: [String]?

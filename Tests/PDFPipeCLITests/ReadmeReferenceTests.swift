@@ -22,13 +22,14 @@ final class ReadmeReferenceTests: XCTestCase {
     var readme = ""
 
     override func setUpWithError() throws {
-        readme = try String(contentsOfFile: Repo.root + "/README.md", encoding: .utf8)
+        // The reference moved to docs/reference.md (#32, 9): the README keeps a newcomer's part.
+        readme = try String(contentsOfFile: Repo.root + "/docs/reference.md", encoding: .utf8)
     }
 
     /// The lines of the section under `heading` (up to the next heading of its level or above).
     func section(_ heading: String) throws -> [Substring] {
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
-        let start = try XCTUnwrap(lines.firstIndex { $0 == heading }, "README has no '\(heading)'")
+        let start = try XCTUnwrap(lines.firstIndex { $0 == heading }, "docs/reference.md has no '\(heading)'")
         let level = heading.prefix { $0 == "#" }.count
         var out: [Substring] = []
         for line in lines[(start + 1)...] {
@@ -108,7 +109,7 @@ final class ReadmeReferenceTests: XCTestCase {
 
     func testStageOptionTablesMatchTheDescriptors() throws {
         for d in StageTable.all {
-            let lines = try section("#### `\(d.id)`")
+            let lines = try section("### `\(d.id)`")
             if d.options.isEmpty {
                 XCTAssertFalse(lines.contains { $0.hasPrefix("| option |") }, d.id)
                 continue
@@ -117,7 +118,7 @@ final class ReadmeReferenceTests: XCTestCase {
             var rows = try table(lines, header: "| option |")
             if d.id == "validate-links" {
                 // `external` has a section of its own.
-                let external = try table(try section("##### External links (`external`)"), header: "| key |")
+                let external = try table(try section("#### External links (`external`)"), header: "| key |")
                 check(external, leaves(ExternalOptions.specs, flatten: false), "validate-links.external")
                 rows.removeAll { $0.keys == ["external"] }
                 specs["external"] = nil
@@ -127,13 +128,13 @@ final class ReadmeReferenceTests: XCTestCase {
     }
 
     func testPipelineKeyTableMatchesTheDeclaredKeys() throws {
-        let rows = try table(try section("### Pipeline files"), header: "| key |")
+        let rows = try table(try section("## Pipeline files"), header: "| key |")
         check(
             rows, leaves(Pipeline.keys(catalog: StageTable.all, formats: Reporters.formats), flatten: true), "pipeline")
     }
 
     func testCommandLineMatchesTheCommandTable() throws {
-        let lines = try section("### Command line")
+        let lines = try section("## Command line")
         // The synopsis block: a command's line and the indented lines after it.
         let block = lines.drop { $0 != "```" }.dropFirst().prefix { $0 != "```" }
         var synopses: [String: String] = [:]
@@ -162,6 +163,55 @@ final class ReadmeReferenceTests: XCTestCase {
         for flag in run.flags {
             guard let key = flag.key, let row = rows.first(where: { $0.keys == [flag.usage] }) else { continue }
             XCTAssertTrue(row.defaultText.contains("`\(key)`"), "\(flag.name) overrides \(key): '\(row.defaultText)'")
+        }
+    }
+
+    /// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.
+    static func anchor(_ heading: String) -> String {
+        let kept = heading.lowercased().unicodeScalars.filter {
+            CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == " " || $0 == "_"
+        }
+        return String(String.UnicodeScalarView(kept)).trimmingCharacters(in: .whitespaces)
+            .replacingOccurrences(of: " ", with: "-")
+    }
+
+    /// (#32, 9) The README is short and links into docs/: every relative link of the README and of
+    /// the reference names a file that exists, and an anchor a heading there has.
+    func testTheReadmesLinksIntoDocsResolve() throws {
+        let readmeLines = try String(contentsOfFile: Repo.root + "/README.md", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertLessThanOrEqual(
+            readmeLines.count, 400, "the README stays a newcomer's read; the reference is in docs/")
+        let link = try NSRegularExpression(pattern: #"\]\(([^)\s]*)\)"#)
+        for doc in ["README.md", "docs/reference.md"] {
+            let text = try String(contentsOfFile: Repo.root + "/" + doc, encoding: .utf8)
+            let folder = (doc as NSString).deletingLastPathComponent
+            var checked = 0
+            for m in link.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let target = String(text[Range(m.range(at: 1), in: text)!])
+                guard !target.hasPrefix("http"), !target.isEmpty else { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(
+                    String.init)
+                let file = parts[0].isEmpty ? doc : (folder.isEmpty ? parts[0] : folder + "/" + parts[0])
+                let path = Repo.root + "/" + file
+                XCTAssertTrue(
+                    FileManager.default.fileExists(atPath: path), "\(doc): the link '\(target)' names no file")
+                if parts.count == 2, file.hasSuffix(".md"),
+                    let body = try? String(contentsOfFile: path, encoding: .utf8)
+                {
+                    var inCode = false
+                    var anchors = Set<String>()
+                    for line in body.split(separator: "\n") {
+                        if line.hasPrefix("```") { inCode.toggle() }
+                        guard !inCode, line.hasPrefix("#") else { continue }
+                        anchors.insert(
+                            Self.anchor(String(line.drop { $0 == "#" }).trimmingCharacters(in: .whitespaces)))
+                    }
+                    XCTAssertTrue(anchors.contains(parts[1]), "\(doc): '\(target)': no such heading in \(file)")
+                }
+                checked += 1
+            }
+            XCTAssertGreaterThan(checked, 0, doc)
         }
     }
 }
