@@ -142,7 +142,32 @@ public struct CLI: Sendable {
     }
 
     func listRules(_ args: [String]) throws(PipelineError) -> ExitCode {
-        _ = try Self.arguments(args, for: "rules")
+        let a = try Self.arguments(args, for: "rules")
+        if let dir = a.values["--pages"] {
+            // docs/rules/<id>.md, one page per rule (scripts and the release keep them current).
+            for r in Rules.all {
+                let path = Paths.absolute(dir, relativeTo: directory) + "/" + r.id + ".md"
+                do throws(AtomicFile.WriteError) {
+                    try AtomicFile.makeDirectory(Paths.parent(path))
+                    try AtomicFile.write(RulePages.page(r), to: path)
+                } catch {
+                    console.error("pdfpipe: error: \(error.description)")
+                    return .internalFailure
+                }
+            }
+            console.print("pdfpipe: wrote \(Rules.all.count) rule pages to \(dir)")
+            return .clean
+        }
+        if let id = a.positional.first {
+            guard let rule = Rules.rule(id) else {
+                throw PipelineError(
+                    file: nil,
+                    message:
+                        "unknown rule '\(id)'\(Suggest.didYouMean(id, Rules.all.map(\.id))) (pdfpipe rules lists them)")
+            }
+            console.write(RulePages.page(rule))
+            return .clean
+        }
         for r in Rules.all {
             let level = r.offByDefault ? "off" : r.severity.rawValue
             console.print(

@@ -213,8 +213,10 @@ extension CLI {
             "stages", summary: "list the stages with their options and defaults",
             about: "Lists every stage with its options, their types and defaults."),
         Command(
-            "rules", summary: "list the rule ids with their default severities",
-            about: "Lists every rule id with its default severity and meaning."),
+            "rules", operands: "[RULE]", summary: "list the rule ids with their default severities",
+            about:
+                "Lists every rule id with its default severity and meaning; with RULE, its page: what it means, the default severity, how to fix it, an example, how to change its level (the same as docs/rules/RULE.md).",
+            flags: [Flag("--pages", "DIR", "write every rule's page to DIR (docs/rules)")]),
         Command(
             "schema", summary: "print the JSON Schema of pipeline files",
             about: "Prints the JSON Schema of pipeline files (the one in pipelines/)."),

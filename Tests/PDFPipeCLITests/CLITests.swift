@@ -142,6 +142,33 @@ final class CLITests: XCTestCase {
             """)
     }
 
+    /// (#32, 10) A page per rule: docs/rules/<id>.md is what `pdfpipe rules ID` prints, made from the
+    /// rule table (regenerate with `swift run pdfpipe rules --pages docs/rules`); no page for a rule
+    /// that does not exist; SARIF links each rule to its page.
+    func testEveryRuleHasItsPage() throws {
+        let folder = Repo.root + "/docs/rules"
+        let pages = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".md") }
+        XCTAssertEqual(Set(pages), Set(Rules.all.map { $0.id + ".md" }), "one page per rule, no other")
+        for rule in Rules.all {
+            let committed = try String(contentsOfFile: folder + "/" + rule.id + ".md", encoding: .utf8)
+            XCTAssertEqual(
+                committed, RulePages.page(rule),
+                "docs/rules/\(rule.id).md is stale: swift run pdfpipe rules --pages docs/rules")
+            XCTAssertTrue(committed.contains(rule.hint.dropFirst().prefix(20)), rule.id)
+            XCTAssertTrue(committed.contains(rule.summary.dropFirst().prefix(20)), rule.id)
+        }
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["rules", "dest.name-not-found"]), .clean)
+        XCTAssertEqual(cli.stdout, RulePages.page(Rules.rule("dest.name-not-found")!))
+        XCTAssertTrue(cli.stdout.contains("/Dest (sec:intro)"), "the example of the construct")
+        let bad = CapturedCLI()
+        XCTAssertEqual(bad.run(["rules", "dest.name-not-fund"]), .usage)
+        XCTAssertTrue(bad.stderr.contains("did you mean 'dest.name-not-found'?"), bad.stderr)
+        let descriptors = SARIFReporter.ruleDescriptors
+        XCTAssertEqual(
+            descriptors.first?["helpUri"]?.stringValue, RulePages.baseURL + (Rules.all.first?.id ?? "") + ".md")
+    }
+
     /// (#32, 6) Messages that say what to do: a folder or a PDF given as the pipeline, the
     /// pipeline's own inputs missing, an output folder that is a file (the user's mistake: exit 2,
     /// before any work), an unreadable baseline, a misspelt starter.

@@ -217,7 +217,7 @@ public struct SARIFReporter: StreamingReporter {
     }
 
     /// The rules as SARIF reporting descriptors (with help in Markdown).
-    static let ruleDescriptors: [JSONValue] = {
+    package static let ruleDescriptors: [JSONValue] = {
         Rules.all.map { r in
             let level = r.offByDefault ? "none" : r.severity.rawValue
             let markdown =
@@ -225,7 +225,7 @@ public struct SARIFReporter: StreamingReporter {
                 + "**How to fix:** \(Escape.markdown(r.hint)).\n\n"
                 + "Change its level, or turn it off, under `rules` in the pipeline file; take out accepted findings with `ignore` (each with a reason) or a baseline (`--baseline`)."
             return [
-                "id": .string(r.id), "name": .string(r.id),
+                "id": .string(r.id), "name": .string(r.id), "helpUri": .string(RulePages.baseURL + r.id + ".md"),
                 "shortDescription": ["text": .string(r.summary)], "fullDescription": ["text": .string(r.summary)],
                 "help": ["text": .string("\(r.summary). Fix: \(r.hint)."), "markdown": .string(markdown)],
                 "defaultConfiguration": ["level": .string(level), "enabled": .bool(!r.offByDefault)],
