@@ -212,7 +212,13 @@ extension Job {
     /// them once per worker): the first 20, and how many more there were.
     mutating func reportPopplerMessages(_ all: [String], dropped: Int = 0, library: String = "poppler") {
         var seen = Set<String>()
-        let messages = all.filter { seen.insert($0).inserted }
+        // Once validate-links has checked the document, poppler's complaints about its links
+        // ("Illegal annotation destination", "Circular next actions") only repeat the link
+        // findings, which say more (the link, the page, what viewers do): left out.
+        let linksChecked = sections["linkSummary"] != nil
+        let messages = all.filter {
+            seen.insert($0).inserted && !(linksChecked && Self.isAboutLinks($0))
+        }
         for m in messages.prefix(20) {
             report(
                 Finding(
@@ -223,6 +229,14 @@ extension Job {
         if more > 0 {
             report(Finding(rule: "pdf.parse-message", message: "\(library): \(more) more messages not shown"))
         }
+    }
+
+    /// Whether a poppler message is about a link, a destination or an action (what validate-links
+    /// reports in full).
+    static func isAboutLinks(_ message: String) -> Bool {
+        let m = message.lowercased()
+        return ["destination", "parseaction", "next actions", "uri-type link", "link annotation", "goto", "launch"]
+            .contains { m.contains($0) }
     }
 
     /// `engineDocument(engine)` for a stage that makes `what` of every page, which must never end

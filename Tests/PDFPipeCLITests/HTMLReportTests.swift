@@ -202,6 +202,37 @@ final class HTMLReportTests: XCTestCase {
             "the first document in full is the first of the index: \(firstShown.prefix(80))")
     }
 
+    /// (#32, 4) Regression: on dense pages the numbers of the links covered each other. Thirty
+    /// broken links 8 pt apart: on the thumbnail (and enlarged) no two numbers overlap, and every
+    /// number is there.
+    func testTheNumbersOfDenseLinksDoNotOverlap() throws {
+        guard chromium() != nil else {
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
+        }
+        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"]
+        objects.append(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [\((0..<30).map { "\($0 + 4) 0 R" }.joined(separator: " "))] >>"
+        )
+        for i in 0..<30 {
+            objects.append(
+                "<< /Type /Annot /Subtype /Link /Rect [72 \(700 - i * 8) 300 \(706 - i * 8)] /Dest (gone\(i)) >>")
+        }
+        let input = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        try TestPDF.write(input + "/dense.pdf", objects: objects)
+        try
+            #"{"stages": [{"use": "validate-links"}, {"use": "thumbnails", "with": {"width": 400, "overlay": "links"}}], "report": {"formats": ["json", "html"]}}"#
+            .write(toFile: out + "/dense.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(
+            CapturedCLI().run(["run", out + "/dense.json", input + "/dense.pdf", "--out", out, "--quiet"]), .findings)
+        let script = #"""
+            var fig=d.querySelector('.shot');var count=function(){var r=Array.prototype.map.call(fig.querySelectorAll('.mark b'),function(b){return b.getBoundingClientRect();}),n=0;
+              for(var i=0;i<r.length;i++)for(var j=i+1;j<r.length;j++)if(r[i].left<r[j].right&&r[i].right>r[j].left&&r[i].top<r[j].bottom&&r[i].bottom>r[j].top)n++;return r.length+' '+n;};
+            var small=count();fig.click();var big=count();done('small='+small+' big='+big);
+            """#
+        XCTAssertEqual(try measure(script), "small=30 0 big=30 0")
+    }
+
     /// The report's layout measured by a harness page: `script` runs with `d` (the report's
     /// document in a frame of `width`) and returns a string, which this returns.
     func measure(width: Int = 1200, _ script: String) throws -> String {

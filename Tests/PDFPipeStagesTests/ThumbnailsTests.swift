@@ -18,6 +18,19 @@ final class ThumbnailsTests: XCTestCase {
             InputDocument(path: Samples.path(name), relativePath: name))
     }
 
+    /// (#32, 4) Regression: poppler's parse notes repeated the link findings ("Illegal annotation
+    /// destination" beside dest.malformed). Once validate-links has checked the document they are
+    /// left out; without it they are the only word on those links, and stay.
+    func testPopplersLinkNotesAreLeftToTheLinkCheck() throws {
+        func notes(_ stages: String) throws -> [String] {
+            try run("broken-links.pdf", stages).findings.filter { $0.rule == "pdf.parse-message" }.map(\.message)
+        }
+        let alone = try notes(#"[{"use": "thumbnails"}]"#)
+        XCTAssertTrue(alone.contains { $0.contains("annotation destination") }, "\(alone)")
+        let checked = try notes(#"[{"use": "validate-links"}, {"use": "thumbnails"}]"#)
+        XCTAssertEqual(checked.filter { $0.lowercased().contains("destination") }, [], "\(checked)")
+    }
+
     /// Pages shared out among three workers (PageWorkers hands them out as they finish) give the
     /// files and the report one worker gives.
     func testParallelPagesGiveTheSameThumbnails() throws {

@@ -451,8 +451,19 @@ public struct HTMLReporter: Reporter {
           }
           boxes.forEach(function(b){b.addEventListener('change',apply);});rule.addEventListener('change',apply);doc.addEventListener('input',apply);
           window.addEventListener('hashchange',function(){read();apply();});
+          // Numbers of links close together would cover each other: each is moved down below the
+          // ones it would overlap (the boxes stay where the links are).
+          function spread(s){var bs=Array.prototype.slice.call(s.querySelectorAll('.mark b'));
+            bs.forEach(function(b){b.style.marginTop='';});
+            var all=bs.map(function(b){return {b:b,r:b.getBoundingClientRect()};}).sort(function(x,y){return x.r.top-y.r.top||x.r.left-y.r.left;});
+            var placed=[];all.forEach(function(x){var t=x.r.top,h=x.r.height,moved=true;
+              while(moved){moved=false;placed.forEach(function(p){if(x.r.left<p.right&&x.r.right>p.left&&t<p.bottom&&t+h>p.top){t=p.bottom+1;moved=true;}});}
+              if(t!==x.r.top)x.b.style.marginTop=(t-x.r.top)+'px';placed.push({left:x.r.left,right:x.r.right,top:t,bottom:t+h});});}
+          function spreadAll(){document.querySelectorAll('.shot').forEach(spread);}
+          document.querySelectorAll('.shot img').forEach(function(i){if(i.complete)spread(i.parentNode);else i.addEventListener('load',function(){spread(i.parentNode);});});
+          window.addEventListener('resize',spreadAll);
           // A click on a thumbnail enlarges the page (and its numbered boxes); another click shrinks it.
-          document.querySelectorAll('.shot').forEach(function(s){s.addEventListener('click',function(){s.parentNode.classList.toggle('big');});});
+          document.querySelectorAll('.shot').forEach(function(s){s.addEventListener('click',function(){s.parentNode.classList.toggle('big');spread(s);});});
           // On a narrow screen the broken-targets tables start folded: the documents come first.
           if(window.matchMedia&&window.matchMedia('(max-width:600px)').matches)document.querySelectorAll('details.fold').forEach(function(d){d.open=false;});
           read();apply();
