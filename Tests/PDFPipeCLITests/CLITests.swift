@@ -157,6 +157,23 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(committed.contains(rule.hint.dropFirst().prefix(20)), rule.id)
             XCTAssertTrue(committed.contains(rule.summary.dropFirst().prefix(20)), rule.id)
         }
+        // The reference's rules table says the same, row for row: every rule, its default, its details.
+        let reference = try String(contentsOfFile: Repo.root + "/docs/reference.md", encoding: .utf8)
+        let table = try XCTUnwrap(reference.components(separatedBy: "| id | default | when | how to fix |\n").last)
+        var rows: [String: [String]] = [:]
+        for line in table.split(separator: "\n").dropFirst() {
+            guard line.hasPrefix("|") else { break }
+            let cells = line.replacingOccurrences(of: "\\|", with: "¦").split(separator: "|").map {
+                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "¦", with: "|")
+            }
+            rows[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells
+        }
+        XCTAssertEqual(Set(rows.keys), Set(Rules.all.map(\.id)), "one row per rule in docs/reference.md")
+        for rule in Rules.all {
+            guard let cells = rows[rule.id], cells.count >= 3 else { continue }
+            XCTAssertTrue(cells[1].hasPrefix(rule.offByDefault ? "off" : rule.severity.rawValue), rule.id)
+            XCTAssertEqual(cells[2], rule.details, "\(rule.id): the table's 'when' and Rules.details differ")
+        }
         let cli = CapturedCLI()
         XCTAssertEqual(cli.run(["rules", "dest.name-not-found"]), .clean)
         XCTAssertEqual(cli.stdout, RulePages.page(Rules.rule("dest.name-not-found")!))

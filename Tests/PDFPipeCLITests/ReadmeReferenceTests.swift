@@ -183,7 +183,10 @@ final class ReadmeReferenceTests: XCTestCase {
         XCTAssertLessThanOrEqual(
             readmeLines.count, 400, "the README stays a newcomer's read; the reference is in docs/")
         let link = try NSRegularExpression(pattern: #"\]\(([^)\s]*)\)"#)
-        for doc in ["README.md", "docs/reference.md"] {
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Repo.root + "/docs/rules").sorted().map {
+            "docs/rules/" + $0
+        }
+        for doc in ["README.md", "docs/reference.md"] + pages {
             let text = try String(contentsOfFile: Repo.root + "/" + doc, encoding: .utf8)
             let folder = (doc as NSString).deletingLastPathComponent
             var checked = 0

@@ -72,6 +72,9 @@ public enum RulePages {
         var out = "# `\(rule.id)`\n\n"
         out += "Default: \(meaning(of: rule))\n\n"
         out += "## What it means\n\n\(capitalized(rule.summary)).\n\n"
+        if rule.details != rule.summary {
+            out += "## When it is reported\n\n\(capitalized(fromRulesFolder(rule.details))).\n\n"
+        }
         let fix =
             rule.hint.isEmpty
             ? "Nothing, if it is intended: the rule reports a fact (turn it on where the documents must not have it)"
@@ -89,6 +92,18 @@ public enum RulePages {
             "(`{\"rule\": \"\(rule.id)\", \"path\": \"legacy/**\", \"reason\": \"…\"}`); a baseline (`--baseline`) accepts today's findings.\n\n"
         out += "All rules: `pdfpipe rules`, or the table in [the reference](../reference.md#rules).\n"
         return out
+    }
+
+    /// The details' links are relative to docs/; the pages are one folder down.
+    static func fromRulesFolder(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let r = rest.range(of: "](") {
+            out += rest[..<r.upperBound]
+            rest = rest[r.upperBound...]
+            if !(rest.hasPrefix("http") || rest.hasPrefix("#") || rest.hasPrefix("../")) { out += "../" }
+        }
+        return out + rest
     }
 
     static func capitalized(_ s: String) -> String {

@@ -6,6 +6,8 @@ public struct Rule: Sendable {
     public var hint: String
     /// Off unless a pipeline turns it on under `rules` (inventory facts some audits want).
     public var offByDefault = false
+    /// When it is reported, case by case, and what viewers do (Markdown; `Rules.details`).
+    public var details: String { Rules.details[id] ?? summary }
 
     public init(id: String, severity: Severity, summary: String, hint: String, offByDefault: Bool = false) {
         self.id = id
