@@ -101,6 +101,8 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(
             dom.contains(
                 "<a href=\"#rule=dest.name-not-found\"><code class=\"rule\">dest.<wbr>name-not-found</code></a>"))
+        // (#32, 10) Each rule of the rules table links to its page.
+        XCTAssertTrue(html.contains("href=\"\(RulePages.baseURL)dest.name-not-found.md\""))
         // (#32, 4) The header's counts are the run's; the page says how many of them it shows.
         XCTAssertTrue(
             html.contains("<p class=\"capped\">This page shows "), "the cap is explained at the top")

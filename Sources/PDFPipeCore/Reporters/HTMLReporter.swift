@@ -95,7 +95,7 @@ public struct HTMLReporter: Reporter {
             ($0.value.severity, $0.value.findings, $1.key) > ($1.value.severity, $1.value.findings, $0.key)
         }) {
             body +=
-                "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\">\(ruleID(rule))</a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
+                "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\">\(ruleID(rule))</a> <a class=\"about\" href=\"\(h(RulePages.baseURL + rule + ".md"))\" title=\"what it means and how to fix it\">?</a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
         }
         body += "</table></section>\n"
         return body
@@ -416,7 +416,7 @@ public struct HTMLReporter: Reporter {
         .sev{font-weight:bold;width:5em}.error .sev,.error{color:#c00}.warning .sev,.warning{color:#b60}.note .sev,.note{color:#15c}
         .hint{color:#555;font-size:12px}.badge{font-size:12px;border:1px solid;border-radius:3px;padding:0 4px}.skipped{color:#888}
         .targets table,.new table{border-collapse:collapse}.targets td,.targets th,.new td,.new th{border-top:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}.target{word-break:break-all}
-        .fold summary{cursor:pointer}.fold summary h2{display:inline}code.rule{overflow-wrap:normal}.capped{background:#eef3fb;border:1px solid #c9d6ec;padding:6px 10px;margin:6px 0}
+        .about{font-size:11px;color:#888;text-decoration:none}.fold summary{cursor:pointer}.fold summary h2{display:inline}code.rule{overflow-wrap:normal}.capped{background:#eef3fb;border:1px solid #c9d6ec;padding:6px 10px;margin:6px 0}
         .suppressed{color:#666;font-size:13px}.baseline{margin:4px 0}.rules table,.index table{border-collapse:collapse}.rules td,.rules th,.index td,.index th{border-top:1px solid #eee;padding:2px 8px;text-align:left}
         .index td.error,.index td.warning,.index td.note{text-align:right}.clean,.more{color:#666}.path{word-break:break-all}
         td{overflow-wrap:anywhere}@media (min-width:601px){.findings td:nth-child(2){white-space:nowrap}}
