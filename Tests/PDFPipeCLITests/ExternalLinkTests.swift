@@ -646,7 +646,9 @@ final class ExternalLinkTests: XCTestCase {
         _ = try run(#"{"enabled": true, "allowPrivateAddresses": true, "hostIntervalSeconds": 0.25}"#)
         let times = try serverLog().dropFirst(before).compactMap { Double($0[3]) }.sorted()
         XCTAssertEqual(times.count, 4)
-        for (a, b) in zip(times, times.dropFirst()) { XCTAssertGreaterThanOrEqual(b - a, 0.24) }
+        // The client starts them 0.25 s apart; the server sees them when they arrive, which a loaded
+        // machine can delay one by one (#33, 7): the span of the four, with room for that.
+        XCTAssertGreaterThanOrEqual((times.last ?? 0) - (times.first ?? 0), 0.6, "\(times)")
 
         // The global limit holds across hosts: 3 at once over two host names.
         server?.terminate()

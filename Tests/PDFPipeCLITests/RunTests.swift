@@ -367,7 +367,6 @@ final class IsolationTests: XCTestCase {
         try Self.writePDF(
             folder + "/many-links.pdf",
             objects: [catalog, pages, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(links)] >>"])
-        try writeNestedForms(folder + "/nested-forms.pdf")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(
             to: URL(fileURLWithPath: folder + "/garbage.pdf"))
         let sample = try Data(contentsOf: URL(fileURLWithPath: Repo.root + "/samples/links-internal.pdf"))
@@ -380,13 +379,15 @@ final class IsolationTests: XCTestCase {
             // pdf.damaged says so.
             "deep-array.pdf": "ok", "deep-dict.pdf": "ok", "pagetree-loop.pdf": "ok", "parent-loop.pdf": "ok",
             "tree-loops.pdf": "ok",
-            "many-links.pdf": "ok", "nested-forms.pdf": "failed", "garbage.pdf": "failed", "truncated.pdf": "failed",
+            "many-links.pdf": "ok", "garbage.pdf": "failed", "truncated.pdf": "failed",
         ]
     }
 
     /// Stress: 240 copies of the samples and the hostile files above, through every stage that reads
     /// structure, text or pixels, isolated with a timeout. Every document is accounted for, nothing
     /// crashes, each copy of a sample gets the same findings, and the hostile files get theirs.
+    /// The timeout is only a hang guard (#33, 7: at 8 s, many-links.pdf timed out on a loaded
+    /// machine); a document that must time out is `testAHangingDocumentTimesOutAndTheBatchGoesOn`'s.
     func testAStressBatchWithHostileFilesIsFullyAccounted() throws {
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
@@ -404,7 +405,7 @@ final class IsolationTests: XCTestCase {
         try #"""
         {"stages": [{"use": "resolve-destinations"}, {"use": "validate-links", "with": {"gotor": true}},
                     {"use": "extract-text", "with": {"format": "json"}}, {"use": "thumbnails", "with": {"width": 40}}],
-         "timeoutSeconds": 8, "jobs": 2}
+         "timeoutSeconds": 300, "jobs": 2}
         """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let (status, peakKB) = try runMeasured(["run", dir + "/p.json", input, "--out", dir + "/out"])
         XCTAssertEqual(status, 1)
@@ -440,7 +441,6 @@ final class IsolationTests: XCTestCase {
             }
             return count
         }
-        XCTAssertEqual(rules("nested-forms.pdf"), ["pdf.timeout": 1])
         XCTAssertEqual(rules("garbage.pdf"), ["pdf.unreadable": 1])
         XCTAssertNotNil(rules("deep-dict.pdf")["pdf.damaged"], "\(rules("deep-dict.pdf"))")
         XCTAssertEqual(rules("truncated.pdf"), ["pdf.unreadable": 1])
