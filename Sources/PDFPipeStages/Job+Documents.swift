@@ -219,11 +219,13 @@ extension Job {
         let messages = all.filter {
             seen.insert($0).inserted && !(linksChecked && Self.isAboutLinks($0))
         }
+        // The hint names the library that said it (a MuPDF engine's notes are MuPDF's, #34, 6).
+        let hint = "the message comes from \(library); it often points at damaged or unusual structure"
         for m in messages.prefix(20) {
             report(
                 Finding(
                     rule: "pdf.parse-message",
-                    message: "\(library): \(m.trimmingCharacters(in: .whitespacesAndNewlines))"))
+                    message: "\(library): \(m.trimmingCharacters(in: .whitespacesAndNewlines))", hint: hint))
         }
         let more = max(0, messages.count - 20) + dropped
         if more > 0 {

@@ -1,9 +1,10 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
-import PDFPipeStages
 import TestSupport
 import XCTest
+
+@testable import PDFPipeStages
 
 final class ThumbnailsTests: XCTestCase {
     var out = ""
@@ -16,6 +17,35 @@ final class ThumbnailsTests: XCTestCase {
             #"{"stages": \#(stages)}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
         return Runner(pipeline: pipeline, outputDirectory: out, inputRoot: Samples.folder, jobs: 1).process(
             InputDocument(path: Samples.path(name), relativePath: name))
+    }
+
+    /// (#34, 4) Regression: `width: 200` gave 115×48 for a small page because upscale was off. The
+    /// box asked for is the size given (as every peer's -scale-to); `upscale: false` keeps the old way.
+    func testThumbnailsFitTheBoxAskedFor() throws {
+        func width(_ with: String) throws -> Int {
+            let r = try run("links-internal.pdf", #"[{"use": "thumbnails", "with": \#(with)}]"#)
+            let png = try Data(contentsOf: URL(fileURLWithPath: out + "/" + (r.artifacts.first?.path ?? "")))
+            // The PNG header's IHDR: width as a big-endian 32-bit number at byte 16.
+            return png.count > 24 ? png[16..<20].reduce(0) { $0 << 8 | Int($1) } : -1
+        }
+        XCTAssertEqual(try width(#"{"width": 2000, "incremental": false}"#), 2000)
+        XCTAssertLessThan(try width(#"{"width": 2000, "upscale": false, "incremental": false}"#), 2000)
+    }
+
+    /// (#34, 6) Regression: with the MuPDF engine, parse notes said "the message comes from
+    /// poppler". Each note's hint names the library that said it.
+    func testParseNotesNameTheirLibrary() {
+        var job = Job(
+            source: Samples.path("actions.pdf"), relativePath: "actions.pdf", outputDirectory: out,
+            inputRoot: Samples.folder)
+        job.reportPopplerMessages(["Syntax warning: something odd"], library: "MuPDF")
+        job.reportPopplerMessages(["Syntax warning: something else"])
+        XCTAssertEqual(
+            job.findings.map { "\($0.message) | \($0.hint ?? "")" },
+            [
+                "MuPDF: Syntax warning: something odd | the message comes from MuPDF; it often points at damaged or unusual structure",
+                "poppler: Syntax warning: something else | the message comes from poppler; it often points at damaged or unusual structure",
+            ])
     }
 
     /// (#32, 4) Regression: poppler's parse notes repeated the link findings ("Illegal annotation

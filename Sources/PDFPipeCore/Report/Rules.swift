@@ -58,8 +58,10 @@ public enum Rules {
             hint: "raise memoryLimitMB if the document is merely big"),
         Rule(
             id: "pdf.parse-message", severity: .note,
-            summary: "poppler reported a problem while reading the document",
-            hint: "the message comes from poppler; it often points at damaged or unusual structure"),
+            summary: "poppler (or the MuPDF engine) reported a problem while reading the document",
+            hint:
+                "the message comes from the library named at its start (poppler or MuPDF); it often points at damaged or unusual structure"
+        ),
         Rule(
             id: "pdf.page-mismatch", severity: .warning,
             summary: "qpdf and poppler disagree about the document's pages (count, size or label)",

@@ -24,7 +24,9 @@ public struct ThumbnailsStage: Stage {
                 "height", .integer(min: 0, max: 20_000), default: 0, "fit into this height in pixels (0: no limit)"),
             OptionSpec(
                 "dpi", .number(min: 0, max: 2400), default: 0, "render at this resolution instead of fitting (0: fit)"),
-            OptionSpec("upscale", .bool, default: false, "enlarge pages smaller than the box"),
+            OptionSpec(
+                "upscale", .bool, default: true,
+                "fit every page into the box, enlarging small ones (false: never larger than 1 px per point)"),
             OptionSpec("pages", .pages, default: "1", "pages to render ('1', '1-3', '2,5,last', 'all', 'last-2'…)"),
             OptionSpec(
                 "background", .choice(["white", "transparent"]), default: "white",
