@@ -32,6 +32,39 @@ final class ThumbnailsTests: XCTestCase {
         XCTAssertLessThan(try width(#"{"width": 2000, "upscale": false, "incremental": false}"#), 2000)
     }
 
+    /// (#34, 5) Regression: a JPX image poppler cannot decode (the page drawn without it) was only a
+    /// note. A page drawn with parts missing is a warning with its page, and an up-to-date skip
+    /// says it again.
+    func testAPageDrawnWithPartsMissingIsAWarningOnThatPage() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        let garbage = String(repeating: "jP  garbage-not-a-codestream ", count: 4)
+        let content = "q 100 0 0 100 50 50 cm /Im1 Do Q"
+        try TestPDF.write(
+            out + "/in/jpx.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>",
+                "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+                "<< /Type /XObject /Subtype /Image /Width 10 /Height 10 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /JPXDecode /Length \(garbage.utf8.count) >>\nstream\n\(garbage)\nendstream",
+            ])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "thumbnails", "with": {"width": 100}}]}"#, file: "t.json", catalog: StageTable.all,
+            formats: ["json"])
+        for pass in ["render", "up-to-date skip"] {
+            let r = Runner(pipeline: pipeline, outputDirectory: out + "/out", inputRoot: out + "/in", jobs: 1).process(
+                InputDocument(path: out + "/in/jpx.pdf", relativePath: "jpx.pdf"))
+            let incomplete = r.findings.filter { $0.rule == "page.render-incomplete" }
+            XCTAssertEqual(incomplete.map(\.page), [1], "\(pass): \(r.findings.map(\.message))")
+            XCTAssertEqual(incomplete.first?.severity, .warning)
+            XCTAssertTrue(
+                incomplete.first?.message.hasPrefix(
+                    "the page was drawn with parts missing: poppler could not decode an image or a stream (poppler: ")
+                    ?? false)
+            XCTAssertEqual(r.findings.filter { $0.rule == "pdf.parse-message" }, [], "said once, as the warning")
+            XCTAssertEqual(r.artifacts.count, 1, "the page is still drawn")
+        }
+    }
+
     /// (#34, 6) Regression: with the MuPDF engine, parse notes said "the message comes from
     /// poppler". Each note's hint names the library that said it.
     func testParseNotesNameTheirLibrary() {

@@ -324,6 +324,11 @@ public enum Rules {
             summary: "a form field's widget runs JavaScript (blocked by many viewers)",
             hint: "use plain form actions where one will do"),
         Rule(
+            id: "page.render-incomplete", severity: .warning,
+            summary:
+                "the page was drawn with parts missing: the engine could not decode an image or a stream on it (a JPX, JBIG2 or JPEG image, an unknown filter); viewers that can decode it show what the thumbnail lacks",
+            hint: "re-export the images in a common format (JPEG, Flate), or check the file for damage"),
+        Rule(
             id: "page.invalid-rotate", severity: .warning,
             summary: "a page's /Rotate is not a multiple of 90, so viewers ignore it",
             hint: "set /Rotate to 0, 90, 180 or 270"),

@@ -266,17 +266,30 @@ public struct ThumbnailsStage: Stage {
             helpers: pageWorkers > 0 ? nil : job.pageHelpers,
             offerFrom: 16, render)
         finish(
-            &job, plan: plan.map { ($0.0, $0.1) }, results: results.withLock { $0 }, messages: messages.flatMap { $0 },
+            &job, plan: plan.map { ($0.0, $0.1) }, results: results.withLock { $0 }, messages: messages,
             key: key, manifestPath: manifestPath, labels: labels)
     }
 
     /// Reports the rendered pages (a failed page is a finding), the contact sheet and the section,
     /// and writes the manifest when every page was rendered.
     func finish(
-        _ job: inout Job, plan: [(page: Int, file: String)], results: [Rendered], messages said: [String], key: String,
+        _ job: inout Job, plan: [(page: Int, file: String)], results: [Rendered], messages perPage: [[String]],
+        key: String,
         manifestPath: String, labels: [JSONValue]
     ) {
+        // A page whose messages say an image or a stream could not be decoded was drawn with
+        // parts missing: a warning on that page; the rest are the engine's parse notes.
+        var said: [String] = []
+        var incomplete: [(page: Int, messages: [String])] = []
+        for (k, m) in perPage.enumerated() where !m.isEmpty {
+            if k < plan.count, m.contains(where: Self.isMissingContent) {
+                incomplete.append((plan[k].page, m))
+            } else {
+                said += m
+            }
+        }
         job.reportPopplerMessages(said, library: library)
+        reportIncomplete(&job, incomplete)
         var failures = 0
         for (k, r) in results.enumerated() {
             if let e = r.error {
@@ -290,6 +303,12 @@ public struct ThumbnailsStage: Stage {
         }
         var manifest: [String: JSONValue] = ["key": .string(key)]
         if !said.isEmpty { manifest["messages"] = .array(said.prefix(200).map { .string($0) }) }
+        if !incomplete.isEmpty {
+            manifest["incomplete"] = .array(
+                incomplete.map {
+                    ["page": .int($0.page), "messages": .array($0.messages.prefix(20).map { .string($0) })]
+                })
+        }
         if contactSheet, let sheet = writeContactSheet(job, files: plan.map(\.file)) {
             job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
             manifest["contactSheet"] = .string(sheet)
@@ -382,7 +401,39 @@ public struct ThumbnailsStage: Stage {
         }
         // What poppler said while rendering them, said again: a skip reports what a render would.
         job.reportPopplerMessages(manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [], library: library)
+        reportIncomplete(
+            &job,
+            (manifest["incomplete"]?.arrayValue ?? []).compactMap { e in
+                e["page"]?.intValue.map { ($0, e["messages"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
+            })
         return true
+    }
+
+    /// Whether an engine's message says part of the page could not be drawn: an image or a stream
+    /// it could not decode (poppler: "Did no succeed opening JPX Stream", "Bad DCT header"; MuPDF:
+    /// "cannot decode jpx image").
+    static func isMissingContent(_ message: String) -> Bool {
+        let m = message.lowercased()
+        return [
+            "jpx", "jp2", "j2k", "jbig2", "dct", "jpeg", "ccitt", "image", "decoder", "decode", "unknown filter",
+            "compression",
+        ]
+        .contains { m.contains($0) }
+    }
+
+    /// `page.render-incomplete` for each page drawn with parts missing (the first message, and how
+    /// many more; the messages under `messages`).
+    func reportIncomplete(_ job: inout Job, _ pages: [(page: Int, messages: [String])]) {
+        for (page, messages) in pages {
+            let first = messages.first { Self.isMissingContent($0) } ?? messages.first ?? ""
+            var f = Finding(
+                rule: "page.render-incomplete", page: page,
+                message:
+                    "the page was drawn with parts missing: \(library) could not decode an image or a stream (\(library): \(first.trimmingCharacters(in: .whitespacesAndNewlines))\(messages.count > 1 ? "; \(messages.count - 1) more messages under messages" : ""))"
+            )
+            f.details["messages"] = .array(messages.prefix(20).map { .string($0) })
+            job.report(f)
+        }
     }
 
     /// The stage's section: counts, and where each link with findings lies on its thumbnail
