@@ -21,6 +21,10 @@ public struct PageGeometry: Sendable, Equatable {
     /// The bleed and art boxes (the crop box when absent; not inherited).
     public var bleedBox: PDFRect
     public var artBox: PDFRect
+    /// `/UserUnit`: the size of a unit in points (PDF 1.6; 1 when absent or not a positive number,
+    /// at most 75,000 as PDF 2.0 allows). MuPDF sizes pages by it; poppler does not, so the
+    /// thumbnails of the poppler engine apply it themselves (#34, 3).
+    public var userUnit: Double = 1
 
     /// A box by name: `crop`, `media`, `trim`, `bleed` or `art`.
     public func box(_ box: PageBox) -> PDFRect {
@@ -79,6 +83,7 @@ public struct PageGeometry: Sendable, Equatable {
         trimBox = page["TrimBox"]?.rectangle ?? cropBox
         bleedBox = page["BleedBox"]?.rectangle ?? cropBox
         artBox = page["ArtBox"]?.rectangle ?? cropBox
+        if let u = page["UserUnit"]?.number, u > 0, u <= 75_000 { userUnit = u }
     }
 
     public static func normalize(rotate: Int) -> Int {

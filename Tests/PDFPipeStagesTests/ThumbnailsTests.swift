@@ -32,6 +32,32 @@ final class ThumbnailsTests: XCTestCase {
         XCTAssertLessThan(try width(#"{"width": 2000, "upscale": false, "incremental": false}"#), 2000)
     }
 
+    /// (#34, 3) Regression: at a fixed dpi the poppler engine ignored the page's /UserUnit (MuPDF
+    /// and `mutool draw -r 72` give 500 × 250 for a 200 × 100 page with /UserUnit 2.5; poppler and
+    /// pdfpipe gave 200 × 100). The page's size is its units times /UserUnit, in either engine.
+    func testUserUnitSizesThePage() throws {
+        try FileManager.default.createDirectory(atPath: out + "/uu", withIntermediateDirectories: true)
+        try TestPDF.write(
+            out + "/uu/u.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /UserUnit 2.5 >>",
+            ])
+        func size(_ with: String) throws -> [Int] {
+            let pipeline = try Pipeline.parse(
+                #"{"stages": [{"use": "thumbnails", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all,
+                formats: ["json"])
+            let r = Runner(pipeline: pipeline, outputDirectory: out + "/o", inputRoot: out + "/uu", jobs: 1).process(
+                InputDocument(path: out + "/uu/u.pdf", relativePath: "u.pdf"))
+            let png = try Data(contentsOf: URL(fileURLWithPath: out + "/o/" + (r.artifacts.first?.path ?? "")))
+            return [16, 20].map { o in png[o..<o + 4].reduce(0) { $0 << 8 | Int($1) } }
+        }
+        XCTAssertEqual(try size(#"{"dpi": 72, "incremental": false}"#), [500, 250])
+        XCTAssertEqual(try size(#"{"dpi": 144, "incremental": false}"#), [1000, 500])
+        XCTAssertEqual(try size(#"{"width": 400, "upscale": false, "incremental": false}"#), [400, 200])
+        XCTAssertEqual(try size(#"{"width": 100, "incremental": false}"#), [100, 50])
+    }
+
     /// (#34, 5) Regression: a JPX image poppler cannot decode (the page drawn without it) was only a
     /// note. A page drawn with parts missing is a warning with its page, and an up-to-date skip
     /// says it again.

@@ -191,11 +191,14 @@ public struct ThumbnailsStage: Stage {
 
         let (marks, labelled) = overlay ? overlayMarks(job) : ([:], [])
         var geometries: [PageGeometry] = []
-        if overlay || box != .crop {
-            geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
+        // The poppler engine needs each page's /UserUnit (MuPDF applies it itself): the page
+        // tree is read whenever poppler renders, from pdfpipe's reader (or qpdf's).
+        if overlay || box != .crop || engine != .mupdf {
+            geometries = (try? job.objects()).map { PageTree.pages($0).map { PageGeometry(page: $0) } } ?? []
         }
         let geo = geometries
         let box = box
+        let userUnit = engine != .mupdf
         /// The part of the rendered (crop-box) page another page box covers, in pixels at scale 1.
         @Sendable func region(_ pageNumber: Int) -> PixelRect? {
             guard box != .crop, pageNumber - 1 < geo.count else { return nil }
@@ -236,14 +239,18 @@ public struct ThumbnailsStage: Stage {
             }
             // Another page box: the part of the rendered (crop-box) page it covers.
             let region = region(pageNumber)
-            let (w, h) = region.map { ($0.width, $0.height) } ?? page.size
-            let s = scale(width: w, height: h)
+            let (w0, h0) = region.map { ($0.width, $0.height) } ?? page.size
+            // Sizes in the page's own units as MuPDF gives them: poppler's times /UserUnit. A
+            // point of the page's space is `pageUnit` such units (the overlay's scale).
+            let pageUnit = pageNumber - 1 < geo.count ? geo[pageNumber - 1].userUnit : 1
+            let unit = userUnit ? pageUnit : 1
+            let s = scale(width: w0 * unit, height: h0 * unit)
             do throws(BridgeError) {
                 let image = try page.render(
-                    scale: s, transparent: transparent, annotations: annotations,
+                    scale: s * unit, transparent: transparent, annotations: annotations,
                     region: region.map { ($0.x, $0.y, $0.width, $0.height) })
                 if pageNumber - 1 < geo.count {
-                    Self.draw(pageMarks, on: image, page: geo[pageNumber - 1], region: region, scale: s)
+                    Self.draw(pageMarks, on: image, page: geo[pageNumber - 1], region: region, scale: s * pageUnit)
                 }
                 let target = outputDirectory + "/" + relative
                 let dir = Paths.parent(target)
