@@ -191,14 +191,13 @@ public struct ThumbnailsStage: Stage {
 
         let (marks, labelled) = overlay ? overlayMarks(job) : ([:], [])
         var geometries: [PageGeometry] = []
-        // The poppler engine needs each page's /UserUnit (MuPDF applies it itself): the page
-        // tree is read whenever poppler renders, from pdfpipe's reader (or qpdf's).
-        if overlay || box != .crop || engine != .mupdf {
-            geometries = (try? job.objects()).map { PageTree.pages($0).map { PageGeometry(page: $0) } } ?? []
+        if overlay || box != .crop {
+            geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
         }
         let geo = geometries
         let box = box
-        let userUnit = engine != .mupdf
+        // Each page's /UserUnit for the poppler engine (MuPDF applies it itself).
+        let units = engine == .mupdf ? [] : geometries.isEmpty ? Self.userUnits(job) : geometries.map(\.userUnit)
         /// The part of the rendered (crop-box) page another page box covers, in pixels at scale 1.
         @Sendable func region(_ pageNumber: Int) -> PixelRect? {
             guard box != .crop, pageNumber - 1 < geo.count else { return nil }
@@ -243,7 +242,7 @@ public struct ThumbnailsStage: Stage {
             // Sizes in the page's own units as MuPDF gives them: poppler's times /UserUnit. A
             // point of the page's space is `pageUnit` such units (the overlay's scale).
             let pageUnit = pageNumber - 1 < geo.count ? geo[pageNumber - 1].userUnit : 1
-            let unit = userUnit ? pageUnit : 1
+            let unit = pageNumber - 1 < units.count ? units[pageNumber - 1] : 1
             let s = scale(width: w0 * unit, height: h0 * unit)
             do throws(BridgeError) {
                 let image = try page.render(
@@ -414,6 +413,16 @@ public struct ThumbnailsStage: Stage {
                 e["page"]?.intValue.map { ($0, e["messages"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
             })
         return true
+    }
+
+    /// Each page's /UserUnit, read without side effects (no finding, no qpdf): from the object
+    /// source a stage before opened, else pdfpipe's reader on its own. When neither reads the
+    /// file, none: poppler's own sizes, as pdftocairo gives them.
+    static func userUnits(_ job: Job) -> [Double] {
+        let source: (any ObjectSource)? =
+            job.resources.existing(ObjectSourceBox.self)?.source ?? (try? PDFReader(path: job.workingFile))
+        guard let source else { return [] }
+        return PageTree.pages(source).map { PageGeometry(page: $0).userUnit }
     }
 
     /// Whether an engine's message says part of the page could not be drawn: an image or a stream
