@@ -232,13 +232,7 @@ final class CIReportTests: XCTestCase {
             text = text.replacingOccurrences(
                 of: "href=\"" + Paths.link(from: Paths.standardize(out), to: Repo.root + "/samples"),
                 with: "href=\"{repo}/samples")
-            let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/link-audit-" + name
-            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
-                try text.write(toFile: golden, atomically: true, encoding: .utf8)
-            }
-            XCTAssertTrue(
-                text == (try String(contentsOfFile: golden, encoding: .utf8)),
-                "\(name) differs from its golden file; re-record with RECORD_SNAPSHOTS=1 and review the diff")
+            try Golden.check(text, against: Repo.root + "/Tests/PDFPipeCLITests/Golden/link-audit-" + name, name: name)
         }
     }
 
@@ -289,13 +283,7 @@ final class CIReportTests: XCTestCase {
                 name == "report.json"
                 ? JSONWriter.pretty(report) : try String(contentsOfFile: out + "/gate/" + name, encoding: .utf8)
             text = text.replacingOccurrences(of: #"time="[0-9.]+""#, with: #"time="0""#, options: .regularExpression)
-            let golden = Repo.root + "/Tests/PDFPipeCLITests/Golden/gate-" + name
-            if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
-                try text.write(toFile: golden, atomically: true, encoding: .utf8)
-            }
-            XCTAssertTrue(
-                text == (try String(contentsOfFile: golden, encoding: .utf8)),
-                "\(name) differs from its golden file; re-record with RECORD_SNAPSHOTS=1 and review the diff")
+            try Golden.check(text, against: Repo.root + "/Tests/PDFPipeCLITests/Golden/gate-" + name, name: name)
         }
     }
 
