@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Fidelity of pdfpipe's thumbnails and text beside each engine's own tool and PDFium (#34, 7).
+
+    python3 bench/fidelity.py REPORT.json OUT_DIR ROOT
+
+REPORT.json is a pdfpipe run of thumbnails (page 1, 200 px wide) and extract-text (txt) over the
+documents under ROOT, written to OUT_DIR. For each document: the thumbnail's size and mean absolute
+pixel difference (0-255, over the RGB channels) against `pdftocairo -cropbox -scale-to-x 200 -scale-to-y -1` and
+PDFium (pypdfium2, crop box, the same width); the text's word-multiset similarity (shared words over
+the larger count) against `pdftotext` and PDFium. Prints the distributions and every document whose
+text similarity to pdftotext is below 0.95. Run by bench/fidelity.sh (which makes the report).
+"""
+import collections, json, os, subprocess, sys, tempfile
+
+import pypdfium2 as pdfium
+from PIL import Image, ImageChops, ImageStat
+
+
+def words(text):
+    return collections.Counter(text.split())
+
+
+def similarity(a, b):
+    na, nb = sum(a.values()), sum(b.values())
+    if na == 0 and nb == 0:
+        return 1.0
+    return sum((a & b).values()) / max(na, nb)
+
+
+def mad(a, b):
+    """Mean absolute difference over RGB, on the common area (sizes may differ by a pixel)."""
+    a, b = a.convert("RGB"), b.convert("RGB")
+    w, h = min(a.width, b.width), min(a.height, b.height)
+    if w == 0 or h == 0:
+        return None
+    d = ImageChops.difference(a.crop((0, 0, w, h)), b.crop((0, 0, w, h)))
+    return sum(ImageStat.Stat(d).mean) / 3
+
+
+def pct(values, p):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))] if v else float("nan")
+
+
+def main():
+    report, out, root = sys.argv[1], sys.argv[2], sys.argv[3]
+    docs = json.load(open(report))["documents"]
+    tmp = tempfile.mkdtemp()
+    rows = []
+    for d in docs:
+        path = os.path.join(root, d["path"])
+        arts = {a["kind"]: a["path"] for a in d.get("artifacts", [])}
+        row = {"path": d["path"], "status": d["status"]}
+        thumb = arts.get("thumbnail")
+        text = arts.get("text")
+        try:
+            pdf = pdfium.PdfDocument(path)
+            page = pdf[0]
+            l, b, r, t = page.get_cropbox()
+            width = abs(r - l) if page.get_rotation() % 180 == 0 else abs(t - b)
+            pimg = page.render(scale=200 / width, crop=(0, 0, 0, 0)).to_pil() if width > 0 else None
+            ptext = "".join(pdf[i].get_textpage().get_text_range() + "\n" for i in range(len(pdf)))
+        except Exception as e:  # PDFium cannot open it (encrypted, damaged): no opinion
+            pimg, ptext, row["pdfium"] = None, None, str(e)[:60]
+        subprocess.run(["pdftocairo", "-png", "-f", "1", "-l", "1", "-cropbox", "-scale-to-x", "200", "-scale-to-y", "-1", "-singlefile",
+                        path, tmp + "/c"], capture_output=True)
+        cimg = Image.open(tmp + "/c.png") if os.path.exists(tmp + "/c.png") else None
+        ctext = subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True).stdout.decode(
+            "utf-8", "replace")
+        if os.path.exists(tmp + "/c.png"):
+            os.remove(tmp + "/c.png")
+        if thumb:
+            img = Image.open(os.path.join(out, thumb))
+            row["size"] = img.size
+            if cimg:
+                row["sizeTool"] = cimg.size
+                row["madTool"] = mad(img, cimg)
+            if pimg:
+                row["sizePdfium"] = pimg.size
+                row["madPdfium"] = mad(img, pimg)
+        if text:
+            mine = words(open(os.path.join(out, text), encoding="utf-8", errors="replace").read())
+            row["words"] = sum(mine.values())
+            row["textTool"] = similarity(mine, words(ctext))
+            if ptext is not None:
+                row["textPdfium"] = similarity(mine, words(ptext))
+        rows.append(row)
+
+    def dist(key):
+        v = [r[key] for r in rows if r.get(key) is not None]
+        return "n=%d p50=%.3f p10=%.3f p1=%.3f min=%.3f" % (
+            len(v), pct(v, 50), pct(v, 10), pct(v, 1), min(v)) if v else "n=0"
+
+    def dist_up(key):
+        v = [r[key] for r in rows if r.get(key) is not None]
+        return "n=%d mean=%.2f p50=%.2f p90=%.2f p99=%.2f max=%.2f" % (
+            len(v), sum(v) / len(v), pct(v, 50), pct(v, 90), pct(v, 99), max(v)) if v else "n=0"
+
+    sized = [r for r in rows if "sizeTool" in r]
+    print("documents: %d (%d with a thumbnail, %d with text)" % (
+        len(rows), sum("size" in r for r in rows), sum("words" in r for r in rows)))
+    near = lambda a, b: abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+    print("thumbnail size within 1 px of pdftocairo's: %d of %d; of PDFium's: %d of %d" % (
+        sum(near(r["size"], r["sizeTool"]) for r in sized), len(sized),
+        sum(near(r["size"], r["sizePdfium"]) for r in rows if "sizePdfium" in r), sum("sizePdfium" in r for r in rows)))
+    print("thumbnail size = pdftocairo's: %d of %d; = PDFium's: %d of %d" % (
+        sum(r["size"] == r["sizeTool"] for r in sized), len(sized),
+        sum(r["size"] == r["sizePdfium"] for r in rows if "sizePdfium" in r), sum("sizePdfium" in r for r in rows)))
+    print("thumbnail MAD vs pdftocairo (0-255):", dist_up("madTool"))
+    print("thumbnail MAD vs PDFium (0-255):   ", dist_up("madPdfium"))
+    print("text similarity vs pdftotext:", dist("textTool"))
+    print("text similarity vs PDFium:   ", dist("textPdfium"))
+    low = sorted((r for r in rows if r.get("textTool", 1) < 0.95), key=lambda r: r["textTool"])
+    print("\n%d documents below 0.95 against pdftotext:" % len(low))
+    for r in low:
+        print("  %.3f (PDFium %s, %d words) %s" % (
+            r["textTool"], "%.3f" % r["textPdfium"] if "textPdfium" in r else "-", r.get("words", 0), r["path"]))
+
+
+if __name__ == "__main__":
+    main()
