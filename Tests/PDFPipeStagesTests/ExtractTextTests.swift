@@ -209,5 +209,9 @@ final class TextAssemblerTests: XCTestCase {
         // A word hyphenated at the line end is joined, as pdftotext does.
         XCTAssertEqual(assembled([("indepen-", 72, 100), ("dently", 72, 114)]), "independently")
         XCTAssertEqual(assembled([("a -", 72, 100), ("b", 72, 114)]), "a -\nb", "a lone hyphen is no word split")
+        // (#34, 7: bench/fidelity.sh found groff's footer joined as "-2Page two.") A page number
+        // between hyphens is no split word; nor is a hyphen before a capital.
+        XCTAssertEqual(assembled([("-2-", 72, 100), ("Page two.", 72, 114)]), "-2-\nPage two.")
+        XCTAssertEqual(assembled([("Jean-", 72, 100), ("Pierre", 72, 114)]), "Jean-\nPierre")
     }
 }

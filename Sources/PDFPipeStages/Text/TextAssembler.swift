@@ -28,7 +28,8 @@ public enum TextAssembler {
     }
 
     /// Joins words hyphenated at a line end ("indepen-\ndently" reads "independently"), as
-    /// pdftotext does: a hyphen ending a line that goes on with text is dropped with the break.
+    /// pdftotext does: a hyphen between a letter ending a line and a lower-case letter starting
+    /// the next is dropped with the break.
     static func dehyphenate(_ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> ([Unicode.Scalar], [PDFRect]) {
         var outText: [Unicode.Scalar] = []
         var outBoxes: [PDFRect] = []
@@ -36,8 +37,11 @@ public enum TextAssembler {
         outBoxes.reserveCapacity(text.count)
         var i = 0
         while i < text.count {
-            if text[i] == "-", i > 0, i + 2 < text.count, !isSpace(text[i - 1]), text[i + 1] == "\n",
-                !isSpace(text[i + 2])
+            // A word split at the line end: a letter before the hyphen and a lower-case letter
+            // after the break ("indepen-\ndently"); a page number "-2-" before the next line's
+            // "Page two." is no word (groff's footers), nor is "x-\nAxis" a split word for sure.
+            if text[i] == "-", i > 0, i + 2 < text.count, text[i - 1].properties.isAlphabetic, text[i + 1] == "\n",
+                text[i + 2].properties.isLowercase
             {
                 i += 2
                 continue
