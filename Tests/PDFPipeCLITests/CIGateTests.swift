@@ -34,6 +34,16 @@ final class CIGateTests: XCTestCase {
 
     func report(_ path: String) throws -> JSONValue { try Repo.stableReport(dir + "/" + path) }
 
+    /// Shard K of N of the link audit over docs/, compared with b.json, into `out`: it passes
+    /// (`--fail-on never`; the merge is the gate).
+    func runShard(_ k: Int, of n: Int, into out: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(
+            run([
+                "run", linkAudit, "docs", "--offline", "--shard", "\(k)/\(n)", "--out", out, "--quiet", "--fail-on",
+                "never", "--baseline", "b.json",
+            ]).0, .clean, file: file, line: line)
+    }
+
     func findings(_ report: JSONValue, _ key: String = "findings") -> [JSONValue] {
         (report["documents"]?.arrayValue ?? []).flatMap { $0[key]?.arrayValue ?? [] }
     }
@@ -246,11 +256,7 @@ final class CIGateTests: XCTestCase {
 
         // Shards cannot tell; the merge can (from --baseline, or the file the shards name).
         for k in 1...2 {
-            XCTAssertEqual(
-                run([
-                    "run", linkAudit, "docs", "--offline", "--shard", "\(k)/2", "--out", "s/\(k)", "--quiet",
-                    "--fail-on", "never", "--baseline", "b.json",
-                ]).0, .clean)
+            runShard(k, of: 2, into: "s/\(k)")
             XCTAssertNil(try report("s/\(k)/report.json")["removedSinceBaseline"])
         }
         XCTAssertEqual(run(["merge", "s", "--out", "m", "--quiet"]).0, .clean)
@@ -299,13 +305,7 @@ final class CIGateTests: XCTestCase {
         XCTAssertEqual(run(["baseline", "first/report.json", "--out", "b.json"]).0, .clean)
         try writeDocument("docs/d1.pdf", brokenNames: ["b"])
         try writeDocument("docs/d9.pdf", brokenNames: ["new"])
-        for k in 1...2 {
-            XCTAssertEqual(
-                run([
-                    "run", linkAudit, "docs", "--offline", "--shard", "\(k)/2", "--out", "s\(k)", "--quiet",
-                    "--fail-on", "never", "--baseline", "b.json",
-                ]).0, .clean)
-        }
+        for k in 1...2 { runShard(k, of: 2, into: "s\(k)") }
         XCTAssertEqual(run(["merge", "s1/report.json", "s2/report.json", "--out", "m", "--quiet"]).0, .findings)
         let merged = try report("m/report.json")
         XCTAssertEqual(merged["baseline"], ["file": "b.json", "ratchet": false, "new": 1, "unchanged": 5, "fixed": 1])
