@@ -139,15 +139,18 @@ int pp_mu_render(
 }
 
 int pp_mu_text(
-    pp_mu *m, pp_mu_page *p, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen) {
+    pp_mu *m, pp_mu_page *p, int layer, uint32_t **chars, double **boxes, size_t *count, int *images, char *err,
+    size_t errlen) {
     fz_context *ctx = m->ctx;
     fz_page *page = (fz_page *)p;
     fz_stext_page *text = NULL;
+    fz_device *dev = NULL;
     uint32_t *cs = NULL;
     double *bs = NULL;
     size_t n = 0, cap = 0;
     int ok = 1, nimages = 0;
     fz_var(text);
+    fz_var(dev);
     fz_var(cs);
     fz_var(bs);
     fz_var(n);
@@ -157,7 +160,16 @@ int pp_mu_text(
         fz_rect b = fz_bound_page(ctx, page);
         fz_stext_options options = { 0 };
         options.flags = images ? FZ_STEXT_PRESERVE_IMAGES : 0;
-        text = fz_new_stext_page_from_page(ctx, page, &options);
+        // As fz_new_stext_page_from_page (which runs the content only), with the layer asked for.
+        text = fz_new_stext_page(ctx, b);
+        dev = fz_new_stext_device(ctx, text, &options);
+        if (layer == 0) {
+            fz_run_page_contents(ctx, page, dev, fz_identity, NULL);
+        } else {
+            fz_run_page_annots(ctx, page, dev, fz_identity, NULL);
+            fz_run_page_widgets(ctx, page, dev, fz_identity, NULL);
+        }
+        fz_close_device(ctx, dev);
         for (fz_stext_block *block = text->first_block; block; block = block->next) {
             if (block->type == FZ_STEXT_BLOCK_IMAGE) { nimages++; continue; }
             if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
@@ -189,7 +201,10 @@ int pp_mu_text(
             }
         }
     }
-    fz_always(ctx) { fz_drop_stext_page(ctx, text); }
+    fz_always(ctx) {
+        fz_drop_device(ctx, dev);
+        fz_drop_stext_page(ctx, text);
+    }
     fz_catch(ctx) {
         pp_mu_set_err(err, errlen, fz_caught_message(ctx));
         free(cs);
@@ -241,8 +256,9 @@ int pp_mu_render(
     return 0;
 }
 int pp_mu_text(
-    pp_mu *m, pp_mu_page *page, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen) {
-    (void)m; (void)page; (void)err; (void)errlen;
+    pp_mu *m, pp_mu_page *page, int layer, uint32_t **chars, double **boxes, size_t *count, int *images, char *err,
+    size_t errlen) {
+    (void)m; (void)page; (void)layer; (void)err; (void)errlen;
     *chars = NULL; *boxes = NULL; *count = 0;
     if (images) *images = 0;
     return 0;

@@ -48,6 +48,9 @@ public protocol EnginePage {
     /// pixel space of a rendering at scale 1); throws when the engine cannot read the page's text
     /// (which is not the same as a page without text).
     func textAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])
+    /// The text the page's annotations and form fields draw, as `textAndLayout` gives the content's;
+    /// nil when the engine reads it per document instead (poppler: `AnnotationLayer`).
+    func annotationTextAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])?
     /// The number of images the page draws.
     var imageCount: Int { get }
 }
@@ -61,6 +64,9 @@ extension PopplerFilePage: EnginePage {
     public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         (Array(text.unicodeScalars), textLayout)
     }
+
+    /// poppler-glib reads no annotation text of a page: `AnnotationLayer` reads a document's.
+    public func annotationTextAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect])? { nil }
 }
 
 /// A document read by MuPDF (its own context: one thread), closed in `deinit`.
@@ -143,9 +149,18 @@ public final class MuPDFPage: EnginePage {
         return (text, boxes)
     }
 
+    /// What `fz_run_page_annots` and `fz_run_page_widgets` draw (what the content does not).
+    public func annotationTextAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])? {
+        let (text, boxes, _, error) = read(images: false, layer: 1)
+        if let error { throw .mupdf(message: error) }
+        return (text, boxes)
+    }
+
     public var imageCount: Int { read(images: true).images }
 
-    func read(images: Bool) -> (text: [Unicode.Scalar], boxes: [PDFRect], images: Int, error: String?) {
+    func read(images: Bool, layer: Int32 = 0) -> (
+        text: [Unicode.Scalar], boxes: [PDFRect], images: Int, error: String?
+    ) {
         var chars: UnsafeMutablePointer<UInt32>?
         var boxes: UnsafeMutablePointer<Double>?
         var count = 0
@@ -153,8 +168,8 @@ public final class MuPDFPage: EnginePage {
         var err = [CChar](repeating: 0, count: 256)
         let ok =
             images
-            ? pp_mu_text(document.handle, page, &chars, &boxes, &count, &n, &err, err.count)
-            : pp_mu_text(document.handle, page, &chars, &boxes, &count, nil, &err, err.count)
+            ? pp_mu_text(document.handle, page, layer, &chars, &boxes, &count, &n, &err, err.count)
+            : pp_mu_text(document.handle, page, layer, &chars, &boxes, &count, nil, &err, err.count)
         guard ok != 0 else {
             let message = MuPDFFile.message(err)
             return ([], [], 0, message.isEmpty ? "MuPDF cannot read the page's text" : message)

@@ -21,17 +21,36 @@ public final class PopplerFile {
         defer { g_free(uri) }
         let sink = log
         let opened: OpaquePointer? = sink.capture { poppler_document_new_from_file(uri, password, &error) }
-        guard let opened else {
+        doc = try Self.opened(opened, error, what: path)
+        self.path = path
+    }
+
+    /// Opens a document held in memory (a copy pdfpipe made); `name` stands for it in messages.
+    /// The corresponding C function is `poppler_document_new_from_bytes` (which keeps its own copy).
+    public init(bytes: [UInt8], name: String) throws(BridgeError) {
+        var error: UnsafeMutablePointer<GError>?
+        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(data) }
+        let sink = log
+        let opened: OpaquePointer? = sink.capture { poppler_document_new_from_bytes(data, nil, &error) }
+        doc = try Self.opened(opened, error, what: name)
+        path = name
+    }
+
+    /// The document poppler opened, or the error it gave.
+    private static func opened(_ document: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?, what: String)
+        throws(BridgeError) -> OpaquePointer
+    {
+        guard let document else {
             let code = error?.pointee.code ?? 0
             let isPassword =
                 error != nil && error!.pointee.domain == poppler_error_quark()
                 && code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue)
-            let message = Self.take(error) ?? "cannot open \(path)"
+            let message = Self.take(error) ?? "cannot open \(what)"
             if isPassword { throw .passwordRequired(library: "poppler", message: message) }
             throw .poppler(message: message)
         }
-        doc = opened
-        self.path = path
+        return document
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(doc)) }

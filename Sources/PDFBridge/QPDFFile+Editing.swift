@@ -49,6 +49,15 @@ extension QPDFFile {
         return makeIndirect(QPDFObject(file: self, handle: s))
     }
 
+    /// Takes a page out of the page tree (its objects stay, unreferenced, and are not written).
+    /// The corresponding C function is `qpdf_remove_page`.
+    public func removePage(_ page: QPDFObject) throws(BridgeError) {
+        if qpdf_remove_page(q, page.handle) & QPDF_ERRORS != 0 {
+            let e = takeError()
+            throw .qpdf(message: e?.text ?? "cannot remove a page", code: e?.kind ?? .pages)
+        }
+    }
+
     /// Adds a page (a page dictionary of this file) first or last.
     /// The corresponding C function is `qpdf_add_page`.
     public func addPage(_ page: QPDFObject, first: Bool) throws(BridgeError) {
@@ -62,6 +71,9 @@ extension QPDFFile {
 extension QPDFObject {
     /// Sets a dictionary entry. The corresponding C function is `qpdf_oh_replace_key`.
     public func set(_ key: String, _ value: QPDFObject) { qpdf_oh_replace_key(q, handle, "/" + key, value.handle) }
+
+    /// Removes a dictionary entry. The corresponding C function is `qpdf_oh_remove_key`.
+    public func remove(_ key: String) { qpdf_oh_remove_key(q, handle, "/" + key) }
 
     /// Appends to an array. The corresponding C function is `qpdf_oh_append_item`.
     public func append(_ item: QPDFObject) { qpdf_oh_append_item(q, handle, item.handle) }

@@ -50,8 +50,23 @@ extension QPDFFile {
         _ = takeWarnings()
     }
 
-    private func failure(_ fallback: String) -> BridgeError {
+    fileprivate func failure(_ fallback: String) -> BridgeError {
         let e = takeError()
         return .qpdf(message: e?.text ?? fallback, code: e?.kind ?? .system)
+    }
+}
+
+extension QPDFFile {
+    /// The document written to memory, decrypted (for a copy pdfpipe reads back at once, never
+    /// stored). The corresponding C functions are `qpdf_init_write_memory`, `qpdf_write` and
+    /// `qpdf_get_buffer`.
+    public func writtenToMemory() throws(BridgeError) -> [UInt8] {
+        if qpdf_init_write_memory(q) & QPDF_ERRORS != 0 { throw failure("cannot write the document to memory") }
+        qpdf_set_preserve_encryption(q, QPDF_FALSE)
+        if qpdf_write(q) & QPDF_ERRORS != 0 { throw failure("cannot write the document to memory") }
+        _ = takeWarnings()
+        let n = qpdf_get_buffer_length(q)
+        guard n > 0, let p = qpdf_get_buffer(q) else { throw .qpdf(message: "qpdf wrote nothing", code: .system) }
+        return Array(UnsafeBufferPointer(start: p, count: n))
     }
 }

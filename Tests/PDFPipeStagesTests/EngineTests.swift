@@ -119,7 +119,9 @@ final class EngineTests: XCTestCase {
         }
         var compared = 0
         for name in Samples.readable where name != "encrypted-owner.pdf" {
-            let r = try run(name, #"[{"use": "extract-text", "with": {"engine": "mupdf"}}]"#, folder: "m")
+            // The content's text: pdftotext leaves out the fields MuPDF makes appearances for.
+            let r = try run(
+                name, #"[{"use": "extract-text", "with": {"engine": "mupdf", "annotations": false}}]"#, folder: "m")
             guard let file = r.artifacts.first(where: { $0.kind == "text" })?.path else { continue }
             let ours = words(try String(contentsOfFile: out + "/m/" + file, encoding: .utf8))
             let ref = words(
@@ -132,6 +134,38 @@ final class EngineTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(similarity, 0.98, "\(name): word similarity with pdftotext")
         }
         XCTAssertGreaterThan(compared, 10)
+    }
+
+    /// (#34, 1, 2) The text annotations draw, and scripts word assembly must know (Chinese set
+    /// apart, kerning, vertical writing), as `mutool draw -F txt` (MuPDF's own tool) reads them: the
+    /// same words, the fields MuPDF makes appearances for included; the hidden note left out.
+    func testAnnotationAndScriptTextAgreeWithMutool() throws {
+        try requireMuPDF()
+        let mutool = "/usr/bin/mutool"
+        guard FileManager.default.isExecutableFile(atPath: mutool) else {
+            throw Prerequisite.missing("mutool (apt-get install mupdf-tools: scripts/setup.sh --mupdf)")
+        }
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        try TestPDF.write(out + "/in/form.pdf", objects: AnnotationTextPDF.objects())
+        try TestPDF.write(out + "/in/scripts.pdf", objects: ScriptTextPDF.objects())
+        try FileManager.default.copyItem(atPath: Samples.path("inventory.pdf"), toPath: out + "/in/inventory.pdf")
+        for name in ["form.pdf", "inventory.pdf", "scripts.pdf"] {
+            let r = try run(
+                name, #"[{"use": "extract-text", "with": {"engine": "mupdf"}}]"#, root: out + "/in", folder: "m")
+            XCTAssertEqual(r.status, .ok, name)
+            let ours = try String(
+                contentsOfFile: out + "/m/text/" + name.replacingOccurrences(of: ".pdf", with: ".txt"), encoding: .utf8)
+            let theirs = try ExternalTool.run(mutool, ["draw", "-F", "txt", out + "/in/" + name], mergingErrors: false)
+                .output
+            // mutool prints the control character MuPDF reads for ZapfDingbats' check mark
+            // (U+0014); pdfpipe leaves control characters out.
+            func words(_ s: String) -> [String] {
+                s.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" }.map(String.init).joined()
+                    .split(whereSeparator: { $0.isWhitespace }).map(String.init).sorted()
+            }
+            XCTAssertEqual(words(ours), words(theirs), name)
+            XCTAssertFalse(ours.contains(AnnotationTextPDF.hiddenWord), name)
+        }
     }
 
     /// Word boxes in the JSON output: the same words as poppler's, boxes within 1.5 points; search

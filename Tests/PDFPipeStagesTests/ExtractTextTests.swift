@@ -135,6 +135,154 @@ final class ExtractTextTests: XCTestCase {
         }
     }
 
+    /// Runs extract-text on the annotation fixture (#34, 1) written to the output folder.
+    func runForm(_ with: String, needAppearances: Bool = false) throws -> (DocumentResult, String) {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        let path = out + "/in/form.pdf"
+        try TestPDF.write(path, objects: AnnotationTextPDF.objects(needAppearances: needAppearances))
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "extract-text", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all,
+            formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
+            InputDocument(path: path, relativePath: "form.pdf"))
+        return (r, path)
+    }
+
+    /// Text that annotations draw (form-field values, a check mark, a FreeText note, a stamp, a
+    /// signature's appearance) is read where it sits, as pdftotext reads it; a hidden note is not.
+    func testTextDrawnByAnnotations() throws {
+        let (r, path) = try runForm(#"{"format": "txt", "search": ["Lovelace"]}"#)
+        XCTAssertEqual(r.status, .ok)
+        let text = try String(contentsOfFile: out + "/text/form.txt", encoding: .utf8)
+        XCTAssertEqual(
+            text,
+            """
+            Application form
+            Name: Ada Lovelace \u{2714}
+            Comments follow below.
+            Please reply by Friday
+            APPROVED
+            Digitally signed by Ada
+            End of form.
+            \u{0C}Page two has one field.
+            Springfield
+            \u{0C}
+            """)
+        // The second opinion: pdftotext draws the annotations too (the same words, the same order).
+        let theirs = try ExternalTool.run("/usr/bin/pdftotext", [path, "-"], mergingErrors: false).output
+        XCTAssertEqual(words(text), words(theirs))
+        XCTAssertFalse(theirs.contains(AnnotationTextPDF.hiddenWord))
+        // A search finds a filled-in value.
+        XCTAssertEqual(r.findings.map(\.rule), ["text.match"])
+        XCTAssertEqual(r.findings.first?.page, 1)
+        XCTAssertEqual(r.sections["text"]?["pagesWithText"], 2)
+
+        // Left out on request: the content's text alone.
+        _ = try runForm(#"{"format": "txt", "annotations": false}"#)
+        let content = try String(contentsOfFile: out + "/text/form.txt", encoding: .utf8)
+        XCTAssertEqual(
+            content,
+            "Application form\nName:\nComments follow below.\nEnd of form.\n\u{0C}Page two has one field.\n\u{0C}")
+    }
+
+    /// A form that asks viewers to make its fields' appearances (/NeedAppearances) shows its values.
+    func testFieldValuesOfAFormThatAsksForAppearances() throws {
+        _ = try runForm(#"{"format": "txt"}"#, needAppearances: true)
+        let text = try String(contentsOfFile: out + "/text/form.txt", encoding: .utf8)
+        XCTAssertTrue(text.contains("Name: Ada Lovelace"), text)
+        XCTAssertTrue(text.contains("Springfield"), text)
+        // pdftotext shows the same values. (poppler also remakes the check box and the unsigned
+        // signature, which qpdf's appearances leave as they are: a check mark and the signature's
+        // own text; PDF 32000-1 asks viewers to make the appearances, not how they look.)
+        let theirs = try ExternalTool.run("/usr/bin/pdftotext", [out + "/in/form.pdf", "-"], mergingErrors: false)
+            .output
+        XCTAssertTrue(theirs.contains("Ada Lovelace") && theirs.contains("Springfield"), theirs)
+        XCTAssertEqual(
+            Set(words(theirs)).subtracting(words(text)), ["\u{2713}"], "every word pdftotext shows but its check mark")
+    }
+
+    /// JSON words from an annotation say so, with boxes inside the annotation's rectangle (the
+    /// stamp's form has a /Matrix: placed by PDF 32000-1 §12.5.5 it fits [350 400 450 420]).
+    func testJSONWordsFromAnnotationsAreMarked() throws {
+        _ = try runForm(#"{"format": "json", "words": true}"#)
+        let doc = try JSONParser.parse(try String(contentsOfFile: out + "/text/form.json", encoding: .utf8))
+        let words = try XCTUnwrap(doc["pages"]?.arrayValue?.first?["words"]?.arrayValue)
+        let marked = words.filter { $0["annotation"] == true }.compactMap { $0["text"]?.stringValue }
+        XCTAssertEqual(
+            marked,
+            [
+                "Ada", "Lovelace", "\u{2714}", "Please", "reply", "by", "Friday", "APPROVED", "Digitally", "signed",
+                "by", "Ada",
+            ])
+        XCTAssertNil(words.first { $0["text"] == "Name:" }?["annotation"])
+        let stamp = try XCTUnwrap(
+            words.first { $0["text"] == "APPROVED" }?["box"]?.arrayValue?.compactMap(\.doubleValue))
+        XCTAssertGreaterThanOrEqual(stamp[0], 350)
+        XCTAssertGreaterThanOrEqual(stamp[1], 400 - 0.5)
+        XCTAssertLessThanOrEqual(stamp[2], 450)
+        XCTAssertLessThanOrEqual(stamp[3], 420 + 0.5)
+        XCTAssertGreaterThan(stamp[3] - stamp[1], 9, "14 pt text, not shrunk to 7 pt")
+    }
+
+    /// (#34, 2) Scripts word assembly must know: Chinese set with extra space, Latin kerned apart,
+    /// relation signs set apart without space characters, vertical Japanese and Chinese. pdftotext
+    /// reads them with poppler's own layout analysis; the same words in the same order. (A space
+    /// character the document draws stays a space: "a > b" drawn with spaces is read so here and
+    /// by mutool, where pdftotext gives "a>b".)
+    func testScriptsAgreeWithPdftotext() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        let path = out + "/in/scripts.pdf"
+        try TestPDF.write(path, objects: ScriptTextPDF.objects())
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "extract-text"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
+            InputDocument(path: path, relativePath: "scripts.pdf"))
+        XCTAssertEqual(r.status, .ok)
+        let ours = try String(contentsOfFile: out + "/text/scripts.txt", encoding: .utf8)
+        let theirs = try ExternalTool.run("/usr/bin/pdftotext", [path, "-"], mergingErrors: false).output
+        XCTAssertEqual(words(ours), words(theirs))
+        // What that means: no space inside Chinese set up to 0.15 em apart, spaces at 0.3 em (each
+        // line is read with the next one's label); kerning of 0.1 em joins; vertical text reads
+        // top to bottom.
+        XCTAssertTrue(ours.hasPrefix("gap 0\n发票中文测试 gap 50\n发票中文测试 gap 150\n发票中文测试 gap 300\n发 票 中 文 测 试"), ours)
+        for line in ["represented words", "x>y", "α>β", "日本語のテキスト", "中文测试"] {
+            XCTAssertTrue(ours.contains(line), "\(line) in \(ours)")
+        }
+    }
+
+    /// Hostile annotations: numbers past any page, an appearance that is the annotation itself, a
+    /// form that draws itself, a state that names nothing. The page's own text is read; nothing of
+    /// theirs is guessed, and nothing crashes.
+    func testHostileAnnotationsLeaveThePageText() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        let path = out + "/in/hostile.pdf"
+        let content = "BT /F1 12 Tf 72 700 Td (Page text.) Tj ET"
+        let selfDrawing = "/Tx BMC BT /F1 12 Tf 2 5 Td (Drawn) Tj ET /Me Do EMC"
+        try TestPDF.write(
+            path,
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> /Annots [6 0 R 7 0 R 8 0 R 9 0 R] >>",
+                "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                "<< /Type /Annot /Subtype /Stamp /Rect [0 0 1e308 -1e308] /AP << /N 10 0 R >> >>",
+                "<< /Type /Annot /Subtype /Stamp /Rect [72 600 200 620] /AP << /N 7 0 R >> /AS /N >>",
+                "<< /Type /Annot /Subtype /Widget /Rect [72 500 200 520] /AP << /N << /On 10 0 R >> >> /AS /Missing >>",
+                "<< /Type /Annot /Subtype /Stamp /Rect [72 400 200 420] /AP << /N 11 0 R >> >>",
+                "<< /Length 0 /Type /XObject /Subtype /Form /BBox [0 0 1e300 1e300] /Matrix [1e308 0 0 1e308 0 0] >>\nstream\n\nendstream",
+                "<< /Length \(selfDrawing.utf8.count) /Type /XObject /Subtype /Form /BBox [0 0 128 20] /Resources << /Font << /F1 5 0 R >> /XObject << /Me 11 0 R >> >> >>\nstream\n\(selfDrawing)\nendstream",
+            ])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "extract-text"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
+            InputDocument(path: path, relativePath: "hostile.pdf"))
+        XCTAssertNotEqual(r.status, .failed)
+        let text = try String(contentsOfFile: out + "/text/hostile.txt", encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("Page text.\n"), text)
+        // The self-drawing stamp's own text, drawn once before poppler's recursion guard stops it.
+        XCTAssertTrue(text.contains("Drawn"), text)
+    }
+
     func testBadOptionsAreStagePipelineErrors() {
         func message(_ with: String) -> String? {
             do {
@@ -213,5 +361,48 @@ final class TextAssemblerTests: XCTestCase {
         // between hyphens is no split word; nor is a hyphen before a capital.
         XCTAssertEqual(assembled([("-2-", 72, 100), ("Page two.", 72, 114)]), "-2-\nPage two.")
         XCTAssertEqual(assembled([("Jean-", 72, 100), ("Pierre", 72, 114)]), "Jean-\nPierre")
+    }
+
+    /// A control character is nothing a viewer shows (MuPDF reads ZapfDingbats' check mark as
+    /// U+0014): left out; the room its glyph took is a gap like any other.
+    func testControlCharactersAreLeftOut() {
+        XCTAssertEqual(assembled([("a\u{14}b", 72, 100)]), "a b")
+        XCTAssertEqual(assembled([("ab\u{7F}", 72, 100)]), "ab")
+        XCTAssertEqual(assembled([("\u{14}", 72, 100), ("next", 72, 114)]), "next")
+    }
+
+    func merged(_ content: [(String, Double, Double)], _ annotations: [(String, Double, Double)]) -> String {
+        let c = layout(content)
+        let a = layout(annotations)
+        let m = TextAssembler.merge(
+            content: TextAssembler.respace(c.0, c.1), annotations: TextAssembler.respace(a.0, a.1))
+        XCTAssertEqual(m.text.count, m.boxes.count)
+        XCTAssertEqual(m.text.count, m.fromAnnotation.count)
+        return String(String.UnicodeScalarView(m.text))
+    }
+
+    /// Annotation text goes beside the content on its line, in x order, or on a line of its own
+    /// before the first content line below it (the one under it first).
+    func testAnnotationTextGoesWhereItSits() {
+        // Between a label and the text right of it; two fields on one line in x order.
+        XCTAssertEqual(
+            merged([("Name:", 72, 100), ("Date:", 300, 100)], [("Ada", 130, 100), ("today", 350, 100)]),
+            "Name: Ada Date: today")
+        // Not beside any line: before the first line below it that it is above.
+        XCTAssertEqual(
+            merged([("Top", 72, 100), ("Bottom", 72, 300)], [("note", 80, 200)]), "Top\nnote\nBottom")
+        // Below everything: at the end; a page with no content text: the annotations alone, in order.
+        XCTAssertEqual(merged([("Top", 72, 100)], [("end", 72, 500)]), "Top\nend")
+        XCTAssertEqual(merged([], [("second", 72, 200), ("first", 72, 100)]), "first\nsecond")
+        // A column: the note in the right column goes before the right column's next line.
+        XCTAssertEqual(
+            merged(
+                [("left one", 72, 100), ("left two", 72, 300), ("right one", 400, 100), ("right two", 400, 300)],
+                [("note", 400, 200)]),
+            "left one\nleft two\nright one\nnote\nright two")
+        // Beside two lines (the engine read the right column first): into the nearer one.
+        XCTAssertEqual(
+            merged([("right one", 400, 100), ("left one", 72, 100)], [("value", 470, 100)]),
+            "right one value\nleft one")
     }
 }

@@ -39,8 +39,10 @@ int pp_mu_render(
 /// x2, y2 in points from the top left of the displayed page), `*count` of them, a line break
 /// (with an empty box) after each line. Free both with pp_mu_free. `*images` gets the number of
 /// images on the page when `images` is not NULL. 0 on failure.
+// layer 0: the page's content; 1: what its annotations and form fields draw.
 int pp_mu_text(
-    pp_mu *m, pp_mu_page *page, uint32_t **chars, double **boxes, size_t *count, int *images, char *err, size_t errlen);
+    pp_mu *m, pp_mu_page *page, int layer, uint32_t **chars, double **boxes, size_t *count, int *images, char *err,
+    size_t errlen);
 void pp_mu_free(void *p);
 
 /// The warnings MuPDF gave since the last call, separated by "\n" (NULL when none); free with

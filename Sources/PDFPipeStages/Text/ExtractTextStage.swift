@@ -31,6 +31,10 @@ public struct ExtractTextStage: Stage {
                 "JSON only: add each word with its box (PDF user space and top-left pixel space)"),
             OptionSpec("folder", .string, default: "text", "folder in the output folder for the text files"),
             OptionSpec(
+                "annotations", .bool, default: true,
+                "add the text annotations draw (form-field values, signatures, FreeText notes, stamps) where it sits on the page; JSON words from them say \"annotation\": true"
+            ),
+            OptionSpec(
                 "noTextLayer", .bool, default: true,
                 "report pages that draw images but have no text (text.no-text-layer)"),
             OptionSpec(
@@ -56,6 +60,7 @@ public struct ExtractTextStage: Stage {
     public var words: Bool
     public var folder: String
     public var noTextLayer: Bool
+    public var annotations: Bool
     public var terms: [SearchTerm]
     public var pageWorkers: Int
     public var engine: PageEngine
@@ -66,6 +71,7 @@ public struct ExtractTextStage: Stage {
         pages = o.pages("pages")
         words = o.bool("words")
         noTextLayer = o.bool("noTextLayer")
+        annotations = o.bool("annotations")
         pageWorkers = o.int("pageWorkers")
         folder = try OutputNames.folder(o.string("folder"))
         var terms: [SearchTerm] = []
@@ -93,8 +99,12 @@ public struct ExtractTextStage: Stage {
         var text: [Unicode.Scalar] = []
         var layout: [PDFRect] = []
         var images = 0
+        /// Per scalar, whether an annotation drew it (empty: none did).
+        var fromAnnotation: [Bool] = []
         /// Why the engine read nothing of the page (nil: it was read, with or without text).
         var error: String?
+        /// Why the text its annotations draw was not read (nil: read, or there is none).
+        var annotationError: String?
     }
 
     public func run(_ job: inout Job) throws {
@@ -108,17 +118,29 @@ public struct ExtractTextStage: Stage {
             pageWorkers > 0
             ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
 
+        // Pages whose annotations may draw text (none in most documents: nothing more is read).
+        let annotated =
+            annotations
+            ? (try? job.objects()).map { AnnotationText.candidatePages($0, among: selected, engine: engine) } ?? []
+            : []
+
         // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
         let results = Locked([PageText](repeating: PageText(), count: selected.count))
         let messages = try PageWorkers.run(
             first: first, engine: engine, path: job.workingFile, count: selected.count, workers: workers,
             helpers: pageWorkers > 0 ? nil : job.pageHelpers, offerFrom: 32
         ) { worker, k in
-            let t = extract(worker.document.enginePage(selected[k] - 1), layout: needLayout)
+            let t = extract(
+                worker.document.enginePage(selected[k] - 1), layout: needLayout,
+                annotations: annotated.contains(selected[k] - 1))
             results.withLock { $0[k] = t }
         }
-        let texts = results.withLock { $0 }
+        var texts = results.withLock { $0 }
         job.reportPopplerMessages(messages.flatMap { $0 }, library: engine == .mupdf ? "MuPDF" : "poppler")
+        if engine == .poppler && !annotated.isEmpty {
+            addAnnotationText(
+                to: &texts, pages: selected, annotated: annotated, path: job.workingFile, layout: needLayout)
+        }
 
         // Geometry, for boxes in PDF user space.
         var geometries: [PageGeometry] = []
@@ -151,6 +173,13 @@ public struct ExtractTextStage: Stage {
                     Finding(
                         rule: "stage.failed", severity: .warning, page: page, message: "no text: \(error)"))
                 continue
+            }
+            if let error = t.annotationError {
+                // The content's text is there; what the annotations draw could not be read.
+                job.report(
+                    Finding(
+                        rule: "stage.failed", severity: .warning, page: page,
+                        message: "the text its annotations draw (form fields, notes, stamps) was not read: \(error)"))
             }
             let hasText = t.text.contains { !TextAssembler.isSpace($0) }
             if hasText { pagesWithText += 1 }
@@ -251,7 +280,7 @@ public struct ExtractTextStage: Stage {
         }
     }
 
-    func extract(_ page: (any EnginePage)?, layout: Bool) -> PageText {
+    func extract(_ page: (any EnginePage)?, layout: Bool, annotations: Bool) -> PageText {
         var t = PageText()
         guard let page else {
             t.error = "\(engine == .mupdf ? "MuPDF" : "poppler") cannot load the page"
@@ -267,9 +296,41 @@ public struct ExtractTextStage: Stage {
             return t
         }
         (t.text, t.layout) = TextAssembler.respace(text, boxes)
-        if !layout { t.layout = [] }
+        // A scan with a stamp on it is still a page without a text layer: the content decides.
         if noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }
+        if annotations {
+            do {
+                if let (a, b) = try page.annotationTextAndLayout() {
+                    merge(into: &t, TextAssembler.respace(a, b))
+                }
+            } catch {
+                t.annotationError = error.description
+            }
+        }
+        // poppler's annotation text is merged after all pages are read (one copy per document).
+        if !layout && !(annotations && engine == .poppler) { t.layout = [] }
         return t
+    }
+
+    /// Puts an annotation layer's text into a page's.
+    func merge(into t: inout PageText, _ annotation: ([Unicode.Scalar], [PDFRect])) {
+        guard annotation.0.contains(where: { !TextAssembler.isSpace($0) }) else { return }
+        (t.text, t.layout, t.fromAnnotation) = TextAssembler.merge(content: (t.text, t.layout), annotations: annotation)
+    }
+
+    /// poppler: the text of the annotated pages' annotations, from one copy of the document
+    /// (`AnnotationLayer`), put into those pages' text.
+    func addAnnotationText(to texts: inout [PageText], pages: [Int], annotated: Set<Int>, path: String, layout: Bool) {
+        let indices = pages.indices.filter { annotated.contains(pages[$0] - 1) && texts[$0].error == nil }
+        do {
+            let read = try AnnotationLayer.text(path: path, pages: annotated)
+            for k in indices {
+                if let (a, b) = read[pages[k] - 1] { merge(into: &texts[k], TextAssembler.respace(a, b)) }
+            }
+        } catch {
+            for k in indices { texts[k].annotationError = "qpdf: \(error.description)" }
+        }
+        if !layout { for k in indices { texts[k].layout = [] } }
     }
 
     /// Words: runs of non-space characters, with the union of their character boxes.
@@ -283,10 +344,12 @@ public struct ExtractTextStage: Stage {
             guard let s = start else { return }
             start = nil
             guard end <= t.layout.count, let b = box(t.layout[s..<end], page) else { return }
-            out.append([
+            var word: [String: JSONValue] = [
                 "text": .string(String(String.UnicodeScalarView(t.text[s..<end]))), "box": rounded(b.user),
                 "pixelBox": rounded(b.pixel),
-            ])
+            ]
+            if end <= t.fromAnnotation.count, t.fromAnnotation[s..<end].contains(true) { word["annotation"] = true }
+            out.append(.object(word))
         }
         for (i, c) in t.text.enumerated() {
             if c.properties.isWhitespace { flush(i) } else if start == nil { start = i }

@@ -9,16 +9,21 @@ public enum TextAssembler {
     /// - Returns: the text with the breaks added, and a box per scalar (added breaks get an empty
     ///   box at the end of the character before them).
     public static func respace(_ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> ([Unicode.Scalar], [PDFRect]) {
-        guard text.count == boxes.count, text.count > 1 else { return (text, boxes) }
+        guard text.count == boxes.count, !text.isEmpty else { return (text, boxes) }
         var outText: [Unicode.Scalar] = []
         var outBoxes: [PDFRect] = []
         outText.reserveCapacity(text.count + text.count / 8)
         outBoxes.reserveCapacity(text.count + text.count / 8)
+        var last: Int?  // the character before, control characters aside
         for i in 0..<text.count {
             let c = text[i]
-            if i > 0, !isSpace(c), !isSpace(text[i - 1]), let br = separator(boxes[i - 1], boxes[i]) {
+            // A control character is nothing a viewer shows (MuPDF reads ZapfDingbats' check mark
+            // as U+0014): left out. Tabs and line breaks stay.
+            if c.value < 0x20 && c != "\n" && c != "\t" && c != "\r" && c != "\u{0C}" || c.value == 0x7F { continue }
+            defer { last = i }
+            if let p = last, !isSpace(c), !isSpace(text[p]), let br = separator(boxes[p], boxes[i]) {
                 outText.append(br)
-                let a = boxes[i - 1]
+                let a = boxes[p]
                 outBoxes.append(PDFRect(a.x2, a.y1, a.x2, a.y2))
             }
             outText.append(c)
@@ -82,5 +87,169 @@ public enum TextAssembler {
             return gap > 0.1 * min(wa, wb) ? " " : nil
         }
         return "\n"
+    }
+}
+
+extension TextAssembler {
+    /// The page's text with its annotations' text put where a reader meets it: each line an
+    /// annotation draws goes into the content line beside it (left to right), or, when none is
+    /// beside it, as a line of its own before the first content line below it (preferring one
+    /// under it). Both texts come assembled (`respace`). Returns the text, its boxes, and per
+    /// scalar whether it came from an annotation.
+    public static func merge(
+        content: ([Unicode.Scalar], [PDFRect]), annotations: ([Unicode.Scalar], [PDFRect])
+    ) -> (text: [Unicode.Scalar], boxes: [PDFRect], fromAnnotation: [Bool]) {
+        let (text, boxes) = content
+        let units = lines(annotations.0, annotations.1).flatMap { split($0, in: annotations.0, annotations.1) }
+        guard !units.isEmpty else { return (text, boxes, []) }
+        let contentLines = lines(text, boxes)
+
+        // Where each unit goes: an index in `text`, and whether on a line of its own.
+        struct Placed {
+            var at: Int
+            var ownLine: Bool
+            var key: (Double, Double)
+            var unit: Line
+        }
+        var placed: [Placed] = []
+        // Past this many, a page is hostile: the rest go at the end, in the engine's order.
+        let budget = 5_000
+        for (n, u) in units.enumerated() {
+            guard n < budget, let ub = u.box else {
+                placed.append(Placed(at: text.count, ownLine: true, key: (.infinity, Double(n)), unit: u))
+                continue
+            }
+            // Of the lines beside it (two columns give two), the nearest across the page.
+            let beside = contentLines.compactMap { l -> (line: Line, distance: Double)? in
+                guard let b = l.box, besides(b, ub) else { return nil }
+                return (l, max(0, b.x1 - ub.x2, ub.x1 - b.x2))
+            }
+            if let line = beside.min(by: { $0.distance < $1.distance })?.line {
+                // Into the line, before the first character whose middle is right of the unit's.
+                let middle = (ub.x1 + ub.x2) / 2
+                let at =
+                    (line.start..<line.end).first { i in
+                        !isSpace(text[i]) && (boxes[i].x1 + boxes[i].x2) / 2 > middle
+                    } ?? line.end
+                placed.append(Placed(at: at, ownLine: false, key: (ub.x1, ub.y1), unit: u))
+                continue
+            }
+            let below = contentLines.filter { ($0.box?.y1 ?? -.infinity) > ub.y1 }
+            let under = below.first { l in l.box.map { min($0.x2, ub.x2) > max($0.x1, ub.x1) } ?? false }
+            let at = (under ?? below.first)?.start ?? text.count
+            placed.append(Placed(at: at, ownLine: true, key: (ub.y1, ub.x1), unit: u))
+        }
+        placed.sort { a, b in
+            if a.at != b.at { return a.at < b.at }
+            if a.ownLine != b.ownLine { return !a.ownLine }
+            return a.key.0 != b.key.0 ? a.key.0 < b.key.0 : a.key.1 < b.key.1
+        }
+
+        var outText: [Unicode.Scalar] = []
+        var outBoxes: [PDFRect] = []
+        var mask: [Bool] = []
+        let extra = units.reduce(0) { $0 + $1.text.count + 2 }
+        outText.reserveCapacity(text.count + extra)
+        outBoxes.reserveCapacity(text.count + extra)
+        mask.reserveCapacity(text.count + extra)
+        func add(_ c: Unicode.Scalar, _ b: PDFRect, _ annotation: Bool) {
+            outText.append(c)
+            outBoxes.append(b)
+            mask.append(annotation)
+        }
+        func breakAfterLast(_ c: Unicode.Scalar) {
+            let b = outBoxes.last.map { PDFRect($0.x2, $0.y1, $0.x2, $0.y2) } ?? PDFRect(0, 0, 0, 0)
+            add(c, b, false)
+        }
+        var next = 0
+        for p in placed {
+            while next < p.at {
+                add(text[next], boxes[next], false)
+                next += 1
+            }
+            if p.ownLine {
+                if let last = outText.last, last != "\n" { breakAfterLast("\n") }
+                for (c, b) in zip(p.unit.text, p.unit.boxes) { add(c, b, true) }
+                if next < text.count { breakAfterLast("\n") }
+            } else {
+                if let last = outText.last, !isSpace(last) { breakAfterLast(" ") }
+                for (c, b) in zip(p.unit.text, p.unit.boxes) { add(c, b, true) }
+                if next < text.count, !isSpace(text[next]) { breakAfterLast(" ") }
+            }
+        }
+        while next < text.count {
+            add(text[next], boxes[next], false)
+            next += 1
+        }
+        return (outText, outBoxes, mask)
+    }
+
+    /// A line of assembled text: its range in the text, its characters (trimmed) and the box
+    /// around them (nil when none has a box).
+    struct Line {
+        var start: Int
+        var end: Int
+        var text: ArraySlice<Unicode.Scalar>
+        var boxes: ArraySlice<PDFRect>
+        var box: PDFRect?
+    }
+
+    /// A line of annotation text cut where a wide gap parts it (two fields side by side are read
+    /// as one line by the engine): each part goes beside the content next to it.
+    static func split(_ line: Line, in text: [Unicode.Scalar], _ boxes: [PDFRect]) -> [Line] {
+        guard let height = line.box?.height, height > 0 else { return [line] }
+        var out: [Line] = []
+        var start = line.text.startIndex
+        var previous: Int?  // the last non-space character
+        for i in line.text.indices where !isSpace(text[i]) {
+            if let p = previous, p + 1 < i, boxes[i].x1 - boxes[p].x2 > 1.5 * height {
+                out += lines(Array(text[start...p]), Array(boxes[start...p])).map { shifted($0, by: start) }
+                start = i
+            }
+            previous = i
+        }
+        let end = line.text.endIndex
+        out += lines(Array(text[start..<end]), Array(boxes[start..<end])).map { shifted($0, by: start) }
+        return out
+    }
+
+    /// A line found in a part of the text, with its indices in the whole.
+    private static func shifted(_ l: Line, by offset: Int) -> Line {
+        Line(
+            start: l.start + offset, end: l.end + offset, text: l.text, boxes: l.boxes, box: l.box)
+    }
+
+    /// The lines of `text` (split at line breaks, blank ones left out).
+    static func lines(_ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> [Line] {
+        guard text.count == boxes.count else { return [] }
+        var out: [Line] = []
+        var start = 0
+        func flush(_ end: Int) {
+            var s = start
+            var e = end
+            while s < e, isSpace(text[s]) { s += 1 }
+            while e > s, isSpace(text[e - 1]) { e -= 1 }
+            guard s < e else { return }
+            var box: PDFRect?
+            for i in s..<e where !isSpace(text[i]) {
+                let b = boxes[i]
+                guard b.x1.isFinite, b.y1.isFinite, b.x2.isFinite, b.y2.isFinite, b.height > 0 else { continue }
+                box = box.map { PDFRect(min($0.x1, b.x1), min($0.y1, b.y1), max($0.x2, b.x2), max($0.y2, b.y2)) } ?? b
+            }
+            out.append(Line(start: start, end: end, text: text[s..<e], boxes: boxes[s..<e], box: box))
+        }
+        for i in 0..<text.count where text[i] == "\n" {
+            flush(i)
+            start = i + 1
+        }
+        flush(text.count)
+        return out
+    }
+
+    /// Whether a line's box and a unit's are on one line of the page: they overlap by more than
+    /// half of the lower one's height.
+    static func besides(_ line: PDFRect, _ unit: PDFRect) -> Bool {
+        let overlap = min(line.y2, unit.y2) - max(line.y1, unit.y1)
+        return overlap > 0.5 * min(line.height, unit.height)
     }
 }

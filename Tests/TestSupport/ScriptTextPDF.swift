@@ -1,0 +1,66 @@
+/// One page of text that word assembly gets wrong when it is not script-aware (#34, 2): Chinese
+/// set with extra space between characters (0 to 0.6 em), Latin words kerned apart (0.03 to 0.15
+/// em), relation signs set apart without space characters ("x>y", "α>β" as TeX sets them), and
+/// Japanese and Chinese in vertical writing (`/Identity-V`). The CJK font is not embedded (its
+/// `/ToUnicode` says what each CID is): text extraction needs no glyphs. Written with
+/// `TestPDF.write(path, objects: ScriptTextPDF.objects())`.
+public enum ScriptTextPDF {
+    static let characters = Array("发票日本語のテキスト中文测试")
+
+    /// CIDs (1-based positions in `characters`) as a hex string.
+    static func cids(_ s: String) -> String {
+        "<" + s.map { c in String(format: "%04X", characters.firstIndex(of: c)! + 1) }.joined() + ">"
+    }
+
+    static func stream(_ data: String) -> String {
+        "<< /Length \(data.utf8.count) >>\nstream\n\(data)\nendstream"
+    }
+
+    public static func objects() -> [String] {
+        var lines: [String] = []
+        var y = 750
+        for gap in [0, 50, 150, 300, 600] {
+            let tj = "[" + "发票中文测试".map { cids(String($0)) }.joined(separator: " -\(gap) ") + "] TJ"
+            lines.append("BT /C 20 Tf 72 \(y) Td \(tj) ET BT /F 10 Tf 400 \(y) Td (gap \(gap)) Tj ET")
+            y -= 40
+        }
+        for kern in [30, 60, 100, 150] {
+            lines.append(
+                "BT /F 20 Tf 72 \(y) Td [(r) -\(kern) (epresent) -\(kern) (ed) ( words)] TJ ET BT /F 10 Tf 400 \(y) Td (kern \(kern)) Tj ET"
+            )
+            y -= 30
+        }
+        for gap in [167, 278] {
+            lines.append(
+                "BT /F 20 Tf 72 \(y) Td [(x) -\(gap) (>) -\(gap) (y)] TJ ET BT /G 20 Tf 200 \(y) Td [(a) -\(gap) (>) -\(gap) (b)] TJ ET"
+            )
+            y -= 30
+        }
+        lines.append("BT /V 20 Tf 520 700 Td \(cids("日本語のテキスト")) Tj ET BT /V 20 Tf 490 700 Td \(cids("中文测试")) Tj ET")
+        let map = characters.enumerated().map { i, c in
+            String(format: "<%04X> <%04X>", i + 1, c.unicodeScalars.first!.value)
+        }.joined(separator: "\n")
+        let toUnicode = """
+            /CIDInit /ProcSet findresource begin 12 dict begin begincmap
+            /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
+            /CMapName /Adobe-Identity-UCS def /CMapType 2 def
+            1 begincodespacerange <0000> <FFFF> endcodespacerange
+            \(characters.count) beginbfchar
+            \(map)
+            endbfchar endcmap CMapName currentdict /CMap defineresource pop end end
+            """
+        return [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /C 5 0 R /V 6 0 R /F 9 0 R /G 10 0 R >> >> >>",
+            stream(lines.joined(separator: "\n")),
+            "<< /Type /Font /Subtype /Type0 /BaseFont /Ryumin-Light /Encoding /Identity-H /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>",
+            "<< /Type /Font /Subtype /Type0 /BaseFont /Ryumin-Light /Encoding /Identity-V /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>",
+            "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Ryumin-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 11 0 R /DW 1000 >>",
+            stream(toUnicode),
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>",
+            "<< /Type /FontDescriptor /FontName /Ryumin-Light /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
+        ]
+    }
+}
