@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fidelity of pdfpipe's thumbnails and text beside each engine's own tool and PDFium (#34, 7).
 
-    python3 bench/fidelity.py REPORT.json OUT_DIR ROOT
+    python3 bench/fidelity.py REPORT.json OUT_DIR ROOT [poppler|mupdf]
 
 REPORT.json is a pdfpipe run of thumbnails (page 1, 200 px wide) and extract-text (txt) over the
 documents under ROOT, written to OUT_DIR. For each document: the thumbnail's size and mean absolute
@@ -9,6 +9,8 @@ pixel difference (0-255, over the RGB channels) against `pdftocairo -cropbox -sc
 PDFium (pypdfium2, crop box, the same width); the text's word-multiset similarity (shared words over
 the larger count) against `pdftotext` and PDFium. Prints the distributions and every document whose
 text similarity to pdftotext is below 0.95. Run by bench/fidelity.sh (which makes the report).
+With `mupdf` (the MuPDF engine's run), the engine's own tool is `mutool draw` (`-w 200` of the
+page's bounds, which are its crop box; `-F txt` for the text) instead of poppler's.
 """
 import collections, json, os, subprocess, sys, tempfile
 
@@ -44,6 +46,8 @@ def pct(values, p):
 
 def main():
     report, out, root = sys.argv[1], sys.argv[2], sys.argv[3]
+    engine = sys.argv[4] if len(sys.argv) > 4 else "poppler"
+    tool = "mutool" if engine == "mupdf" else "pdftotext"
     docs = json.load(open(report))["documents"]
     tmp = tempfile.mkdtemp()
     rows = []
@@ -62,11 +66,16 @@ def main():
             ptext = "".join(pdf[i].get_textpage().get_text_range() + "\n" for i in range(len(pdf)))
         except Exception as e:  # PDFium cannot open it (encrypted, damaged): no opinion
             pimg, ptext, row["pdfium"] = None, None, str(e)[:60]
-        subprocess.run(["pdftocairo", "-png", "-f", "1", "-l", "1", "-cropbox", "-scale-to-x", "200", "-scale-to-y", "-1", "-singlefile",
-                        path, tmp + "/c"], capture_output=True)
+        if engine == "mupdf":
+            subprocess.run(["mutool", "draw", "-q", "-w", "200", "-o", tmp + "/c.png", path, "1"], capture_output=True)
+            ctext = subprocess.run(["mutool", "draw", "-q", "-F", "txt", path], capture_output=True).stdout
+        else:
+            subprocess.run(["pdftocairo", "-png", "-f", "1", "-l", "1", "-cropbox", "-scale-to-x", "200", "-scale-to-y",
+                            "-1", "-singlefile", path, tmp + "/c"], capture_output=True)
+            ctext = subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True).stdout
+        # A control character is a glyph the tool could not map: U+FFFD, as pdfpipe writes it.
+        ctext = "".join(c if c >= " " or c in "\t\n\v\f\r" else "\ufffd" for c in ctext.decode("utf-8", "replace"))
         cimg = Image.open(tmp + "/c.png") if os.path.exists(tmp + "/c.png") else None
-        ctext = subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True).stdout.decode(
-            "utf-8", "replace")
         if os.path.exists(tmp + "/c.png"):
             os.remove(tmp + "/c.png")
         if thumb:
@@ -100,18 +109,20 @@ def main():
     print("documents: %d (%d with a thumbnail, %d with text)" % (
         len(rows), sum("size" in r for r in rows), sum("words" in r for r in rows)))
     near = lambda a, b: abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
-    print("thumbnail size within 1 px of pdftocairo's: %d of %d; of PDFium's: %d of %d" % (
+    cairo = "mutool draw" if engine == "mupdf" else "pdftocairo"
+    print("engine: %s; its own tools: %s, %s" % (engine, cairo, tool))
+    print("thumbnail size within 1 px of the tool's: %d of %d; of PDFium's: %d of %d" % (
         sum(near(r["size"], r["sizeTool"]) for r in sized), len(sized),
         sum(near(r["size"], r["sizePdfium"]) for r in rows if "sizePdfium" in r), sum("sizePdfium" in r for r in rows)))
-    print("thumbnail size = pdftocairo's: %d of %d; = PDFium's: %d of %d" % (
+    print("thumbnail size = the tool's: %d of %d; = PDFium's: %d of %d" % (
         sum(r["size"] == r["sizeTool"] for r in sized), len(sized),
         sum(r["size"] == r["sizePdfium"] for r in rows if "sizePdfium" in r), sum("sizePdfium" in r for r in rows)))
-    print("thumbnail MAD vs pdftocairo (0-255):", dist_up("madTool"))
+    print("thumbnail MAD vs %s (0-255):" % cairo, dist_up("madTool"))
     print("thumbnail MAD vs PDFium (0-255):   ", dist_up("madPdfium"))
-    print("text similarity vs pdftotext:", dist("textTool"))
+    print("text similarity vs %s:" % tool, dist("textTool"))
     print("text similarity vs PDFium:   ", dist("textPdfium"))
     low = sorted((r for r in rows if r.get("textTool", 1) < 0.95), key=lambda r: r["textTool"])
-    print("\n%d documents below 0.95 against pdftotext:" % len(low))
+    print("\n%d documents below 0.95 against %s:" % (len(low), tool))
     for r in low:
         print("  %.3f (PDFium %s, %d words) %s" % (
             r["textTool"], "%.3f" % r["textPdfium"] if "textPdfium" in r else "-", r.get("words", 0), r["path"]))

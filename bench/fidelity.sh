@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Fidelity of thumbnails and text (#34, 7): pdfpipe (poppler engine) over the real-world corpus of
-# bench/realworld.sh — first pages 200 px wide and the text of every document — beside the engine's
-# own tools (pdftocairo -cropbox, pdftotext) and PDFium (pypdfium2). bench/fidelity.py prints the
-# distributions and names every document whose text is below 0.95 similar to pdftotext's.
+# Fidelity of thumbnails and text (#34, 7): pdfpipe over the real-world corpus of bench/realworld.sh
+# — first pages 200 px wide and the text of every document — beside the engine's own tools
+# (poppler: pdftocairo -cropbox, pdftotext; MuPDF: mutool draw) and PDFium (pypdfium2).
+# bench/fidelity.py prints the distributions and names every document whose text is below 0.95
+# similar to the tool's.
 #
-#   bash bench/fidelity.sh
+#   bash bench/fidelity.sh           # the poppler engine
+#   bash bench/fidelity.sh mupdf     # the MuPDF engine (a build with the MuPDF trait)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cache=bench/.cache
@@ -12,13 +14,21 @@ cache=bench/.cache
 command -v pdftocairo >/dev/null || apt-get install -y -qq poppler-utils >/dev/null
 [ -x "$cache/venv/bin/python" ] || python3 -m venv "$cache/venv"
 "$cache/venv/bin/python" -c "import pypdfium2, PIL" 2>/dev/null || "$cache/venv/bin/pip" install -q pypdfium2 pillow
-swift build -c release --product pdfpipe >/dev/null
+engine=${1:-poppler}
+if [ "$engine" = mupdf ]; then
+    command -v mutool >/dev/null || bash scripts/setup.sh --mupdf >/dev/null
+    swift build -c release --product pdfpipe --traits MuPDF --scratch-path .build/mupdf-release >/dev/null
+    pdfpipe=.build/mupdf-release/release/pdfpipe
+else
+    swift build -c release --product pdfpipe >/dev/null
+    pdfpipe=.build/release/pdfpipe
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cat >"$out/p.json" <<'JSON'
-{ "stages": [ { "use": "thumbnails", "with": { "width": 200, "pages": "1", "incremental": false } },
-              { "use": "extract-text", "with": { "format": "txt" } } ],
+cat >"$out/p.json" <<JSON
+{ "stages": [ { "use": "thumbnails", "with": { "width": 200, "pages": "1", "incremental": false, "engine": "$engine" } },
+              { "use": "extract-text", "with": { "format": "txt", "engine": "$engine" } } ],
   "report": { "formats": ["json"], "failOn": "never" } }
 JSON
-.build/release/pdfpipe run "$out/p.json" "$cache/realworld" --out "$out/run" --jobs 2 --quiet
-"$cache/venv/bin/python" bench/fidelity.py "$out/run/report.json" "$out/run" "$cache/realworld"
+"$pdfpipe" run "$out/p.json" "$cache/realworld" --out "$out/run" --jobs 2 --quiet
+"$cache/venv/bin/python" bench/fidelity.py "$out/run/report.json" "$out/run" "$cache/realworld" "$engine"

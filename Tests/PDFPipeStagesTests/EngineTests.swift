@@ -158,12 +158,28 @@ final class EngineTests: XCTestCase {
             let theirs = try ExternalTool.run(mutool, ["draw", "-F", "txt", out + "/in/" + name], mergingErrors: false)
                 .output
             // mutool prints the control character MuPDF reads for ZapfDingbats' check mark
-            // (U+0014); pdfpipe leaves control characters out.
+            // (U+0014); pdfpipe gives U+FFFD for it, as for any glyph it cannot map.
             func words(_ s: String) -> [String] {
-                s.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" }.map(String.init).joined()
+                s.unicodeScalars.map { $0.value < 0x09 || (0x0E..<0x20).contains($0.value) ? "\u{FFFD}" : String($0) }
+                    .joined()
                     .split(whereSeparator: { $0.isWhitespace }).map(String.init).sorted()
             }
-            XCTAssertEqual(words(ours), words(theirs), name)
+            guard name == "scripts.pdf" else {
+                XCTAssertEqual(words(ours), words(theirs), name)
+                continue
+            }
+            // mutool spaces Chinese set 0.15 em apart ("发 票 …"), which pdfpipe reads as
+            // pdftotext does (no space inside CJK text below a quarter of an em): that line is
+            // the one difference.
+            func counts(_ w: [String]) -> [String: Int] { w.reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+            let (a, b) = (counts(words(ours)), counts(words(theirs)))
+            XCTAssertEqual(a.filter { $0.value > b[$0.key, default: 0] }.keys.sorted(), ["发票中文测试"])
+            XCTAssertEqual(
+                b.filter { $0.value > a[$0.key, default: 0] }.keys.sorted(), "发票中文测试".map(String.init).sorted())
+            if name == "scripts.pdf" {
+                XCTAssertTrue(ours.contains("发 票 中 文 测 试"), "0.3 em apart: spaces (\(ours))")
+                XCTAssertEqual(ours.components(separatedBy: "represented").count - 1, 3, "kerned up to 0.1 em: whole")
+            }
             XCTAssertFalse(ours.contains(AnnotationTextPDF.hiddenWord), name)
         }
     }

@@ -363,12 +363,12 @@ final class TextAssemblerTests: XCTestCase {
         XCTAssertEqual(assembled([("Jean-", 72, 100), ("Pierre", 72, 114)]), "Jean-\nPierre")
     }
 
-    /// A control character is nothing a viewer shows (MuPDF reads ZapfDingbats' check mark as
-    /// U+0014): left out; the room its glyph took is a gap like any other.
-    func testControlCharactersAreLeftOut() {
-        XCTAssertEqual(assembled([("a\u{14}b", 72, 100)]), "a b")
-        XCTAssertEqual(assembled([("ab\u{7F}", 72, 100)]), "ab")
-        XCTAssertEqual(assembled([("\u{14}", 72, 100), ("next", 72, 114)]), "next")
+    /// A control character is a glyph the engine could not map (a Type 3 font without
+    /// /ToUnicode; MuPDF reads ZapfDingbats' check mark as U+0014): U+FFFD, never a control code.
+    func testControlCharactersAreUnmappedGlyphs() {
+        XCTAssertEqual(assembled([("a\u{14}b", 72, 100)]), "a\u{FFFD}b")
+        XCTAssertEqual(assembled([("\u{19}\u{12}", 72, 100), ("next", 72, 114)]), "\u{FFFD}\u{FFFD}\nnext")
+        XCTAssertEqual(assembled([("a\tb\u{7F}", 72, 100)]), "a\tb\u{FFFD}")
     }
 
     func merged(_ content: [(String, Double, Double)], _ annotations: [(String, Double, Double)]) -> String {

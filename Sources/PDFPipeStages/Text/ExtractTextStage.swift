@@ -295,13 +295,13 @@ public struct ExtractTextStage: Stage {
             t.error = error.description
             return t
         }
-        (t.text, t.layout) = TextAssembler.respace(text, boxes)
+        (t.text, t.layout) = TextAssembler.respace(text, boxes, addSpaces: engine == .poppler)
         // A scan with a stamp on it is still a page without a text layer: the content decides.
         if noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }
         if annotations {
             do {
                 if let (a, b) = try page.annotationTextAndLayout() {
-                    merge(into: &t, TextAssembler.respace(a, b))
+                    merge(into: &t, TextAssembler.respace(a, b, addSpaces: engine == .poppler))
                 }
             } catch {
                 t.annotationError = error.description

@@ -6,22 +6,45 @@ import PDFBridge
 /// another line becomes a line break, a gap wider than a tenth of the text's height a space — the
 /// rule pdftotext's own text engine applies.
 public enum TextAssembler {
+    /// Puts the breaks back.
+    ///
+    /// Script-aware: between two CJK characters (Han, kana, CJK punctuation; not Hangul, which
+    /// spaces its words) a gap is a space only from a quarter of an em (a character's advance) —
+    /// Chinese and Japanese set with extra room between characters ("发 票") are words all the
+    /// same, as pdftotext reads them — and a space character between two of them that sit closer
+    /// than that (MuPDF adds one at 0.15 em) is left out.
+    ///
+    /// - Parameter addSpaces: whether gaps become spaces. MuPDF's text has its spaces already,
+    ///   decided on its own measure of the pen's advance: more added from its character boxes would
+    ///   split kerned words ("r epresent") that `mutool`, pdftotext and PDFium keep whole.
     /// - Returns: the text with the breaks added, and a box per scalar (added breaks get an empty
     ///   box at the end of the character before them).
-    public static func respace(_ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> ([Unicode.Scalar], [PDFRect]) {
+    public static func respace(_ text: [Unicode.Scalar], _ boxes: [PDFRect], addSpaces: Bool = true) -> (
+        [Unicode.Scalar], [PDFRect]
+    ) {
         guard text.count == boxes.count, !text.isEmpty else { return (text, boxes) }
         var outText: [Unicode.Scalar] = []
         var outBoxes: [PDFRect] = []
         outText.reserveCapacity(text.count + text.count / 8)
         outBoxes.reserveCapacity(text.count + text.count / 8)
-        var last: Int?  // the character before, control characters aside
+        var last: Int?  // the character before, a space left out aside
         for i in 0..<text.count {
-            let c = text[i]
-            // A control character is nothing a viewer shows (MuPDF reads ZapfDingbats' check mark
-            // as U+0014): left out. Tabs and line breaks stay.
-            if c.value < 0x20 && c != "\n" && c != "\t" && c != "\r" && c != "\u{0C}" || c.value == 0x7F { continue }
+            // A control character is a glyph the engine could not map to text (a Type 3 font
+            // without /ToUnicode; MuPDF reads ZapfDingbats' check mark as U+0014): U+FFFD, as
+            // MuPDF gives an unmappable glyph, never a control code in a text file. Tabs and line
+            // breaks stay.
+            let c = isControl(text[i]) ? "\u{FFFD}" : text[i]
+            // A narrow space between two CJK characters is no word break.
+            if c == " ", let p = last, i + 1 < text.count, isCJK(text[p]), isCJK(text[i + 1]),
+                separator(boxes[p], boxes[i + 1], cjk: true) == nil
+            {
+                continue
+            }
             defer { last = i }
-            if let p = last, !isSpace(c), !isSpace(text[p]), let br = separator(boxes[p], boxes[i]) {
+            if let p = last, !isSpace(c), !isSpace(text[p]),
+                let br = separator(boxes[p], boxes[i], cjk: isCJK(text[p]) && isCJK(c)),
+                addSpaces || br != " "
+            {
                 outText.append(br)
                 let a = boxes[p]
                 outBoxes.append(PDFRect(a.x2, a.y1, a.x2, a.y2))
@@ -58,14 +81,30 @@ public enum TextAssembler {
         return (outText, outBoxes)
     }
 
+    /// C0 control characters but tab, line feed, form feed and carriage return; and DEL.
+    @inline(__always) static func isControl(_ c: Unicode.Scalar) -> Bool {
+        (c.value < 0x20 && !(0x09...0x0D).contains(c.value) && c.value != 0x0C) || c.value == 0x7F
+    }
+
     /// White space, with a fast path for ASCII (the Unicode property lookup is slow).
     @inline(__always) static func isSpace(_ c: Unicode.Scalar) -> Bool {
         if c.value < 0x80 { return c.value == 0x20 || (c.value >= 0x09 && c.value <= 0x0D) }
         return c.properties.isWhitespace
     }
 
-    /// The break between two consecutive characters, if any.
-    static func separator(_ a: PDFRect, _ b: PDFRect) -> Unicode.Scalar? {
+    /// Han ideographs, kana, and CJK punctuation and full-width forms: scripts written without
+    /// spaces between words.
+    @inline(__always) static func isCJK(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3FFFF:
+            return true
+        default: return false
+        }
+    }
+
+    /// The break between two consecutive characters, if any; `cjk` when both are CJK characters
+    /// (a gap must be a quarter of the height to be a space).
+    static func separator(_ a: PDFRect, _ b: PDFRect, cjk: Bool = false) -> Unicode.Scalar? {
         let ha = a.height
         let hb = b.height
         guard ha > 0, hb > 0 else { return nil }
@@ -74,8 +113,10 @@ public enum TextAssembler {
         let hOverlap = min(a.x2, b.x2) - max(a.x1, b.x1)
         if vOverlap > 0.5 * size {
             // Left-to-right text on one line.
+            // CJK characters are as wide as they are high (an em): their width is the measure,
+            // whatever height each engine gives their boxes.
             let gap = b.x1 - a.x2
-            if gap > 0.1 * size { return " " }
+            if gap > (cjk ? 0.25 * min(a.width, b.width) : 0.1 * size) { return " " }
             if b.x1 < a.x1 - size { return "\n" }  // back to the left: another column or line
             return nil
         }
@@ -84,7 +125,7 @@ public enum TextAssembler {
         if wa > 0, wb > 0, hOverlap > 0.5 * min(wa, wb) {
             // Text running up or down the page (turned pages): the same rule along y.
             let gap = max(b.y1 - a.y2, a.y1 - b.y2)
-            return gap > 0.1 * min(wa, wb) ? " " : nil
+            return gap > (cjk ? 0.25 * min(ha, hb) : 0.1 * min(wa, wb)) ? " " : nil
         }
         return "\n"
     }
