@@ -61,9 +61,7 @@ extension PopplerFile: EngineDocument {
 }
 
 extension PopplerFilePage: EnginePage {
-    public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
-        (Array(text.unicodeScalars), textLayout)
-    }
+    public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) { textAndLayoutBothWays() }
 
     /// poppler-glib reads no annotation text of a page: `AnnotationLayer` reads a document's.
     public func annotationTextAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect])? { nil }

@@ -162,3 +162,40 @@ final class HTTPAddressPolicyTests: XCTestCase {
         XCTAssertEqual(URLParts.host(of: "http://[::1]:80/"), "::1")
     }
 }
+
+/// `PopplerFilePage.mergeLines`: the lines one selection of a page's text lacks, from another.
+final class MergeLinesTests: XCTestCase {
+    /// A text of lines (one character per line position) with a box per scalar: line k at y = 10k.
+    func read(_ lines: [(String, Int)]) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+        var text: [Unicode.Scalar] = []
+        var boxes: [PDFRect] = []
+        for (n, (line, k)) in lines.enumerated() {
+            if n > 0 {
+                text.append("\n")
+                boxes.append(PDFRect(0, 0, 0, 0))
+            }
+            for (i, c) in line.unicodeScalars.enumerated() {
+                text.append(c)
+                boxes.append(PDFRect(Double(i) * 6, Double(k) * 10, Double(i) * 6 + 6, Double(k) * 10 + 8))
+            }
+        }
+        return (text, boxes)
+    }
+
+    func merged(_ a: [(String, Int)], _ b: [(String, Int)]) -> String {
+        let m = PopplerFilePage.mergeLines(read(a), read(b))
+        XCTAssertEqual(m.text.count, m.boxes.count)
+        return String(String.UnicodeScalarView(m.text))
+    }
+
+    func testLinesOneSelectionLacksComeInOrder() {
+        // The first and last lines missing from the first selection: before and after.
+        XCTAssertEqual(merged([("bb", 2)], [("aa", 1), ("bb", 2), ("cc", 3)]), "aa\nbb\ncc")
+        // A line read in part: the longer reading of it.
+        XCTAssertEqual(merged([("aa", 1), ("b", 2)], [("bbb", 2)]), "aa\nbbb")
+        // Nothing new: the first as it was.
+        XCTAssertEqual(merged([("aa", 1), ("bb", 2)], [("bb", 2)]), "aa\nbb")
+        // The first read nothing: the second.
+        XCTAssertEqual(merged([], [("aa", 1), ("bb", 2)]), "aa\nbb")
+    }
+}

@@ -250,6 +250,33 @@ final class ExtractTextTests: XCTestCase {
         }
     }
 
+    /// (#34, 2) Right-to-left text: poppler-glib's page text (a selection from the top left)
+    /// reads nothing of a page mostly in Hebrew and drops the first and last lines of an Arabic
+    /// one; pdfpipe reads the page three ways and merges the lines: every word pdftotext reads.
+    func testRightToLeftLinesAreNotDropped() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        let path = out + "/in/hebrew.pdf"
+        try TestPDF.write(path, objects: ScriptTextPDF.rightToLeft())
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "extract-text", "with": {"format": "json", "words": true}}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
+            InputDocument(path: path, relativePath: "hebrew.pdf"))
+        XCTAssertEqual(r.status, .ok)
+        let doc = try JSONParser.parse(try String(contentsOfFile: out + "/text/hebrew.json", encoding: .utf8))
+        let text = try XCTUnwrap(doc["pages"]?.arrayValue?.first?["text"]?.stringValue)
+        XCTAssertEqual(text, "שלום עולם\nBetween.\nמבחן טקסט")
+        let theirs = try ExternalTool.run("/usr/bin/pdftotext", [path, "-"], mergingErrors: false).output
+        let bidi = CharacterSet(charactersIn: "\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}")
+        XCTAssertEqual(
+            words(text).sorted(), words(theirs.components(separatedBy: bidi).joined()).sorted())
+        // Every word has its box (text and boxes pair up once poppler's embedding marks are out).
+        let boxes = try XCTUnwrap(doc["pages"]?.arrayValue?.first?["words"]?.arrayValue)
+        XCTAssertEqual(boxes.count, 5)
+        let shalom = try XCTUnwrap(boxes.first { $0["text"] == "שלום" }?["box"]?.arrayValue?.compactMap(\.doubleValue))
+        XCTAssertEqual(shalom[2], 540, accuracy: 1, "the first word sits at the right")
+    }
+
     /// Hostile annotations: numbers past any page, an appearance that is the annotation itself, a
     /// form that draws itself, a state that names nothing. The page's own text is read; nothing of
     /// theirs is guessed, and nothing crashes.

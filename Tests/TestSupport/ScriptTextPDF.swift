@@ -64,3 +64,53 @@ public enum ScriptTextPDF {
         ]
     }
 }
+
+extension ScriptTextPDF {
+    static let hebrew = Array(Set("שלוםעולםמבחןטקסט")).sorted()
+
+    static func hebrewCIDs(_ s: String) -> String {
+        "<" + s.map { c in String(format: "%04X", hebrew.firstIndex(of: c)! + 1) }.joined() + ">"
+    }
+
+    /// A page mostly in Hebrew, drawn as producers draw right-to-left text (each word's glyphs
+    /// from left to right, the first word at the right): two Hebrew lines with "Between." between
+    /// them. poppler-glib's page text reads nothing of it; pdftotext reads all three lines.
+    public static func rightToLeft() -> [String] {
+        func line(_ words: [String], _ y: Int) -> String {
+            var x = 540.0
+            return words.map { w in
+                x -= Double(w.count) * 12 * 0.6
+                defer { x -= 5 }
+                return String(format: "BT /H 12 Tf %.2f %d Td %@ Tj ET", x, y, hebrewCIDs(String(w.reversed())))
+            }.joined(separator: " ")
+        }
+        let content = [
+            line(["שלום", "עולם"], 700), "BT /F 12 Tf 72 680 Td (Between.) Tj ET", line(["מבחן", "טקסט"], 660),
+        ]
+        .joined(separator: "\n")
+        let map = hebrew.enumerated().map { i, c in
+            String(format: "<%04X> <%04X>", i + 1, c.unicodeScalars.first!.value)
+        }
+        .joined(separator: "\n")
+        let toUnicode = """
+            /CIDInit /ProcSet findresource begin 12 dict begin begincmap
+            /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
+            /CMapName /Adobe-Identity-UCS def /CMapType 2 def
+            1 begincodespacerange <0000> <FFFF> endcodespacerange
+            \(hebrew.count) beginbfchar
+            \(map)
+            endbfchar endcmap CMapName currentdict /CMap defineresource pop end end
+            """
+        return [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /H 5 0 R /F 8 0 R >> >> >>",
+            stream(content),
+            "<< /Type /Font /Subtype /Type0 /BaseFont /DavidCLM /Encoding /Identity-H /DescendantFonts [6 0 R] /ToUnicode 7 0 R >>",
+            "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /DavidCLM /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 9 0 R /DW 600 >>",
+            stream(toUnicode),
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+            "<< /Type /FontDescriptor /FontName /DavidCLM /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
+        ]
+    }
+}

@@ -38,7 +38,8 @@ package enum LinkText {
         guard !pages.isEmpty, let poppler = try? PopplerFile(path: path) else { return }
         for p in pages.keys.sorted() {
             guard let page = poppler.page(p - 1) else { continue }
-            let (text, boxes) = TextAssembler.respace(Array(page.text.unicodeScalars), page.textLayout)
+            let read = page.textAndLayoutBothWays()
+            let (text, boxes) = TextAssembler.respace(read.text, read.boxes)
             guard text.count == boxes.count, !text.isEmpty else { continue }
             for i in pages[p]! {
                 let r = findings[i].rect!

@@ -42,7 +42,8 @@ public enum TextAssembler {
             }
             defer { last = i }
             if let p = last, !isSpace(c), !isSpace(text[p]),
-                let br = separator(boxes[p], boxes[i], cjk: isCJK(text[p]) && isCJK(c)),
+                let br = separator(
+                    boxes[p], boxes[i], cjk: isCJK(text[p]) && isCJK(c), rtl: isRTL(text[p]) || isRTL(c)),
                 addSpaces || br != " "
             {
                 outText.append(br)
@@ -102,9 +103,18 @@ public enum TextAssembler {
         }
     }
 
+    /// Hebrew and Arabic letters (and their presentation forms): scripts written right to left.
+    @inline(__always) static func isRTL(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF: return true
+        default: return false
+        }
+    }
+
     /// The break between two consecutive characters, if any; `cjk` when both are CJK characters
     /// (a gap must be a quarter of the height to be a space).
-    static func separator(_ a: PDFRect, _ b: PDFRect, cjk: Bool = false) -> Unicode.Scalar? {
+    /// `rtl` when either is a right-to-left letter: then text runs leftwards on its line.
+    static func separator(_ a: PDFRect, _ b: PDFRect, cjk: Bool = false, rtl: Bool = false) -> Unicode.Scalar? {
         let ha = a.height
         let hb = b.height
         guard ha > 0, hb > 0 else { return nil }
@@ -112,6 +122,10 @@ public enum TextAssembler {
         let vOverlap = min(a.y2, b.y2) - max(a.y1, b.y1)
         let hOverlap = min(a.x2, b.x2) - max(a.x1, b.x1)
         if vOverlap > 0.5 * size {
+            if rtl && b.x2 <= a.x1 + 0.5 * min(a.width, b.width) {
+                // Right-to-left text on one line: the next character is left of this one.
+                return a.x1 - b.x2 > 0.1 * size ? " " : nil
+            }
             // Left-to-right text on one line.
             // CJK characters are as wide as they are high (an em): their width is the measure,
             // whatever height each engine gives their boxes.
