@@ -250,13 +250,15 @@ final class ExtractTextTests: XCTestCase {
         }
     }
 
-    /// (#34, 2) Right-to-left text: poppler-glib's page text (a selection from the top left)
-    /// reads nothing of a page mostly in Hebrew and drops the first and last lines of an Arabic
-    /// one; pdfpipe reads the page three ways and merges the lines: every word pdftotext reads.
+    /// (#34, 2) Right-to-left and vertical text: poppler-glib's page text (a selection from the
+    /// top left) reads nothing of a page mostly in Hebrew or of vertical Japanese, and drops the
+    /// first and last lines of an Arabic one; pdfpipe reads the page three ways and merges the
+    /// lines: every word pdftotext reads.
     func testRightToLeftLinesAreNotDropped() throws {
         try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
         let path = out + "/in/hebrew.pdf"
         try TestPDF.write(path, objects: ScriptTextPDF.rightToLeft())
+        try TestPDF.write(out + "/in/vertical.pdf", objects: ScriptTextPDF.verticalOnly())
         let pipeline = try Pipeline.parse(
             #"{"stages": [{"use": "extract-text", "with": {"format": "json", "words": true}}]}"#, file: "t.json",
             catalog: StageTable.all, formats: ["json"])
@@ -275,6 +277,11 @@ final class ExtractTextTests: XCTestCase {
         XCTAssertEqual(boxes.count, 5)
         let shalom = try XCTUnwrap(boxes.first { $0["text"] == "שלום" }?["box"]?.arrayValue?.compactMap(\.doubleValue))
         XCTAssertEqual(shalom[2], 540, accuracy: 1, "the first word sits at the right")
+        // A page of vertical writing only (nothing, read from the top left): its three columns.
+        _ = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
+            InputDocument(path: out + "/in/vertical.pdf", relativePath: "vertical.pdf"))
+        let vertical = try JSONParser.parse(try String(contentsOfFile: out + "/text/vertical.json", encoding: .utf8))
+        XCTAssertEqual(vertical["pages"]?.arrayValue?.first?["text"]?.stringValue, "日本語のテキスト\n中文测试\n发票中文")
     }
 
     /// Hostile annotations: numbers past any page, an appearance that is the annotation itself, a

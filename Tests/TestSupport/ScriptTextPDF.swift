@@ -37,6 +37,20 @@ public enum ScriptTextPDF {
             y -= 30
         }
         lines.append("BT /V 20 Tf 520 700 Td \(cids("日本語のテキスト")) Tj ET BT /V 20 Tf 490 700 Td \(cids("中文测试")) Tj ET")
+        return page(lines.joined(separator: "\n"))
+    }
+
+    /// A page of vertical writing only: three columns, right to left. poppler-glib's page text
+    /// reads nothing of it; pdftotext reads the three columns.
+    public static func verticalOnly() -> [String] {
+        page(
+            ["日本語のテキスト", "中文测试", "发票中文"].enumerated().map { i, s in
+                "BT /V 20 Tf \(520 - 30 * i) 700 Td \(cids(s)) Tj ET"
+            }.joined(separator: "\n"))
+    }
+
+    /// The page's objects around a content stream (fonts C and V for CJK, F and G for Latin).
+    static func page(_ content: String) -> [String] {
         let map = characters.enumerated().map { i, c in
             String(format: "<%04X> <%04X>", i + 1, c.unicodeScalars.first!.value)
         }.joined(separator: "\n")
@@ -53,7 +67,7 @@ public enum ScriptTextPDF {
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /C 5 0 R /V 6 0 R /F 9 0 R /G 10 0 R >> >> >>",
-            stream(lines.joined(separator: "\n")),
+            stream(content),
             "<< /Type /Font /Subtype /Type0 /BaseFont /Ryumin-Light /Encoding /Identity-H /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>",
             "<< /Type /Font /Subtype /Type0 /BaseFont /Ryumin-Light /Encoding /Identity-V /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>",
             "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /Ryumin-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 11 0 R /DW 1000 >>",
