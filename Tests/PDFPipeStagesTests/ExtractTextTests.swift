@@ -422,6 +422,11 @@ final class TextAssemblerTests: XCTestCase {
         XCTAssertEqual(
             merged([("Name:", 72, 100), ("Date:", 300, 100)], [("Ada", 130, 100), ("today", 350, 100)]),
             "Name: Ada Date: today")
+        // Over a word: before the word, never inside it.
+        XCTAssertEqual(merged([("Submit now", 72, 100)], [("Go", 80, 100)]), "Go Submit now")
+        // The same text the content draws at the same place (a button's caption the page prints
+        // too): read once, as pdftotext reads it.
+        XCTAssertEqual(merged([("Name Submit", 72, 100)], [("Submit", 102, 100)]), "Name Submit")
         // Not beside any line: before the first line below it that it is above.
         XCTAssertEqual(
             merged([("Top", 72, 100), ("Bottom", 72, 300)], [("note", 80, 200)]), "Top\nnote\nBottom")

@@ -179,13 +179,18 @@ extension TextAssembler {
                 guard let b = l.box, besides(b, ub) else { return nil }
                 return (l, max(0, b.x1 - ub.x2, ub.x1 - b.x2))
             }
+            // Text the content draws already, at the same place (a form's button whose caption
+            // the page prints too, text drawn twice to look bold): read once, as pdftotext does.
+            if beside.contains(where: { drawnAlready(u, in: $0.line, text, boxes) }) { continue }
             if let line = beside.min(by: { $0.distance < $1.distance })?.line {
-                // Into the line, before the first character whose middle is right of the unit's.
+                // Into the line, before the first word whose first character's middle is right
+                // of the unit's (never inside a word).
                 let middle = (ub.x1 + ub.x2) / 2
-                let at =
+                var at =
                     (line.start..<line.end).first { i in
                         !isSpace(text[i]) && (boxes[i].x1 + boxes[i].x2) / 2 > middle
                     } ?? line.end
+                while at > line.start, at < line.end, !isSpace(text[at - 1]) { at -= 1 }
                 placed.append(Placed(at: at, ownLine: false, key: (ub.x1, ub.y1), unit: u))
                 continue
             }
@@ -237,6 +242,21 @@ extension TextAssembler {
             next += 1
         }
         return (outText, outBoxes, mask)
+    }
+
+    /// Whether every character of `unit` is drawn by `line` too: the same character, whose box
+    /// holds the middle of the unit's.
+    static func drawnAlready(_ unit: Line, in line: Line, _ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> Bool {
+        var any = false
+        for (c, b) in zip(unit.text, unit.boxes) where !isSpace(c) {
+            let (x, y) = ((b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2)
+            let found = (line.start..<line.end).contains { i in
+                text[i] == c && boxes[i].x1 <= x && x <= boxes[i].x2 && boxes[i].y1 <= y && y <= boxes[i].y2
+            }
+            guard found else { return false }
+            any = true
+        }
+        return any
     }
 
     /// A line of assembled text: its range in the text, its characters (trimmed) and the box
