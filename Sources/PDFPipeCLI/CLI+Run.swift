@@ -320,7 +320,7 @@ extension CLI {
     /// Reads a baseline: a file `pdfpipe baseline` wrote, or a report.json.
     func loadBaseline(_ file: String) throws(PipelineError) -> Baseline {
         // A report.json of any size is read a document at a time; a baseline file is small.
-        if let m = try? mapped(file), Self.looksLikeReport(m.bytes) {
+        if let m = try? mapped(file), m.withBytes(Self.looksLikeReport) {
             _ = try readReport(file, documents: false)  // its header is a report's
             var baseline = Baseline(documents: [:])
             try eachDocument(of: file) { baseline.add($0) }
@@ -386,12 +386,13 @@ extension CLI {
             value = try readJSON(file, unreadable: "cannot read the report")
         } else {
             let file0 = try mapped(file)
-            let raw = file0.bytes
-            let array = JSONScanner.forEachElement(of: "documents", in: raw) {
-                file0.release(upTo: $0.upperBound)
-                return true
+            let header = file0.withBytes { raw in
+                let array = JSONScanner.forEachElement(of: "documents", in: raw) {
+                    file0.release(upTo: $0.upperBound)
+                    return true
+                }
+                return array.map { Array(raw[..<$0.lowerBound]) + Array("[]".utf8) + Array(raw[$0.upperBound...]) }
             }
-            let header = array.map { Array(raw[..<$0.lowerBound]) + Array("[]".utf8) + Array(raw[$0.upperBound...]) }
             guard let header else { return try readReport(file, documents: true) }
             var parser = JSONParser(bytes: header, tracksLocations: false)
             do throws(JSONSyntaxError) {
@@ -451,25 +452,26 @@ extension CLI {
     /// Each document of a report.json, parsed one at a time, in the report's order.
     func eachDocument(of file: String, _ body: (DocumentResult) throws(PipelineError) -> Void) throws(PipelineError) {
         let mapped = try mapped(file)
-        let raw = mapped.bytes
         var failure: PipelineError?
         var i = 0
-        let array = JSONScanner.forEachElement(of: "documents", in: raw) { range in
-            defer { i += 1 }
-            var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
-            mapped.release(upTo: range.upperBound)
-            let d: DocumentResult
-            do {
-                d = try DocumentResult(json: try parser.parseDocument())
-            } catch {
-                failure = PipelineError(file: file, message: "documents[\(i)]: \(error)")
-                return false
+        let array = mapped.withBytes { raw in
+            JSONScanner.forEachElement(of: "documents", in: raw) { range in
+                defer { i += 1 }
+                var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
+                mapped.release(upTo: range.upperBound)
+                let d: DocumentResult
+                do {
+                    d = try DocumentResult(json: try parser.parseDocument())
+                } catch {
+                    failure = PipelineError(file: file, message: "documents[\(i)]: \(error)")
+                    return false
+                }
+                do throws(PipelineError) { try body(d) } catch {
+                    failure = error
+                    return false
+                }
+                return true
             }
-            do throws(PipelineError) { try body(d) } catch {
-                failure = error
-                return false
-            }
-            return true
         }
         if let failure { throw failure }
         if array == nil { throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)") }

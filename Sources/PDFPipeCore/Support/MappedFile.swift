@@ -3,8 +3,12 @@ import Foundation
 /// A file mapped read-only, read front to back, whose pages already read are handed back to the
 /// kernel (`release(upTo:)`): a report of several gigabytes is scanned without its pages piling up
 /// in the process's resident memory, as they do with `Data(contentsOf:options: .alwaysMapped)`.
+///
+/// The bytes are lent only inside `withBytes`: a buffer handed out as a property could be read
+/// after the mapping's owner was released (and unmapped) at its last use, which an optimised build
+/// may put before the reading ends.
 public final class MappedFile {
-    public let bytes: UnsafeRawBufferPointer
+    private let bytes: UnsafeRawBufferPointer
     private let base: UnsafeMutableRawPointer?
     private var released = 0
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -28,6 +32,14 @@ public final class MappedFile {
     }
 
     deinit { if let base { munmap(base, bytes.count) } }
+
+    /// The file's bytes, valid until `body` returns (the mapping lives at least that long).
+    public func withBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        defer { withExtendedLifetime(self) {} }
+        return try body(bytes)
+    }
 
     /// Drops the pages before `offset` from memory (they are read again from the file if touched).
     /// Cheap to call often: it acts once 16 MB more can go.
