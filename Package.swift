@@ -28,14 +28,13 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
-            name: "CJPEG", pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg-dev"])]),
-        .systemLibrary(
             name: "CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // JPEG encoding in C: libjpeg's errors are longjmps (its default handler calls exit()).
+        .target(name: "CJPEGEncode", linkerSettings: [.linkedLibrary("jpeg")]),
         // Linux calls Swift's Glibc module lacks (renameat2, pipe2, prctl, close_range).
         .target(name: "CSystem"),
         .target(name: "SystemIO"),
@@ -58,7 +57,9 @@ let package = Package(
         // The one module that imports the C libraries.
         .target(
             name: "PDFBridge",
-            dependencies: ["CQPDF", "CPoppler", "CZlib", "CJPEG", "CWebP", "CCurl", "CSystem", "CMuPDF", "SystemIO"]),
+            dependencies: [
+                "CQPDF", "CPoppler", "CZlib", "CJPEGEncode", "CWebP", "CCurl", "CSystem", "CMuPDF", "SystemIO",
+            ]),
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore", dependencies: ["SystemIO"]),
         // The stages: core + bridge.
@@ -70,7 +71,7 @@ let package = Package(
         .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge"]),
         // Where the tests find samples/.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge", "SystemIO", "TestSupport"]),
+        .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge", "SystemIO", "TestSupport", "CJPEGEncode"]),
         .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "TestSupport"]),
         .testTarget(
             name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),

@@ -12,10 +12,13 @@ public enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
     case curl(message: String)
     /// MuPDF failed (the engine built in with the MuPDF trait).
     case mupdf(message: String)
+    /// An image could not be encoded (libjpeg, libwebp, zlib).
+    case encoding(message: String)
 
     public var description: String {
         switch self {
-        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m), .curl(let m), .mupdf(let m):
+        case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m), .curl(let m), .mupdf(let m),
+            .encoding(let m):
             m
         }
     }

@@ -1,4 +1,4 @@
-internal import CJPEG
+internal import CJPEGEncode
 internal import CPoppler
 internal import CWebP
 import Foundation
@@ -22,47 +22,36 @@ extension CairoImage {
         return out
     }
 
-    /// The image as JPEG (libjpeg-turbo), quality 1–100. The corresponding C functions are
-    /// `jpeg_mem_dest`, `jpeg_set_quality` and `jpeg_write_scanlines`.
-    public func jpegData(quality: Int) -> [UInt8] {
-        var rgb = rgbBytes()
-        var cinfo = jpeg_compress_struct()
-        var jerr = jpeg_error_mgr()
-        cinfo.err = jpeg_std_error(&jerr)
-        jpeg_CreateCompress(&cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_compress_struct>.size)
-        defer { jpeg_destroy_compress(&cinfo) }
-        var buffer: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        jpeg_mem_dest(&cinfo, &buffer, &size)
-        cinfo.image_width = JDIMENSION(width)
-        cinfo.image_height = JDIMENSION(height)
-        cinfo.input_components = 3
-        cinfo.in_color_space = JCS_RGB
-        jpeg_set_defaults(&cinfo)
-        jpeg_set_quality(&cinfo, Int32(max(1, min(100, quality))), 1)
-        jpeg_start_compress(&cinfo, 1)
-        rgb.withUnsafeMutableBufferPointer { b in
-            while cinfo.next_scanline < cinfo.image_height {
-                var row: JSAMPROW? = b.baseAddress! + Int(cinfo.next_scanline) * width * 3
-                _ = jpeg_write_scanlines(&cinfo, &row, 1)
-            }
+    /// The image as JPEG (libjpeg-turbo), quality 1–100; throws with libjpeg's message when it
+    /// cannot (its errors return through the C function, never end the process). The corresponding
+    /// C function is `pp_jpeg_encode` (`jpeg_mem_dest`, `jpeg_set_quality`, `jpeg_write_scanlines`).
+    public func jpegData(quality: Int) throws(BridgeError) -> [UInt8] {
+        let rgb = rgbBytes()
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var err = [CChar](repeating: 0, count: 256)
+        let ok = rgb.withUnsafeBufferPointer { b in
+            pp_jpeg_encode(b.baseAddress, Int32(width), Int32(height), Int32(quality), &output, &size, &err, err.count)
         }
-        jpeg_finish_compress(&cinfo)
-        guard let buffer else { return [] }
-        defer { free(buffer) }
-        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+        defer { pp_jpeg_free(output) }
+        guard ok != 0, let output else {
+            let message = String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .encoding(message: "libjpeg: \(message)")
+        }
+        return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
     /// The image as lossy WebP (libwebp), quality 1–100. The corresponding C function is
     /// `WebPEncodeRGB`.
-    public func webpData(quality: Int) -> [UInt8] {
+    /// Throws when libwebp cannot.
+    public func webpData(quality: Int) throws(BridgeError) -> [UInt8] {
         let rgb = rgbBytes()
         var output: UnsafeMutablePointer<UInt8>?
         let size = rgb.withUnsafeBufferPointer { b in
             WebPEncodeRGB(
                 b.baseAddress, Int32(width), Int32(height), Int32(width * 3), Float(max(1, min(100, quality))), &output)
         }
-        guard let output, size > 0 else { return [] }
+        guard let output, size > 0 else { throw .encoding(message: "libwebp cannot encode the image") }
         defer { WebPFree(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
     }

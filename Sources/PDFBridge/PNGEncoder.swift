@@ -5,7 +5,8 @@ extension CairoImage {
     /// The image as PNG bytes: 8-bit RGB (or RGBA with `alpha`), each row filtered with "Up" and
     /// compressed at `level` (0–9). cairo's own writer always uses libpng's default level, which costs
     /// about as much as rendering a thumbnail; level 1 is several times faster for little size.
-    public func pngData(level: Int, alpha: Bool) -> [UInt8] {
+    /// Throws when zlib cannot compress (out of memory).
+    public func pngData(level: Int, alpha: Bool) throws(BridgeError) -> [UInt8] {
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = cairo_image_surface_get_data(surface)!
         let channels = alpha ? 4 : 3
@@ -49,7 +50,8 @@ extension CairoImage {
         }
         var compressedLength = compressBound(uLong(raw.count))
         var compressed = [UInt8](repeating: 0, count: Int(compressedLength))
-        _ = compress2(&compressed, &compressedLength, raw, uLong(raw.count), Int32(max(0, min(9, level))))
+        let status = compress2(&compressed, &compressedLength, raw, uLong(raw.count), Int32(max(0, min(9, level))))
+        guard status == Z_OK else { throw .encoding(message: "zlib cannot compress the image (compress2: \(status))") }
         compressed.removeSubrange(Int(compressedLength)...)
 
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

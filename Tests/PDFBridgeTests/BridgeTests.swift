@@ -1,3 +1,4 @@
+import CJPEGEncode
 import Dispatch
 import Foundation
 import PDFBridge
@@ -197,5 +198,28 @@ final class MergeLinesTests: XCTestCase {
         XCTAssertEqual(merged([("aa", 1), ("bb", 2)], [("bb", 2)]), "aa\nbb")
         // The first read nothing: the second.
         XCTAssertEqual(merged([], [("aa", 1), ("bb", 2)]), "aa\nbb")
+    }
+}
+
+/// (#33, 6) libjpeg's errors come back as a failure, never end the process (its default error
+/// handler calls exit()).
+final class JPEGEncoderTests: XCTestCase {
+    func testALibjpegErrorIsAnAnswer() {
+        // Past JPEG's largest side (65,500 pixels): libjpeg raises an error in jpeg_start_compress.
+        let width = 70_000
+        let rgb = [UInt8](repeating: 255, count: width * 3)
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var err = [CChar](repeating: 0, count: 256)
+        let ok = pp_jpeg_encode(rgb, Int32(width), 1, 80, &out, &size, &err, err.count)
+        XCTAssertEqual(ok, 0)
+        XCTAssertNil(out)
+        let message = String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        XCTAssertTrue(message.contains("65500"), message)
+        // And a good image after it: nothing of the failure stays behind.
+        XCTAssertEqual(pp_jpeg_encode(rgb, 100, 1, 80, &out, &size, &err, err.count), 1)
+        XCTAssertGreaterThan(size, 100)
+        XCTAssertEqual(out.map { [$0[0], $0[1]] }, [0xFF, 0xD8], "a JPEG's start-of-image marker")
+        pp_jpeg_free(out)
     }
 }

@@ -254,8 +254,9 @@ public struct ThumbnailsStage: Stage {
                 let target = outputDirectory + "/" + relative
                 let dir = Paths.parent(target)
                 try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                let bytes = try encode(image)
                 do throws(FileReplacer.WriteError) {
-                    try worker.files.write(encode(image), to: target)
+                    try worker.files.write(bytes, to: target)
                 } catch {
                     r.error = "cannot write \(relative): \(error.reason)"
                 }
@@ -464,11 +465,11 @@ public struct ThumbnailsStage: Stage {
     /// The engine's name in messages.
     var library: String { engine == .mupdf ? "MuPDF" : "poppler" }
 
-    func encode(_ image: CairoImage) -> [UInt8] {
+    func encode(_ image: CairoImage) throws(BridgeError) -> [UInt8] {
         switch imageFormat {
-        case .jpeg: image.jpegData(quality: quality)
-        case .webp: image.webpData(quality: quality)
-        case .png: image.pngData(level: compression, alpha: transparent)
+        case .jpeg: try image.jpegData(quality: quality)
+        case .webp: try image.webpData(quality: quality)
+        case .png: try image.pngData(level: compression, alpha: transparent)
         }
     }
 
@@ -494,7 +495,7 @@ public struct ThumbnailsStage: Stage {
         let relative = OutputNames.file(for: job, folder: folder, extension: "contact.png")
         do {
             try AtomicFile.write(
-                sheet.pngData(level: compression, alpha: false), to: job.outputDirectory + "/" + relative)
+                try sheet.pngData(level: compression, alpha: false), to: job.outputDirectory + "/" + relative)
         } catch {
             return nil
         }
