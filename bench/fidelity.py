@@ -75,8 +75,13 @@ def main():
             ctext = subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True).stdout
         # A control character is a glyph the tool could not map: U+FFFD, as pdfpipe writes it.
         ctext = "".join(c if c >= " " or c in "\t\n\v\f\r" else "\ufffd" for c in ctext.decode("utf-8", "replace"))
-        cimg = Image.open(tmp + "/c.png") if os.path.exists(tmp + "/c.png") else None
+        cimg = None
         if os.path.exists(tmp + "/c.png"):
+            try:  # a tool that failed half-way leaves a file that is no image: no opinion
+                cimg = Image.open(tmp + "/c.png")
+                cimg.load()
+            except Exception:
+                cimg = None
             os.remove(tmp + "/c.png")
         if thumb:
             img = Image.open(os.path.join(out, thumb))
