@@ -161,11 +161,11 @@ public final class HTTPConnection {
         var r = HTTPResponse()
         let status = pdfpipe_curl_status(handle)
         if status > 0 { r.status = status }
-        // From the header callback: the transfer may have been stopped after the headers, before
-        // libcurl computes its own redirect URL. The Location is resolved by the caller.
         func text(_ p: UnsafePointer<CChar>) -> String {
             String(decoding: UnsafeRawBufferPointer(start: p, count: strlen(p)), as: UTF8.self)
         }
+        // From the header callback: the transfer may have been stopped after the headers, before
+        // libcurl computes its own redirect URL. The Location is resolved by the caller.
         let location = text(pdfpipe_transfer_location(transfer))
         if !location.isEmpty { r.location = location }
         let contentType = text(pdfpipe_transfer_content_type(transfer))

@@ -29,10 +29,4 @@ public enum PDFNumber {
         let (s, o) = a.addingReportingOverflow(b)
         return o ? nil : s
     }
-
-    /// `a * b`, or nil when it overflows.
-    @inlinable public static func multiply(_ a: Int, _ b: Int) -> Int? {
-        let (s, o) = a.multipliedReportingOverflow(by: b)
-        return o ? nil : s
-    }
 }

@@ -9,9 +9,6 @@ public enum PageEngine: String, Sendable, CaseIterable {
     /// Whether this build has the engine.
     public var isAvailable: Bool { self == .poppler || pp_mu_available() != 0 }
 
-    /// The engines this build has.
-    public static var available: [PageEngine] { allCases.filter(\.isAvailable) }
-
     /// How to get an engine this build lacks.
     public static let mupdfHowTo =
         "build pdfpipe with it: swift build --traits MuPDF (needs libmupdf-dev: scripts/setup.sh --mupdf)"

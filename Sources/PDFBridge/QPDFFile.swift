@@ -44,8 +44,6 @@ public final class QPDFFile {
         qpdf_cleanup(&handle)
     }
 
-    /// The qpdf library version.
-
     // MARK: - Errors and warnings
 
     private func message(_ e: qpdf_error) -> QPDFMessage {

@@ -243,9 +243,6 @@ public struct RunReport: Sendable, Equatable {
         return AnySequence(documents)
     }
 
-    /// How many documents the report lists.
-    public var documentCount: Int { store?.count ?? documents.count }
-
     public init(toolVersion: String, pipeline: String, documents: [DocumentResult], generatedAt: String) {
         self.toolVersion = toolVersion
         self.pipeline = pipeline

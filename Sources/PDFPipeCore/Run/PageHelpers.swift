@@ -82,9 +82,6 @@ public final class PageHelpers: Sendable {
         offer.drop()
     }
 
-    /// The number of offers not withdrawn (for tests).
-    public var openOffers: Int { offers.withLock { $0.list.count } }
-
     /// Helps with offered pages until no offer has any left; returns how many offers it helped.
     @discardableResult
     public func help() -> Int {

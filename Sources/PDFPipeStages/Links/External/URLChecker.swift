@@ -347,13 +347,6 @@ public final class URLChecker: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Threads running now (for tests).
-    public var runningThreads: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return threads
-    }
-
     // MARK: - Workers
 
     /// Checker threads alive in this process, over every checker (for tests).
