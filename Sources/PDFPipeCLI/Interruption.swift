@@ -15,7 +15,6 @@ public final class Interruption: Sendable {
     /// Installs the handlers (the executable does; tests running the CLI in-process do not).
     public func install(console: Console) {
         let queue = DispatchQueue(label: "pdfpipe.signals")
-        var made: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
             Foundation.signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
@@ -34,11 +33,9 @@ public final class Interruption: Sendable {
                 }
             }
             source.resume()
-            made.append(source)
+            // A signal source works as long as it lives, and these serve the whole process:
+            // retained once, never released (no global state to share between threads).
+            _ = Unmanaged.passRetained(source as AnyObject)
         }
-        signalSources = made
     }
 }
-
-/// Keeps the signal sources alive. Written once, by `install`, before any worker starts.
-nonisolated(unsafe) private var signalSources: [DispatchSourceSignal] = []

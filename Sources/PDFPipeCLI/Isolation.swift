@@ -28,7 +28,11 @@ final class IsolatedRunner: Sendable {
     let documentsPerWorker = 100
     private let idle = Locked<[WorkerProcess]>([])
     /// Answers a worker's question for its stage at an index (`Stage.answer`); set before the first document.
-    nonisolated(unsafe) var answer: (@Sendable (Int, JSONValue) -> JSONValue)?
+    var answer: (@Sendable (Int, JSONValue) -> JSONValue)? {
+        get { answerHook.withLock { $0 } }
+        set { answerHook.withLock { $0 = newValue } }
+    }
+    private let answerHook = Locked<(@Sendable (Int, JSONValue) -> JSONValue)?>(nil)
     /// A line from a worker that is a question, not a result: `{"$question": {"stage": i, "body": …}}`
     /// (no result has a key starting with '$').
     static let questionPrefix = #"{"$question":"#

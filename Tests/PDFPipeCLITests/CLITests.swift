@@ -131,7 +131,7 @@ final class CLITests: XCTestCase {
             p.json:5:39: error: stages[1].wiht: unknown key 'wiht'; did you mean 'with'? (a stage has 'use' and 'with')
             p.json:5:49: error: stages[1].id: unknown key 'id' (a stage has 'use' and 'with')
             p.json:6:48: error: stages[2].with.format: expected one of 'txt' | 'json' | 'none', got 'xml'
-            p.json:6:65: error: stages[2].with.pagess: unknown option 'pagess'; did you mean 'pages'? (known options: format, pages, words, folder, noTextLayer, search, pageWorkers, engine)
+            p.json:6:65: error: stages[2].with.pagess: unknown option 'pagess'; did you mean 'pages'? (known options: format, pages, words, folder, annotations, noTextLayer, search, pageWorkers, engine)
             p.json:7:13: error: stages[3].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)
             p.json:7:33: error: stages[3].whith: unknown key 'whith'; did you mean 'with'? (a stage has 'use' and 'with')
             p.json:9:27: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)

@@ -2,13 +2,14 @@
     import Glibc
 #endif
 
-/// A value behind a pthread mutex, for state shared by the run's threads.
+/// A value behind a pthread mutex, for state shared by the run's threads. The value must be
+/// Sendable: what `withLock` returns leaves the lock and may be held by another thread.
 ///
 /// Why not `Synchronization.Mutex`: on Linux it locks with futexes inside the prebuilt standard
 /// library, which ThreadSanitizer cannot see, so every access it protects is reported as a race
 /// and a TSan run of the concurrent code says nothing useful. `pthread_mutex_lock` is intercepted
 /// by TSan; the cost is the same (an uncontended lock is one atomic operation either way).
-public final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 

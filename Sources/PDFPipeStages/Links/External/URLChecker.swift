@@ -132,7 +132,11 @@ public final class URLChecker: @unchecked Sendable {
     private var cacheDirty = false
     /// Set in an isolated worker process: questions go to the parent, which holds the run's checker,
     /// so each URL is still requested once per run and the cache is the parent's.
-    nonisolated(unsafe) public var forward: (@Sendable ([Key]) -> [Key: URLFetch])?
+    public var forward: (@Sendable ([Key]) -> [Key: URLFetch])? {
+        get { forwardHook.withLock { $0 } }
+        set { forwardHook.withLock { $0 = newValue } }
+    }
+    private let forwardHook = Locked<(@Sendable ([Key]) -> [Key: URLFetch])?>(nil)
 
     public init(options: ExternalOptions) {
         self.options = options
