@@ -73,8 +73,12 @@ def main():
             subprocess.run(["pdftocairo", "-png", "-f", "1", "-l", "1", "-cropbox", "-scale-to-x", "200", "-scale-to-y",
                             "-1", "-singlefile", path, tmp + "/c"], capture_output=True)
             ctext = subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True).stdout
-        # A control character is a glyph the tool could not map: U+FFFD, as pdfpipe writes it.
-        ctext = "".join(c if c >= " " or c in "\t\n\v\f\r" else "\ufffd" for c in ctext.decode("utf-8", "replace"))
+        # A control character is a glyph the tool could not map: U+FFFD, as pdfpipe writes it; the
+        # bidi embedding marks pdftotext puts around right-to-left runs are formatting, not text
+        # (pdfpipe leaves them out).
+        bidi = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+        ctext = "".join(c if c >= " " or c in "\t\n\v\f\r" else "\ufffd"
+                        for c in ctext.decode("utf-8", "replace") if c not in bidi)
         cimg = None
         if os.path.exists(tmp + "/c.png"):
             try:  # a tool that failed half-way leaves a file that is no image: no opinion
