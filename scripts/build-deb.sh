@@ -8,8 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-version=$(sed -n 's/.*public static let string = "\(.*\)".*/\1/p' Sources/PDFPipeCore/Report/Rules.swift)
-[ -n "$version" ] || { echo "build-deb: no version in Sources/PDFPipeCore/Report/Rules.swift" >&2; exit 1; }
+version=$(bash scripts/version.sh)
 arch=$(dpkg --print-architecture)
 # A build path of its own: the static build does not replace the release build of scripts/demo.sh.
 swift build -c release --product pdfpipe --static-swift-stdlib --build-path .build/deb

@@ -26,7 +26,7 @@ fi
 export CONTAINERS_CONF="$PWD/image/containers.conf"
 
 bash scripts/build-deb.sh >/dev/null
-version=$(sed -n 's/.*public static let string = "\(.*\)".*/\1/p' Sources/PDFPipeCore/Report/Rules.swift)
+version=$(bash scripts/version.sh)
 arch=$(dpkg --print-architecture)
 deb="$PWD/out/deb/pdfpipe_${version}_${arch}.deb"
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)

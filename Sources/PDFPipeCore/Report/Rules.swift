@@ -368,8 +368,3 @@ public enum Rules {
     /// The default severity of a rule; unknown ids (a bug) count as errors.
     public static func defaultSeverity(of id: String) -> Severity { byID[id]?.severity ?? .error }
 }
-
-/// The tool's version, as reports and the User-Agent show it.
-public enum PDFPipeVersion {
-    public static let string = "0.1.0"
-}

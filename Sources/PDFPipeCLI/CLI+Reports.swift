@@ -1,0 +1,102 @@
+import Foundation
+import PDFPipeCore
+import PDFPipeStages
+
+/// Reading report.json files of any size (a document at a time) and other JSON inputs.
+extension CLI {
+    /// A JSON file named on the command line, its problems as errors naming it.
+    func readJSON(_ file: String, unreadable: String) throws(PipelineError) -> JSONValue {
+        let path = Paths.absolute(file, relativeTo: directory)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError(file: file, message: "\(unreadable): \(Self.whyUnreadable(path))")
+        }
+        do throws(JSONSyntaxError) {
+            return try JSONParser.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw PipelineError(file: file, location: error.location, message: "malformed JSON: \(error.message)")
+        }
+    }
+
+    func readReport(_ file: String) throws(PipelineError) -> RunReport { try readReport(file, documents: true) }
+
+    /// A report.json; without `documents`, only its header (what is around the documents array,
+    /// which is scanned over, not parsed: reports of any size).
+    func readReport(_ file: String, documents: Bool) throws(PipelineError) -> RunReport {
+        let value: JSONValue
+        if documents {
+            value = try readJSON(file, unreadable: "cannot read the report")
+        } else {
+            let file0 = try mapped(file)
+            let header = file0.withBytes { raw in
+                let array = JSONScanner.forEachElement(of: "documents", in: raw) {
+                    file0.release(upTo: $0.upperBound)
+                    return true
+                }
+                return array.map { Array(raw[..<$0.lowerBound]) + Array("[]".utf8) + Array(raw[$0.upperBound...]) }
+            }
+            guard let header else { return try readReport(file, documents: true) }
+            var parser = JSONParser(bytes: header, tracksLocations: false)
+            do throws(JSONSyntaxError) {
+                value = try parser.parseDocument()
+            } catch {
+                throw PipelineError(file: file, message: "malformed JSON: \(error.message)")
+            }
+        }
+        do throws(ReportDecodingError) {
+            return try RunReport(json: value)
+        } catch {
+            throw PipelineError(file: file, message: "\(error)")
+        }
+    }
+
+    /// Whether a JSON file is a report (its top-level object has a `documents` member), from its
+    /// first kilobytes: a baseline file has `format` and `findings` instead.
+    static func looksLikeReport(_ raw: UnsafeRawBufferPointer) -> Bool {
+        String(decoding: raw.prefix(1 << 16), as: UTF8.self).contains("\"documents\":")
+    }
+
+    /// Why a file cannot be read: missing, a folder, or not readable.
+    static func whyUnreadable(_ path: String) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "no such file" }
+        if isFolder.boolValue { return "it is a folder" }
+        return FileManager.default.isReadableFile(atPath: path) ? "it could not be read" : "permission denied"
+    }
+
+    /// The file mapped into memory, its pages handed back as they are read (see `MappedFile`).
+    func mapped(_ file: String) throws(PipelineError) -> MappedFile {
+        let path = Paths.absolute(file, relativeTo: directory)
+        guard let m = MappedFile(path: path) else {
+            throw PipelineError(file: file, message: "cannot read the report: \(Self.whyUnreadable(path))")
+        }
+        return m
+    }
+
+    /// Each document of a report.json, parsed one at a time, in the report's order.
+    func eachDocument(of file: String, _ body: (DocumentResult) throws(PipelineError) -> Void) throws(PipelineError) {
+        let mapped = try mapped(file)
+        var failure: PipelineError?
+        var i = 0
+        let array = mapped.withBytes { raw in
+            JSONScanner.forEachElement(of: "documents", in: raw) { range in
+                defer { i += 1 }
+                var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
+                mapped.release(upTo: range.upperBound)
+                let d: DocumentResult
+                do {
+                    d = try DocumentResult(json: try parser.parseDocument())
+                } catch {
+                    failure = PipelineError(file: file, message: "documents[\(i)]: \(error)")
+                    return false
+                }
+                do throws(PipelineError) { try body(d) } catch {
+                    failure = error
+                    return false
+                }
+                return true
+            }
+        }
+        if let failure { throw failure }
+        if array == nil { throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)") }
+    }
+}

@@ -1,0 +1,110 @@
+/// `report.md`: a summary table, the broken targets across the batch, and the errors and warnings
+/// by document, fit for a CI job summary (GitHub's `$GITHUB_STEP_SUMMARY`). With a baseline, only
+/// new findings are listed.
+public struct MarkdownReporter: Reporter {
+    public init() {}
+    public var format: String { "markdown" }
+    public var fileName: String { "report.md" }
+
+    /// GitHub takes at most 1 MiB of step summary: stop well before, and say so.
+    public static let byteBudget = 900_000
+
+    public func render(_ report: RunReport) -> String {
+        let s = report.summary
+        var out = "# pdfpipe: \(Escape.markdown(report.pipeline))\n\n"
+        if report.incomplete { out += "> **Incomplete:** \(RunReport.incompleteNote)\n\n" }
+        out +=
+            "| documents | failed | pages | errors | warnings | notes | suppressed |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+        out +=
+            "| \(s.documents) | \(s.failedDocuments) | \(s.pages) | \(s.errors) | \(s.warnings) | \(s.notes) | \(s.suppressed) |\n\n"
+        if let b = report.baseline {
+            out +=
+                "**Baseline** `\(Escape.markdown(b.file))`: \(s.new) new, \(s.unchanged) unchanged (not listed below), \(s.fixed) fixed"
+            if b.ratchet && s.fixed > 0 {
+                out +=
+                    " — **the baseline must be updated** (ratchet): `pdfpipe baseline REPORT.json --out \(Escape.markdown(b.file))`"
+            }
+            if let removed = report.removedText {
+                out += ". " + Escape.markdown(removed.prefix(1).uppercased() + removed.dropFirst())
+            }
+            out += "\n\n"
+        }
+        if !report.findings.isEmpty {
+            out += "## Pipeline\n\n| severity | rule | message |\n|---|---|---|\n"
+            for f in report.findings {
+                out += "| \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
+            }
+            out += "\n"
+        }
+        // With a baseline: what is new first (its broken targets, then its findings), then the
+        // targets the baseline already has. Without one: the targets, then the findings.
+        let (fresh, rest) = BrokenTarget.split(report)
+        if !fresh.isEmpty {
+            out += targetsTable(
+                fresh, title: "New broken targets",
+                intro:
+                    "Broken by findings that are not in the baseline, each once, with every document that links to it")
+        }
+        if report.baseline == nil {
+            out += targetsTable(rest, title: "Broken targets", intro: "Each once, with every document that links to it")
+        }
+        let cut = findingsSection(report, into: &out)
+        if report.baseline != nil && !cut && !rest.isEmpty {
+            if !out.hasSuffix("\n\n") { out += "\n" }
+            out += targetsTable(
+                rest, title: "Broken targets already in the baseline",
+                intro: "Still broken, accepted by the baseline")
+        }
+        if cut { out += "\n… cut here to stay under GitHub's 1 MiB step summary; every finding is in report.json\n" }
+        return out
+    }
+
+    /// A table of broken targets (at most 50 rows), or nothing for none.
+    func targetsTable(_ targets: [BrokenTarget], title: String, intro: String) -> String {
+        guard !targets.isEmpty else { return "" }
+        var out = "## \(title)\n\n\(intro) (\(targets.count) in all).\n\n"
+        out += "| target | rule | links | used in |\n|---|---|---:|---|\n"
+        let rows = Abridged(targets, limit: 50)
+        for t in rows.shown {
+            out +=
+                "| \(Escape.markdown(t.target)) | `\(t.rule)` | \(t.count) | \(Escape.markdown(t.usesText(limit: 5))) |\n"
+        }
+        out += rows.tail { "\n… and \($0) more in report.html and report.json\n" }
+        return out + "\n"
+    }
+
+    /// The errors and warnings (with a baseline, the new ones) by document, within the byte
+    /// budget; returns whether it had to stop.
+    func findingsSection(_ report: RunReport, into out: inout String) -> Bool {
+        let listed: (Finding) -> Bool = { $0.severity >= .warning && $0.baseline != .unchanged }
+        let shown = report.results.lazy.filter { d in d.findings.contains(where: listed) }
+        if shown.first(where: { _ in true }) == nil {
+            out += report.baseline == nil ? "No errors or warnings.\n" : "No new errors or warnings.\n"
+            return false
+        }
+        var lines = 0
+        documents: for d in shown {
+            guard lines < 1000 else {
+                out += "\n… more in report.json\n"
+                break
+            }
+            let e = d.findings.count { $0.severity == .error && listed($0) }
+            let w = d.findings.count { $0.severity == .warning && listed($0) }
+            let heading =
+                "## \(Escape.markdown(d.displayPath))\(d.status == .failed ? " (failed)" : "")\n\n\(e) \(report.baseline == nil ? "" : "new ")error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s")\n\n"
+                + "| page | severity | rule | message |\n|---|---|---|---|\n"
+            if out.utf8.count + heading.utf8.count > Self.byteBudget { return true }
+            out += heading
+            for f in d.findings where listed(f) {
+                let page = f.pageText ?? ""
+                let row =
+                    "| \(Escape.markdown(page)) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
+                if out.utf8.count + row.utf8.count > Self.byteBudget { return true }
+                out += row
+                lines += 1
+            }
+            out += "\n"
+        }
+        return false
+    }
+}

@@ -1,0 +1,187 @@
+/// `report.sarif`: SARIF 2.1.0 for code scanning: one rule per rule id (description, help in text
+/// and Markdown, default level), one result per finding, located at the PDF's path as the inputs
+/// were named (file-level: a PDF has no lines; page, label and rectangle are in the message and in
+/// `properties`), with pdfpipe's fingerprint as `partialFingerprints`, the baseline state when
+/// there was a baseline, and `ignore`d findings as suppressed results with their reason.
+public struct SARIFReporter: StreamingReporter {
+    public init() {}
+    public var format: String { "sarif" }
+    public var fileName: String { "report.sarif" }
+
+    /// GitHub code scanning takes at most 25,000 results per run (and shows the first 5,000).
+    public static let maxResults = 25_000
+
+    /// Placeholders in the skeleton where the two arrays that grow with the batch are streamed.
+    static let artifactsMark = "\u{0}pdfpipe-artifacts\u{0}", resultsMark = "\u{0}pdfpipe-results\u{0}"
+
+    /// Writes the log in pieces: the skeleton (tool, rules, invocations) pretty-printed with two
+    /// placeholders, and in their place the artifacts and the results, each rendered as it comes
+    /// (a document at a time), in the layout `JSONWriter.pretty` gives.
+    public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
+        let rules = Self.ruleDescriptors
+        let index = Dictionary(uniqueKeysWithValues: Rules.all.enumerated().map { ($1.id, $0) })
+        let withBaseline = report.baseline != nil
+        // Every finding, suppressed ones included: what the cap applies to.
+        let s = report.summary
+        let total = s.errors + s.warnings + s.notes + s.suppressed
+        var written = 0
+        var streamed = 0
+        func element(_ v: JSONValue, _ n: Int) -> [UInt8] {
+            Array(((n > 0 ? "," : "") + "\n        ").utf8) + Array(JSONWriter.pretty(v, indent: 4).utf8)
+        }
+        func add(_ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?) {
+            guard written < Self.maxResults else { return }
+            let result = Self.result(
+                f, path: path, fingerprint: fingerprint, suppressedBy: suppressedBy, ruleIndex: index[f.rule],
+                withBaseline: withBaseline)
+            sink(element(result, written))
+            written += 1
+        }
+        var notifications: [JSONValue] = []
+        if report.incomplete {
+            notifications.append([
+                "level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)],
+            ])
+        }
+        if total > Self.maxResults {
+            notifications.append([
+                "level": "warning",
+                "message": [
+                    "text": .string(
+                        "\(total - Self.maxResults) of \(total) results left out: code scanning takes at most \(Self.maxResults) per run; every finding is in report.json"
+                    )
+                ],
+            ])
+        }
+        let sarif: JSONValue = [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [
+                [
+                    "tool": [
+                        "driver": [
+                            "name": "pdfpipe", "version": .string(report.toolVersion),
+                            "semanticVersion": .string(report.toolVersion),
+                            "rules": .array(rules),
+                        ]
+                    ],
+                    "automationDetails": ["id": .string("pdfpipe/\(report.pipeline)/")],
+                    "invocations": [
+                        [
+                            "executionSuccessful": .bool(!report.incomplete),
+                            "toolExecutionNotifications": .array(notifications),
+                        ]
+                    ],
+                    "artifacts": .string(Self.artifactsMark),
+                    "results": .string(Self.resultsMark),
+                ]
+            ],
+        ]
+        let skeleton = Array(JSONWriter.pretty(sarif).utf8)
+        let marks = [Self.artifactsMark, Self.resultsMark].map { Array(JSONWriter.compact(.string($0)).utf8) }
+        guard let a = skeleton.firstRange(of: marks[0]), let r = skeleton.firstRange(of: marks[1]),
+            a.upperBound <= r.lowerBound
+        else { return }
+        sink(Array(skeleton[..<a.lowerBound]))
+        sink(Array("[".utf8))
+        for d in report.results {
+            sink(element(["location": Self.artifactLocation(d.displayPath)], streamed))
+            streamed += 1
+        }
+        sink(Array((streamed == 0 ? "]" : "\n      ]").utf8))
+        sink(Array(skeleton[a.upperBound..<r.lowerBound]))
+        sink(Array("[".utf8))
+        for f in report.findings {
+            add(f, path: f.details["file"]?.stringValue ?? "pipeline", fingerprint: nil, suppressedBy: nil)
+        }
+        for d in report.results {
+            for (f, fingerprint) in zip(d.findings, d.fingerprints) {
+                add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil)
+            }
+            for f in d.suppressed {
+                add(f, path: d.displayPath, fingerprint: f.fingerprint, suppressedBy: f.details["suppressedBy"])
+            }
+        }
+        sink(Array((written == 0 ? "]" : "\n      ]").utf8))
+        sink(Array(skeleton[r.upperBound...]))
+    }
+
+    /// The rules as SARIF reporting descriptors (with help in Markdown).
+    package static let ruleDescriptors: [JSONValue] = {
+        Rules.all.map { r in
+            let level = r.offByDefault ? "none" : r.severity.rawValue
+            let markdown =
+                "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"
+                + "**How to fix:** \(Escape.markdown(r.hint)).\n\n"
+                + "Change its level, or turn it off, under `rules` in the pipeline file; take out accepted findings with `ignore` (each with a reason) or a baseline (`--baseline`)."
+            return [
+                "id": .string(r.id), "name": .string(r.id), "helpUri": .string(RulePages.baseURL + r.id + ".md"),
+                "shortDescription": ["text": .string(r.summary)], "fullDescription": ["text": .string(r.summary)],
+                "help": ["text": .string("\(r.summary). Fix: \(r.hint)."), "markdown": .string(markdown)],
+                "defaultConfiguration": ["level": .string(level), "enabled": .bool(!r.offByDefault)],
+                "properties": ["tags": ["pdfpipe", .string(String(r.id.prefix { $0 != "." }))]],
+            ]
+        }
+    }()
+
+    /// One finding as a SARIF result.
+    static func result(
+        _ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?, ruleIndex: Int?, withBaseline: Bool
+    ) -> JSONValue {
+        var props = f.details
+        props["suppressedBy"] = nil
+        if let p = f.page { props["page"] = .int(p) }
+        if let l = f.pageLabel { props["pageLabel"] = .string(l) }
+        if let r = f.rect { props["rect"] = .array(r.map { .double($0) }) }
+        if let o = f.object { props["object"] = .string(o) }
+        if let s = f.stage { props["stage"] = .string(s) }
+        var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
+        if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
+        var place = ""
+        if let t = f.pageText { place = "Page \(t)" }
+        if let r = f.rect {
+            place +=
+                (place.isEmpty ? "At" : ", at") + " [" + r.map { JSONWriter.format($0) }.joined(separator: " ")
+                + "]"
+        }
+        var result: [String: JSONValue] = [
+            "ruleId": .string(f.rule), "level": .string(f.severity.rawValue),
+            "message": [
+                "text": .string(
+                    (place.isEmpty ? "" : place + ": ") + f.message + (f.hint.map { ". Fix: \($0)" } ?? ""))
+            ],
+            "locations": [.object(location)], "properties": .object(props),
+        ]
+        // Code scanning would otherwise hash the "line" of a binary PDF, and alerts would
+        // reopen on every rebuild.
+        if let fingerprint { result["partialFingerprints"] = ["pdfpipe/v1": .string(fingerprint)] }
+        if let i = ruleIndex { result["ruleIndex"] = .int(i) }
+        if withBaseline, let b = f.baseline { result["baselineState"] = .string(b.rawValue) }
+        if f.baseline == .unchanged {
+            // Accepted by the baseline: code scanning shows a result without a suppression as an
+            // open alert, whatever its baselineState; a suppressed one is closed.
+            result["suppressions"] = [
+                ["kind": "external", "justification": "in the baseline (pdfpipe baseline): accepted, not new"]
+            ]
+        }
+        if let by = suppressedBy {
+            result["suppressions"] = [
+                [
+                    "kind": "external",
+                    "justification": .string(
+                        (by["reason"]?.stringValue ?? "") + (by["ignore"]?.stringValue.map { " (\($0))" } ?? "")),
+                ]
+            ]
+        }
+        return .object(result)
+    }
+
+    /// A path as a SARIF artifact location: relative ones from the checkout root (`%SRCROOT%`,
+    /// what code scanning resolves against the repository), absolute ones as `file://` URIs;
+    /// percent-encoded either way (a URI may not hold a space or `#`).
+    static func artifactLocation(_ path: String) -> JSONValue {
+        let allowed = Escape.uriPath(path)
+        if path.hasPrefix("/") { return ["uri": .string("file://" + allowed)] }
+        return ["uri": .string(allowed), "uriBaseId": "%SRCROOT%"]
+    }
+}
