@@ -159,7 +159,9 @@ int pp_mu_text(
     fz_try(ctx) {
         fz_rect b = fz_bound_page(ctx, page);
         fz_stext_options options = { 0 };
-        options.flags = images ? FZ_STEXT_PRESERVE_IMAGES : 0;
+        // Text outside the page (the bounds: its crop box) is none a viewer shows: left out, as mutool
+        // and pdftotext leave it out.
+        options.flags = FZ_STEXT_MEDIABOX_CLIP | (images ? FZ_STEXT_PRESERVE_IMAGES : 0);
         // As fz_new_stext_page_from_page (which runs the content only), with the layer asked for.
         text = fz_new_stext_page(ctx, b);
         dev = fz_new_stext_device(ctx, text, &options);

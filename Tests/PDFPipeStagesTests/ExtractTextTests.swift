@@ -282,6 +282,12 @@ final class ExtractTextTests: XCTestCase {
             InputDocument(path: out + "/in/vertical.pdf", relativePath: "vertical.pdf"))
         let vertical = try JSONParser.parse(try String(contentsOfFile: out + "/text/vertical.json", encoding: .utf8))
         XCTAssertEqual(vertical["pages"]?.arrayValue?.first?["text"]?.stringValue, "日本語のテキスト\n中文测试\n发票中文")
+        // Text drawn off the page is none a viewer shows: left out, as pdftotext leaves it out.
+        try TestPDF.write(out + "/in/offpage.pdf", objects: ScriptTextPDF.offPage())
+        _ = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
+            InputDocument(path: out + "/in/offpage.pdf", relativePath: "offpage.pdf"))
+        let offPage = try JSONParser.parse(try String(contentsOfFile: out + "/text/offpage.json", encoding: .utf8))
+        XCTAssertEqual(offPage["pages"]?.arrayValue?.first?["text"]?.stringValue, "Inside")
     }
 
     /// Hostile annotations: numbers past any page, an appearance that is the annotation itself, a

@@ -49,6 +49,12 @@ public enum ScriptTextPDF {
             }.joined(separator: "\n"))
     }
 
+    /// A page whose content draws one word on the page and one off it (right of its box): no
+    /// viewer shows the second, nor do pdftotext and mutool read it.
+    public static func offPage() -> [String] {
+        page("BT /F 12 Tf 72 700 Td (Inside) Tj ET BT /F 12 Tf 700 700 Td (Outside) Tj ET")
+    }
+
     /// The page's objects around a content stream (fonts C and V for CJK, F and G for Latin).
     static func page(_ content: String) -> [String] {
         let map = characters.enumerated().map { i, c in
