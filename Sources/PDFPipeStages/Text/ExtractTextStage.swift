@@ -113,34 +113,7 @@ public struct ExtractTextStage: Stage {
         job.pageCount = job.pageCount ?? count
         let selected = pages.pages(count: count)
         let needLayout = words || !terms.isEmpty  // keep the boxes past extraction
-        // Explicit pageWorkers are taken as they are; automatic ones only for documents big enough.
-        let workers =
-            pageWorkers > 0
-            ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
-
-        // Pages whose annotations may draw text (none in most documents: nothing more is read).
-        let annotated =
-            annotations
-            ? (try? job.objects()).map { AnnotationText.candidatePages($0, among: selected, engine: engine) } ?? []
-            : []
-
-        // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
-        let results = Locked([PageText](repeating: PageText(), count: selected.count))
-        let messages = try PageWorkers.run(
-            first: first, engine: engine, path: job.workingFile, count: selected.count, workers: workers,
-            helpers: pageWorkers > 0 ? nil : job.pageHelpers, offerFrom: 32
-        ) { worker, k in
-            let t = extract(
-                worker.document.enginePage(selected[k] - 1), layout: needLayout,
-                annotations: annotated.contains(selected[k] - 1))
-            results.withLock { $0[k] = t }
-        }
-        var texts = results.withLock { $0 }
-        job.reportPopplerMessages(messages.flatMap { $0 }, library: engine == .mupdf ? "MuPDF" : "poppler")
-        if engine == .poppler && !annotated.isEmpty {
-            addAnnotationText(
-                to: &texts, pages: selected, annotated: annotated, path: job.workingFile, layout: needLayout)
-        }
+        let texts = try read(&job, first: first, pages: selected, layout: needLayout)
 
         // Geometry, for boxes in PDF user space.
         var geometries: [PageGeometry] = []
@@ -167,31 +140,9 @@ public struct ExtractTextStage: Stage {
         var matches: [JSONValue] = []
         for (k, page) in selected.enumerated() {
             let t = texts[k]
-            if let error = t.error {
-                // Nothing was read: not the same as a page without text, and said.
-                job.report(
-                    Finding(
-                        rule: "stage.failed", severity: .warning, page: page, message: "no text: \(error)"))
-                continue
-            }
-            if let error = t.annotationError {
-                // The content's text is there; what the annotations draw could not be read.
-                job.report(
-                    Finding(
-                        rule: "stage.failed", severity: .warning, page: page,
-                        message: "the text its annotations draw (form fields, notes, stamps) was not read: \(error)"))
-            }
-            let hasText = t.text.contains { !TextAssembler.isSpace($0) }
-            if hasText { pagesWithText += 1 }
+            guard report(t, page: page, into: &job) else { continue }
+            if t.text.contains(where: { !TextAssembler.isSpace($0) }) { pagesWithText += 1 }
             characters += t.text.count
-            if noTextLayer && !hasText && t.images > 0 {
-                job.report(
-                    Finding(
-                        rule: "text.no-text-layer", page: page,
-                        message:
-                            "the page draws \(t.images == 1 ? "an image" : "\(t.images) images") but has no text: a scan without OCR, or text drawn as pictures"
-                    ))
-            }
             matches += search(t, page: page, into: &job, box: userBox, rounded: rounded)
         }
 
@@ -207,6 +158,64 @@ public struct ExtractTextStage: Stage {
             section["file"] = .string(relative)
         }
         job.sections["text"] = .object(section)
+    }
+
+    /// The selected pages' text, read by the page workers, with the text their annotations draw.
+    func read(_ job: inout Job, first: any EngineDocument, pages selected: [Int], layout: Bool) throws -> [PageText] {
+        // Explicit pageWorkers are taken as they are; automatic ones only for documents big enough.
+        let workers =
+            pageWorkers > 0
+            ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
+        // Pages whose annotations may draw text (none in most documents: nothing more is read).
+        let annotated =
+            annotations
+            ? (try? job.objects()).map { AnnotationText.candidatePages($0, among: selected, engine: engine) } ?? []
+            : []
+
+        // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
+        let results = Locked([PageText](repeating: PageText(), count: selected.count))
+        let messages = try PageWorkers.run(
+            first: first, engine: engine, path: job.workingFile, count: selected.count, workers: workers,
+            helpers: pageWorkers > 0 ? nil : job.pageHelpers, offerFrom: 32
+        ) { worker, k in
+            let t = extract(
+                worker.document.enginePage(selected[k] - 1), layout: layout,
+                annotations: annotated.contains(selected[k] - 1))
+            results.withLock { $0[k] = t }
+        }
+        var texts = results.withLock { $0 }
+        job.reportPopplerMessages(messages.flatMap { $0 }, library: engine == .mupdf ? "MuPDF" : "poppler")
+        if engine == .poppler && !annotated.isEmpty {
+            addAnnotationText(to: &texts, pages: selected, annotated: annotated, path: job.workingFile, layout: layout)
+        }
+        return texts
+    }
+
+    /// A page's findings about what was read: nothing (returns false: the page is not searched),
+    /// its annotations' text unread, or no text layer under images.
+    func report(_ t: PageText, page: Int, into job: inout Job) -> Bool {
+        if let error = t.error {
+            // Nothing was read: not the same as a page without text, and said.
+            job.report(
+                Finding(rule: "stage.failed", severity: .warning, page: page, message: "no text: \(error)"))
+            return false
+        }
+        if let error = t.annotationError {
+            // The content's text is there; what the annotations draw could not be read.
+            job.report(
+                Finding(
+                    rule: "stage.failed", severity: .warning, page: page,
+                    message: "the text its annotations draw (form fields, notes, stamps) was not read: \(error)"))
+        }
+        if noTextLayer && t.images > 0 && !t.text.contains(where: { !TextAssembler.isSpace($0) }) {
+            job.report(
+                Finding(
+                    rule: "text.no-text-layer", page: page,
+                    message:
+                        "the page draws \(t.images == 1 ? "an image" : "\(t.images) images") but has no text: a scan without OCR, or text drawn as pictures"
+                ))
+        }
+        return true
     }
 
     /// The search terms on one page: a `text.match` finding per match (and `text.search-incomplete`

@@ -157,15 +157,23 @@ extension TextAssembler {
         let (text, boxes) = content
         let units = lines(annotations.0, annotations.1).flatMap { split($0, in: annotations.0, annotations.1) }
         guard !units.isEmpty else { return (text, boxes, []) }
-        let contentLines = lines(text, boxes)
+        let placed = place(units, in: content)
+        return assemble(content, placed, extra: units.reduce(0) { $0 + $1.text.count + 2 })
+    }
 
-        // Where each unit goes: an index in `text`, and whether on a line of its own.
-        struct Placed {
-            var at: Int
-            var ownLine: Bool
-            var key: (Double, Double)
-            var unit: Line
-        }
+    /// Where a unit of annotation text goes: before index `at` of the content's text, in its line
+    /// or on a line of its own; `key` orders units that go to one place.
+    struct Placed {
+        var at: Int
+        var ownLine: Bool
+        var key: (Double, Double)
+        var unit: Line
+    }
+
+    /// Where each unit goes (units the content draws already are left out), in the content's order.
+    static func place(_ units: [Line], in content: ([Unicode.Scalar], [PDFRect])) -> [Placed] {
+        let (text, boxes) = content
+        let contentLines = lines(text, boxes)
         var placed: [Placed] = []
         // Past this many, a page is hostile: the rest go at the end, in the engine's order.
         let budget = 5_000
@@ -199,16 +207,21 @@ extension TextAssembler {
             let at = (under ?? below.first)?.start ?? text.count
             placed.append(Placed(at: at, ownLine: true, key: (ub.y1, ub.x1), unit: u))
         }
-        placed.sort { a, b in
+        return placed.sorted { a, b in
             if a.at != b.at { return a.at < b.at }
             if a.ownLine != b.ownLine { return !a.ownLine }
             return a.key.0 != b.key.0 ? a.key.0 < b.key.0 : a.key.1 < b.key.1
         }
+    }
 
+    /// The content's text with the placed units in it, spaces or line breaks around them.
+    static func assemble(_ content: ([Unicode.Scalar], [PDFRect]), _ placed: [Placed], extra: Int) -> (
+        text: [Unicode.Scalar], boxes: [PDFRect], fromAnnotation: [Bool]
+    ) {
+        let (text, boxes) = content
         var outText: [Unicode.Scalar] = []
         var outBoxes: [PDFRect] = []
         var mask: [Bool] = []
-        let extra = units.reduce(0) { $0 + $1.text.count + 2 }
         outText.reserveCapacity(text.count + extra)
         outBoxes.reserveCapacity(text.count + extra)
         mask.reserveCapacity(text.count + extra)
