@@ -30,9 +30,8 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl behind plain C functions (its setopt/getinfo are variadic), in a .c file.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // JPEG encoding in C: libjpeg's errors are longjmps (its default handler calls exit()).
         .target(name: "CJPEGEncode", linkerSettings: [.linkedLibrary("jpeg")]),
         // Linux calls Swift's Glibc module lacks (renameat2, pipe2, prctl, close_range).

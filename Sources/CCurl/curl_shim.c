@@ -1,54 +1,4 @@
-// libcurl through plain functions: curl_easy_setopt and curl_easy_getinfo are variadic, which Swift
-// cannot call, and the socket and write callbacks are easier to keep in C next to the state they fill.
-#ifndef PDFPIPE_CCURL_SHIM_H
-#define PDFPIPE_CCURL_SHIM_H
-
-#include <curl/curl.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
-#include <sys/socket.h>
-#include <stdio.h>
-#include <string.h>
-#include <strings.h>
-#include <stdlib.h>
-#include <time.h>
-
-/// What one transfer needs besides the handle: the address policy, the body sink, and what happened.
-typedef struct pdfpipe_transfer {
-    /// 0: refuse to connect to loopback, private, link-local, multicast and unspecified addresses.
-    int allow_private;
-    /// Set when a connection was refused by that policy; `blocked_address` says to what.
-    int blocked;
-    char blocked_address[INET6_ADDRSTRLEN];
-    /// NULL: the body is not wanted: up to `discard_limit` bytes are read and dropped (so that a
-    /// small answer leaves the connection reusable), and the transfer stops past that.
-    FILE *body;
-    long long discard_limit;
-    long long body_limit;
-    long long body_size;
-    /// Set when body bytes arrived (and were dropped or written).
-    int got_body;
-    /// Set when the body went past body_limit.
-    int body_truncated;
-    /// Stop once the headers of a final (non-1xx) answer are in: the body is not wanted.
-    int stop_after_headers;
-    /// Set when the transfer was stopped that way.
-    int headers_done;
-    long header_status;
-    /// Headers of the final answer, as received (empty when absent).
-    char location[8192];
-    char retry_after[128];
-    char content_type[256];
-    char server[128];
-    /// Headers bot protections answer with (`cf-mitigated: challenge; x-datadome: …`), for telling a
-    /// refused checker from a broken link.
-    char signals[512];
-    /// The first bytes of a discarded body (error pages: a challenge or CAPTCHA page says so).
-    char snippet[8192];
-    long long snippet_len;
-    long long content_length;   /// -1 when not given
-    char error[CURL_ERROR_SIZE];
-} pdfpipe_transfer;
+#include "pp_curl.h"
 
 /// 1 when an address is one a hostile link must not make us reach: loopback, private (RFC 1918,
 /// RFC 4193), shared (RFC 6598), link-local (169.254/16, including cloud metadata at 169.254.169.254,
@@ -66,7 +16,7 @@ static inline int pdfpipe_ipv4_is_private(const unsigned char *a) {
     return 0;
 }
 
-static inline int pdfpipe_address_is_private(const struct sockaddr *sa) {
+int pdfpipe_address_is_private(const struct sockaddr *sa) {
     if (sa->sa_family == AF_INET) {
         const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
         return pdfpipe_ipv4_is_private((const unsigned char *)&in->sin_addr.s_addr);
@@ -90,7 +40,7 @@ static inline int pdfpipe_address_is_private(const struct sockaddr *sa) {
 }
 
 /// The same test on a textual IPv4 or IPv6 address; -1 when the text is not an address.
-static inline int pdfpipe_text_address_is_private(const char *text) {
+int pdfpipe_text_address_is_private(const char *text) {
     struct sockaddr_in in4; struct sockaddr_in6 in6;
     memset(&in4, 0, sizeof in4); memset(&in6, 0, sizeof in6);
     if (inet_pton(AF_INET, text, &in4.sin_addr) == 1) { in4.sin_family = AF_INET; return pdfpipe_address_is_private((struct sockaddr *)&in4); }
@@ -193,15 +143,15 @@ static size_t pdfpipe_header(char *line, size_t size, size_t count, void *userda
     return n;
 }
 
-static inline const char *pdfpipe_transfer_location(const pdfpipe_transfer *t) { return t->location; }
-static inline const char *pdfpipe_transfer_content_type(const pdfpipe_transfer *t) { return t->content_type; }
-static inline const char *pdfpipe_transfer_retry_after(const pdfpipe_transfer *t) { return t->retry_after; }
-static inline const char *pdfpipe_transfer_server(const pdfpipe_transfer *t) { return t->server; }
-static inline const char *pdfpipe_transfer_signals(const pdfpipe_transfer *t) { return t->signals; }
-static inline const char *pdfpipe_transfer_snippet(const pdfpipe_transfer *t) { return t->snippet; }
+const char *pdfpipe_transfer_location(const pdfpipe_transfer *t) { return t->location; }
+const char *pdfpipe_transfer_content_type(const pdfpipe_transfer *t) { return t->content_type; }
+const char *pdfpipe_transfer_retry_after(const pdfpipe_transfer *t) { return t->retry_after; }
+const char *pdfpipe_transfer_server(const pdfpipe_transfer *t) { return t->server; }
+const char *pdfpipe_transfer_signals(const pdfpipe_transfer *t) { return t->signals; }
+const char *pdfpipe_transfer_snippet(const pdfpipe_transfer *t) { return t->snippet; }
 
 /// Seconds to wait from a Retry-After value (seconds, or an HTTP date); -1 when it is neither.
-static inline long pdfpipe_retry_after_seconds(const char *value) {
+long pdfpipe_retry_after_seconds(const char *value) {
     if (!value[0]) return -1;
     char *end = NULL;
     long s = strtol(value, &end, 10);
@@ -212,10 +162,10 @@ static inline long pdfpipe_retry_after_seconds(const char *value) {
     return when > now ? (long)(when - now) : 0;
 }
 
-static inline int pdfpipe_curl_global_init(void) { return (int)curl_global_init(CURL_GLOBAL_DEFAULT); }
+int pdfpipe_curl_global_init(void) { return (int)curl_global_init(CURL_GLOBAL_DEFAULT); }
 
 /// Options that stay the same for every request made through one handle.
-static inline void pdfpipe_curl_setup(CURL *h, pdfpipe_transfer *t, const char *user_agent) {
+void pdfpipe_curl_setup(CURL *h, pdfpipe_transfer *t, const char *user_agent) {
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);   // every hop is ours: chain, loops, policy
     curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, pdfpipe_open_socket);
@@ -232,7 +182,7 @@ static inline void pdfpipe_curl_setup(CURL *h, pdfpipe_transfer *t, const char *
 }
 
 /// One request. `method_head`: HEAD (no body) or GET. Headers: a curl_slist or NULL.
-static inline CURLcode pdfpipe_curl_request(
+CURLcode pdfpipe_curl_request(
     CURL *h, pdfpipe_transfer *t, const char *url, int method_head, struct curl_slist *headers,
     long timeout_ms, long connect_timeout_ms, int disable_socket_check)
 {
@@ -251,6 +201,4 @@ static inline CURLcode pdfpipe_curl_request(
     return curl_easy_perform(h);
 }
 
-static inline long pdfpipe_curl_status(CURL *h) { long v = 0; curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &v); return v; }
-
-#endif
+long pdfpipe_curl_status(CURL *h) { long v = 0; curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &v); return v; }
