@@ -76,6 +76,65 @@ extension CLI {
             console.error("pdfpipe: error: \(error)")
             return .internalFailure
         }
+        let seen = try mergeDocuments(of: files, policy: policy, into: store)
+        do throws(ResultStore.OpenError) {
+            try store.finish()
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return .internalFailure
+        }
+        merged.store = store
+        merged.shard = nil
+        merged.shardSource = nil
+        mergeRunFindings(of: reports, into: &merged, whole: whole)
+        try mergeBaseline(
+            a, flag: baselineFlag, policy: policy, reports: reports, into: &merged, whole: whole, batch: seen)
+        // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
+        // a shard's command-line override (shards run with --fail-on never to finish the matrix).
+        merged.failOn =
+            try Self.value(of: "--fail-on", in: a, command: "merge")?.stringValue.flatMap(FailOn.init) ?? reports.lazy
+            .compactMap(\.pipelineFailOn).first ?? .error
+        let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
+        return write(
+            merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"),
+            verbose: a.flags.contains("--verbose"))
+    }
+
+    /// The merged report's baseline: the one given to merge (`--baseline`, `--ratchet`), else the
+    /// shards'; with the whole batch known, the documents it lists that no shard had are fixed.
+    private func mergeBaseline(
+        _ a: Arguments, flag baselineFlag: String?, policy: ResultPolicy?, reports: [RunReport],
+        into merged: inout RunReport, whole: Bool, batch seen: Set<String>
+    ) throws(PipelineError) {
+        if let file = baselineFlag {
+            merged.baseline = BaselineUse(file: file, ratchet: a.flags.contains("--ratchet"))
+        } else if a.flags.contains("--ratchet") {
+            guard var b = reports.lazy.compactMap(\.baseline).first else {
+                throw PipelineError(
+                    file: nil, message: "--ratchet needs a baseline: --baseline FILE, or shards run with one")
+            }
+            b.ratchet = true
+            merged.baseline = b
+        } else {
+            merged.baseline = reports.lazy.compactMap(\.baseline).first
+        }
+        merged.removedSinceBaseline = []
+        guard let use = merged.baseline, whole, !merged.incomplete else { return }
+        if let baseline = policy?.baseline ?? (try? loadBaseline(use.file)) {
+            merged.removedSinceBaseline = RunReport.removed(from: baseline, batch: seen)
+        } else if !a.flags.contains("--quiet") {
+            console.error(
+                "pdfpipe: note: cannot read the baseline '\(use.file)' the shards were compared with: documents it lists that are no longer in the batch are not counted as fixed (give it: --baseline FILE)"
+            )
+        }
+    }
+
+    /// Every report's documents, one at a time, into the merged results file (the baseline given
+    /// to merge applied afresh), in the order one run would give. Returns their paths; a path in
+    /// two reports is an error.
+    private func mergeDocuments(of files: [String], policy: ResultPolicy?, into store: ResultStore)
+        throws(PipelineError) -> Set<String>
+    {
         var seen = Set<String>()
         var order: [(path: String, position: Int)] = []
         for file in files {
@@ -95,24 +154,19 @@ extension CLI {
         // The order one run would give: input paths sorted by their bytes.
         order.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         store.setOrder(order.map(\.position))
-        order = []
-        do throws(ResultStore.OpenError) {
-            try store.finish()
-        } catch {
-            console.error("pdfpipe: error: \(error)")
-            return .internalFailure
-        }
-        merged.store = store
-        merged.shard = nil
-        merged.shardSource = nil
-        // Suppressions: each shard counted its own matches; the whole batch decides what matched nothing.
+        return seen
+    }
+
+    /// The run findings of the merged report: the stages' of every shard (once each), then the
+    /// ignore list's, recomputed over the whole batch (each shard counted its own matches; the
+    /// whole batch decides what matched nothing).
+    private func mergeRunFindings(of reports: [RunReport], into merged: inout RunReport, whole: Bool) {
         var uses = reports[0].suppressions
         for r in reports.dropFirst() where r.suppressions.count == uses.count {
             for i in uses.indices { uses[i].matched += r.suppressions[i].matched }
         }
         merged.suppressions = uses
         let runFindingsFile = reports.lazy.flatMap(\.findings).compactMap { $0.details["file"]?.stringValue }.first
-        // The stages' run findings of every shard (once each), then the ignore list's, recomputed.
         var stageFindings: [Finding] = []
         for r in reports {
             for f in r.findings where !f.rule.hasPrefix("config.") {
@@ -126,38 +180,6 @@ extension CLI {
             + SuppressionUse.findings(
                 uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete,
                 pipelineFile: runFindingsFile)
-        if let file = baselineFlag {
-            merged.baseline = BaselineUse(file: file, ratchet: a.flags.contains("--ratchet"))
-        } else if a.flags.contains("--ratchet") {
-            guard var b = reports.lazy.compactMap(\.baseline).first else {
-                throw PipelineError(
-                    file: nil, message: "--ratchet needs a baseline: --baseline FILE, or shards run with one")
-            }
-            b.ratchet = true
-            merged.baseline = b
-        } else {
-            merged.baseline = reports.lazy.compactMap(\.baseline).first
-        }
-        merged.removedSinceBaseline = []
-        if let use = merged.baseline, whole, !merged.incomplete {
-            // The whole batch is known here: documents of the baseline that no shard had are gone.
-            if let baseline = policy?.baseline ?? (try? loadBaseline(use.file)) {
-                merged.removedSinceBaseline = RunReport.removed(from: baseline, batch: seen)
-            } else if !a.flags.contains("--quiet") {
-                console.error(
-                    "pdfpipe: note: cannot read the baseline '\(use.file)' the shards were compared with: documents it lists that are no longer in the batch are not counted as fixed (give it: --baseline FILE)"
-                )
-            }
-        }
-        // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
-        // a shard's command-line override (shards run with --fail-on never to finish the matrix).
-        merged.failOn =
-            try Self.value(of: "--fail-on", in: a, command: "merge")?.stringValue.flatMap(FailOn.init) ?? reports.lazy
-            .compactMap(\.pipelineFailOn).first ?? .error
-        let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
-        return write(
-            merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"),
-            verbose: a.flags.contains("--verbose"))
     }
 
     /// A set of shard reports must be whole: the same N, each K from 1 to N once. Reports of runs

@@ -13,21 +13,6 @@ extension CLI {
         let quiet = a.flags.contains("--quiet")
         let verbose = a.flags.contains("--verbose")
 
-        // Command-line flags override the file.
-        var listed: [String] = []
-        if let from = a.values["--inputs-from"] {
-            listed = try Self.workList(
-                from == "-" ? from : Paths.absolute(from, relativeTo: directory),
-                nullSeparated: a.flags.contains("--null")
-            ) { Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        }
-        let named = a.positional.count > 1 ? Array(a.positional.dropFirst()) : (listed.isEmpty ? pipeline.inputs : [])
-        let inputs = named + listed
-        guard !inputs.isEmpty else {
-            throw PipelineError(
-                file: pipelineFile,
-                message: "no inputs: name files or folders after the pipeline, or list them under \"inputs\"")
-        }
         let fileFailOn = pipeline.failOn
         let shard = try applyRunFlags(a, to: &pipeline)
         let baseline = try pipeline.baselineFile.map { file throws(PipelineError) in try loadBaseline(file) }
@@ -35,20 +20,7 @@ extension CLI {
 
         let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
         try checkOutputFolder(outDir)
-        let set: InputSet
-        do throws(PipelineError) {
-            set = try batch(
-                inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: outDir,
-                listed: Set(listed))
-        } catch {
-            // An input the pipeline file named (not the command line): say where it came from.
-            guard a.positional.count == 1, listed.isEmpty, let input = error.file, pipeline.inputs.contains(input)
-            else { throw error }
-            var e = error
-            e.message +=
-                " (from the \"inputs\" of \(pipelineFile); name the inputs after the pipeline: pdfpipe run \(pipelineFile) FOLDER...)"
-            throw e
-        }
+        let set = try inputSet(a, pipeline: pipeline, file: pipelineFile, shard: shard, output: outDir)
 
         // A shard the engine retries (Slurm --requeue, Kubernetes backoffLimitPerIndex, AWS Batch
         // retries) goes on where it stopped: --resume is the default under --shard auto.
@@ -69,25 +41,10 @@ extension CLI {
         if let progress { onProgress = { progress.update($0) } }
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
-        let store: ResultStore
-        do throws(ResultStore.OpenError) {
-            store = try ResultStore(
-                directory: outDir, count: set.documents.count, pipelineHash: hash,
-                resuming: resume
-                    ? set.documents.map { ResultStore.InputStamp.of(file: $0.path, relativePath: $0.relativePath) }
-                    : nil)
-        } catch {
-            console.error("pdfpipe: error: \(error)")
-            return .internalFailure
-        }
-        // Said when asked for, or when there is something to go on with (a fresh task of
-        // --shard auto starts quietly).
-        if resume && !quiet && (a.flags.contains("--resume") || store.count > 0) {
-            let n = store.count
-            console.error(
-                "pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(Paths.relative(store.path, to: directory)))"
-            )
-        }
+        guard
+            let store = openStore(
+                outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.flags.contains("--resume"))
+        else { return .internalFailure }
         // Documents the earlier run did not record may have left up-to-date outputs behind (the
         // ones in flight when it stopped): redone, so that the report is the one an uninterrupted
         // run writes (`thumbnails.rendered`, not `skipped`).
@@ -109,6 +66,86 @@ extension CLI {
         report.store = store
         report.failOn = pipeline.failOn
         report.pipelineFailOn = fileFailOn
+        describe(
+            &report, pipeline: pipeline, file: pipelineFile, set: set, shard: shard, baseline: baseline, policy: policy)
+        if let signal = interruption.signal {
+            // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
+            report.incomplete = true
+            _ = write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
+            console.error(
+                "pdfpipe: interrupted: \(store.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true; --resume goes on from here"
+            )
+            return ExitCode(rawValue: 128 + signal) ?? .internalFailure
+        }
+        return write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
+    }
+
+    /// The run's results file, resumed from when `resume` (unless `quiet`, said when `asked` for
+    /// with --resume, or when there is something to go on with: a fresh task of --shard auto starts
+    /// quietly); nil, said, when it cannot be opened.
+    private func openStore(_ outDir: String, set: InputSet, hash: String, resume: Bool, quiet: Bool, asked: Bool)
+        -> ResultStore?
+    {
+        let store: ResultStore
+        do throws(ResultStore.OpenError) {
+            store = try ResultStore(
+                directory: outDir, count: set.documents.count, pipelineHash: hash,
+                resuming: resume
+                    ? set.documents.map { ResultStore.InputStamp.of(file: $0.path, relativePath: $0.relativePath) }
+                    : nil)
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return nil
+        }
+        if resume && !quiet && (asked || store.count > 0) {
+            let n = store.count
+            console.error(
+                "pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(Paths.relative(store.path, to: directory)))"
+            )
+        }
+        return store
+    }
+
+    /// The inputs: named after the pipeline, listed by `--inputs-from`, else the pipeline's own
+    /// `inputs` (command-line flags override the file), expanded into the batch.
+    private func inputSet(_ a: Arguments, pipeline: Pipeline, file pipelineFile: String, shard: Shard?, output: String)
+        throws(PipelineError) -> InputSet
+    {
+        var listed: [String] = []
+        if let from = a.values["--inputs-from"] {
+            listed = try Self.workList(
+                from == "-" ? from : Paths.absolute(from, relativeTo: directory),
+                nullSeparated: a.flags.contains("--null")
+            ) { Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        }
+        let named = a.positional.count > 1 ? Array(a.positional.dropFirst()) : (listed.isEmpty ? pipeline.inputs : [])
+        let inputs = named + listed
+        guard !inputs.isEmpty else {
+            throw PipelineError(
+                file: pipelineFile,
+                message: "no inputs: name files or folders after the pipeline, or list them under \"inputs\"")
+        }
+        do throws(PipelineError) {
+            return try batch(
+                inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: output,
+                listed: Set(listed))
+        } catch {
+            // An input the pipeline file named (not the command line): say where it came from.
+            guard a.positional.count == 1, listed.isEmpty, let input = error.file, pipeline.inputs.contains(input)
+            else { throw error }
+            var e = error
+            e.message +=
+                " (from the \"inputs\" of \(pipelineFile); name the inputs after the pipeline: pdfpipe run \(pipelineFile) FOLDER...)"
+            throw e
+        }
+    }
+
+    /// What a run's report says besides its documents: the shard, the baseline and what it
+    /// fixed, the suppressions used, and the run's own findings.
+    private func describe(
+        _ report: inout RunReport, pipeline: Pipeline, file pipelineFile: String, set: InputSet, shard: Shard?,
+        baseline: Baseline?, policy: ResultPolicy
+    ) {
         report.shard = shard?.description
         report.shardSource = shard?.source
         report.baseline = pipeline.baselineFile.map { BaselineUse(file: $0, ratchet: pipeline.ratchet) }
@@ -121,18 +158,9 @@ extension CLI {
         report.suppressions = policy.uses
         report.findings = runFindings(pipeline)
         report.findings += SuppressionUse.findings(
-            report.suppressions, today: policy.today, wholeBatch: shard == nil && interruption.signal == nil,
+            report.suppressions, today: policy.today,
+            wholeBatch: shard == nil && Interruption.shared.signal == nil,
             pipelineFile: Self.workingPath(Paths.absolute(pipelineFile, relativeTo: directory), in: directory))
-        if let signal = interruption.signal {
-            // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
-            report.incomplete = true
-            _ = write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
-            console.error(
-                "pdfpipe: interrupted: \(store.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true; --resume goes on from here"
-            )
-            return ExitCode(rawValue: 128 + signal) ?? .internalFailure
-        }
-        return write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
     }
 
     /// The stages' findings about the run as a whole, at the levels the pipeline's `rules` give.
