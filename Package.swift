@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CJPEGEncode", linkerSettings: [.linkedLibrary("jpeg")]),
         // Linux calls Swift's Glibc module lacks (renameat2, pipe2, prctl, close_range).
         .target(name: "CSystem"),
-        .target(name: "SystemIO"),
+        .target(name: "SystemIO", dependencies: ["CSystem"]),
         // MuPDF behind a C shim (its errors are longjmps Swift cannot cross). Without the trait the
         // shim is compiled without MuPDF and says it is not there.
         .target(

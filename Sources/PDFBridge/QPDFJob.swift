@@ -120,37 +120,12 @@ extension QPDFJob {
     /// Starts `executable __qpdf-job`, hands it the job, collects its answer; nil if it cannot start.
     static func runInHelper(json: String, executable: String) -> (status: Int, log: QPDFJobLog)? {
         _ = ignoreBrokenPipes
-        var input: [Int32] = [-1, -1]
-        var output: [Int32] = [-1, -1]
-        guard pdfpipe_pipe_cloexec(&input) == 0 else { return nil }
-        guard pdfpipe_pipe_cloexec(&output) == 0 else {
-            close(input[0])
-            close(input[1])
-            return nil
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup("__qpdf-job"), nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        close(input[0])
-        close(output[1])
-        guard spawned == 0 else {
-            close(input[1])
-            close(output[0])
-            return nil
-        }
-        _ = SystemIO.writeAll(input[1], Array(json.utf8))
-        close(input[1])
-        let text = String(decoding: SystemIO.readAll(output[0]), as: UTF8.self)
-        close(output[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard let child = try? ChildProcess(executable: executable, arguments: ["__qpdf-job"], errorOutput: .output)
+        else { return nil }
+        _ = SystemIO.writeAll(child.input, Array(json.utf8))
+        child.closeInput()
+        let text = String(decoding: SystemIO.readAll(child.output), as: UTF8.self)
+        let ended = child.wait()
 
         let log = QPDFJobLog()
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
@@ -161,12 +136,13 @@ extension QPDFJob {
             default: log.append(String(line) + "\n", channel: 1)  // what a crashing process printed
             }
         }
-        let signal = status & 0x7f
-        if signal != 0 {
+        switch ended {
+        case .signaled(let signal):
             log.signal = signal
             return (2, log)
+        case .exited(let status):
+            return (Int(status), log)
         }
-        return (Int((status >> 8) & 0xff), log)
     }
 
     /// A helper that dies before reading its job makes the write fail (EPIPE) instead of killing us.

@@ -166,11 +166,7 @@ final class WorkerProcess: @unchecked Sendable {
         case closed
     }
 
-    private let process = Process()
-    private let input: Int32
-    private let output: Int32
-    private let inputPipe: Pipe
-    private let outputPipe: Pipe
+    private let process: ChildProcess
     /// The child's stderr goes to a file (nothing to drain while it runs), which explains a crash.
     /// The file is unlinked as soon as the child has it open: read through `stderrReader`, it
     /// leaves nothing behind even when pdfpipe itself is killed (`kill -9`).
@@ -180,36 +176,22 @@ final class WorkerProcess: @unchecked Sendable {
     private var stderrOffset: UInt64 = 0
     var documents = 0
 
-    /// Held while a worker's pipes are made and it is spawned. Foundation's Process emulates
-    /// close-on-exec by closing the descriptors open when it prepares a spawn; descriptors another
-    /// thread opens meanwhile (its pipes, and the socket through which Foundation learns that its
-    /// child exited) leak into this child. A killed worker then never looks dead to Foundation while
-    /// its sibling holds that socket, and `waitUntilExit` hangs (seen once in the stress test).
-    private static let spawnLock = NSLock()
-
+    /// Starts a worker (`ChildProcess`: no descriptor of another thread leaks into it, so a
+    /// killed worker's pipe closes and its reader learns it at once).
     init(executable: String, arguments: [String]) throws {
-        WorkerProcess.spawnLock.lock()
-        defer { WorkerProcess.spawnLock.unlock() }
-        inputPipe = Pipe()
-        outputPipe = Pipe()
         let stderrPath = NSTemporaryDirectory() + "/pdfpipe-worker-\(UUID().uuidString).stderr"
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        let stderrFile = open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer {
+            if stderrFile >= 0 { close(stderrFile) }  // the child has its own copy
+            unlink(stderrPath)
+        }
         stderrReader = FileHandle(forReadingAtPath: stderrPath)
-        defer { try? FileManager.default.removeItem(atPath: stderrPath) }
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = inputPipe
-        process.standardOutput = outputPipe
-        let stderrFile = FileHandle(forWritingAtPath: stderrPath)
-        process.standardError = stderrFile
         // The crash message, not a backtrace (which takes a third of a second and buries it).
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        input = inputPipe.fileHandleForWriting.fileDescriptor
-        output = outputPipe.fileHandleForReading.fileDescriptor
-        try process.run()
-        try? stderrFile?.close()  // the child has its own copy; the parent's would pile up over workers
+        process = try ChildProcess(
+            executable: executable, arguments: arguments, environment: environment,
+            errorOutput: stderrFile >= 0 ? .descriptor(stderrFile) : .discarded)
     }
 
     deinit { try? stderrReader?.close() }
@@ -217,7 +199,7 @@ final class WorkerProcess: @unchecked Sendable {
     /// Writes a request; false if the child is gone.
     func send(_ text: String, keepStderrOffset: Bool = false) -> Bool {
         if !keepStderrOffset { stderrOffset = (try? stderrReader?.seekToEnd()) ?? 0 }
-        return CLI.writeAll(text, to: input)
+        return CLI.writeAll(text, to: process.input)
     }
 
     /// Reads one line of answer, waiting at most `timeout` seconds (0: no limit).
@@ -238,25 +220,25 @@ final class WorkerProcess: @unchecked Sendable {
                 if now >= deadline { return .timedOut }
                 wait = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
             }
-            var p = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            var p = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, wait)
             if r < 0 && errno == EINTR { continue }
             if r == 0 { return .timedOut }
-            let n = chunk.withUnsafeMutableBytes { SystemIO.read(output, into: $0) }
+            let n = chunk.withUnsafeMutableBytes { SystemIO.read(process.output, into: $0) }
             if n <= 0 { return .closed }
             buffer.append(contentsOf: chunk[..<n])
         }
     }
 
     func kill() {
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.kill(SIGKILL)
+        process.wait()
     }
 
     /// Closes the child's input (it exits at the end of its loop) and waits for it.
     func finish() {
-        try? inputPipe.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.closeInput()
+        process.wait()
     }
 
     /// The line of a crashed process's stderr that says why: Swift's fatal error, a C++ exception,
@@ -280,15 +262,17 @@ final class WorkerProcess: @unchecked Sendable {
     /// Waits for a child that closed its output; gives the signal that ended it (0 if none), its exit
     /// status and its stderr.
     func waitForExit() -> (signal: Int32, status: Int32, stderr: String) {
-        try? inputPipe.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.closeInput()
+        let ended = process.wait()
         var text = ""
         if let h = stderrReader {
             try? h.seek(toOffset: stderrOffset)
             text = String(decoding: (try? h.readToEnd()) ?? Data(), as: UTF8.self)
         }
-        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : 0
-        return (signal, signal == 0 ? process.terminationStatus : 0, text)
+        switch ended {
+        case .signaled(let signal): return (signal, 0, text)
+        case .exited(let status): return (0, status, text)
+        }
     }
 }
 

@@ -35,3 +35,43 @@ final class SystemIOTests: XCTestCase {
         XCTAssertEqual(SystemIO.errnoText(EBADF), "Bad file descriptor")
     }
 }
+
+/// (#33, 4) The one way pdfpipe starts a program.
+final class ChildProcessTests: XCTestCase {
+    func testInputOutputAndHowItEnded() throws {
+        let cat = try ChildProcess(executable: "/bin/cat", arguments: [])
+        XCTAssertTrue(SystemIO.writeAll(cat.input, Array("round trip\n".utf8)))
+        cat.closeInput()
+        XCTAssertEqual(String(decoding: SystemIO.readAll(cat.output), as: UTF8.self), "round trip\n")
+        XCTAssertEqual(cat.wait(), .exited(0))
+        XCTAssertEqual(try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exit 3"]).wait(), .exited(3))
+        XCTAssertEqual(
+            try ChildProcess(executable: "/bin/sh", arguments: ["-c", "kill -9 $$"]).wait(), .signaled(SIGKILL))
+        XCTAssertThrowsError(try ChildProcess(executable: "/nonexistent/program", arguments: []))
+    }
+
+    /// A descriptor this process holds without close-on-exec (as a library's, or another thread's
+    /// at that moment) does not reach the child: only its standard three (and what `ls` opens).
+    func testNoOtherDescriptorLeaksIntoTheChild() throws {
+        let leaky = open("/dev/null", O_RDONLY)  // no O_CLOEXEC
+        defer { close(leaky) }
+        XCTAssertGreaterThan(leaky, 2)
+        let ls = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "ls /proc/$$/fd"])
+        ls.closeInput()
+        let fds = String(decoding: SystemIO.readAll(ls.output), as: UTF8.self).split(separator: "\n").compactMap {
+            Int32($0)
+        }
+        ls.wait()
+        XCTAssertFalse(fds.contains(leaky), "\(fds)")
+        XCTAssertTrue(fds.allSatisfy { $0 <= 3 }, "\(fds)")
+    }
+
+    /// Standard error to a file the caller holds, or into the output pipe.
+    func testErrorOutput() throws {
+        let both = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2"], errorOutput: .output)
+        both.closeInput()
+        XCTAssertEqual(String(decoding: SystemIO.readAll(both.output), as: UTF8.self), "out\nerr\n")
+        both.wait()
+    }
+}

@@ -11,6 +11,12 @@ void pdfpipe_child_die_with_parent(void);
 /* In a child process: close every descriptor from `first` up. */
 void pdfpipe_child_close_from(int first);
 
+/* Starts `path` with `argv` and `envp` (both NULL-terminated): its standard input, output and error
+   are copies of `in_fd`, `out_fd` and `err_fd` (-1: /dev/null), every other descriptor is closed in
+   the child (so no descriptor another thread opens meanwhile leaks into it), and its signals are at
+   their defaults and unblocked. Writes the pid to `*pid`; 0, or an errno value. */
+int pdfpipe_spawn(int *pid, const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int err_fd);
+
 /* Swaps the names of two files at once (renameat2 RENAME_EXCHANGE). 0, or -1 with errno. */
 int pdfpipe_rename_exchange(const char *a, const char *b);
 

@@ -1,0 +1,116 @@
+internal import CSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A program pdfpipe starts (its isolated document workers, the qpdf helper): the one way the
+/// program spawns a process. `posix_spawn` with every descriptor but the child's standard ones
+/// closed in the child, so that a pipe or socket another thread opens at the same moment never
+/// leaks into it (a leaked end keeps a dead worker's pipe open and its reader waiting), and with
+/// signals at their defaults. Owns the parent's ends of the pipes; not shared between threads.
+public final class ChildProcess {
+    /// Why a program could not be started.
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let code: Int32
+        public var description: String { SystemIO.errnoText(code) }
+    }
+
+    /// How a child ended.
+    public enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// Where the child's standard error goes.
+    public enum ErrorOutput {
+        /// Where its standard output goes (one pipe for both).
+        case output
+        /// A copy of this descriptor (a file, say); the caller keeps and closes its own.
+        case descriptor(Int32)
+        /// /dev/null.
+        case discarded
+    }
+
+    public let pid: pid_t
+    /// The write end of the child's standard input (-1 once closed).
+    public private(set) var input: Int32
+    /// The read end of the child's standard output.
+    public private(set) var output: Int32
+    private var ended: Termination?
+
+    /// Starts `executable` with `arguments` (the program name is added as argv[0]) and
+    /// `environment` (nil: this process's), its standard input and output pipes to this process.
+    public init(
+        executable: String, arguments: [String], environment: [String: String]? = nil,
+        errorOutput: ErrorOutput = .discarded
+    ) throws(SpawnError) {
+        var inPipe: [Int32] = [-1, -1]
+        var outPipe: [Int32] = [-1, -1]
+        guard pdfpipe_pipe_cloexec(&inPipe) == 0 else { throw SpawnError(code: errno) }
+        guard pdfpipe_pipe_cloexec(&outPipe) == 0 else {
+            let code = errno
+            close(inPipe[0])
+            close(inPipe[1])
+            throw SpawnError(code: code)
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { for e in envp ?? [] { free(e) } }
+        let errorFD: Int32 =
+            switch errorOutput {
+            case .output: outPipe[1]
+            case .descriptor(let fd): fd
+            case .discarded: -1
+            }
+        var child: Int32 = -1
+        let status =
+            if let envp {
+                pdfpipe_spawn(&child, executable, argv, envp, inPipe[0], outPipe[1], errorFD)
+            } else {
+                pdfpipe_spawn(&child, executable, argv, environ, inPipe[0], outPipe[1], errorFD)
+            }
+        close(inPipe[0])
+        close(outPipe[1])
+        guard status == 0 else {
+            close(inPipe[1])
+            close(outPipe[0])
+            throw SpawnError(code: status)
+        }
+        pid = child
+        input = inPipe[1]
+        output = outPipe[0]
+    }
+
+    deinit {
+        closeInput()
+        close(output)
+        // Never a zombie: a child still running when its owner goes is ended.
+        if ended == nil {
+            Glibc.kill(pid, SIGKILL)
+            _ = wait()
+        }
+    }
+
+    /// Closes the child's standard input (it reads the end of its input).
+    public func closeInput() {
+        if input >= 0 { close(input) }
+        input = -1
+    }
+
+    /// Sends a signal.
+    public func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
+
+    /// Waits for the child to end (at once if it has), and says how.
+    @discardableResult
+    public func wait() -> Termination {
+        if let ended { return ended }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        let t: Termination = signal != 0 ? .signaled(signal) : .exited((status >> 8) & 0xff)
+        ended = t
+        return t
+    }
+}
