@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import SystemIO
 
 /// Reading report.json files of any size (a document at a time) and other JSON inputs.
 extension CLI {
@@ -66,7 +67,7 @@ extension CLI {
     /// The file mapped into memory, its pages handed back as they are read (see `MappedFile`).
     func mapped(_ file: String) throws(PipelineError) -> MappedFile {
         let path = Paths.absolute(file, relativeTo: directory)
-        guard let m = MappedFile(path: path) else {
+        guard let m = try? MappedFile(path: path, sequential: true) else {
             throw PipelineError(file: file, message: "cannot read the report: \(Self.whyUnreadable(path))")
         }
         return m

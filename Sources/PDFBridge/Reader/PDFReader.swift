@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// pdfpipe's own reader of PDF objects: the cross-reference table or streams, and objects parsed
 /// on demand — one object at a time, nothing cached but the decompressed object streams.
@@ -277,7 +278,7 @@ public final class PDFReader: ObjectSource {
         let key = Array("startxref".utf8)
         var i = data.count - key.count
         while i >= tail {
-            if data[i] == key[0] && data.bytes[i..<i + key.count].elementsEqual(key) {
+            if data[i] == key[0] && data[i..<i + key.count] == key {
                 return data.withUnsafeBufferPointer { b -> Int? in
                     var p = PDFParser(b, at: i + key.count)
                     return p.integer()
@@ -415,7 +416,7 @@ public final class PDFReader: ObjectSource {
 
     /// The version in the file's `%PDF-x.y` header (within its first kilobyte), or nil.
     public var headerVersion: String? {
-        let head = Array(data.bytes.prefix(1024))
+        let head = data[0..<min(1024, data.count)]
         let key = Array("%PDF-".utf8)
         guard head.count >= key.count + 3 else { return nil }
         for i in 0...(head.count - key.count - 3) where head[i..<i + key.count].elementsEqual(key) {
