@@ -84,6 +84,19 @@ public struct Runner: Sendable {
             store?.append(result, at: i, input: stamp)
             return result
         }
+        // Counts a finished document and says so.
+        let finished = { @Sendable (i: Int, result: DocumentResult) in
+            let (done, pages) = stats.withLock { s in
+                s.done += 1
+                s.pages += result.pageCount ?? 0
+                return (s.done, s.pages)
+            }
+            progress?(
+                RunProgress(
+                    done: done, total: count, pages: pages,
+                    elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+                    document: documents[i].relativePath))
+        }
         if workers == 1 {
             // One worker: the calling thread does the work (simpler to debug, and glibc's main
             // malloc arena serves qpdf's many small allocations faster than a thread's arena).
@@ -92,16 +105,7 @@ public struct Runner: Sendable {
                 if shouldStop?() == true { break }
                 guard let result = runOne(i, nil) else { continue }
                 if store == nil { out.append(result) }
-                let (done, pages) = stats.withLock { s in
-                    s.done += 1
-                    s.pages += result.pageCount ?? 0
-                    return (s.done, s.pages)
-                }
-                progress?(
-                    RunProgress(
-                        done: done, total: count, pages: pages,
-                        elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-                        document: documents[i].relativePath))
+                finished(i, result)
             }
             return out
         }
@@ -118,16 +122,7 @@ public struct Runner: Sendable {
                     }
                     guard let result = runOne(i, helpers) else { continue }
                     if store == nil { results.withLock { $0[i] = result } }
-                    let (done, pages) = stats.withLock { s in
-                        s.done += 1
-                        s.pages += result.pageCount ?? 0
-                        return (s.done, s.pages)
-                    }
-                    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                    progress?(
-                        RunProgress(
-                            done: done, total: count, pages: pages, elapsed: elapsed,
-                            document: documents[i].relativePath))
+                    finished(i, result)
                 }
             }
         }

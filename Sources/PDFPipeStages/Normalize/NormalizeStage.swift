@@ -178,26 +178,8 @@ public struct NormalizeStage: Stage {
         let objects = original.flatMap { PDFObject(source: $0, value: $0.trailer)["Size"]?.int } ?? 0
         let (status, log) = QPDFJob.run(json: JSONWriter.compact(.object(j)), objects: objects)
 
-        func clean(_ line: String) -> String { job.qpdfMessage(line, paths: [input, output]).text }
-        if log.signal != 0 {
-            throw DocumentFailure(
-                rule: "pdf.crashed",
-                message: "qpdf crashed on the document: its process was killed by signal \(log.signal)")
-        }
-        guard status == 0 || status == 3 else {
-            let message = log.errors.map(clean).joined(separator: "; ")
-            if message.contains("invalid password") {
-                // Leave the working file as it is: stages that can open it (poppler opens files with
-                // only an owner password) go on; the others say they cannot.
-                let why = pw == nil ? missing : "the password given does not open it"
-                job.report(
-                    Finding(rule: "pdf.encrypted", message: "the document is encrypted and was not normalized: \(why)"))
-                return
-            }
-            if let why = job.notAPDF() { throw DocumentFailure(rule: "pdf.unreadable", message: why) }
-            throw DocumentFailure(
-                rule: "pdf.unreadable",
-                message: "qpdf cannot repair the file: \(message.isEmpty ? "exit status \(status)" : message)")
+        guard try succeeded(status, log, &job, input: input, output: output, password: pw, missing: missing) else {
+            return
         }
 
         // qpdf's closing "operation succeeded with warnings" is no finding of its own.
@@ -236,6 +218,35 @@ public struct NormalizeStage: Stage {
         if let after { section["pages"] = .int(after) }
         if keep { section["file"] = .string(keptRelative) }
         job.sections["normalize"] = .object(section)
+    }
+
+    /// Whether qpdf's job made the copy: a crash or a file it cannot repair ends the document; a
+    /// password that does not open it is a finding, and the document goes on as it is (false).
+    func succeeded(
+        _ status: Int, _ log: QPDFJobLog, _ job: inout Job, input: String, output: String, password pw: String?,
+        missing: String
+    ) throws -> Bool {
+        if log.signal != 0 {
+            throw DocumentFailure(
+                rule: "pdf.crashed",
+                message: "qpdf crashed on the document: its process was killed by signal \(log.signal)")
+        }
+        guard status == 0 || status == 3 else {
+            let message = log.errors.map { job.qpdfMessage($0, paths: [input, output]).text }.joined(separator: "; ")
+            if message.contains("invalid password") {
+                // Leave the working file as it is: stages that can open it (poppler opens files with
+                // only an owner password) go on; the others say they cannot.
+                let why = pw == nil ? missing : "the password given does not open it"
+                job.report(
+                    Finding(rule: "pdf.encrypted", message: "the document is encrypted and was not normalized: \(why)"))
+                return false
+            }
+            if let why = job.notAPDF() { throw DocumentFailure(rule: "pdf.unreadable", message: why) }
+            throw DocumentFailure(
+                rule: "pdf.unreadable",
+                message: "qpdf cannot repair the file: \(message.isEmpty ? "exit status \(status)" : message)")
+        }
+        return true
     }
 
     /// /Root /Pages /Count of a file: pdfpipe's reader when it takes the file, qpdf otherwise.
