@@ -32,7 +32,8 @@ extension CLI {
         var isolated: IsolatedRunner?
         if pipeline.isolation == .process {
             let pool = isolatedPool(
-                pipeline, file: pipelineFile, outputDirectory: outDir, root: set.root, resume: resume)
+                pipeline, file: pipelineFile, outputDirectory: outDir, root: set.root, resume: resume,
+                context: runner.context)
             runner.isolate = { pool.run($0, pageWorkers: $1) }
             isolated = pool
         }
@@ -53,7 +54,7 @@ extension CLI {
         _ = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil }, store: store)
         isolated?.shutdown()
         progress?.finish()
-        finishStages(pipeline)
+        finish(runner)
 
         do throws(ResultStore.OpenError) {
             try store.finish()
@@ -67,7 +68,8 @@ extension CLI {
         report.failOn = pipeline.failOn
         report.pipelineFailOn = fileFailOn
         describe(
-            &report, pipeline: pipeline, file: pipelineFile, set: set, shard: shard, baseline: baseline, policy: policy)
+            &report, pipeline: pipeline, file: pipelineFile, set: set, shard: shard, baseline: baseline, policy: policy,
+            context: runner.context)
         if let signal = interruption.signal {
             // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
             report.incomplete = true
@@ -144,7 +146,7 @@ extension CLI {
     /// fixed, the suppressions used, and the run's own findings.
     private func describe(
         _ report: inout RunReport, pipeline: Pipeline, file pipelineFile: String, set: InputSet, shard: Shard?,
-        baseline: Baseline?, policy: ResultPolicy
+        baseline: Baseline?, policy: ResultPolicy, context: RunContext
     ) {
         report.shard = shard?.description
         report.shardSource = shard?.source
@@ -156,7 +158,7 @@ extension CLI {
                 from: baseline, batch: Set(set.documents.map(\.relativePath)))
         }
         report.suppressions = policy.uses
-        report.findings = runFindings(pipeline)
+        report.findings = runFindings(pipeline, context: context)
         report.findings += SuppressionUse.findings(
             report.suppressions, today: policy.today,
             wholeBatch: shard == nil && Interruption.shared.signal == nil,
@@ -164,10 +166,10 @@ extension CLI {
     }
 
     /// The stages' findings about the run as a whole, at the levels the pipeline's `rules` give.
-    private func runFindings(_ pipeline: Pipeline) -> [Finding] {
+    private func runFindings(_ pipeline: Pipeline, context: RunContext) -> [Finding] {
         var out: [Finding] = []
         for configured in pipeline.stages {
-            for var f in configured.stage.runFindings() {
+            for var f in configured.stage.runFindings(context) {
                 switch pipeline.rules[f.rule] {
                 case .off?: continue
                 case .severity(let s)?: f.severity = s
@@ -180,14 +182,12 @@ extension CLI {
         return out
     }
 
-    /// Lets the stages end what they keep for the run (validate-links saves its URL cache).
-    private func finishStages(_ pipeline: Pipeline) {
-        for configured in pipeline.stages {
-            do {
-                try configured.stage.runFinished()
-            } catch {
-                console.error("pdfpipe: warning: stage '\(configured.id)': \(error)")
-            }
+    /// Ends the run's services (validate-links saves its URL cache and stops its threads); says
+    /// what failed.
+    private func finish(_ runner: Runner) {
+        for (key, error) in runner.finish() {
+            let stage = key.split(separator: ".").first.map(String.init) ?? key
+            console.error("pdfpipe: warning: stage '\(stage)': \(error)")
         }
     }
 
@@ -257,7 +257,8 @@ extension CLI {
 
     /// The worker processes of process isolation.
     private func isolatedPool(
-        _ pipeline: Pipeline, file pipelineFile: String, outputDirectory outDir: String, root: String, resume: Bool
+        _ pipeline: Pipeline, file pipelineFile: String, outputDirectory outDir: String, root: String, resume: Bool,
+        context: RunContext
     ) -> IsolatedRunner {
         let pool = IsolatedRunner(
             executable: IsolatedRunner.currentExecutable(),
@@ -269,7 +270,7 @@ extension CLI {
         // is requested once per run and the cache is written once.
         let stages = pipeline.stages.map(\.stage)
         pool.answer = { index, question in
-            stages.indices.contains(index) ? stages[index].answer(question) : .null
+            stages.indices.contains(index) ? stages[index].answer(question, context: context) : .null
         }
         return pool
     }

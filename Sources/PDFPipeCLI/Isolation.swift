@@ -296,15 +296,18 @@ extension CLI {
         var pipeline = try loadPipeline(file, environment: a.flags.contains("--offline") ? .offline : .required)
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
+        let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
+        defer { runner.finish() }
         // The stages' shared work (validate-links: each URL once for the whole run) is the parent's.
         for (index, configured) in pipeline.stages.enumerated() {
-            configured.stage.forwardQuestions { body in
-                let question = JSONWriter.compact(["$question": ["stage": .int(index), "body": body]]) + "\n"
-                guard Self.writeAll(question, to: answers), let line = Swift.readLine(),
-                    let reply = try? JSONParser.parse(line)
-                else { return .null }
-                return reply["answer"] ?? .null
-            }
+            configured.stage.forwardQuestions(
+                to: { body in
+                    let question = JSONWriter.compact(["$question": ["stage": .int(index), "body": body]]) + "\n"
+                    guard Self.writeAll(question, to: answers), let line = Swift.readLine(),
+                        let reply = try? JSONParser.parse(line)
+                    else { return .null }
+                    return reply["answer"] ?? .null
+                }, context: runner.context)
         }
         // Test hooks (debug builds only): how a crash in a C library, and a Swift trap, look to the parent.
         #if DEBUG
@@ -314,7 +317,6 @@ extension CLI {
             let crashOn: String? = nil
             let trapOn: String? = nil
         #endif
-        let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
         while let line = Swift.readLine() {
             guard let request = try? JSONParser.parse(line), let path = request["path"]?.stringValue,
                 let relative = request["relative"]?.stringValue

@@ -373,6 +373,25 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(httpThreads(), 0, "the checker's threads ended with the run")
     }
 
+    /// (#33, 3) A library user runs documents through a `Runner` and ends the run with
+    /// `finish()`: the run's context owns the checker, whose threads end there (before, they lived
+    /// in the stage value with no enforced end).
+    func testALibraryRunEndsTheCheckersThreadsWithFinish() throws {
+        XCTAssertEqual(URLChecker.liveThreads, 0)
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/ok", base + "/status/404"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "allowPrivateAddresses": true}}}]}"#,
+            file: "p.json", catalog: StageTable.all, formats: ["json"])
+        let runner = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir + "/in", jobs: 1)
+        let r = runner.process(InputDocument(path: dir + "/in/a.pdf", relativePath: "a.pdf"))
+        XCTAssertEqual(r.findings.filter { $0.rule == "uri.http-error" }.count, 1, "\(r.findings.map(\.rule))")
+        XCTAssertGreaterThan(URLChecker.liveThreads, 0, "the checker's threads wait for more URLs of the run")
+        XCTAssertTrue(runner.finish().isEmpty)
+        XCTAssertEqual(URLChecker.liveThreads, 0, "finish() ended them")
+        XCTAssertTrue(runner.finish().isEmpty, "a second finish does nothing")
+    }
+
     func testCacheKeepsResultsBetweenRuns() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeLinks(dir + "/in/a.pdf", [base + "/ok", base + "/status/404", base + "/status/503"])

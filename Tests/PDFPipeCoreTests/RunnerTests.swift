@@ -139,3 +139,42 @@ final class ReporterTests: XCTestCase {
         }
     }
 }
+
+/// (#33, 3) The run's context: services made once per key, ended once, in order, on shutdown.
+final class RunContextTests: XCTestCase {
+    final class Service: RunService, @unchecked Sendable {
+        let name: String
+        let log: Locked<[String]>
+        let fails: Bool
+        init(_ name: String, log: Locked<[String]>, fails: Bool = false) {
+            self.name = name
+            self.log = log
+            self.fails = fails
+        }
+        func shutdown() throws {
+            log.withLock { $0.append(name) }
+            if fails { throw PipelineError(file: nil, message: "\(name) could not save") }
+        }
+        var needsShutdown: Bool { true }
+    }
+
+    func testServicesAreMadeOnceAndEndedOnceInOrder() {
+        let log = Locked<[String]>([])
+        let context = RunContext()
+        var made = 0
+        let a = context.service("a") { () -> Service in
+            made += 1
+            return Service("a", log: log)
+        }
+        _ = context.service("b") { Service("b", log: log, fails: true) }
+        XCTAssertTrue(context.service("a") { Service("other", log: log) } === a, "made once per key")
+        XCTAssertEqual(made, 1)
+        XCTAssertTrue(context.existingService("a", as: Service.self) === a)
+        XCTAssertNil(context.existingService("c", as: Service.self))
+        let failures = context.shutdown()
+        XCTAssertEqual(log.withLock { $0 }, ["a", "b"], "in the order they were made")
+        XCTAssertEqual(failures.map(\.key), ["b"], "what failed, said")
+        XCTAssertTrue(context.shutdown().isEmpty)
+        XCTAssertEqual(log.withLock { $0 }, ["a", "b"], "ended once")
+    }
+}

@@ -39,6 +39,8 @@ public struct Runner: Sendable {
     /// Where idle workers find pages to help with (in-process runs); made per run when nil. Tests
     /// pass their own to see that helpers joined (`PageHelpers.helped`).
     public var pageHelpers: PageHelpers?
+    /// The run's shared services (validate-links' URL checker): ended by `finish()`.
+    public let context = RunContext()
 
     public init(pipeline: Pipeline, outputDirectory: String, inputRoot: String = "/", jobs: Int) {
         self.pipeline = pipeline
@@ -46,6 +48,12 @@ public struct Runner: Sendable {
         self.inputRoot = inputRoot
         self.jobs = max(1, jobs)
     }
+
+    /// Ends the run: each service the stages started for it (the URL checker saves its cache and
+    /// stops its threads). Call it once the last document is done, on every path; returns what
+    /// failed, by service. The runner's stages' run findings (`Stage.runFindings`) are read before.
+    @discardableResult
+    public func finish() -> [(key: String, error: any Error)] { context.shutdown() }
 
     /// Processes every document. `progress` is called after each document (from any thread).
     /// When `shouldStop` turns true no new document is started; the ones running finish, and only
@@ -177,6 +185,7 @@ public struct Runner: Sendable {
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory,
             inputRoot: inputRoot)
         job.outputStem = document.outputStem
+        job.context = context
         // A file that ends in a hole (gigabytes that were never written: a sparse file, a copy
         // cut short) sends qpdf's and poppler's recovery through every byte of it, for minutes.
         // Nothing in a hole is PDF: the document is read from a copy of what was written.

@@ -38,6 +38,8 @@ public struct Job {
     public let resources = JobResources()
     /// The running stage instance's label (set by the runner): its id, `id#2` for a second one.
     public internal(set) var stage = ""
+    /// The run's shared services (set by the runner; a job made by hand gets a context of its own).
+    public internal(set) var context = RunContext()
 
     public init(source: String, relativePath: String, outputDirectory: String, inputRoot: String) {
         self.source = source

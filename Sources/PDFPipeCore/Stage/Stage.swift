@@ -27,10 +27,10 @@ public struct StageDescriptor: Sendable {
 }
 
 /// A pipeline stage. A stage value is made for one run (each run loads its pipeline) and shared by
-/// every worker: it holds its configuration and, for validate-links, run-wide services that are
-/// safe to share (the URL checker and its cache, the GoToR documents read once per run), which
-/// `runFinished` ends; everything it learns about a document goes into the `Job` (what later
-/// stages need, typed, into `Job.products`).
+/// every worker: it holds its configuration only. What a run shares besides — validate-links' URL
+/// checker and its cache, the GoToR documents read once — are services in the run's `RunContext`
+/// (`job.context.service(_:make:)`), which the run ends; everything a stage learns about a document
+/// goes into the `Job` (what later stages need, typed, into `Job.products`).
 public protocol Stage: Sendable {
     static var descriptor: StageDescriptor { get }
 
@@ -38,31 +38,27 @@ public protocol Stage: Sendable {
     /// (later stages are then skipped); any other error becomes a `stage.failed` finding.
     func run(_ job: inout Job) throws
 
-    /// Called once after the last document of a run (to save what a stage keeps across runs, such
-    /// as the URL cache of validate-links). The default does nothing.
-    func runFinished() throws
-
-    /// After the last document: findings about the run as a whole rather than a document
-    /// (validate-links: no web link could be requested, the network looks down). They go to the
-    /// report's run-level `findings`. The default has none.
-    func runFindings() -> [Finding]
+    /// After the last document, before the run's services end: findings about the run as a whole
+    /// rather than a document (validate-links: no web link could be requested, the network looks
+    /// down). They go to the report's run-level `findings`. The default has none.
+    func runFindings(_ context: RunContext) -> [Finding]
 
     /// With process isolation, the stage's work that is shared by the whole run (validate-links:
     /// each URL requested once per run) stays in the parent process: a worker process's copy of
-    /// the stage asks (`forwardQuestions`), the parent's copy answers here. The CLI carries the
-    /// JSON both ways without knowing what is asked. The default answers null.
-    func answer(_ question: JSONValue) -> JSONValue
+    /// the stage asks (`forwardQuestions`), the parent's copy answers here, with the parent's
+    /// services. The CLI carries the JSON both ways without knowing what is asked. The default
+    /// answers null.
+    func answer(_ question: JSONValue, context: RunContext) -> JSONValue
 
     /// In a worker process, before the first document: where this stage's questions go (`ask`
     /// returns the parent's `answer`). The default asks nothing.
-    func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue)
+    func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue, context: RunContext)
 }
 
 extension Stage {
-    public func runFinished() throws {}
-    public func runFindings() -> [Finding] { [] }
-    public func answer(_ question: JSONValue) -> JSONValue { .null }
-    public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue) {}
+    public func runFindings(_ context: RunContext) -> [Finding] { [] }
+    public func answer(_ question: JSONValue, context: RunContext) -> JSONValue { .null }
+    public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue, context: RunContext) {}
 }
 
 /// Thrown by a stage when a document cannot be processed further: becomes a finding with `rule`,

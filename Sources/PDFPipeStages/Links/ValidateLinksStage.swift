@@ -1,3 +1,4 @@
+import Foundation
 import PDFBridge
 import PDFPipeCore
 
@@ -41,10 +42,8 @@ public struct ValidateLinksStage: Stage {
     public var linkText: Bool
     public var options = LinkAudit.Options()
     public var external = ExternalOptions()
-    /// GoToR targets, read once per run.
-    let remote = RemoteDocuments()
-    /// URL results, one request per URL per run.
-    public let checker: URLChecker
+    /// This stage instance's services in the run's context (`LinkServices`).
+    let serviceKey = "validate-links." + UUID().uuidString
 
     public init(options o: OptionValues) throws(PipelineError) {
         inventory = o.bool("inventory")
@@ -56,21 +55,20 @@ public struct ValidateLinksStage: Stage {
         options.positionTolerance = o.double("positionTolerance")
         options.maxLinks = o.int("maxLinks")
         external = try ExternalOptions(o.object("external"), path: "external", version: PDFPipeVersion.string)
-        checker = URLChecker(options: external)
     }
 
-    /// Saves the URL cache.
-    public func runFinished() throws {
-        guard external.enabled else { return }
-        defer { checker.shutdown() }
-        try checker.saveCache()
+    /// The run's URL checker and GoToR files for this stage, made on first use.
+    func services(_ context: RunContext) -> LinkServices {
+        context.service(serviceKey) { LinkServices(external: external) }
     }
 
     /// A web check that checked nothing says so once, for the run: every URL was not requested
     /// (private addresses), or no host answered at all (the network looks down, and the
     /// `uri.unreachable` verdicts say nothing about the links).
-    public func runFindings() -> [Finding] {
-        guard external.enabled, checker.forward == nil else { return [] }
+    public func runFindings(_ context: RunContext) -> [Finding] {
+        guard external.enabled, let checker = context.existingService(serviceKey, as: LinkServices.self)?.checker,
+            checker.forward == nil
+        else { return [] }
         let o = checker.outcomes()
         var out: [Finding] = []
         if o.urls > 0 && o.privateAddresses == o.urls {
@@ -97,12 +95,14 @@ public struct ValidateLinksStage: Stage {
     }
 
     /// A worker's URLs, checked by this process's checker (once per run, whichever worker asks).
-    public func answer(_ question: JSONValue) -> JSONValue {
-        ["fetches": URLChecker.answer(checker.check(URLChecker.keys(from: question)))]
+    public func answer(_ question: JSONValue, context: RunContext) -> JSONValue {
+        ["fetches": URLChecker.answer(services(context).checker.check(URLChecker.keys(from: question)))]
     }
 
-    public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue) {
-        checker.forward = { keys in URLChecker.fetches(from: ask(URLChecker.request(keys))["fetches"] ?? .null) }
+    public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue, context: RunContext) {
+        services(context).checker.forward = { keys in
+            URLChecker.fetches(from: ask(URLChecker.request(keys))["fetches"] ?? .null)
+        }
     }
 
     public func run(_ job: inout Job) throws {
@@ -110,7 +110,7 @@ public struct ValidateLinksStage: Stage {
         var audit = LinkAudit(
             source: tables.source, pages: tables.pageObjects, table: tables.table, options: options,
             sourcePath: job.source,
-            inputRoot: job.inputRoot, remote: remote)
+            inputRoot: job.inputRoot, remote: services(job.context).remote)
         audit.run()
         if let qpdf = (tables.source as? QPDFSource)?.file { job.reportWarnings(of: qpdf) }
         if !audit.limitReached,
@@ -172,7 +172,8 @@ public struct ValidateLinksStage: Stage {
         var options = external
         if job.offline { options.offline = true }
         let check = ExternalLinks(
-            options: options, checker: checker, remote: remote, sourcePath: job.source, inputRoot: job.inputRoot,
+            options: options, checker: services(job.context).checker, remote: services(job.context).remote,
+            sourcePath: job.source, inputRoot: job.inputRoot,
             allowOutsideRoot: self.options.allowOutsideRoot)
         let findings = check.run(&sites)
         for i in links.indices { links[i] = sites[i].record }
@@ -180,4 +181,25 @@ public struct ValidateLinksStage: Stage {
         if openAction != nil { openAction = sites[links.count + outline.count].record }
         return findings
     }
+}
+
+/// validate-links' run-wide services: the URL checker (one request per URL per run; its threads and
+/// its cache) and the GoToR target files, read once per run. Ended with the run: the cache is saved
+/// (when the web check ran) and the checker's threads stop.
+final class LinkServices: RunService {
+    let checker: URLChecker
+    let remote = RemoteDocuments()
+    private let savesCache: Bool
+
+    init(external: ExternalOptions) {
+        checker = URLChecker(options: external)
+        savesCache = external.enabled
+    }
+
+    func shutdown() throws {
+        defer { checker.shutdown() }
+        if savesCache { try checker.saveCache() }
+    }
+
+    var needsShutdown: Bool { checker.isRunning }
 }

@@ -341,6 +341,14 @@ public final class URLChecker: @unchecked Sendable {
         return o
     }
 
+    /// Whether the checker has threads alive or a cache not yet saved: what `shutdown` and
+    /// `saveCache` end.
+    public var isRunning: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return threads > 0 || cacheDirty
+    }
+
     /// Ends the checker's threads once their work is done (after the run's last document), and
     /// waits for them: their connections are closed and nothing is left running.
     public func shutdown() {
