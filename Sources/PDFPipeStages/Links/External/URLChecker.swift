@@ -367,11 +367,24 @@ public final class URLChecker: @unchecked Sendable {
 
     private func work() {
         URLChecker.live.wrappingAdd(1, ordering: .relaxed)
-        defer { URLChecker.live.wrappingSubtract(1, ordering: .relaxed) }
-        // Without a handle the thread still answers its tasks (with the reason), so that no
-        // document waits forever.
-        let connection = try? HTTPConnection(
-            userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
+        do {
+            // Without a handle the thread still answers its tasks (with the reason), so that no
+            // document waits forever.
+            let connection = try? HTTPConnection(
+                userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
+            serve(connection)
+        }
+        // Its connection closed: only now does the thread count as ended, so that `shutdown`
+        // returns when nothing of the checker is left (not while a thread still closes it).
+        condition.lock()
+        threads -= 1
+        URLChecker.live.wrappingSubtract(1, ordering: .relaxed)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// A thread's loop, until the checker shuts down with nothing left to do.
+    private func serve(_ connection: HTTPConnection?) {
         condition.lock()
         while true {
             let now = URLChecker.now()
@@ -398,8 +411,6 @@ public final class URLChecker: @unchecked Sendable {
             }
             // Shut down with nothing left to do: the thread ends and its connection is closed.
             if stopping && pending.isEmpty {
-                threads -= 1
-                condition.broadcast()
                 condition.unlock()
                 return
             }
