@@ -135,17 +135,23 @@ final class ExtractTextTests: XCTestCase {
         }
     }
 
-    /// Runs extract-text on the annotation fixture (#34, 1) written to the output folder.
-    func runForm(_ with: String, needAppearances: Bool = false) throws -> (DocumentResult, String) {
+    /// Runs extract-text (`with`) on a document written from `objects` into the output folder's
+    /// `in/` as `name`; returns the result and the document's path.
+    func runWritten(_ name: String, objects: [String], with: String = "{}") throws -> (DocumentResult, String) {
         try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
-        let path = out + "/in/form.pdf"
-        try TestPDF.write(path, objects: AnnotationTextPDF.objects(needAppearances: needAppearances))
+        let path = out + "/in/" + name
+        try TestPDF.write(path, objects: objects)
         let pipeline = try Pipeline.parse(
             #"{"stages": [{"use": "extract-text", "with": \#(with)}]}"#, file: "t.json", catalog: StageTable.all,
             formats: ["json"])
         let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
-            InputDocument(path: path, relativePath: "form.pdf"))
+            InputDocument(path: path, relativePath: name))
         return (r, path)
+    }
+
+    /// Runs extract-text on the annotation fixture (#34, 1) written to the output folder.
+    func runForm(_ with: String, needAppearances: Bool = false) throws -> (DocumentResult, String) {
+        try runWritten("form.pdf", objects: AnnotationTextPDF.objects(needAppearances: needAppearances), with: with)
     }
 
     /// Text that annotations draw (form-field values, a check mark, a FreeText note, a stamp, a
@@ -230,13 +236,7 @@ final class ExtractTextTests: XCTestCase {
     /// character the document draws stays a space: "a > b" drawn with spaces is read so here and
     /// by mutool, where pdftotext gives "a>b".)
     func testScriptsAgreeWithPdftotext() throws {
-        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
-        let path = out + "/in/scripts.pdf"
-        try TestPDF.write(path, objects: ScriptTextPDF.objects())
-        let pipeline = try Pipeline.parse(
-            #"{"stages": [{"use": "extract-text"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
-        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
-            InputDocument(path: path, relativePath: "scripts.pdf"))
+        let (r, path) = try runWritten("scripts.pdf", objects: ScriptTextPDF.objects())
         XCTAssertEqual(r.status, .ok)
         let ours = try String(contentsOfFile: out + "/text/scripts.txt", encoding: .utf8)
         let theirs = try ExternalTool.run("/usr/bin/pdftotext", [path, "-"], mergingErrors: false).output
@@ -294,12 +294,10 @@ final class ExtractTextTests: XCTestCase {
     /// form that draws itself, a state that names nothing. The page's own text is read; nothing of
     /// theirs is guessed, and nothing crashes.
     func testHostileAnnotationsLeaveThePageText() throws {
-        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
-        let path = out + "/in/hostile.pdf"
         let content = "BT /F1 12 Tf 72 700 Td (Page text.) Tj ET"
         let selfDrawing = "/Tx BMC BT /F1 12 Tf 2 5 Td (Drawn) Tj ET /Me Do EMC"
-        try TestPDF.write(
-            path,
+        let (r, _) = try runWritten(
+            "hostile.pdf",
             objects: [
                 "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> /Annots [6 0 R 7 0 R 8 0 R 9 0 R] >>",
@@ -312,10 +310,6 @@ final class ExtractTextTests: XCTestCase {
                 "<< /Length 0 /Type /XObject /Subtype /Form /BBox [0 0 1e300 1e300] /Matrix [1e308 0 0 1e308 0 0] >>\nstream\n\nendstream",
                 "<< /Length \(selfDrawing.utf8.count) /Type /XObject /Subtype /Form /BBox [0 0 128 20] /Resources << /Font << /F1 5 0 R >> /XObject << /Me 11 0 R >> >> >>\nstream\n\(selfDrawing)\nendstream",
             ])
-        let pipeline = try Pipeline.parse(
-            #"{"stages": [{"use": "extract-text"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
-        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
-            InputDocument(path: path, relativePath: "hostile.pdf"))
         XCTAssertNotEqual(r.status, .failed)
         let text = try String(contentsOfFile: out + "/text/hostile.txt", encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("Page text.\n"), text)

@@ -55,12 +55,12 @@ public enum ScriptTextPDF {
         page("BT /F 12 Tf 72 700 Td (Inside) Tj ET BT /F 12 Tf 700 700 Td (Outside) Tj ET")
     }
 
-    /// The page's objects around a content stream (fonts C and V for CJK, F and G for Latin).
-    static func page(_ content: String) -> [String] {
+    /// A /ToUnicode CMap giving CID i+1 the i-th character.
+    static func toUnicodeCMap(_ characters: [Character]) -> String {
         let map = characters.enumerated().map { i, c in
             String(format: "<%04X> <%04X>", i + 1, c.unicodeScalars.first!.value)
         }.joined(separator: "\n")
-        let toUnicode = """
+        return """
             /CIDInit /ProcSet findresource begin 12 dict begin begincmap
             /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
             /CMapName /Adobe-Identity-UCS def /CMapType 2 def
@@ -69,6 +69,11 @@ public enum ScriptTextPDF {
             \(map)
             endbfchar endcmap CMapName currentdict /CMap defineresource pop end end
             """
+    }
+
+    /// The page's objects around a content stream (fonts C and V for CJK, F and G for Latin).
+    static func page(_ content: String) -> [String] {
+        let toUnicode = toUnicodeCMap(characters)
         return [
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -108,19 +113,7 @@ extension ScriptTextPDF {
             line(["שלום", "עולם"], 700), "BT /F 12 Tf 72 680 Td (Between.) Tj ET", line(["מבחן", "טקסט"], 660),
         ]
         .joined(separator: "\n")
-        let map = hebrew.enumerated().map { i, c in
-            String(format: "<%04X> <%04X>", i + 1, c.unicodeScalars.first!.value)
-        }
-        .joined(separator: "\n")
-        let toUnicode = """
-            /CIDInit /ProcSet findresource begin 12 dict begin begincmap
-            /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
-            /CMapName /Adobe-Identity-UCS def /CMapType 2 def
-            1 begincodespacerange <0000> <FFFF> endcodespacerange
-            \(hebrew.count) beginbfchar
-            \(map)
-            endbfchar endcmap CMapName currentdict /CMap defineresource pop end end
-            """
+        let toUnicode = toUnicodeCMap(hebrew)
         return [
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
