@@ -65,6 +65,7 @@ extension CLI {
         var report = RunReport(
             toolVersion: Self.version, pipeline: pipeline.name, documents: [], generatedAt: generatedAt)
         report.store = store
+        report.rules = pipeline.ruleCatalog
         report.failOn = pipeline.failOn
         report.pipelineFailOn = fileFailOn
         describe(
@@ -168,9 +169,10 @@ extension CLI {
     /// The stages' findings about the run as a whole, at the levels the pipeline's `rules` give.
     private func runFindings(_ pipeline: Pipeline, context: RunContext) -> [Finding] {
         var out: [Finding] = []
+        let levels = pipeline.ruleLevels
         for configured in pipeline.stages {
             for var f in configured.stage.runFindings(context) {
-                switch pipeline.rules[f.rule] {
+                switch levels[f.rule] {
                 case .off?: continue
                 case .severity(let s)?: f.severity = s
                 case nil: break

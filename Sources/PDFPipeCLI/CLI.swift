@@ -145,7 +145,7 @@ public struct CLI: Sendable {
         let a = try Self.arguments(args, for: "rules")
         if let dir = a.values["--pages"] {
             // docs/rules/<id>.md, one page per rule (scripts and the release keep them current).
-            for r in Rules.all {
+            for r in StageTable.rules.all {
                 let path = Paths.absolute(dir, relativeTo: directory) + "/" + r.id + ".md"
                 do throws(AtomicFile.WriteError) {
                     try AtomicFile.makeDirectory(Paths.parent(path))
@@ -155,20 +155,21 @@ public struct CLI: Sendable {
                     return .internalFailure
                 }
             }
-            console.print("pdfpipe: wrote \(Rules.all.count) rule pages to \(dir)")
+            console.print("pdfpipe: wrote \(StageTable.rules.all.count) rule pages to \(dir)")
             return .clean
         }
         if let id = a.positional.first {
-            guard let rule = Rules.rule(id) else {
+            guard let rule = StageTable.rules.rule(id) else {
                 throw PipelineError(
                     file: nil,
                     message:
-                        "unknown rule '\(id)'\(Suggest.didYouMean(id, Rules.all.map(\.id))) (pdfpipe rules lists them)")
+                        "unknown rule '\(id)'\(Suggest.didYouMean(id, StageTable.rules.all.map(\.id))) (pdfpipe rules lists them)"
+                )
             }
             console.write(RulePages.page(rule))
             return .clean
         }
-        for r in Rules.all {
+        for r in StageTable.rules.all {
             let level = r.offByDefault ? "off" : r.severity.rawValue
             console.print(
                 "\(r.id.padding(toLength: 32, withPad: " ", startingAt: 0)) \(level.padding(toLength: 8, withPad: " ", startingAt: 0)) \(r.summary)"

@@ -61,7 +61,7 @@ final class IsolatedRunner: Sendable {
     }
 
     func run(_ document: InputDocument, pageWorkers: Int) -> DocumentResult {
-        func failed(_ rule: String, _ message: String) -> DocumentResult {
+        func failed(_ rule: Rule, _ message: String) -> DocumentResult {
             DocumentResult(
                 path: document.relativePath, status: .failed, findings: [Finding(rule: rule, message: message)])
         }
@@ -72,7 +72,7 @@ final class IsolatedRunner: Sendable {
             do {
                 worker = try WorkerProcess(executable: executable, arguments: workerArguments())
             } catch {
-                return failed("pdf.crashed", "cannot start the worker process: \(error)")
+                return failed(.pdfCrashed, "cannot start the worker process: \(error)")
             }
         }
         let request = JSONValue.object([
@@ -101,12 +101,12 @@ final class IsolatedRunner: Sendable {
             do {
                 return try DocumentResult(json: JSONParser.parse(text))
             } catch {
-                return failed("pdf.crashed", "the document's process gave no result (\(error))")
+                return failed(.pdfCrashed, "the document's process gave no result (\(error))")
             }
         case .timedOut:
             worker.kill()
             return failed(
-                "pdf.timeout",
+                .pdfTimeout,
                 "processing took longer than \(JSONWriter.format(timeout)) s; the document's process was stopped")
         case .closed:
             let (signal, status, errText) = worker.waitForExit()
@@ -115,13 +115,13 @@ final class IsolatedRunner: Sendable {
                 && (lower.contains("memory") || lower.contains("bad_alloc") || lower.contains("cannot allocate"))
             {
                 return failed(
-                    "pdf.out-of-memory", "the document's process ran out of memory under the \(memoryLimitMB) MB limit")
+                    .pdfOutOfMemory, "the document's process ran out of memory under the \(memoryLimitMB) MB limit")
             }
             let how =
                 signal != 0
                 ? "was killed by signal \(signal)\(Self.signalName(signal))" : "exited with status \(status)"
             let detail = WorkerProcess.crashReason(errText).map { ": \($0)" } ?? ""
-            return failed("pdf.crashed", "the document's process \(how)\(detail)")
+            return failed(.pdfCrashed, "the document's process \(how)\(detail)")
         }
     }
 

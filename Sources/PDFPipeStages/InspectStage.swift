@@ -12,6 +12,10 @@ public struct InspectStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "inspect",
         summary: "document facts: PDF version, encryption, producer, pages with boxes, rotation and labels",
+        rules: [
+            .pagesMixedSizes, .formsPresent, .attachmentsPresent, .annotationsJavascriptInWidget, .pageInvalidRotate,
+            .pageNoMediaBox,
+        ],
         options: [
             OptionSpec(
                 "pageDetails", .bool, default: true, "list every page (size, boxes, rotation, label) under info.pages"),
@@ -74,8 +78,8 @@ public struct InspectStage: Stage {
             refused = error
         }
         guard let file = opened else {
-            let failure = refused ?? DocumentFailure(rule: "pdf.unreadable", message: "qpdf cannot open the file")
-            guard failure.rule == "pdf.unreadable" else { throw failure }
+            let failure = refused ?? DocumentFailure(rule: .pdfUnreadable, message: "qpdf cannot open the file")
+            guard failure.rule == .pdfUnreadable else { throw failure }
             var why = failure.message
             let opinion = job.popplerSecondOpinion()
             if !opinion.isEmpty, why.hasSuffix(opinion) { why.removeLast(opinion.count) }
@@ -88,7 +92,7 @@ public struct InspectStage: Stage {
                 job.pageCount = other.pageCount
                 job.report(
                     Finding(
-                        rule: "pdf.damaged",
+                        rule: .pdfDamaged,
                         message:
                             "\(why); poppler reads it (\(other.pageCount) page\(other.pageCount == 1 ? "" : "s")), so viewers may show it, but its boxes, labels and inventory could not be read"
                     ))
@@ -96,7 +100,7 @@ public struct InspectStage: Stage {
             }
             job.report(
                 Finding(
-                    rule: "pdf.damaged",
+                    rule: .pdfDamaged,
                     message:
                         "\(why); pdfpipe's reader reads it (\(pages.count) page\(pages.count == 1 ? "" : "s")), as MuPDF and PDFium do, and it was inspected through that reader"
                 ))
@@ -115,7 +119,7 @@ public struct InspectStage: Stage {
             count = try file.pageCount()
         } catch {
             throw DocumentFailure(
-                rule: "pdf.unreadable", message: "qpdf cannot read the page tree: \(job.stripPath(error.description))")
+                rule: .pdfUnreadable, message: "qpdf cannot read the page tree: \(job.stripPath(error.description))")
         }
         let source = QPDFSource(file)
         var info: [String: JSONValue] = [
@@ -173,13 +177,13 @@ public struct InspectStage: Stage {
             if let bad = g.invalidRotate {
                 job.report(
                     Finding(
-                        rule: "page.invalid-rotate", page: i + 1,
+                        rule: .pageInvalidRotate, page: i + 1,
                         message: "/Rotate is \(bad), not a multiple of 90; viewers ignore it"))
             }
             if g.mediaBoxMissing {
                 job.report(
                     Finding(
-                        rule: "page.no-media-box", page: i + 1,
+                        rule: .pageNoMediaBox, page: i + 1,
                         message: "the page has no /MediaBox; readers assume US Letter"))
             }
             // qpdf never reuses object handles: release them page by page to bound memory.
@@ -205,10 +209,10 @@ public struct InspectStage: Stage {
         } catch {
             // Read by qpdf or pdfpipe's reader (as by MuPDF and PDFium), refused by poppler: viewers
             // built on poppler fail on it, which is said; the document is not unreadable.
-            guard error.rule == "pdf.unreadable" else { throw error }
+            guard error.rule == .pdfUnreadable else { throw error }
             job.report(
                 Finding(
-                    rule: "pdf.damaged",
+                    rule: .pdfDamaged,
                     message:
                         "\(job.stripPath(error.message)); viewers built on poppler (Evince, Okular) cannot show it, though it was read here as MuPDF and PDFium read it"
                 ))
@@ -218,7 +222,7 @@ public struct InspectStage: Stage {
         guard poppler.pageCount == geometries.count else {
             job.report(
                 Finding(
-                    rule: "pdf.page-mismatch",
+                    rule: .pdfPageMismatch,
                     message: "qpdf counts \(geometries.count) pages, poppler \(poppler.pageCount)"))
             return
         }
@@ -230,7 +234,7 @@ public struct InspectStage: Stage {
             if abs(w - expected.width) > 0.5 || abs(h - expected.height) > 0.5 {
                 job.report(
                     Finding(
-                        rule: "pdf.page-mismatch", page: i + 1,
+                        rule: .pdfPageMismatch, page: i + 1,
                         message:
                             "qpdf sizes the page \(fmt(expected.width)) x \(fmt(expected.height)), poppler \(fmt(w)) x \(fmt(h))"
                     ))
@@ -242,7 +246,7 @@ public struct InspectStage: Stage {
             if popplerLabel != ours {
                 job.report(
                     Finding(
-                        rule: "pdf.page-mismatch", page: i + 1,
+                        rule: .pdfPageMismatch, page: i + 1,
                         message: "page label is '\(ours)' by qpdf, '\(popplerLabel)' by poppler"))
                 reported += 1
             }
@@ -266,14 +270,14 @@ public struct InspectStage: Stage {
         if asksForPassword {
             job.report(
                 Finding(
-                    rule: "pdf.password-required",
+                    rule: .pdfPasswordRequired,
                     message:
                         "the document has a user password: PDFium and MuPDF ask for it (qpdf and poppler open it because its owner password is empty, so pdfpipe could still check it)"
                 ))
         } else {
             job.report(
                 Finding(
-                    rule: "pdf.encrypted",
+                    rule: .pdfEncrypted,
                     message:
                         "the document is encrypted; it opens without a password, but an owner password restricts it"
                 ))
@@ -295,7 +299,7 @@ public struct InspectStage: Stage {
         let list = order.map { "\($0) (\(sizes[$0]!) page\(sizes[$0]! == 1 ? "" : "s"))" }.joined(separator: ", ")
         job.report(
             Finding(
-                rule: "pages.mixed-sizes",
+                rule: .pagesMixedSizes,
                 message:
                     "the pages come in \(sizes.count) size\(sizes.count == 1 ? "" : "s") (\(list)) and \(rotations.count) rotation\(rotations.count == 1 ? "" : "s") (\(rotations.sorted().map(String.init).joined(separator: ", ")))"
             ))
@@ -346,13 +350,13 @@ public struct InspectStage: Stage {
             if !fields.isEmpty {
                 job.report(
                     Finding(
-                        rule: "forms.present",
+                        rule: .formsPresent,
                         message: "the document has \(fields.count) form field\(fields.count == 1 ? "" : "s")"))
             }
             for f in fields where f.hasJavaScript {
                 job.report(
                     Finding(
-                        rule: "annotations.javascript-in-widget", page: f.pages.first,
+                        rule: .annotationsJavascriptInWidget, page: f.pages.first,
                         message: "form field '\(f.name)' runs JavaScript"))
             }
         }
@@ -397,7 +401,7 @@ public struct InspectStage: Stage {
             if !files.isEmpty {
                 job.report(
                     Finding(
-                        rule: "attachments.present",
+                        rule: .attachmentsPresent,
                         message: "the document embeds \(files.count) file\(files.count == 1 ? "" : "s")"))
             }
             let media = all.filter { ["Screen", "Movie", "RichMedia", "Sound", "3D"].contains($0.subtype) }

@@ -62,7 +62,7 @@ extension Job {
             if error.isLimit {
                 // A decompression bomb in the cross-reference streams: qpdf would inflate it whole.
                 throw DocumentFailure(
-                    rule: "pdf.limit-exceeded",
+                    rule: .pdfLimitExceeded,
                     message:
                         "\(error.description): past the bounds for a file of this size; the document was not read and its links were not checked"
                 )
@@ -103,16 +103,16 @@ extension Job {
         switch error {
         case .passwordRequired(_, let message):
             return DocumentFailure(
-                rule: "pdf.password-required",
+                rule: .pdfPasswordRequired,
                 message: "the document needs a user password to open (\(library): \(message))")
         default:
             let reason = "\(library) cannot open the file: \(stripPath(error.description))"
             if let why = notAPDF() {
                 return DocumentFailure(
-                    rule: "pdf.unreadable", message: why.hasPrefix("the file is empty") ? why : "\(why) (\(reason))")
+                    rule: .pdfUnreadable, message: why.hasPrefix("the file is empty") ? why : "\(why) (\(reason))")
             }
             return DocumentFailure(
-                rule: "pdf.unreadable", message: reason + (library == "qpdf" ? popplerSecondOpinion() : ""))
+                rule: .pdfUnreadable, message: reason + (library == "qpdf" ? popplerSecondOpinion() : ""))
         }
     }
 
@@ -144,7 +144,7 @@ extension Job {
     public mutating func reportDamage(_ messages: [String]) {
         guard !messages.isEmpty else { return }
         let texts = messages.map { qpdfMessage($0) }
-        if let i = findings.firstIndex(where: { $0.rule == "pdf.damaged" && $0.details["qpdfMessages"] != nil }) {
+        if let i = findings.firstIndex(where: { $0.rule == Rule.pdfDamaged.id && $0.details["qpdfMessages"] != nil }) {
             var f = findings[i]
             let count = (f.details["count"]?.intValue ?? 1) + texts.count
             var kept = f.details["qpdfMessages"]?.arrayValue ?? []
@@ -156,7 +156,7 @@ extension Job {
             return
         }
         var f = Finding(
-            rule: "pdf.damaged", object: texts[0].object,
+            rule: .pdfDamaged, object: texts[0].object,
             message: Self.damageMessage(first: texts[0].text, count: texts.count))
         f.details["count"] = .int(texts.count)
         f.details["qpdfMessages"] = .array(texts.prefix(10).map { .string($0.text) })
@@ -174,7 +174,7 @@ extension Job {
         do {
             try AtomicFile.write(bytes, to: outputDirectory + "/" + relative)
         } catch {
-            throw DocumentFailure(rule: "stage.failed", message: "cannot write \(what): \(error.reason)")
+            throw DocumentFailure(rule: .stageFailed, message: "cannot write \(what): \(error.reason)")
         }
         artifacts.append(Artifact(kind: kind, path: relative))
     }
@@ -224,12 +224,12 @@ extension Job {
         for m in messages.prefix(20) {
             report(
                 Finding(
-                    rule: "pdf.parse-message",
+                    rule: .pdfParseMessage,
                     message: "\(library): \(m.trimmingCharacters(in: .whitespacesAndNewlines))", hint: hint))
         }
         let more = max(0, messages.count - 20) + dropped
         if more > 0 {
-            report(Finding(rule: "pdf.parse-message", message: "\(library): \(more) more messages not shown"))
+            report(Finding(rule: .pdfParseMessage, message: "\(library): \(more) more messages not shown"))
         }
     }
 
@@ -255,7 +255,7 @@ extension Job {
         var refused: DocumentFailure?
         do { opened = try engineDocument(engine) } catch { refused = error }
         if let document = opened, document.pageCount > 0 { return document }
-        if let refused, refused.rule != "pdf.unreadable" { throw refused }
+        if let refused, refused.rule != .pdfUnreadable { throw refused }
         // How many pages the other readers find.
         var others = 0
         if let reader = try? PDFReader(path: workingFile) {
@@ -267,13 +267,13 @@ extension Job {
             refused.map { stripPath($0.message) } ?? "\(library) finds no page in the document"
         if others > 0 {
             throw DocumentFailure(
-                rule: "stage.failed",
+                rule: .stageFailed,
                 message:
                     "\(problem), though its page tree has \(others) page\(others == 1 ? "" : "s") (pdfpipe's reader or qpdf): no \(what) made (viewers built on \(library) cannot show it either\(engine == .poppler ? "; the MuPDF engine may" : ""))"
             )
         }
         throw DocumentFailure(
-            rule: "pdf.unreadable",
+            rule: .pdfUnreadable,
             message:
                 "\(problem), and no page could be read from the page tree (/Root /Pages) by pdfpipe's reader or qpdf either: no \(what) made"
         )
@@ -295,11 +295,11 @@ extension Job {
             } catch {
                 if case .passwordRequired(_, let m) = error {
                     throw DocumentFailure(
-                        rule: "pdf.password-required",
+                        rule: .pdfPasswordRequired,
                         message: "the document needs a user password to open (MuPDF: \(m))")
                 }
                 throw DocumentFailure(
-                    rule: "pdf.unreadable", message: "MuPDF cannot open the file: \(stripPath(error.description))")
+                    rule: .pdfUnreadable, message: "MuPDF cannot open the file: \(stripPath(error.description))")
             }
         }
     }
@@ -324,10 +324,10 @@ final class ObjectSourceBox: PendingFindings {
     /// the objects are read, in any stage) have said it. One problem, one finding.
     func finish(into job: inout Job) {
         flush(into: &job)
-        if let refusal, !job.findings.contains(where: { $0.rule == "pdf.damaged" }) {
+        if let refusal, !job.findings.contains(where: { $0.rule == Rule.pdfDamaged.id }) {
             job.report(
                 Finding(
-                    rule: "pdf.damaged",
+                    rule: .pdfDamaged,
                     message:
                         "pdfpipe's reader cannot take the file as written (\(refusal)); it was read through qpdf's recovery"
                 ))
@@ -344,7 +344,7 @@ final class ObjectSourceBox: PendingFindings {
                 separator: "; ", more: { "; and \($0) more" }, text: \.reason)
             job.report(
                 Finding(
-                    rule: "pdf.limit-exceeded", object: new.first?.object.description,
+                    rule: .pdfLimitExceeded, object: new.first?.object.description,
                     message:
                         "\(new.count == 1 ? "an object was" : "\(new.count) objects were") not read: a stream inflates past the bounds for a file of this size (\(named)); what they hold was not checked"
                 ))
@@ -356,13 +356,13 @@ final class ObjectSourceBox: PendingFindings {
             let named = Abridged(all, limit: 3).joined(separator: "; ", more: { "; and \($0) more" }, text: \.reason)
             let first = all[0].object
             var f = Finding(
-                rule: "pdf.damaged", object: first.number > 0 ? first.description : nil,
+                rule: .pdfDamaged, object: first.number > 0 ? first.description : nil,
                 message:
                     "pdfpipe's reader repaired \(all.count == 1 ? "one thing" : "\(all.count) things") as viewers do (\(named)); the rest was read as written"
             )
             f.details["repairedObjects"] = .int(all.count)
             if let i = job.findings.firstIndex(where: {
-                $0.rule == "pdf.damaged" && $0.details["repairedObjects"] != nil
+                $0.rule == Rule.pdfDamaged.id && $0.details["repairedObjects"] != nil
             }) {
                 job.findings[i] = f
             } else {
@@ -383,7 +383,7 @@ final class ObjectSourceBox: PendingFindings {
         let what = damaged.count == 1 ? "an object" : "\(damaged.count) objects"
         job.report(
             Finding(
-                rule: "pdf.damaged", object: first.object.description,
+                rule: .pdfDamaged, object: first.object.description,
                 message:
                     "pdfpipe's reader could not read \(what) as written (\(named)); read through qpdf's recovery"
             ))

@@ -78,7 +78,7 @@ enum PageWorkers {
         // no worker could open is a failure.
         if let f = failed.withLock({ $0 }), counter.next.load(ordering: .relaxed) < count {
             throw DocumentFailure(
-                rule: "pdf.unreadable",
+                rule: .pdfUnreadable,
                 message: "\(engine == .mupdf ? "MuPDF" : "poppler") cannot open the file again: \(f)")
         }
         return messages.withLock { $0 }

@@ -13,4 +13,7 @@ public enum StageTable {
         ExtractTextStage.descriptor,
         ReviewCopyStage.descriptor,
     ]
+
+    /// Every rule pdfpipe reports: Core's and every stage's (`pdfpipe rules`, the rule pages).
+    public static let rules = RuleCatalog(stages: all)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCLI
 import PDFPipeCore
+import PDFPipeStages
 import Synchronization
 import XCTest
 
@@ -148,8 +149,8 @@ final class CLITests: XCTestCase {
     func testEveryRuleHasItsPage() throws {
         let folder = Repo.root + "/docs/rules"
         let pages = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".md") }
-        XCTAssertEqual(Set(pages), Set(Rules.all.map { $0.id + ".md" }), "one page per rule, no other")
-        for rule in Rules.all {
+        XCTAssertEqual(Set(pages), Set(StageTable.rules.all.map { $0.id + ".md" }), "one page per rule, no other")
+        for rule in StageTable.rules.all {
             let committed = try String(contentsOfFile: folder + "/" + rule.id + ".md", encoding: .utf8)
             XCTAssertEqual(
                 committed, RulePages.page(rule),
@@ -168,22 +169,23 @@ final class CLITests: XCTestCase {
             }
             rows[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells
         }
-        XCTAssertEqual(Set(rows.keys), Set(Rules.all.map(\.id)), "one row per rule in docs/reference.md")
-        for rule in Rules.all {
+        XCTAssertEqual(Set(rows.keys), Set(StageTable.rules.all.map(\.id)), "one row per rule in docs/reference.md")
+        for rule in StageTable.rules.all {
             guard let cells = rows[rule.id], cells.count >= 3 else { continue }
             XCTAssertTrue(cells[1].hasPrefix(rule.offByDefault ? "off" : rule.severity.rawValue), rule.id)
-            XCTAssertEqual(cells[2], rule.details, "\(rule.id): the table's 'when' and Rules.details differ")
+            XCTAssertEqual(cells[2], rule.details, "\(rule.id): the table's 'when' and the rule's details differ")
         }
         let cli = CapturedCLI()
         XCTAssertEqual(cli.run(["rules", "dest.name-not-found"]), .clean)
-        XCTAssertEqual(cli.stdout, RulePages.page(Rules.rule("dest.name-not-found")!))
+        XCTAssertEqual(cli.stdout, RulePages.page(Rule.destNameNotFound))
         XCTAssertTrue(cli.stdout.contains("/Dest (sec:intro)"), "the example of the construct")
         let bad = CapturedCLI()
         XCTAssertEqual(bad.run(["rules", "dest.name-not-fund"]), .usage)
         XCTAssertTrue(bad.stderr.contains("did you mean 'dest.name-not-found'?"), bad.stderr)
-        let descriptors = SARIFReporter.ruleDescriptors
+        let descriptors = SARIFReporter.ruleDescriptors(StageTable.rules)
         XCTAssertEqual(
-            descriptors.first?["helpUri"]?.stringValue, RulePages.baseURL + (Rules.all.first?.id ?? "") + ".md")
+            descriptors.first?["helpUri"]?.stringValue,
+            RulePages.baseURL + (StageTable.rules.all.first?.id ?? "") + ".md")
     }
 
     /// (#32, 6) Messages that say what to do: a folder or a PDF given as the pipeline, the
@@ -341,7 +343,7 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(stages.stdout.contains("  crossCheck (boolean, default false): "))
         let rules = CapturedCLI()
         XCTAssertEqual(rules.run(["rules"]), .clean)
-        XCTAssertEqual(rules.stdout.split(separator: "\n").count, Rules.all.count)
+        XCTAssertEqual(rules.stdout.split(separator: "\n").count, StageTable.rules.all.count)
         XCTAssertEqual(CapturedCLI().run([]), .usage)
     }
 

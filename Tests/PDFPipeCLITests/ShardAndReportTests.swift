@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCLI
 import PDFPipeCore
+import PDFPipeStages
 import TestSupport
 import XCTest
 
@@ -330,7 +331,7 @@ final class CIReportTests: XCTestCase {
         XCTAssertEqual(v["version"], "2.1.0")
         let run = try XCTUnwrap(v["runs"]?.arrayValue?.first)
         let rules = try XCTUnwrap(run["tool"]?["driver"]?["rules"]?.arrayValue)
-        XCTAssertEqual(rules.count, Rules.all.count)
+        XCTAssertEqual(rules.count, StageTable.rules.all.count)
         let results = try XCTUnwrap(run["results"]?.arrayValue)
         XCTAssertEqual(results.count, 31 + 16 + 6, "every finding of the offline link audit")
         for r in results {

@@ -4,7 +4,12 @@ import XCTest
 
 /// SARIF within code scanning's limits, and the broken-targets list (CI-gate issue, 7 and 14).
 final class CIReporterUnitTests: XCTestCase {
-    func finding(_ rule: String, page: Int, uri: String? = nil, target: String? = nil) -> Finding {
+    /// Stand-ins for the link stages' rules (Core's tests do not see the stages), as they declare them.
+    let nameNotFound = Rule("dest.name-not-found", severity: .error, summary: "no such name", hint: "define it")
+    let httpError = Rule("uri.http-error", severity: .error, summary: "the link fails", hint: "fix it")
+    let redirected = Rule("uri.redirected", severity: .note, summary: "moved", hint: "update it")
+
+    func finding(_ rule: Rule, page: Int, uri: String? = nil, target: String? = nil) -> Finding {
         var f = Finding(rule: rule, page: page, rect: [1, 2, 3, 4], message: "m")
         if let uri { f.details["uri"] = .string(uri) }
         if let target { f.details["target"] = .string(target) }
@@ -12,7 +17,7 @@ final class CIReporterUnitTests: XCTestCase {
     }
 
     func testSARIFStaysWithinCodeScanningsLimitsAndLocatesEveryResult() throws {
-        let many = (1...(SARIFReporter.maxResults + 7)).map { finding("dest.name-not-found", page: $0) }
+        let many = (1...(SARIFReporter.maxResults + 7)).map { finding(nameNotFound, page: $0) }
         var report = RunReport(
             toolVersion: "1", pipeline: "p", documents: [DocumentResult(path: "a.pdf", findings: many)], generatedAt: ""
         )
@@ -38,13 +43,13 @@ final class CIReporterUnitTests: XCTestCase {
         let a = DocumentResult(
             path: "a.pdf",
             findings: [
-                finding("uri.http-error", page: 3, uri: "https://x.example/gone"),
-                finding("uri.http-error", page: 7, uri: "https://x.example/gone"),
-                finding("dest.name-not-found", page: 2, target: "#intro"),
-                finding("uri.redirected", page: 1, uri: "https://x.example/moved"),
+                finding(httpError, page: 3, uri: "https://x.example/gone"),
+                finding(httpError, page: 7, uri: "https://x.example/gone"),
+                finding(nameNotFound, page: 2, target: "#intro"),
+                finding(redirected, page: 1, uri: "https://x.example/moved"),
             ])
         var b = DocumentResult(
-            path: "b.pdf", findings: [finding("uri.http-error", page: 1, uri: "https://x.example/gone")])
+            path: "b.pdf", findings: [finding(httpError, page: 1, uri: "https://x.example/gone")])
         b.workingPath = "docs/b.pdf"
         let targets = BrokenTarget.collect(
             RunReport(toolVersion: "1", pipeline: "p", documents: [a, b], generatedAt: ""))

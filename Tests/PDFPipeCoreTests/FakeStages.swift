@@ -24,7 +24,7 @@ struct NoteStage: Stage {
     func run(_ job: inout Job) throws {
         job.pageCount = job.relativePath.count
         job.pageLabels = (1...job.relativePath.count).map { "p\($0)" }
-        job.report(Finding(rule: "pdf.encrypted", page: 2, message: "width \(width) on '\(job.relativePath)'"))
+        job.report(Finding(rule: .pdfEncrypted, page: 2, message: "width \(width) on '\(job.relativePath)'"))
         // Vary the work so that documents finish out of order.
         if job.relativePath.hasPrefix("slow") { usleep(20_000) }
     }
@@ -41,7 +41,7 @@ struct FailingStage: Stage {
 
     func run(_ job: inout Job) throws {
         guard job.relativePath.contains("bad") else { return }
-        if fatal { throw DocumentFailure(rule: "pdf.unreadable", message: "cannot open") }
+        if fatal { throw DocumentFailure(rule: .pdfUnreadable, message: "cannot open") }
         throw Boom()
     }
 }

@@ -49,7 +49,7 @@ final class RunnerTests: XCTestCase {
         let r = Runner(pipeline: p, outputDirectory: "/out", jobs: 1).run(documents(["bad.pdf"]))
         XCTAssertEqual(r[0].status, .failed)
         XCTAssertEqual(r[0].findings.map(\.rule), ["pdf.unreadable"])
-        XCTAssertEqual(r[0].findings[0].hint, Rules.rule("pdf.unreadable")!.hint)
+        XCTAssertEqual(r[0].findings[0].hint, Rule.pdfUnreadable.hint)
     }
 
     func testRuleLevelsFromThePipeline() throws {
@@ -104,7 +104,7 @@ final class RunnerTests: XCTestCase {
     func testReportShape() throws {
         let doc = DocumentResult(
             path: "a.pdf", pageCount: 2,
-            findings: [Finding(rule: "pdf.damaged", page: 1, pageLabel: "i", message: "m")],
+            findings: [Finding(rule: .pdfDamaged, page: 1, pageLabel: "i", message: "m")],
             artifacts: [Artifact(kind: "thumbnail", page: 1, path: "thumbs/a-1.png")], timings: ["inspect": 0.5])
         let report = RunReport(toolVersion: "9.9", pipeline: "x", documents: [doc], generatedAt: "2026-01-01T00:00:00Z")
         let v = try JSONParser.parse(JSONReporter().render(report))
@@ -129,7 +129,7 @@ final class ReporterTests: XCTestCase {
         let docs = (0..<25).map { (i: Int) -> DocumentResult in
             DocumentResult(
                 path: "d\(i).pdf", pageCount: i,
-                findings: [Finding(rule: "pdf.damaged", page: 1, message: "m \(i) \"q\"")],
+                findings: [Finding(rule: .pdfDamaged, page: 1, message: "m \(i) \"q\"")],
                 timings: ["inspect": 0.25], sections: ["links": [["page": 1, "rect": [1, 2, 3, 4.5]]], "info": [:]])
         }
         for n in [0, 1, 25] {

@@ -244,7 +244,7 @@ final class LinkFindingsTests: XCTestCase {
         XCTAssertEqual(f.rect, [400, 100, 400, 130])
         XCTAssertNotNil(f.object)
         XCTAssertEqual(f.stage, "validate-links")
-        XCTAssertEqual(f.hint, Rules.rule("link.zero-area")?.hint)
+        XCTAssertEqual(f.hint, Rule.linkZeroArea.hint)
         let labelled = Self.audit("page-labels.pdf", pipeline: #"{"stages": [{"use": "validate-links"}]}"#)
         XCTAssertEqual(labelled.sections["links"]?.arrayValue?.first?["targetPage"], 3)
     }
@@ -375,12 +375,12 @@ final class LinkTextTests: XCTestCase {
         XCTAssertEqual(links.count, 6)
         var findings = links.map { l in
             var f = Finding(
-                rule: "dest.name-not-found", page: l["page"]?.intValue,
+                rule: .destNameNotFound, page: l["page"]?.intValue,
                 rect: l["rect"]?.arrayValue?.compactMap(\.doubleValue), message: "m")
             f.details["annotationIndex"] = l["annotationIndex"]
             return f
         }
-        findings.append(Finding(rule: "outline.no-target", message: "a bookmark: no rectangle, no text"))
+        findings.append(Finding(rule: .outlineNoTarget, message: "a bookmark: no rectangle, no text"))
         let reader = try PDFReader(path: path)
         let geometries = PageTree.pages(reader).map { PageGeometry(page: $0) }
         LinkText.annotate(&findings, path: path, geometries: geometries)

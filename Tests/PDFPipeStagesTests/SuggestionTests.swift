@@ -72,14 +72,14 @@ final class SuggestionTests: XCTestCase {
         XCTAssertEqual(h["#chapter-2"], "did you mean 'Chapter-2'? (the document has that name)")
         XCTAssertEqual(h["#appendx"], "did you mean 'appendix'? (the document has that name)")
         XCTAssertEqual(
-            h["#zzz-nothing-like-it"], Rules.rule("dest.name-not-found")?.hint, "nothing close: the rule's hint")
+            h["#zzz-nothing-like-it"], Rule.destNameNotFound.hint, "nothing close: the rule's hint")
         XCTAssertEqual(
             h["../b/guide.pdf"],
             "'../b/Guide.pdf' exists: the names differ only in case, which Windows and macOS ignore and Linux web servers do not; write it as it is on disk"
         )
         XCTAssertEqual(h["../b/notes.pdf"], "'../b/notes.html' exists: the same name with another extension")
         XCTAssertEqual(h["moved.pdf"], "'../b/moved.pdf' exists: the same file in a sibling folder")
-        XCTAssertEqual(h["../b/nowhere-at-all.pdf"], Rules.rule("gotor.file-missing")?.hint)
+        XCTAssertEqual(h["../b/nowhere-at-all.pdf"], Rule.gotorFileMissing.hint)
 
         // A GoToR destination missing in the other file names that file's close names.
         try write(dir + "/a/other.pdf", names: ["results-2024"], links: [])

@@ -28,6 +28,8 @@ public struct Pipeline: Sendable {
     public var jobs: Int
     public var stages: [ConfiguredStage]
     public var rules: [String: RuleLevel]
+    /// The rules this run knows (Core's and its catalog's stages'), with their default levels.
+    public var ruleCatalog = RuleCatalog(stages: [])
     public var formats: [String]
     public var failOn: FailOn
     /// `ignore`: findings taken out of the counts, with a reason.
@@ -131,6 +133,14 @@ public struct Pipeline: Sendable {
         }
         var p = PipelineParser(file: file, locations: parser.locations, catalog: catalog, environment: environment)
         return try p.pipeline(root, formats: knownFormats)
+    }
+
+    /// The level of every rule the pipeline sets (`rules`), and `off` for the rules that are off
+    /// unless it does (`Rule.offByDefault`).
+    public var ruleLevels: [String: RuleLevel] {
+        var levels = rules
+        for r in ruleCatalog.all where r.offByDefault && levels[r.id] == nil { levels[r.id] = .off }
+        return levels
     }
 
     /// The severity a rule has in this pipeline, or nil when it is off.

@@ -9,6 +9,8 @@ struct PipelineParser {
     /// Where each JSON path's value starts in the file.
     let locations: [String: SourceLocation]
     let catalog: [StageDescriptor]
+    /// Core's rules and the catalog's stages': what `rules` and `ignore` may name.
+    let ruleCatalog: RuleCatalog
     let environment: Pipeline.EnvironmentCheck
     var problems: [PipelineError] = []
 
@@ -19,6 +21,7 @@ struct PipelineParser {
         self.file = file
         self.locations = locations
         self.catalog = catalog
+        self.ruleCatalog = RuleCatalog(stages: catalog)
         self.environment = environment
     }
 
@@ -91,6 +94,7 @@ struct PipelineParser {
             jobs: values.int("jobs"), stages: stages.configured, rules: rules,
             formats: formats.isEmpty ? ["json"] : formats, failOn: report.choice("failOn", FailOn.error))
         pipeline.suppressions = suppressions
+        pipeline.ruleCatalog = ruleCatalog
         pipeline.baselineFile = report["baseline"]?.stringValue
         pipeline.ratchet = report.bool("ratchet")
         pipeline.isolation = values.choice("isolation", Isolation.none)
@@ -215,7 +219,7 @@ struct PipelineParser {
         guard case .object(let r) = value else {
             throw fail("rules", "expected an object of rule ids to levels, got \(value.shortDescription)")
         }
-        let ids = Rules.all.map(\.id)
+        let ids = ruleCatalog.ids
         var rules: [String: RuleLevel] = [:]
         var problems: [PipelineError] = []
         for key in r.keys.sorted() {
@@ -253,7 +257,7 @@ struct PipelineParser {
         var out: [Suppression] = []
         for (i, item) in items.enumerated() {
             do throws(PipelineError) {
-                out.append(try Suppression(json: item, index: i))
+                out.append(try Suppression(json: item, index: i, rules: ruleCatalog))
             } catch {
                 problems.append(fail(error.path ?? "ignore[\(i)]", error.message))
             }

@@ -16,7 +16,7 @@ extension Pipeline {
             ]
         }
         let ruleProps = Dictionary(
-            uniqueKeysWithValues: Rules.all.map { r -> (String, JSONValue) in
+            uniqueKeysWithValues: RuleCatalog(stages: catalog).all.map { r -> (String, JSONValue) in
                 (
                     r.id,
                     [

@@ -1,4 +1,5 @@
-/// One fact a stage found about a document: a flat value with a stable rule id.
+/// One fact a stage found about a document: a flat value with a stable rule id (`rule`: the id of
+/// the declared `Rule` it was made from, or read back from a report).
 public struct Finding: Sendable, Equatable {
     public var rule: String
     public var severity: Severity
@@ -38,23 +39,30 @@ public struct Finding: Sendable, Equatable {
         "baseline",
     ]
 
+    /// A finding of a declared rule: its default severity and hint unless given.
     public init(
-        rule: String, severity: Severity? = nil, page: Int? = nil, pageLabel: String? = nil, object: String? = nil,
+        rule: Rule, severity: Severity? = nil, page: Int? = nil, pageLabel: String? = nil, object: String? = nil,
         rect: [Double]? = nil, stage: String? = nil, message: String, hint: String? = nil
     ) {
-        // A rule id nobody declared would be reported with the severity `error` and no hint. The
-        // literals in Sources/ are held to the rule table by RuleIdTests; this catches the ids made
-        // at run time too, in every test (debug builds only: a release build never traps on it).
-        assert(Rules.rule(rule) != nil, "finding with an undeclared rule id '\(rule)'")
-        self.rule = rule
-        self.severity = severity ?? Rules.defaultSeverity(of: rule)
+        self.init(
+            ruleID: rule.id, severity: severity ?? rule.severity, page: page, pageLabel: pageLabel, object: object,
+            rect: rect, stage: stage, message: message, hint: hint ?? rule.hint)
+    }
+
+    /// A finding read back from a report: its rule is an id, whatever rules this build declares.
+    init(
+        ruleID: String, severity: Severity, page: Int?, pageLabel: String?, object: String?, rect: [Double]?,
+        stage: String?, message: String, hint: String?
+    ) {
+        self.rule = ruleID
+        self.severity = severity
         self.page = page
         self.pageLabel = pageLabel.map(ConsoleText.escape)
         self.object = object
         self.rect = rect
         self.stage = stage
         self.message = ConsoleText.escape(message)
-        self.hint = (hint ?? Rules.rule(rule)?.hint).map(ConsoleText.escape)
+        self.hint = hint.map(ConsoleText.escape)
     }
 }
 
@@ -80,10 +88,9 @@ extension Finding: JSONRepresentable {
             let sev = json["severity"]?.stringValue.flatMap(Severity.init(rawValue:))
         else { throw ReportDecodingError(message: "finding without rule, severity or message") }
         self.init(
-            rule: rule, severity: sev, page: json["page"]?.intValue, pageLabel: json["pageLabel"]?.stringValue,
+            ruleID: rule, severity: sev, page: json["page"]?.intValue, pageLabel: json["pageLabel"]?.stringValue,
             object: json["object"]?.stringValue, rect: json["rect"]?.arrayValue?.compactMap(\.doubleValue),
             stage: json["stage"]?.stringValue, message: message, hint: json["hint"]?.stringValue)
-        if json["hint"] == nil { hint = nil }
         fingerprint = json["fingerprint"]?.stringValue
         baseline = json["baseline"]?.stringValue.flatMap(BaselineState.init(rawValue:))
         for (k, v) in json.objectValue ?? [:] where !Finding.fixedKeys.contains(k) { details[k] = v }

@@ -77,7 +77,8 @@ public struct Suppression: Sendable, Equatable {
     }
 
     /// Reads an entry of a pipeline's `ignore` (`at`: its JSON path, for messages).
-    public init(json v: JSONValue, index: Int) throws(PipelineError) {
+    /// `rules`: the rules an entry may name (nil: any id, for an entry read back from a report).
+    public init(json v: JSONValue, index: Int, rules: RuleCatalog?) throws(PipelineError) {
         let at = "ignore[\(index)]"
         guard case .object(let o) = v else {
             throw PipelineError(
@@ -117,11 +118,11 @@ public struct Suppression: Sendable, Equatable {
             page = n
         }
         let rule = try text("rule")
-        if let rule, !Glob.hasWildcard(rule), Rules.rule(rule) == nil {
+        if let rule, let rules, !Glob.hasWildcard(rule), rules.rule(rule) == nil {
             throw PipelineError(
                 file: nil, path: "\(at).rule",
                 message:
-                    "unknown rule '\(rule)'\(Suggest.didYouMean(rule, Rules.all.map(\.id))) (`pdfpipe rules` lists them; * matches part of an id)"
+                    "unknown rule '\(rule)'\(Suggest.didYouMean(rule, rules.ids)) (`pdfpipe rules` lists them; * matches part of an id)"
             )
         }
         let expires = try text("expires")
@@ -172,7 +173,7 @@ public struct SuppressionUse: Sendable, Equatable {
     init?(json v: JSONValue) {
         guard let index = v["index"]?.intValue, var o = v.objectValue else { return nil }
         o["matched"] = nil
-        guard let s = try? Suppression(json: .object(o), index: index) else { return nil }
+        guard let s = try? Suppression(json: .object(o), index: index, rules: nil) else { return nil }
         suppression = s
         matched = v["matched"]?.intValue ?? 0
     }
@@ -189,13 +190,13 @@ public struct SuppressionUse: Sendable, Equatable {
             var f: Finding
             if s.isExpired(today: today) {
                 f = Finding(
-                    rule: "config.suppression-expired",
+                    rule: .configSuppressionExpired,
                     message:
                         "\(s.label) expired on \(s.expires ?? ""); the findings it took out count again (reason given: '\(s.reason)')"
                 )
             } else if u.matched == 0 && wholeBatch {
                 f = Finding(
-                    rule: "config.suppression-unused",
+                    rule: .configSuppressionUnused,
                     message:
                         "\(s.label) matched no finding; remove it if the problem is gone (reason given: '\(s.reason)')")
             } else {

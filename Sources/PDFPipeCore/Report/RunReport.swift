@@ -243,6 +243,10 @@ public struct RunReport: Sendable, Equatable {
         return AnySequence(documents)
     }
 
+    /// The rules the run knew (`Pipeline.ruleCatalog`; SARIF lists them): set by whoever makes the
+    /// report; Core's own until then.
+    public var rules = RuleCatalog(stages: [])
+
     public init(toolVersion: String, pipeline: String, documents: [DocumentResult], generatedAt: String) {
         self.toolVersion = toolVersion
         self.pipeline = pipeline
@@ -276,10 +280,10 @@ public struct RunReport: Sendable, Equatable {
     public var ratchetFails: Bool { baseline?.ratchet == true && summary.fixed > 0 }
 
     /// Rules whose findings people-facing reports (console, annotations) leave out because a run
-    /// finding says what they all mean: with `uri.network-down`, each link's `uri.unreachable` and
-    /// `uri.timeout` (they stay in report.json, and count).
+    /// finding says what they all mean (`Rule.collapses`): with `uri.network-down`, each link's
+    /// `uri.unreachable` and `uri.timeout` (they stay in report.json, and count).
     public var collapsedRules: Set<String> {
-        findings.contains { $0.rule == "uri.network-down" } ? ["uri.unreachable", "uri.timeout"] : []
+        Set(findings.compactMap { rules.rule($0.rule) }.flatMap { $0.collapses.map(\.id) })
     }
 
     /// What an incomplete report is, in every format that shows it.

@@ -18,8 +18,8 @@ public struct SARIFReporter: StreamingReporter {
     /// placeholders, and in their place the artifacts and the results, each rendered as it comes
     /// (a document at a time), in the layout `JSONWriter.pretty` gives.
     public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
-        let rules = Self.ruleDescriptors
-        let index = Dictionary(uniqueKeysWithValues: Rules.all.enumerated().map { ($1.id, $0) })
+        let rules = Self.ruleDescriptors(report.rules)
+        let index = Dictionary(uniqueKeysWithValues: report.rules.all.enumerated().map { ($1.id, $0) })
         let withBaseline = report.baseline != nil
         // Every finding, suppressed ones included: what the cap applies to.
         let s = report.summary
@@ -107,8 +107,8 @@ public struct SARIFReporter: StreamingReporter {
     }
 
     /// The rules as SARIF reporting descriptors (with help in Markdown).
-    package static let ruleDescriptors: [JSONValue] = {
-        Rules.all.map { r in
+    package static func ruleDescriptors(_ rules: RuleCatalog) -> [JSONValue] {
+        rules.all.map { r in
             let level = r.offByDefault ? "none" : r.severity.rawValue
             let markdown =
                 "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"
@@ -122,7 +122,7 @@ public struct SARIFReporter: StreamingReporter {
                 "properties": ["tags": ["pdfpipe", .string(String(r.id.prefix { $0 != "." }))]],
             ]
         }
-    }()
+    }
 
     /// One finding as a SARIF result.
     static func result(

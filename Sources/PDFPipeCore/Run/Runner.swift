@@ -154,7 +154,7 @@ public struct Runner: Sendable {
                 path: document.relativePath, status: .failed,
                 findings: [
                     Finding(
-                        rule: "pdf.unreadable",
+                        rule: .pdfUnreadable,
                         message:
                             "the file name is not valid UTF-8 (shown with \\xNN for its bytes); pdfpipe cannot open it by that name: rename it"
                     )
@@ -165,7 +165,7 @@ public struct Runner: Sendable {
         if document.missing {
             return DocumentResult(
                 path: document.relativePath, status: .failed,
-                findings: [Finding(rule: "pdf.unreadable", message: "the input does not exist")],
+                findings: [Finding(rule: .pdfUnreadable, message: "the input does not exist")],
                 artifacts: [], timings: [:],
                 sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
         }
@@ -175,7 +175,7 @@ public struct Runner: Sendable {
                 path: document.relativePath, status: .failed,
                 findings: [
                     Finding(
-                        rule: "pdf.unreadable",
+                        rule: .pdfUnreadable,
                         message: "the input is \(kind), not a regular file; pdfpipe does not open it")
                 ],
                 artifacts: [], timings: [:],
@@ -198,7 +198,7 @@ public struct Runner: Sendable {
                 job.workingFile = copy
                 job.report(
                     Finding(
-                        rule: "pdf.damaged",
+                        rule: .pdfDamaged,
                         message:
                             "the file ends with \(SparseFiles.size(hole.size)) never written (a sparse hole after its data: a copy cut short or a damaged file system); it was read without the hole"
                     ))
@@ -206,7 +206,7 @@ public struct Runner: Sendable {
         }
         job.pageWorkers = pageWorkers
         job.pageHelpers = helpers
-        job.ruleLevels = pipeline.rules
+        job.ruleLevels = pipeline.ruleLevels
         job.force = pipeline.force
         job.offline = pipeline.offline
         var timings: [String: Double] = [:]
@@ -219,6 +219,8 @@ public struct Runner: Sendable {
             }
             // The stage instance: a stage listed twice reports as `id` and `id#2`.
             job.stage = configured.label
+            job.stageRules = Set(
+                (CoreRules.document + type(of: configured.stage).descriptor.rules + CoreRules.process).map(\.id))
             let t0 = DispatchTime.now().uptimeNanoseconds
             defer { timings[configured.label] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
             do {
@@ -230,7 +232,7 @@ public struct Runner: Sendable {
                 status = .failed
             } catch {
                 job.flushPendingFindings()
-                job.report(Finding(rule: "stage.failed", message: "stage '\(configured.id)' failed: \(error)"))
+                job.report(Finding(rule: .stageFailed, message: "stage '\(configured.id)' failed: \(error)"))
                 status = .failed
             }
         }

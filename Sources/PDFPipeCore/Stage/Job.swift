@@ -20,7 +20,8 @@ public struct Job {
     public var force = false
     /// No network (`--offline`): stages that would reach out skip it.
     public var offline = false
-    /// The pipeline's rule levels (`rules`), for stages that act on findings as they will be reported.
+    /// The pipeline's rule levels (`Pipeline.ruleLevels`: `rules`, and `off` for the rules off by
+    /// default), for stages that act on findings as they will be reported.
     public var ruleLevels: [String: RuleLevel] = [:]
     /// How many threads a stage may use for the pages of this document: the processors that the
     /// document-level workers leave idle (a single big document gets them all).
@@ -38,6 +39,8 @@ public struct Job {
     public let resources = JobResources()
     /// The running stage instance's label (set by the runner): its id, `id#2` for a second one.
     public internal(set) var stage = ""
+    /// The ids of the rules the running stage declared, and Core's (set by the runner; empty: any).
+    public internal(set) var stageRules: Set<String> = []
     /// The run's shared services (set by the runner; a job made by hand gets a context of its own).
     public internal(set) var context = RunContext()
 
@@ -65,7 +68,7 @@ public struct Job {
         switch ruleLevels[f.rule] {
         case .off?: return nil
         case .severity(let s)?: return s
-        case nil: return Rules.rule(f.rule)?.offByDefault == true ? nil : f.severity
+        case nil: return f.severity
         }
     }
 
@@ -82,6 +85,9 @@ public struct Job {
     /// Adds a finding from the running stage.
     public mutating func report(_ finding: Finding) {
         var f = finding
+        assert(
+            stageRules.isEmpty || stageRules.contains(f.rule),
+            "stage '\(stage)' reports '\(f.rule)', which its descriptor's rules do not list")
         if f.stage == nil { f.stage = stage }
         findings.append(f)
     }

@@ -3,6 +3,9 @@ public struct StageDescriptor: Sendable {
     public var id: String
     public var summary: String
     public var options: [OptionSpec]
+    /// The rules the stage reports besides Core's (`CoreRules`), declared beside its code. A
+    /// finding of any other rule from this stage trips an assertion in debug builds (`Job.report`).
+    public var rules: [Rule]
     /// Builds the stage from validated options (defaults filled in).
     public var make: @Sendable (OptionValues) throws(PipelineError) -> any Stage
     /// What the stage needs from the stages before it (thumbnails' link overlay needs the link
@@ -12,7 +15,7 @@ public struct StageDescriptor: Sendable {
         (@Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?)?
 
     public init(
-        id: String, summary: String, options: [OptionSpec],
+        id: String, summary: String, rules: [Rule] = [], options: [OptionSpec],
         requirement: (
             @Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?
         )? = nil,
@@ -21,6 +24,7 @@ public struct StageDescriptor: Sendable {
         self.id = id
         self.summary = summary
         self.options = options
+        self.rules = rules
         self.requirement = requirement
         self.make = make
     }
@@ -64,11 +68,11 @@ extension Stage {
 /// Thrown by a stage when a document cannot be processed further: becomes a finding with `rule`,
 /// the document's status becomes `failed`, and later stages are skipped.
 public struct DocumentFailure: Error, Sendable, CustomStringConvertible {
-    public var rule: String
+    public var rule: Rule
     public var message: String
     public var object: String?
 
-    public init(rule: String, message: String, object: String? = nil) {
+    public init(rule: Rule, message: String, object: String? = nil) {
         self.rule = rule
         self.message = message
         self.object = object

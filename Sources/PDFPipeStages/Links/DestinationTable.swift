@@ -66,7 +66,7 @@ public struct DestinationTable: Sendable {
                 "the document has more than \(maxEntries) named destinations and the rest were not read (maxDestinations)"
             findings.append(
                 Finding(
-                    rule: "pdf.limit-exceeded",
+                    rule: .pdfLimitExceeded,
                     message:
                         "more than \(maxEntries) named destinations; the rest were not read, and links to names not read are reported as unverified (maxDestinations)"
                 ))
@@ -96,7 +96,7 @@ public struct DestinationTable: Sendable {
 
     private mutating func note(_ message: String, object: String?) {
         guard findings.count < Self.findingLimit else { return }
-        findings.append(Finding(rule: "dest.tree-malformed", object: object, message: message))
+        findings.append(Finding(rule: .destTreeMalformed, object: object, message: message))
     }
 
     /// Walks a name-tree node; returns the keys found below it (for the /Limits check).
@@ -119,7 +119,7 @@ public struct DestinationTable: Sendable {
                 incomplete = "the name tree is deeper than \(Self.maxDepth) levels and was not read below that"
                 findings.append(
                     Finding(
-                        rule: "pdf.walk-limit", object: ref,
+                        rule: .pdfWalkLimit, object: ref,
                         message:
                             "the /Names /Dests tree is deeper than \(Self.maxDepth) levels; the walk stopped at node \(ref ?? "(direct)") and the names below it were not read"
                     ))
@@ -160,7 +160,7 @@ public struct DestinationTable: Sendable {
                     if findings.count < Self.findingLimit {
                         findings.append(
                             Finding(
-                                rule: "dest.duplicate-name", object: ref,
+                                rule: .destDuplicateName, object: ref,
                                 message:
                                     "named destination '\(PDFTextDecoding.decode(key))' is defined more than once; readers may pick either definition"
                             ))

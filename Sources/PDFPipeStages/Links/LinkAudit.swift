@@ -56,10 +56,9 @@ public struct LinkAudit {
     /// action): a generator's or an author's habit, not thousands of separate problems.
     /// The same repaired URI on several links is one problem; so are a document's bookmarks without
     /// a target (veraPDF's test files use a bookmark tree as a list of facts).
-    static let groupedRules: Set<String> = [
-        "dest.integer-page", "dest.missing-parameter", "dest.viewer-dependent", "uri.insecure-scheme", "uri.relative",
-        "action.named-unknown",
-        "uri.browser-repaired", "outline.no-target",
+    static let groupedRules: Set<Rule> = [
+        .destIntegerPage, .destMissingParameter, .destViewerDependent, .uriInsecureScheme, .uriRelative,
+        .actionNamedUnknown, .uriBrowserRepaired, .outlineNoTarget,
     ]
 
     public init(
@@ -93,7 +92,7 @@ public struct LinkAudit {
     /// `target`: what the link points at and does not find (a destination name, a file), for the
     /// report's list of broken targets.
     mutating func report(
-        _ rule: String, _ message: String, at place: Place, target: String? = nil, groupBy: String = "",
+        _ rule: Rule, _ message: String, at place: Place, target: String? = nil, groupBy: String = "",
         hint: String? = nil
     ) {
         var f = Finding(
@@ -103,7 +102,7 @@ public struct LinkAudit {
         if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
         if let target { f.details["target"] = .string(target) }
         if Self.groupedRules.contains(rule) {
-            let key = rule + "\u{0}" + groupBy
+            let key = rule.id + "\u{0}" + groupBy
             if groups[key] == nil {
                 groups[key] = Group(index: findings.count)
                 groupOrder.append(key)
@@ -156,7 +155,7 @@ public struct LinkAudit {
             if options.maxLinks > 0 && links.count >= options.maxLinks {
                 limitReached = true
                 report(
-                    "pdf.limit-exceeded",
+                    .pdfLimitExceeded,
                     "more than \(options.maxLinks) link annotations; the ones from here on were not checked (maxLinks)",
                     at: Place(page: index + 1, object: annot.reference))
                 return
@@ -169,15 +168,15 @@ public struct LinkAudit {
                 place.rect = rect
                 if rect.width < 0.01 || rect.height < 0.01 {
                     report(
-                        "link.zero-area", "the link area \(rect) has no width or no height; nobody can click it",
+                        .linkZeroArea, "the link area \(rect) has no width or no height; nobody can click it",
                         at: place)
                 } else if rect.intersection(visible) == nil
                     || rect.intersection(visible).map({ $0.width < 0.01 || $0.height < 0.01 }) == true
                 {
-                    report("link.off-page", "the link area \(rect) lies outside the visible page \(visible)", at: place)
+                    report(.linkOffPage, "the link area \(rect) lies outside the visible page \(visible)", at: place)
                 }
             } else {
-                report("link.malformed", "the link annotation has no valid /Rect", at: place)
+                report(.linkMalformed, "the link annotation has no valid /Rect", at: place)
             }
             // Like viewers, /A wins over /Dest.
             if let a = annot["A"] {
@@ -186,7 +185,7 @@ public struct LinkAudit {
                 record.kind = .goto
                 evaluate(.goTo(DestinationReference(d, pages: pages)), record: &record, place: place)
             } else {
-                report("link.no-target", "the link has neither /Dest nor /A; clicking it does nothing", at: place)
+                report(.linkNoTarget, "the link has neither /Dest nor /A; clicking it does nothing", at: place)
             }
             links.append(record)
         }
@@ -194,7 +193,7 @@ public struct LinkAudit {
 
     mutating func evaluateActions(_ a: PDFObject, record: inout LinkRecord, place: Place) {
         guard a.isDictionary else {
-            report("action.malformed", "the action is \(Destination.typeName(a)), not a dictionary", at: place)
+            report(.actionMalformed, "the action is \(Destination.typeName(a)), not a dictionary", at: place)
             return
         }
         let chain = PDFAction.chain(a, pages: pages)
@@ -211,13 +210,13 @@ public struct LinkAudit {
         }
         if chain.looped {
             report(
-                "action.cycle",
+                .actionCycle,
                 "the /Next chain of actions loops back on itself (PDFium and poppler stop at the loop; MuPDF and pdf.js run the first action only)",
                 at: place)
         }
         if chain.stoppedAtLimit {
             report(
-                "pdf.walk-limit",
+                .pdfWalkLimit,
                 "the /Next chain has more than \(chain.actions.count) actions; the walk stopped there and the rest was not checked",
                 at: place)
         }
@@ -229,7 +228,7 @@ public struct LinkAudit {
         switch action {
         case .goTo(let ref):
             guard let ref else {
-                report("action.malformed", "the GoTo action has no /D destination", at: place)
+                report(.actionMalformed, "the GoTo action has no /D destination", at: place)
                 return
             }
             (record.destination, record.targetPage) = resolveLocal(ref, place: place)
@@ -242,7 +241,7 @@ public struct LinkAudit {
         case .launch(let spec):
             record.file = spec.path
             report(
-                "action.launch",
+                .actionLaunch,
                 "the link launches '\(spec.path ?? "(no file)")'; viewers block or warn about Launch actions", at: place
             )
             checkLaunchTarget(spec, place: place)
@@ -250,24 +249,24 @@ public struct LinkAudit {
             record.action = name
             if let name, !["NextPage", "PrevPage", "FirstPage", "LastPage"].contains(name) {
                 report(
-                    "action.named-unknown",
+                    .actionNamedUnknown,
                     "the named action '\(name)' is not one of NextPage, PrevPage, FirstPage, LastPage; few viewers support it",
                     at: place, groupBy: name)
             } else if name == nil {
-                report("action.malformed", "the Named action has no /N", at: place)
+                report(.actionMalformed, "the Named action has no /N", at: place)
             }
         case .javaScript:
             report(
-                "action.javascript", "the link runs JavaScript; many viewers block it and it cannot be checked",
+                .actionJavascript, "the link runs JavaScript; many viewers block it and it cannot be checked",
                 at: place)
         case .submitForm, .resetForm, .hide:
             record.action = action.typeName
         case .other(let type):
             record.action = type
             if let type {
-                report("action.unsupported", "the action type '\(type)' is not checked", at: place)
+                report(.actionUnsupported, "the action type '\(type)' is not checked", at: place)
             } else {
-                report("action.malformed", "the action has no /S type", at: place)
+                report(.actionMalformed, "the action has no /S type", at: place)
             }
         }
     }
@@ -290,7 +289,7 @@ public struct LinkAudit {
                 table.lookup(.name(fragment)) == nil
             {
                 report(
-                    "action.launch-target-missing",
+                    .actionLaunchTargetMissing,
                     "the Launch action names only '#\(fragment)', and this document has no destination of that name",
                     at: place, target: "#" + fragment)
             }
@@ -302,7 +301,7 @@ public struct LinkAudit {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir) else {
             report(
-                "action.launch-target-missing", "the Launch action's file '\(path)' does not exist", at: place,
+                .actionLaunchTargetMissing, "the Launch action's file '\(path)' does not exist", at: place,
                 target: path, hint: suggestFile(for: target))
             return
         }
@@ -314,7 +313,7 @@ public struct LinkAudit {
             let anchors = HTMLAnchors.parse(Array(data)).sorted()
             if !HTMLAnchors.indicates(fragment, in: anchors) {
                 report(
-                    "action.launch-target-missing",
+                    .actionLaunchTargetMissing,
                     "the Launch action's page '\(path)' has no element with the id '\(URIReference.percentDecoded(fragment))' (nor an <a> with that name)",
                     at: place, target: path + "#" + fragment)
             }
@@ -347,7 +346,7 @@ public struct LinkAudit {
     mutating func resolveLocal(_ ref: DestinationReference, place: Place) -> (String?, Int?) {
         switch ref {
         case .invalid(let why):
-            report("dest.malformed", why, at: place)
+            report(.destMalformed, why, at: place)
             return (nil, nil)
         case .explicit(let d):
             return (nil, check(d, label: "the destination", place: place).map { $0 + 1 })
@@ -356,19 +355,19 @@ public struct LinkAudit {
             guard let entry = table.lookup(key) else {
                 if let why = table.incomplete {
                     report(
-                        "dest.name-unverified",
+                        .destNameUnverified,
                         "named destination '\(name)' is not among the names read (\(why)); it could not be checked",
                         at: place, target: "#" + name)
                     return (name, nil)
                 }
                 report(
-                    "dest.name-not-found", "named destination '\(name)' does not exist", at: place, target: "#" + name,
+                    .destNameNotFound, "named destination '\(name)' does not exist", at: place, target: "#" + name,
                     hint: suggestName(for: name))
                 return (name, nil)
             }
             guard let d = entry.destination else {
                 report(
-                    "dest.malformed", "named destination '\(name)' is \(entry.problem ?? "not a destination")",
+                    .destMalformed, "named destination '\(name)' is \(entry.problem ?? "not a destination")",
                     at: place)
                 return (name, nil)
             }
@@ -385,30 +384,30 @@ public struct LinkAudit {
         case .pageNumber(let n):
             if n >= 0 && n < pages.count {
                 report(
-                    "dest.integer-page",
+                    .destIntegerPage,
                     "\(label) gives page number \(n) (page \(n + 1)) instead of a page reference; PDFium, poppler and MuPDF go to that page",
                     at: place)
                 page = n
             } else {
                 report(
-                    "dest.page-out-of-range",
+                    .destPageOutOfRange,
                     "\(label) gives page number \(n), past the last page (the document has \(pages.count) pages, numbered from 0)",
                     at: place)
             }
         case .notAPage(let ref):
             report(
-                "dest.page-not-in-document",
+                .destPageNotInDocument,
                 "\(label) points at \(ref.map { "object \($0)" } ?? "a direct dictionary"), which is not a page of this document",
                 at: place)
         case .invalid(let why):
-            report("dest.malformed", "\(label): \(why)", at: place)
+            report(.destMalformed, "\(label): \(why)", at: place)
         }
-        if let tolerated = d.tolerated { report("dest.missing-parameter", "\(label): \(tolerated)", at: place) }
+        if let tolerated = d.tolerated { report(.destMissingParameter, "\(label): \(tolerated)", at: place) }
         if let viewerDependent = d.viewerDependent {
-            report("dest.viewer-dependent", "\(label): \(viewerDependent)", at: place, groupBy: viewerDependent)
+            report(.destViewerDependent, "\(label): \(viewerDependent)", at: place, groupBy: viewerDependent)
         }
         if let problem = d.problem {
-            report("dest.malformed", "\(label): \(problem)", at: place)
+            report(.destMalformed, "\(label): \(problem)", at: place)
         } else if let page {
             checkPosition(d, page: page, label: label, place: place)
         }
@@ -425,7 +424,7 @@ public struct LinkAudit {
         let t = options.positionTolerance
         for p in d.positions where !p.isX && p.label == "top" && p.value < box.y1 - t {
             report(
-                "dest.position-off-page",
+                .destPositionOffPage,
                 "\(label): /\(d.fit) top \(fmt(p.value)) lies below the bottom of page \(page + 1) (y from \(fmt(box.y1)) to \(fmt(box.y2))): viewers show the next page instead",
                 at: place)
             return
@@ -441,7 +440,7 @@ public struct LinkAudit {
         _ spec: FileSpecification, _ dest: DestinationReference?, place: Place, record: inout LinkRecord
     ) -> Int? {
         guard let path = spec.path, !path.isEmpty else {
-            report("action.malformed", "the GoToR action has no file (/F)", at: place)
+            report(.actionMalformed, "the GoToR action has no file (/F)", at: place)
             return nil
         }
         if case .named(let key)? = dest { record.destination = key.display }
@@ -451,7 +450,7 @@ public struct LinkAudit {
         let shown = Paths.relative(target, to: inputRoot)
         if !options.allowOutsideRoot && !Paths.isReachable(target, root: inputRoot, from: sourcePath) {
             report(
-                "gotor.outside-root",
+                .gotorOutsideRoot,
                 "the file '\(path)' lies outside the input root; it cannot be checked (set allowOutsideRoot to follow it)",
                 at: place)
             return nil
@@ -460,7 +459,7 @@ public struct LinkAudit {
         guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir), !isDir.boolValue else {
             let looked = shown == path ? "" : " (looked for '\(shown)')"
             report(
-                "gotor.file-missing", "the file '\(path)' does not exist\(looked)", at: place, target: path,
+                .gotorFileMissing, "the file '\(path)' does not exist\(looked)", at: place, target: path,
                 hint: suggestFile(for: target))
             return nil
         }
@@ -468,7 +467,7 @@ public struct LinkAudit {
         let doc = remote.document(at: target)
         if let error = doc.error {
             report(
-                "gotor.file-unreadable",
+                .gotorFileUnreadable,
                 "the file '\(path)' cannot be read: \(error.replacingOccurrences(of: target, with: shown))", at: place)
             return nil
         }
@@ -476,12 +475,12 @@ public struct LinkAudit {
         case nil:
             return 1
         case .invalid(let why)?:
-            report("dest.malformed", why, at: place)
+            report(.destMalformed, why, at: place)
         case .named(let key)?:
             guard let found = doc.lookup(key) else {
                 let names = doc.tree.keys.map { String(decoding: $0, as: UTF8.self) } + Array(doc.catalog.keys)
                 report(
-                    "gotor.dest-missing", "named destination '\(key.display)' does not exist in '\(path)'", at: place,
+                    .gotorDestMissing, "named destination '\(key.display)' does not exist in '\(path)'", at: place,
                     target: path + "#" + key.display,
                     hint: Suggestions.nameHint(key.display, in: names, where: "'\(path)'"))
                 return nil
@@ -492,19 +491,19 @@ public struct LinkAudit {
             case .pageNumber(let n):
                 if n < 0 || n >= doc.pageCount {
                     report(
-                        "gotor.page-out-of-range",
+                        .gotorPageOutOfRange,
                         "page number \(n) is past the last page of '\(path)' (\(doc.pageCount) pages, numbered from 0)",
                         at: place)
                     return nil
                 }
-                if let problem = d.problem { report("dest.malformed", "the remote destination: \(problem)", at: place) }
+                if let problem = d.problem { report(.destMalformed, "the remote destination: \(problem)", at: place) }
                 if let v = d.viewerDependent {
-                    report("dest.viewer-dependent", "the remote destination: \(v)", at: place, groupBy: v)
+                    report(.destViewerDependent, "the remote destination: \(v)", at: place, groupBy: v)
                 }
                 return n + 1
             default:
                 report(
-                    "dest.malformed",
+                    .destMalformed,
                     "a remote destination must give a page number, not a page object of this document", at: place)
             }
         }
@@ -516,7 +515,7 @@ public struct LinkAudit {
     /// Checks a URI's syntax; returns it resolved against the catalog's /URI /Base.
     mutating func checkURI(_ text: String?, place: Place) -> (String?, LinkRecord.URIState) {
         guard let text else {
-            report("uri.malformed", "the URI action has no /URI", at: place)
+            report(.uriMalformed, "the URI action has no /URI", at: place)
             return (nil, .malformed)
         }
         let lower = text.lowercased()
@@ -524,7 +523,7 @@ public struct LinkAudit {
             // The colon forgotten: every viewer reads it as a relative path.
             let fixed = String(scheme.dropLast(2)) + "://" + text.dropFirst(scheme.count)
             var f = Finding(
-                rule: "uri.malformed", page: place.page, object: place.object, rect: place.rect?.array,
+                rule: .uriMalformed, page: place.page, object: place.object, rect: place.rect?.array,
                 message: place.prefix
                     + "'\(ConsoleText.escape(text))' lacks the ':' after '\(scheme.dropLast(2))': every viewer reads it as a path relative to the document",
                 hint: "write '\(ConsoleText.escape(fixed))'")
@@ -535,7 +534,7 @@ public struct LinkAudit {
         if let path = URIReference.windowsPath(text) {
             // What it is: a file on the author's disk, not a malformed URI.
             report(
-                "uri.absolute-file",
+                .uriAbsoluteFile,
                 "'\(ConsoleText.escape(text))' names a file by its absolute Windows path (\(ConsoleText.escape(path))) on the machine the PDF was made on; it works for no other reader",
                 at: place, target: text)
             return (text, .absolute)
@@ -545,13 +544,13 @@ public struct LinkAudit {
             // What every browser repairs the same way is a warning that says how; the rest an error.
             if let (repaired, reason) = URIReference.browserForm(text), URIReference.problem(in: repaired) == nil {
                 report(
-                    "uri.browser-repaired",
+                    .uriBrowserRepaired,
                     "'\(ConsoleText.escape(text))': \(reason); browsers read it as '\(repaired)', other tools and strict viewers may not",
                     at: place,
                     groupBy: text)
                 written = repaired
             } else {
-                report("uri.malformed", "'\(ConsoleText.escape(text))': \(problem)", at: place)
+                report(.uriMalformed, "'\(ConsoleText.escape(text))': \(problem)", at: place)
                 return (text, .malformed)
             }
         }
@@ -561,7 +560,7 @@ public struct LinkAudit {
                 resolved = URIReference.resolve(written, against: base)
             } else {
                 report(
-                    "uri.relative",
+                    .uriRelative,
                     "'\(ConsoleText.escape(written))' is relative and the document has no /URI /Base; viewers resolve it against the document's own location",
                     at: place)
                 return (written, .relative)
@@ -572,13 +571,13 @@ public struct LinkAudit {
             parts.authority.map({ $0.isEmpty || $0.lowercased() == "localhost" }) ?? true
         {
             report(
-                "uri.absolute-file",
+                .uriAbsoluteFile,
                 "'\(ConsoleText.escape(resolved))' names a file by its absolute path on the machine the PDF was made on; it works for no other reader",
                 at: place, target: resolved)
         }
         if parts.scheme?.lowercased() == "http" {
             report(
-                "uri.insecure-scheme",
+                .uriInsecureScheme,
                 "'\(ConsoleText.escape(resolved))' uses http; use https where the site supports it", at: place,
                 groupBy: parts.authority?.lowercased() ?? "")
         }
@@ -607,7 +606,7 @@ public struct LinkAudit {
             if let id = current.objectID?.number, !visited.insert(id).inserted {
                 let place = Place(object: current.reference, prefix: "")
                 report(
-                    "outline.cycle",
+                    .outlineCycle,
                     "the outline loops: after '\((titles + [previousTitle ?? ""]).filter { !$0.isEmpty }.joined(separator: " / "))' comes '\(title)' (\(current.reference ?? "?")) again",
                     at: place)
                 continue
@@ -615,7 +614,7 @@ public struct LinkAudit {
             count += 1
             if count > Self.maxOutlineItems {
                 report(
-                    "pdf.walk-limit",
+                    .pdfWalkLimit,
                     "the outline has more than \(Self.maxOutlineItems) bookmarks; the walk stopped at '\(title)' and the rest was not checked",
                     at: Place(object: current.reference))
                 return
@@ -634,7 +633,7 @@ public struct LinkAudit {
             }
             if current["A"] == nil && current["Dest"] == nil && current["First"] == nil {
                 report(
-                    "outline.no-target", "no target (no /Dest, no /A) and no children: clicking it does nothing",
+                    .outlineNoTarget, "no target (no /Dest, no /A) and no children: clicking it does nothing",
                     at: place)
             }
             outline.append(OutlineRecord(titles: path, link: record))

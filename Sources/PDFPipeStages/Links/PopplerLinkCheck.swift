@@ -36,7 +36,7 @@ struct PopplerLinkCheck {
         }
     }
 
-    private mutating func report(_ rule: String, _ message: String, page: Int, target: String? = nil) {
+    private mutating func report(_ rule: Rule, _ message: String, page: Int, target: String? = nil) {
         var f = Finding(rule: rule, page: page, message: message + " (read by poppler)")
         f.details["reader"] = .string("poppler")
         if let target { f.details["target"] = .string(target) }
@@ -52,23 +52,23 @@ struct PopplerLinkCheck {
                 let text = ConsoleText.escape(String(decoding: name, as: UTF8.self))
                 guard dest != nil else {
                     report(
-                        "dest.name-not-found", "named destination '\(text)' does not exist", page: page, target: text)
+                        .destNameNotFound, "named destination '\(text)' does not exist", page: page, target: text)
                     return
                 }
             }
             guard let dest else {
-                report("dest.malformed", "poppler cannot read the link's destination", page: page)
+                report(.destMalformed, "poppler cannot read the link's destination", page: page)
                 return
             }
             if dest.page < 1 || dest.page > n {
                 report(
-                    "dest.page-not-in-document",
+                    .destPageNotInDocument,
                     "the destination is not a page of this document (\(n) page\(n == 1 ? "" : "s"))", page: page)
             }
         case .gotor, .launch:
             guard var path = link.file, !path.isEmpty else {
                 report(
-                    "action.malformed", "the \(link.kind == .gotor ? "GoToR" : "Launch") action has no file (/F)",
+                    .actionMalformed, "the \(link.kind == .gotor ? "GoToR" : "Launch") action has no file (/F)",
                     page: page)
                 return
             }
@@ -81,16 +81,16 @@ struct PopplerLinkCheck {
                 !FileManager.default.fileExists(atPath: target)
             else { return }
             if link.kind == .gotor {
-                report("gotor.file-missing", "the file '\(path)' does not exist", page: page, target: path)
+                report(.gotorFileMissing, "the file '\(path)' does not exist", page: page, target: path)
             } else {
                 report(
-                    "action.launch-target-missing", "the Launch action's file '\(path)' does not exist", page: page,
+                    .actionLaunchTargetMissing, "the Launch action's file '\(path)' does not exist", page: page,
                     target: path)
             }
         case .uri:
             guard let uri = link.uri else { return }
             if let problem = URIReference.problem(in: uri), URIReference.browserForm(uri) == nil {
-                report("uri.malformed", "'\(ConsoleText.escape(uri))': \(problem)", page: page, target: uri)
+                report(.uriMalformed, "'\(ConsoleText.escape(uri))': \(problem)", page: page, target: uri)
             }
         default:
             break
@@ -128,12 +128,12 @@ extension Job {
     /// checked and what was not; the link stages report it and end without failing the document
     /// (`linkTablesOrPoppler`).
     mutating func afterPopplerCheck(_ failure: DocumentFailure) -> DocumentFailure {
-        guard failure.rule == "pdf.unreadable", let clause = checkLinksWithPoppler() else { return failure }
+        guard failure.rule == .pdfUnreadable, let clause = checkLinksWithPoppler() else { return failure }
         var f = failure
         let opinion = popplerSecondOpinion()
         if !opinion.isEmpty, f.message.hasSuffix(opinion) { f.message.removeLast(opinion.count) }
         f.message += clause
-        f.rule = "pdf.damaged"
+        f.rule = .pdfDamaged
         return f
     }
 
@@ -142,8 +142,8 @@ extension Job {
     mutating func linkTablesOrPoppler(maxDestinations: Int = 1_000_000) throws -> LinkTables? {
         do {
             return try linkTables(maxDestinations: maxDestinations)
-        } catch let failure as DocumentFailure where failure.rule == "pdf.damaged" {
-            if !findings.contains(where: { $0.rule == failure.rule && $0.message == failure.message }) {
+        } catch let failure as DocumentFailure where failure.rule == .pdfDamaged {
+            if !findings.contains(where: { $0.rule == failure.rule.id && $0.message == failure.message }) {
                 report(Finding(rule: failure.rule, object: failure.object, message: failure.message))
             }
             return nil
@@ -174,7 +174,7 @@ extension Job {
             let theirs = page.links.count
             guard theirs != ours[index] else { continue }
             var f = Finding(
-                rule: "pdf.link-count-mismatch", page: index + 1,
+                rule: .pdfLinkCountMismatch, page: index + 1,
                 message:
                     "qpdf's reading of the damaged file gives this page \(ours[index]) link\(ours[index] == 1 ? "" : "s"), poppler's \(theirs)"
                     + (theirs > ours[index]

@@ -35,7 +35,7 @@ extension Job {
         guard root.isDictionary, !pageObjects.isEmpty else {
             throw afterPopplerCheck(
                 DocumentFailure(
-                    rule: "pdf.unreadable",
+                    rule: .pdfUnreadable,
                     message: (root.isDictionary
                         ? "no page could be read from the page tree (/Root /Pages)"
                         : "the document has no catalog (/Root) that can be read")
@@ -48,7 +48,7 @@ extension Job {
         if source is QPDFSource, let other = try? PopplerFile(path: workingFile), other.pageCount != pageObjects.count {
             report(
                 Finding(
-                    rule: "pdf.page-mismatch",
+                    rule: .pdfPageMismatch,
                     message:
                         "the file's page tree, as qpdf repairs it, has \(pageObjects.count) page\(pageObjects.count == 1 ? "" : "s"), poppler finds \(other.pageCount); links were checked on qpdf's pages only"
                 ))
@@ -73,6 +73,7 @@ public struct ResolveDestinationsStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "resolve-destinations",
         summary: "read every named destination (catalog /Dests and the /Names /Dests tree) and resolve it to a page",
+        rules: LinkRules.destinations,
         options: [
             OptionSpec(
                 "list", .bool, default: false, "list every named destination with its page under destinations.names"),

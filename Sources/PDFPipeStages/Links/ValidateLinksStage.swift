@@ -9,6 +9,7 @@ public struct ValidateLinksStage: Stage {
         id: "validate-links",
         summary:
             "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
+        rules: LinkRules.destinations + LinkRules.links + LinkRules.external,
         options: [
             OptionSpec(
                 "inventory", .bool, default: true, "list every link under links, and the bookmarks under outline"),
@@ -74,7 +75,7 @@ public struct ValidateLinksStage: Stage {
         if o.urls > 0 && o.privateAddresses == o.urls {
             out.append(
                 Finding(
-                    rule: "uri.nothing-checked",
+                    rule: .uriNothingChecked,
                     message:
                         "0 of \(o.urls) web URL\(o.urls == 1 ? "" : "s") checked: every one resolves to a private, loopback or link-local address, which pdfpipe does not request (external.allowPrivateAddresses)"
                 ))
@@ -86,7 +87,7 @@ public struct ValidateLinksStage: Stage {
             if o.timedOut > 0 { how.append("\(o.timedOut) timed out") }
             out.append(
                 Finding(
-                    rule: "uri.network-down",
+                    rule: .uriNetworkDown,
                     message:
                         "the network looks down: none of the \(o.hosts) web hosts answered (\(o.urls - o.privateAddresses) URLs: \(how.joined(separator: ", "))); the web links were not verified"
                 ))

@@ -162,7 +162,7 @@ public struct NormalizeStage: Stage {
             try AtomicFile.makeDirectory(directory)
         } catch {
             throw DocumentFailure(
-                rule: "stage.failed", message: "cannot make the folder for the normalized copy: \(error.reason)")
+                rule: .stageFailed, message: "cannot make the folder for the normalized copy: \(error.reason)")
         }
         let output = directory + "/.pdfpipe-normalize-\(UUID().uuidString).pdf"
         let temp = TemporaryFile(path: output)
@@ -196,14 +196,14 @@ public struct NormalizeStage: Stage {
         if let declared, let after, declared != after {
             job.report(
                 Finding(
-                    rule: "pdf.pages-lost",
+                    rule: .pdfPagesLost,
                     message: "the original's page tree declares \(declared) pages; the normalized copy has \(after)"))
         }
 
         if let final {
             guard rename(output, final) == 0 else {
                 throw DocumentFailure(
-                    rule: "stage.failed", message: "cannot write '\(keptRelative)': \(String(cString: strerror(errno)))"
+                    rule: .stageFailed, message: "cannot write '\(keptRelative)': \(String(cString: strerror(errno)))"
                 )
             }
             job.workingFile = final
@@ -228,7 +228,7 @@ public struct NormalizeStage: Stage {
     ) throws -> Bool {
         if log.signal != 0 {
             throw DocumentFailure(
-                rule: "pdf.crashed",
+                rule: .pdfCrashed,
                 message: "qpdf crashed on the document: its process was killed by signal \(log.signal)")
         }
         guard status == 0 || status == 3 else {
@@ -238,12 +238,12 @@ public struct NormalizeStage: Stage {
                 // only an owner password) go on; the others say they cannot.
                 let why = pw == nil ? missing : "the password given does not open it"
                 job.report(
-                    Finding(rule: "pdf.encrypted", message: "the document is encrypted and was not normalized: \(why)"))
+                    Finding(rule: .pdfEncrypted, message: "the document is encrypted and was not normalized: \(why)"))
                 return false
             }
-            if let why = job.notAPDF() { throw DocumentFailure(rule: "pdf.unreadable", message: why) }
+            if let why = job.notAPDF() { throw DocumentFailure(rule: .pdfUnreadable, message: why) }
             throw DocumentFailure(
-                rule: "pdf.unreadable",
+                rule: .pdfUnreadable,
                 message: "qpdf cannot repair the file: \(message.isEmpty ? "exit status \(status)" : message)")
         }
         return true

@@ -59,7 +59,7 @@ public struct ReviewCopyStage: Stage {
         } catch {
             job.report(
                 Finding(
-                    rule: "stage.failed", severity: .warning,
+                    rule: .stageFailed, severity: .warning,
                     message: "no review copy: qpdf cannot open the original (\(job.stripPath(error.description)))"))
             return
         }
@@ -100,7 +100,7 @@ public struct ReviewCopyStage: Stage {
         do {
             try AtomicFile.makeDirectory(Paths.parent(target))
         } catch {
-            throw DocumentFailure(rule: "stage.failed", message: "cannot write the review copy: \(error.reason)")
+            throw DocumentFailure(rule: .stageFailed, message: "cannot write the review copy: \(error.reason)")
         }
         let temp = Paths.parent(target) + "/.pdfpipe-review-\(UUID().uuidString).pdf"
         var options = QPDFWriteOptions()
@@ -110,12 +110,12 @@ public struct ReviewCopyStage: Stage {
         } catch {
             unlink(temp)
             throw DocumentFailure(
-                rule: "stage.failed", message: "cannot write the review copy: \(job.stripPath(error.description))")
+                rule: .stageFailed, message: "cannot write the review copy: \(job.stripPath(error.description))")
         }
         guard rename(temp, target) == 0 else {
             unlink(temp)
             throw DocumentFailure(
-                rule: "stage.failed", message: "cannot write the review copy: \(String(cString: strerror(errno)))")
+                rule: .stageFailed, message: "cannot write the review copy: \(String(cString: strerror(errno)))")
         }
         job.artifacts.append(Artifact(kind: "review-copy", path: relative))
         job.sections["reviewCopy"] = [
@@ -221,7 +221,7 @@ public struct ReviewCopyStage: Stage {
         do {
             for p in pages.reversed() { try file.addPage(p, first: true) }
         } catch {
-            throw DocumentFailure(rule: "stage.failed", message: "cannot add the summary page: \(error.description)")
+            throw DocumentFailure(rule: .stageFailed, message: "cannot add the summary page: \(error.description)")
         }
         return pages.count
     }

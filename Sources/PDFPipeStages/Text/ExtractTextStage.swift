@@ -21,6 +21,7 @@ public struct ExtractTextStage: Stage {
         id: "extract-text",
         summary:
             "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
+        rules: [.textMatch, .textSearchIncomplete, .textNoTextLayer],
         options: [
             OptionSpec(
                 "format", .choice(TextFormat.allCases.map(\.rawValue)), default: "txt",
@@ -197,20 +198,20 @@ public struct ExtractTextStage: Stage {
         if let error = t.error {
             // Nothing was read: not the same as a page without text, and said.
             job.report(
-                Finding(rule: "stage.failed", severity: .warning, page: page, message: "no text: \(error)"))
+                Finding(rule: .stageFailed, severity: .warning, page: page, message: "no text: \(error)"))
             return false
         }
         if let error = t.annotationError {
             // The content's text is there; what the annotations draw could not be read.
             job.report(
                 Finding(
-                    rule: "stage.failed", severity: .warning, page: page,
+                    rule: .stageFailed, severity: .warning, page: page,
                     message: "the text its annotations draw (form fields, notes, stamps) was not read: \(error)"))
         }
         if noTextLayer && t.images > 0 && !t.text.contains(where: { !TextAssembler.isSpace($0) }) {
             job.report(
                 Finding(
-                    rule: "text.no-text-layer", page: page,
+                    rule: .textNoTextLayer, page: page,
                     message:
                         "the page draws \(t.images == 1 ? "an image" : "\(t.images) images") but has no text: a scan without OCR, or text drawn as pictures"
                 ))
@@ -234,7 +235,7 @@ public struct ExtractTextStage: Stage {
             if !complete {
                 job.report(
                     Finding(
-                        rule: "text.search-incomplete", page: page,
+                        rule: .textSearchIncomplete, page: page,
                         message:
                             "the search for '\(term.term)' was stopped after \(PDFNumber.text(TextNormalizer.regexBudget)) s on this page (the pattern backtracks on its text); matches after that point are not reported"
                     ))
@@ -249,7 +250,7 @@ public struct ExtractTextStage: Stage {
                 let box = userBox(rects[...], page)
                 job.report(
                     Finding(
-                        rule: "text.match", severity: Severity(rawValue: term.severity), page: page,
+                        rule: .textMatch, severity: Severity(rawValue: term.severity), page: page,
                         rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
                         message: "found '\(found)' (search term '\(term.term)'): \(snippet)"))
                 var o: [String: JSONValue] = [

@@ -17,6 +17,7 @@ public struct ThumbnailsStage: Stage {
         id: "thumbnails",
         summary:
             "render pages to PNG thumbnails (fit into width/height, upright), optionally with link rectangles drawn over",
+        rules: [.pageRenderIncomplete],
         options: [
             OptionSpec(
                 "width", .integer(min: 0, max: 20_000), default: 200, "fit into this width in pixels (0: no limit)"),
@@ -302,7 +303,7 @@ public struct ThumbnailsStage: Stage {
             if let e = r.error {
                 failures += 1
                 job.report(
-                    Finding(rule: "stage.failed", severity: .warning, page: plan[k].page, message: "no thumbnail: \(e)")
+                    Finding(rule: .stageFailed, severity: .warning, page: plan[k].page, message: "no thumbnail: \(e)")
                 )
             } else {
                 job.artifacts.append(Artifact(kind: "thumbnail", page: plan[k].page, path: r.path))
@@ -444,7 +445,7 @@ public struct ThumbnailsStage: Stage {
         for (page, messages) in pages {
             let first = messages.first { Self.isMissingContent($0) } ?? messages.first ?? ""
             var f = Finding(
-                rule: "page.render-incomplete", page: page,
+                rule: .pageRenderIncomplete, page: page,
                 message:
                     "the page was drawn with parts missing: \(library) could not decode an image or a stream (\(library): \(first.trimmingCharacters(in: .whitespacesAndNewlines))\(messages.count > 1 ? "; \(messages.count - 1) more messages under messages" : ""))"
             )

@@ -108,7 +108,7 @@ struct ExternalLinks {
             case .mailto:
                 if let problem = MailtoCheck.problem(in: sites[i].record.uri ?? "") {
                     out.outcome = .malformed
-                    out.finding = Problem("uri.malformed", problem, nil)
+                    out.finding = Problem(.uriMalformed, problem, nil)
                 } else {
                     out.outcome = .ok
                 }
@@ -116,7 +116,7 @@ struct ExternalLinks {
                 out.outcome = .skipped
                 out.reason = "scheme '\(scheme)' is not checked"
                 if options.noteOtherSchemes {
-                    out.finding = Problem("uri.unchecked-scheme", "'\(scheme):' links are not checked", nil)
+                    out.finding = Problem(.uriUncheckedScheme, "'\(scheme):' links are not checked", nil)
                 }
             case .skipped(let why):
                 out.outcome = .skipped
@@ -133,7 +133,7 @@ struct ExternalLinks {
                     ExternalLinks.looksLikeMailAddress(written)
                 {
                     out.finding = Problem(
-                        "uri.file-missing",
+                        .uriFileMissing,
                         "the file '\(relative(path))' does not exist; '\(written)' looks like an e-mail address without 'mailto:'",
                         "write 'mailto:\(written)'"
                     )
@@ -141,7 +141,7 @@ struct ExternalLinks {
                     let host = ExternalLinks.looksLikeHost(written)
                 {
                     out.finding = Problem(
-                        "uri.file-missing",
+                        .uriFileMissing,
                         "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
                         "write 'https://\(host)…' (a URI without a scheme is a path relative to the PDF)"
                     )
@@ -201,7 +201,7 @@ struct ExternalLinks {
             out.outcome = .fragmentUnverified
             out.reason = why
             out.finding = Problem(
-                "uri.fragment-unverified",
+                .uriFragmentUnverified,
                 "'\(url)' answers, but its fragment '\(written)' could not be checked: \(why)",
                 nil)
         }
@@ -225,7 +225,7 @@ struct ExternalLinks {
             if !HTMLAnchors.indicates(anchor, in: anchors) {
                 out.outcome = .fragmentMissing
                 out.finding = Problem(
-                    "uri.fragment-missing",
+                    .uriFragmentMissing,
                     "the page '\(url)' has no element with the id '\(URIReference.percentDecoded(anchor))' (nor an <a> with that name)",
                     "link to an anchor the page has, or update the link after the page changed"
                 )
@@ -237,7 +237,7 @@ struct ExternalLinks {
             if let error = d.error { return unverified("it cannot be read as a PDF (\(error))") }
             if let problem = fragment.problem(in: d, name: url) {
                 out.outcome = .fragmentMissing
-                out.finding = Problem("uri.fragment-missing", problem, nil)
+                out.finding = Problem(.uriFragmentMissing, problem, nil)
             }
         }
     }
@@ -245,10 +245,10 @@ struct ExternalLinks {
     /// A link's check result, as the inventory shows it.
     /// A problem with a link: its rule, the message, and a hint when the rule's own does not fit.
     struct Problem {
-        var rule: String
+        var rule: Rule
         var message: String
         var hint: String?
-        init(_ rule: String, _ message: String, _ hint: String?) {
+        init(_ rule: Rule, _ message: String, _ hint: String?) {
             self.rule = rule
             self.message = message
             self.hint = hint
@@ -309,29 +309,29 @@ struct ExternalLinks {
         case .timeout?:
             out.outcome = .timeout
             out.finding = Problem(
-                "uri.timeout",
+                .uriTimeout,
                 "'\(url)' did not answer in time (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))\(at)", nil
             )
         case .unreachable?:
             out.outcome = .unreachable
             out.finding = Problem(
-                "uri.unreachable", "'\(url)' cannot be reached\(at): \(f.message ?? "connection failed")", nil
+                .uriUnreachable, "'\(url)' cannot be reached\(at): \(f.message ?? "connection failed")", nil
             )
         case .redirectLoop?:
             out.outcome = .redirectLoop
-            out.finding = Problem("uri.redirect-loop", "'\(url)': \(f.message ?? "the redirects loop")", nil)
+            out.finding = Problem(.uriRedirectLoop, "'\(url)': \(f.message ?? "the redirects loop")", nil)
         case .tooManyRedirects?:
             out.outcome = .tooManyRedirects
-            out.finding = Problem("uri.too-many-redirects", "'\(url)': \(f.message ?? "too many redirects")", nil)
+            out.finding = Problem(.uriTooManyRedirects, "'\(url)': \(f.message ?? "too many redirects")", nil)
         case .malformed?:
             out.outcome = .malformed
-            out.finding = Problem("uri.malformed", "'\(url)': \(f.message ?? "not a URL libcurl accepts")", nil)
+            out.finding = Problem(.uriMalformed, "'\(url)': \(f.message ?? "not a URL libcurl accepts")", nil)
         case .privateAddress?:
             out.outcome = .skipped
             out.reason = "private-address"
             out.message = f.message
             out.finding = Problem(
-                "uri.skipped", "'\(url)' was not requested: \(f.message ?? "private address")",
+                .uriSkipped, "'\(url)' was not requested: \(f.message ?? "private address")",
                 "set allowPrivateAddresses to check intranet links"
             )
         case nil:
@@ -340,7 +340,7 @@ struct ExternalLinks {
                 out.outcome = .blocked
                 out.message = why
                 out.finding = Problem(
-                    "uri.blocked",
+                    .uriBlocked,
                     "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at), but to the checker only: \(why); the link probably works in a browser",
                     "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"
                 )
@@ -349,13 +349,13 @@ struct ExternalLinks {
                 out.message = f.message
                 let why = f.message.map { "; \($0)" } ?? ""
                 out.finding = Problem(
-                    "uri.http-error",
+                    .uriHttpError,
                     "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)\(why)", nil
                 )
             } else if f.permanentlyRedirected {
                 out.outcome = .redirected
                 out.finding = Problem(
-                    "uri.redirected", "'\(url)' has moved permanently to '\(f.finalURL)'",
+                    .uriRedirected, "'\(url)' has moved permanently to '\(f.finalURL)'",
                     "link to '\(f.finalURL)' instead"
                 )
             } else {
@@ -370,7 +370,7 @@ struct ExternalLinks {
             out.outcome = .skipped
             out.reason = "outside-root"
             out.finding = Problem(
-                "uri.skipped", "'\(path)' lies outside the input root and was not checked",
+                .uriSkipped, "'\(path)' lies outside the input root and was not checked",
                 "set allowOutsideRoot to check files outside the input root"
             )
             return
@@ -379,7 +379,7 @@ struct ExternalLinks {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             out.outcome = .fileMissing
             out.finding = Problem(
-                "uri.file-missing", "the file '\(relative(path))' does not exist",
+                .uriFileMissing, "the file '\(relative(path))' does not exist",
                 Suggestions.fileHint(path, from: Paths.parent(sourcePath), within: allowOutsideRoot ? nil : inputRoot))
             return
         }
@@ -389,11 +389,11 @@ struct ExternalLinks {
             if let error = doc.error {
                 out.outcome = .fileUnreadable
                 out.finding = Problem(
-                    "uri.fragment-missing", "'\(relative(path))' cannot be read to check its fragment: \(error)", nil
+                    .uriFragmentMissing, "'\(relative(path))' cannot be read to check its fragment: \(error)", nil
                 )
             } else if let problem = fragment.problem(in: doc, name: relative(path)) {
                 out.outcome = .fragmentMissing
-                out.finding = Problem("uri.fragment-missing", problem, nil)
+                out.finding = Problem(.uriFragmentMissing, problem, nil)
             }
         }
     }

@@ -1,0 +1,146 @@
+/// The rules Core reports itself, whatever the stages: the file cannot be read or is damaged, the
+/// document's process failed (isolation), a stage failed, a walk stopped at a limit, the pipeline's
+/// own `ignore` entries. A stage's rules are declared with the stage.
+extension Rule {
+    public static let pdfUnreadable = Rule(
+        "pdf.unreadable", severity: .error,
+        summary: "the file cannot be opened as a PDF (not a PDF, empty, or damaged beyond repair)",
+        hint: "check that the file is a complete PDF; re-export or re-download it",
+        details:
+            #"the file cannot be opened as a PDF by any reader pdfpipe has: empty, no `%PDF-` header, or damaged beyond repair; or its catalog or page tree cannot be read (never a pass with no page). A file that qpdf cannot open but pdfpipe's reader or poppler can (as MuPDF and PDFium do: a `startxref` a few bytes off in a file of cross-reference streams, an `/Encrypt` that is not a dictionary, a broken trailer) is not unreadable: it is audited through that reader and gets `pdf.damaged` (a warning) saying what was repaired; read by poppler alone, its links are checked as poppler reads them (internal and named destinations, GoToR and Launch files, URI syntax; findings marked `reader: "poppler"`), and the warning says what was not (bookmarks, the open action, the inventory)"#,
+        failsIn: Viewer.mainstream)
+
+    public static let pdfPasswordRequired = Rule(
+        "pdf.password-required", severity: .error,
+        summary: "the document is encrypted with a user password, so it cannot be opened without it",
+        hint:
+            "to check it, put a normalize stage first with the password: {\"use\": \"normalize\", \"with\": {\"passwordEnv\": \"PDF_PASSWORD\"}} (or passwordFile; several passwords: passwords per file glob); to publish it, remove the user password",
+        details:
+            #"encrypted with a user password; cannot be opened without it. Also when the owner password is empty and the user password is not: qpdf and poppler open such a file (pdfpipe then still checks it), PDFium and MuPDF ask for the password"#,
+        failsIn: Viewer.mainstream)
+
+    public static let pdfEncrypted = Rule(
+        "pdf.encrypted", severity: .warning,
+        summary: "the document is encrypted (an owner password restricts what readers may do)",
+        hint: "publish documentation without encryption so that every tool can read it",
+        details:
+            #"encrypted with an owner password only: it opens, but readers are restricted"#)
+
+    public static let pdfDamaged = Rule(
+        "pdf.damaged", severity: .warning,
+        summary: "qpdf had to repair or skip damaged structure while reading (broken xref table, bad objects)",
+        hint: "re-save the document with a conforming writer (qpdf, for one, rewrites it repaired)",
+        details:
+            #"qpdf repaired or skipped damaged structure while reading (one finding per document: the first message, `count`, and the first ten under `qpdfMessages`); or pdfpipe's reader repaired a value as poppler and MuPDF do (an integer past 64 bits read as a real: one bad value, the rest of the object is read; `repairedObjects`)"#
+    )
+
+    public static let pdfPagesLost = Rule(
+        "pdf.pages-lost", severity: .error,
+        summary:
+            "the normalized copy has a different number of pages than the original's page tree declares (repair lost or found pages)",
+        hint: "compare the copy with the original; the original's page tree is damaged",
+        details:
+            #"the normalized copy has another number of pages than the original's page tree declares"#)
+
+    public static let pdfCrashed = Rule(
+        "pdf.crashed", severity: .error,
+        summary: "processing the document crashed its (isolated) process; the rest of the batch went on",
+        hint: "report the file to pdfpipe; other tools may choke on it too",
+        details:
+            #"with isolation: the document's process died (the message gives the signal, e.g. SIGSEGV, and its last stderr line)"#
+    )
+
+    public static let pdfTimeout = Rule(
+        "pdf.timeout", severity: .error,
+        summary: "the document took longer than timeoutSeconds; its (isolated) process was stopped",
+        hint: "raise timeoutSeconds if the document is merely big; hostile files (nested forms) never finish",
+        details:
+            #"with `timeoutSeconds`: the document took longer; its process was stopped"#)
+
+    public static let pdfOutOfMemory = Rule(
+        "pdf.out-of-memory", severity: .error,
+        summary: "the document's (isolated) process ran out of memory under memoryLimitMB",
+        hint: "raise memoryLimitMB if the document is merely big",
+        details:
+            #"with `memoryLimitMB`: the document's process died for lack of memory"#)
+
+    public static let pdfParseMessage = Rule(
+        "pdf.parse-message", severity: .note,
+        summary: "poppler (or the MuPDF engine) reported a problem while reading the document",
+        hint:
+            "the message comes from the library named at its start (poppler or MuPDF); it often points at damaged or unusual structure",
+        details:
+            #"poppler logged a problem while reading (with `crossCheck`, or while rendering; at most 20 per document; its messages about links, destinations and actions are left out when validate-links checked the document: its findings say more)"#
+    )
+
+    public static let pdfPageMismatch = Rule(
+        "pdf.page-mismatch", severity: .warning,
+        summary: "qpdf and poppler disagree about the document's pages (count, size or label)",
+        hint: "the page tree is probably damaged; run the normalize stage to rewrite it",
+        details:
+            #"qpdf and poppler disagree about page count, size or label (`inspect` with `crossCheck`; the link stages too, for a file read through qpdf: its links were checked on qpdf's pages only)"#
+    )
+
+    public static let pdfLinkCountMismatch = Rule(
+        "pdf.link-count-mismatch", severity: .warning,
+        summary:
+            "qpdf, reading a damaged file, and poppler find a different number of links on a page (qpdf reads an object with one unrepresentable value as null, and its links vanish); the links only poppler reads were checked as poppler reads them",
+        hint: "re-save the document with a conforming writer; the page's objects are damaged",
+        details:
+            #"a file read (in part) through qpdf, which reads an object holding one unrepresentable value (an integer past 64 bits) as null: qpdf and poppler count a different number of links on a page (`qpdfLinks`, `popplerLinks`); where poppler has more, the page's links were also checked as poppler reads them (`reader: "poppler"`)"#
+    )
+
+    public static let stageFailed = Rule(
+        "stage.failed", severity: .error,
+        summary: "a stage could not finish on this document; later stages were skipped",
+        hint: "the message says why; if it looks like a bug in pdfpipe, report it with the file",
+        details:
+            #"a stage could not finish on a document; later stages were skipped"#)
+
+    public static let pdfLimitExceeded = Rule(
+        "pdf.limit-exceeded", severity: .warning,
+        summary:
+            "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit, or a stream that inflates past the reader's bounds (100 times the file's size per stream, 200 times in all; a decompression bomb); the rest were not checked",
+        hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory",
+        details:
+            #"a document has more link annotations than `maxLinks` (`validate-links`) or more named destinations than `maxDestinations` (`resolve-destinations`), or a stream that inflates past pdfpipe's reader's bounds (per stream 100 times the file's size, at least 16 MB and at most 256 MB; per document 200 times, 64 MB to 1 GB: a decompression bomb is stopped there, never handed to qpdf); the rest were not checked"#
+    )
+
+    public static let pdfWalkLimit = Rule(
+        "pdf.walk-limit", severity: .note,
+        summary:
+            "a walk over the document's structure (a /Next chain of actions, the outline) stopped at a size limit; the message says where, and what lies past it was not checked (a limit, not a defect: no cycle was seen)",
+        hint: "nothing to fix if the document is genuine; hostile files use huge structures to exhaust time",
+        details:
+            #"a walk stopped at a size limit (a `/Next` chain of more than 10,000 actions, an outline of more than 100,000 bookmarks, a name tree deeper than 64 levels): the message says where; what lies past it was not checked. Walks are iterative, so depth alone never stops one, and only a real revisit of an object is a cycle"#
+    )
+
+    public static let configSuppressionExpired = Rule(
+        "config.suppression-expired", severity: .warning,
+        summary:
+            "an entry of the pipeline's 'ignore' list is past its 'expires' date; the findings it took out count again",
+        hint: "fix the findings, or renew the entry with a new date and reason",
+        details:
+            #"an `ignore` entry is past its `expires` date; its findings count again"#)
+
+    public static let configSuppressionUnused = Rule(
+        "config.suppression-unused", severity: .note,
+        summary: "an entry of the pipeline's 'ignore' list matched no finding in the whole batch",
+        hint: "remove the entry: the problem it was for is gone (or its rule, path, uri or page no longer match)",
+        details:
+            #"an `ignore` entry matched no finding in the whole batch"#)
+}
+
+/// Core's rules, in two lists: `RuleCatalog` puts the stages' rules between them.
+public enum CoreRules {
+    /// Reading the document (first in every list of rules).
+    public static let document: [Rule] = [
+        .pdfUnreadable, .pdfPasswordRequired, .pdfEncrypted, .pdfDamaged, .pdfPagesLost, .pdfCrashed, .pdfTimeout,
+        .pdfOutOfMemory, .pdfParseMessage, .pdfPageMismatch, .pdfLinkCountMismatch,
+    ]
+    /// How the run went: a stage failed, a limit stopped the work, the pipeline's `ignore` entries
+    /// (last in every list of rules).
+    public static let process: [Rule] = [
+        .stageFailed, .pdfLimitExceeded, .pdfWalkLimit, .configSuppressionExpired, .configSuppressionUnused,
+    ]
+}

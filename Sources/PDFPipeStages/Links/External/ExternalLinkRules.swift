@@ -1,0 +1,122 @@
+import PDFPipeCore
+
+/// The rules of validate-links' external check (`external`): web links requested, local files and
+/// fragments looked up, and what the run as a whole says about the network.
+extension Rule {
+    public static let uriHttpError = Rule(
+        "uri.http-error", severity: .error,
+        summary:
+            "a web link's final answer (after redirects) is a status not accepted (default: anything outside 200-299)",
+        hint: "fix or remove the link; if the status is expected, add it to external.accept",
+        details:
+            #"external check: a web link's final status (after redirects) is not in `accept`"#)
+
+    public static let uriBlocked = Rule(
+        "uri.blocked", severity: .warning,
+        summary:
+            "a web link answered 403, 429 or 503 with a bot protection's signature (a challenge or CAPTCHA page): the checker was refused, the link probably works",
+        hint:
+            "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it",
+        details:
+            #"external check: a 403, 429 or 503 that carries a bot protection's signature (Cloudflare's `cf-mitigated` or challenge page, AWS WAF, DataDome, Imperva, Sucuri, Akamai, PerimeterX, DDoS-Guard, a CAPTCHA page): the checker was refused, the link probably works; the message says what was seen"#
+    )
+
+    public static let uriUnreachable = Rule(
+        "uri.unreachable", severity: .error,
+        summary:
+            "a web link's host cannot be reached: DNS failure, connection refused or reset, TLS error (after the retries)",
+        hint: "check the host name; if the site is gone, remove or replace the link",
+        details:
+            #"external check: DNS, connection or TLS failure (after the retries)"#)
+
+    public static let uriTimeout = Rule(
+        "uri.timeout", severity: .error,
+        summary: "a web link did not answer within external.timeoutSeconds (after the retries)",
+        hint: "check the link by hand; raise external.timeoutSeconds for slow sites",
+        details:
+            #"external check: no answer within `timeoutSeconds` (after the retries)"#)
+
+    public static let uriRedirected = Rule(
+        "uri.redirected", severity: .note,
+        summary: "a web link is permanently redirected (301 or 308) to another URL that works",
+        hint: "link to the new URL",
+        details:
+            #"external check: a permanent redirect (301/308) to a URL that works; the fix names it"#)
+
+    public static let uriRedirectLoop = Rule(
+        "uri.redirect-loop", severity: .error,
+        summary: "a web link's redirects lead back to a URL already visited",
+        hint: "the site is misconfigured; link to a page that answers",
+        details:
+            #"external check: the redirects come back to a URL already visited"#)
+
+    public static let uriTooManyRedirects = Rule(
+        "uri.too-many-redirects", severity: .error,
+        summary: "a web link redirects more than external.maxRedirects times",
+        hint: "link to the final URL, or raise external.maxRedirects",
+        details:
+            #"external check: more than `maxRedirects` redirects"#)
+
+    public static let uriNothingChecked = Rule(
+        "uri.nothing-checked", severity: .warning,
+        summary:
+            "the run has web links but requested none of them (every one resolves to a private, loopback or link-local address): the web check checked nothing",
+        hint: "set external.allowPrivateAddresses on a machine that may reach them, or exclude those links",
+        details:
+            #"external check, said once for the run: it has web links but requested none (every one resolves to a private, loopback or link-local address) — a check that checked nothing is not silence"#
+    )
+
+    public static let uriNetworkDown = Rule(
+        "uri.network-down", severity: .error,
+        summary:
+            "no web host answered (three or more, every request failed to resolve, connect or answer in time): the network looks down and no web link was verified",
+        hint: "check the runner's network and DNS (a proxy? an offline runner?), or run with --offline",
+        details:
+            #"external check, said once for the run: three or more web hosts and none answered (every request failed to resolve, connect or answer in time); each link's `uri.unreachable` stays in report.json, and the console and annotations leave them out"#,
+        collapses: [.uriUnreachable, .uriTimeout])
+
+    public static let uriSkipped = Rule(
+        "uri.skipped", severity: .note,
+        summary:
+            "a link was not checked on purpose: its host resolves to a loopback, private, link-local or multicast address, or its file lies outside the input root",
+        hint: "set external.allowPrivateAddresses (or allowOutsideRoot) if such links are expected",
+        details:
+            #"external check: not requested on purpose — the host resolves to a loopback, private, link-local or multicast address, or the file lies outside the input root"#
+    )
+
+    public static let uriFileMissing = Rule(
+        "uri.file-missing", severity: .error,
+        summary: "a file: or relative URI names a file that does not exist (relative to the PDF's folder)",
+        hint: "ship the file beside the PDF, or fix the path",
+        details:
+            #"external check: a `file:` or relative URI names a file that does not exist"#,
+        example:
+            "<< /S /URI /URI (notes/missing.pdf) >>   % no notes/missing.pdf beside the PDF")
+
+    public static let uriFragmentMissing = Rule(
+        "uri.fragment-missing", severity: .error,
+        summary:
+            "a link to a PDF asks for a page (#page=N) or named destination (#nameddest=NAME) that the target does not have, or (htmlFragments) a link to a web page names an anchor the page does not have",
+        hint: "fix the page number or destination name",
+        details:
+            #"external check: a link to a PDF asks for a `#page=` past its end or a `#nameddest=` it does not define; with `htmlFragments`, a link to a web page names an anchor the page does not have"#,
+        example:
+            "<< /S /URI /URI (https://example.com/guide.pdf#nameddest=setup) >>   % guide.pdf has no 'setup'")
+
+    public static let uriFragmentUnverified = Rule(
+        "uri.fragment-unverified", severity: .warning,
+        summary:
+            "a web link answers, but its #fragment (#page=, #nameddest= on a PDF; an HTML anchor with htmlFragments) could not be checked: the body was too slow or too large, or the document is not what the link expects (the reason is in the message and check.reason)",
+        hint:
+            "check the fragment by hand; raise external.timeoutSeconds or downloadLimitMB if the document is merely big",
+        details:
+            #"external check: the link answers, but its `#page=`/`#nameddest=` (or, with `htmlFragments`, its HTML anchor) could not be checked — the body did not arrive within `timeoutSeconds`, was larger than `downloadLimitMB`, or is not a PDF (or not HTML) although the link expects one; `check.outcome` is `fragment-unverified`, `check.reason` says why"#
+    )
+
+    public static let uriUncheckedScheme = Rule(
+        "uri.unchecked-scheme", severity: .note,
+        summary: "a URI with a scheme the external check does not check (ftp:, tel:, news:, …)",
+        hint: "nothing to fix; set external.schemes to 'ignore' or turn the rule off to hide these",
+        details:
+            #"external check: a scheme that is not checked (`ftp:`, `tel:`, …)"#)
+}

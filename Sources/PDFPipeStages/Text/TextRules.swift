@@ -1,0 +1,29 @@
+import PDFPipeCore
+
+/// The rules of `extract-text`.
+extension Rule {
+    public static let textMatch = Rule(
+        "text.match", severity: .error,
+        summary: "a search term of extract-text was found (the severity is the term's own)",
+        hint: "remove or change the text, or the search term",
+        details:
+            #"a search term of `extract-text` was found"#)
+
+    public static let textSearchIncomplete = Rule(
+        "text.search-incomplete", severity: .warning,
+        summary:
+            "a regular-expression search term ran out of time on a page (it backtracks on that text), so the page was not fully searched",
+        hint:
+            "anchor the pattern so that it cannot backtrack, e.g. (?<![a-z0-9-])[a-z0-9-]+\\.example\\.com instead of [a-z0-9.-]+\\.example\\.com",
+        details:
+            #"a regular-expression term ran out of its 2 s on a page (it backtracks on that text): the page was not fully searched"#
+    )
+
+    public static let textNoTextLayer = Rule(
+        "text.no-text-layer", severity: .warning,
+        summary:
+            "a page draws images but has no text: a scan without OCR, or text drawn as pictures (not searchable, not accessible)",
+        hint: "run OCR on the page, or export text as text",
+        details:
+            #"a page draws images but has no text (a scan without OCR)"#)
+}
