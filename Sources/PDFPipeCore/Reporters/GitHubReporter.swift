@@ -21,43 +21,8 @@ public struct GitHubReporter: Reporter {
         } else if let removed = report.removedText {
             out += "::notice title=pdfpipe baseline::\(Escape.githubData(removed))\n"
         }
-        // One annotation per distinct problem (document, rule, message) with the pages it is on;
-        // errors first, then warnings, then notices; in input order within each.
-        struct Problem {
-            var path: String
-            var finding: Finding
-            var pages: [String] = []
-        }
-        var problems: [Problem] = []
-        var index: [String: Int] = [:]
-        var baselined = 0
-        for f in report.findings where f.severity >= .warning || report.fails(f) {
-            problems.append(Problem(path: f.details["file"]?.stringValue ?? "pipeline", finding: f))
-        }
-        let collapsed = report.collapsedRules
-        var collapsedCount = 0
-        for d in report.results {
-            for f in d.findings where f.severity >= .warning || report.fails(f) {
-                // Said once by a run finding (the network looks down): counted, not annotated.
-                if collapsed.contains(f.rule) {
-                    collapsedCount += 1
-                    continue
-                }
-                // Findings already in the baseline are not news: counted, not annotated.
-                if f.baseline == .unchanged {
-                    baselined += 1
-                    continue
-                }
-                let key = "\(d.displayPath)\u{0}\(f.rule)\u{0}\(f.message)"
-                let page = f.pageText
-                if let k = index[key] {
-                    if let page, problems[k].pages.last != page { problems[k].pages.append(page) }
-                } else {
-                    index[key] = problems.count
-                    problems.append(Problem(path: d.displayPath, finding: f, pages: page.map { [$0] } ?? []))
-                }
-            }
-        }
+        let (problems, baselined, collapsedCount) = Self.problems(report)
+        // Errors first, then warnings, then notices; in input order within each.
         var left = 0
         for severity in [Severity.error, .warning, .note] {
             let these = problems.filter { $0.finding.severity == severity }
@@ -94,5 +59,48 @@ public struct GitHubReporter: Reporter {
                 "::notice title=pdfpipe::\(Escape.githubData(notes.joined(separator: "; ") + "; every finding is in report.md (the step summary) and report.json"))\n"
         }
         return out
+    }
+
+    /// One annotation per distinct problem (document, rule, message) with the pages it is on.
+    struct Problem {
+        var path: String
+        var finding: Finding
+        var pages: [String] = []
+    }
+
+    /// The problems to annotate, in input order; how many findings the baseline already has and
+    /// how many a run finding says for them (`RunReport.collapsedRules`): counted, not annotated.
+    static func problems(_ report: RunReport) -> (problems: [Problem], baselined: Int, collapsed: Int) {
+        var problems: [Problem] = []
+        var index: [String: Int] = [:]
+        var baselined = 0
+        for f in report.findings where f.severity >= .warning || report.fails(f) {
+            problems.append(Problem(path: f.details["file"]?.stringValue ?? "pipeline", finding: f))
+        }
+        let collapsed = report.collapsedRules
+        var collapsedCount = 0
+        for d in report.results {
+            for f in d.findings where f.severity >= .warning || report.fails(f) {
+                // Said once by a run finding (the network looks down): counted, not annotated.
+                if collapsed.contains(f.rule) {
+                    collapsedCount += 1
+                    continue
+                }
+                // Findings already in the baseline are not news: counted, not annotated.
+                if f.baseline == .unchanged {
+                    baselined += 1
+                    continue
+                }
+                let key = "\(d.displayPath)\u{0}\(f.rule)\u{0}\(f.message)"
+                let page = f.pageText
+                if let k = index[key] {
+                    if let page, problems[k].pages.last != page { problems[k].pages.append(page) }
+                } else {
+                    index[key] = problems.count
+                    problems.append(Problem(path: d.displayPath, finding: f, pages: page.map { [$0] } ?? []))
+                }
+            }
+        }
+        return (problems, baselined, collapsedCount)
     }
 }

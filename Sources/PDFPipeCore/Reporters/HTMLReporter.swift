@@ -148,49 +148,10 @@ public struct HTMLReporter: Reporter {
 
     public func render(_ report: RunReport) -> String {
         let s = report.summary
-        // One pass for the index: findings per rule, and a row per document with findings (the
-        // page stays bounded whatever the batch: at most `indexRows` rows, `expanded` documents
-        // shown in full with at most `rowsPerDocument` findings each; the rest is in report.json).
-        var perRule: [String: (severity: Severity, findings: Int, documents: Int)] = [:]
-        var withFindings = 0
-        var totalFindings = 0
-        // The documents the page shows, the worst first (errors, then warnings, then notes, then
-        // report order); at most `indexRows` are kept while reading, so memory stays bounded.
-        var ranked = RankedDocuments(limit: Self.indexRows)
-        var position = 0
-        for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
-            position += 1
-            var seen = Set<String>()
-            for f in d.findings {
-                var r = perRule[f.rule] ?? (f.severity, 0, 0)
-                r.findings += 1
-                if seen.insert(f.rule).inserted { r.documents += 1 }
-                if f.severity > r.severity { r.severity = f.severity }
-                perRule[f.rule] = r
-            }
-            if !d.findings.isEmpty { withFindings += 1 }
-            totalFindings += d.findings.count
-            let e = d.findings.count { $0.severity == .error }
-            let w = d.findings.count { $0.severity == .warning }
-            ranked.add(
-                .init(
-                    position: position, path: d.displayPath, failed: d.status == .failed, errors: e, warnings: w,
-                    notes: d.findings.count - e - w))
-        }
-        let order = ranked.sorted
+        let (perRule, withFindings, totalFindings, order) = Self.tally(report)
         // Document position → its number on the page (#doc-N), for the ones shown in full.
         var rank: [Int: Int] = [:]
         for (i, r) in order.prefix(Self.expanded).enumerated() { rank[r.position] = i + 1 }
-        var index = ""
-        var indexRows = 0
-        for r in order where r.errors + r.warnings + r.notes > 0 {
-            indexRows += 1
-            let name = rank[r.position].map { "<a href=\"#doc-\($0)\">\(h(r.path))</a>" } ?? h(r.path)
-            index +=
-                "<tr><td class=\"path\">\(name)\(r.failed ? " <span class=\"badge error\">failed</span>" : "")</td>"
-            index +=
-                "<td class=\"error\">\(r.errors)</td><td class=\"warning\">\(r.warnings)</td><td class=\"note\">\(r.notes)</td></tr>"
-        }
         let onPage = order.prefix(Self.expanded).reduce(0) {
             $0 + min($1.errors + $1.warnings + $1.notes, Self.rowsPerDocument)
         }
@@ -213,23 +174,10 @@ public struct HTMLReporter: Reporter {
         body += targetsSection(
             rest, title: report.baseline == nil ? "Broken targets" : "Broken targets already in the baseline")
         if !perRule.isEmpty { body += rulesSection(perRule) }
-        let clean = s.documents - withFindings
-        body +=
-            "<section class=\"index\"><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2>"
-        if withFindings > 0 {
-            body += "<table><tr><th>document</th><th>errors</th><th>warnings</th><th>notes</th></tr>\(index)</table>"
-            if withFindings > indexRows {
-                body += "<p>… and \(withFindings - indexRows) more documents with findings in report.json</p>"
-            }
-        }
-        if clean > 0 {
-            body +=
-                "<p class=\"clean\">\(clean) document\(clean == 1 ? "" : "s") without findings (listed in report.json)</p>"
-        }
-        body += "</section>\n"
+        body += indexSection(order, rank: rank, withFindings: withFindings, documents: s.documents)
         // The documents in full, in rank order (rendered as they are read, placed by rank).
         var sections: [Int: String] = [:]
-        position = 0
+        var position = 0
         for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
             position += 1
             guard let n = rank[position] else { continue }
@@ -252,6 +200,75 @@ public struct HTMLReporter: Reporter {
             </body></html>
 
             """
+    }
+
+    /// One pass over the documents for the index: findings per rule, how many documents have
+    /// findings and how many findings there are, and the documents the page shows, the worst
+    /// first (errors, then warnings, then notes, then report order). The page stays bounded
+    /// whatever the batch: at most `indexRows` rows are kept while reading, `expanded` documents
+    /// are shown in full with at most `rowsPerDocument` findings each; the rest is in report.json.
+    static func tally(_ report: RunReport) -> (
+        perRule: [String: (severity: Severity, findings: Int, documents: Int)], withFindings: Int,
+        totalFindings: Int, order: [RankedDocument]
+    ) {
+        var perRule: [String: (severity: Severity, findings: Int, documents: Int)] = [:]
+        var withFindings = 0
+        var totalFindings = 0
+        // The documents the page shows, the worst first (errors, then warnings, then notes, then
+        // report order); at most `indexRows` are kept while reading, so memory stays bounded.
+        var ranked = RankedDocuments(limit: indexRows)
+        var position = 0
+        for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
+            position += 1
+            var seen = Set<String>()
+            for f in d.findings {
+                var r = perRule[f.rule] ?? (f.severity, 0, 0)
+                r.findings += 1
+                if seen.insert(f.rule).inserted { r.documents += 1 }
+                if f.severity > r.severity { r.severity = f.severity }
+                perRule[f.rule] = r
+            }
+            if !d.findings.isEmpty { withFindings += 1 }
+            totalFindings += d.findings.count
+            let e = d.findings.count { $0.severity == .error }
+            let w = d.findings.count { $0.severity == .warning }
+            ranked.add(
+                .init(
+                    position: position, path: d.displayPath, failed: d.status == .failed, errors: e, warnings: w,
+                    notes: d.findings.count - e - w))
+        }
+        return (perRule, withFindings, totalFindings, ranked.sorted)
+    }
+
+    /// The index of the documents with findings (linked to their sections when shown in full), and
+    /// how many have none.
+    func indexSection(_ order: [RankedDocument], rank: [Int: Int], withFindings: Int, documents: Int) -> String {
+        var index = ""
+        var indexRows = 0
+        for r in order where r.errors + r.warnings + r.notes > 0 {
+            indexRows += 1
+            let name = rank[r.position].map { "<a href=\"#doc-\($0)\">\(h(r.path))</a>" } ?? h(r.path)
+            index +=
+                "<tr><td class=\"path\">\(name)\(r.failed ? " <span class=\"badge error\">failed</span>" : "")</td>"
+            index +=
+                "<td class=\"error\">\(r.errors)</td><td class=\"warning\">\(r.warnings)</td><td class=\"note\">\(r.notes)</td></tr>"
+        }
+        let clean = documents - withFindings
+        var body = ""
+        body +=
+            "<section class=\"index\"><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2>"
+        if withFindings > 0 {
+            body += "<table><tr><th>document</th><th>errors</th><th>warnings</th><th>notes</th></tr>\(index)</table>"
+            if withFindings > indexRows {
+                body += "<p>… and \(withFindings - indexRows) more documents with findings in report.json</p>"
+            }
+        }
+        if clean > 0 {
+            body +=
+                "<p class=\"clean\">\(clean) document\(clean == 1 ? "" : "s") without findings (listed in report.json)</p>"
+        }
+        body += "</section>\n"
+        return body
     }
 
     /// A document of the index: where it is in the report, and its counts.

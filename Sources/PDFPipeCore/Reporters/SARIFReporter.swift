@@ -18,7 +18,6 @@ public struct SARIFReporter: StreamingReporter {
     /// placeholders, and in their place the artifacts and the results, each rendered as it comes
     /// (a document at a time), in the layout `JSONWriter.pretty` gives.
     public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
-        let rules = Self.ruleDescriptors(report.rules)
         let index = Dictionary(uniqueKeysWithValues: report.rules.all.enumerated().map { ($1.id, $0) })
         let withBaseline = report.baseline != nil
         // Every finding, suppressed ones included: what the cap applies to.
@@ -37,47 +36,7 @@ public struct SARIFReporter: StreamingReporter {
             sink(element(result, written))
             written += 1
         }
-        var notifications: [JSONValue] = []
-        if report.incomplete {
-            notifications.append([
-                "level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)],
-            ])
-        }
-        if total > Self.maxResults {
-            notifications.append([
-                "level": "warning",
-                "message": [
-                    "text": .string(
-                        "\(total - Self.maxResults) of \(total) results left out: code scanning takes at most \(Self.maxResults) per run; every finding is in report.json"
-                    )
-                ],
-            ])
-        }
-        let sarif: JSONValue = [
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [
-                [
-                    "tool": [
-                        "driver": [
-                            "name": "pdfpipe", "version": .string(report.toolVersion),
-                            "semanticVersion": .string(report.toolVersion),
-                            "rules": .array(rules),
-                        ]
-                    ],
-                    "automationDetails": ["id": .string("pdfpipe/\(report.pipeline)/")],
-                    "invocations": [
-                        [
-                            "executionSuccessful": .bool(!report.incomplete),
-                            "toolExecutionNotifications": .array(notifications),
-                        ]
-                    ],
-                    "artifacts": .string(Self.artifactsMark),
-                    "results": .string(Self.resultsMark),
-                ]
-            ],
-        ]
-        let skeleton = Array(JSONWriter.pretty(sarif).utf8)
+        let skeleton = Array(JSONWriter.pretty(Self.skeleton(report, total: total)).utf8)
         let marks = [Self.artifactsMark, Self.resultsMark].map { Array(JSONWriter.compact(.string($0)).utf8) }
         guard let a = skeleton.firstRange(of: marks[0]), let r = skeleton.firstRange(of: marks[1]),
             a.upperBound <= r.lowerBound
@@ -104,6 +63,51 @@ public struct SARIFReporter: StreamingReporter {
         }
         sink(Array((written == 0 ? "]" : "\n      ]").utf8))
         sink(Array(skeleton[r.upperBound...]))
+    }
+
+    /// The log without its artifacts and results (placeholders where they are streamed): the tool
+    /// with its rules, the invocation with its notifications (an incomplete run, results left out).
+    static func skeleton(_ report: RunReport, total: Int) -> JSONValue {
+        var notifications: [JSONValue] = []
+        if report.incomplete {
+            notifications.append([
+                "level": "warning", "message": ["text": .string("incomplete: " + RunReport.incompleteNote)],
+            ])
+        }
+        if total > maxResults {
+            notifications.append([
+                "level": "warning",
+                "message": [
+                    "text": .string(
+                        "\(total - maxResults) of \(total) results left out: code scanning takes at most \(maxResults) per run; every finding is in report.json"
+                    )
+                ],
+            ])
+        }
+        return [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [
+                [
+                    "tool": [
+                        "driver": [
+                            "name": "pdfpipe", "version": .string(report.toolVersion),
+                            "semanticVersion": .string(report.toolVersion),
+                            "rules": .array(ruleDescriptors(report.rules)),
+                        ]
+                    ],
+                    "automationDetails": ["id": .string("pdfpipe/\(report.pipeline)/")],
+                    "invocations": [
+                        [
+                            "executionSuccessful": .bool(!report.incomplete),
+                            "toolExecutionNotifications": .array(notifications),
+                        ]
+                    ],
+                    "artifacts": .string(artifactsMark),
+                    "results": .string(resultsMark),
+                ]
+            ],
+        ]
     }
 
     /// The rules as SARIF reporting descriptors (with help in Markdown).

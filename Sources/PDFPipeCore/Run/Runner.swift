@@ -149,38 +149,7 @@ public struct Runner: Sendable {
     /// Runs every stage on one document; never throws: failures become findings.
     public func process(_ document: InputDocument, pageWorkers: Int = 1, helpers: PageHelpers? = nil) -> DocumentResult
     {
-        if document.undecodableName {
-            return DocumentResult(
-                path: document.relativePath, status: .failed,
-                findings: [
-                    Finding(
-                        rule: .pdfUnreadable,
-                        message:
-                            "the file name is not valid UTF-8 (shown with \\xNN for its bytes); pdfpipe cannot open it by that name: rename it"
-                    )
-                ],
-                artifacts: [], timings: [:],
-                sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
-        }
-        if document.missing {
-            return DocumentResult(
-                path: document.relativePath, status: .failed,
-                findings: [Finding(rule: .pdfUnreadable, message: "the input does not exist")],
-                artifacts: [], timings: [:],
-                sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
-        }
-        if let kind = FileKinds.notRegular(document.path) {
-            // A FIFO, a device or a link to one (`/dev/zero`) would be read forever; never opened.
-            return DocumentResult(
-                path: document.relativePath, status: .failed,
-                findings: [
-                    Finding(
-                        rule: .pdfUnreadable,
-                        message: "the input is \(kind), not a regular file; pdfpipe does not open it")
-                ],
-                artifacts: [], timings: [:],
-                sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
-        }
+        if let refused = refusal(document) { return refused }
         var job = Job(
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory,
             inputRoot: inputRoot)
@@ -243,6 +212,27 @@ public struct Runner: Sendable {
             path: document.relativePath, status: status, pageCount: job.pageCount,
             findings: finish(job), artifacts: job.artifacts, timings: timings,
             sections: job.sections)
+    }
+
+    /// A document that is never opened (its name is not UTF-8, it is missing, it is not a regular
+    /// file): its result, every stage skipped; nil for a document to process.
+    func refusal(_ document: InputDocument) -> DocumentResult? {
+        let why: String
+        if document.undecodableName {
+            why =
+                "the file name is not valid UTF-8 (shown with \\xNN for its bytes); pdfpipe cannot open it by that name: rename it"
+        } else if document.missing {
+            why = "the input does not exist"
+        } else if let kind = FileKinds.notRegular(document.path) {
+            // A FIFO, a device or a link to one (`/dev/zero`) would be read forever; never opened.
+            why = "the input is \(kind), not a regular file; pdfpipe does not open it"
+        } else {
+            return nil
+        }
+        return DocumentResult(
+            path: document.relativePath, status: .failed, findings: [Finding(rule: .pdfUnreadable, message: why)],
+            artifacts: [], timings: [:],
+            sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
     }
 
     /// Applies the pipeline's rule levels and fills in page labels.
