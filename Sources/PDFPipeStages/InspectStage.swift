@@ -360,58 +360,64 @@ public struct InspectStage: Stage {
                         message: "form field '\(f.name)' runs JavaScript"))
             }
         }
-        if attachments {
-            let files = inv.attachments()
-            var list: [JSONValue] = []
-            var used = Set<String>()
-            for a in files {
-                var o: [String: JSONValue] = ["name": .string(a.name), "origin": .string(a.origin)]
-                if let p = a.page { o["page"] = .int(p) }
-                if let d = a.description { o["description"] = .string(d) }
-                if let m = a.mimeType { o["mimeType"] = .string(m) }
-                if let data = a.data {
-                    o["size"] = .int(data.count)
-                    let md5 = Checksum.md5(data)
-                    o["md5"] = .string(md5)
-                    if let declared = a.declaredChecksum, declared != md5 { o["checksumMismatch"] = true }
-                } else if let s = a.declaredSize {
-                    o["size"] = .int(s)
-                }
-                if extractAttachments, let data = a.data {
-                    // Names from the PDF are sanitized: a file name only, never a path.
-                    var safe = a.name.split(separator: "/").last.map(String.init) ?? "attachment"
-                    safe = safe.replacingOccurrences(of: "\\", with: "_")
-                    if safe.isEmpty || safe == "." || safe == ".." { safe = "attachment" }
-                    var candidate = safe
-                    var n = 2
-                    while used.contains(candidate) {
-                        candidate = "\(n)-\(safe)"
-                        n += 1
-                    }
-                    used.insert(candidate)
-                    let stem = OutputNames.file(for: job, folder: attachmentFolder, extension: "pdf").dropLast(4)
-                    let relative = "\(stem)/\(candidate)"
-                    try job.writeArtifact(
-                        data, kind: "attachment", path: relative, what: "the attachment '\(candidate)'")
-                    o["file"] = .string(relative)
-                }
-                list.append(.object(o))
+        if attachments { try attachmentInventory(&job, inv, annotations: all) }
+    }
+
+    /// The embedded files (written out with `extractAttachments`, under names that are never
+    /// paths) and the media annotations.
+    private func attachmentInventory(
+        _ job: inout Job, _ inv: DocumentInventory, annotations all: [DocumentInventory.Annotation]
+    ) throws {
+        let files = inv.attachments()
+        var list: [JSONValue] = []
+        var used = Set<String>()
+        for a in files {
+            var o: [String: JSONValue] = ["name": .string(a.name), "origin": .string(a.origin)]
+            if let p = a.page { o["page"] = .int(p) }
+            if let d = a.description { o["description"] = .string(d) }
+            if let m = a.mimeType { o["mimeType"] = .string(m) }
+            if let data = a.data {
+                o["size"] = .int(data.count)
+                let md5 = Checksum.md5(data)
+                o["md5"] = .string(md5)
+                if let declared = a.declaredChecksum, declared != md5 { o["checksumMismatch"] = true }
+            } else if let s = a.declaredSize {
+                o["size"] = .int(s)
             }
-            job.sections["attachments"] = .array(list)
-            if !files.isEmpty {
-                job.report(
-                    Finding(
-                        rule: .attachmentsPresent,
-                        message: "the document embeds \(files.count) file\(files.count == 1 ? "" : "s")"))
+            if extractAttachments, let data = a.data {
+                // Names from the PDF are sanitized: a file name only, never a path.
+                var safe = a.name.split(separator: "/").last.map(String.init) ?? "attachment"
+                safe = safe.replacingOccurrences(of: "\\", with: "_")
+                if safe.isEmpty || safe == "." || safe == ".." { safe = "attachment" }
+                var candidate = safe
+                var n = 2
+                while used.contains(candidate) {
+                    candidate = "\(n)-\(safe)"
+                    n += 1
+                }
+                used.insert(candidate)
+                let stem = OutputNames.file(for: job, folder: attachmentFolder, extension: "pdf").dropLast(4)
+                let relative = "\(stem)/\(candidate)"
+                try job.writeArtifact(
+                    data, kind: "attachment", path: relative, what: "the attachment '\(candidate)'")
+                o["file"] = .string(relative)
             }
-            let media = all.filter { ["Screen", "Movie", "RichMedia", "Sound", "3D"].contains($0.subtype) }
-            job.sections["media"] = .array(
-                media.map { a in
-                    var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
-                    if let t = DocumentInventory.mediaTarget(a.dictionary) { o["target"] = .string(t) }
-                    return .object(o)
-                })
+            list.append(.object(o))
         }
+        job.sections["attachments"] = .array(list)
+        if !files.isEmpty {
+            job.report(
+                Finding(
+                    rule: .attachmentsPresent,
+                    message: "the document embeds \(files.count) file\(files.count == 1 ? "" : "s")"))
+        }
+        let media = all.filter { ["Screen", "Movie", "RichMedia", "Sound", "3D"].contains($0.subtype) }
+        job.sections["media"] = .array(
+            media.map { a in
+                var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
+                if let t = DocumentInventory.mediaTarget(a.dictionary) { o["target"] = .string(t) }
+                return .object(o)
+            })
     }
 
     private func json(_ r: PDFRect) -> JSONValue { .array(r.array.map { .double(round($0)) }) }

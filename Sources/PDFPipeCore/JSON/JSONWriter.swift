@@ -94,6 +94,9 @@ public enum JSONWriter {
         return out
     }
 
+    /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): a byte-level
+    /// state machine over one JSON value whose cases share the cursor and the output; split, each
+    /// piece would take and return both, and the hot loop of report writing would call through them.
     private static func reindentValue(_ t: UnsafeRawBufferPointer, _ i: inout Int, _ indent: Int, _ out: inout [UInt8])
         -> Bool
     {

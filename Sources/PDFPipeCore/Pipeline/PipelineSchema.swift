@@ -2,6 +2,8 @@
 /// Schema is made from them, the command line's overriding flags check their values with them, and
 /// a test holds the README's table to them.
 extension Pipeline {
+    /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): a table, not
+    /// logic: one `OptionSpec` per key of the pipeline file, in the order the reference lists them.
     public static func keys(catalog: [StageDescriptor], formats: [String]) -> [OptionSpec] {
         let stageVariants: [JSONValue] = catalog.map { d in
             [

@@ -132,44 +132,9 @@ public struct DestinationTable: Sendable {
             if lo == nil || k.lexicographicallyPrecedes(lo!) { lo = k }
             if hi == nil || hi!.lexicographicallyPrecedes(k) { hi = k }
         }
-        if let names = node["Names"] {
-            let n = names.count
-            if n % 2 != 0 {
-                note("the /Names array of node \(ref ?? "(direct)") has an odd number of elements", object: ref)
-            }
-            var previous: [UInt8]?
-            var unsortedReported = false
-            var i = 0
-            while i + 1 < n {
-                defer { i += 2 }
-                guard let key = names[i].bytes else {
-                    note(
-                        "a key in node \(ref ?? "(direct)") is \(Destination.typeName(names[i])), not a string",
-                        object: ref)
-                    continue
-                }
-                if let p = previous, !p.lexicographicallyPrecedes(key), p != key, !unsortedReported {
-                    note(
-                        "keys of node \(ref ?? "(direct)") are not sorted ('\(PDFTextDecoding.decode(key))' after '\(PDFTextDecoding.decode(p))'); readers that search by halves may miss names",
-                        object: ref)
-                    unsortedReported = true
-                }
-                previous = key
-                extend(key)
-                if tree[key] != nil {
-                    if findings.count < Self.findingLimit {
-                        findings.append(
-                            Finding(
-                                rule: .destDuplicateName, object: ref,
-                                message:
-                                    "named destination '\(PDFTextDecoding.decode(key))' is defined more than once; readers may pick either definition"
-                            ))
-                    }
-                    continue
-                }
-                guard !full() else { break }
-                tree[key] = Self.value(names[i + 1], pages: pages)
-            }
+        if let names = node["Names"], let r = readNames(names, of: ref, pages: pages) {
+            extend(r.min)
+            extend(r.max)
         }
         if let kids = node["Kids"] {
             for kid in kids.items {
@@ -179,21 +144,73 @@ public struct DestinationTable: Sendable {
                 }
             }
         }
-        if depth > 0, let lo, let hi {
-            if let limits = node["Limits"], limits.count == 2, let a = limits[0].bytes, let b = limits[1].bytes {
-                if lo.lexicographicallyPrecedes(a) || b.lexicographicallyPrecedes(hi) {
-                    let outside = lo.lexicographicallyPrecedes(a) ? lo : hi
-                    note(
-                        "/Limits ['\(PDFTextDecoding.decode(a))', '\(PDFTextDecoding.decode(b))'] of node \(ref ?? "(direct)") do not cover '\(PDFTextDecoding.decode(outside))'; readers that trust /Limits will not find it",
-                        object: ref)
-                }
-            } else {
+        if depth > 0, let lo, let hi { checkLimits(of: node, ref, covering: lo, hi) }
+        return lo.map { ($0, hi!) }
+    }
+
+    /// Reads a leaf's /Names array into the table (a name defined twice: the first definition);
+    /// returns the least and greatest keys read.
+    private mutating func readNames(_ names: PDFObject, of ref: String?, pages: PageIndex) -> (
+        min: [UInt8], max: [UInt8]
+    )? {
+        var lo: [UInt8]?
+        var hi: [UInt8]?
+        let n = names.count
+        if n % 2 != 0 {
+            note("the /Names array of node \(ref ?? "(direct)") has an odd number of elements", object: ref)
+        }
+        var previous: [UInt8]?
+        var unsortedReported = false
+        var i = 0
+        while i + 1 < n {
+            defer { i += 2 }
+            guard let key = names[i].bytes else {
                 note(
-                    "node \(ref ?? "(direct)") has no valid /Limits; readers that trust /Limits may not find its names",
+                    "a key in node \(ref ?? "(direct)") is \(Destination.typeName(names[i])), not a string",
                     object: ref)
+                continue
             }
+            if let p = previous, !p.lexicographicallyPrecedes(key), p != key, !unsortedReported {
+                note(
+                    "keys of node \(ref ?? "(direct)") are not sorted ('\(PDFTextDecoding.decode(key))' after '\(PDFTextDecoding.decode(p))'); readers that search by halves may miss names",
+                    object: ref)
+                unsortedReported = true
+            }
+            previous = key
+            if lo == nil || key.lexicographicallyPrecedes(lo!) { lo = key }
+            if hi == nil || hi!.lexicographicallyPrecedes(key) { hi = key }
+            if tree[key] != nil {
+                if findings.count < Self.findingLimit {
+                    findings.append(
+                        Finding(
+                            rule: .destDuplicateName, object: ref,
+                            message:
+                                "named destination '\(PDFTextDecoding.decode(key))' is defined more than once; readers may pick either definition"
+                        ))
+                }
+                continue
+            }
+            guard !full() else { break }
+            tree[key] = Self.value(names[i + 1], pages: pages)
         }
         return lo.map { ($0, hi!) }
+    }
+
+    /// A node below the root must say in /Limits the least and greatest keys under it: readers
+    /// that search by /Limits miss names outside them.
+    private mutating func checkLimits(of node: PDFObject, _ ref: String?, covering lo: [UInt8], _ hi: [UInt8]) {
+        if let limits = node["Limits"], limits.count == 2, let a = limits[0].bytes, let b = limits[1].bytes {
+            if lo.lexicographicallyPrecedes(a) || b.lexicographicallyPrecedes(hi) {
+                let outside = lo.lexicographicallyPrecedes(a) ? lo : hi
+                note(
+                    "/Limits ['\(PDFTextDecoding.decode(a))', '\(PDFTextDecoding.decode(b))'] of node \(ref ?? "(direct)") do not cover '\(PDFTextDecoding.decode(outside))'; readers that trust /Limits will not find it",
+                    object: ref)
+            }
+        } else {
+            note(
+                "node \(ref ?? "(direct)") has no valid /Limits; readers that trust /Limits may not find its names",
+                object: ref)
+        }
     }
 }
 

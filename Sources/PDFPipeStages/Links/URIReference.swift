@@ -69,6 +69,8 @@ public struct URIReference: Sendable, Equatable {
     /// are stripped (a C string's terminating NUL, a trailing line break: MuPDF drops the NUL too),
     /// and tabs and line breaks inside it are removed; in the path of a special scheme a backslash
     /// is a slash.
+    /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): the WHATWG
+    /// URL standard's steps, in its order, so that each can be checked against the standard.
     public static func browserForm(_ text: String) -> (repaired: String, reason: String)? {
         var reason: String?
         let all = Array(text.unicodeScalars)

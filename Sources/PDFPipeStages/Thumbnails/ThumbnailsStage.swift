@@ -231,39 +231,11 @@ public struct ThumbnailsStage: Stage {
 
         @Sendable func render(_ worker: PageWorker, _ k: Int) {
             let (pageNumber, relative, pageMarks) = plan[k]
-            var r = Rendered(path: relative)
-            defer { results.withLock { $0[k] = r } }
-            guard let page = worker.document.enginePage(pageNumber - 1) else {
-                r.error = "\(library) cannot load page \(pageNumber)"
-                return
-            }
-            // Another page box: the part of the rendered (crop-box) page it covers.
-            let region = region(pageNumber)
-            let (w0, h0) = region.map { ($0.width, $0.height) } ?? page.size
-            // Sizes in the page's own units as MuPDF gives them: poppler's times /UserUnit. A
-            // point of the page's space is `pageUnit` such units (the overlay's scale).
-            let pageUnit = pageNumber - 1 < geo.count ? geo[pageNumber - 1].userUnit : 1
-            let unit = pageNumber - 1 < units.count ? units[pageNumber - 1] : 1
-            let s = scale(width: w0 * unit, height: h0 * unit)
-            do throws(BridgeError) {
-                let image = try page.render(
-                    scale: s * unit, transparent: transparent, annotations: annotations,
-                    region: region.map { ($0.x, $0.y, $0.width, $0.height) })
-                if pageNumber - 1 < geo.count {
-                    Self.draw(pageMarks, on: image, page: geo[pageNumber - 1], region: region, scale: s * pageUnit)
-                }
-                let target = outputDirectory + "/" + relative
-                let dir = Paths.parent(target)
-                try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                let bytes = try encode(image)
-                do throws(FileReplacer.WriteError) {
-                    try worker.files.write(bytes, to: target)
-                } catch {
-                    r.error = "cannot write \(relative): \(error.reason)"
-                }
-            } catch {
-                r.error = "page \(pageNumber): \(error.description)"
-            }
+            let r = renderPage(
+                worker, page: pageNumber, file: relative, marks: pageMarks, region: region(pageNumber),
+                geometry: pageNumber - 1 < geo.count ? geo[pageNumber - 1] : nil,
+                unit: pageNumber - 1 < units.count ? units[pageNumber - 1] : 1, outputDirectory: outputDirectory)
+            results.withLock { $0[k] = r }
         }
 
         let workers =
@@ -276,6 +248,45 @@ public struct ThumbnailsStage: Stage {
         finish(
             &job, plan: plan.map { ($0.0, $0.1) }, results: results.withLock { $0 }, messages: messages,
             key: key, manifestPath: manifestPath, labels: labels)
+    }
+
+    /// Renders one page with a worker's document and writes its file: `region` is the part of the
+    /// rendered (crop-box) page another page box covers; `unit` the page's /UserUnit for the poppler
+    /// engine (1 for MuPDF, which applies it itself).
+    func renderPage(
+        _ worker: PageWorker, page pageNumber: Int, file relative: String, marks pageMarks: [(PDFRect, Bool)],
+        region: PixelRect?, geometry: PageGeometry?, unit: Double, outputDirectory: String
+    ) -> Rendered {
+        var r = Rendered(path: relative)
+        guard let page = worker.document.enginePage(pageNumber - 1) else {
+            r.error = "\(library) cannot load page \(pageNumber)"
+            return r
+        }
+        let (w0, h0) = region.map { ($0.width, $0.height) } ?? page.size
+        // Sizes in the page's own units as MuPDF gives them: poppler's times /UserUnit. A
+        // point of the page's space is `pageUnit` such units (the overlay's scale).
+        let pageUnit = geometry?.userUnit ?? 1
+        let s = scale(width: w0 * unit, height: h0 * unit)
+        do throws(BridgeError) {
+            let image = try page.render(
+                scale: s * unit, transparent: transparent, annotations: annotations,
+                region: region.map { ($0.x, $0.y, $0.width, $0.height) })
+            if let geometry {
+                Self.draw(pageMarks, on: image, page: geometry, region: region, scale: s * pageUnit)
+            }
+            let target = outputDirectory + "/" + relative
+            let dir = Paths.parent(target)
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let bytes = try encode(image)
+            do throws(FileReplacer.WriteError) {
+                try worker.files.write(bytes, to: target)
+            } catch {
+                r.error = "cannot write \(relative): \(error.reason)"
+            }
+        } catch {
+            r.error = "page \(pageNumber): \(error.description)"
+        }
+        return r
     }
 
     /// Reports the rendered pages (a failed page is a finding), the contact sheet and the section,

@@ -78,25 +78,7 @@ struct ExternalLinks {
     /// Checks every site; returns the findings and the sites with `check` filled in.
     func run(_ sites: inout [Site]) -> [Finding] {
         let plans = sites.map { plan($0.record) }
-        // One request per distinct URL (and one download per PDF whose fragment needs reading).
-        var keys: [URLChecker.Key] = []
-        for p in plans {
-            if case .network(let url, _, _) = p { keys.append(URLChecker.Key(url: url, download: false)) }
-        }
-        var fetched = keys.isEmpty ? [:] : checker.check(keys)
-        // Then the PDFs whose fragment must be read (a .pdf path, or served as application/pdf), and
-        // with htmlFragments the web pages whose anchor must be found: each fetched once.
-        var downloads: Set<URLChecker.Key> = []
-        for p in plans {
-            guard case .network(let url, let fragment, let anchor) = p,
-                let f = fetched[URLChecker.Key(url: url, download: false)],
-                f.failure == nil, options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0)
-            else { continue }
-            if fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f) != nil {
-                downloads.insert(URLChecker.Key(url: url, download: true))
-            }
-        }
-        if !downloads.isEmpty { fetched.merge(checker.check(downloads.sorted { $0.url < $1.url })) { a, _ in a } }
+        let fetched = fetch(plans)
         var findings: [Finding] = []
         for (i, p) in plans.enumerated() {
             var out = Outcome()
@@ -122,30 +104,7 @@ struct ExternalLinks {
                 out.outcome = .skipped
                 out.reason = why
             case .file(let path, let fragment):
-                checkFile(path, fragment: fragment, into: &out)
-                // An absolute file: URI is already a warning of its own (uri.absolute-file).
-                if out.reason == "outside-root",
-                    URIReference.parse(sites[i].record.uri ?? "").scheme?.lowercased() == "file"
-                {
-                    out.finding = nil
-                }
-                if out.outcome == .fileMissing, let written = sites[i].record.uriWritten,
-                    ExternalLinks.looksLikeMailAddress(written)
-                {
-                    out.finding = Problem(
-                        .uriFileMissing,
-                        "the file '\(relative(path))' does not exist; '\(written)' looks like an e-mail address without 'mailto:'",
-                        "write 'mailto:\(written)'"
-                    )
-                } else if out.outcome == .fileMissing, let written = sites[i].record.uriWritten,
-                    let host = ExternalLinks.looksLikeHost(written)
-                {
-                    out.finding = Problem(
-                        .uriFileMissing,
-                        "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
-                        "write 'https://\(host)…' (a URI without a scheme is a path relative to the PDF)"
-                    )
-                }
+                out = checkFileSite(path, fragment: fragment, record: sites[i].record)
             case .network(let url, let fragment, let anchor):
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
                 judge(f, url: url, into: &out)
@@ -362,6 +321,63 @@ struct ExternalLinks {
                 out.outcome = f.retries > 0 ? .okAfterRetry : .ok
             }
         }
+    }
+
+    /// Requests every distinct URL of `plans` once, then downloads the PDFs whose fragment must be
+    /// read (a .pdf path, or served as application/pdf) and, with htmlFragments, the web pages
+    /// whose anchor must be found: each once.
+    func fetch(_ plans: [Plan]) -> [URLChecker.Key: URLFetch] {
+        // One request per distinct URL (and one download per PDF whose fragment needs reading).
+        var keys: [URLChecker.Key] = []
+        for p in plans {
+            if case .network(let url, _, _) = p { keys.append(URLChecker.Key(url: url, download: false)) }
+        }
+        var fetched = keys.isEmpty ? [:] : checker.check(keys)
+        // Then the PDFs whose fragment must be read (a .pdf path, or served as application/pdf), and
+        // with htmlFragments the web pages whose anchor must be found: each fetched once.
+        var downloads: Set<URLChecker.Key> = []
+        for p in plans {
+            guard case .network(let url, let fragment, let anchor) = p,
+                let f = fetched[URLChecker.Key(url: url, download: false)],
+                f.failure == nil, options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0)
+            else { continue }
+            if fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f) != nil {
+                downloads.insert(URLChecker.Key(url: url, download: true))
+            }
+        }
+        if !downloads.isEmpty { fetched.merge(checker.check(downloads.sorted { $0.url < $1.url })) { a, _ in a } }
+        return fetched
+    }
+
+    /// A `file:` or relative link: the file (and its fragment) looked up, with what the written
+    /// URI was probably meant to be when the file is missing.
+    func checkFileSite(_ path: String, fragment: PDFFragment?, record: LinkRecord) -> Outcome {
+        var out = Outcome()
+        checkFile(path, fragment: fragment, into: &out)
+        // An absolute file: URI is already a warning of its own (uri.absolute-file).
+        if out.reason == "outside-root",
+            URIReference.parse(record.uri ?? "").scheme?.lowercased() == "file"
+        {
+            out.finding = nil
+        }
+        if out.outcome == .fileMissing, let written = record.uriWritten,
+            ExternalLinks.looksLikeMailAddress(written)
+        {
+            out.finding = Problem(
+                .uriFileMissing,
+                "the file '\(relative(path))' does not exist; '\(written)' looks like an e-mail address without 'mailto:'",
+                "write 'mailto:\(written)'"
+            )
+        } else if out.outcome == .fileMissing, let written = record.uriWritten,
+            let host = ExternalLinks.looksLikeHost(written)
+        {
+            out.finding = Problem(
+                .uriFileMissing,
+                "the file '\(relative(path))' does not exist; '\(written)' looks like a web address without 'https://'",
+                "write 'https://\(host)…' (a URI without a scheme is a path relative to the PDF)"
+            )
+        }
+        return out
     }
 
     func checkFile(_ path: String, fragment: PDFFragment?, into out: inout Outcome) {

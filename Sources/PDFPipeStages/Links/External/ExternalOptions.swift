@@ -201,35 +201,9 @@ public struct ExternalOptions: Sendable {
                 Remap(regex: try ExternalOptions.compile(p, path: "\(path).remap[\(i)].pattern"), replacement: r))
         }
         for (i, item) in o.list("headers").enumerated() {
-            var name = item.string("name")
-            var value = item.string("value")
-            if value.isEmpty, let colon = name.firstIndex(of: ":") {
-                value = name[name.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                name = String(name[..<colon])
-            }
-            name = name.trimmingCharacters(in: .whitespaces)
-            let hp = "\(path).headers[\(i)]"
-            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
-            else {
-                throw PipelineError(
-                    file: nil, path: "\(hp).name", message: "a header needs a name made of letters, digits, '-' and '_'"
-                )
-            }
-            // Offline (the file's option, or `run --offline`), nothing is sent: unset variables are empty.
-            let (expanded, secret) = try ExternalOptions.expand(
-                value, path: "\(hp).value", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty)
-            // By scalars: "\r\n" is one Character, equal to neither "\r" nor "\n".
-            if expanded.unicodeScalars.contains(where: Self.isControl) {
-                throw PipelineError(
-                    file: nil, path: "\(hp).value",
-                    message:
-                        "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")"
-                )
-            }
-            let hosts = item.string("hosts").split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            }.filter { !$0.isEmpty }
-            headers.append(Header(name: name, value: expanded, secret: secret, hosts: hosts))
+            headers.append(
+                try Self.header(
+                    item, path: "\(path).headers[\(i)]", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty))
         }
         let ua = o.string("userAgent")
         if ua.unicodeScalars.contains(where: Self.isControl) {
@@ -263,6 +237,37 @@ public struct ExternalOptions: Sendable {
                     accept: acceptText.isEmpty ? nil : try StatusSet.parse(acceptText, path: "\(hp).accept"),
                     maxPerHost: item["maxPerHost"]?.intValue, interval: item["intervalSeconds"]?.doubleValue))
         }
+    }
+
+    /// One entry of `headers` (`hp`: its JSON path): a name and a value, or "Name: value"; `${VAR}`
+    /// expanded (offline, the file's option or `run --offline`, nothing is sent: `unsetIsEmpty`).
+    static func header(_ item: OptionValues, path hp: String, unsetIsEmpty: Bool) throws(PipelineError) -> Header {
+        var name = item.string("name")
+        var value = item.string("value")
+        if value.isEmpty, let colon = name.firstIndex(of: ":") {
+            value = name[name.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            name = String(name[..<colon])
+        }
+        name = name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
+        else {
+            throw PipelineError(
+                file: nil, path: "\(hp).name", message: "a header needs a name made of letters, digits, '-' and '_'"
+            )
+        }
+        let (expanded, secret) = try ExternalOptions.expand(value, path: "\(hp).value", unsetIsEmpty: unsetIsEmpty)
+        // By scalars: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        if expanded.unicodeScalars.contains(where: Self.isControl) {
+            throw PipelineError(
+                file: nil, path: "\(hp).value",
+                message:
+                    "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")"
+            )
+        }
+        let hosts = item.string("hosts").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }.filter { !$0.isEmpty }
+        return Header(name: name, value: expanded, secret: secret, hosts: hosts)
     }
 
     static func compile(_ text: String, path: String) throws(PipelineError) -> NSRegularExpression {

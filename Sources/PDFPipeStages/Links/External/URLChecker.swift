@@ -426,6 +426,9 @@ public final class URLChecker: @unchecked Sendable {
 
     /// Makes one request for a task; returns the task to queue again (next hop, retry, GET after
     /// HEAD), or nil when the task is finished (its `fetch` filled in).
+    /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): what happens
+    /// to one request (an answer, a retry, a redirect, GET after HEAD, a download) read in one
+    /// place, each branch ending by saying what becomes of the task.
     private func step(_ task: inout Task, _ connection: HTTPConnection?) -> Task? {
         let url = task.current
         task.fetch.attempts += 1
