@@ -140,7 +140,7 @@ extension CLI {
                 ),
                 Flag(
                     "--fail-on", "LEVEL",
-                    "error | warning | note | never: exit 1 when a finding is at or above LEVEL (default: the pipeline's report.failOn, else error)",
+                    "\(FailOn.names): exit 1 when a finding is at or above LEVEL (default: the pipeline's report.failOn, else error)",
                     key: "report.failOn"),
                 Flag(
                     "--shard", "K/N|auto",
@@ -195,7 +195,7 @@ extension CLI {
                 Flag("--out", "DIR", "output folder (default out/merged)"),
                 Flag("--format", "LIST", "report formats, comma-separated (default json)"),
                 Flag(
-                    "--fail-on", "LEVEL", "error | warning | note | never (default: the pipeline's report.failOn)",
+                    "--fail-on", "LEVEL", "\(FailOn.names) (default: the pipeline's report.failOn)",
                     key: "report.failOn"),
                 Flag("--allow-partial", "merge a set with a missing shard (the report says incomplete)"),
                 Flag("--baseline", "FILE", "compare the merged findings with FILE", key: "report.baseline"),

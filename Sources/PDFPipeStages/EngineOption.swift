@@ -4,15 +4,21 @@ import PDFPipeCore
 /// The `engine` option of the stages that render pages or read their text (`thumbnails`,
 /// `extract-text`): poppler, or MuPDF when this build has it (the `MuPDF` package trait).
 enum EngineOption {
+    static let summary =
+        "the library that renders and reads text: poppler, or mupdf (faster; only in a build with the MuPDF trait)"
+    /// `pdfpipe stages` lists it only where there is a choice; the schema always has it, so that
+    /// one pipeline file validates against every build.
+    static let listed = PageEngine.mupdf.isAvailable
     static let spec = OptionSpec(
-        "engine", .choice(PageEngine.allCases.map(\.rawValue)), default: "poppler",
-        "the library that renders and reads text: poppler, or mupdf (faster; only in a build with the MuPDF trait)",
-        listed: PageEngine.mupdf.isAvailable)
+        "engine", .choice(PageEngine.allCases.map(\.rawValue)), default: "poppler", summary, listed: listed)
 
     /// The engine the options ask for; a validation error naming how to build it when this build
     /// lacks it.
     static func parse(_ o: OptionValues) throws(PipelineError) -> PageEngine {
-        let engine = PageEngine(rawValue: o.string("engine")) ?? .poppler
+        try check(PageEngine(rawValue: o.string("engine")) ?? .poppler)
+    }
+
+    static func check(_ engine: PageEngine) throws(PipelineError) -> PageEngine {
         guard engine.isAvailable else {
             throw PipelineError(
                 file: nil, path: "engine",
@@ -21,3 +27,5 @@ enum EngineOption {
         return engine
     }
 }
+
+extension PageEngine: OptionChoice {}

@@ -2,8 +2,26 @@ import PDFBridge
 import PDFPipeCore
 
 /// How much `inspect` says of the annotations: nothing, counts by subtype, or each one.
-public enum AnnotationDetail: String, Sendable, CaseIterable {
+public enum AnnotationDetail: String, Sendable, CaseIterable, OptionChoice {
     case off, counts, list
+}
+
+/// `inspect`'s options (`with`).
+public struct InspectOptions: OptionGroup {
+    @Option("list every page (size, boxes, rotation, label) under info.pages") public var pageDetails = true
+    @Option("open the document with poppler too and report where it disagrees with qpdf (pdf.page-mismatch)")
+    public var crossCheck = false
+    @Option("annotations by subtype: counts, or every one with page and rect") public var annotations =
+        AnnotationDetail.off
+    @Option("list the form fields (name, type, flags, value, pages)") public var forms = false
+    @Option("list embedded files and media annotations") public var attachments = false
+    @Option("write embedded files to the output folder") public var extractAttachments = false
+    @Option("folder in the output folder for extracted files") public var attachmentFolder = "attachments"
+    @Option(in: 0...100_000, "width (px) of a continuous vertical layout whose page offsets to list; 0: none")
+    public var layoutWidth = 0.0
+    @Option(in: 0...10_000, "gap (px) between pages in that layout") public var layoutGap = 0.0
+
+    public init() {}
 }
 
 /// `inspect`: the document's basic facts through qpdf — version, encryption, producer, page count,
@@ -16,26 +34,8 @@ public struct InspectStage: Stage {
             .pagesMixedSizes, .formsPresent, .attachmentsPresent, .annotationsJavascriptInWidget, .pageInvalidRotate,
             .pageNoMediaBox,
         ],
-        options: [
-            OptionSpec(
-                "pageDetails", .bool, default: true, "list every page (size, boxes, rotation, label) under info.pages"),
-            OptionSpec(
-                "crossCheck", .bool, default: false,
-                "open the document with poppler too and report where it disagrees with qpdf (pdf.page-mismatch)"),
-            OptionSpec(
-                "annotations", .choice(AnnotationDetail.allCases.map(\.rawValue)), default: "off",
-                "annotations by subtype: counts, or every one with page and rect"),
-            OptionSpec("forms", .bool, default: false, "list the form fields (name, type, flags, value, pages)"),
-            OptionSpec("attachments", .bool, default: false, "list embedded files and media annotations"),
-            OptionSpec("extractAttachments", .bool, default: false, "write embedded files to the output folder"),
-            OptionSpec(
-                "attachmentFolder", .string, default: "attachments", "folder in the output folder for extracted files"),
-            OptionSpec(
-                "layoutWidth", .number(min: 0, max: 100_000), default: 0,
-                "width (px) of a continuous vertical layout whose page offsets to list; 0: none"),
-            OptionSpec("layoutGap", .number(min: 0, max: 10_000), default: 0, "gap (px) between pages in that layout"),
-        ],
-        make: { options throws(PipelineError) in try InspectStage(options: options) })
+        options: InspectOptions.specs,
+        make: { options throws(PipelineError) in try InspectStage(InspectOptions.read(options)) })
 
     public var pageDetails: Bool
     public var crossCheck: Bool
@@ -47,16 +47,16 @@ public struct InspectStage: Stage {
     public var layoutWidth: Double
     public var layoutGap: Double
 
-    public init(options: OptionValues) throws(PipelineError) {
-        pageDetails = options.bool("pageDetails")
-        crossCheck = options.bool("crossCheck")
-        annotations = options.choice("annotations", AnnotationDetail.off)
-        forms = options.bool("forms")
-        attachments = options.bool("attachments") || options.bool("extractAttachments")
-        extractAttachments = options.bool("extractAttachments")
-        attachmentFolder = try OutputNames.folder(options.string("attachmentFolder"))
-        layoutWidth = options.double("layoutWidth")
-        layoutGap = options.double("layoutGap")
+    public init(_ o: InspectOptions) throws(PipelineError) {
+        pageDetails = o.pageDetails
+        crossCheck = o.crossCheck
+        annotations = o.annotations
+        forms = o.forms
+        attachments = o.attachments || o.extractAttachments
+        extractAttachments = o.extractAttachments
+        attachmentFolder = try OutputNames.folder(o.attachmentFolder)
+        layoutWidth = o.layoutWidth
+        layoutGap = o.layoutGap
     }
 
     /// The document as inspect reads it: through qpdf, or — for a file qpdf cannot open but

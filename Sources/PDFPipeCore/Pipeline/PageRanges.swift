@@ -13,6 +13,8 @@ public struct PageRanges: Sendable, Equatable {
     }
 
     var ranges: [(ClosedRangeBounds)]
+    /// As written (`all` for `PageRanges.all`): what the option's default and messages show.
+    public private(set) var text = "all"
 
     struct ClosedRangeBounds: Sendable, Equatable {
         var lower: Bound
@@ -20,6 +22,8 @@ public struct PageRanges: Sendable, Equatable {
     }
 
     public static let all = PageRanges(ranges: [ClosedRangeBounds(lower: .page(1), upper: .last)])
+    /// The first page.
+    public static let one = PageRanges(ranges: [ClosedRangeBounds(lower: .page(1), upper: .page(1))], text: "1")
 
     /// The grammar, written once as a regular expression for the JSON Schema; the parser below reads
     /// exactly this language (`PipelineTests.testPageRangesParserAndSchemaAgree` compares the two on
@@ -31,7 +35,10 @@ public struct PageRanges: Sendable, Equatable {
         return "^ *(all|\(item)( *, *\(item))*) *$"
     }()
 
-    private init(ranges: [ClosedRangeBounds]) { self.ranges = ranges }
+    private init(ranges: [ClosedRangeBounds], text: String = "all") {
+        self.ranges = ranges
+        self.text = text
+    }
 
     /// Whether the set names one page at most in any document (`1`, `last`, `3-3`): one file per
     /// document, so a file name template needs no `{page}`.
@@ -40,6 +47,7 @@ public struct PageRanges: Sendable, Equatable {
     }
 
     init(_ text: String) throws(Parse) {
+        self.text = text
         func trimmed(_ s: Substring) -> Substring {
             var t = s.drop(while: { $0 == " " })
             while t.last == " " { t = t.dropLast() }

@@ -11,6 +11,9 @@ public enum Severity: String, Sendable, CaseIterable, Comparable {
     }
 
     public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+
+    /// The order every list of severities is written in (options, rule levels, reports).
+    public static let mostSevereFirst: [Severity] = [.error, .warning, .note]
 }
 
 /// A pipeline's setting for one rule: a severity, or off.
@@ -28,12 +31,15 @@ public enum RuleLevel: Sendable, Equatable {
         }
     }
 
-    public static let names = ["error", "warning", "note", "off"]
+    public static let names = Severity.mostSevereFirst.map(\.rawValue) + ["off"]
 }
 
 /// The threshold at which a run fails: findings at or above it give exit code 1.
 public enum FailOn: String, Sendable, CaseIterable {
     case error, warning, note, never
+
+    /// The levels as help texts list them: `error | warning | note | never`.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: " | ") }
 
     /// Whether a finding of this severity makes the run fail.
     public func fails(_ severity: Severity) -> Bool {

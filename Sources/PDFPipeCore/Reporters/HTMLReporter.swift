@@ -35,7 +35,7 @@ public struct HTMLReporter: Reporter {
             body += "</p>\n"
         }
         body += "<form id=\"filters\">"
-        for sev in ["error", "warning", "note"] {
+        for sev in Severity.mostSevereFirst.map(\.rawValue) {
             body +=
                 "<label class=\"\(sev)\"><input type=\"checkbox\" name=\"severity\" value=\"\(sev)\" checked> \(sev) <span class=\"c\" data-c=\"\(sev)\"></span></label> "
         }

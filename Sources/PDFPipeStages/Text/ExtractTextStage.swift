@@ -4,13 +4,43 @@ import PDFBridge
 import PDFPipeCore
 
 /// What `extract-text` writes per document.
-public enum TextFormat: String, Sendable, CaseIterable {
+public enum TextFormat: String, Sendable, CaseIterable, OptionChoice {
     /// The pages' text, a form feed after each, as pdftotext writes it.
     case txt
     /// Pages with their text (and words with boxes on request).
     case json
     /// Nothing (search only).
     case none
+}
+
+/// `extract-text`'s options (`with`).
+public struct ExtractTextOptions: OptionGroup {
+    @Option("output per document: txt, json, or none (search only)") public var format = TextFormat.txt
+    @Option("pages to extract") public var pages = PageRanges.all
+    @Option("JSON only: add each word with its box (PDF user space and top-left pixel space)") public var words = false
+    @Option("folder in the output folder for the text files") public var folder = "text"
+    @Option(
+        "add the text annotations draw (form-field values, signatures, FreeText notes, stamps) where it sits on the page; JSON words from them say \"annotation\": true"
+    )
+    public var annotations = true
+    @Option("report pages that draw images but have no text (text.no-text-layer)") public var noTextLayer = true
+    @Option("terms to find; each hit is a text.match finding") public var search: [SearchTermOptions] = []
+    @Option(in: 0...64, "threads for the pages of one document; 0: the processors other documents leave idle")
+    public var pageWorkers = 0
+    @Option(EngineOption.summary, listed: EngineOption.listed) public var engine = PageEngine.poppler
+
+    public init() {}
+}
+
+/// A term of `extract-text`'s `search` (a plain string is the term alone).
+public struct SearchTermOptions: OptionGroup {
+    @Option("the text to find (or a regular expression)") public var term = ""
+    @Option("the term is a regular expression (ICU syntax)") public var regex = false
+    @Option("match case (default: case-insensitive)") public var caseSensitive = false
+    @Option("'cafe' also finds 'café'") public var ignoreDiacritics = false
+    @Option("severity of its text.match findings") public var severity = Severity.error
+
+    public init() {}
 }
 
 /// `extract-text`: each page's text through poppler, written as `.txt` (a form feed after each page,
@@ -22,39 +52,8 @@ public struct ExtractTextStage: Stage {
         summary:
             "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
         rules: [.textMatch, .textSearchIncomplete, .textNoTextLayer],
-        options: [
-            OptionSpec(
-                "format", .choice(TextFormat.allCases.map(\.rawValue)), default: "txt",
-                "output per document: txt, json, or none (search only)"),
-            OptionSpec("pages", .pages, default: "all", "pages to extract"),
-            OptionSpec(
-                "words", .bool, default: false,
-                "JSON only: add each word with its box (PDF user space and top-left pixel space)"),
-            OptionSpec("folder", .string, default: "text", "folder in the output folder for the text files"),
-            OptionSpec(
-                "annotations", .bool, default: true,
-                "add the text annotations draw (form-field values, signatures, FreeText notes, stamps) where it sits on the page; JSON words from them say \"annotation\": true"
-            ),
-            OptionSpec(
-                "noTextLayer", .bool, default: true,
-                "report pages that draw images but have no text (text.no-text-layer)"),
-            OptionSpec(
-                "search",
-                .list([
-                    OptionSpec("term", .string, default: "", "the text to find (or a regular expression)"),
-                    OptionSpec("regex", .bool, default: false, "the term is a regular expression (ICU syntax)"),
-                    OptionSpec("caseSensitive", .bool, default: false, "match case (default: case-insensitive)"),
-                    OptionSpec("ignoreDiacritics", .bool, default: false, "'cafe' also finds 'café'"),
-                    OptionSpec(
-                        "severity", .choice(["error", "warning", "note"]), default: "error",
-                        "severity of its text.match findings"),
-                ]), default: [], "terms to find; each hit is a text.match finding"),
-            OptionSpec(
-                "pageWorkers", .integer(min: 0, max: 64), default: 0,
-                "threads for the pages of one document; 0: the processors other documents leave idle"),
-            EngineOption.spec,
-        ],
-        make: { options throws(PipelineError) in try ExtractTextStage(options: options) })
+        options: ExtractTextOptions.specs,
+        make: { options throws(PipelineError) in try ExtractTextStage(ExtractTextOptions.read(options)) })
 
     public var format: TextFormat
     public var pages: PageRanges
@@ -66,30 +65,29 @@ public struct ExtractTextStage: Stage {
     public var pageWorkers: Int
     public var engine: PageEngine
 
-    public init(options o: OptionValues) throws(PipelineError) {
-        engine = try EngineOption.parse(o)
-        format = o.choice("format", TextFormat.txt)
-        pages = o.pages("pages")
-        words = o.bool("words")
-        noTextLayer = o.bool("noTextLayer")
-        annotations = o.bool("annotations")
-        pageWorkers = o.int("pageWorkers")
-        folder = try OutputNames.folder(o.string("folder"))
+    public init(_ o: ExtractTextOptions) throws(PipelineError) {
+        engine = try EngineOption.check(o.engine)
+        format = o.format
+        pages = o.pages
+        words = o.words
+        noTextLayer = o.noTextLayer
+        annotations = o.annotations
+        pageWorkers = o.pageWorkers
+        folder = try OutputNames.folder(o.folder)
         var terms: [SearchTerm] = []
-        for (i, t) in o.list("search").enumerated() {
-            let term = t.string("term")
-            guard !term.isEmpty else {
+        for (i, t) in o.search.enumerated() {
+            guard !t.term.isEmpty else {
                 throw PipelineError(
                     file: nil, path: "search[\(i)].term", message: "a search term needs a non-empty 'term'")
             }
             do {
                 terms.append(
                     try SearchTerm(
-                        term: term, isRegex: t.bool("regex"), caseSensitive: t.bool("caseSensitive"),
-                        ignoreDiacritics: t.bool("ignoreDiacritics"), severity: t.string("severity")))
+                        term: t.term, isRegex: t.regex, caseSensitive: t.caseSensitive,
+                        ignoreDiacritics: t.ignoreDiacritics, severity: t.severity))
             } catch {
                 throw PipelineError(
-                    file: nil, path: "search[\(i)].term", message: "invalid regular expression '\(term)'")
+                    file: nil, path: "search[\(i)].term", message: "invalid regular expression '\(t.term)'")
             }
         }
         self.terms = terms
@@ -250,7 +248,7 @@ public struct ExtractTextStage: Stage {
                 let box = userBox(rects[...], page)
                 job.report(
                     Finding(
-                        rule: .textMatch, severity: Severity(rawValue: term.severity), page: page,
+                        rule: .textMatch, severity: term.severity, page: page,
                         rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
                         message: "found '\(found)' (search term '\(term.term)'): \(snippet)"))
                 var o: [String: JSONValue] = [

@@ -1,4 +1,5 @@
 import Foundation
+import PDFPipeCore
 
 /// One search term of the `extract-text` stage, compiled.
 public struct SearchTerm: Sendable {
@@ -6,12 +7,12 @@ public struct SearchTerm: Sendable {
     public var isRegex: Bool
     public var caseSensitive: Bool
     public var ignoreDiacritics: Bool
-    public var severity: String
+    public var severity: Severity
     /// The term as matched: normalized like the text (literal terms).
     let normalized: [Unicode.Scalar]
     let regex: NSRegularExpression?
 
-    public init(term: String, isRegex: Bool, caseSensitive: Bool, ignoreDiacritics: Bool, severity: String) throws {
+    public init(term: String, isRegex: Bool, caseSensitive: Bool, ignoreDiacritics: Bool, severity: Severity) throws {
         self.term = term
         self.isRegex = isRegex
         self.caseSensitive = caseSensitive

@@ -5,9 +5,58 @@ import PDFPipeCore
 import Synchronization
 
 /// The image formats thumbnails are written in.
-enum ImageFormat: String, Sendable, CaseIterable {
+public enum ImageFormat: String, Sendable, CaseIterable, OptionChoice {
     case png, jpeg, webp
-    var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+}
+
+/// A thumbnail's background.
+public enum ThumbnailBackground: String, Sendable, CaseIterable, OptionChoice {
+    case white, transparent
+}
+
+/// What `thumbnails` draws over the page.
+public enum ThumbnailOverlay: String, Sendable, CaseIterable, OptionChoice {
+    case none, links
+}
+
+extension PageBox: OptionChoice {}
+
+/// `thumbnails`' options (`with`).
+public struct ThumbnailsOptions: OptionGroup {
+    @Option(in: 0...20_000, "fit into this width in pixels (0: no limit)") public var width = 200
+    @Option(in: 0...20_000, "fit into this height in pixels (0: no limit)") public var height = 0
+    @Option(in: 0...2400, "render at this resolution instead of fitting (0: fit)") public var dpi = 0.0
+    @Option("fit every page into the box, enlarging small ones (false: never larger than 1 px per point)")
+    public var upscale = true
+    @Option("pages to render ('1', '1-3', '2,5,last', 'all', 'last-2'…)") public var pages = PageRanges.one
+    @Option("page background (transparent writes RGBA)") public var background = ThumbnailBackground.white
+    @Option(in: 0...9, "PNG compression level: 1 is fast, 9 small") public var compression = 1
+    @Option(
+        "page box to render; poppler renders no farther than the crop box, so a larger box (media, often) is cut to it"
+    )
+    public var box = PageBox.crop
+    @Option(
+        "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"
+    )
+    public var annotations = true
+    @Option(EngineOption.summary, listed: EngineOption.listed) public var engine = PageEngine.poppler
+    @Option("draw link rectangles (needs validate-links earlier in the pipeline)") public var overlay =
+        ThumbnailOverlay.none
+    @Option("image format") public var format = ImageFormat.png
+    @Option(in: 1...100, "JPEG and WebP quality") public var quality = 85
+    @Option(
+        "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}, {ext}; {page} may be left out when pages names one page ('{stem}.png' with pages '1')"
+    )
+    public var template = "{stem}/{page}.{ext}"
+    @Option("folder in the output folder") public var folder = "thumbnails"
+    @Option(in: 0...64, "threads for the pages of one document; 0: automatic") public var pageWorkers = 0
+    @Option("also write one image per document with its thumbnails in a grid") public var contactSheet = false
+    @Option(in: 1...50, "columns of the contact sheet") public var contactSheetColumns = 6
+    @Option("skip documents whose thumbnails are up to date (same content, same options); --force renders again")
+    public var incremental = true
+
+    public init() {}
 }
 
 /// `thumbnails`: pages rendered with poppler and cairo to PNG, fitted into a box, upright, with the
@@ -18,60 +67,16 @@ public struct ThumbnailsStage: Stage {
         summary:
             "render pages to PNG thumbnails (fit into width/height, upright), optionally with link rectangles drawn over",
         rules: [.pageRenderIncomplete],
-        options: [
-            OptionSpec(
-                "width", .integer(min: 0, max: 20_000), default: 200, "fit into this width in pixels (0: no limit)"),
-            OptionSpec(
-                "height", .integer(min: 0, max: 20_000), default: 0, "fit into this height in pixels (0: no limit)"),
-            OptionSpec(
-                "dpi", .number(min: 0, max: 2400), default: 0, "render at this resolution instead of fitting (0: fit)"),
-            OptionSpec(
-                "upscale", .bool, default: true,
-                "fit every page into the box, enlarging small ones (false: never larger than 1 px per point)"),
-            OptionSpec("pages", .pages, default: "1", "pages to render ('1', '1-3', '2,5,last', 'all', 'last-2'…)"),
-            OptionSpec(
-                "background", .choice(["white", "transparent"]), default: "white",
-                "page background (transparent writes RGBA)"),
-            OptionSpec(
-                "compression", .integer(min: 0, max: 9), default: 1, "PNG compression level: 1 is fast, 9 small"),
-            OptionSpec(
-                "box", .choice(PageBox.allCases.map(\.rawValue)), default: "crop",
-                "page box to render; poppler renders no farther than the crop box, so a larger box (media, often) is cut to it"
-            ),
-            OptionSpec(
-                "annotations", .bool, default: true,
-                "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"
-            ),
-            EngineOption.spec,
-            OptionSpec(
-                "overlay", .choice(["none", "links"]), default: "none",
-                "draw link rectangles (needs validate-links earlier in the pipeline)"),
-            OptionSpec("format", .choice(ImageFormat.allCases.map(\.rawValue)), default: "png", "image format"),
-            OptionSpec("quality", .integer(min: 1, max: 100), default: 85, "JPEG and WebP quality"),
-            OptionSpec(
-                "template", .string, default: "{stem}/{page}.{ext}",
-                "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}, {ext}; {page} may be left out when pages names one page ('{stem}.png' with pages '1')"
-            ),
-            OptionSpec("folder", .string, default: "thumbnails", "folder in the output folder"),
-            OptionSpec(
-                "pageWorkers", .integer(min: 0, max: 64), default: 0,
-                "threads for the pages of one document; 0: automatic"),
-            OptionSpec(
-                "contactSheet", .bool, default: false, "also write one image per document with its thumbnails in a grid"
-            ),
-            OptionSpec("contactSheetColumns", .integer(min: 1, max: 50), default: 6, "columns of the contact sheet"),
-            OptionSpec(
-                "incremental", .bool, default: true,
-                "skip documents whose thumbnails are up to date (same content, same options); --force renders again"),
-        ],
+        options: ThumbnailsOptions.specs,
         requirement: { options, earlier in
             // The overlay draws the links an earlier validate-links read (`LinkPlacements`, whether
             // or not it lists them in the report): without it, it would draw nothing and say nothing.
-            guard options.string("overlay") == "links", !earlier.contains(where: { $0.id == "validate-links" })
+            guard (try? ThumbnailsOptions.read(options))?.overlay == .links,
+                !earlier.contains(where: { $0.id == "validate-links" })
             else { return nil }
             return "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
         },
-        make: { options throws(PipelineError) in try ThumbnailsStage(options: options) })
+        make: { options throws(PipelineError) in try ThumbnailsStage(ThumbnailsOptions.read(options)) })
 
     let width: Int
     let height: Int
@@ -95,24 +100,24 @@ public struct ThumbnailsStage: Stage {
     /// The options as text, part of the manifest key.
     let fingerprint: String
 
-    public init(options o: OptionValues) throws(PipelineError) {
-        width = o.int("width")
-        height = o.int("height")
-        dpi = o.double("dpi")
+    public init(_ o: ThumbnailsOptions) throws(PipelineError) {
+        width = o.width
+        height = o.height
+        dpi = o.dpi
         guard dpi > 0 || width > 0 || height > 0 else {
             throw PipelineError(file: nil, path: "width", message: "give a width, a height or a dpi")
         }
-        upscale = o.bool("upscale")
-        pages = o.pages("pages")
-        transparent = o.string("background") == "transparent"
-        annotations = o.bool("annotations")
-        box = o.choice("box", PageBox.crop)
-        overlay = o.string("overlay") == "links"
-        engine = try EngineOption.parse(o)
-        imageFormat = o.choice("format", ImageFormat.png)
-        quality = o.int("quality")
+        upscale = o.upscale
+        pages = o.pages
+        transparent = o.background == .transparent
+        annotations = o.annotations
+        box = o.box
+        overlay = o.overlay == .links
+        engine = try EngineOption.check(o.engine)
+        imageFormat = o.format
+        quality = o.quality
         let ext = imageFormat.fileExtension
-        template = o.string("template").replacingOccurrences(of: "{ext}", with: ext)
+        template = o.template.replacingOccurrences(of: "{ext}", with: ext)
         // A flat layout (`{stem}.png`) is fine when one page per document is rendered.
         guard template.contains("{page") || pages.isSinglePage else {
             throw PipelineError(
@@ -126,17 +131,17 @@ public struct ThumbnailsStage: Stage {
                 file: nil, path: "template",
                 message: "the template must end in .\(ext) (or .{ext}) for \(imageFormat.rawValue) images")
         }
-        if imageFormat != .png && o.string("background") == "transparent" {
+        if imageFormat != .png && transparent {
             throw PipelineError(
                 file: nil, path: "background",
                 message: "transparent backgrounds need png (\(imageFormat.rawValue) is written without alpha here)")
         }
-        folder = try OutputNames.folder(o.string("folder"))
-        pageWorkers = o.int("pageWorkers")
-        compression = o.int("compression")
-        contactSheet = o.bool("contactSheet")
-        contactSheetColumns = o.int("contactSheetColumns")
-        incremental = o.bool("incremental")
+        folder = try OutputNames.folder(o.folder)
+        pageWorkers = o.pageWorkers
+        compression = o.compression
+        contactSheet = o.contactSheet
+        contactSheetColumns = o.contactSheetColumns
+        incremental = o.incremental
         fingerprint = JSONWriter.compact(.object(o.values.filter { !["pageWorkers", "incremental"].contains($0.key) }))
     }
 
