@@ -89,7 +89,7 @@ extension CLI {
         do throws(AtomicFile.WriteError) {
             try AtomicFile.write(JSONWriter.pretty(pipeline), to: path)
             try AtomicFile.write(
-                JSONWriter.pretty(PipelineSchema.make(catalog: StageTable.all, formats: Reporters.formats)),
+                JSONWriter.pretty(PipelineSchema.make(catalog: stages, formats: formats)),
                 to: schemaPath)
         } catch {
             console.error("pdfpipe: error: \(error.description)")

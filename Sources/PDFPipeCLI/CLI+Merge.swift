@@ -94,9 +94,9 @@ extension CLI {
         merged.failOn =
             try Self.value(of: "--fail-on", in: a, command: "merge")?.stringValue.flatMap(FailOn.init) ?? reports.lazy
             .compactMap(\.pipelineFailOn).first ?? .error
-        let formats = try a.values["--format"].map(Self.formats) ?? ["json"]
+        let chosen = try a.values["--format"].map { list throws(PipelineError) in try formats(list) } ?? ["json"]
         return write(
-            merged, formats: formats, to: out, quiet: a.flags.contains("--quiet"),
+            merged, formats: chosen, to: out, quiet: a.flags.contains("--quiet"),
             verbose: a.flags.contains("--verbose"))
     }
 

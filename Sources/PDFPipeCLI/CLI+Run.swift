@@ -65,7 +65,6 @@ extension CLI {
         var report = RunReport(
             toolVersion: Self.version, pipeline: pipeline.name, documents: [], generatedAt: generatedAt)
         report.store = store
-        report.rules = pipeline.ruleCatalog
         report.failOn = pipeline.failOn
         report.pipelineFailOn = fileFailOn
         describe(
@@ -201,7 +200,7 @@ extension CLI {
         }
         if let out = try flag("--out")?.stringValue { pipeline.output = out }
         if let jobs = try flag("--jobs")?.intValue { pipeline.jobs = jobs }
-        if let f = a.values["--format"] { pipeline.formats = try Self.formats(f) }
+        if let f = a.values["--format"] { pipeline.formats = try formats(f) }
         if let f = try flag("--fail-on")?.stringValue.flatMap(FailOn.init) { pipeline.failOn = f }
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
@@ -299,12 +298,13 @@ extension CLI {
         -> ExitCode
     {
         var report = report
+        report.rules = rules
         report.locations = .init(
             working: Paths.standardize(directory),
             report: Paths.standardize(Paths.absolute(outDir, relativeTo: directory)))
         var written: [String] = []
         for format in formats {
-            guard let reporter = Reporters.reporter(for: format) else { continue }
+            guard let reporter = reporters.first(where: { $0.format == format }) else { continue }
             let path = outDir + "/" + reporter.fileName
             do throws(AtomicFile.WriteError) {
                 let file = try AtomicFile.Writer(path: path)
@@ -366,14 +366,14 @@ extension CLI {
         )
     }
 
-    static func formats(_ list: String) throws(PipelineError) -> [String] {
+    func formats(_ list: String) throws(PipelineError) -> [String] {
         var formats: [String] = []
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard Reporters.formats.contains(name) else {
+            guard self.formats.contains(name) else {
                 throw PipelineError(
                     file: nil,
                     message:
-                        "--format: unknown format '\(name)'\(Suggest.didYouMean(name, Reporters.formats)) (known formats: \(Reporters.formats.joined(separator: ", ")))"
+                        "--format: unknown format '\(name)'\(Suggest.didYouMean(name, self.formats)) (known formats: \(self.formats.joined(separator: ", ")))"
                 )
             }
             if !formats.contains(name) { formats.append(name) }

@@ -12,14 +12,27 @@ public struct CLI: Sendable {
     let directory: String
     /// When set, used as `generatedAt` instead of the clock (tests, reproducible builds).
     let fixedDate: String?
+    /// The stages pipelines may use (`StageTable.all`; a program embedding pdfpipe may add its own).
+    let stages: [StageDescriptor]
+    /// The report formats (`Reporters.all`, or more).
+    let reporters: [any Reporter]
+    /// Core's rules and the stages': what `pdfpipe rules` lists and every report knows.
+    let rules: RuleCatalog
 
     public init(
-        console: Console, directory: String = FileManager.default.currentDirectoryPath, fixedDate: String? = nil
+        console: Console, directory: String = FileManager.default.currentDirectoryPath, fixedDate: String? = nil,
+        stages: [StageDescriptor] = StageTable.all, reporters: [any Reporter] = Reporters.all
     ) {
         self.console = console
         self.directory = directory
         self.fixedDate = fixedDate ?? ProcessInfo.processInfo.environment["PDFPIPE_FIXED_DATE"]
+        self.stages = stages
+        self.reporters = reporters
+        self.rules = RuleCatalog(stages: stages)
     }
+
+    /// The names of the report formats.
+    var formats: [String] { reporters.map(\.format) }
 
     static let usage = """
         pdfpipe \(version): declarative pipelines over batches of PDF files
@@ -91,7 +104,7 @@ public struct CLI: Sendable {
         -> Pipeline
     {
         try Pipeline.load(
-            file: file, relativeTo: directory, catalog: StageTable.all, formats: Reporters.formats,
+            file: file, relativeTo: directory, catalog: stages, formats: formats,
             environment: environment)
     }
 
@@ -117,7 +130,7 @@ public struct CLI: Sendable {
 
     func listStages(_ args: [String]) throws(PipelineError) -> ExitCode {
         _ = try Self.arguments(args, for: "stages")
-        for d in StageTable.all {
+        for d in stages {
             console.print("\(d.id): \(d.summary)")
             printOptions(d.options, indent: "  ")
         }
@@ -145,7 +158,7 @@ public struct CLI: Sendable {
         let a = try Self.arguments(args, for: "rules")
         if let dir = a.values["--pages"] {
             // docs/rules/<id>.md, one page per rule (scripts and the release keep them current).
-            for r in StageTable.rules.all {
+            for r in rules.all {
                 let path = Paths.absolute(dir, relativeTo: directory) + "/" + r.id + ".md"
                 do throws(AtomicFile.WriteError) {
                     try AtomicFile.makeDirectory(Paths.parent(path))
@@ -155,21 +168,21 @@ public struct CLI: Sendable {
                     return .internalFailure
                 }
             }
-            console.print("pdfpipe: wrote \(StageTable.rules.all.count) rule pages to \(dir)")
+            console.print("pdfpipe: wrote \(rules.all.count) rule pages to \(dir)")
             return .clean
         }
         if let id = a.positional.first {
-            guard let rule = StageTable.rules.rule(id) else {
+            guard let rule = rules.rule(id) else {
                 throw PipelineError(
                     file: nil,
                     message:
-                        "unknown rule '\(id)'\(Suggest.didYouMean(id, StageTable.rules.all.map(\.id))) (pdfpipe rules lists them)"
+                        "unknown rule '\(id)'\(Suggest.didYouMean(id, rules.all.map(\.id))) (pdfpipe rules lists them)"
                 )
             }
             console.write(RulePages.page(rule))
             return .clean
         }
-        for r in StageTable.rules.all {
+        for r in rules.all {
             let level = r.offByDefault ? "off" : r.severity.rawValue
             console.print(
                 "\(r.id.padding(toLength: 32, withPad: " ", startingAt: 0)) \(level.padding(toLength: 8, withPad: " ", startingAt: 0)) \(r.summary)"
@@ -180,7 +193,7 @@ public struct CLI: Sendable {
 
     func printSchema(_ args: [String]) throws(PipelineError) -> ExitCode {
         _ = try Self.arguments(args, for: "schema")
-        console.write(JSONWriter.pretty(PipelineSchema.make(catalog: StageTable.all, formats: Reporters.formats)))
+        console.write(JSONWriter.pretty(PipelineSchema.make(catalog: stages, formats: formats)))
         return .clean
     }
 }

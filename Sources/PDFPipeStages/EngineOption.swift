@@ -9,15 +9,9 @@ enum EngineOption {
     /// `pdfpipe stages` lists it only where there is a choice; the schema always has it, so that
     /// one pipeline file validates against every build.
     static let listed = PageEngine.mupdf.isAvailable
-    static let spec = OptionSpec(
-        "engine", .choice(PageEngine.allCases.map(\.rawValue)), default: "poppler", summary, listed: listed)
 
     /// The engine the options ask for; a validation error naming how to build it when this build
     /// lacks it.
-    static func parse(_ o: OptionValues) throws(PipelineError) -> PageEngine {
-        try check(PageEngine(rawValue: o.string("engine")) ?? .poppler)
-    }
-
     static func check(_ engine: PageEngine) throws(PipelineError) -> PageEngine {
         guard engine.isAvailable else {
             throw PipelineError(

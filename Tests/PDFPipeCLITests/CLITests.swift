@@ -10,11 +10,17 @@ final class CapturedCLI: Sendable {
     let out = Mutex("")
     let err = Mutex("")
 
-    func run(_ args: [String], in directory: String = Repo.root) -> ExitCode {
+    func run(
+        _ args: [String], in directory: String = Repo.root, stages: [StageDescriptor] = StageTable.all,
+        reporters: [any Reporter] = Reporters.all
+    ) -> ExitCode {
         let console = Console(
             out: { s in self.out.withLock { $0 += s } }, err: { s in self.err.withLock { $0 += s } }, interactive: false
         )
-        return CLI(console: console, directory: directory, fixedDate: "2026-01-01T00:00:00Z").run(args)
+        return CLI(
+            console: console, directory: directory, fixedDate: "2026-01-01T00:00:00Z", stages: stages,
+            reporters: reporters
+        ).run(args)
     }
 
     var stdout: String { out.withLock { $0 } }

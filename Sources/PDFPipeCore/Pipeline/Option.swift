@@ -218,6 +218,22 @@ public struct Option<Value: OptionValue>: Sendable, Decodable, OptionDeclaration
 
     var valueJSON: JSONValue { wrappedValue.optionJSON }
 
+    /// An integer within `range`, or not set (null).
+    public init(wrappedValue: Value, in range: ClosedRange<Int>, _ summary: String, valueName: String? = nil)
+    where Value == Int? {
+        self.init(
+            wrappedValue: wrappedValue, kind: .integer(min: range.lowerBound, max: range.upperBound), summary,
+            valueName: valueName)
+    }
+
+    /// A number within `range`, or not set (null).
+    public init(wrappedValue: Value, in range: ClosedRange<Double>, _ summary: String, valueName: String? = nil)
+    where Value == Double? {
+        self.init(
+            wrappedValue: wrappedValue, kind: .number(min: range.lowerBound, max: range.upperBound), summary,
+            valueName: valueName)
+    }
+
     func spec(key: String) -> OptionSpec {
         OptionSpec(key, kind, default: wrappedValue.optionJSON, summary, listed: listed, valueName: valueName)
     }

@@ -67,6 +67,17 @@ extension Job {
     }
 }
 
+/// `resolve-destinations`' options (`with`).
+public struct ResolveDestinationsOptions: OptionGroup {
+    @Option("list every named destination with its page under destinations.names") public var list = false
+    @Option(
+        in: 0...100_000_000,
+        "named destinations read per document; past it, pdf.limit-exceeded and the rest are not read (0: no limit)")
+    public var maxDestinations = 1_000_000
+
+    public init() {}
+}
+
 /// `resolve-destinations`: reads the catalog `/Dests` and the `/Names /Dests` tree into the table
 /// that `validate-links` uses, reporting duplicate names and what is wrong with the tree.
 public struct ResolveDestinationsStage: Stage {
@@ -74,16 +85,10 @@ public struct ResolveDestinationsStage: Stage {
         id: "resolve-destinations",
         summary: "read every named destination (catalog /Dests and the /Names /Dests tree) and resolve it to a page",
         rules: LinkRules.destinations,
-        options: [
-            OptionSpec(
-                "list", .bool, default: false, "list every named destination with its page under destinations.names"),
-            OptionSpec(
-                "maxDestinations", .integer(min: 0, max: 100_000_000), default: 1_000_000,
-                "named destinations read per document; past it, pdf.limit-exceeded and the rest are not read (0: no limit)"
-            ),
-        ],
-        make: { options in
-            ResolveDestinationsStage(list: options.bool("list"), maxDestinations: options.int("maxDestinations"))
+        options: ResolveDestinationsOptions.specs,
+        make: { options throws(PipelineError) in
+            let o = try ResolveDestinationsOptions.read(options)
+            return ResolveDestinationsStage(list: o.list, maxDestinations: o.maxDestinations)
         })
 
     public var list: Bool

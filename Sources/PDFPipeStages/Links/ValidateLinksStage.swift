@@ -2,6 +2,35 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 
+/// `validate-links`' options (`with`).
+public struct ValidateLinksOptions: OptionGroup {
+    @Option("list every link under links, and the bookmarks under outline") public var inventory = true
+    @Option("check the bookmarks (outline) too") public var outlines = true
+    @Option("check the catalog's /OpenAction too") public var openAction = true
+    @Option(
+        "give findings about a link (warning or above) the text under its rectangle (linkText; read with poppler, only for documents with such findings)"
+    )
+    public var linkText = true
+    @Option("check that GoToR files exist and hold the named destination or page") public var gotor = true
+    @Option("follow GoToR links to files outside the input root (otherwise reported as gotor.outside-root)")
+    public var allowOutsideRoot = false
+    @Option(
+        in: 0...Double.infinity,
+        "points a destination's top may lie below the bottom of the target page before dest.position-off-page (positions above the top or beyond a side are clamped by viewers)"
+    )
+    public var positionTolerance = 36.0
+    @Option(
+        in: 0...100_000_000,
+        "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)")
+    public var maxLinks = 1_000_000
+    @Option(
+        "check URI links: http(s) over the network (HEAD, then GET), file: and relative URIs on disk, mailto: syntax, #page=/#nameddest= fragments"
+    )
+    public var external = ExternalSection()
+
+    public init() {}
+}
+
 /// `validate-links`: every link annotation, bookmark and the open action, read from the raw
 /// objects and checked (internal targets, named destinations, GoToR files, URI syntax, actions).
 public struct ValidateLinksStage: Stage {
@@ -10,34 +39,8 @@ public struct ValidateLinksStage: Stage {
         summary:
             "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
         rules: LinkRules.destinations + LinkRules.links + LinkRules.external,
-        options: [
-            OptionSpec(
-                "inventory", .bool, default: true, "list every link under links, and the bookmarks under outline"),
-            OptionSpec("outlines", .bool, default: true, "check the bookmarks (outline) too"),
-            OptionSpec("openAction", .bool, default: true, "check the catalog's /OpenAction too"),
-            OptionSpec(
-                "linkText", .bool, default: true,
-                "give findings about a link (warning or above) the text under its rectangle (linkText; read with poppler, only for documents with such findings)"
-            ),
-            OptionSpec(
-                "gotor", .bool, default: true, "check that GoToR files exist and hold the named destination or page"),
-            OptionSpec(
-                "allowOutsideRoot", .bool, default: false,
-                "follow GoToR links to files outside the input root (otherwise reported as gotor.outside-root)"),
-            OptionSpec(
-                "positionTolerance", .number(min: 0, max: .infinity), default: 36,
-                "points a destination's top may lie below the bottom of the target page before dest.position-off-page (positions above the top or beyond a side are clamped by viewers)"
-            ),
-            OptionSpec(
-                "maxLinks", .integer(min: 0, max: 100_000_000), default: 1_000_000,
-                "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)"
-            ),
-            OptionSpec(
-                "external", .object(ExternalOptions.specs), default: .null,
-                "check URI links: http(s) over the network (HEAD, then GET), file: and relative URIs on disk, mailto: syntax, #page=/#nameddest= fragments"
-            ),
-        ],
-        make: { options throws(PipelineError) in try ValidateLinksStage(options: options) })
+        options: ValidateLinksOptions.specs,
+        make: { options throws(PipelineError) in try ValidateLinksStage(ValidateLinksOptions.read(options)) })
 
     public var inventory: Bool
     public var linkText: Bool
@@ -46,16 +49,16 @@ public struct ValidateLinksStage: Stage {
     /// This stage instance's services in the run's context (`LinkServices`).
     let serviceKey = "validate-links." + UUID().uuidString
 
-    public init(options o: OptionValues) throws(PipelineError) {
-        inventory = o.bool("inventory")
-        linkText = o.bool("linkText")
-        options.outlines = o.bool("outlines")
-        options.openAction = o.bool("openAction")
-        options.gotor = o.bool("gotor")
-        options.allowOutsideRoot = o.bool("allowOutsideRoot")
-        options.positionTolerance = o.double("positionTolerance")
-        options.maxLinks = o.int("maxLinks")
-        external = try ExternalOptions(o.object("external"), path: "external", version: PDFPipeVersion.string)
+    public init(_ o: ValidateLinksOptions) throws(PipelineError) {
+        inventory = o.inventory
+        linkText = o.linkText
+        options.outlines = o.outlines
+        options.openAction = o.openAction
+        options.gotor = o.gotor
+        options.allowOutsideRoot = o.allowOutsideRoot
+        options.positionTolerance = o.positionTolerance
+        options.maxLinks = o.maxLinks
+        external = try ExternalOptions(o.external, path: "external", version: PDFPipeVersion.string)
     }
 
     /// The run's URL checker and GoToR files for this stage, made on first use.

@@ -9,6 +9,52 @@ final class TemporaryFile {
     deinit { unlink(path) }
 }
 
+/// `normalize`'s options (`with`): qpdf's job options, the passwords, and the kept copy.
+public struct NormalizeOptions: OptionGroup {
+    /// qpdf --object-streams.
+    public enum ObjectStreams: String, Sendable, CaseIterable, OptionChoice { case preserve, disable, generate }
+    /// qpdf --decode-level.
+    public enum DecodeLevel: String, Sendable, CaseIterable, OptionChoice { case none, generalized, specialized, all }
+    /// qpdf --remove-unreferenced-resources.
+    public enum RemoveUnreferenced: String, Sendable, CaseIterable, OptionChoice { case auto, yes, no }
+
+    @Option("qpdf --object-streams") public var objectStreams = ObjectStreams.preserve
+    @Option("qpdf --linearize (web-optimized)") public var linearize = false
+    @Option("qpdf --compress-streams") public var compressStreams = true
+    @Option("qpdf --recompress-flate") public var recompressFlate = false
+    @Option("qpdf --decode-level") public var decodeLevel = DecodeLevel.generalized
+    @Option("qpdf --deterministic-id (the same input gives the same bytes)") public var deterministicId = true
+    @Option("qpdf --remove-unreferenced-resources") public var removeUnreferencedResources = RemoveUnreferenced.auto
+    @Option("qpdf --preserve-unreferenced") public var preserveUnreferenced = false
+    @Option("qpdf --normalize-content") public var normalizeContent = false
+    @Option("qpdf --newline-before-endstream") public var newlineBeforeEndstream = false
+    @Option("qpdf --qdf (readable in a text editor)") public var qdf = false
+    @Option("qpdf --min-version, e.g. '1.5' (empty: none)") public var minVersion = ""
+    @Option("qpdf --force-version, e.g. '1.4' (empty: none)") public var forceVersion = ""
+    @Option("write the copy unencrypted (qpdf --decrypt), so later stages can read it") public var decrypt = true
+    @Option("environment variable holding the password of encrypted documents") public var passwordEnv = ""
+    @Option("file whose first line is the password (never put the password itself in a pipeline)")
+    public var passwordFile = ""
+    @Option(
+        "passwords per document: the first entry whose path matches a document gives its password (neither env nor file: none); others use passwordEnv or passwordFile"
+    )
+    public var passwords: [PasswordEntry] = []
+    @Option("also write the copy to the output folder") public var keep = false
+    @Option("folder in the output folder for kept copies") public var folder = "normalized"
+
+    public init() {}
+
+    /// An entry of `passwords` (a plain string is its path).
+    public struct PasswordEntry: OptionGroup {
+        @Option("glob of the documents (relative to the input root, or as named: 'contracts/**/*.pdf')")
+        public var path = ""
+        @Option("environment variable holding their password") public var env = ""
+        @Option("or a file whose first line is their password (when env is not given)") public var file = ""
+
+        public init() {}
+    }
+}
+
 /// `normalize`: rewrites the document through qpdf's job interface (repairing damage, decrypting with
 /// a password given by environment variable or file, object streams, linearization, …). The copy is
 /// the working file of the later stages; the original is never touched.
@@ -17,53 +63,8 @@ public struct NormalizeStage: Stage {
         id: "normalize",
         summary:
             "rewrite the document with qpdf (repair, decrypt, object streams, linearize, …); later stages read the copy",
-        options: [
-            OptionSpec(
-                "objectStreams", .choice(["preserve", "disable", "generate"]), default: "preserve",
-                "qpdf --object-streams"),
-            OptionSpec("linearize", .bool, default: false, "qpdf --linearize (web-optimized)"),
-            OptionSpec("compressStreams", .bool, default: true, "qpdf --compress-streams"),
-            OptionSpec("recompressFlate", .bool, default: false, "qpdf --recompress-flate"),
-            OptionSpec(
-                "decodeLevel", .choice(["none", "generalized", "specialized", "all"]), default: "generalized",
-                "qpdf --decode-level"),
-            OptionSpec(
-                "deterministicId", .bool, default: true, "qpdf --deterministic-id (the same input gives the same bytes)"
-            ),
-            OptionSpec(
-                "removeUnreferencedResources", .choice(["auto", "yes", "no"]), default: "auto",
-                "qpdf --remove-unreferenced-resources"),
-            OptionSpec("preserveUnreferenced", .bool, default: false, "qpdf --preserve-unreferenced"),
-            OptionSpec("normalizeContent", .bool, default: false, "qpdf --normalize-content"),
-            OptionSpec("newlineBeforeEndstream", .bool, default: false, "qpdf --newline-before-endstream"),
-            OptionSpec("qdf", .bool, default: false, "qpdf --qdf (readable in a text editor)"),
-            OptionSpec("minVersion", .string, default: "", "qpdf --min-version, e.g. '1.5' (empty: none)"),
-            OptionSpec("forceVersion", .string, default: "", "qpdf --force-version, e.g. '1.4' (empty: none)"),
-            OptionSpec(
-                "decrypt", .bool, default: true,
-                "write the copy unencrypted (qpdf --decrypt), so later stages can read it"),
-            OptionSpec(
-                "passwordEnv", .string, default: "", "environment variable holding the password of encrypted documents"),
-            OptionSpec(
-                "passwordFile", .string, default: "",
-                "file whose first line is the password (never put the password itself in a pipeline)"),
-            OptionSpec(
-                "passwords",
-                .list([
-                    OptionSpec(
-                        "path", .string, default: "",
-                        "glob of the documents (relative to the input root, or as named: 'contracts/**/*.pdf')"),
-                    OptionSpec("env", .string, default: "", "environment variable holding their password"),
-                    OptionSpec(
-                        "file", .string, default: "",
-                        "or a file whose first line is their password (when env is not given)"),
-                ]), default: .array([]),
-                "passwords per document: the first entry whose path matches a document gives its password (neither env nor file: none); others use passwordEnv or passwordFile"
-            ),
-            OptionSpec("keep", .bool, default: false, "also write the copy to the output folder"),
-            OptionSpec("folder", .string, default: "normalized", "folder in the output folder for kept copies"),
-        ],
-        make: { options throws(PipelineError) in try NormalizeStage(options: options) })
+        options: NormalizeOptions.specs,
+        make: { options throws(PipelineError) in try NormalizeStage(NormalizeOptions.read(options)) })
 
     /// qpdf job JSON for the write options (input, output and password are added per document).
     let jobOptions: [String: JSONValue]
@@ -74,22 +75,21 @@ public struct NormalizeStage: Stage {
     let keep: Bool
     let folder: String
 
-    public init(options o: OptionValues) throws(PipelineError) {
+    public init(_ o: NormalizeOptions) throws(PipelineError) {
         var j: [String: JSONValue] = [
-            "objectStreams": .string(o.string("objectStreams")),
-            "compressStreams": .string(o.bool("compressStreams") ? "y" : "n"),
-            "decodeLevel": .string(o.string("decodeLevel")),
-            "removeUnreferencedResources": .string(o.string("removeUnreferencedResources")),
+            "objectStreams": .string(o.objectStreams.rawValue),
+            "compressStreams": .string(o.compressStreams ? "y" : "n"),
+            "decodeLevel": .string(o.decodeLevel.rawValue),
+            "removeUnreferencedResources": .string(o.removeUnreferencedResources.rawValue),
         ]
-        for flag in [
-            "linearize", "recompressFlate", "deterministicId", "preserveUnreferenced", "normalizeContent",
-            "newlineBeforeEndstream", "qdf", "decrypt",
+        // qpdf's job JSON: a flag given is "" (its key is the option's).
+        let flags: [(String, Bool)] = [
+            ("linearize", o.linearize), ("recompressFlate", o.recompressFlate), ("deterministicId", o.deterministicId),
+            ("preserveUnreferenced", o.preserveUnreferenced), ("normalizeContent", o.normalizeContent),
+            ("newlineBeforeEndstream", o.newlineBeforeEndstream), ("qdf", o.qdf), ("decrypt", o.decrypt),
         ]
-        where o.bool(flag) {
-            j[flag] = ""
-        }
-        for key in ["minVersion", "forceVersion"] {
-            let v = o.string(key)
+        for (flag, on) in flags where on { j[flag] = "" }
+        for (key, v) in [("minVersion", o.minVersion), ("forceVersion", o.forceVersion)] {
             guard !v.isEmpty else { continue }
             guard v.range(of: #"^1\.[0-7](\.[0-9]+)?$|^2\.0$"#, options: .regularExpression) != nil else {
                 throw PipelineError(
@@ -97,28 +97,27 @@ public struct NormalizeStage: Stage {
             }
             j[key] = .string(v)
         }
-        if o.bool("linearize") && o.bool("qdf") {
+        if o.linearize && o.qdf {
             throw PipelineError(
                 file: nil, path: "qdf", message: "qdf and linearize cannot be combined (qpdf refuses it)")
         }
         jobOptions = j
-        passwordEnv = o.string("passwordEnv")
-        passwordFile = o.string("passwordFile")
+        passwordEnv = o.passwordEnv
+        passwordFile = o.passwordFile
         var passwords: [(path: String, env: String, file: String)] = []
-        for (i, p) in o.list("passwords").enumerated() {
-            let entry = (path: p.string("path"), env: p.string("env"), file: p.string("file"))
-            guard !entry.path.isEmpty else {
+        for (i, p) in o.passwords.enumerated() {
+            guard !p.path.isEmpty else {
                 throw PipelineError(
                     file: nil, path: "passwords[\(i)].path",
                     message:
                         "expected a glob of documents, like {\"path\": \"contracts/*.pdf\", \"env\": \"CONTRACTS_PASSWORD\"}"
                 )
             }
-            passwords.append(entry)
+            passwords.append((path: p.path, env: p.env, file: p.file))
         }
         self.passwords = passwords
-        keep = o.bool("keep")
-        folder = try OutputNames.folder(o.string("folder"))
+        keep = o.keep
+        folder = try OutputNames.folder(o.folder)
     }
 
     /// The document's password: from the first `passwords` entry whose path matches it, else

@@ -2,6 +2,19 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 
+/// `review-copy`'s options (`with`).
+public struct ReviewCopyOptions: OptionGroup {
+    @Option("mark findings of this severity and above") public var minimumSeverity = Severity.note
+    @Option("insert a summary page in front (the page count grows by the summary's pages)") public var summaryPage =
+        true
+    @Option("colour of error marks (#RRGGBB)") public var errorColor = "#E00000"
+    @Option("colour of warning marks") public var warningColor = "#FF8C00"
+    @Option("colour of note marks") public var noteColor = "#1E64FF"
+    @Option("folder in the output folder for the review copies") public var folder = "review"
+
+    public init() {}
+}
+
 /// `review-copy`: a copy of the document with every finding marked in place — a coloured square
 /// over the link with the rule, message and fix in its note — and a summary page in front listing
 /// everything, each entry linked to its page. Written through qpdf; the original is never touched.
@@ -10,38 +23,29 @@ public struct ReviewCopyStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "review-copy",
         summary: "write <document>.review.pdf: the findings marked on the pages, and a summary page in front",
-        options: [
-            OptionSpec(
-                "minimumSeverity", .choice(["error", "warning", "note"]), default: "note",
-                "mark findings of this severity and above"),
-            OptionSpec(
-                "summaryPage", .bool, default: true,
-                "insert a summary page in front (the page count grows by the summary's pages)"),
-            OptionSpec("errorColor", .string, default: "#E00000", "colour of error marks (#RRGGBB)"),
-            OptionSpec("warningColor", .string, default: "#FF8C00", "colour of warning marks"),
-            OptionSpec("noteColor", .string, default: "#1E64FF", "colour of note marks"),
-            OptionSpec("folder", .string, default: "review", "folder in the output folder for the review copies"),
-        ],
-        make: { options throws(PipelineError) in try ReviewCopyStage(options: options) })
+        options: ReviewCopyOptions.specs,
+        make: { options throws(PipelineError) in try ReviewCopyStage(ReviewCopyOptions.read(options)) })
 
     let minimum: Severity
     let summaryPage: Bool
     let colors: [Severity: [Double]]
     let folder: String
 
-    public init(options o: OptionValues) throws(PipelineError) {
-        minimum = Severity(rawValue: o.string("minimumSeverity")) ?? .note
-        summaryPage = o.bool("summaryPage")
+    public init(_ o: ReviewCopyOptions) throws(PipelineError) {
+        minimum = o.minimumSeverity
+        summaryPage = o.summaryPage
         var colors: [Severity: [Double]] = [:]
-        for (severity, key) in [(Severity.error, "errorColor"), (.warning, "warningColor"), (.note, "noteColor")] {
-            guard let c = Self.color(o.string(key)) else {
-                throw PipelineError(
-                    file: nil, path: key, message: "expected a colour like '#E00000', got '\(o.string(key))'")
+        for (severity, key, text) in [
+            (Severity.error, "errorColor", o.errorColor), (.warning, "warningColor", o.warningColor),
+            (.note, "noteColor", o.noteColor),
+        ] {
+            guard let c = Self.color(text) else {
+                throw PipelineError(file: nil, path: key, message: "expected a colour like '#E00000', got '\(text)'")
             }
             colors[severity] = c
         }
         self.colors = colors
-        folder = try OutputNames.folder(o.string("folder"))
+        folder = try OutputNames.folder(o.folder)
     }
 
     static func color(_ s: String) -> [Double]? {

@@ -1,109 +1,108 @@
 import Foundation
 import PDFPipeCore
 
+/// The `external` section of `validate-links` as the pipeline file writes it (declared once; read
+/// into `ExternalOptions`, which the checker uses).
+public struct ExternalSection: OptionGroup {
+    /// The first request of a check.
+    public enum Method: String, Sendable, CaseIterable, OptionChoice { case head, get }
+    /// When a HEAD answer leads to a GET.
+    public enum GetAfterHead: String, Sendable, CaseIterable, OptionChoice { case refused, errors }
+    /// What links of other schemes give.
+    public enum OtherSchemes: String, Sendable, CaseIterable, OptionChoice { case note, ignore }
+
+    @Option("check URI links: http(s) over the network, file: and relative ones on disk, mailto: syntax")
+    public var enabled = false
+    @Option("no network: http(s) links are reported as skipped; files and fragments are still checked")
+    public var offline = false
+    @Option(in: 0.001...3600, "time limit of one request (connecting: at most 10 s of it)") public var timeoutSeconds =
+        20.0
+    @Option(in: 0...20, "retries after a timeout, a connection error, a 5xx or a 429") public var retries = 2
+    @Option(in: 0...600, "first wait before a retry, doubled each time (at most 60 s); a Retry-After header wins")
+    public var retryWaitSeconds = 1.0
+    @Option(in: 0...100, "redirects followed before uri.too-many-redirects") public var maxRedirects = 10
+    @Option(in: 1...1024, "requests in flight at once, over the whole run") public var maxConcurrency = 16
+    @Option(in: 1...1024, "requests in flight at once to one host") public var maxPerHost = 4
+    @Option(in: 0...600, "least time between the starts of two requests to one host") public var hostIntervalSeconds =
+        0.05
+    @Option(
+        "first request: HEAD (no body), or GET (a body of known size up to 64 KB is read and dropped, to keep the connection; any other is not waited for)"
+    )
+    public var method = Method.head
+    @Option(
+        "when a HEAD answer leads to a GET: only 405/501 ('refused'), or any status not accepted ('errors': many servers answer HEAD wrongly)"
+    )
+    public var getAfterHead = GetAfterHead.errors
+    @Option("accepted final statuses: codes and ranges, like '200-299,403'") public var accept = "200-299"
+    @Option("if given, only URLs matching one of these regular expressions are checked") public var include:
+        [PatternEntry] = []
+    @Option("URLs matching one of these are not checked (unless they match include)") public var exclude:
+        [PatternEntry] = []
+    @Option("rewrite URLs before checking (the first matching pattern applies)") public var remap: [Remap] = []
+    @Option("extra request headers") public var headers: [Header] = []
+    @Option("User-Agent header (default: pdfpipe/VERSION)") public var userAgent = ""
+    @Option("request hosts that resolve to loopback, private, link-local or multicast addresses")
+    public var allowPrivateAddresses = false
+    @Option("results kept between runs") public var cache = Cache()
+    @Option(in: 1...4096, "largest PDF or HTML page fetched to check a fragment") public var downloadLimitMB = 64
+    @Option(
+        "check #fragments of links to web pages: the page (fetched once) must have an element with that id, or an <a> with that name"
+    )
+    public var htmlFragments = false
+    @Option("other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing") public var schemes = OtherSchemes.note
+    @Option("settings for some hosts (headers for some hosts: 'hosts' of a header)") public var hosts: [Host] = []
+
+    public init() {}
+
+    /// An entry of `include` or `exclude`.
+    public struct PatternEntry: OptionGroup {
+        @Option("regular expression") public var pattern = ""
+        public init() {}
+    }
+
+    /// An entry of `remap`.
+    public struct Remap: OptionGroup {
+        @Option("regular expression") public var pattern = ""
+        @Option("replacement ($1 … for groups)") public var replacement = ""
+        public init() {}
+    }
+
+    /// An entry of `headers`.
+    public struct Header: OptionGroup {
+        @Option("header name, or 'Name: value'") public var name = ""
+        @Option("value; ${VAR} is replaced by the environment variable VAR, and such values are never printed")
+        public var value = ""
+        @Option(
+            "comma-separated host names or globs ('*.example.com') the header is sent to (empty: every host)")
+        public var hosts = ""
+        public init() {}
+    }
+
+    /// `cache`.
+    public struct Cache: OptionGroup {
+        @Option("cache file (relative to the working directory); empty: no cache") public var path = ""
+        @Option(in: 0...Double.infinity, "results older than this are checked again") public var maxAgeSeconds =
+            86400.0
+        @Option("statuses never kept (codes and ranges); timeouts and connection errors are never kept either")
+        public var neverCache = "429,500-599"
+        public init() {}
+    }
+
+    /// An entry of `hosts`.
+    public struct Host: OptionGroup {
+        @Option("host name, or a glob over host names ('*.example.com'); the first entry that matches applies")
+        public var host = ""
+        @Option("accepted final statuses for these hosts (empty: the section's 'accept')") public var accept = ""
+        @Option(in: 1...1024, "requests in flight at once to one of these hosts") public var maxPerHost: Int? = nil
+        @Option(in: 0...600, "least time between the starts of two requests to one of these hosts")
+        public var intervalSeconds: Double? = nil
+        public init() {}
+    }
+}
+
 /// The `external` section of `validate-links`: how URI links are checked beyond their syntax.
 public struct ExternalOptions: Sendable {
-    public static let specs: [OptionSpec] = [
-        OptionSpec(
-            "enabled", .bool, default: false,
-            "check URI links: http(s) over the network, file: and relative ones on disk, mailto: syntax"),
-        OptionSpec(
-            "offline", .bool, default: false,
-            "no network: http(s) links are reported as skipped; files and fragments are still checked"),
-        OptionSpec(
-            "timeoutSeconds", .number(min: 0.001, max: 3600), default: 20,
-            "time limit of one request (connecting: at most 10 s of it)"),
-        OptionSpec(
-            "retries", .integer(min: 0, max: 20), default: 2,
-            "retries after a timeout, a connection error, a 5xx or a 429"),
-        OptionSpec(
-            "retryWaitSeconds", .number(min: 0, max: 600), default: 1,
-            "first wait before a retry, doubled each time (at most 60 s); a Retry-After header wins"),
-        OptionSpec(
-            "maxRedirects", .integer(min: 0, max: 100), default: 10, "redirects followed before uri.too-many-redirects"),
-        OptionSpec(
-            "maxConcurrency", .integer(min: 1, max: 1024), default: 16, "requests in flight at once, over the whole run"
-        ),
-        OptionSpec("maxPerHost", .integer(min: 1, max: 1024), default: 4, "requests in flight at once to one host"),
-        OptionSpec(
-            "hostIntervalSeconds", .number(min: 0, max: 600), default: 0.05,
-            "least time between the starts of two requests to one host"),
-        OptionSpec(
-            "method", .choice(["head", "get"]), default: "head",
-            "first request: HEAD (no body), or GET (a body of known size up to 64 KB is read and dropped, to keep the connection; any other is not waited for)"
-        ),
-        OptionSpec(
-            "getAfterHead", .choice(["refused", "errors"]), default: "errors",
-            "when a HEAD answer leads to a GET: only 405/501 ('refused'), or any status not accepted ('errors': many servers answer HEAD wrongly)"
-        ),
-        OptionSpec(
-            "accept", .string, default: "200-299", "accepted final statuses: codes and ranges, like '200-299,403'"),
-        OptionSpec(
-            "include", .list([OptionSpec("pattern", .string, default: "", "regular expression")]), default: .array([]),
-            "if given, only URLs matching one of these regular expressions are checked"),
-        OptionSpec(
-            "exclude", .list([OptionSpec("pattern", .string, default: "", "regular expression")]), default: .array([]),
-            "URLs matching one of these are not checked (unless they match include)"),
-        OptionSpec(
-            "remap",
-            .list([
-                OptionSpec("pattern", .string, default: "", "regular expression"),
-                OptionSpec("replacement", .string, default: "", "replacement ($1 … for groups)"),
-            ]), default: .array([]), "rewrite URLs before checking (the first matching pattern applies)"),
-        OptionSpec(
-            "headers",
-            .list([
-                OptionSpec("name", .string, default: "", "header name, or 'Name: value'"),
-                OptionSpec(
-                    "value", .string, default: "",
-                    "value; ${VAR} is replaced by the environment variable VAR, and such values are never printed"),
-                OptionSpec(
-                    "hosts", .string, default: "",
-                    "comma-separated host names or globs ('*.example.com') the header is sent to (empty: every host)"),
-            ]), default: .array([]), "extra request headers"),
-        OptionSpec("userAgent", .string, default: "", "User-Agent header (default: pdfpipe/VERSION)"),
-        OptionSpec(
-            "allowPrivateAddresses", .bool, default: false,
-            "request hosts that resolve to loopback, private, link-local or multicast addresses"),
-        OptionSpec(
-            "cache",
-            .object([
-                OptionSpec(
-                    "path", .string, default: "", "cache file (relative to the working directory); empty: no cache"),
-                OptionSpec(
-                    "maxAgeSeconds", .number(min: 0, max: .infinity), default: 86400,
-                    "results older than this are checked again"),
-                OptionSpec(
-                    "neverCache", .string, default: "429,500-599",
-                    "statuses never kept (codes and ranges); timeouts and connection errors are never kept either"),
-            ]), default: .null, "results kept between runs"),
-        OptionSpec(
-            "downloadLimitMB", .integer(min: 1, max: 4096), default: 64,
-            "largest PDF or HTML page fetched to check a fragment"),
-        OptionSpec(
-            "htmlFragments", .bool, default: false,
-            "check #fragments of links to web pages: the page (fetched once) must have an element with that id, or an <a> with that name"
-        ),
-        OptionSpec(
-            "schemes", .choice(["note", "ignore"]), default: "note",
-            "other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing"),
-        OptionSpec(
-            "hosts",
-            .list([
-                OptionSpec(
-                    "host", .string, default: "",
-                    "host name, or a glob over host names ('*.example.com'); the first entry that matches applies"),
-                OptionSpec(
-                    "accept", .string, default: "",
-                    "accepted final statuses for these hosts (empty: the section's 'accept')"),
-                OptionSpec(
-                    "maxPerHost", .integer(min: 1, max: 1024), default: .null,
-                    "requests in flight at once to one of these hosts"),
-                OptionSpec(
-                    "intervalSeconds", .number(min: 0, max: 600), default: .null,
-                    "least time between the starts of two requests to one of these hosts"),
-            ]), default: .array([]), "settings for some hosts (headers for some hosts: 'hosts' of a header)"),
-    ]
+    public static var specs: [OptionSpec] { ExternalSection.specs }
 
     /// Settings for the hosts a glob matches.
     public struct HostRule: Sendable {
@@ -179,71 +178,70 @@ public struct ExternalOptions: Sendable {
     public init() {}
 
     /// Reads validated options; `path` is the JSON path of the section for messages.
-    public init(_ o: OptionValues, path: String, version: String) throws(PipelineError) {
-        enabled = o.bool("enabled")
-        offline = o.bool("offline")
-        timeout = o.double("timeoutSeconds")
-        retries = o.int("retries")
-        retryWait = o.double("retryWaitSeconds")
-        maxRedirects = o.int("maxRedirects")
-        maxConcurrency = o.int("maxConcurrency")
-        maxPerHost = o.int("maxPerHost")
-        hostInterval = o.double("hostIntervalSeconds")
-        headFirst = o.string("method") == "head"
-        getAfterAnyError = o.string("getAfterHead") == "errors"
-        accept = try StatusSet.parse(o.string("accept"), path: "\(path).accept")
-        include = try ExternalOptions.patterns(o.list("include"), path: "\(path).include")
-        exclude = try ExternalOptions.patterns(o.list("exclude"), path: "\(path).exclude")
-        for (i, item) in o.list("remap").enumerated() {
-            let p = item.string("pattern")
-            let r = item.string("replacement")
+    public init(_ o: ExternalSection, path: String, version: String) throws(PipelineError) {
+        enabled = o.enabled
+        offline = o.offline
+        timeout = o.timeoutSeconds
+        retries = o.retries
+        retryWait = o.retryWaitSeconds
+        maxRedirects = o.maxRedirects
+        maxConcurrency = o.maxConcurrency
+        maxPerHost = o.maxPerHost
+        hostInterval = o.hostIntervalSeconds
+        headFirst = o.method == .head
+        getAfterAnyError = o.getAfterHead == .errors
+        accept = try StatusSet.parse(o.accept, path: "\(path).accept")
+        include = try ExternalOptions.patterns(o.include, path: "\(path).include")
+        exclude = try ExternalOptions.patterns(o.exclude, path: "\(path).exclude")
+        for (i, item) in o.remap.enumerated() {
+            let p = item.pattern
+            let r = item.replacement
             remaps.append(
                 Remap(regex: try ExternalOptions.compile(p, path: "\(path).remap[\(i)].pattern"), replacement: r))
         }
-        for (i, item) in o.list("headers").enumerated() {
+        for (i, item) in o.headers.enumerated() {
             headers.append(
                 try Self.header(
                     item, path: "\(path).headers[\(i)]", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty))
         }
-        let ua = o.string("userAgent")
+        let ua = o.userAgent
         if ua.unicodeScalars.contains(where: Self.isControl) {
             throw PipelineError(
                 file: nil, path: "\(path).userAgent",
                 message: "the User-Agent must not contain line breaks or other control characters")
         }
         userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
-        allowPrivateAddresses = o.bool("allowPrivateAddresses")
-        let cache = o.object("cache")
-        let cp = cache.string("path")
-        cachePath = cp.isEmpty ? nil : cp
-        cacheMaxAge = cache["maxAgeSeconds"] == nil ? 86400 : cache.double("maxAgeSeconds")
-        neverCache = try StatusSet.parse(
-            cache["neverCache"]?.stringValue ?? "429,500-599", path: "\(path).cache.neverCache")
-        downloadLimit = o.int("downloadLimitMB") << 20
-        noteOtherSchemes = o.string("schemes") != "ignore"
-        htmlFragments = o.bool("htmlFragments")
-        for (i, item) in o.list("hosts").enumerated() {
+        allowPrivateAddresses = o.allowPrivateAddresses
+        cachePath = o.cache.path.isEmpty ? nil : o.cache.path
+        cacheMaxAge = o.cache.maxAgeSeconds
+        neverCache = try StatusSet.parse(o.cache.neverCache, path: "\(path).cache.neverCache")
+        downloadLimit = o.downloadLimitMB << 20
+        noteOtherSchemes = o.schemes == .note
+        htmlFragments = o.htmlFragments
+        for (i, item) in o.hosts.enumerated() {
             let hp = "\(path).hosts[\(i)]"
-            let pattern = item.string("host").trimmingCharacters(in: .whitespaces).lowercased()
+            let pattern = item.host.trimmingCharacters(in: .whitespaces).lowercased()
             guard !pattern.isEmpty else {
                 throw PipelineError(
                     file: nil, path: "\(hp).host",
                     message: "a host name or glob is needed ('docs.example.com', '*.example.com')")
             }
-            let acceptText = item.string("accept")
+            let acceptText = item.accept
             hostRules.append(
                 HostRule(
                     pattern: pattern,
                     accept: acceptText.isEmpty ? nil : try StatusSet.parse(acceptText, path: "\(hp).accept"),
-                    maxPerHost: item["maxPerHost"]?.intValue, interval: item["intervalSeconds"]?.doubleValue))
+                    maxPerHost: item.maxPerHost, interval: item.intervalSeconds))
         }
     }
 
     /// One entry of `headers` (`hp`: its JSON path): a name and a value, or "Name: value"; `${VAR}`
     /// expanded (offline, the file's option or `run --offline`, nothing is sent: `unsetIsEmpty`).
-    static func header(_ item: OptionValues, path hp: String, unsetIsEmpty: Bool) throws(PipelineError) -> Header {
-        var name = item.string("name")
-        var value = item.string("value")
+    static func header(_ item: ExternalSection.Header, path hp: String, unsetIsEmpty: Bool) throws(PipelineError)
+        -> Header
+    {
+        var name = item.name
+        var value = item.value
         if value.isEmpty, let colon = name.firstIndex(of: ":") {
             value = name[name.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             name = String(name[..<colon])
@@ -264,7 +262,7 @@ public struct ExternalOptions: Sendable {
                     "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")"
             )
         }
-        let hosts = item.string("hosts").split(separator: ",").map {
+        let hosts = item.hosts.split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }.filter { !$0.isEmpty }
         return Header(name: name, value: expanded, secret: secret, hosts: hosts)
@@ -281,10 +279,10 @@ public struct ExternalOptions: Sendable {
         }
     }
 
-    static func patterns(_ items: [OptionValues], path: String) throws(PipelineError) -> [Pattern] {
+    static func patterns(_ items: [ExternalSection.PatternEntry], path: String) throws(PipelineError) -> [Pattern] {
         var out: [Pattern] = []
         for (i, item) in items.enumerated() {
-            let text = item.string("pattern")
+            let text = item.pattern
             out.append(Pattern(text: text, regex: try compile(text, path: "\(path)[\(i)].pattern")))
         }
         return out
