@@ -53,27 +53,33 @@ let package = Package(
                 .linkedLibrary("jpeg", .when(traits: ["MuPDF"])), .linkedLibrary("z", .when(traits: ["MuPDF"])),
                 .linkedLibrary("m", .when(traits: ["MuPDF"])),
             ]),
-        // The one module that imports the C libraries.
+        // pdfpipe's own PDF reader (objects, cross-reference tables and streams, the page tree):
+        // pure Swift but for zlib's inflate, with its bounds against decompression bombs.
+        .target(name: "PDFReader", dependencies: ["CZlib", "SystemIO"]),
+        // The one module that wraps the PDF, image and HTTP libraries.
         .target(
             name: "PDFBridge",
             dependencies: [
-                "CQPDF", "CPoppler", "CZlib", "CJPEGEncode", "CWebP", "CCurl", "CSystem", "CMuPDF", "SystemIO",
+                "PDFReader", "CQPDF", "CPoppler", "CZlib", "CJPEGEncode", "CWebP", "CCurl", "CSystem", "CMuPDF",
+                "SystemIO",
             ]),
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore", dependencies: ["SystemIO"]),
         // The stages: core + bridge.
-        .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge"]),
+        .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge", "PDFReader"]),
         // Argument parsing and commands.
         .target(name: "PDFPipeCLI", dependencies: ["PDFPipeCore", "PDFPipeStages", "SystemIO"]),
         .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages"]),
         // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
-        .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge"]),
+        .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge", "PDFReader"]),
         // Where the tests find samples/.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "PDFBridgeTests", dependencies: ["PDFBridge", "SystemIO", "TestSupport", "CJPEGEncode"]),
+        .testTarget(
+            name: "PDFBridgeTests", dependencies: ["PDFBridge", "PDFReader", "SystemIO", "TestSupport", "CJPEGEncode"]),
         .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "TestSupport"]),
         .testTarget(
-            name: "PDFPipeStagesTests", dependencies: ["PDFPipeStages", "PDFBridge", "PDFPipeCore", "TestSupport"]),
+            name: "PDFPipeStagesTests",
+            dependencies: ["PDFPipeStages", "PDFBridge", "PDFReader", "PDFPipeCore", "TestSupport"]),
         .testTarget(
             name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "TestSupport"],
             exclude: ["Golden", "Schemas"]),

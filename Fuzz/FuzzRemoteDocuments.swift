@@ -1,7 +1,7 @@
 // Stand-in for the RemoteDocuments class of Sources/PDFPipeStages/Links/RemoteDocuments.swift in the
 // link fuzzer, which is built without qpdf: GoToR targets are read through pdfpipe's own reader.
 // (RemoteDocument itself, Links/RemoteDocument.swift, is compiled as it is.)
-import PDFBridge
+import PDFReader
 
 public final class RemoteDocuments: @unchecked Sendable {
     public init() {}

@@ -5,8 +5,8 @@
 // Built by scripts/fuzz-links.sh from the real sources (PDFPipeCore, the reader, the link code) plus
 // a stand-in for GoToR targets (FuzzRemoteDocuments.swift: no qpdf in this build).
 import Foundation
-import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 let fuzzPath = "/dev/shm/pdfpipe-fuzz-links-\(getpid()).pdf"
 

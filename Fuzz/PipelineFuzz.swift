@@ -16,7 +16,12 @@ struct FuzzStage: Stage {
             OptionSpec("name", .string, default: "x", ""),
             OptionSpec("mode", .choice(["a", "b"]), default: "a", ""),
             OptionSpec("pages", .pages, default: "1", ""),
-            OptionSpec("search", .list([OptionSpec("term", .string, default: "", ""), OptionSpec("severity", .choice(["error", "note"]), default: "error", "")]), default: [], ""),
+            OptionSpec(
+                "search",
+                .list([
+                    OptionSpec("term", .string, default: "", ""),
+                    OptionSpec("severity", .choice(["error", "note"]), default: "error", ""),
+                ]), default: [], ""),
         ],
         make: { _ in FuzzStage() })
     func run(_ job: inout Job) throws {}
@@ -33,7 +38,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = JSONWriter.pretty(value)
     }
     let text = String(decoding: bytes, as: UTF8.self)
-    if let p = try? Pipeline.parse(text, file: "fuzz.json", catalog: [FuzzStage.descriptor], formats: ["json", "junit"]) {
+    if let p = try? Pipeline.parse(
+        text, file: "fuzz.json", catalog: [FuzzStage.descriptor], formats: ["json", "junit"])
+    {
         if p.stages.isEmpty { fatalError("a pipeline without stages loaded") }
     }
     return 0

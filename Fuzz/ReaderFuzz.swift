@@ -1,8 +1,9 @@
 // libFuzzer target for pdfpipe's own PDF object reader: cross-reference tables and streams, object
-// streams, Flate with predictors, the object parser. Compiled together with the reader's sources as
-// one module by scripts/fuzz-reader.sh. On every input: opening never crashes, and neither does
+// streams, Flate with predictors, the object parser. Linked with the PDFReader module, built with the
+// fuzzer's instrumentation by scripts/fuzz-reader.sh. On every input: opening never crashes, and neither does
 // reading every object and every stream's data of a file it accepted.
 import Foundation
+import PDFReader
 
 let fuzzPath = "/dev/shm/pdfpipe-fuzz-\(getpid()).pdf"
 

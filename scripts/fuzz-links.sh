@@ -3,27 +3,24 @@
 # (DestinationTable, Destination, PDFAction, LinkAudit, URIReference), seeded with samples/*.pdf, and
 # of the HTML anchor tokenizer (HTMLAnchors: the same bytes read as a web page).
 # Usage: bash scripts/fuzz-links.sh [SECONDS=60]
-# Three modules are built with the instrumentation, as SwiftPM would lay them out: PDFPipeCore, the
-# reader part of PDFBridge (no C library but zlib), and the link code with the harness
+# The modules are built with the instrumentation, as SwiftPM lays them out: PDFPipeCore, SystemIO and
+# PDFReader (no C library but zlib), and the link code with the harness
 # (Fuzz/LinksFuzz.swift; Fuzz/FuzzRemoteDocuments.swift stands in for the qpdf-backed GoToR file loader).
 # Crashing inputs go to fuzz-findings/; leak detection is off (the Swift runtime's caches).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/fuzz/links
 mkdir -p "$out" fuzz-findings
-flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -I "$out" -L "$out")
-swiftc "${flags[@]}" -emit-library -static -emit-module -module-name PDFPipeCore \
+flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name pdfpipe -I "$out" -L "$out")
+source scripts/fuzz-build-reader.sh
+swiftc "${flags[@]}" -I "$out/csystem" -emit-library -static -emit-module -module-name PDFPipeCore \
   $(find Sources/PDFPipeCore -name '*.swift') -o "$out/libPDFPipeCore.a" -emit-module-path "$out/PDFPipeCore.swiftmodule"
-r=Sources/PDFBridge/Reader
-swiftc "${flags[@]}" -I Sources/CZlib -emit-library -static -emit-module -module-name PDFBridge \
-  $r/Inflate.swift $r/MappedFile.swift $r/PDFDictionary.swift $r/PDFObject.swift $r/PDFParser.swift $r/PDFReader.swift $r/PDFValue.swift \
-  $r/PageTree.swift Sources/PDFBridge/PDFRect.swift Sources/PDFBridge/PDFNumber.swift -o "$out/libPDFBridge.a" -emit-module-path "$out/PDFBridge.swiftmodule"
 l=Sources/PDFPipeStages/Links
-swiftc "${flags[@]}" -I Sources/CZlib -module-name LinksFuzz \
-  $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/URIReference.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/RemoteDocument.swift \
+swiftc "${flags[@]}" -I Sources/CZlib -I "$out/csystem" -module-name LinksFuzz \
+  $l/LinkRules.swift $l/External/ExternalLinkRules.swift $l/Suggestions.swift $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/URIReference.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/RemoteDocument.swift \
   $l/External/HTMLAnchors.swift \
   Sources/PDFPipeStages/PageGeometry.swift Fuzz/FuzzRemoteDocuments.swift Fuzz/LinksFuzz.swift \
-  -lPDFBridge -lPDFPipeCore -lz -o "$out/fuzz-links" 2>&1 | grep -v "ld.gold: warning" || true
+  -lPDFReader -lSystemIO "$out/system.o" -lPDFPipeCore -lz -o "$out/fuzz-links" 2> >(grep -v "ld.gold: warning" >&2)
 corpus=.build/fuzz/links-corpus
 mkdir -p "$corpus"
 cp samples/*.pdf "$corpus/"

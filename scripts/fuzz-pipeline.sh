@@ -5,9 +5,12 @@
 # the Swift runtime keeps metadata caches to the end, which LeakSanitizer reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p .build/fuzz fuzz-findings
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PDFPipeCore -swift-version 6 \
-  $(find Sources/PDFPipeCore -name '*.swift') Fuzz/PipelineFuzz.swift -o .build/fuzz/pipeline 2>&1 | grep -v "ld.gold: warning" || true
+out=.build/fuzz/pipeline-build
+mkdir -p "$out" fuzz-findings
+flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name pdfpipe -I "$out" -L "$out")
+source scripts/fuzz-build-reader.sh  # SystemIO, which PDFPipeCore imports
+swiftc "${flags[@]}" -I "$out/csystem" -module-name PDFPipeCore $(find Sources/PDFPipeCore -name '*.swift') \
+  Fuzz/PipelineFuzz.swift -lSystemIO "$out/system.o" -o .build/fuzz/pipeline 2> >(grep -v "ld.gold: warning" >&2)
 corpus=.build/fuzz/pipeline-corpus
 mkdir -p "$corpus"
 cp pipelines/*.json "$corpus/"

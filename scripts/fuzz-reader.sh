@@ -5,11 +5,12 @@
 # the Swift runtime keeps metadata caches to the end, which LeakSanitizer reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p .build/fuzz fuzz-findings
-r=Sources/PDFBridge/Reader
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PDFBridge -swift-version 6 -I Sources/CZlib -lz \
-  $r/Inflate.swift $r/MappedFile.swift $r/PDFDictionary.swift $r/PDFObject.swift $r/PDFParser.swift $r/PDFReader.swift $r/PDFValue.swift \
-  Sources/PDFBridge/PDFRect.swift Sources/PDFBridge/PDFNumber.swift Fuzz/ReaderFuzz.swift -o .build/fuzz/reader 2>&1 | grep -v "ld.gold: warning" || true
+out=.build/fuzz/reader-build
+mkdir -p "$out" fuzz-findings
+flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name pdfpipe -I "$out" -L "$out")
+source scripts/fuzz-build-reader.sh
+swiftc "${flags[@]}" -I Sources/CZlib -I "$out/csystem" -module-name ReaderFuzz Fuzz/ReaderFuzz.swift \
+  -lPDFReader -lSystemIO "$out/system.o" -lz -o .build/fuzz/reader 2> >(grep -v "ld.gold: warning" >&2)
 corpus=.build/fuzz/reader-corpus
 mkdir -p "$corpus"
 cp samples/*.pdf "$corpus/"

@@ -1,5 +1,6 @@
 internal import CQPDF
 import Foundation
+import PDFReader
 
 /// The text a page's annotations draw — form-field values, signature appearances, FreeText notes,
 /// stamps — read through poppler.

@@ -1,4 +1,5 @@
 internal import CPoppler
+import PDFReader
 
 /// An ARGB32 cairo image surface, destroyed in `deinit`.
 public final class CairoImage {

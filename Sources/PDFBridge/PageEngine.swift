@@ -1,4 +1,5 @@
 internal import CMuPDF
+import PDFReader
 
 /// The libraries that render pages and read their text: poppler (always built in) and MuPDF
 /// (built in with the `MuPDF` package trait: `swift build --traits MuPDF`). Stages see a document

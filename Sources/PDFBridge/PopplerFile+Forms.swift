@@ -1,4 +1,5 @@
 internal import CPoppler
+import PDFReader
 
 /// A form field as poppler sees it (second opinion for the inventory).
 public struct PopplerFormFieldInfo: Sendable, Equatable {

@@ -1,17 +1,8 @@
 internal import CPoppler
+import PDFReader
 
 /// A link as poppler maps it on a page (`poppler_page_get_link_mapping`): a second opinion for
 /// pdfpipe's own reading of the raw objects. Poppler drops links it cannot parse.
-/// What a link does, as pdfpipe's inventory (`links[].kind` in report.json) and poppler's reading
-/// both name it; the raw values are the report's.
-public enum LinkKind: String, Sendable, CaseIterable {
-    case goto, gotor, uri, launch, named, javascript
-    /// Any other action type (the action's `/S` is in `action`).
-    case other
-    /// No target at all.
-    case none
-}
-
 public struct PopplerLink: Sendable, Equatable {
     /// The link area as poppler gives it: relative to the crop box origin, turned by `/Rotate`.
     public var area: PDFRect

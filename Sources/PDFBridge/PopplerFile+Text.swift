@@ -1,4 +1,5 @@
 internal import CPoppler
+import PDFReader
 
 extension Double {
     fileprivate func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }

@@ -1,5 +1,6 @@
 internal import CPoppler
 import Foundation
+import PDFReader
 
 /// An open PDF read through poppler-glib. Owns its `PopplerDocument` and unrefs it in `deinit`.
 /// Not Sendable: one document is never used by two threads (cairo crashes); each worker opens its

@@ -1,4 +1,5 @@
 internal import CQPDF
+import PDFReader
 
 /// Building objects and pages in a `QPDFFile` (for copies pdfpipe writes, such as review copies).
 extension QPDFFile {

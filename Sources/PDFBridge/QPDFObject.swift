@@ -1,5 +1,6 @@
 internal import CQPDF
 import Foundation
+import PDFReader
 
 /// The type of a PDF object.
 public enum QPDFObjectType: Sendable {

@@ -1,5 +1,6 @@
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// How much `inspect` says of the annotations: nothing, counts by subtype, or each one.
 public enum AnnotationDetail: String, Sendable, CaseIterable, OptionChoice {

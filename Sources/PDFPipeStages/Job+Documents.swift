@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// The documents a job opens, shared by its stages (each opened once per working file).
 extension Job {

@@ -1,4 +1,5 @@
 import PDFBridge
+import PDFReader
 
 /// A rectangle in the pixel space of a rendered page: origin top left, y down.
 public struct PixelRect: Sendable, Equatable {

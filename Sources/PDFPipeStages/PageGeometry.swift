@@ -1,4 +1,4 @@
-import PDFBridge
+import PDFReader
 
 /// A page's boxes and rotation, with inherited attributes resolved (`/MediaBox`, `/CropBox`,
 /// `/Rotate` may sit on any ancestor `/Pages` node).

@@ -1,4 +1,5 @@
 import PDFBridge
+import PDFReader
 
 /// Page labels (`/PageLabels`, PDF 32000-1 §12.4.2): what viewers show instead of page numbers.
 public enum PageLabels {

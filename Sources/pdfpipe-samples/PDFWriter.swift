@@ -1,4 +1,5 @@
 import Foundation
+import PDFReader
 
 /// Writes PDF syntax directly: numbered objects, a classic xref table and a trailer.
 /// Every byte is decided here, so the samples are the same on every run.

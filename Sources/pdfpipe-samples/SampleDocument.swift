@@ -1,4 +1,5 @@
 import Foundation
+import PDFReader
 
 /// A link drawn on a sample page: its rect, a caption printed inside it, and the annotation
 /// entries that follow `/Type /Annot /Subtype /Link /Rect […]`.

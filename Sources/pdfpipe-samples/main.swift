@@ -1,5 +1,6 @@
 import Foundation
 import PDFBridge
+import PDFReader
 
 // Writes the sample PDFs of samples/ (see samples/README.md for what each one exercises).
 // Usage: pdfpipe-samples [FOLDER]   (default: samples)

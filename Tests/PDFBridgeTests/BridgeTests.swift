@@ -2,6 +2,7 @@ import CJPEGEncode
 import Dispatch
 import Foundation
 import PDFBridge
+import PDFReader
 import Synchronization
 import TestSupport
 import XCTest

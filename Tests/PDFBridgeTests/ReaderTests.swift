@@ -1,4 +1,5 @@
 import PDFBridge
+import PDFReader
 import TestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import PDFBridge
 import PDFPipeStages
+import PDFReader
 import TestSupport
 import XCTest
 

@@ -2,6 +2,7 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 import PDFPipeStages
+import PDFReader
 import TestSupport
 import XCTest
 

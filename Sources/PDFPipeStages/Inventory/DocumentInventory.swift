@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// What `inspect` lists beyond the basic facts: annotations, form fields, attachments and media.
 struct DocumentInventory {

@@ -1,4 +1,4 @@
-import PDFBridge
+import PDFReader
 
 /// An explicit destination (`[page /XYZ left top zoom]` and the other fit types), parsed.
 public struct Destination: Sendable, Equatable {

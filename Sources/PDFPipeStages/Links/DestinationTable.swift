@@ -1,5 +1,5 @@
-import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// A named destination's value: a destination, or why it is not one.
 public struct NamedDestination: Sendable, Equatable {

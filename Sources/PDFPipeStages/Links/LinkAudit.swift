@@ -1,6 +1,6 @@
 import Foundation
-import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// Reads every link annotation, bookmark and the open action of a document from its raw objects,
 /// resolves their targets and reports what is broken. Viewers and libraries silently drop the

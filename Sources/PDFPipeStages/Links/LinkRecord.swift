@@ -1,5 +1,5 @@
-import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// Where the link annotations of a document lie, as validate-links read them (exact rectangles,
 /// unlike the inventory's rounded ones): what the thumbnails' overlay draws.

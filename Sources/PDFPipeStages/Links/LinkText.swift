@@ -1,5 +1,6 @@
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// The words a reader sees under a link — "see Section 4.2", "https://example.org" — so that a
 /// finding row says which link on the page is broken (#21). Read from poppler's text layer: the

@@ -1,4 +1,4 @@
-import PDFBridge
+import PDFReader
 
 /// Where a GoTo or GoToR action (or a `/Dest`) points.
 public enum DestinationReference: Sendable, Equatable {

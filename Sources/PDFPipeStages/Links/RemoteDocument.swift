@@ -1,5 +1,5 @@
-import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// What a GoToR link needs to know about its target file: its page count and named destinations.
 public struct RemoteDocument: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 extension RemoteDocument {
     /// Link targets larger than this are not read (a GoToR to a disk image, say).

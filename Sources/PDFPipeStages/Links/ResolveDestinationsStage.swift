@@ -1,5 +1,6 @@
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// A job's destination table and page index, shared by the link stages of one document.
 final class LinkTables {

@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// `validate-links`' options (`with`).
 public struct ValidateLinksOptions: OptionGroup {

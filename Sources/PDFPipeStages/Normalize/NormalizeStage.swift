@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// A file that is deleted when the job lets go of it (the normalized working copy).
 final class TemporaryFile {

@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// `review-copy`'s options (`with`).
 public struct ReviewCopyOptions: OptionGroup {

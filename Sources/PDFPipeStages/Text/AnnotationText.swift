@@ -1,4 +1,5 @@
 import PDFBridge
+import PDFReader
 
 /// Which pages may have text drawn by annotations (form-field values, signature appearances,
 /// FreeText notes, stamps), found cheaply from the page objects so that a document without any

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 
 /// What `extract-text` writes per document.
 public enum TextFormat: String, Sendable, CaseIterable, OptionChoice {

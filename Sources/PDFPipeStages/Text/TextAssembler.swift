@@ -1,4 +1,5 @@
 import PDFBridge
+import PDFReader
 
 /// Puts back the word and line breaks that poppler's selection text (`poppler_page_get_text`) leaves
 /// out: it runs together words that sit apart on the page ("3Tutorial", "hyperref1" in a table of

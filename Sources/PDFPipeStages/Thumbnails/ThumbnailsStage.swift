@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFReader
 import Synchronization
 
 /// The image formats thumbnails are written in.

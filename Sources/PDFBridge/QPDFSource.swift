@@ -1,5 +1,6 @@
 internal import CQPDF
 import Foundation
+import PDFReader
 
 /// Objects read through qpdf, as `PDFValue`s: the fallback for files pdfpipe's own reader refuses
 /// (qpdf repairs damaged files and decrypts encrypted ones). Each resolved object is converted and
@@ -22,6 +23,18 @@ public final class QPDFSource: ObjectSource {
     public func streamData(_ ref: ObjectRef) -> [UInt8]? {
         defer { file.releaseAll() }
         return file.object(id: ref.number, generation: ref.generation).streamData
+    }
+
+    /// qpdf's page list (nil when it has none, or a page without an object number).
+    public func pageList() -> [ObjectRef]? {
+        defer { file.releaseAll() }
+        guard let n = try? file.pageCount(), n > 0 else { return nil }
+        var refs: [ObjectRef] = []
+        for i in 0..<n {
+            guard let id = file.page(i).objectID else { return nil }
+            refs.append(ObjectRef(id.number, id.generation))
+        }
+        return refs
     }
 
     private func convert(_ o: QPDFObject, top: Bool, depth: Int = 0) -> PDFValue {

@@ -55,4 +55,11 @@ public protocol ObjectSource: AnyObject {
     func resolve(_ ref: ObjectRef) -> PDFValue
     /// A stream object's data, decoded; nil when it cannot be decoded.
     func streamData(_ ref: ObjectRef) -> [UInt8]?
+    /// The pages in order as the source itself lists them, when it has such a list (qpdf's, which
+    /// its repair of the page tree produced); nil: walk the page tree.
+    func pageList() -> [ObjectRef]?
+}
+
+extension ObjectSource {
+    public func pageList() -> [ObjectRef]? { nil }
 }

@@ -3,16 +3,7 @@ public enum PageTree {
     public static func pages(_ source: any ObjectSource) -> [PDFObject] {
         // Read through qpdf (a damaged or encrypted file): qpdf's own page list, which its repair
         // of the page tree produced — the pages every other qpdf-based fact counts.
-        if let q = source as? QPDFSource, let n = try? q.file.pageCount() {
-            var pages: [PDFObject] = []
-            for i in 0..<n {
-                if let id = q.file.page(i).objectID {
-                    pages.append(PDFObject(source: source, value: .ref(ObjectRef(id.number, id.generation))))
-                }
-            }
-            q.file.releaseAll()
-            if n > 0, pages.count == n { return pages }
-        }
+        if let refs = source.pageList() { return refs.map { PDFObject(source: source, value: .ref($0)) } }
         var out: [PDFObject] = []
         guard let top = PDFObject.root(of: source)["Pages"] else { return out }
         var seen = Set<ObjectRef>()
