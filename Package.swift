@@ -66,7 +66,7 @@ let package = Package(
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore", dependencies: ["SystemIO"]),
         // The stages: core + bridge.
-        .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge", "PDFReader"]),
+        .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge", "PDFReader", "SystemIO"]),
         // Argument parsing and commands.
         .target(name: "PDFPipeCLI", dependencies: ["PDFPipeCore", "PDFPipeStages", "SystemIO"]),
         .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages"]),

@@ -17,13 +17,12 @@ public enum Checksum {
     /// it is not a regular file or cannot be read.
     public static func fileMD5(_ path: String) -> String? {
         guard let (fd, _) = try? MappedFile.openRegular(path) else { return nil }
-        defer { close(fd) }
+        defer { try? fd.close() }
         let c = g_checksum_new(G_CHECKSUM_MD5)!
         defer { g_checksum_free(c) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = buffer.withUnsafeMutableBytes { SystemIO.read(fd, into: $0) }
-            guard n >= 0 else { return nil }
+            guard let n = buffer.withUnsafeMutableBytes({ try? fd.read(into: $0) }) else { return nil }
             if n == 0 { break }
             buffer.withUnsafeBufferPointer { g_checksum_update(c, $0.baseAddress, gssize(n)) }
         }

@@ -36,29 +36,36 @@ public final class FileReplacer {
             spare = nil
         }
         var temporary = ""
-        var fd: Int32 = -1
+        var opened: FileDescriptor?
         if let s = spare {
             // Reused only while the spare name is the old file's one name: an old file that is also
             // linked elsewhere (a hard-linked snapshot) keeps its content there.
             spare = nil
-            fd = open(s, O_WRONLY | O_CLOEXEC)
+            opened = try? FileDescriptor.open(s, O_WRONLY)
             var info = stat()
-            if fd >= 0, fstat(fd, &info) == 0, info.st_nlink == 1, ftruncate(fd, 0) == 0 {
+            if let fd = opened, fstat(fd.rawValue, &info) == 0, info.st_nlink == 1, ftruncate(fd.rawValue, 0) == 0 {
                 temporary = s
             } else {
-                if fd >= 0 { close(fd) }
-                fd = -1
+                try? opened?.close()
+                opened = nil
                 unlink(s)
             }
         }
-        if fd < 0 {
+        let fd: FileDescriptor
+        if let opened {
+            fd = opened
+        } else {
             temporary = folder + "/.pdfpipe-spare-\(UUID().uuidString)"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw WriteError(path: path, reason: Self.errnoText()) }
+            do throws(Errno) {
+                fd = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, permissions: 0o644)
+            } catch {
+                throw WriteError(path: path, reason: error.description)
+            }
         }
-        let failure = SystemIO.writeAll(fd, bytes) ? nil : Self.errnoText()
-        fchmod(fd, 0o644)
-        close(fd)
+        var failure: String?
+        do throws(Errno) { try fd.writeAll(bytes) } catch { failure = error.description }
+        fchmod(fd.rawValue, 0o644)
+        try? fd.close()
         if let failure {
             unlink(temporary)
             throw WriteError(path: path, reason: failure)
@@ -68,14 +75,13 @@ public final class FileReplacer {
                 spare = temporary  // the old file, under the spare's name
                 return
             }
-            if errno != ENOENT { exchangeWorks = false }  // EINVAL, ENOSYS, EOPNOTSUPP: not here
+            if Errno.current != .noSuchFile { exchangeWorks = false }  // EINVAL, ENOSYS, EOPNOTSUPP: not here
         }
         guard rename(temporary, path) == 0 else {
-            let why = Self.errnoText()
+            let why = Errno.current.description
             unlink(temporary)
             throw WriteError(path: path, reason: why)
         }
     }
 
-    static func errnoText() -> String { SystemIO.errnoText() }
 }

@@ -122,9 +122,10 @@ extension QPDFJob {
         _ = ignoreBrokenPipes
         guard let child = try? ChildProcess(executable: executable, arguments: ["__qpdf-job"], errorOutput: .output)
         else { return nil }
-        _ = SystemIO.writeAll(child.input, Array(json.utf8))
+        // A helper that died early: its output says why (and the write's EPIPE is not a signal).
+        try? child.input?.writeAll(Array(json.utf8))
         child.closeInput()
-        let text = String(decoding: SystemIO.readAll(child.output), as: UTF8.self)
+        let text = String(decoding: (try? child.output.readAll()) ?? [], as: UTF8.self)
         let ended = child.wait()
 
         let log = QPDFJobLog()
@@ -156,13 +157,13 @@ extension QPDFJob {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         pdfpipe_child_close_from(3)
-        let json = String(decoding: SystemIO.readAll(0), as: UTF8.self)
+        let json = String(decoding: (try? FileDescriptor.standardInput.readAll()) ?? [], as: UTF8.self)
         let (status, log) = run(json: json)
         var out = ""
         for (prefix, lines) in [("W ", log.warnings), ("E ", log.errors), ("I ", log.info)] {
             for line in lines { out += prefix + line + "\n" }
         }
-        _ = SystemIO.writeAll(1, Array(out.utf8))
+        try? FileDescriptor.standardOutput.writeAll(Array(out.utf8))
         return Int32(status)
     }
 }

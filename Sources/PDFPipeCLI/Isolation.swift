@@ -180,9 +180,9 @@ final class WorkerProcess: @unchecked Sendable {
     /// killed worker's pipe closes and its reader learns it at once).
     init(executable: String, arguments: [String]) throws {
         let stderrPath = NSTemporaryDirectory() + "/pdfpipe-worker-\(UUID().uuidString).stderr"
-        let stderrFile = open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let stderrFile = try? FileDescriptor.open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600)
         defer {
-            if stderrFile >= 0 { close(stderrFile) }  // the child has its own copy
+            try? stderrFile?.close()  // the child has its own copy
             unlink(stderrPath)
         }
         stderrReader = FileHandle(forReadingAtPath: stderrPath)
@@ -191,7 +191,7 @@ final class WorkerProcess: @unchecked Sendable {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process = try ChildProcess(
             executable: executable, arguments: arguments, environment: environment,
-            errorOutput: stderrFile >= 0 ? .descriptor(stderrFile) : .discarded)
+            errorOutput: stderrFile.map { .descriptor($0) } ?? .discarded)
     }
 
     deinit { try? stderrReader?.close() }
@@ -199,7 +199,8 @@ final class WorkerProcess: @unchecked Sendable {
     /// Writes a request; false if the child is gone.
     func send(_ text: String, keepStderrOffset: Bool = false) -> Bool {
         if !keepStderrOffset { stderrOffset = (try? stderrReader?.seekToEnd()) ?? 0 }
-        return CLI.writeAll(text, to: process.input)
+        guard let input = process.input else { return false }
+        return CLI.writeAll(text, to: input)
     }
 
     /// Reads one line of answer, waiting at most `timeout` seconds (0: no limit).
@@ -220,12 +221,13 @@ final class WorkerProcess: @unchecked Sendable {
                 if now >= deadline { return .timedOut }
                 wait = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
             }
-            var p = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
+            var p = pollfd(fd: process.output.rawValue, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, wait)
-            if r < 0 && errno == EINTR { continue }
+            if r < 0 && Errno.current == .interrupted { continue }
             if r == 0 { return .timedOut }
-            let n = chunk.withUnsafeMutableBytes { SystemIO.read(process.output, into: $0) }
-            if n <= 0 { return .closed }
+            guard let n = chunk.withUnsafeMutableBytes({ try? process.output.read(into: $0) }), n > 0 else {
+                return .closed
+            }
             buffer.append(contentsOf: chunk[..<n])
         }
     }
@@ -291,7 +293,7 @@ extension CLI {
         // Ctrl-C reaches the whole process group; the parent decides what stops (running documents finish).
         signal(SIGINT, SIG_IGN)
         // Answers go to a private copy of stdout; whatever a library prints lands on stderr instead.
-        let answers = dup(1)
+        let answers = FileDescriptor(rawValue: dup(1))
         dup2(2, 1)
         var pipeline = try loadPipeline(file, environment: a.flags.contains("--offline") ? .offline : .required)
         pipeline.force = a.flags.contains("--force")
@@ -332,5 +334,7 @@ extension CLI {
     }
 
     /// Writes all of `text` to a descriptor; false when it is closed.
-    static func writeAll(_ text: String, to fd: Int32) -> Bool { SystemIO.writeAll(fd, Array(text.utf8)) }
+    static func writeAll(_ text: String, to fd: FileDescriptor) -> Bool {
+        (try? fd.writeAll(Array(text.utf8))) != nil
+    }
 }

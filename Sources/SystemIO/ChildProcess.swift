@@ -12,8 +12,8 @@ internal import CSystem
 public final class ChildProcess {
     /// Why a program could not be started.
     public struct SpawnError: Error, CustomStringConvertible {
-        public let code: Int32
-        public var description: String { SystemIO.errnoText(code) }
+        public let errno: Errno
+        public var description: String { errno.description }
     }
 
     /// How a child ended.
@@ -27,16 +27,16 @@ public final class ChildProcess {
         /// Where its standard output goes (one pipe for both).
         case output
         /// A copy of this descriptor (a file, say); the caller keeps and closes its own.
-        case descriptor(Int32)
+        case descriptor(FileDescriptor)
         /// /dev/null.
         case discarded
     }
 
     public let pid: pid_t
-    /// The write end of the child's standard input (-1 once closed).
-    public private(set) var input: Int32
+    /// The write end of the child's standard input (nil once closed).
+    public private(set) var input: FileDescriptor?
     /// The read end of the child's standard output.
-    public private(set) var output: Int32
+    public let output: FileDescriptor
     private var ended: Termination?
 
     /// Starts `executable` with `arguments` (the program name is added as argv[0]) and
@@ -47,12 +47,12 @@ public final class ChildProcess {
     ) throws(SpawnError) {
         var inPipe: [Int32] = [-1, -1]
         var outPipe: [Int32] = [-1, -1]
-        guard pdfpipe_pipe_cloexec(&inPipe) == 0 else { throw SpawnError(code: errno) }
+        guard pdfpipe_pipe_cloexec(&inPipe) == 0 else { throw SpawnError(errno: .current) }
         guard pdfpipe_pipe_cloexec(&outPipe) == 0 else {
-            let code = errno
+            let e = Errno.current
             close(inPipe[0])
             close(inPipe[1])
-            throw SpawnError(code: code)
+            throw SpawnError(errno: e)
         }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
@@ -61,7 +61,7 @@ public final class ChildProcess {
         let errorFD: Int32 =
             switch errorOutput {
             case .output: outPipe[1]
-            case .descriptor(let fd): fd
+            case .descriptor(let fd): fd.rawValue
             case .discarded: -1
             }
         var child: Int32 = -1
@@ -76,16 +76,16 @@ public final class ChildProcess {
         guard status == 0 else {
             close(inPipe[1])
             close(outPipe[0])
-            throw SpawnError(code: status)
+            throw SpawnError(errno: Errno(rawValue: status))
         }
         pid = child
-        input = inPipe[1]
-        output = outPipe[0]
+        input = FileDescriptor(rawValue: inPipe[1])
+        output = FileDescriptor(rawValue: outPipe[0])
     }
 
     deinit {
         closeInput()
-        close(output)
+        try? output.close()
         // Never a zombie: a child still running when its owner goes is ended.
         if ended == nil {
             Glibc.kill(pid, SIGKILL)
@@ -95,8 +95,8 @@ public final class ChildProcess {
 
     /// Closes the child's standard input (it reads the end of its input).
     public func closeInput() {
-        if input >= 0 { close(input) }
-        input = -1
+        try? input?.close()
+        input = nil
     }
 
     /// Sends a signal.
@@ -107,7 +107,7 @@ public final class ChildProcess {
     public func wait() -> Termination {
         if let ended { return ended }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && Errno.current == .interrupted {}
         let signal = status & 0x7f
         let t: Termination = signal != 0 ? .signaled(signal) : .exited((status >> 8) & 0xff)
         ended = t

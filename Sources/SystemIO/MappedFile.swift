@@ -31,17 +31,23 @@ public final class MappedFile {
 
     /// Opens `path` if it is a regular file of at most `maxBytes`; returns the descriptor (the
     /// caller closes it) and the size.
-    public static func openRegular(_ path: String, maxBytes: Int = .max) throws(Refusal) -> (fd: Int32, size: Int) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw Refusal(description: "cannot open the file: \(SystemIO.errnoText())") }
+    public static func openRegular(_ path: String, maxBytes: Int = .max) throws(Refusal) -> (
+        fd: FileDescriptor, size: Int
+    ) {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
+        } catch {
+            throw Refusal(description: "cannot open the file: \(error)")
+        }
         var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let e = errno
-            close(fd)
-            throw Refusal(description: "cannot read the file's status: \(SystemIO.errnoText(e))")
+        guard fstat(fd.rawValue, &st) == 0 else {
+            let e = Errno.current
+            try? fd.close()
+            throw Refusal(description: "cannot read the file's status: \(e)")
         }
         guard st.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
+            try? fd.close()
             let kind =
                 switch st.st_mode & S_IFMT {
                 case S_IFIFO: "a FIFO"
@@ -55,7 +61,7 @@ public final class MappedFile {
         }
         let size = Int(st.st_size)
         guard size <= maxBytes else {
-            close(fd)
+            try? fd.close()
             throw Refusal(
                 description: "the file is \(size >> 20) MB, more than the \(maxBytes >> 20) MB read for a link target")
         }
@@ -65,20 +71,20 @@ public final class MappedFile {
     /// Checks that `path` is a regular file of at most `maxBytes`, without reading it.
     public static func checkRegular(_ path: String, maxBytes: Int = .max) throws(Refusal) {
         let (fd, _) = try openRegular(path, maxBytes: maxBytes)
-        close(fd)
+        try? fd.close()
     }
 
     /// Maps `path`; `sequential` when it will be read front to back once (a report).
     public init(path: String, maxBytes: Int = .max, sequential: Bool = false) throws(Refusal) {
         let (fd, size) = try Self.openRegular(path, maxBytes: maxBytes)
-        defer { close(fd) }
+        defer { try? fd.close() }
         guard size > 0 else {
             mapped = nil
             bytes = UnsafeBufferPointer(start: nil, count: 0)
             return
         }
-        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
-            throw Refusal(description: "cannot map the file: \(SystemIO.errnoText())")
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd.rawValue, 0), p != MAP_FAILED else {
+            throw Refusal(description: "cannot map the file: \(Errno.current)")
         }
         if sequential { madvise(p, size, MADV_SEQUENTIAL) }
         mapped = p

@@ -2,74 +2,141 @@
     import Glibc
 #endif
 
-/// Reads and writes on file descriptors that go on after `EINTR` and short transfers, and the text
-/// of an `errno`: one loop of each for the whole program. A module of its own because the two
-/// modules that do file I/O, PDFBridge and PDFPipeCore, do not depend on each other (and Core
-/// depends on nothing else); this one imports only the C library.
-public enum SystemIO {
-    /// Writes all of `bytes` at the file's position, or at `offset` (pwrite). False on an error,
-    /// with `errno` set.
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int? = nil) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
+// The program's system calls on files, typed as swift-system types them: a descriptor is a
+// `FileDescriptor` (not an `Int32`), a failure is a thrown `Errno` (not a global read later), and
+// reads and writes go on after `EINTR` and short transfers — one loop of each for the whole
+// program. A module of its own because the modules that do file I/O, PDFBridge and PDFPipeCore,
+// do not depend on each other (and Core depends on nothing else); this one imports only the C
+// library and its few lines of C (`CSystem`).
+
+/// The error of a system call: its `errno` value.
+public struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The calling thread's `errno` now (right after the call that failed).
+    public static var current: Errno { Errno(rawValue: errno) }
+
+    public static let interrupted = Errno(rawValue: EINTR)
+    public static let noSuchFile = Errno(rawValue: ENOENT)
+    public static let ioError = Errno(rawValue: EIO)
+
+    /// The C library's text ("No space left on device").
+    public var description: String { String(cString: strerror(rawValue)) }
+}
+
+/// An open file descriptor. A value, as swift-system's is: who opens one closes it (`close()`),
+/// and a type that owns one (`ChildProcess`, `MappedFile`, `AtomicFile.Writer`) does in `deinit`.
+public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let standardInput = FileDescriptor(rawValue: 0)
+    public static let standardOutput = FileDescriptor(rawValue: 1)
+    public static let standardError = FileDescriptor(rawValue: 2)
+
+    /// `open(2)`, close-on-exec always (a child process never inherits pdfpipe's files).
+    public static func open(_ path: String, _ flags: Int32, permissions: mode_t = 0o644) throws(Errno)
+        -> FileDescriptor
+    {
+        while true {
+            let fd = Glibc.open(path, flags | O_CLOEXEC, permissions)
+            if fd >= 0 { return FileDescriptor(rawValue: fd) }
+            let e = Errno.current
+            if e != .interrupted { throw e }
+        }
+    }
+
+    /// A new file from `mkstemp(3)`: `prefix` followed by six random characters; close-on-exec.
+    public static func makeTemporary(prefix: String) throws(Errno) -> (fd: FileDescriptor, path: String) {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        let raw = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard raw >= 0 else { throw Errno.current }
+        _ = fcntl(raw, F_SETFD, FD_CLOEXEC)
+        return (
+            FileDescriptor(rawValue: raw),
+            String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        )
+    }
+
+    /// `close(2)`. An interrupted close has closed the descriptor on Linux: not retried.
+    public func close() throws(Errno) {
+        if Glibc.close(rawValue) != 0, Errno.current != .interrupted { throw Errno.current }
+    }
+
+    /// Writes all of `bytes` at the file's position, or at `offset` (`pwrite`).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int? = nil) throws(Errno) {
+        guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
             let n =
-                offset.map { pwrite(fd, base + done, bytes.count - done, off_t($0 + done)) }
-                ?? write(fd, base + done, bytes.count - done)
+                offset.map { pwrite(rawValue, base + done, bytes.count - done, off_t($0 + done)) }
+                ?? write(rawValue, base + done, bytes.count - done)
             if n < 0 {
-                if errno == EINTR { continue }
-                return false
+                let e = Errno.current
+                if e == .interrupted { continue }
+                throw e
             }
-            if n == 0 {
-                errno = EIO  // nothing written for a non-empty buffer: do not spin
-                return false
-            }
+            // Nothing written for a non-empty buffer: an error, not a reason to spin.
+            if n == 0 { throw Errno.ioError }
             done += n
         }
-        return true
     }
 
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int? = nil) -> Bool {
-        bytes.withUnsafeBytes { writeAll(fd, $0, at: offset) }
+    public func writeAll(_ bytes: [UInt8], at offset: Int? = nil) throws(Errno) {
+        // `withUnsafeBytes` rethrows untyped: the error comes through as a `Result`.
+        try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(raw, at: offset) } }.get()
     }
 
-    /// One `read(2)` into `buffer`, retried after `EINTR`: the bytes read, 0 at the end of the
-    /// file, -1 on an error (`errno` set).
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    /// One `read(2)` into `buffer`, retried after `EINTR`: the bytes read, 0 at the end of the file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         while true {
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            return n
+            let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            let e = Errno.current
+            if e != .interrupted { throw e }
         }
     }
 
-    /// Exactly `count` bytes at `offset` (pread), or nil (an error, or the file ends before).
-    public static func read(_ fd: Int32, count: Int, at offset: Int) -> [UInt8]? {
+    /// Exactly `count` bytes at `offset` (`pread`); nil when the file ends before.
+    public func read(count: Int, at offset: Int) throws(Errno) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: count)
-        let ok = out.withUnsafeMutableBytes { raw -> Bool in
+        var failure: Errno?
+        let complete = out.withUnsafeMutableBytes { raw -> Bool in
             var done = 0
             while done < count {
-                let n = pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
+                let n = pread(rawValue, raw.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 {
+                    let e = Errno.current
+                    if e == .interrupted { continue }
+                    failure = e
+                    return false
+                }
+                if n == 0 { return false }
                 done += n
             }
             return true
         }
-        return ok ? out : nil
+        if let failure { throw failure }
+        return complete ? out : nil
     }
 
-    /// Everything until the end of the file (a pipe, say); what was read before an error.
-    public static func readAll(_ fd: Int32) -> [UInt8] {
+    /// Everything until the end of the file (a pipe, say).
+    public func readAll() throws(Errno) -> [UInt8] {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, into: $0) }
+            let n = try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try read(into: raw) } }
+                .get()
             guard n > 0 else { return data }
             data += buffer[0..<n]
         }
     }
 
-    /// The text of an `errno` value ("No space left on device").
-    public static func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+    /// `fsync(2)`: the file's data on the disk.
+    public func sync() throws(Errno) {
+        if fsync(rawValue) != 0 { throw Errno.current }
+    }
 }

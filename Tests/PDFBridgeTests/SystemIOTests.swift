@@ -2,21 +2,26 @@ import Foundation
 import SystemIO
 import XCTest
 
-/// (#22, 3) The one read/write loop: through a pipe, whose writes come back short once its buffer
-/// (64 KB) is full, 4 MB arrive whole and in order; a positioned read past the end is refused.
+/// (#22, 3; #33, 4) The one read/write loop, on the one descriptor type: through a pipe, whose
+/// writes come back short once its buffer (64 KB) is full, 4 MB arrive whole and in order; a
+/// positioned read past the end is refused; failures are thrown as `Errno`.
 final class SystemIOTests: XCTestCase {
     func testShortWritesThroughAPipeAreCompleted() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
         let bytes = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 12) }
-        let (input, output) = (fds[1], fds[0])
+        let (input, output) = (FileDescriptor(rawValue: fds[1]), FileDescriptor(rawValue: fds[0]))
         let writer = Thread {
-            XCTAssertTrue(SystemIO.writeAll(input, bytes))
-            close(input)
+            do {
+                try input.writeAll(bytes)
+            } catch {
+                XCTFail("\(error)")
+            }
+            try? input.close()
         }
         writer.start()
-        let read = SystemIO.readAll(output)
-        close(output)
+        let read = try output.readAll()
+        try output.close()
         XCTAssertEqual(read.count, bytes.count)
         XCTAssertTrue(read == bytes)
     }
@@ -24,15 +29,19 @@ final class SystemIOTests: XCTestCase {
     func testPositionedReadsAndWrites() throws {
         let path = NSTemporaryDirectory() + "systemio-\(UUID().uuidString)"
         defer { unlink(path) }
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { close(fd) }
-        XCTAssertTrue(SystemIO.writeAll(fd, Array("hello, world".utf8), at: 0))
-        XCTAssertTrue(SystemIO.writeAll(fd, Array("W".utf8), at: 7))
-        XCTAssertEqual(SystemIO.read(fd, count: 5, at: 7).map { String(decoding: $0, as: UTF8.self) }, "World")
-        XCTAssertNil(SystemIO.read(fd, count: 5, at: 10), "the file ends before")
-        XCTAssertFalse(SystemIO.writeAll(-1, [1]))
-        XCTAssertEqual(SystemIO.errnoText(EBADF), "Bad file descriptor")
+        let fd = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_EXCL, permissions: 0o600)
+        defer { try? fd.close() }
+        try fd.writeAll(Array("hello, world".utf8), at: 0)
+        try fd.writeAll(Array("W".utf8), at: 7)
+        XCTAssertEqual(try fd.read(count: 5, at: 7).map { String(decoding: $0, as: UTF8.self) }, "World")
+        XCTAssertNil(try fd.read(count: 5, at: 10), "the file ends before")
+        XCTAssertThrowsError(try FileDescriptor(rawValue: -1).writeAll([1])) { error in
+            XCTAssertEqual(error as? Errno, Errno(rawValue: EBADF))
+            XCTAssertEqual("\(error)", "Bad file descriptor")
+        }
+        XCTAssertThrowsError(try FileDescriptor.open(path + "-missing", O_RDONLY)) { error in
+            XCTAssertEqual(error as? Errno, .noSuchFile)
+        }
     }
 }
 
@@ -40,9 +49,10 @@ final class SystemIOTests: XCTestCase {
 final class ChildProcessTests: XCTestCase {
     func testInputOutputAndHowItEnded() throws {
         let cat = try ChildProcess(executable: "/bin/cat", arguments: [])
-        XCTAssertTrue(SystemIO.writeAll(cat.input, Array("round trip\n".utf8)))
+        try XCTUnwrap(cat.input).writeAll(Array("round trip\n".utf8))
         cat.closeInput()
-        XCTAssertEqual(String(decoding: SystemIO.readAll(cat.output), as: UTF8.self), "round trip\n")
+        XCTAssertNil(cat.input, "closed")
+        XCTAssertEqual(String(decoding: try cat.output.readAll(), as: UTF8.self), "round trip\n")
         XCTAssertEqual(cat.wait(), .exited(0))
         XCTAssertEqual(try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exit 3"]).wait(), .exited(3))
         XCTAssertEqual(
@@ -58,7 +68,7 @@ final class ChildProcessTests: XCTestCase {
         XCTAssertGreaterThan(leaky, 2)
         let ls = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "ls /proc/$$/fd"])
         ls.closeInput()
-        let fds = String(decoding: SystemIO.readAll(ls.output), as: UTF8.self).split(separator: "\n").compactMap {
+        let fds = String(decoding: try ls.output.readAll(), as: UTF8.self).split(separator: "\n").compactMap {
             Int32($0)
         }
         ls.wait()
@@ -71,7 +81,7 @@ final class ChildProcessTests: XCTestCase {
         let both = try ChildProcess(
             executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2"], errorOutput: .output)
         both.closeInput()
-        XCTAssertEqual(String(decoding: SystemIO.readAll(both.output), as: UTF8.self), "out\nerr\n")
+        XCTAssertEqual(String(decoding: try both.output.readAll(), as: UTF8.self), "out\nerr\n")
         both.wait()
     }
 }

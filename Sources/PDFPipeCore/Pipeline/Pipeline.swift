@@ -111,7 +111,7 @@ public struct Pipeline: Sendable {
     static func describe(_ error: Error) -> String {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return SystemIO.errnoText(Int32(underlying.code)).lowercased()
+            return Errno(rawValue: Int32(underlying.code)).description.lowercased()
         }
         if ns.domain == NSCocoaErrorDomain && (ns.code == NSFileReadNoSuchFileError || ns.code == 260) {
             return "no such file"

@@ -22,7 +22,7 @@ public final class ResultStore: Sendable {
     public let path: String
     /// The configuration hash written on every line (see `ResultStore.configurationHash`).
     public let pipelineHash: String
-    private let fd: Int32
+    private let fd: FileDescriptor
 
     struct Slot: Sendable {
         var offset: Int
@@ -84,14 +84,15 @@ public final class ResultStore: Sendable {
         do throws(AtomicFile.WriteError) { try AtomicFile.makeDirectory(directory) } catch {
             throw OpenError(path: directory, reason: error.reason)
         }
-        var template = Array("\(directory)/.\(Self.fileName).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw OpenError(path: path, reason: SystemIO.errnoText()) }
+        // Not inherited by the isolation workers this process starts (close-on-exec).
+        let (fd, tmp): (FileDescriptor, String)
+        do throws(Errno) {
+            (fd, tmp) = try FileDescriptor.makeTemporary(prefix: "\(directory)/.\(Self.fileName).tmp-")
+        } catch {
+            throw OpenError(path: path, reason: error.description)
+        }
         self.fd = fd
-        // Not inherited by the isolation workers this process starts.
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let tmp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        fchmod(fd, 0o644)
+        fchmod(fd.rawValue, 0o644)
         var initial = State(slots: Array(repeating: nil, count: count), end: 0)
         if let stamps {
             var byPath: [String: Int] = [:]
@@ -108,13 +109,13 @@ public final class ResultStore: Sendable {
             }
         }
         if let failure = initial.failure {
-            close(fd)
+            try? fd.close()
             unlink(tmp)
             throw OpenError(path: path, reason: "cannot write: \(failure)")
         }
         guard rename(tmp, path) == 0 else {
-            let reason = SystemIO.errnoText()
-            close(fd)
+            let reason = Errno.current.description
+            try? fd.close()
             unlink(tmp)
             throw OpenError(path: path, reason: reason)
         }
@@ -124,14 +125,13 @@ public final class ResultStore: Sendable {
     /// Calls `body` with each complete line (with its newline) of a file, reading it in pieces.
     /// A last line without a newline (cut off by a crash) is not passed on.
     static func eachLine(of file: String, _ body: ([UInt8]) -> Void) {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
+        guard let fd = try? FileDescriptor.open(file, O_RDONLY) else { return }
+        defer { try? fd.close() }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 22)
         while true {
-            let n = chunk.withUnsafeMutableBytes { SystemIO.read(fd, into: $0) }
-            guard n > 0 else { return }
+            // A read error ends the file as its end does: what was read whole is passed on.
+            guard let n = chunk.withUnsafeMutableBytes({ try? fd.read(into: $0) }), n > 0 else { return }
             var start = 0
             for k in 0..<n where chunk[k] == 0x0A {
                 pending.append(contentsOf: chunk[start...k])
@@ -143,7 +143,7 @@ public final class ResultStore: Sendable {
         }
     }
 
-    deinit { close(fd) }
+    deinit { try? fd.close() }
 
     // MARK: - Writing
 
@@ -167,7 +167,7 @@ public final class ResultStore: Sendable {
     public func finish() throws(OpenError) {
         let failure = state.withLock { $0.failure }
         if let failure { throw OpenError(path: path, reason: "cannot write: \(failure)") }
-        fsync(fd)
+        try? fd.sync()
     }
 
     // MARK: - Reading
@@ -191,7 +191,7 @@ public final class ResultStore: Sendable {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }) else {
             return nil
         }
-        guard let bytes = SystemIO.read(fd, count: slot.length, at: slot.offset) else { return nil }
+        guard let bytes = (try? fd.read(count: slot.length, at: slot.offset)) ?? nil else { return nil }
         var parser = JSONParser(bytes: bytes, tracksLocations: false)
         return try? parser.parseDocument()
     }
@@ -201,7 +201,7 @@ public final class ResultStore: Sendable {
     /// links is a few milliseconds), or by parsing it when the text is not as expected.
     public func documentText(_ index: Int, indent: Int) -> [UInt8]? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),
-            let bytes = SystemIO.read(fd, count: slot.length, at: slot.offset)
+            let bytes = (try? fd.read(count: slot.length, at: slot.offset)) ?? nil
         else { return nil }
         let fast: [UInt8]? = bytes.withUnsafeBytes { raw in
             guard let doc = JSONScanner.members(in: raw)?.first(where: { $0.key == "document" }) else { return nil }
@@ -228,7 +228,7 @@ public final class ResultStore: Sendable {
 
     public func reporterDocument(_ index: Int) -> DocumentResult? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),
-            let bytes = SystemIO.read(fd, count: slot.length, at: slot.offset)
+            let bytes = (try? fd.read(count: slot.length, at: slot.offset)) ?? nil
         else { return nil }
         let value: JSONValue? = bytes.withUnsafeBytes { raw in
             guard let top = JSONScanner.members(in: raw), let doc = top.first(where: { $0.key == "document" }),
@@ -293,10 +293,12 @@ extension ResultStore: Equatable {
 extension ResultStore.State {
     /// Writes a line at the end of the file as position `index`, and counts its document. A
     /// failed write is remembered (`finish` reports it) and stops further writes.
-    mutating func record(_ line: [UInt8], at index: Int, of result: DocumentResult, fd: Int32) {
+    mutating func record(_ line: [UInt8], at index: Int, of result: DocumentResult, fd: FileDescriptor) {
         guard failure == nil else { return }
-        guard SystemIO.writeAll(fd, line, at: end) else {
-            failure = SystemIO.errnoText()
+        do throws(Errno) {
+            try fd.writeAll(line, at: end)
+        } catch {
+            failure = error.description
             return
         }
         slots[index] = ResultStore.Slot(offset: end, length: line.count)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SystemIO
 
 /// Progress of a run, for the console.
 public struct RunProgress: Sendable {
@@ -274,9 +275,9 @@ public enum SparseFiles {
     /// The end of the file's last data region and the size of the hole after it; nil when the
     /// file ends in data, or the file system cannot tell (then nothing is assumed).
     public static func trailingHole(_ path: String) -> (dataEnd: Int, size: Int)? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return nil }
+        defer { try? file.close() }
+        let fd = file.rawValue
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(st.st_size)

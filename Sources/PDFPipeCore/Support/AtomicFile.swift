@@ -28,7 +28,7 @@ public enum AtomicFile {
     public final class Writer {
         public let path: String
         private let tmp: String
-        private var fd: Int32
+        private var fd: FileDescriptor?
         private var buffer: [UInt8] = []
         private var failure: String?
         private static let bufferSize = 1 << 20
@@ -38,16 +38,19 @@ public enum AtomicFile {
             let dir = Paths.parent(path)
             try makeDirectory(dir)
             let name = path.split(separator: "/").last.map(String.init) ?? "file"
-            var template = Array("\(dir)/.\(name).tmp-XXXXXX".utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw WriteError(path: path, reason: errnoText()) }
-            tmp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            do throws(Errno) {
+                let (fd, tmp) = try FileDescriptor.makeTemporary(prefix: "\(dir)/.\(name).tmp-")
+                self.fd = fd
+                self.tmp = tmp
+            } catch {
+                throw WriteError(path: path, reason: error.description)
+            }
             buffer.reserveCapacity(Self.bufferSize)
         }
 
         deinit {
-            if fd >= 0 {
-                close(fd)
+            if let fd {
+                try? fd.close()
                 unlink(tmp)
             }
         }
@@ -64,7 +67,11 @@ public enum AtomicFile {
                 buffer.removeAll(keepingCapacity: true)
                 return
             }
-            if !SystemIO.writeAll(fd, buffer) { failure = errnoText() }
+            do throws(Errno) {
+                try fd?.writeAll(buffer)
+            } catch {
+                failure = error.description
+            }
             buffer.removeAll(keepingCapacity: true)
         }
 
@@ -72,11 +79,15 @@ public enum AtomicFile {
         public func commit(durable: Bool = true) throws(WriteError) {
             flush()
             var reason = failure
-            if reason == nil && durable && fsync(fd) != 0 { reason = errnoText() }
-            fchmod(fd, 0o644)
-            close(fd)
-            fd = -1
-            if reason == nil && rename(tmp, path) != 0 { reason = errnoText() }
+            if let fd {
+                if reason == nil && durable {
+                    do throws(Errno) { try fd.sync() } catch { reason = error.description }
+                }
+                fchmod(fd.rawValue, 0o644)
+                try? fd.close()
+            }
+            fd = nil
+            if reason == nil && rename(tmp, path) != 0 { reason = Errno.current.description }
             if let reason {
                 unlink(tmp)
                 throw WriteError(path: path, reason: reason)
@@ -102,5 +113,4 @@ public enum AtomicFile {
         }
     }
 
-    static func errnoText() -> String { SystemIO.errnoText() }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 import PDFReader
+import SystemIO
 
 /// A file that is deleted when the job lets go of it (the normalized working copy).
 final class TemporaryFile {
@@ -203,7 +204,7 @@ public struct NormalizeStage: Stage {
         if let final {
             guard rename(output, final) == 0 else {
                 throw DocumentFailure(
-                    rule: .stageFailed, message: "cannot write '\(keptRelative)': \(String(cString: strerror(errno)))"
+                    rule: .stageFailed, message: "cannot write '\(keptRelative)': \(Errno.current)"
                 )
             }
             job.workingFile = final

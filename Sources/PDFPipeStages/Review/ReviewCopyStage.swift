@@ -2,6 +2,7 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 import PDFReader
+import SystemIO
 
 /// `review-copy`'s options (`with`).
 public struct ReviewCopyOptions: OptionGroup {
@@ -118,9 +119,9 @@ public struct ReviewCopyStage: Stage {
                 rule: .stageFailed, message: "cannot write the review copy: \(job.stripPath(error.description))")
         }
         guard rename(temp, target) == 0 else {
+            let why = Errno.current  // before unlink sets errno again
             unlink(temp)
-            throw DocumentFailure(
-                rule: .stageFailed, message: "cannot write the review copy: \(String(cString: strerror(errno)))")
+            throw DocumentFailure(rule: .stageFailed, message: "cannot write the review copy: \(why)")
         }
         job.artifacts.append(Artifact(kind: "review-copy", path: relative))
         job.sections["reviewCopy"] = [
