@@ -113,7 +113,7 @@ public struct HTMLReporter: Reporter {
         body += d.status == .failed ? " <span class=\"badge error\">failed</span>" : ""
         body +=
             " <span class=\"count\">\(d.findings.count) finding\(d.findings.count == 1 ? "" : "s")</span></h2>\n"
-        if let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue), !skipped.isEmpty {
+        if let skipped = d.section(SkippedStagesSection.self)?.stages, !skipped.isEmpty {
             body += "<p class=\"skipped\">skipped stages: \(h(skipped.joined(separator: ", ")))</p>\n"
         }
         var byPage: [Int: [Finding]] = [:]
@@ -330,13 +330,10 @@ public struct HTMLReporter: Reporter {
             }
             if let copy = d.artifacts.first(where: { $0.kind == "review-copy" }) {
                 reviewCopy = Escape.uriPath(copy.path)
-                reviewOffset = d.sections["reviewCopy"]?["summaryPages"]?.intValue ?? 0
+                reviewOffset = d.section(ReviewCopySection.self)?.summaryPages ?? 0
             }
-            for l in d.sections["thumbnails"]?["labels"]?.arrayValue ?? [] {
-                guard let p = l["page"]?.intValue, let k = l["annotationIndex"]?.intValue,
-                    let b = l["box"]?.arrayValue?.compactMap(\.doubleValue), b.count == 4
-                else { continue }
-                boxes[p, default: [:]][k] = b
+            for l in d.section(ThumbnailsSection.self)?.labels ?? [] {
+                boxes[l.page, default: [:]][l.annotationIndex] = l.box
             }
         }
     }

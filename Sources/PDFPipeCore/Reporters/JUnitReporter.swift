@@ -34,7 +34,7 @@ public struct JUnitReporter: StreamingReporter {
     /// A document's suite: a case per stage.
     func suite(_ d: DocumentResult, _ report: RunReport) -> (text: String, tests: Int, failures: Int) {
         let stages = d.timings.keys.sorted()
-        let skipped = d.sections["skippedStages"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let skipped = d.section(SkippedStagesSection.self)?.stages ?? []
         var cases: [String] = []
         var failures = 0
         let names = stages + skipped.filter { !stages.contains($0) }

@@ -224,7 +224,7 @@ public final class ResultStore: Sendable {
     /// document of 4,000 links is read in a fraction of the time. The thumbnails' section (where the
     /// links with findings lie on each image) and the review copy's are small and the HTML report
     /// uses them.
-    static let reporterKeys: Set<String> = DocumentResult.knownKeys.union(["skippedStages", "thumbnails", "reviewCopy"])
+    static let reporterKeys: Set<String> = DocumentResult.knownKeys.union(DocumentResult.sectionKeys)
 
     public func reporterDocument(_ index: Int) -> DocumentResult? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),

@@ -208,7 +208,7 @@ public struct Runner: Sendable {
         }
         job.finishPendingFindings()
         // Stages that did not run because an earlier one ended the document, named in the report.
-        if !skipped.isEmpty { job.sections["skippedStages"] = .array(skipped.map { .string($0) }) }
+        if !skipped.isEmpty { job.setSection(SkippedStagesSection(skipped)) }
         return DocumentResult(
             path: document.relativePath, status: status, pageCount: job.pageCount,
             findings: finish(job), artifacts: job.artifacts, timings: timings,
@@ -233,7 +233,7 @@ public struct Runner: Sendable {
         return DocumentResult(
             path: document.relativePath, status: .failed, findings: [Finding(rule: .pdfUnreadable, message: why)],
             artifacts: [], timings: [:],
-            sections: ["skippedStages": .array(pipeline.stages.map { .string($0.label) })])
+            sections: [SkippedStagesSection.key: SkippedStagesSection(pipeline.stages.map(\.label)).json])
     }
 
     /// Applies the pipeline's rule levels and fills in page labels.

@@ -124,9 +124,7 @@ public struct ReviewCopyStage: Stage {
             throw DocumentFailure(rule: .stageFailed, message: "cannot write the review copy: \(why)")
         }
         job.artifacts.append(Artifact(kind: "review-copy", path: relative))
-        job.sections["reviewCopy"] = [
-            "file": .string(relative), "marks": .int(marks), "summaryPages": .int(summaryPages),
-        ]
+        job.setSection(ReviewCopySection(file: relative, marks: marks, summaryPages: summaryPages))
     }
 
     /// A square annotation over the rect, with a popup holding the finding.

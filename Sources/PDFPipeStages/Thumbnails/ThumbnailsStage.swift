@@ -229,7 +229,7 @@ public struct ThumbnailsStage: Stage {
         if incremental && !job.force
             && skipUpToDate(&job, plan: plan.map { ($0.0, $0.1) }, key: key, manifestPath: manifestPath)
         {
-            job.sections["thumbnails"] = section(rendered: 0, skipped: plan.count, labels: labels)
+            job.setSection(ThumbnailsSection(rendered: 0, skipped: plan.count, labels: labels))
             return
         }
         let outputDirectory = job.outputDirectory
@@ -300,7 +300,7 @@ public struct ThumbnailsStage: Stage {
     func finish(
         _ job: inout Job, plan: [(page: Int, file: String)], results: [Rendered], messages perPage: [[String]],
         key: String,
-        manifestPath: String, labels: [JSONValue]
+        manifestPath: String, labels: [ThumbnailsSection.Label]
     ) {
         // A page whose messages say an image or a stream could not be decoded was drawn with
         // parts missing: a warning on that page; the rest are the engine's parse notes.
@@ -338,7 +338,7 @@ public struct ThumbnailsStage: Stage {
             job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
             manifest["contactSheet"] = .string(sheet)
         }
-        job.sections["thumbnails"] = section(rendered: plan.count - failures, skipped: 0, labels: labels)
+        job.setSection(ThumbnailsSection(rendered: plan.count - failures, skipped: 0, labels: labels))
         if incremental && failures == 0 {
             try? AtomicFile.write(JSONWriter.pretty(.object(manifest)), to: manifestPath)
         }
@@ -390,7 +390,7 @@ public struct ThumbnailsStage: Stage {
     /// `thumbnails.labels`: each labelled link on a rendered page, its box as fractions of the image.
     static func labels(
         _ labelled: [Label], pages: Set<Int>, geometries geo: [PageGeometry], region: (Int) -> PixelRect?
-    ) -> [JSONValue] {
+    ) -> [ThumbnailsSection.Label] {
         labelled.compactMap { l in
             guard pages.contains(l.page), l.page - 1 < geo.count else { return nil }
             let g = geo[l.page - 1]
@@ -399,16 +399,13 @@ public struct ThumbnailsStage: Stage {
             let px = LinkGeometry.pixelRect(l.rect, on: g, scale: 1)
             guard area.width > 0, area.height > 0 else { return nil }
             // Hostile rectangles (huge, or far off the page) stay finite and near the image.
-            func f(_ v: Double) -> JSONValue {
-                .double(v.isFinite ? (min(max(v, -1), 2) * 10_000).rounded() / 10_000 : 0)
-            }
-            return [
-                "page": .int(l.page), "annotationIndex": .int(l.index),
-                "box": [
+            func f(_ v: Double) -> Double { v.isFinite ? (min(max(v, -1), 2) * 10_000).rounded() / 10_000 : 0 }
+            return ThumbnailsSection.Label(
+                page: l.page, annotationIndex: l.index,
+                box: [
                     f((px.x - area.x) / area.width), f((px.y - area.y) / area.height), f(px.width / area.width),
                     f(px.height / area.height),
-                ],
-            ]
+                ])
         }
     }
 
@@ -469,15 +466,6 @@ public struct ThumbnailsStage: Stage {
             f.details["messages"] = .array(messages.prefix(20).map { .string($0) })
             job.report(f)
         }
-    }
-
-    /// The stage's section: counts, and where each link with findings lies on its thumbnail
-    /// (`labels`: page, place in /Annots, `box` as fractions of the image: x, y from the top left,
-    /// width, height), for the HTML report's numbered boxes.
-    func section(rendered: Int, skipped: Int, labels: [JSONValue]) -> JSONValue {
-        var o: [String: JSONValue] = ["rendered": .int(rendered), "skipped": .int(skipped)]
-        if !labels.isEmpty { o["labels"] = .array(labels) }
-        return .object(o)
     }
 
     /// The engine's name in messages.
