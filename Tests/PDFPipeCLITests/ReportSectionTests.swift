@@ -19,7 +19,10 @@ final class ReportSectionTests: XCTestCase {
         let samples = Repo.root + "/samples"
         let cli = CapturedCLI()
         _ = cli.run(
-            ["run", "p.json", samples + "/broken-links.pdf", samples + "/empty.pdf", "--out", dir + "/out", "--offline"],
+            [
+                "run", "p.json", samples + "/broken-links.pdf", samples + "/empty.pdf", "--out", dir + "/out",
+                "--offline",
+            ],
             in: dir)
         let report = try RunReport(
             json: JSONParser.parse(String(contentsOfFile: dir + "/out/report.json", encoding: .utf8)))
