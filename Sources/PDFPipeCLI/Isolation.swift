@@ -33,9 +33,6 @@ final class IsolatedRunner: Sendable {
         set { answerHook.withLock { $0 = newValue } }
     }
     private let answerHook = Locked<(@Sendable (Int, JSONValue) -> JSONValue)?>(nil)
-    /// A line from a worker that is a question, not a result: `{"$question": {"stage": i, "body": …}}`
-    /// (no result has a key starting with '$').
-    static let questionPrefix = #"{"$question":"#
 
     init(
         executable: String, pipelineFile: String, outputDirectory: String, inputRoot: String, timeout: Double,
@@ -75,23 +72,18 @@ final class IsolatedRunner: Sendable {
                 return failed(.pdfCrashed, "cannot start the worker process: \(error)")
             }
         }
-        let request = JSONValue.object([
-            "path": .string(document.path), "relative": .string(document.relativePath),
-            "stem": .string(document.outputStem),
-            "pageWorkers": .int(pageWorkers),
-        ])
-        var answer = worker.send(JSONWriter.compact(request) + "\n") ? worker.readLine(timeout: timeout) : .closed
+        let request = WorkerChannel.Request(
+            path: document.path, relative: document.relativePath, stem: document.outputStem, pageWorkers: pageWorkers)
+        var answer = worker.send(request.line) ? worker.readLine(timeout: timeout) : .closed
         // The time the parent spends on a worker's URL questions is not the document's.
         var remaining = timeout
         var started = DispatchTime.now().uptimeNanoseconds
-        while case .line(let text) = answer, text.hasPrefix(Self.questionPrefix) {
+        while case .line(let text) = answer, let question = WorkerChannel.Question(line: text) {
             if timeout > 0 { remaining -= Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-            let question = (try? JSONParser.parse(text))?["$question"] ?? .null
-            let body = self.answer?(question["stage"]?.intValue ?? -1, question["body"] ?? .null) ?? .null
-            let reply = JSONWriter.compact(["answer": body]) + "\n"
+            let reply = WorkerChannel.Answer(body: self.answer?(question.stage, question.body) ?? .null)
             started = DispatchTime.now().uptimeNanoseconds
             answer =
-                worker.send(reply, keepStderrOffset: true)
+                worker.send(reply.line, keepStderrOffset: true)
                 ? worker.readLine(timeout: timeout > 0 ? max(remaining, 0.001) : 0) : .closed
         }
         switch answer {
@@ -304,11 +296,10 @@ extension CLI {
         for (index, configured) in pipeline.stages.enumerated() {
             configured.stage.forwardQuestions(
                 to: { body in
-                    let question = JSONWriter.compact(["$question": ["stage": .int(index), "body": body]]) + "\n"
-                    guard Self.writeAll(question, to: answers), let line = Swift.readLine(),
-                        let reply = try? JSONParser.parse(line)
+                    guard Self.writeAll(WorkerChannel.Question(stage: index, body: body).line, to: answers),
+                        let line = Swift.readLine(), let reply = WorkerChannel.Answer(line: line)
                     else { return .null }
-                    return reply["answer"] ?? .null
+                    return reply.body
                 }, context: runner.context)
         }
         // Test hooks (debug builds only): how a crash in a C library, and a Swift trap, look to the parent.
@@ -320,14 +311,14 @@ extension CLI {
             let trapOn: String? = nil
         #endif
         while let line = Swift.readLine() {
-            guard let request = try? JSONParser.parse(line), let path = request["path"]?.stringValue,
-                let relative = request["relative"]?.stringValue
-            else { throw PipelineError(file: nil, message: "__worker: bad request '\(line)'") }
-            if crashOn == relative { abort() }
-            if trapOn == relative { fatalError("test hook: a trap while reading '\(relative)'") }
-            let pageWorkers = request["pageWorkers"]?.intValue ?? 1
-            let document = InputDocument(path: path, relativePath: relative, outputStem: request["stem"]?.stringValue)
-            let result = runner.process(document, pageWorkers: pageWorkers)
+            guard let request = WorkerChannel.Request(line: line) else {
+                throw PipelineError(file: nil, message: "__worker: bad request '\(line)'")
+            }
+            if crashOn == request.relative { abort() }
+            if trapOn == request.relative { fatalError("test hook: a trap while reading '\(request.relative)'") }
+            let document = InputDocument(
+                path: request.path, relativePath: request.relative, outputStem: request.stem)
+            let result = runner.process(document, pageWorkers: request.pageWorkers)
             if !Self.writeAll(JSONWriter.compact(result.json) + "\n", to: answers) { return .internalFailure }
         }
         return .clean
@@ -336,5 +327,74 @@ extension CLI {
     /// Writes all of `text` to a descriptor; false when it is closed.
     static func writeAll(_ text: String, to fd: FileDescriptor) -> Bool {
         (try? fd.writeAll(Array(text.utf8))) != nil
+    }
+}
+
+/// The isolation channel's messages besides the results (a document's `DocumentResult` JSON),
+/// declared once for both ends: one JSON object per line. The parent asks a worker for a document
+/// (`Request`); a worker's stage may ask the parent's (`Question`: validate-links' URLs, checked
+/// once per run) and gets its `Answer` before the result comes.
+enum WorkerChannel {
+    struct Request: Equatable {
+        var path: String
+        var relative: String
+        var stem: String?
+        var pageWorkers: Int
+
+        var line: String {
+            var o: [String: JSONValue] = [
+                "path": .string(path), "relative": .string(relative), "pageWorkers": .int(pageWorkers),
+            ]
+            if let stem { o["stem"] = .string(stem) }
+            return JSONWriter.compact(.object(o)) + "\n"
+        }
+
+        init(path: String, relative: String, stem: String?, pageWorkers: Int) {
+            self.path = path
+            self.relative = relative
+            self.stem = stem
+            self.pageWorkers = pageWorkers
+        }
+
+        init?(line: String) {
+            guard let v = try? JSONParser.parse(line), let path = v["path"]?.stringValue,
+                let relative = v["relative"]?.stringValue
+            else { return nil }
+            self.init(
+                path: path, relative: relative, stem: v["stem"]?.stringValue,
+                pageWorkers: v["pageWorkers"]?.intValue ?? 1)
+        }
+    }
+
+    /// `{"$question": {"stage": i, "body": …}}`: no result has a key that starts with '$', so a line
+    /// that starts so is a question.
+    struct Question: Equatable {
+        static let prefix = #"{"$question":"#
+        var stage: Int
+        var body: JSONValue
+
+        var line: String { JSONWriter.compact(["$question": ["stage": .int(stage), "body": body]]) + "\n" }
+
+        init(stage: Int, body: JSONValue) {
+            self.stage = stage
+            self.body = body
+        }
+
+        init?(line: String) {
+            guard line.hasPrefix(Self.prefix), let q = (try? JSONParser.parse(line))?["$question"] else { return nil }
+            self.init(stage: q["stage"]?.intValue ?? -1, body: q["body"] ?? .null)
+        }
+    }
+
+    struct Answer: Equatable {
+        var body: JSONValue
+        var line: String { JSONWriter.compact(["answer": body]) + "\n" }
+
+        init(body: JSONValue) { self.body = body }
+
+        init?(line: String) {
+            guard let v = try? JSONParser.parse(line), case .object(let o) = v else { return nil }
+            body = o["answer"] ?? .null
+        }
     }
 }
