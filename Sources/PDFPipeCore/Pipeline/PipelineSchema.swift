@@ -111,32 +111,43 @@ public enum PipelineSchema {
 }
 
 extension Suppression {
+    /// The keys of an `ignore` entry, declared once, in the order messages list them: the schema
+    /// and the reader's check of unknown keys (`Suppression.init(json:)`) are made from them.
+    static let fields: [(key: String, schema: JSONValue)] = [
+        ("rule", ["type": "string", "minLength": 1, "description": "rule id, or a glob over ids (uri.*)"]),
+        (
+            "path",
+            [
+                "type": "string", "minLength": 1,
+                "description":
+                    "glob over the document's path (relative to the input root, or as the inputs were named)",
+            ]
+        ),
+        (
+            "uri",
+            [
+                "type": "string", "minLength": 1,
+                "description": "regular expression searched for in the finding's target (uri, file or #name)",
+            ]
+        ),
+        ("page", ["type": "integer", "minimum": 1]),
+        ("reason", ["type": "string", "minLength": 1, "description": "why; shown beside each finding it takes out"]),
+        (
+            "expires",
+            [
+                "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                "description":
+                    "YYYY-MM-DD; afterwards the entry no longer applies and is reported (config.suppression-expired)",
+            ]
+        ),
+    ]
+
     /// The schema of `ignore`.
     static let schema: JSONValue = [
         "type": "array",
         "items": [
             "type": "object", "additionalProperties": false, "required": ["reason"],
-            "properties": [
-                "rule": ["type": "string", "minLength": 1, "description": "rule id, or a glob over ids (uri.*)"],
-                "path": [
-                    "type": "string", "minLength": 1,
-                    "description":
-                        "glob over the document's path (relative to the input root, or as the inputs were named)",
-                ],
-                "uri": [
-                    "type": "string", "minLength": 1,
-                    "description": "regular expression searched for in the finding's target (uri, file or #name)",
-                ],
-                "page": ["type": "integer", "minimum": 1],
-                "reason": [
-                    "type": "string", "minLength": 1, "description": "why; shown beside each finding it takes out",
-                ],
-                "expires": [
-                    "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-                    "description":
-                        "YYYY-MM-DD; afterwards the entry no longer applies and is reported (config.suppression-expired)",
-                ],
-            ],
+            "properties": .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.key, $0.schema) })),
         ],
     ]
 }

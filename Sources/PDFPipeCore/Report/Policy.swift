@@ -87,7 +87,7 @@ public struct Suppression: Sendable, Equatable {
                     "expected an object like {\"rule\": \"uri.http-error\", \"reason\": \"…\"}, got \(v.shortDescription)"
             )
         }
-        let keys = ["rule", "path", "uri", "page", "reason", "expires"]
+        let keys = Self.fields.map(\.key)
         for key in o.keys.sorted() where !keys.contains(key) && key != "index" {
             throw PipelineError(
                 file: nil, path: "\(at).\(key)",
