@@ -169,6 +169,28 @@ extension Array: OptionValue where Element: OptionValue {
     public var optionJSON: JSONValue { .array(map(\.optionJSON)) }
 }
 
+/// A value an option may hold within a range (`in: 0...64`).
+public protocol RangedOptionValue: OptionValue {
+    associatedtype Bound: Comparable
+    static func kind(in range: ClosedRange<Bound>) -> OptionKind
+}
+
+extension Int: RangedOptionValue {
+    public static func kind(in range: ClosedRange<Int>) -> OptionKind {
+        .integer(min: range.lowerBound, max: range.upperBound)
+    }
+}
+
+extension Double: RangedOptionValue {
+    public static func kind(in range: ClosedRange<Double>) -> OptionKind {
+        .number(min: range.lowerBound, max: range.upperBound)
+    }
+}
+
+extension Optional: RangedOptionValue where Wrapped: RangedOptionValue {
+    public static func kind(in range: ClosedRange<Wrapped.Bound>) -> OptionKind { Wrapped.kind(in: range) }
+}
+
 /// What `OptionGroup.specs` reads from each `@Option` (through `Mirror`).
 protocol OptionDeclaration {
     func spec(key: String) -> OptionSpec
@@ -200,39 +222,15 @@ public struct Option<Value: OptionValue>: Sendable, Decodable, OptionDeclaration
         self.valueName = valueName
     }
 
-    /// An integer within `range`.
-    public init(wrappedValue: Value, in range: ClosedRange<Int>, _ summary: String, valueName: String? = nil)
-    where Value == Int {
-        self.init(
-            wrappedValue: wrappedValue, kind: .integer(min: range.lowerBound, max: range.upperBound), summary,
-            valueName: valueName)
-    }
-
-    /// A number within `range` (`0...Double.infinity`: any number from 0).
-    public init(wrappedValue: Value, in range: ClosedRange<Double>, _ summary: String, valueName: String? = nil)
-    where Value == Double {
-        self.init(
-            wrappedValue: wrappedValue, kind: .number(min: range.lowerBound, max: range.upperBound), summary,
-            valueName: valueName)
+    /// A value within `range`: an integer, a number (`0...Double.infinity`: any number from 0), or
+    /// either of them not set (null).
+    public init(
+        wrappedValue: Value, in range: ClosedRange<Value.Bound>, _ summary: String, valueName: String? = nil
+    ) where Value: RangedOptionValue {
+        self.init(wrappedValue: wrappedValue, kind: Value.kind(in: range), summary, valueName: valueName)
     }
 
     var valueJSON: JSONValue { wrappedValue.optionJSON }
-
-    /// An integer within `range`, or not set (null).
-    public init(wrappedValue: Value, in range: ClosedRange<Int>, _ summary: String, valueName: String? = nil)
-    where Value == Int? {
-        self.init(
-            wrappedValue: wrappedValue, kind: .integer(min: range.lowerBound, max: range.upperBound), summary,
-            valueName: valueName)
-    }
-
-    /// A number within `range`, or not set (null).
-    public init(wrappedValue: Value, in range: ClosedRange<Double>, _ summary: String, valueName: String? = nil)
-    where Value == Double? {
-        self.init(
-            wrappedValue: wrappedValue, kind: .number(min: range.lowerBound, max: range.upperBound), summary,
-            valueName: valueName)
-    }
 
     func spec(key: String) -> OptionSpec {
         OptionSpec(key, kind, default: wrappedValue.optionJSON, summary, listed: listed, valueName: valueName)
