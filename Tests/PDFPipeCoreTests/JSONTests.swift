@@ -92,3 +92,49 @@ final class JSONTests: XCTestCase {
         }
     }
 }
+
+/// `JSONValueEncoder` and `JSONValueDecoder` (#33, 5): the number forms, left-out optionals and
+/// empty lists, and errors that name the field.
+final class JSONValueCodingTests: XCTestCase {
+    struct Sample: Codable, Equatable {
+        var count: Int
+        var ratio: Double
+        var name: String?
+        var flags: [Bool]
+        var extra: JSONValue
+        @OmittedWhenEmpty var notes: [String] = []
+    }
+
+    func testEncodesTheFormsReportsUse() throws {
+        let s = Sample(count: 3, ratio: 2, name: nil, flags: [true], extra: ["k": [1, "x", nil]], notes: [])
+        let v = JSONValue(encoding: s)
+        XCTAssertEqual(JSONWriter.compact(v), #"{"count":3,"extra":{"k":[1,"x",null]},"flags":[true],"ratio":2}"#)
+        guard case .int = v["count"], case .double = v["ratio"] else { return XCTFail("\(v)") }
+        XCTAssertEqual(try v.decode(Sample.self), s)
+        var named = s
+        named.name = "a"
+        named.notes = ["n"]
+        let w = JSONValue(encoding: named)
+        XCTAssertEqual(w["name"], "a")
+        XCTAssertEqual(w["notes"], ["n"])
+        XCTAssertEqual(try w.decode(Sample.self), named)
+    }
+
+    func testErrorsNameTheField() {
+        let cases: [(JSONValue, String)] = [
+            (
+                ["count": 1, "ratio": 1, "flags": [true, "no"], "extra": nil],
+                "flags[1]: expected a boolean, found string"
+            ),
+            (["count": 1.5, "ratio": 1, "flags": [], "extra": nil], "count: expected an integer"),
+            (["ratio": 1, "flags": [], "extra": nil], "count: missing"),
+            ([1, 2], "(top level): expected an object, found array"),
+        ]
+        for (value, message) in cases {
+            XCTAssertThrowsError(try value.decode(Sample.self)) { error in
+                let text = JSONValueDecoder.describe(error)
+                XCTAssertTrue(text.hasPrefix(message), "\(text) — expected \(message)")
+            }
+        }
+    }
+}

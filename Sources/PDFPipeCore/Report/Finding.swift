@@ -33,11 +33,11 @@ public struct Finding: Sendable, Equatable {
     /// labels (`12 (xii)`); nil when the finding is not about a page. The one place that says how.
     public var pageText: String? { page.map { p in "\(p)" + (pageLabel.map { " (\($0))" } ?? "") } }
 
-    /// The keys every finding may have; anything else in a report's finding is a detail.
-    static let fixedKeys: Set<String> = [
-        "rule", "severity", "message", "page", "pageLabel", "object", "rect", "stage", "hint", "fingerprint",
-        "baseline",
-    ]
+    /// The keys every finding may have, declared once for writing and reading; anything else in a
+    /// report's finding is a detail.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case rule, severity, message, page, pageLabel, object, rect, stage, hint, fingerprint, baseline
+    }
 
     /// A finding of a declared rule: its default severity and hint unless given.
     public init(
@@ -66,39 +66,58 @@ public struct Finding: Sendable, Equatable {
     }
 }
 
-extension Finding: JSONRepresentable {
-    public var json: JSONValue {
-        var o = details
-        o["rule"] = .string(rule)
-        o["severity"] = .string(severity.rawValue)
-        o["message"] = .string(message)
-        if let page { o["page"] = .int(page) }
-        if let pageLabel { o["pageLabel"] = .string(pageLabel) }
-        if let object { o["object"] = .string(object) }
-        if let rect { o["rect"] = .array(rect.map { .double($0) }) }
-        if let stage { o["stage"] = .string(stage) }
-        if let hint { o["hint"] = .string(hint) }
-        if let fingerprint { o["fingerprint"] = .string(fingerprint) }
-        if let baseline { o["baseline"] = .string(baseline.rawValue) }
-        return .object(o)
+/// Written as one object: the declared fields over the details.
+extension Finding: Codable, JSONRepresentable {
+    public var json: JSONValue { JSONValue(encoding: self) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var extra = encoder.container(keyedBy: AnyKey.self)
+        for (k, v) in details where CodingKeys(rawValue: k) == nil { try extra.encode(v, forKey: AnyKey(k)) }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(severity, forKey: .severity)
+        try c.encode(message, forKey: .message)
+        try c.encodeIfPresent(page, forKey: .page)
+        try c.encodeIfPresent(pageLabel, forKey: .pageLabel)
+        try c.encodeIfPresent(object, forKey: .object)
+        try c.encodeIfPresent(rect, forKey: .rect)
+        try c.encodeIfPresent(stage, forKey: .stage)
+        try c.encodeIfPresent(hint, forKey: .hint)
+        try c.encodeIfPresent(fingerprint, forKey: .fingerprint)
+        try c.encodeIfPresent(baseline, forKey: .baseline)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            ruleID: try c.decode(String.self, forKey: .rule), severity: try c.decode(Severity.self, forKey: .severity),
+            page: try c.decodeIfPresent(Int.self, forKey: .page),
+            pageLabel: try c.decodeIfPresent(String.self, forKey: .pageLabel),
+            object: try c.decodeIfPresent(String.self, forKey: .object),
+            rect: try c.decodeIfPresent([Double].self, forKey: .rect),
+            stage: try c.decodeIfPresent(String.self, forKey: .stage),
+            message: try c.decode(String.self, forKey: .message),
+            hint: try c.decodeIfPresent(String.self, forKey: .hint)
+        )
+        fingerprint = try c.decodeIfPresent(String.self, forKey: .fingerprint)
+        baseline = try c.decodeIfPresent(BaselineState.self, forKey: .baseline)
+        let extra = try decoder.container(keyedBy: AnyKey.self)
+        for k in extra.allKeys where CodingKeys(rawValue: k.stringValue) == nil {
+            details[k.stringValue] = try extra.decode(JSONValue.self, forKey: k)
+        }
     }
 
     public init(json: JSONValue) throws(ReportDecodingError) {
-        guard let rule = json["rule"]?.stringValue, let message = json["message"]?.stringValue,
-            let sev = json["severity"]?.stringValue.flatMap(Severity.init(rawValue:))
-        else { throw ReportDecodingError(message: "finding without rule, severity or message") }
-        self.init(
-            ruleID: rule, severity: sev, page: json["page"]?.intValue, pageLabel: json["pageLabel"]?.stringValue,
-            object: json["object"]?.stringValue, rect: json["rect"]?.arrayValue?.compactMap(\.doubleValue),
-            stage: json["stage"]?.stringValue, message: message, hint: json["hint"]?.stringValue)
-        fingerprint = json["fingerprint"]?.stringValue
-        baseline = json["baseline"]?.stringValue.flatMap(BaselineState.init(rawValue:))
-        for (k, v) in json.objectValue ?? [:] where !Finding.fixedKeys.contains(k) { details[k] = v }
+        do {
+            self = try json.decode()
+        } catch {
+            throw ReportDecodingError(message: "a finding: " + JSONValueDecoder.describe(error))
+        }
     }
 }
 
 /// Where a finding stands against a baseline (SARIF's `baselineState`).
-public enum BaselineState: String, Sendable {
+public enum BaselineState: String, Codable, Sendable {
     /// Not in the baseline: counts toward `--fail-on`.
     case new
     /// In the baseline already: reported, but does not fail the run.

@@ -3,7 +3,7 @@ import Foundation
 /// One entry of a pipeline's `ignore` list: findings it matches are taken out of the counts and
 /// listed, with the reason, under their document (`suppressed`). Every field but `reason` is
 /// optional, and the ones given must all match.
-public struct Suppression: Sendable, Equatable {
+public struct Suppression: Encodable, Sendable, Equatable {
     /// A rule id, or a glob over rule ids (`uri.*`).
     public var rule: String?
     /// A glob over the document's path, as report.json's `path` (relative to the input root) or
@@ -21,6 +21,10 @@ public struct Suppression: Sendable, Equatable {
     public var index: Int
 
     private let compiled: CompiledRegex?
+
+    enum CodingKeys: String, CodingKey {
+        case rule, path, uri, page, reason, expires, index
+    }
 
     public init(
         rule: String? = nil, path: String? = nil, uri: String? = nil, page: Int? = nil, reason: String,
@@ -66,15 +70,9 @@ public struct Suppression: Sendable, Equatable {
 
     public var label: String { "ignore[\(index)]" }
 
-    public var json: JSONValue {
-        var o: [String: JSONValue] = ["reason": .string(reason), "index": .int(index)]
-        if let rule { o["rule"] = .string(rule) }
-        if let path { o["path"] = .string(path) }
-        if let uri { o["uri"] = .string(uri) }
-        if let page { o["page"] = .int(page) }
-        if let expires { o["expires"] = .string(expires) }
-        return .object(o)
-    }
+    /// As reports list it (the pipeline's entry with its place, `index`); read back with `init(json:…)`,
+    /// which checks it as the pipeline's reader does.
+    public var json: JSONValue { JSONValue(encoding: self) }
 
     /// Reads an entry of a pipeline's `ignore` (`at`: its JSON path, for messages).
     /// `rules`: the rules an entry may name (nil: any id, for an entry read back from a report).
@@ -155,7 +153,7 @@ final class CompiledRegex: @unchecked Sendable {
 }
 
 /// An `ignore` entry in a report, with how many findings it took out (what `merge` adds up).
-public struct SuppressionUse: Sendable, Equatable {
+public struct SuppressionUse: Codable, Sendable, Equatable {
     public var suppression: Suppression
     public var matched: Int
 
@@ -164,18 +162,29 @@ public struct SuppressionUse: Sendable, Equatable {
         self.matched = matched
     }
 
-    public var json: JSONValue {
-        guard case .object(var o) = suppression.json else { return .null }
-        o["matched"] = .int(matched)
-        return .object(o)
+    enum CodingKeys: String, CodingKey { case matched }
+
+    /// The entry's fields and `matched` in one object.
+    public func encode(to encoder: any Encoder) throws {
+        try suppression.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(matched, forKey: .matched)
     }
 
-    init?(json v: JSONValue) {
-        guard let index = v["index"]?.intValue, var o = v.objectValue else { return nil }
-        o["matched"] = nil
-        guard let s = try? Suppression(json: .object(o), index: index, rules: nil) else { return nil }
-        suppression = s
-        matched = v["matched"]?.intValue ?? 0
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        matched = try c.decodeIfPresent(Int.self, forKey: .matched) ?? 0
+        guard case .object(var o) = try JSONValue(from: decoder), let index = o["index"]?.intValue else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not an ignore entry (no index)"))
+        }
+        o[CodingKeys.matched.stringValue] = nil
+        do {
+            suppression = try Suppression(json: .object(o), index: index, rules: nil)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not an ignore entry: \(error)"))
+        }
     }
 
     /// The run's findings about its `ignore` list: an expired entry is a warning (its findings
@@ -235,21 +244,47 @@ public struct Baseline: Sendable {
 
     public static let format = "pdfpipe-baseline"
 
+    /// A baseline file's layout (`pdfpipe baseline`), declared once for writing and reading.
+    struct File: Codable {
+        var format = Baseline.format
+        var version = 1
+        var pipeline: String
+        var findings: [Entry]
+    }
+
+    /// A finding as a baseline lists it.
+    struct Entry: Codable {
+        var fingerprint: String
+        var path: String
+        var rule: String
+        var severity: Severity
+        var message: String
+        var page: Int?
+
+        init(_ f: Finding, fingerprint: String, path: String) {
+            self.fingerprint = fingerprint
+            self.path = path
+            rule = f.rule
+            severity = f.severity
+            message = f.message
+            page = f.page
+        }
+    }
+
     /// Reads either form.
     public init(json v: JSONValue) throws(ReportDecodingError) {
         documents = [:]
-        var docs: [String: [String: JSONValue]] = [:]
-        if v["format"]?.stringValue == Self.format {
-            for (i, f) in (v["findings"]?.arrayValue ?? []).enumerated() {
-                guard let path = f["path"]?.stringValue, let fp = f["fingerprint"]?.stringValue else {
-                    throw ReportDecodingError(message: "findings[\(i)] has no path or fingerprint")
-                }
-                docs[path, default: [:]][fp] = f
-            }
-            documents = docs
-        } else {
+        guard v["format"]?.stringValue == Self.format else {
             for d in try RunReport(json: v).results { add(d) }
+            return
         }
+        let file: File
+        do {
+            file = try v.decode()
+        } catch {
+            throw ReportDecodingError(message: JSONValueDecoder.describe(error))
+        }
+        for e in file.findings { documents[e.path, default: [:]][e.fingerprint] = JSONValue(encoding: e) }
     }
 
     /// Adds a report's document: its findings, as a baseline lists them.
@@ -260,12 +295,7 @@ public struct Baseline: Sendable {
     }
 
     static func entry(_ f: Finding, fingerprint: String, path: String) -> JSONValue {
-        var o: [String: JSONValue] = [
-            "fingerprint": .string(fingerprint), "path": .string(path), "rule": .string(f.rule),
-            "severity": .string(f.severity.rawValue), "message": .string(f.message),
-        ]
-        if let p = f.page { o["page"] = .int(p) }
-        return .object(o)
+        JSONValue(encoding: Entry(f, fingerprint: fingerprint, path: path))
     }
 
     /// The baseline file for a report: every finding it lists (suppressed ones aside), sorted, so
@@ -275,14 +305,11 @@ public struct Baseline: Sendable {
     }
 
     public static func file(pipeline: String, documents: some Sequence<DocumentResult>) -> JSONValue {
-        var entries: [JSONValue] = []
+        var entries: [Entry] = []
         for d in documents {
-            for (f, fp) in zip(d.findings, d.fingerprints) { entries.append(entry(f, fingerprint: fp, path: d.path)) }
+            for (f, fp) in zip(d.findings, d.fingerprints) { entries.append(Entry(f, fingerprint: fp, path: d.path)) }
         }
-        return [
-            "format": .string(format), "version": 1, "pipeline": .string(pipeline),
-            "findings": .array(entries),
-        ]
+        return JSONValue(encoding: File(pipeline: pipeline, findings: entries))
     }
 }
 

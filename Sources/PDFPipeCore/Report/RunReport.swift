@@ -1,5 +1,5 @@
 /// A file a stage wrote for a document, with its path relative to the output folder.
-public struct Artifact: Sendable, Equatable, JSONRepresentable {
+public struct Artifact: Codable, Sendable, Equatable, JSONRepresentable {
     public var kind: String
     public var page: Int?
     public var path: String
@@ -10,15 +10,11 @@ public struct Artifact: Sendable, Equatable, JSONRepresentable {
         self.path = path
     }
 
-    public var json: JSONValue {
-        var o: [String: JSONValue] = ["kind": .string(kind), "path": .string(path)]
-        if let page { o["page"] = .int(page) }
-        return .object(o)
-    }
+    public var json: JSONValue { JSONValue(encoding: self) }
 }
 
 /// What happened to one document.
-public enum DocumentStatus: String, Sendable {
+public enum DocumentStatus: String, Codable, Sendable {
     /// Every stage ran (findings may still have been reported).
     case ok
     /// The document could not be processed to the end: see its findings.
@@ -62,32 +58,16 @@ public struct DocumentResult: Sendable, Equatable {
         self.sections = sections
     }
 
-    public var json: JSONValue {
-        var o = sections
-        o["path"] = .string(path)
-        if let workingPath { o["workingPath"] = .string(workingPath) }
-        o["status"] = .string(status.rawValue)
-        o["pageCount"] = pageCount.map { .int($0) } ?? .null
-        o["findings"] = .array(
-            zip(findings, fingerprints).map { f, fp in
-                guard case .object(var j) = f.json else { return f.json }
-                j["fingerprint"] = .string(fp)
-                return .object(j)
-            })
-        if !suppressed.isEmpty { o["suppressed"] = .array(suppressed.map(\.json)) }
-        if !fixedSinceBaseline.isEmpty { o["fixedSinceBaseline"] = .array(fixedSinceBaseline) }
-        o["artifacts"] = .array(artifacts.map(\.json))
-        o["timings"] = .object(timings.mapValues { .double(($0 * 1e6).rounded() / 1e6) })
-        return .object(o)
-    }
+    public var json: JSONValue { JSONValue(encoding: self) }
 }
 
 extension Array where Element == Finding {
     var json: JSONValue { .array(map(\.json)) }
 }
 
-/// Counts over a whole run.
-public struct Summary: Sendable, Equatable {
+/// Counts over a whole run (report.json's `summary`: the baseline's counts are written under
+/// `baseline`).
+public struct Summary: Codable, Sendable, Equatable {
     public var documents = 0
     public var failedDocuments = 0
     public var pages = 0
@@ -136,12 +116,11 @@ public struct Summary: Sendable, Equatable {
         }
     }
 
-    public var json: JSONValue {
-        [
-            "documents": .int(documents), "failedDocuments": .int(failedDocuments), "pages": .int(pages),
-            "errors": .int(errors), "warnings": .int(warnings), "notes": .int(notes), "suppressed": .int(suppressed),
-        ]
+    enum CodingKeys: String, CodingKey {
+        case documents, failedDocuments, pages, errors, warnings, notes, suppressed
     }
+
+    public var json: JSONValue { JSONValue(encoding: self) }
 
     /// The number of findings at or above a threshold.
     public func count(atOrAbove failOn: FailOn) -> Int {
@@ -180,7 +159,7 @@ public struct RunReport: Sendable, Equatable {
     /// baseline findings are fixed (a ratchet fails until the baseline is updated). Found by a run
     /// over a whole batch, or by the merge of shards (a shard cannot tell); by path.
     public var removedSinceBaseline: [RemovedDocument] = []
-    public struct RemovedDocument: Sendable, Equatable {
+    public struct RemovedDocument: Codable, Sendable, Equatable {
         public var path: String
         /// How many findings of the baseline it had.
         public var fixed: Int
@@ -293,90 +272,165 @@ public struct RunReport: Sendable, Equatable {
     public var json: JSONValue { json(includingDocuments: true) }
 
     func json(includingDocuments: Bool) -> JSONValue {
-        var o: [String: JSONValue] = [
-            "tool": ["name": "pdfpipe", "version": .string(toolVersion)],
-            "pipeline": .string(pipeline),
-            "summary": summary.json,
-            "generatedAt": .string(generatedAt),
-        ]
-        if includingDocuments { o["documents"] = .array(documents.map(\.json)) }
-        if incomplete { o["incomplete"] = true }
-        o["failOn"] = .string(failOn.rawValue)
-        if let pipelineFailOn { o["pipelineFailOn"] = .string(pipelineFailOn.rawValue) }
-        if let shard { o["shard"] = .string(shard) }
-        if let shardSource { o["shardSource"] = .string(shardSource) }
-        if !findings.isEmpty { o["findings"] = .array(findings.map(\.json)) }
-        if let baseline {
-            let s = summary
-            o["baseline"] = [
-                "file": .string(baseline.file), "ratchet": .bool(baseline.ratchet),
-                "new": .int(s.new), "unchanged": .int(s.unchanged), "fixed": .int(s.fixed),
-            ]
-            if !removedSinceBaseline.isEmpty {
-                o["removedSinceBaseline"] = .array(
-                    removedSinceBaseline.map { ["path": .string($0.path), "fixed": .int($0.fixed)] })
-            }
-        }
-        if !suppressions.isEmpty { o["suppressions"] = .array(suppressions.map(\.json)) }
-        return .object(o)
+        JSONValue(encoding: ReportFile(self, includingDocuments: includingDocuments))
     }
 
     /// Reads a report written by the JSON reporter (for `pdfpipe merge`).
     public init(json v: JSONValue) throws(ReportDecodingError) {
-        guard v["tool"]?["name"] == "pdfpipe", let version = v["tool"]?["version"]?.stringValue,
-            let pipeline = v["pipeline"]?.stringValue, let docs = v["documents"]?.arrayValue
+        guard v["tool"]?["name"] == "pdfpipe", v["pipeline"]?.stringValue != nil, v["documents"]?.arrayValue != nil
         else { throw ReportDecodingError(message: "not a pdfpipe report (no tool, pipeline or documents)") }
-        var documents: [DocumentResult] = []
-        for d in docs { documents.append(try DocumentResult(json: d)) }
+        let file: ReportFile
+        do {
+            file = try v.decode()
+        } catch {
+            throw ReportDecodingError(message: JSONValueDecoder.describe(error))
+        }
         self.init(
-            toolVersion: version, pipeline: pipeline, documents: documents,
-            generatedAt: v["generatedAt"]?.stringValue ?? "")
-        incomplete = v["incomplete"]?.boolValue ?? false
-        failOn = v["failOn"]?.stringValue.flatMap(FailOn.init(rawValue:)) ?? .error
-        pipelineFailOn = v["pipelineFailOn"]?.stringValue.flatMap(FailOn.init(rawValue:))
-        shard = v["shard"]?.stringValue
-        shardSource = v["shardSource"]?.stringValue
-        for f in v["findings"]?.arrayValue ?? [] { findings.append(try Finding(json: f)) }
-        if let b = v["baseline"], let file = b["file"]?.stringValue {
-            baseline = BaselineUse(file: file, ratchet: b["ratchet"]?.boolValue ?? false)
-        }
-        removedSinceBaseline = (v["removedSinceBaseline"]?.arrayValue ?? []).compactMap { r in
-            guard let path = r["path"]?.stringValue, let n = r["fixed"]?.intValue else { return nil }
-            return RemovedDocument(path: path, fixed: n)
-        }
-        for (i, u) in (v["suppressions"]?.arrayValue ?? []).enumerated() {
-            guard let use = SuppressionUse(json: u) else {
-                throw ReportDecodingError(message: "suppressions[\(i)] is not an ignore entry")
-            }
-            suppressions.append(use)
-        }
+            toolVersion: file.tool.version, pipeline: file.pipeline, documents: file.documents ?? [],
+            generatedAt: file.generatedAt ?? "")
+        incomplete = file.incomplete ?? false
+        failOn = file.failOn ?? .error
+        pipelineFailOn = file.pipelineFailOn
+        shard = file.shard
+        shardSource = file.shardSource
+        findings = file.findings
+        baseline = file.baseline.map { BaselineUse(file: $0.file, ratchet: $0.ratchet) }
+        removedSinceBaseline = file.removedSinceBaseline
+        suppressions = file.suppressions
     }
 }
 
-extension DocumentResult {
-    public static let knownKeys: Set<String> = [
-        "path", "workingPath", "status", "pageCount", "findings", "artifacts", "timings", "suppressed",
-        "fixedSinceBaseline",
-    ]
+/// report.json's layout, declared once for the JSON reporter and for `merge` and `--baseline`,
+/// which read it back. The documents are left out when the reporter writes them one at a time.
+struct ReportFile: Codable {
+    struct Tool: Codable {
+        var name = "pdfpipe"
+        var version: String
+    }
+    /// The baseline with the run's counts against it.
+    struct BaselineCounts: Codable {
+        var file: String
+        var ratchet: Bool
+        var new: Int?
+        var unchanged: Int?
+        var fixed: Int?
+    }
+
+    var tool: Tool
+    var pipeline: String
+    /// Written, never read: a report's counts are made again from its documents.
+    var summary: Summary?
+    var generatedAt: String?
+    var documents: [DocumentResult]?
+    var incomplete: Bool?
+    var failOn: FailOn?
+    var pipelineFailOn: FailOn?
+    var shard: String?
+    var shardSource: String?
+    @OmittedWhenEmpty var findings: [Finding] = []
+    var baseline: BaselineCounts?
+    @OmittedWhenEmpty var removedSinceBaseline: [RunReport.RemovedDocument] = []
+    @OmittedWhenEmpty var suppressions: [SuppressionUse] = []
+
+    enum CodingKeys: String, CodingKey {
+        case tool, pipeline, summary, generatedAt, documents, incomplete, failOn, pipelineFailOn, shard, shardSource
+        case findings, baseline, removedSinceBaseline, suppressions
+    }
+
+    init(_ r: RunReport, includingDocuments: Bool) {
+        let s = r.summary
+        tool = Tool(version: r.toolVersion)
+        pipeline = r.pipeline
+        summary = s
+        generatedAt = r.generatedAt
+        documents = includingDocuments ? r.documents : nil
+        incomplete = r.incomplete ? true : nil
+        failOn = r.failOn
+        pipelineFailOn = r.pipelineFailOn
+        shard = r.shard
+        shardSource = r.shardSource
+        findings = r.findings
+        if let b = r.baseline {
+            baseline = BaselineCounts(
+                file: b.file, ratchet: b.ratchet, new: s.new, unchanged: s.unchanged, fixed: s.fixed)
+            removedSinceBaseline = r.removedSinceBaseline
+        }
+        suppressions = r.suppressions
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        tool = try c.decode(Tool.self, forKey: .tool)
+        pipeline = try c.decode(String.self, forKey: .pipeline)
+        summary = nil
+        generatedAt = try c.decodeIfPresent(String.self, forKey: .generatedAt)
+        documents = try c.decodeIfPresent([DocumentResult].self, forKey: .documents)
+        incomplete = try c.decodeIfPresent(Bool.self, forKey: .incomplete)
+        failOn = try c.decodeIfPresent(FailOn.self, forKey: .failOn)
+        pipelineFailOn = try c.decodeIfPresent(FailOn.self, forKey: .pipelineFailOn)
+        shard = try c.decodeIfPresent(String.self, forKey: .shard)
+        shardSource = try c.decodeIfPresent(String.self, forKey: .shardSource)
+        _findings = try c.decode(OmittedWhenEmpty<[Finding]>.self, forKey: .findings)
+        baseline = try c.decodeIfPresent(BaselineCounts.self, forKey: .baseline)
+        _removedSinceBaseline = try c.decode(
+            OmittedWhenEmpty<[RunReport.RemovedDocument]>.self, forKey: .removedSinceBaseline)
+        _suppressions = try c.decode(OmittedWhenEmpty<[SuppressionUse]>.self, forKey: .suppressions)
+    }
+}
+
+/// Written as one object: the declared fields over the stages' sections.
+extension DocumentResult: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case path, workingPath, status, pageCount, findings, artifacts, timings, suppressed, fixedSinceBaseline
+    }
+
+    /// The keys of a document's entry that are not stage sections.
+    public static let knownKeys = Set(CodingKeys.allCases.map(\.rawValue))
+
+    public func encode(to encoder: any Encoder) throws {
+        var extra = encoder.container(keyedBy: AnyKey.self)
+        for (k, v) in sections where CodingKeys(rawValue: k) == nil { try extra.encode(v, forKey: AnyKey(k)) }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(path, forKey: .path)
+        try c.encodeIfPresent(workingPath, forKey: .workingPath)
+        try c.encode(status, forKey: .status)
+        try c.encode(pageCount, forKey: .pageCount)
+        let withFingerprints = zip(findings, fingerprints).map { f, fp in
+            var f = f
+            f.fingerprint = fp
+            return f
+        }
+        try c.encode(withFingerprints, forKey: .findings)
+        if !suppressed.isEmpty { try c.encode(suppressed, forKey: .suppressed) }
+        if !fixedSinceBaseline.isEmpty { try c.encode(fixedSinceBaseline, forKey: .fixedSinceBaseline) }
+        try c.encode(artifacts, forKey: .artifacts)
+        try c.encode(timings.mapValues { ($0 * 1e6).rounded() / 1e6 }, forKey: .timings)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            path: try c.decode(String.self, forKey: .path), status: try c.decode(DocumentStatus.self, forKey: .status),
+            pageCount: try c.decodeIfPresent(Int.self, forKey: .pageCount),
+            findings: try c.decodeIfPresent([Finding].self, forKey: .findings) ?? [],
+            artifacts: try c.decodeIfPresent([Artifact].self, forKey: .artifacts) ?? [],
+            timings: try c.decodeIfPresent([String: Double].self, forKey: .timings) ?? [:])
+        workingPath = try c.decodeIfPresent(String.self, forKey: .workingPath)
+        suppressed = try c.decodeIfPresent([Finding].self, forKey: .suppressed) ?? []
+        fixedSinceBaseline = try c.decodeIfPresent([JSONValue].self, forKey: .fixedSinceBaseline) ?? []
+        let extra = try decoder.container(keyedBy: AnyKey.self)
+        for k in extra.allKeys where CodingKeys(rawValue: k.stringValue) == nil {
+            sections[k.stringValue] = try extra.decode(JSONValue.self, forKey: k)
+        }
+    }
 
     /// Reads a document entry of a report; keys stages added come back as sections.
     public init(json v: JSONValue) throws(ReportDecodingError) {
-        guard case .object(let o) = v, let path = o["path"]?.stringValue,
-            let status = o["status"]?.stringValue.flatMap(DocumentStatus.init(rawValue:))
-        else { throw ReportDecodingError(message: "a document entry without path or status") }
-        var findings: [Finding] = []
-        for f in o["findings"]?.arrayValue ?? [] { findings.append(try Finding(json: f)) }
-        let artifacts = (o["artifacts"]?.arrayValue ?? []).compactMap { a -> Artifact? in
-            guard let kind = a["kind"]?.stringValue, let p = a["path"]?.stringValue else { return nil }
-            return Artifact(kind: kind, page: a["page"]?.intValue, path: p)
+        do {
+            self = try v.decode()
+        } catch {
+            throw ReportDecodingError(message: "a document entry: " + JSONValueDecoder.describe(error))
         }
-        self.init(
-            path: path, status: status, pageCount: o["pageCount"]?.intValue, findings: findings, artifacts: artifacts,
-            timings: (o["timings"]?.objectValue ?? [:]).compactMapValues(\.doubleValue),
-            sections: o.filter { !Self.knownKeys.contains($0.key) })
-        workingPath = o["workingPath"]?.stringValue
-        for f in o["suppressed"]?.arrayValue ?? [] { suppressed.append(try Finding(json: f)) }
-        fixedSinceBaseline = o["fixedSinceBaseline"]?.arrayValue ?? []
     }
 }
 

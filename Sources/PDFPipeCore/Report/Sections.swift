@@ -1,12 +1,20 @@
 /// A section of a document's report entry that Core itself reads (the HTML and JUnit reports, the
 /// results file's reporter view): declared once as a type, so that the stage or runner writing it
 /// and the reporter reading it share the field names, and a renamed field is a compile error.
-/// The JSON is report.json's, byte for byte.
-public protocol ReportSection: Sendable {
+/// Its fields are its `Codable` properties (through `JSONValueEncoder`): the JSON is report.json's,
+/// byte for byte.
+public protocol ReportSection: Codable, Sendable {
     /// The section's key in the document's entry.
     static var key: String { get }
-    var json: JSONValue { get }
-    init?(json: JSONValue)
+}
+
+extension ReportSection {
+    public var json: JSONValue { JSONValue(encoding: self) }
+    /// Nil when the value is not this section.
+    public init?(json: JSONValue) {
+        guard let s = try? json.decode(Self.self) else { return nil }
+        self = s
+    }
 }
 
 extension DocumentResult {
@@ -33,11 +41,9 @@ public struct SkippedStagesSection: ReportSection, Equatable {
     public var stages: [String]
 
     public init(_ stages: [String]) { self.stages = stages }
-    public var json: JSONValue { .array(stages.map { .string($0) }) }
-    public init?(json: JSONValue) {
-        guard let items = json.arrayValue else { return nil }
-        stages = items.compactMap(\.stringValue)
-    }
+    /// A list of stage ids, not an object.
+    public init(from decoder: any Decoder) throws { stages = try [String](from: decoder) }
+    public func encode(to encoder: any Encoder) throws { try stages.encode(to: encoder) }
 }
 
 /// `thumbnails`: how many pages were rendered or skipped (up to date), and where each link with
@@ -47,7 +53,7 @@ public struct ThumbnailsSection: ReportSection, Equatable {
 
     /// A link with findings on a rendered page: its place in the page's /Annots, and its box as
     /// fractions of the image (x, y from the top left, width, height).
-    public struct Label: Sendable, Equatable {
+    public struct Label: Codable, Sendable, Equatable {
         public var page: Int
         public var annotationIndex: Int
         public var box: [Double]
@@ -57,42 +63,27 @@ public struct ThumbnailsSection: ReportSection, Equatable {
             self.annotationIndex = annotationIndex
             self.box = box
         }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            page = try c.decode(Int.self, forKey: .page)
+            annotationIndex = try c.decode(Int.self, forKey: .annotationIndex)
+            box = try c.decode([Double].self, forKey: .box)
+            guard box.count == 4 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .box, in: c, debugDescription: "expected 4 numbers, found \(box.count)")
+            }
+        }
     }
 
     public var rendered: Int
     public var skipped: Int
-    public var labels: [Label]
+    @OmittedWhenEmpty public var labels: [Label]
 
     public init(rendered: Int, skipped: Int, labels: [Label]) {
         self.rendered = rendered
         self.skipped = skipped
         self.labels = labels
-    }
-
-    public var json: JSONValue {
-        var o: [String: JSONValue] = ["rendered": .int(rendered), "skipped": .int(skipped)]
-        if !labels.isEmpty {
-            o["labels"] = .array(
-                labels.map { l in
-                    [
-                        "page": .int(l.page), "annotationIndex": .int(l.annotationIndex),
-                        "box": .array(l.box.map { .double($0) }),
-                    ]
-                })
-        }
-        return .object(o)
-    }
-
-    public init?(json: JSONValue) {
-        guard json.objectValue != nil else { return nil }
-        rendered = json["rendered"]?.intValue ?? 0
-        skipped = json["skipped"]?.intValue ?? 0
-        labels = (json["labels"]?.arrayValue ?? []).compactMap { l in
-            guard let p = l["page"]?.intValue, let k = l["annotationIndex"]?.intValue,
-                let b = l["box"]?.arrayValue?.compactMap(\.doubleValue), b.count == 4
-            else { return nil }
-            return Label(page: p, annotationIndex: k, box: b)
-        }
     }
 }
 
@@ -108,16 +99,5 @@ public struct ReviewCopySection: ReportSection, Equatable {
         self.file = file
         self.marks = marks
         self.summaryPages = summaryPages
-    }
-
-    public var json: JSONValue {
-        ["file": .string(file), "marks": .int(marks), "summaryPages": .int(summaryPages)]
-    }
-
-    public init?(json: JSONValue) {
-        guard let file = json["file"]?.stringValue else { return nil }
-        self.file = file
-        marks = json["marks"]?.intValue ?? 0
-        summaryPages = json["summaryPages"]?.intValue ?? 0
     }
 }

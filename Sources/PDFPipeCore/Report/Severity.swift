@@ -1,5 +1,5 @@
 /// How serious a finding is. Ordered: `note < warning < error`.
-public enum Severity: String, Sendable, CaseIterable, Comparable {
+public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
     case note, warning, error
 
     private var rank: Int {
@@ -35,7 +35,7 @@ public enum RuleLevel: Sendable, Equatable {
 }
 
 /// The threshold at which a run fails: findings at or above it give exit code 1.
-public enum FailOn: String, Sendable, CaseIterable {
+public enum FailOn: String, Codable, Sendable, CaseIterable {
     case error, warning, note, never
 
     /// The levels as help texts list them: `error | warning | note | never`.

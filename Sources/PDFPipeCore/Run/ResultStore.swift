@@ -40,8 +40,20 @@ public final class ResultStore: Sendable {
     }
     private let state: Locked<State>
 
+    /// A line of the file, declared once for writing and reading.
+    struct Line: Codable {
+        /// The line format's version.
+        var results: Int
+        var pipeline: String
+        var document: DocumentResult
+        var input: InputStamp?
+
+        /// `document`'s key, where the reporters find the entry without decoding the line.
+        static let documentKey = CodingKeys.document.stringValue
+    }
+
     /// The identity of an input file, as `--resume` compares it.
-    public struct InputStamp: Sendable, Equatable {
+    public struct InputStamp: Codable, Sendable, Equatable {
         public var path: String
         public var size: Int
         /// Nanoseconds since 1970.
@@ -62,7 +74,6 @@ public final class ResultStore: Sendable {
                 path: relativePath, size: Int(st.st_size), mtime: overflow ? Int.max : s &+ Int(st.st_mtim.tv_nsec))
         }
 
-        var json: JSONValue { ["path": .string(path), "size": .int(size), "mtime": .int(mtime)] }
     }
 
     public struct OpenError: Error, CustomStringConvertible {
@@ -99,13 +110,11 @@ public final class ResultStore: Sendable {
             for (i, s) in stamps.enumerated() { if let s { byPath[s.path] = i } }
             Self.eachLine(of: directory + "/" + Self.fileName) { line in
                 var parser = JSONParser(bytes: line, tracksLocations: false)
-                guard let v = try? parser.parseDocument(), v["results"]?.intValue == Self.version,
-                    v["pipeline"]?.stringValue == pipelineHash,
-                    let p = v["input"]?["path"]?.stringValue, let i = byPath[p], i < count, let stamp = stamps[i],
-                    v["input"]?["size"]?.intValue == stamp.size, v["input"]?["mtime"]?.intValue == stamp.mtime,
-                    let d = v["document"], let result = try? DocumentResult(json: d), initial.slots[i] == nil
+                guard let v = try? parser.parseDocument(), let l = try? v.decode(Line.self), l.results == Self.version,
+                    l.pipeline == pipelineHash, let input = l.input, let i = byPath[input.path], i < count,
+                    stamps[i] == input, initial.slots[i] == nil
                 else { return }
-                initial.record(line, at: i, of: result, fd: fd)
+                initial.record(line, at: i, of: l.document, fd: fd)
             }
         }
         if let failure = initial.failure {
@@ -150,11 +159,9 @@ public final class ResultStore: Sendable {
     /// Appends a finished document's result as position `index` of the batch. A write that fails
     /// (disk full) is remembered and reported by `finish`; the document's result is then missing.
     public func append(_ result: DocumentResult, at index: Int, input: InputStamp?) {
-        var line: [String: JSONValue] = [
-            "results": .int(Self.version), "pipeline": .string(pipelineHash), "document": result.json,
-        ]
-        if let input { line["input"] = input.json }
-        let bytes = Array((JSONWriter.compact(.object(line)) + "\n").utf8)
+        let line = JSONValue(
+            encoding: Line(results: Self.version, pipeline: pipelineHash, document: result, input: input))
+        let bytes = Array((JSONWriter.compact(line) + "\n").utf8)
         state.withLock { s in
             guard index >= 0 else { return }
             // A batch of unknown size (merge) grows as it goes.
@@ -204,7 +211,9 @@ public final class ResultStore: Sendable {
             let bytes = (try? fd.read(count: slot.length, at: slot.offset)) ?? nil
         else { return nil }
         let fast: [UInt8]? = bytes.withUnsafeBytes { raw in
-            guard let doc = JSONScanner.members(in: raw)?.first(where: { $0.key == "document" }) else { return nil }
+            guard let doc = JSONScanner.members(in: raw)?.first(where: { $0.key == Line.documentKey }) else {
+                return nil
+            }
             return JSONWriter.reindent(UnsafeRawBufferPointer(rebasing: raw[doc.value]), indent: indent)
         }
         if let fast { return fast }
@@ -212,7 +221,7 @@ public final class ResultStore: Sendable {
     }
 
     /// The report.json entry of position `index` (as JSON: what the JSON report writes).
-    public func documentJSON(_ index: Int) -> JSONValue? { line(index)?["document"] }
+    public func documentJSON(_ index: Int) -> JSONValue? { line(index)?[Line.documentKey] }
 
     public func document(_ index: Int) -> DocumentResult? {
         guard let d = documentJSON(index) else { return nil }
@@ -231,7 +240,7 @@ public final class ResultStore: Sendable {
             let bytes = (try? fd.read(count: slot.length, at: slot.offset)) ?? nil
         else { return nil }
         let value: JSONValue? = bytes.withUnsafeBytes { raw in
-            guard let top = JSONScanner.members(in: raw), let doc = top.first(where: { $0.key == "document" }),
+            guard let top = JSONScanner.members(in: raw), let doc = top.first(where: { $0.key == Line.documentKey }),
                 let members = JSONScanner.members(in: raw, from: doc.value.lowerBound)
             else { return nil }
             var o: [String: JSONValue] = [:]
