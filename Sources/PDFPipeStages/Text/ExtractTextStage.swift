@@ -47,6 +47,7 @@ public struct SearchTermOptions: OptionGroup {
 /// `extract-text`: each page's text through poppler, written as `.txt` (a form feed after each page,
 /// as `pdftotext` does) or JSON (with word boxes on request); search terms reported as `text.match`;
 /// pages that draw images but have no text reported as `text.no-text-layer`.
+@dynamicMemberLookup
 public struct ExtractTextStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "extract-text",
@@ -56,24 +57,18 @@ public struct ExtractTextStage: Stage {
         options: ExtractTextOptions.specs,
         make: { options throws(PipelineError) in try ExtractTextStage(ExtractTextOptions.read(options)) })
 
-    public var format: TextFormat
-    public var pages: PageRanges
-    public var words: Bool
+    /// The options as the pipeline gave them; the values checked or made from them are below.
+    public var options: ExtractTextOptions
+    /// `options.folder`, checked to stay inside the output folder.
     public var folder: String
-    public var noTextLayer: Bool
-    public var annotations: Bool
+    /// `options.search`, compiled.
     public var terms: [SearchTerm]
-    public var pageWorkers: Int
+    /// `options.engine`, checked to be built in.
     public var engine: PageEngine
 
     public init(_ o: ExtractTextOptions) throws(PipelineError) {
+        options = o
         engine = try EngineOption.check(o.engine)
-        format = o.format
-        pages = o.pages
-        words = o.words
-        noTextLayer = o.noTextLayer
-        annotations = o.annotations
-        pageWorkers = o.pageWorkers
         folder = try OutputNames.folder(o.folder)
         var terms: [SearchTerm] = []
         for (i, t) in o.search.enumerated() {
@@ -94,6 +89,9 @@ public struct ExtractTextStage: Stage {
         self.terms = terms
     }
 
+    /// An option as given (`stage.format`); the stage's own properties (`engine`, `folder`) are the checked values.
+    public subscript<T>(dynamicMember key: KeyPath<ExtractTextOptions, T>) -> T { options[keyPath: key] }
+
     /// What a worker extracts from one page.
     struct PageText: Sendable {
         var text: [Unicode.Scalar] = []
@@ -111,8 +109,8 @@ public struct ExtractTextStage: Stage {
         let first = try job.engineDocumentWithPages(engine, making: "text")
         let count = first.pageCount
         job.pageCount = job.pageCount ?? count
-        let selected = pages.pages(count: count)
-        let needLayout = words || !terms.isEmpty  // keep the boxes past extraction
+        let selected = options.pages.pages(count: count)
+        let needLayout = options.words || !terms.isEmpty  // keep the boxes past extraction
         let texts = try read(&job, first: first, pages: selected, layout: needLayout)
 
         // Geometry, for boxes in PDF user space.
@@ -151,8 +149,8 @@ public struct ExtractTextStage: Stage {
             "pages": .int(selected.count), "pagesWithText": .int(pagesWithText), "characters": .int(characters),
         ]
         if !terms.isEmpty { section["matches"] = .array(matches) }
-        if format != .none {
-            let relative = OutputNames.file(for: job, folder: folder, extension: format.rawValue)
+        if options.format != .none {
+            let relative = OutputNames.file(for: job, folder: folder, extension: options.format.rawValue)
             let data = output(texts, pages: selected, job: job, box: userBox, rounded: rounded)
             try job.writeArtifact(Array(data.utf8), kind: "text", path: relative, what: "the text")
             section["file"] = .string(relative)
@@ -164,11 +162,11 @@ public struct ExtractTextStage: Stage {
     func read(_ job: inout Job, first: any EngineDocument, pages selected: [Int], layout: Bool) throws -> [PageText] {
         // Explicit pageWorkers are taken as they are; automatic ones only for documents big enough.
         let workers =
-            pageWorkers > 0
-            ? min(pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
+            options.pageWorkers > 0
+            ? min(options.pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
         // Pages whose annotations may draw text (none in most documents: nothing more is read).
         let annotated =
-            annotations
+            options.annotations
             ? (try? job.objects()).map { AnnotationText.candidatePages($0, among: selected, engine: engine) } ?? []
             : []
 
@@ -176,7 +174,7 @@ public struct ExtractTextStage: Stage {
         let results = Locked([PageText](repeating: PageText(), count: selected.count))
         let messages = try PageWorkers.run(
             first: first, engine: engine, path: job.workingFile, count: selected.count, workers: workers,
-            helpers: pageWorkers > 0 ? nil : job.pageHelpers, offerFrom: 32
+            helpers: options.pageWorkers > 0 ? nil : job.pageHelpers, offerFrom: 32
         ) { worker, k in
             let t = extract(
                 worker.document.enginePage(selected[k] - 1), layout: layout,
@@ -207,7 +205,7 @@ public struct ExtractTextStage: Stage {
                     rule: .stageFailed, severity: .warning, page: page,
                     message: "the text its annotations draw (form fields, notes, stamps) was not read: \(error)"))
         }
-        if noTextLayer && t.images > 0 && !t.text.contains(where: { !TextAssembler.isSpace($0) }) {
+        if options.noTextLayer && t.images > 0 && !t.text.contains(where: { !TextAssembler.isSpace($0) }) {
             job.report(
                 Finding(
                     rule: .textNoTextLayer, page: page,
@@ -269,7 +267,7 @@ public struct ExtractTextStage: Stage {
         box userBox: (ArraySlice<PDFRect>, Int) -> (user: PDFRect, pixel: PDFRect)?,
         rounded: (PDFRect) -> JSONValue
     ) -> String {
-        if format == .txt {
+        if options.format == .txt {
             // As pdftotext: each page's last line ends with a newline, and a form feed follows.
             return texts.map { t in
                 let s = String(String.UnicodeScalarView(t.text))
@@ -282,7 +280,9 @@ public struct ExtractTextStage: Stage {
                     "page": .int(page), "text": .string(String(String.UnicodeScalarView(texts[k].text))),
                 ]
                 if let labels = job.pageLabels, page <= labels.count { p["label"] = .string(labels[page - 1]) }
-                if words { p["words"] = .array(wordBoxes(texts[k], page: page, box: userBox, rounded: rounded)) }
+                if options.words {
+                    p["words"] = .array(wordBoxes(texts[k], page: page, box: userBox, rounded: rounded))
+                }
                 pageValues.append(.object(p))
             }
             return JSONWriter.pretty(["path": .string(job.relativePath), "pages": .array(pageValues)])
@@ -306,7 +306,7 @@ public struct ExtractTextStage: Stage {
         }
         (t.text, t.layout) = TextAssembler.respace(text, boxes, addSpaces: engine == .poppler)
         // A scan with a stamp on it is still a page without a text layer: the content decides.
-        if noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }
+        if options.noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }
         if annotations {
             do {
                 if let (a, b) = try page.annotationTextAndLayout() {

@@ -79,48 +79,29 @@ public struct ThumbnailsStage: Stage {
         },
         make: { options throws(PipelineError) in try ThumbnailsStage(ThumbnailsOptions.read(options)) })
 
-    let width: Int
-    let height: Int
-    let dpi: Double
-    let upscale: Bool
-    let pages: PageRanges
-    let transparent: Bool
-    let annotations: Bool
-    let box: PageBox
-    let overlay: Bool
+    /// The options as the pipeline gave them; the values checked or made from them are below.
+    let options: ThumbnailsOptions
+    /// `options.engine`, checked to be built in.
     let engine: PageEngine
+    /// `options.template` with its extension, checked to name a file per page.
     let template: String
+    /// `options.folder`, checked to stay inside the output folder.
     let folder: String
-    let pageWorkers: Int
-    let compression: Int
-    let imageFormat: ImageFormat
-    let quality: Int
-    let contactSheet: Bool
-    let contactSheetColumns: Int
-    let incremental: Bool
+    var transparent: Bool { options.background == .transparent }
+    var overlay: Bool { options.overlay == .links }
     /// The options as text, part of the manifest key.
     let fingerprint: String
 
     public init(_ o: ThumbnailsOptions) throws(PipelineError) {
-        width = o.width
-        height = o.height
-        dpi = o.dpi
-        guard dpi > 0 || width > 0 || height > 0 else {
+        options = o
+        guard o.dpi > 0 || o.width > 0 || o.height > 0 else {
             throw PipelineError(file: nil, path: "width", message: "give a width, a height or a dpi")
         }
-        upscale = o.upscale
-        pages = o.pages
-        transparent = o.background == .transparent
-        annotations = o.annotations
-        box = o.box
-        overlay = o.overlay == .links
         engine = try EngineOption.check(o.engine)
-        imageFormat = o.format
-        quality = o.quality
-        let ext = imageFormat.fileExtension
+        let ext = o.format.fileExtension
         template = o.template.replacingOccurrences(of: "{ext}", with: ext)
         // A flat layout (`{stem}.png`) is fine when one page per document is rendered.
-        guard template.contains("{page") || pages.isSinglePage else {
+        guard template.contains("{page") || o.pages.isSinglePage else {
             throw PipelineError(
                 file: nil, path: "template",
                 message:
@@ -130,19 +111,14 @@ public struct ThumbnailsStage: Stage {
         guard template.hasSuffix("." + ext) || (ext == "jpg" && template.hasSuffix(".jpeg")) else {
             throw PipelineError(
                 file: nil, path: "template",
-                message: "the template must end in .\(ext) (or .{ext}) for \(imageFormat.rawValue) images")
+                message: "the template must end in .\(ext) (or .{ext}) for \(o.format.rawValue) images")
         }
-        if imageFormat != .png && transparent {
+        if o.format != .png && o.background == .transparent {
             throw PipelineError(
                 file: nil, path: "background",
-                message: "transparent backgrounds need png (\(imageFormat.rawValue) is written without alpha here)")
+                message: "transparent backgrounds need png (\(o.format.rawValue) is written without alpha here)")
         }
         folder = try OutputNames.folder(o.folder)
-        pageWorkers = o.pageWorkers
-        compression = o.compression
-        contactSheet = o.contactSheet
-        contactSheetColumns = o.contactSheetColumns
-        incremental = o.incremental
         fingerprint = JSONWriter.compact(.object(o.values.filter { !["pageWorkers", "incremental"].contains($0.key) }))
     }
 
@@ -176,11 +152,11 @@ public struct ThumbnailsStage: Stage {
 
     /// Pixels per point for a page of this displayed size.
     func scale(width w: Double, height h: Double) -> Double {
-        if dpi > 0 { return dpi / 72 }
+        if options.dpi > 0 { return options.dpi / 72 }
         var s = Double.infinity
-        if width > 0 { s = min(s, Double(width) / w) }
-        if height > 0 { s = min(s, Double(height) / h) }
-        if !upscale { s = min(s, 1) }
+        if options.width > 0 { s = min(s, Double(options.width) / w) }
+        if options.height > 0 { s = min(s, Double(options.height) / h) }
+        if !options.upscale { s = min(s, 1) }
         return s.isFinite && s > 0 ? s : 1
     }
 
@@ -193,16 +169,16 @@ public struct ThumbnailsStage: Stage {
         let first = try job.engineDocumentWithPages(engine, making: "thumbnails")
         let count = first.pageCount
         job.pageCount = job.pageCount ?? count
-        let selected = pages.pages(count: count)
+        let selected = options.pages.pages(count: count)
         guard !selected.isEmpty else { return }
 
         let (marks, labelled) = overlay ? overlayMarks(job) : ([:], [])
         var geometries: [PageGeometry] = []
-        if overlay || box != .crop {
+        if overlay || options.box != .crop {
             geometries = PageTree.pages(try job.objects()).map { PageGeometry(page: $0) }
         }
         let geo = geometries
-        let box = box
+        let box = options.box
         // Each page's /UserUnit for the poppler engine (MuPDF applies it itself).
         let units = engine == .mupdf ? [] : geometries.isEmpty ? Self.userUnits(job) : geometries.map(\.userUnit)
         /// The part of the rendered (crop-box) page another page box covers, in pixels at scale 1.
@@ -221,12 +197,12 @@ public struct ThumbnailsStage: Stage {
         // The file is hashed only for the manifest (it was 14% of a first-page run's CPU when done
         // always), streaming.
         var key = ""
-        if incremental {
+        if options.incremental {
             let inputHash = Checksum.fileMD5(job.workingFile) ?? ""
             let overlayKey = plan.map { p in p.2.map { "\($0.0)\($0.1)" }.joined() }.joined(separator: "|")
             key = Checksum.md5(Array((inputHash + fingerprint + overlayKey).utf8))
         }
-        if incremental && !job.force
+        if options.incremental && !job.force
             && skipUpToDate(&job, plan: plan.map { ($0.0, $0.1) }, key: key, manifestPath: manifestPath)
         {
             job.setSection(ThumbnailsSection(rendered: 0, skipped: plan.count, labels: labels))
@@ -245,11 +221,12 @@ public struct ThumbnailsStage: Stage {
         }
 
         let workers =
-            pageWorkers > 0 ? min(pageWorkers, plan.count) : min(job.pageWorkers, max(1, plan.count / 8))
+            options.pageWorkers > 0
+            ? min(options.pageWorkers, plan.count) : min(job.pageWorkers, max(1, plan.count / 8))
         // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
         let messages = try PageWorkers.run(
             first: first, engine: engine, path: job.workingFile, count: plan.count, workers: workers,
-            helpers: pageWorkers > 0 ? nil : job.pageHelpers,
+            helpers: options.pageWorkers > 0 ? nil : job.pageHelpers,
             offerFrom: 16, render)
         finish(
             &job, plan: plan.map { ($0.0, $0.1) }, results: results.withLock { $0 }, messages: messages,
@@ -275,7 +252,7 @@ public struct ThumbnailsStage: Stage {
         let s = scale(width: w0 * unit, height: h0 * unit)
         do throws(BridgeError) {
             let image = try page.render(
-                scale: s * unit, transparent: transparent, annotations: annotations,
+                scale: s * unit, transparent: transparent, annotations: options.annotations,
                 region: region.map { ($0.x, $0.y, $0.width, $0.height) })
             if let geometry {
                 Self.draw(pageMarks, on: image, page: geometry, region: region, scale: s * pageUnit)
@@ -334,12 +311,12 @@ public struct ThumbnailsStage: Stage {
                     ["page": .int($0.page), "messages": .array($0.messages.prefix(20).map { .string($0) })]
                 })
         }
-        if contactSheet, let sheet = writeContactSheet(job, files: plan.map(\.file)) {
+        if options.contactSheet, let sheet = writeContactSheet(job, files: plan.map(\.file)) {
             job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
             manifest["contactSheet"] = .string(sheet)
         }
         job.setSection(ThumbnailsSection(rendered: plan.count - failures, skipped: 0, labels: labels))
-        if incremental && failures == 0 {
+        if options.incremental && failures == 0 {
             try? AtomicFile.write(JSONWriter.pretty(.object(manifest)), to: manifestPath)
         }
     }
@@ -418,7 +395,7 @@ public struct ThumbnailsStage: Stage {
             plan.allSatisfy({ FileManager.default.fileExists(atPath: job.outputDirectory + "/" + $0.file) })
         else { return false }
         for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.page, path: p.file)) }
-        if contactSheet, let sheet = manifest["contactSheet"]?.stringValue {
+        if options.contactSheet, let sheet = manifest["contactSheet"]?.stringValue {
             job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
         }
         // What poppler said while rendering them, said again: a skip reports what a render would.
@@ -472,23 +449,23 @@ public struct ThumbnailsStage: Stage {
     var library: String { engine == .mupdf ? "MuPDF" : "poppler" }
 
     func encode(_ image: CairoImage) throws(BridgeError) -> [UInt8] {
-        switch imageFormat {
-        case .jpeg: try image.jpegData(quality: quality)
-        case .webp: try image.webpData(quality: quality)
-        case .png: try image.pngData(level: compression, alpha: transparent)
+        switch options.format {
+        case .jpeg: try image.jpegData(quality: options.quality)
+        case .webp: try image.webpData(quality: options.quality)
+        case .png: try image.pngData(level: options.compression, alpha: transparent)
         }
     }
 
     /// One image with the document's thumbnails in a grid, from the files just written (PNG) or
     /// rendered again small (JPEG and WebP, which cairo cannot read back).
     func writeContactSheet(_ job: Job, files: [String]) -> String? {
-        guard imageFormat == .png else { return nil }
+        guard options.format == .png else { return nil }
         let images = files.compactMap { try? CairoImage(png: job.outputDirectory + "/" + $0) }
         guard !images.isEmpty else { return nil }
         let cellW = images.map(\.width).max()!
         let cellH = images.map(\.height).max()!
         let gap = 8
-        let columns = min(contactSheetColumns, images.count)
+        let columns = min(options.contactSheetColumns, images.count)
         let rows = (images.count + columns - 1) / columns
         guard let sheet = try? CairoImage(width: columns * (cellW + gap) + gap, height: rows * (cellH + gap) + gap)
         else { return nil }
@@ -501,7 +478,7 @@ public struct ThumbnailsStage: Stage {
         let relative = OutputNames.file(for: job, folder: folder, extension: "contact.png")
         do {
             try AtomicFile.write(
-                try sheet.pngData(level: compression, alpha: false), to: job.outputDirectory + "/" + relative)
+                try sheet.pngData(level: options.compression, alpha: false), to: job.outputDirectory + "/" + relative)
         } catch {
             return nil
         }

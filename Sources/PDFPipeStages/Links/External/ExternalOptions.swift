@@ -128,30 +128,32 @@ public struct ExternalOptions: Sendable {
         let replacement: String
     }
 
-    public var enabled = false
-    public var offline = false
-    public var timeout = 20.0
-    public var retries = 2
-    public var retryWait = 1.0
-    public var maxRedirects = 10
-    public var maxConcurrency = 16
-    public var maxPerHost = 4
-    public var hostInterval = 0.05
-    public var headFirst = true
-    public var getAfterAnyError = true
-    public var accept = StatusSet(ranges: [200...299])
-    public var include: [Pattern] = []
-    public var exclude: [Pattern] = []
+    // The values come from `ExternalSection` (its defaults too: `init()`), checked and made
+    // ready for the checker (status sets parsed, patterns compiled, headers expanded).
+    public var enabled: Bool
+    public var offline: Bool
+    public var timeout: Double
+    public var retries: Int
+    public var retryWait: Double
+    public var maxRedirects: Int
+    public var maxConcurrency: Int
+    public var maxPerHost: Int
+    public var hostInterval: Double
+    public var headFirst: Bool
+    public var getAfterAnyError: Bool
+    public var accept: StatusSet
+    public var include: [Pattern]
+    public var exclude: [Pattern]
     public var remaps: [Remap] = []
     public var headers: [Header] = []
-    public var userAgent = "pdfpipe"
-    public var allowPrivateAddresses = false
+    public var userAgent: String
+    public var allowPrivateAddresses: Bool
     public var cachePath: String?
-    public var cacheMaxAge = 86400.0
-    public var neverCache = StatusSet(ranges: [429...429, 500...599])
-    public var downloadLimit = 64 << 20
-    public var noteOtherSchemes = true
-    public var htmlFragments = false
+    public var cacheMaxAge: Double
+    public var neverCache: StatusSet
+    public var downloadLimit: Int
+    public var noteOtherSchemes: Bool
+    public var htmlFragments: Bool
     public var hostRules: [HostRule] = []
 
     static func hostMatches(_ pattern: String, _ host: String) -> Bool {
@@ -175,7 +177,14 @@ public struct ExternalOptions: Sendable {
         }
     }
 
-    public init() {}
+    /// The section's defaults (declared once, on `ExternalSection`): the checker off.
+    public init() {
+        do {
+            try self.init(ExternalSection(), path: "external", version: PDFPipeVersion.string)
+        } catch {
+            preconditionFailure("the default external section is valid: \(error)")
+        }
+    }
 
     /// Reads validated options; `path` is the JSON path of the section for messages.
     public init(_ o: ExternalSection, path: String, version: String) throws(PipelineError) {
