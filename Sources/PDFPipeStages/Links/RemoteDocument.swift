@@ -2,7 +2,7 @@ import PDFPipeCore
 import PDFReader
 
 /// What a GoToR link needs to know about its target file: its page count and named destinations.
-public struct RemoteDocument: Sendable, Equatable {
+public struct RemoteDocument: Codable, Sendable, Equatable {
     public var pageCount = 0
     /// Why the file could not be read, if it could not.
     public var error: String?
@@ -33,6 +33,10 @@ public struct RemoteDocument: Sendable, Equatable {
     }
 
     public init() {}
+
+    /// As `json` (the name tree's keys are bytes, written as hex).
+    public init(from decoder: any Decoder) throws { self.init(json: try JSONValue(from: decoder)) }
+    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
     public init(json: JSONValue) {
         pageCount = json["pageCount"]?.intValue ?? 0

@@ -6,13 +6,13 @@ import Synchronization
 
 /// What checking one URL found: the raw facts (kept in the cache) from which the outcome follows.
 public struct URLFetch: Sendable, Equatable {
-    public struct Hop: Sendable, Equatable {
+    public struct Hop: Codable, Sendable, Equatable {
         public var url: String
         public var status: Int
     }
 
     /// Why no acceptable answer could be had, apart from the status.
-    public enum Failure: String, Sendable {
+    public enum Failure: String, Codable, Sendable {
         case timeout, unreachable
         case redirectLoop = "redirect-loop"
         case tooManyRedirects = "too-many-redirects"
@@ -47,27 +47,16 @@ public struct URLFetch: Sendable, Equatable {
     /// A 301 or 308 on the way.
     public var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
 
+    /// What the cache file keeps (`fullJSON` without where the answer came from and the fetched
+    /// content, which are for this run only).
     var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "url": .string(url), "status": status.map { .int($0) } ?? .null, "finalURL": .string(finalURL),
-            "attempts": .int(attempts), "retries": .int(retries), "checkedAt": .double(checkedAt),
-            "redirects": .array(redirects.map { ["url": .string($0.url), "status": .int($0.status)] }),
-        ]
-        if let failure { o["failure"] = .string(failure.rawValue) }
-        if let message { o["message"] = .string(message) }
-        if let contentType { o["contentType"] = .string(contentType) }
-        if let blocked { o["blocked"] = .string(blocked) }
+        guard case .object(var o) = fullJSON else { return .null }
+        for k in CodingKeys.forThisRunOnly { o[k.stringValue] = nil }
         return .object(o)
     }
 
-    /// Everything, for a worker process (the cache leaves out `fromCache` and `document`).
-    var fullJSON: JSONValue {
-        guard case .object(var o) = json else { return json }
-        o["fromCache"] = .bool(fromCache)
-        if let document { o["document"] = document.json }
-        if let anchors { o["anchors"] = .array(anchors.map { .string($0) }) }
-        return .object(o)
-    }
+    /// Everything, for a worker process.
+    var fullJSON: JSONValue { JSONValue(encoding: self) }
 
     init(url: String) {
         self.url = url
@@ -75,24 +64,55 @@ public struct URLFetch: Sendable, Equatable {
     }
 
     init?(json: JSONValue) {
-        guard let url = json["url"]?.stringValue, let finalURL = json["finalURL"]?.stringValue else { return nil }
-        self.url = url
-        self.finalURL = finalURL
-        status = json["status"]?.intValue
-        attempts = json["attempts"]?.intValue ?? 1
-        retries = json["retries"]?.intValue ?? 0
-        checkedAt = json["checkedAt"]?.doubleValue ?? 0
-        failure = json["failure"]?.stringValue.flatMap(Failure.init(rawValue:))
-        message = json["message"]?.stringValue
-        contentType = json["contentType"]?.stringValue
-        blocked = json["blocked"]?.stringValue
-        fromCache = json["fromCache"]?.boolValue ?? false
-        document = json["document"].map(RemoteDocument.init(json:))
-        anchors = json["anchors"]?.arrayValue?.compactMap(\.stringValue)
-        redirects = (json["redirects"]?.arrayValue ?? []).compactMap { h in
-            guard let u = h["url"]?.stringValue, let s = h["status"]?.intValue else { return nil }
-            return Hop(url: u, status: s)
-        }
+        guard let f = try? json.decode(URLFetch.self) else { return nil }
+        self = f
+    }
+}
+
+/// Written and read by one declaration: the cache file's entries and the answers to workers.
+/// Reading is lenient where a cache file written by another version may lack a field.
+extension URLFetch: Codable {
+    enum CodingKeys: String, CodingKey {
+        case url, status, finalURL, attempts, retries, checkedAt, redirects, failure, message, contentType, blocked
+        case fromCache, document, anchors
+
+        static let forThisRunOnly: [CodingKeys] = [.fromCache, .document, .anchors]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(url, forKey: .url)
+        try c.encode(status, forKey: .status)  // null when no answer arrived
+        try c.encode(finalURL, forKey: .finalURL)
+        try c.encode(attempts, forKey: .attempts)
+        try c.encode(retries, forKey: .retries)
+        try c.encode(checkedAt, forKey: .checkedAt)
+        try c.encode(redirects, forKey: .redirects)
+        try c.encodeIfPresent(failure, forKey: .failure)
+        try c.encodeIfPresent(message, forKey: .message)
+        try c.encodeIfPresent(contentType, forKey: .contentType)
+        try c.encodeIfPresent(blocked, forKey: .blocked)
+        try c.encode(fromCache, forKey: .fromCache)
+        try c.encodeIfPresent(document, forKey: .document)
+        try c.encodeIfPresent(anchors, forKey: .anchors)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(url: try c.decode(String.self, forKey: .url))
+        finalURL = try c.decode(String.self, forKey: .finalURL)
+        status = try? c.decodeIfPresent(Int.self, forKey: .status)
+        attempts = (try? c.decodeIfPresent(Int.self, forKey: .attempts)) ?? 1
+        retries = (try? c.decodeIfPresent(Int.self, forKey: .retries)) ?? 0
+        checkedAt = (try? c.decodeIfPresent(Double.self, forKey: .checkedAt)) ?? 0
+        redirects = (try? c.decodeIfPresent([Hop].self, forKey: .redirects)) ?? []
+        failure = try? c.decodeIfPresent(Failure.self, forKey: .failure)
+        message = try? c.decodeIfPresent(String.self, forKey: .message)
+        contentType = try? c.decodeIfPresent(String.self, forKey: .contentType)
+        blocked = try? c.decodeIfPresent(String.self, forKey: .blocked)
+        fromCache = (try? c.decodeIfPresent(Bool.self, forKey: .fromCache)) ?? false
+        document = try? c.decodeIfPresent(RemoteDocument.self, forKey: .document)
+        anchors = try? c.decodeIfPresent([String].self, forKey: .anchors)
     }
 }
 
@@ -102,7 +122,7 @@ public struct URLFetch: Sendable, Equatable {
 /// starting at least `hostIntervalSeconds` apart per host; retries wait without holding a thread.
 public final class URLChecker: @unchecked Sendable {
     /// What to fetch: a URL's status, or (for fragment checks) its content as a PDF.
-    public struct Key: Hashable, Sendable {
+    public struct Key: Codable, Hashable, Sendable {
         public var url: String
         public var download: Bool
     }
@@ -227,32 +247,27 @@ public final class URLChecker: @unchecked Sendable {
 
     // MARK: - Between processes
 
-    public static func request(_ keys: [Key]) -> JSONValue {
-        .array(keys.map { ["url": .string($0.url), "download": .bool($0.download)] })
-    }
+    /// A worker's question: the keys it needs.
+    public static func request(_ keys: [Key]) -> JSONValue { JSONValue(encoding: keys) }
 
-    public static func keys(from json: JSONValue) -> [Key] {
-        (json.arrayValue ?? []).compactMap { k in
-            k["url"]?.stringValue.map { Key(url: $0, download: k["download"]?.boolValue ?? false) }
-        }
+    public static func keys(from json: JSONValue) -> [Key] { (try? json.decode([Key].self)) ?? [] }
+
+    /// The parent's answer: each key with its fetch, sorted.
+    struct Answered: Codable {
+        var url: String
+        var download: Bool
+        var fetch: URLFetch
     }
 
     public static func answer(_ fetches: [Key: URLFetch]) -> JSONValue {
-        .array(
-            fetches.sorted { ($0.key.url, $0.key.download ? 1 : 0) < ($1.key.url, $1.key.download ? 1 : 0) }.map {
-                k, f in
-                ["url": .string(k.url), "download": .bool(k.download), "fetch": f.fullJSON]
-            })
+        JSONValue(
+            encoding: fetches.sorted { ($0.key.url, $0.key.download ? 1 : 0) < ($1.key.url, $1.key.download ? 1 : 0) }
+                .map { k, f in Answered(url: k.url, download: k.download, fetch: f) })
     }
 
     public static func fetches(from json: JSONValue) -> [Key: URLFetch] {
         var out: [Key: URLFetch] = [:]
-        for item in json.arrayValue ?? [] {
-            guard let url = item["url"]?.stringValue, let f = item["fetch"].flatMap(URLFetch.init(json:)) else {
-                continue
-            }
-            out[Key(url: url, download: item["download"]?.boolValue ?? false)] = f
-        }
+        for a in (try? json.decode([Answered].self)) ?? [] { out[Key(url: a.url, download: a.download)] = a.fetch }
         return out
     }
 
