@@ -107,22 +107,37 @@ extension JSONValue: Codable {
         case .array(let a):
             var c = encoder.unkeyedContainer()
             for v in a { try c.encode(v) }
-        case .null:
+        case .null, .bool, .int, .double, .string:
             var c = encoder.singleValueContainer()
-            try c.encodeNil()
-        case .bool(let b):
-            var c = encoder.singleValueContainer()
-            try c.encode(b)
-        case .int(let i):
-            var c = encoder.singleValueContainer()
-            try c.encode(i)
-        case .double(let d):
-            var c = encoder.singleValueContainer()
-            try c.encode(d)
-        case .string(let s):
-            var c = encoder.singleValueContainer()
-            try c.encode(s)
+            switch self {
+            case .bool(let b): try c.encode(b)
+            case .int(let i): try c.encode(i)
+            case .double(let d): try c.encode(d)
+            case .string(let t): try c.encode(t)
+            default: try c.encodeNil()
+            }
         }
+    }
+}
+
+extension Encoder {
+    /// Writes the members of an object whose keys are data (a finding's details, a document's
+    /// stage sections) beside the type's declared keys, which win: `Declared`'s keys are skipped.
+    func encodeMembers<Declared: CodingKey>(_ members: [String: JSONValue], besides: Declared.Type) throws {
+        var c = container(keyedBy: AnyKey.self)
+        for (k, v) in members where Declared(stringValue: k) == nil { try c.encode(v, forKey: AnyKey(k)) }
+    }
+}
+
+extension Decoder {
+    /// The members of the object that are not `Declared`'s keys (see `Encoder.encodeMembers`).
+    func members<Declared: CodingKey>(besides: Declared.Type) throws -> [String: JSONValue] {
+        let c = try container(keyedBy: AnyKey.self)
+        var out: [String: JSONValue] = [:]
+        for k in c.allKeys where Declared(stringValue: k.stringValue) == nil {
+            out[k.stringValue] = try c.decode(JSONValue.self, forKey: k)
+        }
+        return out
     }
 }
 

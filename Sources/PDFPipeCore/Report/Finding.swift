@@ -71,8 +71,7 @@ extension Finding: Codable, JSONRepresentable {
     public var json: JSONValue { JSONValue(encoding: self) }
 
     public func encode(to encoder: any Encoder) throws {
-        var extra = encoder.container(keyedBy: AnyKey.self)
-        for (k, v) in details where CodingKeys(rawValue: k) == nil { try extra.encode(v, forKey: AnyKey(k)) }
+        try encoder.encodeMembers(details, besides: CodingKeys.self)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(rule, forKey: .rule)
         try c.encode(severity, forKey: .severity)
@@ -101,10 +100,7 @@ extension Finding: Codable, JSONRepresentable {
         )
         fingerprint = try c.decodeIfPresent(String.self, forKey: .fingerprint)
         baseline = try c.decodeIfPresent(BaselineState.self, forKey: .baseline)
-        let extra = try decoder.container(keyedBy: AnyKey.self)
-        for k in extra.allKeys where CodingKeys(rawValue: k.stringValue) == nil {
-            details[k.stringValue] = try extra.decode(JSONValue.self, forKey: k)
-        }
+        details = try decoder.members(besides: CodingKeys.self)
     }
 
     public init(json: JSONValue) throws(ReportDecodingError) {

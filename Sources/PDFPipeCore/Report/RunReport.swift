@@ -388,8 +388,7 @@ extension DocumentResult: Codable {
     public static let knownKeys = Set(CodingKeys.allCases.map(\.rawValue))
 
     public func encode(to encoder: any Encoder) throws {
-        var extra = encoder.container(keyedBy: AnyKey.self)
-        for (k, v) in sections where CodingKeys(rawValue: k) == nil { try extra.encode(v, forKey: AnyKey(k)) }
+        try encoder.encodeMembers(sections, besides: CodingKeys.self)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(path, forKey: .path)
         try c.encodeIfPresent(workingPath, forKey: .workingPath)
@@ -418,10 +417,7 @@ extension DocumentResult: Codable {
         workingPath = try c.decodeIfPresent(String.self, forKey: .workingPath)
         suppressed = try c.decodeIfPresent([Finding].self, forKey: .suppressed) ?? []
         fixedSinceBaseline = try c.decodeIfPresent([JSONValue].self, forKey: .fixedSinceBaseline) ?? []
-        let extra = try decoder.container(keyedBy: AnyKey.self)
-        for k in extra.allKeys where CodingKeys(rawValue: k.stringValue) == nil {
-            sections[k.stringValue] = try extra.decode(JSONValue.self, forKey: k)
-        }
+        sections = try decoder.members(besides: CodingKeys.self)
     }
 
     /// Reads a document entry of a report; keys stages added come back as sections.

@@ -70,31 +70,14 @@ public struct URLFetch: Sendable, Equatable {
 }
 
 /// Written and read by one declaration: the cache file's entries and the answers to workers.
-/// Reading is lenient where a cache file written by another version may lack a field.
+/// Writing is synthesized (a nil field left out: only a fetch with a status is cached); reading is
+/// lenient where a cache file written by another version may lack a field.
 extension URLFetch: Codable {
     enum CodingKeys: String, CodingKey {
         case url, status, finalURL, attempts, retries, checkedAt, redirects, failure, message, contentType, blocked
         case fromCache, document, anchors
 
         static let forThisRunOnly: [CodingKeys] = [.fromCache, .document, .anchors]
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(url, forKey: .url)
-        try c.encode(status, forKey: .status)  // null when no answer arrived
-        try c.encode(finalURL, forKey: .finalURL)
-        try c.encode(attempts, forKey: .attempts)
-        try c.encode(retries, forKey: .retries)
-        try c.encode(checkedAt, forKey: .checkedAt)
-        try c.encode(redirects, forKey: .redirects)
-        try c.encodeIfPresent(failure, forKey: .failure)
-        try c.encodeIfPresent(message, forKey: .message)
-        try c.encodeIfPresent(contentType, forKey: .contentType)
-        try c.encodeIfPresent(blocked, forKey: .blocked)
-        try c.encode(fromCache, forKey: .fromCache)
-        try c.encodeIfPresent(document, forKey: .document)
-        try c.encodeIfPresent(anchors, forKey: .anchors)
     }
 
     public init(from decoder: any Decoder) throws {
