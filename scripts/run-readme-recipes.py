@@ -43,6 +43,9 @@ def blocks(readme, section):
 
 
 ACTION = "pdfpipe/pdfpipe"
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "action.yml")) as f:
+    ACTION_DEFAULTS = {k: str(v.get("default", "")) for k, v in yaml.safe_load(f)["inputs"].items()
+                       if "${{" not in str(v.get("default", ""))}
 ENTRYPOINT = "bash " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "github-action.sh")
 
 
@@ -142,7 +145,8 @@ def run_workflow(flow, workdir, base_env):
                         step_env = dict(env)
                         step_env.update({"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": workdir,
                                          "GITHUB_OUTPUT": os.path.join(workdir, ".github", "output-" + name)})
-                        for k, v in args.items():
+                        # Every input of action.yml with its default, then the step's (as GitHub does).
+                        for k, v in {**ACTION_DEFAULTS, **args}.items():
                             step_env["INPUT_" + k.upper()] = v
                         entry["status"], entry["output"] = run_shell(ENTRYPOINT, workdir, step_env)
                     elif uses not in ("actions/checkout", "actions/cache", "actions/cache/restore", "actions/cache/save"):

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import SystemIO
 
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
@@ -263,7 +264,7 @@ extension CLI {
     ) -> IsolatedRunner {
         let pool = IsolatedRunner(
             executable: IsolatedRunner.currentExecutable(),
-            pipelineFile: Paths.absolute(pipelineFile, relativeTo: directory),
+            pipelineFile: pipelineReference(pipelineFile),
             outputDirectory: outDir, inputRoot: root, timeout: pipeline.timeoutSeconds,
             memoryLimitMB: pipeline.memoryLimitMB,
             force: pipeline.force || resume, offline: pipeline.offline)
@@ -281,9 +282,7 @@ extension CLI {
     private func configurationHash(_ pipeline: Pipeline, file pipelineFile: String) -> String {
         ResultStore.configurationHash(
             [
-                Self.version, pipelineFile,
-                (try? String(contentsOfFile: Paths.absolute(pipelineFile, relativeTo: directory), encoding: .utf8))
-                    ?? "",
+                Self.version, pipelineFile, pipelineText(pipelineFile),
                 "force=\(pipeline.force)", "offline=\(pipeline.offline)", "isolation=\(pipeline.isolation.rawValue)",
                 "timeout=\(pipeline.timeoutSeconds)", "memory=\(pipeline.memoryLimitMB)",
                 "baseline="
@@ -350,8 +349,30 @@ extension CLI {
 
     /// An output folder that cannot be made because a file stands where it or a parent should be
     /// is the user's to fix (exit 2), said before any work, not pdfpipe's failure at the end.
+    ///
+    /// Nothing is written or read through a symbolic link there: an output folder that is one, or
+    /// that holds one, or whose parents inside the working folder are one, is refused, naming them
+    /// (a pull request can commit `out/pdfpipe/text -> ../../elsewhere`, and extract-text would
+    /// write its files there).
     func checkOutputFolder(_ out: String) throws(PipelineError) {
+        let working = Paths.standardize(directory)
+        var links: [String] = []
         var part = Paths.standardize(out)
+        while part.hasPrefix(working == "/" ? "/" : working + "/") {  // as written: links not resolved
+            if FileStatus.of(part)?.kind == .symbolicLink { links.append(part) }
+            part = Paths.parent(part)
+        }
+        links += FileStatus.symbolicLinks(under: Paths.standardize(out)).filter { !links.contains($0) }
+        if !links.isEmpty {
+            let shown = Paths.relative(out, to: working)
+            let names = links.prefix(5).map { "'\(Paths.relative($0, to: working))'" }.joined(separator: ", ")
+            throw PipelineError(
+                file: nil,
+                message:
+                    "the output folder '\(shown)' is or holds a symbolic link (\(names)\(links.count > 5 ? ", …" : "")): pdfpipe writes and reads nothing through one; remove it, or give a real folder with --out"
+            )
+        }
+        part = Paths.standardize(out)
         var isFolder: ObjCBool = false
         while !FileManager.default.fileExists(atPath: part, isDirectory: &isFolder), part != "/", !part.isEmpty {
             part = Paths.parent(part)

@@ -79,6 +79,7 @@ public struct CLI: Sendable {
             case "merge": return try mergeCommand(rest)
             case "baseline": return try baselineCommand(rest)
             case "__worker": return try workerCommand(rest)
+            case "github-action": return githubAction(environment: ProcessInfo.processInfo.environment)
             case "stages": return try listStages(rest)
             case "rules": return try listRules(rest)
             case "schema": return try printSchema(rest)
@@ -103,9 +104,41 @@ public struct CLI: Sendable {
     func loadPipeline(_ file: String, environment: Pipeline.EnvironmentCheck = .required) throws(PipelineError)
         -> Pipeline
     {
-        try Pipeline.load(
-            file: file, relativeTo: directory, catalog: stages, formats: formats,
-            environment: environment)
+        if let builtin = builtinPipeline(file) {
+            return try Pipeline.parse(
+                builtin.text, file: file, catalog: stages, formats: formats, environment: environment)
+        }
+        do throws(PipelineError) {
+            return try Pipeline.load(
+                file: file, relativeTo: directory, catalog: stages, formats: formats,
+                environment: environment)
+        } catch {
+            // A bare name that is neither a file nor a built-in: say which names there are.
+            guard !file.contains("/"), !file.hasSuffix(".json"),
+                !FileManager.default.fileExists(atPath: Paths.absolute(file, relativeTo: directory))
+            else { throw error }
+            var e = error
+            e.message +=
+                " (a file, or the name of a built-in pipeline: \(BuiltinPipelines.names)\(Suggest.didYouMean(file, BuiltinPipelines.all.map(\.name))))"
+            throw e
+        }
+    }
+
+    /// The built-in pipeline `file` names, if it names one and no file (BuiltinPipelines).
+    func builtinPipeline(_ file: String) -> BuiltinPipelines.Entry? {
+        BuiltinPipelines.named(file, in: directory) { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// How a worker process or a resumed run names the pipeline: the built-in's name, else the
+    /// file's absolute path.
+    func pipelineReference(_ file: String) -> String {
+        builtinPipeline(file) != nil ? file : Paths.absolute(file, relativeTo: directory)
+    }
+
+    /// The pipeline's text (a file's, or the built-in's), for the configuration hash.
+    func pipelineText(_ file: String) -> String {
+        builtinPipeline(file)?.text
+            ?? (try? String(contentsOfFile: Paths.absolute(file, relativeTo: directory), encoding: .utf8)) ?? ""
     }
 
     func validateCommand(_ args: [String]) throws(PipelineError) -> ExitCode {

@@ -140,3 +140,69 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
         if fsync(rawValue) != 0 { throw Errno.current }
     }
 }
+
+/// What `lstat(2)` says of a path: symbolic links are not followed, so a link is seen as one.
+public struct FileStatus: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case regular, directory, symbolicLink, other }
+
+    public let kind: Kind
+    public let device: UInt64
+    public let inode: UInt64
+    public let size: Int64
+    /// Modification and status-change times, in nanoseconds.
+    public let modified: Int64
+    public let changed: Int64
+
+    /// The path's status, or nil when it does not exist (or cannot be looked at).
+    public static func of(_ path: String) -> FileStatus? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        let kind: Kind
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        return FileStatus(
+            kind: kind, device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+            modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+            changed: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
+    }
+
+    /// The symbolic links at or beneath `path` (a folder is searched without following links), at
+    /// most `limit` of them, in the order found; empty when there is none or `path` does not exist.
+    public static func symbolicLinks(under path: String, limit: Int = 20) -> [String] {
+        var found: [String] = []
+        var pending = [path]
+        while let dir = pending.popLast(), found.count < limit {
+            guard let status = of(dir) else { continue }
+            if status.kind == .symbolicLink {
+                found.append(dir)
+                continue
+            }
+            guard status.kind == .directory, let d = opendir(dir) else { continue }
+            defer { closedir(d) }
+            var names: [String] = []
+            while let e = readdir(d) {
+                let bytes = withUnsafeBytes(of: e.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+                names.append(String(decoding: bytes, as: UTF8.self))
+            }
+            pending += names.sorted(by: >).map { dir + "/" + $0 }
+        }
+        return found
+    }
+
+    /// Reads a regular file that is not a symbolic link (`O_NOFOLLOW`), at most `maxBytes`;
+    /// nil otherwise.
+    public static func readRegular(_ path: String, maxBytes: Int) -> [UInt8]? {
+        guard let fd = try? FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return nil }
+        defer { try? fd.close() }
+        var st = stat()
+        guard fstat(fd.rawValue, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= maxBytes else {
+            return nil
+        }
+        return try? fd.readAll()
+    }
+}

@@ -95,8 +95,10 @@ final class ReadmeRecipeTests: XCTestCase {
         XCTAssertEqual(blocks[2].jobs, ["pdf-gate": true])
         XCTAssertEqual(blocks[2].steps.filter { $0.status == nil }.map(\.command), [], "the action needs no install")
         XCTAssertTrue(blocks[2].steps.contains { $0.command == "pdfpipe/pdfpipe" && $0.status == 0 })
-        let outputs = try read(".github/output-pdf-gate")
-        XCTAssertTrue(outputs.contains("exit-code=0\nerrors=") && outputs.contains("new=0\n"), outputs)
+        let outputs = try GitHubActionTests.outputs(repo + "/.github/output-pdf-gate")
+        XCTAssertEqual(outputs["exit-code"], "0", "\(outputs)")
+        XCTAssertEqual(outputs["new"], "0", "\(outputs)")
+        XCTAssertNotNil(outputs["errors"].flatMap { Int($0) }, "\(outputs)")
         XCTAssertTrue(
             try read(".github/step-summary-pdf-gate").contains("0 new, 53 unchanged (not listed below), 0 fixed"))
         XCTAssertTrue(

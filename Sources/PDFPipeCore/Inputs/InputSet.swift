@@ -101,7 +101,10 @@ public struct InputSet: Sendable {
         var missing = Set<String>()
         for input in inputs {
             let absolute = Paths.absolute(input, relativeTo: directory)
-            if Glob.hasWildcard(input) {
+            // A name that holds `*`, `?` or `[` is a pattern unless a file or folder has that very
+            // name: a committed `[draft].pdf` listed by a changed-files step is that file, not a
+            // pattern that matches `d.pdf` (or nothing, leaving the file unchecked).
+            if Glob.hasWildcard(input), !FileManager.default.fileExists(atPath: absolute) {
                 let (base, pattern) = Glob.split(absolute)
                 bases.append(base)
                 let matches = Walker.files(under: base, undecodable: &undecodable).filter { file in

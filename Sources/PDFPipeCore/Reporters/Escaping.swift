@@ -1,7 +1,7 @@
 import Foundation
 
 /// Escaping for the text formats reporters write.
-enum Escape {
+package enum Escape {
     /// A relative or absolute file path as a URI path: every byte but the unreserved characters,
     /// `/` and the sub-delimiters percent-encoded as UTF-8 (`C# guide?.pdf` → `C%23%20guide%3F.pdf`:
     /// unencoded, a browser reads `#` as the start of a fragment and `?` of a query).
@@ -44,7 +44,7 @@ enum Escape {
     /// which CommonMark takes for a line break, and every other control or bidirectional override
     /// written as an escape), then pipes, backticks, HTML and the link, image and emphasis markers
     /// neutralized, so a crafted name cannot become a heading, a link, an image or emphasis.
-    static func markdown(_ s: String) -> String {
+    package static func markdown(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in ConsoleText.escape(s).unicodeScalars {
@@ -62,13 +62,13 @@ enum Escape {
 
     /// GitHub workflow command data (`::error ...::DATA`): document text made safe first (terminal
     /// sequences and bidirectional overrides reach the job log), then the command's own escapes.
-    static func githubData(_ s: String) -> String {
+    package static func githubData(_ s: String) -> String {
         ConsoleText.escape(s).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// GitHub workflow command property values (`file=...,title=...`).
-    static func githubProperty(_ s: String) -> String {
+    package static func githubProperty(_ s: String) -> String {
         githubData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }

@@ -156,6 +156,11 @@ public struct ExternalOptions: Sendable {
     public var htmlFragments: Bool
     public var hostRules: [HostRule] = []
 
+    /// The variable the GitHub Action's `token` input is passed in.
+    public static let githubTokenVariable = "PDFPIPE_GITHUB_TOKEN"
+    /// The hosts that token goes to.
+    public static let githubHosts = ["github.com", "api.github.com", "raw.githubusercontent.com"]
+
     static func hostMatches(_ pattern: String, _ host: String) -> Bool {
         pattern == host || (Glob.hasWildcard(pattern) && fnmatch(pattern, host, 0) == 0)
     }
@@ -212,6 +217,16 @@ public struct ExternalOptions: Sendable {
             headers.append(
                 try Self.header(
                     item, path: "\(path).headers[\(i)]", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty))
+        }
+        // The GitHub Action's `token` input (or the variable set by hand): a bearer token sent to
+        // GitHub's hosts only (a hop of a redirect chain elsewhere gets none: headers are chosen
+        // per request), unless the pipeline sends its own Authorization there.
+        if let token = ProcessInfo.processInfo.environment[Self.githubTokenVariable], !token.isEmpty,
+            !token.unicodeScalars.contains(where: Self.isControl),
+            !headers.contains(where: { $0.name.lowercased() == "authorization" })
+        {
+            headers.append(
+                Header(name: "Authorization", value: "Bearer " + token, secret: true, hosts: Self.githubHosts))
         }
         let ua = o.userAgent
         if ua.unicodeScalars.contains(where: Self.isControl) {

@@ -1,0 +1,76 @@
+/// A command line split into words by the shell's quoting rules, without a shell: nothing is
+/// expanded, substituted or run. The GitHub Action's `args` input (`--offline --shard "1/4"`)
+/// arrives as one string; splitting it on spaces would break quoted values and let a value with a
+/// space become two arguments.
+///
+/// Words are separated by blanks and line breaks; `'…'` keeps everything literally; `"…"` keeps
+/// everything but `\"`, `\\`, `\$` and `` \` `` (a backslash-newline joins lines); a backslash outside
+/// quotes keeps the next character. `$`, `` ` ``, globs, `;`, `|` and the like are plain characters.
+enum ShellWords {
+    struct Unterminated: Error, CustomStringConvertible {
+        var quote: Character
+        var description: String { "a \(quote == "\\" ? "backslash at the end" : "\(quote) is not closed")" }
+    }
+
+    static func split(_ text: String) throws(Unterminated) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var chars = text.makeIterator()
+        while let c = chars.next() {
+            switch c {
+            case " ", "\t", "\n", "\r", "\r\n":
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            case "'":
+                inWord = true
+                var closed = false
+                while let d = chars.next() {
+                    if d == "'" {
+                        closed = true
+                        break
+                    }
+                    word.append(d)
+                }
+                if !closed { throw Unterminated(quote: "'") }
+            case "\"":
+                inWord = true
+                var closed = false
+                while let d = chars.next() {
+                    if d == "\"" {
+                        closed = true
+                        break
+                    }
+                    if d == "\\" {
+                        guard let e = chars.next() else { break }
+                        if e == "\n" { continue }
+                        if !"\"\\$`".contains(e) { word.append("\\") }
+                        word.append(e)
+                    } else {
+                        word.append(d)
+                    }
+                }
+                if !closed { throw Unterminated(quote: "\"") }
+            case "\\":
+                guard let e = chars.next() else { throw Unterminated(quote: "\\") }
+                if e == "\n" { continue }
+                inWord = true
+                word.append(e)
+            default:
+                inWord = true
+                word.append(c)
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
+    /// A word as a shell reads it back: bare when it holds only safe characters, else in single
+    /// quotes (a `'` in it written `'\''`) — for the command the action prints.
+    static func quote(_ word: String) -> String {
+        let safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./=,:+@%"
+        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
