@@ -47,4 +47,33 @@ final class FingerprintTests: XCTestCase {
         XCTAssertNil(back.findings[0].details["fingerprint"])
         XCTAssertEqual(back.json, json)
     }
+
+    /// (#42, 12) A baselined note (search term TODO) never hides a new error (term DRAFT) on the
+    /// same page, and a level raised since the baseline is new (not fixed: the finding is there).
+    func testAnAcceptedFindingCannotAbsorbANewOneOfHigherSeverity() throws {
+        let match = Rule("text.match", severity: .warning, summary: "a search term matched", hint: "")
+        func found(_ term: String, _ severity: Severity) -> Finding {
+            var f = Finding(rule: match, severity: severity, page: 3, message: "found '\(term)'")
+            f.details["term"] = .string(term)
+            return f
+        }
+        var accepted = Baseline(documents: [:])
+        accepted.add(DocumentResult(path: "a.pdf", findings: [found("TODO", .note)]))
+
+        func judged(_ findings: [Finding]) -> DocumentResult {
+            var d = DocumentResult(path: "a.pdf", findings: findings)
+            ResultPolicy(suppressions: [], baseline: accepted, today: "2026-01-01").apply(&d)
+            return d
+        }
+        // The note fixed, a new error of another term: new, and the note is fixed.
+        let swapped = judged([found("DRAFT", .error)])
+        XCTAssertEqual(swapped.findings.map(\.baseline), [.new])
+        XCTAssertEqual(swapped.fixedSinceBaseline.count, 1)
+        // The same term, its level raised: new, and nothing is fixed.
+        let raised = judged([found("TODO", .error)])
+        XCTAssertEqual(raised.findings.map(\.baseline), [.new])
+        XCTAssertEqual(raised.fixedSinceBaseline.count, 0)
+        // The same finding, or its level lowered: unchanged.
+        XCTAssertEqual(judged([found("TODO", .note)]).findings.map(\.baseline), [.unchanged])
+    }
 }

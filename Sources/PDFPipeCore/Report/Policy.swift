@@ -359,9 +359,15 @@ public struct ResultPolicy: Sendable {
             var present = Set<String>()
             for i in d.findings.indices {
                 let fp = d.findings[i].fingerprint ?? ""
-                let inBaseline = known[fp] != nil
+                // Accepted at its severity or above: a finding whose level was raised since is new.
+                let inBaseline =
+                    known[fp].map { entry in
+                        (entry["severity"]?.stringValue.flatMap(Severity.init(rawValue:)) ?? .error)
+                            >= d.findings[i].severity
+                    } ?? false
                 d.findings[i].baseline = inBaseline ? .unchanged : .new
-                if inBaseline { present.insert(fp) }
+                // Still there (a raised level is new, not a fix of the old one).
+                if known[fp] != nil { present.insert(fp) }
             }
             // Suppressed findings are not gone: not fixed either.
             for f in d.suppressed { if let fp = f.fingerprint, known[fp] != nil { present.insert(fp) } }

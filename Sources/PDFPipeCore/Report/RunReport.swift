@@ -456,6 +456,11 @@ extension DocumentResult {
             var parts = [f.rule, path, f.page.map(String.init) ?? "-"]
             if let k = f.details["annotationIndex"]?.intValue { parts.append("annotation \(k)") }
             if let u = f.details["uri"]?.stringValue { parts.append(u) }
+            // What makes it this finding besides the place: the search term (text.match). Not the
+            // object number, which a rebuild of the PDF renumbers (the link is its annotation's
+            // index and target), nor the severity, which the baseline compares apart (a level
+            // raised since the baseline is new; one lowered is not).
+            if let t = f.details["term"]?.stringValue { parts.append("term " + t) }
             let base = parts.joined(separator: "\u{1F}")
             let n = seen[base, default: 0] + 1
             seen[base] = n

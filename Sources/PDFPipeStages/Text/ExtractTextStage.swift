@@ -245,11 +245,14 @@ public struct ExtractTextStage: Stage {
                     t.layout[$0]
                 }
                 let box = userBox(rects[...], page)
-                job.report(
-                    Finding(
-                        rule: .textMatch, severity: term.severity, page: page,
-                        rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
-                        message: "found '\(found)' (search term '\(term.term)'): \(snippet)"))
+                var finding = Finding(
+                    rule: .textMatch, severity: term.severity, page: page,
+                    rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
+                    message: "found '\(found)' (search term '\(term.term)'): \(snippet)")
+                // Part of the finding's identity (its fingerprint): a baselined match of one term
+                // never stands for a match of another on the same page.
+                finding.details["term"] = .string(term.term)
+                job.report(finding)
                 var o: [String: JSONValue] = [
                     "term": .string(term.term), "page": .int(page), "text": .string(found),
                     "snippet": .string(snippet),
