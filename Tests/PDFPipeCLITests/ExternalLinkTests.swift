@@ -413,6 +413,25 @@ final class ExternalLinkTests: XCTestCase {
         let (_, third, _) = try run(
             options.replacingOccurrences(of: "cache.json\"", with: "cache.json\", \"maxAgeSeconds\": 0"))
         XCTAssertEqual(links(third).map { $0["check"]?["fromCache"] }, [false, false, false])
+
+        // (#42, 13) An entry dated in the future (a clock ahead, a poisoned cache) has expired: the
+        // dead URL forged as 200 is asked again, and is broken.
+        _ = try run(options)
+        var text = try String(contentsOfFile: dir + "/cache.json", encoding: .utf8)
+        guard case .object(var root) = try JSONParser.parse(text), case .object(var entries)? = root["entries"],
+            case .object(var forged)? = entries[base + "/status/404"]
+        else { return XCTFail("cache entries: \(text)") }
+        forged["status"] = 200
+        forged["checkedAt"] = .double(Date().timeIntervalSince1970 + 10 * 365 * 86400)
+        entries[base + "/status/404"] = .object(forged)
+        root["entries"] = .object(entries)
+        text = JSONWriter.pretty(.object(root))
+        try text.write(toFile: dir + "/cache.json", atomically: true, encoding: .utf8)
+        let (_, fourth, _) = try run(options)
+        XCTAssertEqual(links(fourth).map { $0["check"]?["fromCache"] }, [true, false, false])
+        XCTAssertEqual(links(fourth)[1]["check"]?["status"], 404)
+        XCTAssertTrue(URLChecker.isFresh(checkedAt: 1000 + URLChecker.clockSkew, now: 1000, maxAge: 10))
+        XCTAssertFalse(URLChecker.isFresh(checkedAt: 1001 + URLChecker.clockSkew, now: 1000, maxAge: 10))
     }
 
     func testFilesMailtoSchemesAndOffline() throws {

@@ -554,7 +554,19 @@ public final class URLChecker: @unchecked Sendable {
     // MARK: - Cache
 
     private func fresh(_ f: URLFetch) -> Bool {
-        Date().timeIntervalSince1970 - f.checkedAt <= options.cacheMaxAge && cacheable(f)
+        Self.isFresh(checkedAt: f.checkedAt, now: Date().timeIntervalSince1970, maxAge: options.cacheMaxAge)
+            && cacheable(f)
+    }
+
+    /// Clocks of runners sharing a cache may differ by this much.
+    package static let clockSkew = 300.0
+
+    /// A cache entry is fresh when it was checked at most `maxAge` seconds ago — and not after now
+    /// beyond the clock skew: an entry dated in the future (a runner whose clock was ahead, or a
+    /// poisoned CI cache) would otherwise never expire, and a dead URL would stay `ok` for ever.
+    package static func isFresh(checkedAt: Double, now: Double, maxAge: Double) -> Bool {
+        let age = now - checkedAt
+        return age >= -clockSkew && age <= maxAge
     }
 
     private func cacheable(_ f: URLFetch) -> Bool {
