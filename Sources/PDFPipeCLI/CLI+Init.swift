@@ -17,12 +17,14 @@ extension CLI {
         Starter(
             name: "link-audit", summary: "check every link, bookmark and named destination (web links offline)",
             comment: [
-                "Checks internal links, bookmarks, named destinations, links to other PDFs and files, and URI syntax.",
-                "Web links are checked over HTTP when validate-links' external.enabled is true and --offline is not given.",
+                "Checks internal links, bookmarks, named destinations, links to other PDFs (their #page= and #nameddest= too),",
+                "local file: and relative links, and the syntax of web and mail links. Web links are not requested:",
+                "set validate-links' external.offline to false to check them over HTTP (pdfpipe run --offline still skips them).",
                 "Options of every stage: pdfpipe stages. Rules and levels: pdfpipe rules.",
             ],
             stages: [
-                ["use": "resolve-destinations"], ["use": "validate-links", "with": ["external": ["enabled": false]]],
+                ["use": "resolve-destinations"],
+                ["use": "validate-links", "with": ["external": ["enabled": true, "offline": true]]],
             ],
             report: ["formats": ["json", "html"], "failOn": "error"]),
         Starter(
@@ -47,10 +49,12 @@ extension CLI {
             comment: [
                 "The CI gate: exit 1 on errors. Accept today's findings with pdfpipe baseline out/ci/report.json --out .pdfpipe/baseline.json",
                 "and report.baseline: \".pdfpipe/baseline.json\"; take out single findings with ignore entries (each with a reason).",
+                "Local file links and fragments are checked; web links are not requested (external.offline: false requests them).",
                 "See the README's 'Using it in CI'.",
             ],
             stages: [
-                ["use": "resolve-destinations"], ["use": "validate-links", "with": ["external": ["enabled": false]]],
+                ["use": "resolve-destinations"],
+                ["use": "validate-links", "with": ["external": ["enabled": true, "offline": true]]],
             ],
             report: ["formats": ["json", "junit", "sarif", "github", "markdown"], "failOn": "error"]),
     ]

@@ -73,4 +73,33 @@ final class InitTests: XCTestCase {
         XCTAssertEqual(bad.run(["init", "--for", "thumbnail"], in: dir), .usage)
         XCTAssertTrue(bad.stderr.contains("unknown kind 'thumbnail'; did you mean 'thumbnails'?"), bad.stderr)
     }
+
+    /// (#42, 3) The link-audit starter checks local file links and #page=/#nameddest= fragments:
+    /// on the samples it finds every error the full link audit finds offline (the starter once
+    /// turned the external check off and hid 5 of them).
+    func testTheLinkAuditStarterChecksFilesAndFragments() throws {
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["init", "--for", "link-audit", "--out", "p.json"], in: dir), .clean)
+        let samples = Repo.root + "/samples"
+        XCTAssertEqual(cli.run(["run", "p.json", samples, "--out", "starter", "--quiet"], in: dir), .findings)
+        XCTAssertEqual(
+            cli.run(
+                ["run", Repo.root + "/pipelines/link-audit.json", samples, "--offline", "--out", "full", "--quiet"],
+                in: dir),
+            .findings)
+        func errors(_ out: String) throws -> [String] {
+            let r = try JSONParser.parse(String(contentsOfFile: dir + "/" + out + "/report.json", encoding: .utf8))
+            return (r["documents"]?.arrayValue ?? []).flatMap { d in
+                (d["findings"]?.arrayValue ?? []).filter { $0["severity"] == "error" }.map {
+                    "\(d["path"]?.stringValue ?? ""): \($0["rule"]?.stringValue ?? "") \($0["message"]?.stringValue ?? "")"
+                }
+            }
+        }
+        let full = try errors("full")
+        XCTAssertTrue(full.contains { $0.contains("uri.file-missing") }, "\(full)")
+        XCTAssertTrue(full.contains { $0.contains("uri.fragment-missing") }, "\(full)")
+        XCTAssertEqual(try errors("starter"), full)
+        let comment = try JSONParser.parse(String(contentsOfFile: dir + "/p.json", encoding: .utf8))["$comment"]
+        XCTAssertTrue("\(comment ?? .null)".contains("external.offline to false"), "\(comment ?? .null)")
+    }
 }
