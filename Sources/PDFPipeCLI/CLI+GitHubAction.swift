@@ -33,41 +33,9 @@ extension CLI {
         }
     }
 
-    /// The files the action reads back, by format.
-    private static let actionFormats = ["json", "sarif", "html", "markdown", "github"]
-
-    public func githubAction(environment env: [String: String]) -> ExitCode {
-        let inputs = ActionInputs(env: env)
-        let outputs = GitHubFile(path: env["GITHUB_OUTPUT"])
-        let summaryFile = GitHubFile(path: env["GITHUB_STEP_SUMMARY"])
-        func stop(_ code: ExitCode, _ message: String) -> ExitCode {
-            console.write("::error title=pdfpipe::" + Escape.githubData(message) + "\n")
-            outputs.set("exit-code", String(code.rawValue))
-            outputs.set("error", message)
-            if inputs.jobSummary {
-                summaryFile.append(
-                    "# pdfpipe: stopped (exit \(code.rawValue))\n\n" + Escape.markdown(message)
-                        + "\n\nNo report was written.\n")
-            }
-            return code
-        }
-
-        let workspace = env["GITHUB_WORKSPACE"].map { Paths.absolute($0, relativeTo: directory) } ?? directory
-        let sub = inputs.value("working-directory")
-        let folder = Paths.absolute(sub.isEmpty ? "." : sub, relativeTo: workspace)
-        guard FileStatus.of(folder)?.kind == .directory else {
-            return stop(.usage, "working-directory: no folder '\(sub)' in the workspace")
-        }
-        let args: [String]
-        do throws(ShellWords.Unterminated) {
-            args = try ShellWords.split(inputs.raw("args"))
-        } catch {
-            return stop(.usage, "args: \(error.description) (args are split as a shell splits words; nothing is run)")
-        }
-        let out = inputs.value("out").isEmpty ? "out/pdfpipe" : inputs.value("out")
-        let cli = CLI(
-            console: console, directory: folder, fixedDate: fixedDate, stages: stages, reporters: reporters)
-
+    /// The pdfpipe command line of a step: run (or merge), the action's options, `args`, then `--`
+    /// and the listed inputs, each one argument.
+    private func actionCommand(_ inputs: ActionInputs, args: [String], out: String, cli: CLI) -> [String] {
         // The formats: what the action reads back, the pipeline's own, and the `format` input's.
         var formats = Self.actionFormats
         let merge = inputs.lines("merge")
@@ -93,6 +61,72 @@ extension CLI {
         command += args
         let operands = merge.isEmpty ? inputs.lines("inputs") : merge
         if !operands.isEmpty { command += ["--"] + operands }
+
+        return command
+    }
+
+    /// The step's outputs of a run that wrote its report: the counts from report.json, the
+    /// reports' paths (those this run wrote).
+    private func writeOutputs(
+        _ outputs: GitHubFile, code: ExitCode, report: JSONValue, folder: String, written: (String) -> String?
+    ) {
+        let relative = { (path: String) in Paths.relative(path, to: folder) }
+        outputs.set("exit-code", String(code.rawValue))
+        let summary = report["summary"]
+        outputs.set("errors", summary?["errors"]?.intValue.map(String.init) ?? "")
+        outputs.set("warnings", summary?["warnings"]?.intValue.map(String.init) ?? "")
+        outputs.set("new", report["baseline"]?["new"]?.intValue.map(String.init) ?? "")
+        if let links = summary?["links"] {
+            outputs.set("links", links["total"]?.intValue.map(String.init) ?? "")
+            outputs.set("broken", links["broken"]?.intValue.map(String.init) ?? "")
+        }
+        for (name, format) in [("report-json", "json"), ("report-sarif", "sarif"), ("report-html", "html")] {
+            outputs.set(name, written(format).map(relative) ?? "")
+        }
+    }
+
+    /// A step that wrote no report: an annotation saying why, the exit code and the reason as
+    /// outputs (no counts, no report paths), and the reason in the step summary.
+    private func actionStopped(_ code: ExitCode, _ message: String, outputs: GitHubFile, summary: GitHubFile?)
+        -> ExitCode
+    {
+        console.write("::error title=pdfpipe::" + Escape.githubData(message) + "\n")
+        outputs.set("exit-code", String(code.rawValue))
+        outputs.set("error", message)
+        summary?.append(
+            "# pdfpipe: stopped (exit \(code.rawValue))\n\n" + Escape.markdown(message) + "\n\nNo report was written.\n"
+        )
+        return code
+    }
+
+    /// The files the action reads back, by format.
+    private static let actionFormats = ["json", "sarif", "html", "markdown", "github"]
+
+    public func githubAction(environment env: [String: String]) -> ExitCode {
+        let inputs = ActionInputs(env: env)
+        let outputs = GitHubFile(path: env["GITHUB_OUTPUT"])
+        let summaryFile = GitHubFile(path: env["GITHUB_STEP_SUMMARY"])
+        func stop(_ code: ExitCode, _ message: String) -> ExitCode {
+            actionStopped(code, message, outputs: outputs, summary: inputs.jobSummary ? summaryFile : nil)
+        }
+
+        let workspace = env["GITHUB_WORKSPACE"].map { Paths.absolute($0, relativeTo: directory) } ?? directory
+        let sub = inputs.value("working-directory")
+        let folder = Paths.absolute(sub.isEmpty ? "." : sub, relativeTo: workspace)
+        guard FileStatus.of(folder)?.kind == .directory else {
+            return stop(.usage, "working-directory: no folder '\(sub)' in the workspace")
+        }
+        let args: [String]
+        do throws(ShellWords.Unterminated) {
+            args = try ShellWords.split(inputs.raw("args"))
+        } catch {
+            return stop(.usage, "args: \(error.description) (args are split as a shell splits words; nothing is run)")
+        }
+        let out = inputs.value("out").isEmpty ? "out/pdfpipe" : inputs.value("out")
+        let cli = CLI(
+            console: console, directory: folder, fixedDate: fixedDate, stages: stages, reporters: reporters)
+
+        let command = actionCommand(inputs, args: args, out: out, cli: cli)
 
         // The token goes to the web check by a variable of this process (GitHub's hosts only).
         let token = inputs.value("token")
@@ -140,19 +174,7 @@ extension CLI {
         if inputs.isOn("annotations"), let github = text("github") { console.write(github) }
         if inputs.jobSummary, let markdown = text("markdown") { summaryFile.append(markdown) }
 
-        let relative = { (path: String) in Paths.relative(path, to: folder) }
-        outputs.set("exit-code", String(code.rawValue))
-        let summary = report["summary"]
-        outputs.set("errors", summary?["errors"]?.intValue.map(String.init) ?? "")
-        outputs.set("warnings", summary?["warnings"]?.intValue.map(String.init) ?? "")
-        outputs.set("new", report["baseline"]?["new"]?.intValue.map(String.init) ?? "")
-        if let links = summary?["links"] {
-            outputs.set("links", links["total"]?.intValue.map(String.init) ?? "")
-            outputs.set("broken", links["broken"]?.intValue.map(String.init) ?? "")
-        }
-        for (name, format) in [("report-json", "json"), ("report-sarif", "sarif"), ("report-html", "html")] {
-            outputs.set(name, written(format).map(relative) ?? "")
-        }
+        writeOutputs(outputs, code: code, report: report, folder: folder, written: written)
         return code
     }
 }

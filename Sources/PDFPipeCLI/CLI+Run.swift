@@ -330,6 +330,7 @@ extension CLI {
                 + "\(Self.count(summary.errors, "error")), \(Self.count(summary.warnings, "warning")), \(Self.count(summary.notes, "note"))\(suppressed)\(baseline); wrote \(written.joined(separator: ", "))"
             if quiet { console.error(line) } else { console.print(line) }
         }
+        if !quiet, let links = summary.links { console.print("pdfpipe: " + links.line) }
         if report.ratchetFails {
             console.error(
                 "pdfpipe: " + report.ratchetText(report: Paths.relative(outDir + "/report.json", to: directory)))

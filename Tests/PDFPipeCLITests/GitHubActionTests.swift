@@ -118,6 +118,13 @@ final class GitHubActionTests: XCTestCase {
         XCTAssertEqual(red.outputs["report-json"], "out/pdfpipe/report.json")
         XCTAssertEqual(red.outputs["report-sarif"], "out/pdfpipe/report.sarif")
         XCTAssertEqual(red.outputs["error"], nil)
+        // (5) The totals, last in the log and the summary, and as outputs.
+        XCTAssertTrue(
+            red.summary.hasSuffix(
+                "**Links: 1 in all, 0 ok, 1 broken, 0 blocked, 0 unverified, 0 skipped, 0 redirected**\n"),
+            red.summary)
+        XCTAssertEqual(red.outputs["links"], "1")
+        XCTAssertEqual(red.outputs["broken"], "1")
         let report = try Repo.stableReport(workspace + "/out/pdfpipe/report.json")
         XCTAssertEqual(
             report["documents"]?.arrayValue?.compactMap { $0["workingPath"]?.stringValue },

@@ -49,7 +49,26 @@ final class RunTests: XCTestCase {
             [
                 "documents": 21, "failedDocuments": 3, "pages": 59, "errors": 26, "warnings": 21, "notes": 6,
                 "suppressed": 0,
+                // (#42, 5) The links' totals: every link, bookmark and open action in one part.
+                "links": [
+                    "total": 126, "ok": 82, "broken": 23, "blocked": 0, "unverified": 0, "skipped": 21,
+                    "redirected": 0,
+                ],
             ])
+        // The parts add up, and are the documents' own verdicts summed (what merge adds too).
+        let links = try XCTUnwrap(actual["summary"]?["links"]?.objectValue)
+        XCTAssertEqual(
+            ["ok", "broken", "blocked", "unverified", "skipped", "redirected"].reduce(0) {
+                $0 + (links[$1]?.intValue ?? 0)
+            },
+            links["total"]?.intValue)
+        let perDocument = (actual["documents"]?.arrayValue ?? []).reduce(0) {
+            $0 + ($1["linkSummary"]?["checks"]?["total"]?.intValue ?? 0)
+        }
+        XCTAssertEqual(perDocument, 126)
+        // broken-links.pdf: its 7 errors are each about one link.
+        let broken = actual["documents"]?.arrayValue?.first { $0["path"] == "broken-links.pdf" }
+        XCTAssertEqual(broken?["linkSummary"]?["checks"]?["broken"]?.intValue, 7, "its 7 errors are about 7 links")
     }
 
     func testTheReportIsTheSameWhateverTheConcurrency() throws {

@@ -80,6 +80,9 @@ public struct Summary: Codable, Sendable, Equatable {
     public var new = 0
     public var unchanged = 0
     public var fixed = 0
+    /// The links' verdicts over the batch (validate-links' `linkSummary.checks` summed); nil when
+    /// no document's links were checked.
+    public var links: LinkTotals?
 
     public init() {}
 
@@ -96,6 +99,9 @@ public struct Summary: Codable, Sendable, Equatable {
         count(d.findings)
         suppressed += d.suppressed.count
         fixed += d.fixedSinceBaseline.count
+        if let checks = d.sections["linkSummary"]?["checks"], let t = try? LinkTotals(json: checks) {
+            links = (links ?? LinkTotals()).adding(t)
+        }
     }
 
     /// Counts findings about the run rather than a document.
@@ -117,7 +123,7 @@ public struct Summary: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case documents, failedDocuments, pages, errors, warnings, notes, suppressed
+        case documents, failedDocuments, pages, errors, warnings, notes, suppressed, links
     }
 
     public var json: JSONValue { JSONValue(encoding: self) }
@@ -469,5 +475,45 @@ extension DocumentResult {
             let hex = String(h, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex + (n > 1 ? ":\(n)" : "")
         }
+    }
+}
+
+/// What became of the links of a batch (report.json's `summary.links`), as lychee ends its runs
+/// ("10 Total, 5 OK, 4 Errors, 1 Excluded, 2 Redirects"): every link, bookmark and open action
+/// counted once, in exactly one part, so that the parts add up to `total`.
+public struct LinkTotals: Codable, Sendable, Equatable {
+    public var total = 0
+    /// Checked and fine.
+    public var ok = 0
+    /// An error: a viewer fails to follow it (a missing destination, file or fragment, a 404).
+    public var broken = 0
+    /// The site's bot protection answered instead (uri.blocked).
+    public var blocked = 0
+    /// Asked but not answered (a timeout, no connection, a fragment that could not be fetched).
+    public var unverified = 0
+    /// Not asked: offline, excluded, or a scheme that is not checked.
+    public var skipped = 0
+    /// Fine, at the end of a permanent redirect.
+    public var redirected = 0
+
+    public init() {}
+
+    init(json: JSONValue) throws { self = try json.decode() }
+
+    func adding(_ o: LinkTotals) -> LinkTotals {
+        var t = self
+        t.total += o.total
+        t.ok += o.ok
+        t.broken += o.broken
+        t.blocked += o.blocked
+        t.unverified += o.unverified
+        t.skipped += o.skipped
+        t.redirected += o.redirected
+        return t
+    }
+
+    /// `links: 26 in all, 18 ok, 5 broken, 0 blocked, 1 unverified, 2 skipped, 0 redirected`.
+    public var line: String {
+        "links: \(total) in all, \(ok) ok, \(broken) broken, \(blocked) blocked, \(unverified) unverified, \(skipped) skipped, \(redirected) redirected"
     }
 }

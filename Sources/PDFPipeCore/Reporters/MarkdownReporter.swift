@@ -56,6 +56,11 @@ public struct MarkdownReporter: Reporter {
                 intro: "Still broken, accepted by the baseline")
         }
         if cut { out += "\n… cut here to stay under GitHub's 1 MiB step summary; every finding is in report.json\n" }
+        // The totals last, as the console ends: what a compliance record quotes.
+        if let links = s.links {
+            if !out.hasSuffix("\n\n") { out += "\n" }
+            out += "**" + links.line.prefix(1).uppercased() + links.line.dropFirst() + "**\n"
+        }
         return out
     }
 

@@ -149,6 +149,10 @@ public struct ValidateLinksStage: Stage {
         var kinds: [String: Int] = [:]
         for l in audit.links { kinds[l.kind.rawValue, default: 0] += 1 }
         summary["kinds"] = .object(kinds.mapValues { .int($0) })
+        if !audit.limitReached {
+            let records = links + outline.map(\.link) + (openAction.map { [$0] } ?? [])
+            summary["checks"] = JSONValue(encoding: Self.verdicts(records, findings: findings, job: job))
+        }
         job.sections["linkSummary"] = .object(summary)
         job.products[LinkPlacements.self] = LinkPlacements(audit.links)
         if inventory {
@@ -156,6 +160,45 @@ public struct ValidateLinksStage: Stage {
             job.sections["outline"] = .array(outline.map(\.json))
             if let open = openAction { job.sections["openAction"] = open.json }
         }
+    }
+
+    /// What became of each link, bookmark and open action (report.json's `summary.links`): the
+    /// web check's outcome where it ran; otherwise broken when an error (at the pipeline's levels)
+    /// names that link — by its object, or its page and place in the page's /Annots — else ok.
+    static func verdicts(_ records: [LinkRecord], findings: [Finding], job: Job) -> LinkTotals {
+        var errorObjects = Set<String>()
+        var errorPlaces = Set<[Int]>()
+        for f in findings where (job.effectiveSeverity(of: f) ?? .note) == .error {
+            if let o = f.object { errorObjects.insert(o) }
+            if let p = f.page, let k = f.details["annotationIndex"]?.intValue { errorPlaces.insert([p, k]) }
+        }
+        var t = LinkTotals()
+        for r in records {
+            t.total += 1
+            if let outcome = r.check?["outcome"]?.stringValue.flatMap(ExternalLinks.CheckOutcome.init(rawValue:)) {
+                switch outcome {
+                case .ok, .okAfterRetry: t.ok += 1
+                case .redirected: t.redirected += 1
+                case .blocked: t.blocked += 1
+                case .skipped: t.skipped += 1
+                case .timeout, .unreachable, .fragmentUnverified: t.unverified += 1
+                case .malformed, .fileMissing, .fileUnreadable, .fragmentMissing, .httpError, .redirectLoop,
+                    .tooManyRedirects:
+                    t.broken += 1
+                }
+            } else if r.object.map(errorObjects.contains) == true
+                || (r.page.flatMap { p in r.annotationIndex.map { [p, $0] } }.map(errorPlaces.contains) ?? false)
+            {
+                t.broken += 1
+            } else if r.kind == .goto || r.kind == .gotor {
+                t.ok += 1
+            } else {
+                // Not checked: a web link with the external check off, JavaScript, named actions,
+                // a link without a target.
+                t.skipped += 1
+            }
+        }
+        return t
     }
 
     /// The external check over links, bookmarks and the open action; fills each record's `check`.
