@@ -73,7 +73,7 @@ for k in "${counts[@]}"; do
   array=$(PDFPIPE_SHARDS_DIR=shards sbatch --parsable --chdir="$batch" --export=ALL --array="0-$((k - 1))%$cpus" \
     --output=/dev/null "$repo/contrib/slurm/pdfpipe-array.sbatch" pipeline.json docs --offline)
   merge=$(PDFPIPE_SHARDS_DIR=shards PDFPIPE_MERGED=audit sbatch --parsable --chdir="$batch" --export=ALL \
-    --output=/dev/null --dependency="afterok:$array" "$repo/contrib/slurm/pdfpipe-merge.sbatch")
+    --output=/dev/null --dependency="afterany:$array" "$repo/contrib/slurm/pdfpipe-merge.sbatch")
   state=$(slurm_wait "$merge")
   wall=$(echo "$(now) - $s" | bc -l)
   code=$(slurm_exit_code "$merge")

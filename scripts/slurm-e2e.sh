@@ -2,17 +2,37 @@
 # End to end on a real Slurm: brings up a single-node cluster from Debian's packages (munge and
 # slurm-wlm: munged, slurmctld and slurmd on localhost, with a generated key and slurm.conf, all in
 # a temporary folder), submits contrib/slurm/pdfpipe-array.sbatch (8 tasks, at most 2 at a time)
-# over a corpus and contrib/slurm/pdfpipe-merge.sbatch after it (--dependency=afterok), requeues one
+# over a corpus and contrib/slurm/pdfpipe-merge.sbatch after it (--dependency=afterany: it runs whatever the tasks did, and names the shards to rerun), requeues one
 # task while it runs (it resumes its folder), and compares the merged report with a one-machine
 # run of the same batch: the same documents, the same findings, the same exit code. Stops every
 # daemon it started, by process id. Prints the job ids; exits non-zero on any difference.
 #
-#   bash scripts/slurm-e2e.sh [PDFPIPE]     (as root; PDFPIPE defaults to .build/debug/pdfpipe)
+#   bash scripts/slurm-e2e.sh [PDFPIPE]     (as root; PDFPIPE: default .build/debug, .build/release, then PATH)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-exe=$(readlink -f "${1:-.build/debug/pdfpipe}")
-[ -x "$exe" ] || { echo "slurm-e2e: no pdfpipe at $exe (swift build first)" >&2; exit 2; }
+# The build to test: the one named, else a debug or release build of this clone, else pdfpipe on PATH.
+exe=${1:-}
+if [ -z "$exe" ]; then
+  for candidate in .build/debug/pdfpipe .build/release/pdfpipe "$(command -v pdfpipe || true)"; do
+    [ -n "$candidate" ] && [ -x "$candidate" ] && { exe=$candidate; break; }
+  done
+fi
+[ -n "$exe" ] && [ -x "$exe" ] || {
+  echo "slurm-e2e: no pdfpipe: not at .build/debug or .build/release, not on PATH (swift build, or pass its path)" >&2
+  exit 2
+}
+exe=$(readlink -f "$exe")
+missing=""
+for tool in sbatch squeue scontrol slurmctld slurmd munged; do
+  command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || missing="$missing $tool"
+done
+[ -z "$missing" ] || {
+  echo "slurm-e2e: missing:$missing (apt-get install slurm-wlm munge)" >&2
+  exit 2
+}
+[ "$(id -u)" = 0 ] || { echo "slurm-e2e: run it as root (it starts munged, slurmctld and slurmd)" >&2; exit 2; }
+echo "slurm-e2e: testing $exe" >&2
 work=$(mktemp -d /tmp/pdfpipe-slurm-XXXXXX)
 # shellcheck source=scripts/slurm-local.sh
 . scripts/slurm-local.sh
@@ -36,7 +56,7 @@ single=0
 pdfpipe run pipeline.json docs --offline --out single --quiet || single=$?
 
 array=$(sbatch --parsable --chdir="$work/batch" --export=ALL "$repo/contrib/slurm/pdfpipe-array.sbatch" pipeline.json docs --offline)
-merge=$(sbatch --parsable --chdir="$work/batch" --export=ALL --dependency="afterok:$array" "$repo/contrib/slurm/pdfpipe-merge.sbatch")
+merge=$(sbatch --parsable --chdir="$work/batch" --export=ALL --dependency="afterany:$array" "$repo/contrib/slurm/pdfpipe-merge.sbatch")
 echo "slurm-e2e: array job $array (8 tasks, at most 2 at a time), merge job $merge"
 
 # Requeue task 3 while it runs: it is stopped and started again, and resumes its folder.

@@ -43,12 +43,21 @@ final class KubernetesTests: XCTestCase {
                 (job["spec"]?["template"]?["spec"]?["volumes"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
             )
             XCTAssertEqual(mounts, volumes, "every mount has its volume")
+            // (#42, 7) What the restricted Pod Security profile requires of a pod and its containers.
+            let pod = job["spec"]?["template"]?["spec"]?["securityContext"]
+            XCTAssertEqual(pod?["runAsNonRoot"], true)
+            XCTAssertNotEqual(pod?["runAsUser"]?.intValue ?? 0, 0)
+            XCTAssertEqual(pod?["seccompProfile"]?["type"], "RuntimeDefault")
+            XCTAssertEqual(container["securityContext"]?["allowPrivilegeEscalation"], false)
+            XCTAssertEqual(container["securityContext"]?["capabilities"]?["drop"], ["ALL"])
         }
         let spec = try XCTUnwrap(shards["spec"])
         XCTAssertEqual(spec["completionMode"], "Indexed")
         XCTAssertNotNil(spec["backoffLimitPerIndex"]?.intValue, "a failed index is retried on its own")
         let completions = try XCTUnwrap(spec["completions"]?.intValue)
         XCTAssertLessThanOrEqual(spec["parallelism"]?.intValue ?? 0, completions)
+        let shardArgs = (spec["template"]?["spec"]?["containers"]?[0]?["args"]?.arrayValue ?? []).compactMap(\.stringValue)
+        XCTAssertTrue(shardArgs.contains("auto/\(completions)"), "the shard count agrees with completions: \(shardArgs)")
 
         let volumes = try JobEngine.volumes(in: dir)
         func run(_ container: JSONValue, environment: [String: String]) throws -> Int32 {

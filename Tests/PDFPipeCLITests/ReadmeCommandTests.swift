@@ -26,7 +26,7 @@ final class ReadmeCommandTests: XCTestCase {
         "bash scripts/build-image.sh": "ImageTests.testTheImageIsBuiltLoadedAndGivesTheHostsReport",
         "array=$(sbatch --parsable contrib/slurm/pdfpipe-array.sbatch pipelines/link-audit.json samples --offline)":
             "SlurmTests (scripts/slurm-e2e.sh submits the same files on a real Slurm)",
-        "sbatch --dependency=afterok:$array contrib/slurm/pdfpipe-merge.sbatch": "SlurmTests",
+        "sbatch --dependency=afterany:$array contrib/slurm/pdfpipe-merge.sbatch": "SlurmTests",
         #"podman run --rm --user "$(id -u):$(id -g)" -v "$PWD":/github/workspace localhost/pdfpipe:0.1.0 run pipelines/link-audit.json samples --offline --out out/image || true"#:
             "ImageTests (the samples through a bind mount, and --user)",
         "swift build -c release --traits MuPDF --scratch-path .build/mupdf":
