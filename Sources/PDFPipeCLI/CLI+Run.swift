@@ -12,6 +12,13 @@ extension CLI {
         // Offline, nothing is sent: the web check's secrets are not needed.
         var pipeline = try loadPipeline(pipelineFile, environment: a.flags.contains("--offline") ? .offline : .required)
         let quiet = a.flags.contains("--quiet")
+        if let p = a.values["--progress"], !["auto", "always", "never"].contains(p) {
+            throw PipelineError(
+                file: nil,
+                message:
+                    "--progress: '\(p)' is not one of auto, always, never\(Suggest.didYouMean(p, ["auto", "always", "never"]))"
+            )
+        }
         let verbose = a.flags.contains("--verbose")
 
         let fileFailOn = pipeline.failOn
@@ -38,9 +45,19 @@ extension CLI {
             runner.isolate = { pool.run($0, pageWorkers: $1) }
             isolated = pool
         }
-        let progress = console.interactive && !quiet ? ProgressLine(console: console) : nil
+        // --progress: auto (a redrawn line on a terminal, a line every 15 s in a log; none with
+        // --quiet), always (also with --quiet), never.
+        let mode = a.values["--progress"] ?? "auto"
+        let shown = mode == "always" || (mode == "auto" && !quiet)
+        let progress = shown && console.interactive ? ProgressLine(console: console) : nil
+        let logProgress =
+            shown && !console.interactive ? LogProgress(console: console, total: set.documents.count) : nil
         var onProgress: (@Sendable (RunProgress) -> Void)?
         if let progress { onProgress = { progress.update($0) } }
+        if let logProgress {
+            onProgress = { logProgress.update($0) }
+            logProgress.start()
+        }
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
         guard
@@ -55,6 +72,7 @@ extension CLI {
         _ = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil }, store: store)
         isolated?.shutdown()
         progress?.finish()
+        logProgress?.finish()
         finish(runner)
 
         do throws(ResultStore.OpenError) {

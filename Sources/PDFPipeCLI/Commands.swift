@@ -179,6 +179,10 @@ extension CLI {
                     "--resume",
                     "go on with an interrupted run in the same output folder: documents its results.jsonl records (same pipeline, same file) are not redone"
                 ),
+                Flag(
+                    "--progress", "auto|always|never",
+                    "progress on stderr: auto (default) redraws a line on a terminal and writes a line every 15 s to a log (CI, Slurm), none with --quiet; always also with --quiet; never none"
+                ),
                 Flag("--verbose", "also list the notes"),
                 Flag("--quiet", "print nothing but errors (and the summary line when the run fails)"),
             ], footer: exitCodes),

@@ -41,3 +41,54 @@ package final class ProgressLine: Sendable {
         return "\(t / 3600)h\(String(format: "%02d", t / 60 % 60))m"
     }
 }
+
+/// Progress where no terminal shows it (a CI log, a Slurm log): one plain line on stderr at a
+/// steady interval — documents done of all, links checked, time so far, an estimate of the time
+/// left — so that a long run is seen to move (CircleCI stops a step that prints nothing for 10
+/// minutes) and the log stays readable: never more than one line per `interval`, whatever the
+/// batch. A timer asks `tick` once a second; tests call `tick` with their own clock.
+package final class LogProgress: Sendable {
+    /// The least time between two lines, in seconds.
+    package static let interval = 15.0
+
+    private let console: Console
+    private let total: Int
+    private let state = Locked<(latest: RunProgress?, lastLine: Double, stopped: Bool)>((nil, 0, false))
+
+    package init(console: Console, total: Int) {
+        self.console = console
+        self.total = total
+    }
+
+    package func update(_ p: RunProgress) { state.withLock { $0.latest = p } }
+
+    /// A line when `interval` has passed since the last one (or since the start); `now` is the
+    /// run's elapsed time in seconds.
+    package func tick(now: Double) {
+        let line = state.withLock { s -> String? in
+            guard !s.stopped, now - s.lastLine >= Self.interval else { return nil }
+            s.lastLine = now
+            let p = s.latest ?? RunProgress(done: 0, total: total, pages: 0, elapsed: now)
+            let left =
+                p.done > 0 && p.done < p.total
+                ? ", about \(ProgressLine.duration(p.elapsed / Double(p.done) * Double(p.total - p.done))) left" : ""
+            return
+                "pdfpipe: progress: \(p.done)/\(p.total) documents, \(p.links) link\(p.links == 1 ? "" : "s") checked, \(ProgressLine.duration(now)) elapsed\(left)"
+        }
+        if let line { console.error(line) }
+    }
+
+    /// Ticks once a second, on a thread of its own, until `finish` (which waits for nothing).
+    package func start() {
+        let begin = DispatchTime.now().uptimeNanoseconds
+        Thread.detachNewThread { [self] in
+            while !state.withLock({ $0.stopped }) {
+                Thread.sleep(forTimeInterval: 1)
+                tick(now: Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+            }
+        }
+    }
+
+    /// No line after this.
+    package func finish() { state.withLock { $0.stopped = true } }
+}

@@ -145,4 +145,42 @@ final class ConsoleTests: XCTestCase {
         XCTAssertEqual(
             [Double.infinity, -.infinity, .nan, -1, 1e300].map(ProgressLine.duration), ["?", "?", "?", "?", "?"])
     }
+
+    /// (#42, 6) Without a terminal, a progress line at a steady interval — never more than one per
+    /// 15 s, whatever the batch — on a clock the test sets.
+    func testProgressInALogIsOneLineAtASteadyInterval() {
+        let lines = Locked<[String]>([])
+        let console = Console(out: { _ in }, err: { s in lines.withLock { $0.append(s) } }, interactive: false)
+        let progress = LogProgress(console: console, total: 200)
+        var p = RunProgress(done: 0, total: 200, pages: 0, elapsed: 0)
+        for second in 0..<61 {
+            // Ten documents a second, each with 7 links.
+            for _ in 0..<10 where p.done < 200 {
+                p.done += 1
+                p.links += 7
+                p.elapsed = Double(second)
+                progress.update(p)
+            }
+            progress.tick(now: Double(second))
+        }
+        progress.finish()
+        progress.tick(now: 120)
+        XCTAssertEqual(
+            lines.withLock { $0 },
+            [
+                "pdfpipe: progress: 160/200 documents, 1120 links checked, 15s elapsed, about 4s left\n",
+                "pdfpipe: progress: 200/200 documents, 1400 links checked, 30s elapsed\n",
+                "pdfpipe: progress: 200/200 documents, 1400 links checked, 45s elapsed\n",
+                "pdfpipe: progress: 200/200 documents, 1400 links checked, 1m00s elapsed\n",
+            ])
+        // A run in a log says so (and nothing with --quiet, nor with --progress never).
+        let cli = CapturedCLI()
+        XCTAssertEqual(
+            cli.run([
+                "run", "pipelines/link-audit.json", "--offline", "--out", NSTemporaryDirectory() + "/p", "--progress",
+                "sometimes",
+            ]),
+            .usage)
+        XCTAssertTrue(cli.stderr.contains("--progress: 'sometimes' is not one of auto, always, never"), cli.stderr)
+    }
 }

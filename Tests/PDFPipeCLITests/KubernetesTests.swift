@@ -56,8 +56,10 @@ final class KubernetesTests: XCTestCase {
         XCTAssertNotNil(spec["backoffLimitPerIndex"]?.intValue, "a failed index is retried on its own")
         let completions = try XCTUnwrap(spec["completions"]?.intValue)
         XCTAssertLessThanOrEqual(spec["parallelism"]?.intValue ?? 0, completions)
-        let shardArgs = (spec["template"]?["spec"]?["containers"]?[0]?["args"]?.arrayValue ?? []).compactMap(\.stringValue)
-        XCTAssertTrue(shardArgs.contains("auto/\(completions)"), "the shard count agrees with completions: \(shardArgs)")
+        let shardArgs = (spec["template"]?["spec"]?["containers"]?[0]?["args"]?.arrayValue ?? []).compactMap(
+            \.stringValue)
+        XCTAssertTrue(
+            shardArgs.contains("auto/\(completions)"), "the shard count agrees with completions: \(shardArgs)")
 
         let volumes = try JobEngine.volumes(in: dir)
         func run(_ container: JSONValue, environment: [String: String]) throws -> Int32 {

@@ -11,6 +11,8 @@ public struct RunProgress: Sendable {
     public var elapsed: Double
     /// The document that just finished (relative to the input root).
     public var document = ""
+    /// Links, bookmarks and open actions checked so far (validate-links' `linkSummary.checks`).
+    public var links = 0
 
     public init(done: Int, total: Int, pages: Int, elapsed: Double, document: String = "") {
         self.done = done
@@ -80,7 +82,8 @@ public struct Runner: Sendable {
         let workers = min(jobs, max(count, 1))
         let pageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         // Resumed documents count as done from the start.
-        let stats = Locked<(done: Int, pages: Int)>((store?.count ?? 0, store?.summary.pages ?? 0))
+        let stats = Locked<(done: Int, pages: Int, links: Int)>(
+            (store?.count ?? 0, store?.summary.pages ?? 0, store?.summary.links?.total ?? 0))
         // Runs document `i` (unless the store has it) and hands its result on: to the store, or back.
         let runOne = { @Sendable (i: Int, helpers: PageHelpers?) -> DocumentResult? in
             let d = documents[i]
@@ -95,16 +98,18 @@ public struct Runner: Sendable {
         }
         // Counts a finished document and says so.
         let finished = { @Sendable (i: Int, result: DocumentResult) in
-            let (done, pages) = stats.withLock { s in
+            let (done, pages, links) = stats.withLock { s in
                 s.done += 1
                 s.pages += result.pageCount ?? 0
-                return (s.done, s.pages)
+                s.links += result.sections["linkSummary"]?["checks"]?["total"]?.intValue ?? 0
+                return (s.done, s.pages, s.links)
             }
-            progress?(
-                RunProgress(
-                    done: done, total: count, pages: pages,
-                    elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-                    document: documents[i].relativePath))
+            var p = RunProgress(
+                done: done, total: count, pages: pages,
+                elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+                document: documents[i].relativePath)
+            p.links = links
+            progress?(p)
         }
         if workers == 1 {
             // One worker: the calling thread does the work (simpler to debug, and glibc's main
