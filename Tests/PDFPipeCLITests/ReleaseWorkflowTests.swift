@@ -20,9 +20,18 @@ final class ReleaseWorkflowTests: XCTestCase {
             "/usr/bin/python3", ["-c", script, Repo.root + "/.github/workflows/release.yml"], mergingErrors: false)
         XCTAssertEqual(r.status, 0, r.output)
         let w = try JSONParser.parse(r.output)
-        XCTAssertEqual(w["tags"], ["v*"])
-        XCTAssertEqual(w["jobs"], ["package", "image", "publish"])
+        // (#42, 2) Full versions start a release; the major tag (`@v0`) is moved after it is
+        // published, and pushing it starts nothing (GitHub's filter: `+` is one or more).
+        XCTAssertEqual(w["tags"], ["v[0-9]+.[0-9]+.[0-9]+"])
+        let filter = try NSRegularExpression(pattern: "^v[0-9]+\\.[0-9]+\\.[0-9]+$")
+        func starts(_ tag: String) -> Bool {
+            filter.firstMatch(in: tag, range: NSRange(tag.startIndex..., in: tag)) != nil
+        }
+        XCTAssertTrue(starts("v\(PDFPipeVersion.string)"))
+        XCTAssertFalse(starts("v0"))
+        XCTAssertEqual(w["jobs"], ["package", "image", "publish", "major-tag"])
         let runs = w["runs"]?.stringValue ?? ""
+        XCTAssertTrue(runs.contains("major=${GITHUB_REF_NAME%%.*}") && runs.contains("git push -f origin"), runs)
         XCTAssertTrue(runs.contains("bash scripts/build-deb.sh"))
         XCTAssertTrue(runs.contains("sha256sum"))
         XCTAssertTrue(runs.contains("docker build --build-arg VERSION="))
