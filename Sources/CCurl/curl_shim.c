@@ -184,8 +184,15 @@ void pdfpipe_curl_setup(CURL *h, pdfpipe_transfer *t, const char *user_agent) {
 /// One request. `method_head`: HEAD (no body) or GET. Headers: a curl_slist or NULL.
 CURLcode pdfpipe_curl_request(
     CURL *h, pdfpipe_transfer *t, const char *url, int method_head, struct curl_slist *headers,
-    long timeout_ms, long connect_timeout_ms, int disable_socket_check)
+    long timeout_ms, long connect_timeout_ms, const char *proxy)
 {
+    /* pdfpipe's proxy decision, given explicitly: "" is a direct connection (libcurl then reads no
+       proxy variable), and no libcurl exemption list applies (pdfpipe applied no_proxy). A direct
+       connection's sockets are checked against the address policy; a proxy's are not (it may be
+       on loopback: the target's name was checked instead). */
+    int disable_socket_check = proxy[0] != 0;
+    curl_easy_setopt(h, CURLOPT_PROXY, proxy);
+    curl_easy_setopt(h, CURLOPT_NOPROXY, "");
     t->blocked = 0; t->blocked_address[0] = 0; t->got_body = 0; t->body_truncated = 0; t->body_size = 0; t->error[0] = 0;
     t->headers_done = 0; t->header_status = 0; t->content_length = -1;
     t->location[0] = t->retry_after[0] = t->content_type[0] = t->server[0] = t->signals[0] = 0;

@@ -74,26 +74,91 @@ public final class HTTPConnection {
         free(userAgent)
     }
 
-    /// True when libcurl would send this URL through a proxy (from `http_proxy`, `https_proxy`,
-    /// `all_proxy`, minus `no_proxy`): the socket then goes to the proxy, so the address policy
-    /// must be applied to the target's name beforehand (`Self.resolvesToPrivateAddress`).
+    /// The proxy decision, made once: pdfpipe decides from the environment the way libcurl does,
+    /// and hands libcurl that decision explicitly (`CURLOPT_PROXY`, and `CURLOPT_NOPROXY` ""), so
+    /// that the address policy (per socket when direct; the target's resolved name when through a
+    /// proxy) is always applied to the connection that is really made. Before, pdfpipe's reading
+    /// of `no_proxy` and libcurl's differed (trailing dots, an empty `no_proxy` beside `NO_PROXY`),
+    /// and a direct connection to loopback went unchecked.
     private static let environment = ProcessInfo.processInfo.environment
 
-    public static func proxyConfigured(for url: String) -> Bool {
-        let env = environment
-        let lower = url.lowercased()
-        let names =
-            lower.hasPrefix("https:")
-            ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
-        guard names.contains(where: { !(env[$0] ?? "").isEmpty }) else { return false }
-        let noProxy = (env["no_proxy"] ?? env["NO_PROXY"] ?? "").split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+    public static func proxyConfigured(for url: String) -> Bool { proxy(for: url, environment: environment) != nil }
+
+    /// The proxy for `url` as libcurl reads the environment: `http_proxy` (lower case only: libcurl
+    /// ignores `HTTP_PROXY`, which a CGI request header could set), `https_proxy` or `HTTPS_PROXY`
+    /// (and so for other schemes), then `all_proxy` or `ALL_PROXY`; an empty variable counts as
+    /// unset. Nil when none applies, or when `no_proxy` (else `NO_PROXY`) exempts the host.
+    public static func proxy(for url: String, environment env: [String: String]) -> String? {
+        func get(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        var value = get(scheme + "_proxy")
+        if value == nil, scheme != "http" { value = get(scheme.uppercased() + "_PROXY") }
+        if value == nil { value = get("all_proxy") ?? get("ALL_PROXY") }
+        guard let proxy = value else { return nil }
+        let exempt = get("no_proxy") ?? get("NO_PROXY")
+        if let exempt, noProxy(exempt, matches: URLParts.host(of: url) ?? "") { return nil }
+        return proxy
+    }
+
+    /// libcurl's `no_proxy` matching (Curl_check_noproxy): `*` alone exempts every host; entries are
+    /// separated by commas or blanks; a name matches itself and its subdomains (a leading dot and
+    /// trailing dots, on either side, do not count), case aside; an address matches itself or a
+    /// CIDR range (`10.0.0.0/8`, `fd00::/8`); an IPv6 host is compared without its brackets. An
+    /// entry with a port matches nothing (libcurl takes none).
+    static func noProxy(_ list: String, matches rawHost: String) -> Bool {
+        let trimmedList = list.trimmingCharacters(in: .whitespaces)
+        if trimmedList == "*" { return true }
+        var host = rawHost.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        while host.hasSuffix(".") { host.removeLast() }
+        guard !host.isEmpty else { return false }
+        let hostAddress = IPAddress(host)
+        for raw in list.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }) {
+            var entry = raw.lowercased()
+            if let address = hostAddress {
+                var bits: Int?
+                if let slash = entry.firstIndex(of: "/") {
+                    bits = Int(entry[entry.index(after: slash)...])
+                    entry = String(entry[..<slash])
+                }
+                if entry.hasPrefix("["), entry.hasSuffix("]") { entry = String(entry.dropFirst().dropLast()) }
+                if let e = IPAddress(entry), e.matches(address, bits: bits) { return true }
+                continue
+            }
+            while entry.hasPrefix(".") { entry.removeFirst() }
+            while entry.hasSuffix(".") { entry.removeLast() }
+            guard !entry.isEmpty else { continue }
+            if host == entry || host.hasSuffix("." + entry) { return true }
         }
-        if noProxy.contains("*") { return false }
-        let host = URLParts.host(of: url) ?? ""
-        return !noProxy.contains { entry in
-            let e = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
-            return !e.isEmpty && (host == e || host.hasSuffix("." + e))
+        return false
+    }
+
+    /// An IPv4 or IPv6 address's bytes, for `no_proxy` ranges.
+    struct IPAddress {
+        var bytes: [UInt8]
+
+        init?(_ text: String) {
+            var v4 = in_addr()
+            var v6 = in6_addr()
+            if inet_pton(AF_INET, text, &v4) == 1 {
+                bytes = withUnsafeBytes(of: &v4) { Array($0) }
+            } else if inet_pton(AF_INET6, text, &v6) == 1 {
+                bytes = withUnsafeBytes(of: &v6) { Array($0) }
+            } else {
+                return nil
+            }
+        }
+
+        /// Whether `other` is this address, or in its first `bits` bits.
+        func matches(_ other: IPAddress, bits: Int?) -> Bool {
+            guard other.bytes.count == bytes.count else { return false }
+            let n = min(max(bits ?? bytes.count * 8, 0), bytes.count * 8)
+            for i in 0..<(n / 8) where bytes[i] != other.bytes[i] { return false }
+            if n % 8 != 0 {
+                let mask = UInt8(truncatingIfNeeded: 0xFF << (8 - n % 8))
+                if bytes[n / 8] & mask != other.bytes[n / 8] & mask { return false }
+            }
+            return true
         }
     }
 
@@ -154,10 +219,10 @@ public final class HTTPConnection {
             transfer.pointee.body = nil
         }
         // Through a proxy the socket goes to the proxy: the policy was applied to the name instead.
-        let viaProxy = HTTPConnection.proxyConfigured(for: url)
+        let proxy = HTTPConnection.proxy(for: url, environment: HTTPConnection.environment)
         let code = pdfpipe_curl_request(
             handle, transfer, url, head ? 1 : 0, list, Int(max(1, timeout * 1000)), Int(max(1, connectTimeout * 1000)),
-            viaProxy ? 1 : 0)
+            proxy ?? "")
         var r = HTTPResponse()
         let status = pdfpipe_curl_status(handle)
         if status > 0 { r.status = status }

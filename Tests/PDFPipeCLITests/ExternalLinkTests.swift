@@ -76,9 +76,9 @@ final class ExternalLinkTests: XCTestCase {
         p.executableURL = URL(fileURLWithPath: try Repo.executable())
         p.arguments =
             ["run", dir + "/p.json"] + (inputs ?? [dir + "/in"]) + ["--out", dir + "/out", "--quiet"] + flags
-        var env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        var env = ProcessInfo.processInfo.environment
         for k in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { env[k] = nil }
-        p.environment = env
+        p.environment = env.merging(environment) { _, new in new }
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
@@ -279,6 +279,24 @@ final class ExternalLinkTests: XCTestCase {
             sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue?.first { $0["ruleId"] == "uri.http-error" })
         XCTAssertEqual(result["properties"]?["uri"]?.stringValue, base + "/status/404")
         XCTAssertEqual(result["properties"]?["status"], 404)
+    }
+
+    /// (#42, 11) With a proxy set and `no_proxy=localhost.` (or an empty `no_proxy` beside
+    /// `NO_PROXY=localhost`), libcurl connects to foo.localhost directly: the policy holds on that
+    /// connection (it once checked only a name it could not resolve, and the request went through).
+    func testThePrivateAddressPolicyHoldsWhateverTheProxyVariablesSay() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", ["http://foo.localhost:\(port)/ssrf-probe"])
+        for noProxy in [["no_proxy": "localhost."], ["no_proxy": "", "NO_PROXY": "localhost"]] {
+            let before = try serverLog().count
+            let (_, report, _) = try run(
+                #"{"enabled": true, "timeoutSeconds": 2, "retries": 0}"#,
+                environment: ["http_proxy": "http://127.0.0.1:9"].merging(noProxy) { $1 })
+            XCTAssertEqual(links(report).first?["check"]?["reason"], "private-address", "\(noProxy): \(links(report))")
+            XCTAssertEqual(
+                try serverLog().dropFirst(before).filter { $0[1] == "/ssrf-probe" }.count, 0,
+                "never requested: \(noProxy)")
+        }
     }
 
     func testPrivateAddressesAreNotRequestedByDefault() throws {

@@ -82,7 +82,7 @@ void pdfpipe_curl_setup(CURL *h, pdfpipe_transfer *t, const char *user_agent);
 /// One request. `method_head`: HEAD (no body) or GET. Headers: a curl_slist or NULL.
 CURLcode pdfpipe_curl_request(
     CURL *h, pdfpipe_transfer *t, const char *url, int method_head, struct curl_slist *headers,
-    long timeout_ms, long connect_timeout_ms, int disable_socket_check);
+    long timeout_ms, long connect_timeout_ms, const char *proxy);
 
 long pdfpipe_curl_status(CURL *h);
 
