@@ -110,16 +110,19 @@ final class ImageTests: XCTestCase {
             """)
         XCTAssertTrue(
             action.output.hasSuffix("exit=0\n"), "nothing new since the baseline: \(action.output.suffix(2000))")
-        let outputs = try String(contentsOfFile: gh + "/file_commands/output", encoding: .utf8)
+        let outputs = try GitHubActionTests.outputs(gh + "/file_commands/output")
         let report = try Repo.stableReport(gh + "/workspace/docs/out/pdfpipe/report.json")
-        for line in [
-            "exit-code=0", "errors=\(report["summary"]?["errors"]?.intValue ?? -1)",
-            "warnings=\(report["summary"]?["warnings"]?.intValue ?? -1)", "new=0",
-            "report-json=out/pdfpipe/report.json", "report-sarif=out/pdfpipe/report.sarif",
-            "report-html=out/pdfpipe/report.html",
-        ] {
-            XCTAssertTrue(outputs.split(separator: "\n").contains(Substring(line)), "\(line) in \(outputs)")
-        }
+        XCTAssertEqual(
+            outputs.filter {
+                ["exit-code", "errors", "warnings", "new", "report-json", "report-sarif", "report-html"].contains(
+                    $0.key)
+            },
+            [
+                "exit-code": "0", "errors": "\(report["summary"]?["errors"]?.intValue ?? -1)",
+                "warnings": "\(report["summary"]?["warnings"]?.intValue ?? -1)", "new": "0",
+                "report-json": "out/pdfpipe/report.json", "report-sarif": "out/pdfpipe/report.sarif",
+                "report-html": "out/pdfpipe/report.html",
+            ])
         let summary = try String(contentsOfFile: gh + "/file_commands/summary", encoding: .utf8)
         XCTAssertTrue(summary.hasPrefix("# pdfpipe: link-audit"), summary)
         XCTAssertTrue(
@@ -133,6 +136,28 @@ final class ImageTests: XCTestCase {
             """)
         XCTAssertTrue(gate.output.hasSuffix("exit=1\n"), String(gate.output.suffix(500)))
         XCTAssertTrue(gate.output.contains("::error file=samples/"), "annotations printed")
+
+        // (#42) The first run on a repository with only PDFs, as a non-root user: no inputs at all,
+        // the built-in link audit over the workspace, the gate red, annotations and outputs.
+        let only = dir + "/pdf-only"
+        let prepared = try sh(
+            "mkdir -p '\(only)/ws/manual' '\(only)/files' && cp '\(Repo.root)'/samples/*.pdf '\(only)/ws/manual/' && : > '\(only)/files/output' && chown -R 65534:65534 '\(only)'"
+        )
+        XCTAssertEqual(prepared.status, 0, prepared.output)
+        let first = try sh(
+            """
+            podman run --rm --network none --user 65534:65534 --entrypoint /usr/share/pdfpipe/github-action.sh \\
+              -v '\(only)/ws':/github/workspace -v '\(only)/files':/github/file_commands \\
+              -e GITHUB_WORKSPACE=/github/workspace -e GITHUB_OUTPUT=/github/file_commands/output \\
+              -e INPUT_OUT=out/pdfpipe -e INPUT_ANNOTATIONS=true -e INPUT_FAIL-IF-EMPTY=true \(tag); echo "exit=$?"
+            """)
+        XCTAssertTrue(first.output.hasSuffix("exit=1\n"), String(first.output.suffix(1500)))
+        XCTAssertTrue(first.output.contains("pdfpipe run link-audit --out out/pdfpipe"), first.output)
+        XCTAssertTrue(first.output.contains("::error file=manual/broken-links.pdf"), String(first.output.suffix(1500)))
+        XCTAssertTrue(first.output.contains("pdfpipe: links: "), String(first.output.suffix(1500)))
+        let firstOutputs = try GitHubActionTests.outputs(only + "/files/output")
+        XCTAssertEqual(firstOutputs["exit-code"], "1")
+        XCTAssertEqual(firstOutputs["report-json"], "out/pdfpipe/report.json")
 
         // The Dockerfile, on a local debian:bookworm-slim (a Debian minbase root, as the slim image is).
         let base = try sh(
