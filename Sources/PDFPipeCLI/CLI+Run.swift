@@ -12,13 +12,7 @@ extension CLI {
         // Offline, nothing is sent: the web check's secrets are not needed.
         var pipeline = try loadPipeline(pipelineFile, environment: a.flags.contains("--offline") ? .offline : .required)
         let quiet = a.flags.contains("--quiet")
-        if let p = a.values["--progress"], !["auto", "always", "never"].contains(p) {
-            throw PipelineError(
-                file: nil,
-                message:
-                    "--progress: '\(p)' is not one of auto, always, never\(Suggest.didYouMean(p, ["auto", "always", "never"]))"
-            )
-        }
+        let progressMode = try Self.progressMode(a)
         let verbose = a.flags.contains("--verbose")
 
         let fileFailOn = pipeline.failOn
@@ -45,19 +39,8 @@ extension CLI {
             runner.isolate = { pool.run($0, pageWorkers: $1) }
             isolated = pool
         }
-        // --progress: auto (a redrawn line on a terminal, a line every 15 s in a log; none with
-        // --quiet), always (also with --quiet), never.
-        let mode = a.values["--progress"] ?? "auto"
-        let shown = mode == "always" || (mode == "auto" && !quiet)
-        let progress = shown && console.interactive ? ProgressLine(console: console) : nil
-        let logProgress =
-            shown && !console.interactive ? LogProgress(console: console, total: set.documents.count) : nil
-        var onProgress: (@Sendable (RunProgress) -> Void)?
-        if let progress { onProgress = { progress.update($0) } }
-        if let logProgress {
-            onProgress = { logProgress.update($0) }
-            logProgress.start()
-        }
+        let (onProgress, endProgress) = startProgress(
+            progressMode, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
         guard
@@ -71,8 +54,7 @@ extension CLI {
         let interruption = Interruption.shared
         _ = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil }, store: store)
         isolated?.shutdown()
-        progress?.finish()
-        logProgress?.finish()
+        endProgress()
         finish(runner)
 
         do throws(ResultStore.OpenError) {
@@ -99,6 +81,34 @@ extension CLI {
             return ExitCode(rawValue: 128 + signal) ?? .internalFailure
         }
         return write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
+    }
+
+    /// `--progress`'s value, checked.
+    static func progressMode(_ a: Arguments) throws(PipelineError) -> String {
+        let modes = ["auto", "always", "never"]
+        let mode = a.values["--progress"] ?? "auto"
+        guard modes.contains(mode) else {
+            throw PipelineError(
+                file: nil,
+                message: "--progress: '\(mode)' is not one of auto, always, never\(Suggest.didYouMean(mode, modes))")
+        }
+        return mode
+    }
+
+    /// `--progress`: auto (a line redrawn on a terminal, a line every 15 s in a log; none with
+    /// `--quiet`), always (also with `--quiet`), never. Returns what the runner calls as documents
+    /// finish, and what ends the progress.
+    private func startProgress(_ mode: String, quiet: Bool, total: Int) -> (
+        (@Sendable (RunProgress) -> Void)?, () -> Void
+    ) {
+        guard mode == "always" || (mode == "auto" && !quiet) else { return (nil, {}) }
+        if console.interactive {
+            let line = ProgressLine(console: console)
+            return ({ line.update($0) }, { line.finish() })
+        }
+        let log = LogProgress(console: console, total: total)
+        log.start()
+        return ({ log.update($0) }, { log.finish() })
     }
 
     /// The run's results file, resumed from when `resume` (unless `quiet`, said when `asked` for
@@ -269,6 +279,12 @@ extension CLI {
         }
         if let shard { set.documents = set.documents.filter { shard.contains($0.relativePath) } }
         for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
+        let working = Paths.standardize(directory)
+        for (link, target) in set.outsideLinks.prefix(20) {
+            console.error(
+                "pdfpipe: warning: '\(Paths.relative(link, to: working))' is a symbolic link out of the folder searched (to '\(target)'): not followed; name it as an input to check it"
+            )
+        }
         if set.documents.isEmpty {
             console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")")
         }

@@ -300,7 +300,7 @@ final class CLITests: XCTestCase {
             (["run"], "pdfpipe: error: run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]"),
             (
                 ["run", "pipelines/default.json", "--jobz", "2"],
-                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --force, --isolate, --timeout, --memory-limit, --offline, --allow-empty, --inputs-from, --null, --baseline, --ratchet, --resume, --verbose, --quiet)"
+                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --force, --isolate, --timeout, --memory-limit, --offline, --allow-empty, --inputs-from, --null, --baseline, --ratchet, --resume, --progress, --verbose, --quiet)"
             ),
             (
                 ["run", "pipelines/default.json", "--jobs", "-3"],

@@ -282,3 +282,33 @@ extension GitHubActionTests {
         XCTAssertEqual(builtin, file)
     }
 }
+
+extension GitHubActionTests {
+    /// A committed symbolic link out of the workspace (`docs/all -> /`) is not followed: the
+    /// batch stays the repository's, and the link is named.
+    func testALinkOutOfTheWorkspaceIsNotFollowed() throws {
+        try pdf("docs/a.pdf", broken: ["x"])
+        let outside = root + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try pdf("../outside/secret.pdf", broken: ["y"])
+        try FileManager.default.createSymbolicLink(atPath: workspace + "/docs/all", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace + "/docs/one.pdf", withDestinationPath: outside + "/secret.pdf")
+        try FileManager.default.createDirectory(atPath: workspace + "/inside", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace + "/docs/in", withDestinationPath: workspace + "/inside")
+        try pdf("inside/b.pdf")
+        let step = try action(["args": "--offline"])
+        XCTAssertEqual(step.outputs["errors"], "1", step.log)
+        let report = try Repo.stableReport(workspace + "/out/pdfpipe/report.json")
+        XCTAssertEqual(
+            report["documents"]?.arrayValue?.compactMap { $0["workingPath"]?.stringValue },
+            ["docs/a.pdf", "docs/in/b.pdf"], "a link inside the workspace is followed (its folder once)")
+        XCTAssertTrue(
+            step.log.contains(
+                "'docs/all' is a symbolic link out of the folder searched (to '\(Paths.resolved(outside))'): not followed"
+            ),
+            step.log)
+        XCTAssertTrue(step.log.contains("'docs/one.pdf' is a symbolic link out of the folder searched"), step.log)
+    }
+}

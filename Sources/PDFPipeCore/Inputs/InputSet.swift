@@ -85,6 +85,9 @@ public struct InputSet: Sendable {
     public var documents: [InputDocument]
     /// Glob patterns that matched nothing (worth a warning, not an error).
     public var emptyPatterns: [String]
+    /// Symbolic links met in a searched folder that lead out of it: not followed (a committed
+    /// `docs/all -> /` would make the batch the whole machine), and said.
+    public var outsideLinks: [(link: String, target: String)] = []
 
     /// Expands paths, folders (searched recursively for `*.pdf`, any case) and globs (`*`, `?`,
     /// `[...]` within a name, `**` across folders). Relative inputs are taken from `directory`.
@@ -99,6 +102,7 @@ public struct InputSet: Sendable {
         var empty: [String] = []
         var undecodable = Set<String>()
         var missing = Set<String>()
+        var outside: [(link: String, target: String)] = []
         for input in inputs {
             let absolute = Paths.absolute(input, relativeTo: directory)
             // A name that holds `*`, `?` or `[` is a pattern unless a file or folder has that very
@@ -107,7 +111,7 @@ public struct InputSet: Sendable {
             if Glob.hasWildcard(input), !FileManager.default.fileExists(atPath: absolute) {
                 let (base, pattern) = Glob.split(absolute)
                 bases.append(base)
-                let matches = Walker.files(under: base, undecodable: &undecodable).filter { file in
+                let matches = Walker.files(under: base, undecodable: &undecodable, outside: &outside).filter { file in
                     Glob.match(pattern: pattern, path: Paths.relative(file, to: base))
                 }
                 if matches.isEmpty { empty.append(input) }
@@ -126,7 +130,7 @@ public struct InputSet: Sendable {
             }
             if isDir.boolValue {
                 bases.append(absolute)
-                files += Walker.files(under: absolute, undecodable: &undecodable).filter {
+                files += Walker.files(under: absolute, undecodable: &undecodable, outside: &outside).filter {
                     $0.lowercased().hasSuffix(".pdf")
                 }
             } else {
@@ -148,7 +152,9 @@ public struct InputSet: Sendable {
         }
         docs.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
         OutputStems.assign(&docs)
-        return InputSet(root: root, documents: docs, emptyPatterns: empty)
+        var set = InputSet(root: root, documents: docs, emptyPatterns: empty)
+        set.outsideLinks = outside
+        return set
     }
 }
 
@@ -240,10 +246,28 @@ public enum Paths {
 enum Walker {
     /// Every regular file under `root`; `undecodable` gets those whose names are not UTF-8.
     static func files(under root: String, undecodable: inout Set<String>) -> [String] {
+        var outside: [(link: String, target: String)] = []
+        return files(under: root, undecodable: &undecodable, outside: &outside)
+    }
+
+    /// The files under `root`; symbolic links that lead out of `root` are listed in `outside`
+    /// instead of followed.
+    static func files(
+        under root: String, undecodable: inout Set<String>, outside: inout [(link: String, target: String)]
+    )
+        -> [String]
+    {
         var out: [String] = []
         var visited = Set<[UInt64]>()
-        walk(root, &out, &undecodable, &visited, depth: 0)
+        var context = WalkContext(root: Paths.resolved(root))
+        walk(root, &out, &undecodable, &visited, depth: 0, context: &context)
+        outside += context.outside
         return out
+    }
+
+    struct WalkContext {
+        var root: String
+        var outside: [(link: String, target: String)] = []
     }
 
     private static func identity(_ path: String) -> [UInt64]? {
@@ -274,7 +298,7 @@ enum Walker {
 
     private static func walk(
         _ dir: String, _ out: inout [String], _ undecodable: inout Set<String>, _ visited: inout Set<[UInt64]>,
-        depth: Int
+        depth: Int, context: inout WalkContext
     ) {
         guard depth < 256, let id = identity(dir), visited.insert(id).inserted else { return }
         guard let names = names(in: dir) else { return }
@@ -290,8 +314,19 @@ enum Walker {
             }
             var st = stat()
             guard stat(path, &st) == 0 else { continue }  // dangling link
+            var link = stat()
+            if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+                let target = Paths.resolved(path)
+                let r = context.root
+                if target != r && !target.hasPrefix(r == "/" ? "/" : r + "/") {
+                    if (st.st_mode & S_IFMT) == S_IFDIR || name.lowercased().hasSuffix(".pdf") {
+                        context.outside.append((path, target))
+                    }
+                    continue
+                }
+            }
             if (st.st_mode & S_IFMT) == S_IFDIR {
-                walk(path, &out, &undecodable, &visited, depth: depth + 1)
+                walk(path, &out, &undecodable, &visited, depth: depth + 1, context: &context)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
                 out.append(path)
             }
