@@ -26,6 +26,7 @@ public struct JUnitReporter: StreamingReporter {
                 ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                     + "<testsuites name=\"\(Escape.xml("pdfpipe: \(report.pipeline)"))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n")
                     .utf8))
+        sink(Array((totalsSuite(report) + "\n").utf8))
         for d in report.results { sink(Array((suite(d, report).text + "\n").utf8)) }
         if let run { sink(Array((run.text + "\n").utf8)) }
         sink(Array("</testsuites>\n".utf8))
@@ -74,6 +75,26 @@ public struct JUnitReporter: StreamingReporter {
             "  <testsuite name=\"\(Escape.xml(ConsoleText.escape(d.displayPath)))\" tests=\"\(max(names.count, 1))\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped.count)\">\n"
                 + cases.joined(separator: "\n") + "\n  </testsuite>", max(names.count, 1), failures
         )
+    }
+
+    /// The run's totals as properties of a suite of no tests (the schema gives `<testsuites>`
+    /// none): documents, pages and findings, and the links' verdicts (`summary.links`).
+    func totalsSuite(_ report: RunReport) -> String {
+        let s = report.summary
+        var properties = [
+            ("documents", s.documents), ("failedDocuments", s.failedDocuments), ("pages", s.pages),
+            ("errors", s.errors), ("warnings", s.warnings), ("notes", s.notes),
+        ]
+        if let l = s.links {
+            properties += [
+                ("links.total", l.total), ("links.ok", l.ok), ("links.broken", l.broken), ("links.blocked", l.blocked),
+                ("links.unverified", l.unverified), ("links.skipped", l.skipped), ("links.redirected", l.redirected),
+            ]
+        }
+        return
+            "  <testsuite name=\"pdfpipe: totals\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n    <properties>\n"
+            + properties.map { "      <property name=\"\($0.0)\" value=\"\($0.1)\"/>\n" }.joined()
+            + "    </properties>\n  </testsuite>"
     }
 
     /// Findings about the run (its pipeline file's `ignore` list): one suite of their own.
