@@ -6,13 +6,13 @@
 /// Words are separated by blanks and line breaks; `'…'` keeps everything literally; `"…"` keeps
 /// everything but `\"`, `\\`, `\$` and `` \` `` (a backslash-newline joins lines); a backslash outside
 /// quotes keeps the next character. `$`, `` ` ``, globs, `;`, `|` and the like are plain characters.
-enum ShellWords {
-    struct Unterminated: Error, CustomStringConvertible {
+package enum ShellWords {
+    package struct Unterminated: Error, CustomStringConvertible {
         var quote: Character
-        var description: String { "a \(quote == "\\" ? "backslash at the end" : "\(quote) is not closed")" }
+        package var description: String { "a \(quote == "\\" ? "backslash at the end" : "\(quote) is not closed")" }
     }
 
-    static func split(_ text: String) throws(Unterminated) -> [String] {
+    package static func split(_ text: String) throws(Unterminated) -> [String] {
         var words: [String] = []
         var word = ""
         var inWord = false
@@ -23,35 +23,11 @@ enum ShellWords {
                 if inWord { words.append(word) }
                 word = ""
                 inWord = false
-            case "'":
+            case "'", "\"":
                 inWord = true
-                var closed = false
-                while let d = chars.next() {
-                    if d == "'" {
-                        closed = true
-                        break
-                    }
-                    word.append(d)
+                guard readQuoted(&chars, until: c, into: &word, escapes: c == "\"") else {
+                    throw Unterminated(quote: c)
                 }
-                if !closed { throw Unterminated(quote: "'") }
-            case "\"":
-                inWord = true
-                var closed = false
-                while let d = chars.next() {
-                    if d == "\"" {
-                        closed = true
-                        break
-                    }
-                    if d == "\\" {
-                        guard let e = chars.next() else { break }
-                        if e == "\n" { continue }
-                        if !"\"\\$`".contains(e) { word.append("\\") }
-                        word.append(e)
-                    } else {
-                        word.append(d)
-                    }
-                }
-                if !closed { throw Unterminated(quote: "\"") }
             case "\\":
                 guard let e = chars.next() else { throw Unterminated(quote: "\\") }
                 if e == "\n" { continue }
@@ -64,6 +40,26 @@ enum ShellWords {
         }
         if inWord { words.append(word) }
         return words
+    }
+
+    /// The rest of a quoted run, up to its closing `quote` (false when there is none). In double
+    /// quotes (`escapes`), a backslash keeps `"`, `\\`, `$` and `` ` `` and joins lines; before any
+    /// other character it is itself. In single quotes nothing is special.
+    private static func readQuoted(
+        _ chars: inout String.Iterator, until quote: Character, into word: inout String, escapes: Bool
+    ) -> Bool {
+        while let d = chars.next() {
+            if d == quote { return true }
+            guard escapes, d == "\\" else {
+                word.append(d)
+                continue
+            }
+            guard let e = chars.next() else { return false }
+            if e == "\n" { continue }
+            if !"\"\\$`".contains(e) { word.append("\\") }
+            word.append(e)
+        }
+        return false
     }
 
     /// A word as a shell reads it back: bare when it holds only safe characters, else in single

@@ -15,16 +15,7 @@ final class CIGateTests: XCTestCase {
 
     /// A one-page PDF whose links point at named destinations that do not exist.
     func writeDocument(_ path: String, brokenNames: [String]) throws {
-        let full = dir + "/" + path
-        try FileManager.default.createDirectory(
-            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let annots = (0..<brokenNames.count).map { "\($0 + 4) 0 R" }.joined(separator: " ")
-        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"]
-        objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(annots)] >>")
-        for (i, name) in brokenNames.enumerated() {
-            objects.append("<< /Type /Annot /Subtype /Link /Rect [0 \(i * 20) 100 \(i * 20 + 15)] /Dest (\(name)) >>")
-        }
-        try TestPDF.write(full, objects: objects)
+        try TestPDF.withBrokenNames(dir + "/" + path, brokenNames)
     }
 
     func run(_ args: [String]) -> (ExitCode, CapturedCLI) {

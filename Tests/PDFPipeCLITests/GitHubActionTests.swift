@@ -90,16 +90,7 @@ final class GitHubActionTests: XCTestCase {
 
     /// A one-page PDF with links to `names` (named destinations that do not exist), or none.
     func pdf(_ path: String, broken names: [String] = []) throws {
-        let full = workspace + "/" + path
-        try FileManager.default.createDirectory(
-            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let annots = (0..<names.count).map { "\($0 + 4) 0 R" }.joined(separator: " ")
-        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"]
-        objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(annots)] >>")
-        for (i, n) in names.enumerated() {
-            objects.append("<< /Type /Annot /Subtype /Link /Rect [0 \(i * 20) 100 \(i * 20 + 15)] /Dest (\(n)) >>")
-        }
-        try TestPDF.write(full, objects: objects)
+        try TestPDF.withBrokenNames(workspace + "/" + path, names)
     }
 
     /// (1) A repository with only PDFs, `uses:` with no inputs: the built-in link audit over every
@@ -310,5 +301,19 @@ extension GitHubActionTests {
             ),
             step.log)
         XCTAssertTrue(step.log.contains("'docs/one.pdf' is a symbolic link out of the folder searched"), step.log)
+    }
+}
+
+extension GitHubActionTests {
+    /// `args` as a shell splits words, with nothing expanded or run.
+    func testArgsAreSplitByShellQuoting() throws {
+        XCTAssertEqual(
+            try ShellWords.split(#"--offline  --shard "1/4" --out 'out/my docs' a\ b "x\"y\z" '$HOME' `id` ;"#),
+            ["--offline", "--shard", "1/4", "--out", "out/my docs", "a b", #"x"y\z"#, "$HOME", "`id`", ";"])
+        XCTAssertEqual(try ShellWords.split("--jobs 2\n--offline\r\n"), ["--jobs", "2", "--offline"])
+        XCTAssertEqual(try ShellWords.split(#"''"#), [""])
+        for bad in [#"'open"#, #""open"#, "trailing\\"] {
+            XCTAssertThrowsError(try ShellWords.split(bad), bad)
+        }
     }
 }

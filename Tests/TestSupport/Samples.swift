@@ -35,6 +35,20 @@ public enum TestPDF {
         out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         try out.write(toFile: path, atomically: true, encoding: .ascii)
     }
+
+    /// A one-page PDF (its folders made) whose links point at the named destinations `names`,
+    /// which it does not define: one `dest.name-not-found` each; none for no names.
+    public static func withBrokenNames(_ path: String, _ names: [String]) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let annots = (0..<names.count).map { "\($0 + 4) 0 R" }.joined(separator: " ")
+        var objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"]
+        objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [\(annots)] >>")
+        for (i, name) in names.enumerated() {
+            objects.append("<< /Type /Annot /Subtype /Link /Rect [0 \(i * 20) 100 \(i * 20 + 15)] /Dest (\(name)) >>")
+        }
+        try write(path, objects: objects)
+    }
 }
 
 /// A program the tests use as a second opinion (pdftotext, qpdf, xmllint, …), run to its end.
