@@ -13,6 +13,7 @@ Routes (the query string is ignored, and kept by redirects):
   /flaky/ID               500 the first time (per ID), then 200
   /ratelimited/ID         429 with Retry-After: 1 the first time (per ID), then 200
   /closed-for-an-hour     429 with Retry-After: 3600, always
+  /always429/ID           429 with Retry-After: 0, always
   /r/N/TARGET             redirect with status N (301, 302, 303, 307, 308) to /TARGET
   /chain                  301 -> 302 -> 307 -> 308 -> /ok
   /loop/a, /loop/b        302 to each other
@@ -129,6 +130,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(int(parts[1]), b"status\n")
         if parts[0] == "flaky":
             return self.answer(500 if self.first_time(path + query) else 200, b"flaky\n")
+        if parts[0] == "always429":
+            return self.answer(429, b"slow down\n", {"Retry-After": "0"})
         if parts[0] == "closed-for-an-hour":
             return self.answer(429, b"come back later\n", {"Retry-After": "3600"})
         if parts[0] == "ratelimited":

@@ -181,10 +181,11 @@ void pdfpipe_curl_setup(CURL *h, pdfpipe_transfer *t, const char *user_agent) {
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
 }
 
-/// One request. `method_head`: HEAD (no body) or GET. Headers: a curl_slist or NULL.
-CURLcode pdfpipe_curl_request(
+/// Sets up one request on `h` without performing it (`fresh`: on a new connection, not one kept
+/// from an earlier request). Performed by curl_easy_perform or through a multi handle.
+void pdfpipe_curl_prepare(
     CURL *h, pdfpipe_transfer *t, const char *url, int method_head, struct curl_slist *headers,
-    long timeout_ms, long connect_timeout_ms, const char *proxy)
+    long timeout_ms, long connect_timeout_ms, const char *proxy, int fresh)
 {
     /* pdfpipe's proxy decision, given explicitly: "" is a direct connection (libcurl then reads no
        proxy variable), and no libcurl exemption list applies (pdfpipe applied no_proxy). A direct
@@ -204,8 +205,40 @@ CURLcode pdfpipe_curl_request(
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
+    curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, fresh ? 1L : 0L);
     curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, disable_socket_check ? NULL : pdfpipe_open_socket);
+}
+
+/// One request. `method_head`: HEAD (no body) or GET. Headers: a curl_slist or NULL.
+CURLcode pdfpipe_curl_request(
+    CURL *h, pdfpipe_transfer *t, const char *url, int method_head, struct curl_slist *headers,
+    long timeout_ms, long connect_timeout_ms, const char *proxy)
+{
+    pdfpipe_curl_prepare(h, t, url, method_head, headers, timeout_ms, connect_timeout_ms, proxy, 0);
     return curl_easy_perform(h);
+}
+
+CURLM *pdfpipe_multi_init(void) {
+    if (pdfpipe_curl_global_init() != 0) return NULL;
+    CURLM *m = curl_multi_init();
+    if (m == NULL) return NULL;
+    /* Connections kept open for reuse, over every host (libcurl's default is 4 per easy handle
+       added, which with short transfers closes connections the next request would reuse). */
+    curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, 256L);
+    return m;
+}
+
+/// The next finished transfer of `m`: 1 with its handle and result, 0 when there is none.
+int pdfpipe_multi_next_done(CURLM *m, CURL **easy, CURLcode *result) {
+    int left = 0;
+    CURLMsg *msg;
+    while ((msg = curl_multi_info_read(m, &left)) != NULL) {
+        if (msg->msg != CURLMSG_DONE) continue;
+        *easy = msg->easy_handle;
+        *result = msg->data.result;
+        return 1;
+    }
+    return 0;
 }
 
 long pdfpipe_curl_status(CURL *h) { long v = 0; curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &v); return v; }

@@ -68,6 +68,7 @@ public final class HTTPConnection {
     }
 
     deinit {
+        release()
         curl_easy_cleanup(handle)
         transfer.deinitialize(count: 1)
         transfer.deallocate()
@@ -202,27 +203,62 @@ public final class HTTPConnection {
         _ url: String, head: Bool, headers: [String], timeout: Double, connectTimeout: Double,
         download: (path: String, limit: Int)? = nil
     ) -> HTTPResponse {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for h in headers { list = curl_slist_append(list, h) }
-        defer { curl_slist_free_all(list) }
-        var file: UnsafeMutablePointer<FILE>?
+        if let refused = prepare(
+            url, head: head, headers: headers, timeout: timeout, connectTimeout: connectTimeout, download: download)
+        {
+            return refused
+        }
+        return response(curl_easy_perform(handle))
+    }
+
+    // The request being prepared or in flight: its header list and body file, released by `response`.
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var file: UnsafeMutablePointer<FILE>?
+    private var downloading = false
+
+    /// Sets up a request (as `request` describes) without performing it, for `HTTPMulti`; nil when
+    /// it is ready, else the answer it already has (the download file cannot be written). Every
+    /// prepared request is ended by `response`. `fresh`: on a new connection.
+    public func prepare(
+        _ url: String, head: Bool, headers: [String], timeout: Double, connectTimeout: Double,
+        download: (path: String, limit: Int)? = nil, fresh: Bool = false
+    ) -> HTTPResponse? {
+        release()
+        for h in headers { headerList = curl_slist_append(headerList, h) }
+        downloading = download != nil
         if let download {
             file = fopen(download.path, "wb")
-            guard file != nil else { return HTTPResponse(failure: .other("cannot write \(download.path)")) }
+            guard file != nil else {
+                release()
+                return HTTPResponse(failure: .other("cannot write \(download.path)"))
+            }
             transfer.pointee.body = file
             transfer.pointee.body_limit = Int64(download.limit)
         } else {
             transfer.pointee.body = nil
         }
-        defer {
-            if let file { fclose(file) }
-            transfer.pointee.body = nil
-        }
         // Through a proxy the socket goes to the proxy: the policy was applied to the name instead.
         let proxy = HTTPConnection.proxy(for: url, environment: HTTPConnection.environment)
-        let code = pdfpipe_curl_request(
-            handle, transfer, url, head ? 1 : 0, list, Int(max(1, timeout * 1000)), Int(max(1, connectTimeout * 1000)),
-            proxy ?? "")
+        pdfpipe_curl_prepare(
+            handle, transfer, url, head ? 1 : 0, headerList, Int(max(1, timeout * 1000)),
+            Int(max(1, connectTimeout * 1000)), proxy ?? "", fresh ? 1 : 0)
+        return nil
+    }
+
+    private func release() {
+        if let file { fclose(file) }
+        file = nil
+        transfer.pointee.body = nil
+        curl_slist_free_all(headerList)
+        headerList = nil
+    }
+
+    /// What the prepared request gave, libcurl's result `code` in hand; releases what it held.
+    /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): libcurl's
+    /// every result code read in one place, each saying what the checker makes of it.
+    public func response(_ code: CURLcode) -> HTTPResponse {
+        let download = downloading
+        release()
         var r = HTTPResponse()
         let status = pdfpipe_curl_status(handle)
         if status > 0 { r.status = status }
@@ -239,7 +275,7 @@ public final class HTTPConnection {
         if !server.isEmpty { r.server = server }
         let signals = text(pdfpipe_transfer_signals(transfer))
         if !signals.isEmpty { r.signals = signals }
-        if download == nil, transfer.pointee.snippet_len > 0 { r.snippet = text(pdfpipe_transfer_snippet(transfer)) }
+        if !download, transfer.pointee.snippet_len > 0 { r.snippet = text(pdfpipe_transfer_snippet(transfer)) }
         let retry = pdfpipe_retry_after_seconds(pdfpipe_transfer_retry_after(transfer))
         if retry >= 0 { r.retryAfter = Double(retry) }
         r.truncated = transfer.pointee.body_truncated != 0
@@ -252,7 +288,7 @@ public final class HTTPConnection {
             break
         case CURLE_WRITE_ERROR
         where transfer.pointee.headers_done != 0
-            || (transfer.pointee.got_body != 0 && (download == nil || r.truncated)):
+            || (transfer.pointee.got_body != 0 && (!download || r.truncated)):
             break  // we stopped the transfer on purpose: after the headers, or at the size limit
         case CURLE_OPERATION_TIMEDOUT:
             r.failure = .timeout
@@ -266,12 +302,73 @@ public final class HTTPConnection {
             r.failure = .unreachable("DNS: \(text)")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             r.failure = .other(text)
-        case CURLE_PARTIAL_FILE where r.status != nil && download == nil:
+        case CURLE_PARTIAL_FILE where r.status != nil && !download:
             break  // the headers arrived; the body does not matter
         default:
             r.failure = .unreachable(text)
         }
         return r
+    }
+
+    /// The libcurl easy handle, for `HTTPMulti`.
+    fileprivate var easy: UnsafeMutableRawPointer { handle }
+}
+
+/// Many requests in flight on one thread: libcurl's multi interface, which drives every added
+/// connection's transfer without blocking (its resolver runs on libcurl's own threads) and keeps
+/// the connections to servers for reuse across them. Not Sendable but for `wakeup`: one thread
+/// adds, performs and polls (`Waker` may be used from any).
+public final class HTTPMulti {
+    private let multi: UnsafeMutableRawPointer
+    private var running: [UnsafeMutableRawPointer: HTTPConnection] = [:]
+
+    public init() throws(BridgeError) {
+        guard let m = pdfpipe_multi_init() else { throw BridgeError.curl(message: "libcurl could not be initialised") }
+        multi = m
+    }
+
+    deinit {
+        for (easy, _) in running { curl_multi_remove_handle(multi, easy) }
+        running.removeAll()
+        curl_multi_cleanup(multi)
+    }
+
+    /// Transfers in flight.
+    public var count: Int { running.count }
+
+    /// Starts a prepared connection's request (`HTTPConnection.prepare`).
+    public func add(_ connection: HTTPConnection) {
+        running[connection.easy] = connection
+        curl_multi_add_handle(multi, connection.easy)
+    }
+
+    /// Moves every transfer on; returns the ones that finished, each with its answer.
+    public func perform() -> [(connection: HTTPConnection, response: HTTPResponse)] {
+        var alive: Int32 = 0
+        curl_multi_perform(multi, &alive)
+        var done: [(HTTPConnection, HTTPResponse)] = []
+        var easy: UnsafeMutableRawPointer?
+        var code = CURLE_OK
+        while pdfpipe_multi_next_done(multi, &easy, &code) == 1, let e = easy {
+            curl_multi_remove_handle(multi, e)
+            if let c = running.removeValue(forKey: e) { done.append((c, c.response(code))) }
+        }
+        return done
+    }
+
+    /// Waits for network activity, `wakeup` or at most `milliseconds`.
+    public func poll(milliseconds: Int) {
+        var events: Int32 = 0
+        curl_multi_poll(multi, nil, 0, Int32(clamping: max(0, milliseconds)), &events)
+    }
+
+    /// What other threads may use: it ends a `poll` early.
+    public var waker: Waker { Waker(multi: multi) }
+
+    public struct Waker: @unchecked Sendable {
+        // curl_multi_wakeup is documented as safe to call from any thread while another polls.
+        fileprivate let multi: UnsafeMutableRawPointer
+        public func wakeup() { curl_multi_wakeup(multi) }
     }
 }
 

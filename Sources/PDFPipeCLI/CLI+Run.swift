@@ -29,6 +29,7 @@ extension CLI {
         let resume = a.flags.contains("--resume") || shard?.source != nil
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
+        runner.context.shards = shard?.count ?? 1
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         runner.policy = policy
         var isolated: IsolatedRunner?
@@ -188,6 +189,9 @@ extension CLI {
         }
         report.suppressions = policy.uses
         report.findings = runFindings(pipeline, context: context)
+        for configured in pipeline.stages {
+            report.sections.merge(configured.stage.runSections(context)) { a, _ in a }
+        }
         report.findings += SuppressionUse.findings(
             report.suppressions, today: policy.today,
             wholeBatch: shard == nil && Interruption.shared.signal == nil,

@@ -190,9 +190,10 @@ final class ExternalLinkTests: XCTestCase {
             XCTAssertEqual(c?["fromCache"], false, path, line: line)
         }
         expect("/ok", "ok", 200, attempts: 1, redirects: 0)
-        expect("/status/404", "http-error", 404, attempts: 2)  // HEAD, then GET
-        expect("/status/410", "http-error", 410, attempts: 2)
-        expect("/status/500", "http-error", 500, attempts: 4)  // HEAD, GET, two retries
+        // Each failure is confirmed: asked again (the same way) after everything else.
+        expect("/status/404", "http-error", 404, attempts: 4)  // HEAD, then GET; again at the end
+        expect("/status/410", "http-error", 410, attempts: 4)
+        expect("/status/500", "http-error", 500, attempts: 8)  // HEAD, GET, two retries; again at the end
         expect("/flaky/1", "ok", 200, attempts: 2)  // HEAD failed, GET answered
         expect("/chain", "redirected", 200, redirects: 4)
         expect("/r/302/ok", "ok", 200, redirects: 1)
@@ -201,7 +202,12 @@ final class ExternalLinkTests: XCTestCase {
         expect("/loop/a", "redirect-loop", 302, redirects: 2)
         expect("/deep/0", "too-many-redirects", 302, redirects: 6)
         expect("/ratelimited/1", "ok-after-retry", 200, attempts: 2)
-        expect("/slow", "timeout", nil, attempts: 3)
+        expect("/slow", "timeout", nil, attempts: 6)
+        for path in ["/status/404", "/status/410", "/status/500", "/slow"] {
+            XCTAssertEqual(byURI[path]?["confirmed"], true, path)
+        }
+        XCTAssertNil(byURI["/ok"]?["confirmed"])
+        XCTAssertNil(byURI["/loop/a"]?["confirmed"], "a redirect loop is a fact, not confirmed")
         expect("/nohead", "ok", 200, attempts: 2)
         expect("/big", "ok", 200, attempts: 2)
         expect("/doc.pdf#page=4", "ok", 200)
@@ -247,8 +253,8 @@ final class ExternalLinkTests: XCTestCase {
         // What the server saw: each URL once (its own requests), HEAD before GET, bodies not read.
         let log = try serverLog()
         XCTAssertEqual(requests(log, "/ok").count, 1 + 4, "once for itself, once at the end of each redirect chain")
-        XCTAssertEqual(requests(log, "/status/404"), ["HEAD", "GET"])
-        XCTAssertEqual(requests(log, "/status/500"), ["HEAD", "GET", "GET", "GET"])
+        XCTAssertEqual(requests(log, "/status/404"), ["HEAD", "GET", "HEAD", "GET"])
+        XCTAssertEqual(requests(log, "/status/500"), ["HEAD", "GET", "GET", "GET", "HEAD", "GET", "GET", "GET"])
         XCTAssertEqual(requests(log, "/nohead"), ["HEAD", "GET"])
         XCTAssertEqual(requests(log, "/flaky/1"), ["HEAD", "GET"])
         XCTAssertEqual(requests(log, "/ratelimited/1"), ["HEAD", "HEAD"])
@@ -257,8 +263,8 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertGreaterThanOrEqual((limited.last ?? 0) - (limited.first ?? 0), 0.95)
         // Backoff doubles: /status/500's two retries wait 0.05 s, then 0.1 s.
         let failing = log.filter { $0[1] == "/status/500" }.compactMap { Double($0[3]) }
-        XCTAssertEqual(failing.count, 4)
-        if failing.count == 4 {
+        XCTAssertEqual(failing.count, 8)
+        if failing.count == 8 {
             XCTAssertGreaterThanOrEqual(failing[2] - failing[1], 0.045)
             XCTAssertGreaterThanOrEqual(failing[3] - failing[2], 0.095)
         }
@@ -414,7 +420,7 @@ final class ExternalLinkTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeLinks(dir + "/in/a.pdf", [base + "/ok", base + "/status/404", base + "/status/503"])
         let options =
-            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "cache": {"path": "\#(dir)/cache.json"}}"#
+            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "confirmFailures": false, "cache": {"path": "\#(dir)/cache.json"}}"#
         let (_, first, _) = try run(options)
         XCTAssertEqual(links(first).map { $0["check"]?["fromCache"] }, [false, false, false])
         let cache = try JSONParser.parse(String(contentsOfFile: dir + "/cache.json", encoding: .utf8))
@@ -506,7 +512,7 @@ final class ExternalLinkTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeLinks(dir + "/in/a.pdf", [base + "/old/ok", base + "/status/404", base + "/private/x"])
         let options = #"""
-            {"enabled": true, "allowPrivateAddresses": true, "exclude": ["/private/"], "remap": [{"pattern": "/old/(.*)$", "replacement": "/$1"}],
+            {"enabled": true, "allowPrivateAddresses": true, "confirmFailures": false, "exclude": ["/private/"], "remap": [{"pattern": "/old/(.*)$", "replacement": "/$1"}],
              "headers": [{"name": "X-Token", "value": "Bearer ${PDFPIPE_TEST_TOKEN}"}], "userAgent": "audit-bot/1"}
             """#
         let (_, report, stderr) = try run(options, environment: ["PDFPIPE_TEST_TOKEN": "s3cr3t-value"])
@@ -592,16 +598,124 @@ final class ExternalLinkTests: XCTestCase {
         let (_, report, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true, "method": "get"}"#)
         XCTAssertLessThan(Date().timeIntervalSince(started), 20)
         let check = links(report).first?["check"]
-        XCTAssertEqual(check?["outcome"], "http-error")
+        XCTAssertEqual(check?["outcome"], "rate-limited", "a rate limit is not a broken link (#43)")
         XCTAssertEqual(check?["status"], 429)
         XCTAssertEqual(check?["attempts"], 1)
         let finding = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).first {
-            $0["rule"] == "uri.http-error"
+            $0["rule"] == "uri.rate-limited"
         }
+        XCTAssertEqual(finding?["severity"], "warning")
         XCTAssertEqual(
             finding?["message"]?.stringValue,
-            "'\(base)/closed-for-an-hour' answered 429 Too Many Requests; the server asks to wait 3600 s before retrying (Retry-After); not waited for"
+            "'\(base)/closed-for-an-hour' could not be verified: the server asks to wait 3600 s before retrying (Retry-After); not waited for"
         )
+    }
+
+    /// (#43, 2) A host that keeps answering 429: each request retried (on a budget of its own, the
+    /// whole host paused in between), then "could not verify" — a warning, never uri.http-error;
+    /// report.json's run-level `sections.web.hosts` counts the host's 429s and pauses.
+    func testAHostThatKeepsRateLimitingIsNotVerifiedNotBroken() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/always429/1", base + "/always429/2", base + "/ok"])
+        let (status, report, stderr) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "method": "get"}"#)
+        XCTAssertEqual(status, 0, "warnings only: " + stderr)
+        XCTAssertEqual(links(report).map { $0["check"]?["outcome"] }, ["rate-limited", "rate-limited", "ok"])
+        XCTAssertEqual(links(report).first?["check"]?["attempts"], 5, "1 + 4 retries (retries 0 + 4 for 429s)")
+        let rules = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).map { $0["rule"] }
+            .filter { $0 != "uri.insecure-scheme" }
+        XCTAssertEqual(rules, ["uri.rate-limited", "uri.rate-limited"])
+        XCTAssertEqual(report["summary"]?["links"]?["unverified"], 2)
+        let hosts = report["sections"]?["web"]?["hosts"]?.arrayValue ?? []
+        XCTAssertEqual(hosts.count, 1)
+        XCTAssertEqual(hosts.first?["host"], "127.0.0.1")
+        XCTAssertEqual(hosts.first?["rateLimited"], 10)
+        XCTAssertEqual(hosts.first?["requests"], 11)
+        XCTAssertEqual(hosts.first?["retries"], 8)
+        XCTAssertGreaterThanOrEqual(hosts.first?["pauses"]?.intValue ?? 0, 1)
+        XCTAssertGreaterThan(hosts.first?["longestInterval"]?.doubleValue ?? 0, 0.08, "the host was slowed down")
+    }
+
+    /// (#43, 4) confirmRuns: a failing link is uri.flaky (a warning) until it has failed in K runs
+    /// in a row (counted beside the cache, once per run id); a run where it works resets it.
+    func testALinkIsBrokenOnlyOnceItHasFailedInConfirmRunsRunsInARow() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/status/404", base + "/ok"])
+        let options =
+            #"{"enabled": true, "allowPrivateAddresses": true, "confirmRuns": 3, "confirmFailures": false, "cache": {"path": "\#(dir)/c/links.json"}}"#
+        func once(_ id: String) throws -> (Int32, JSONValue) {
+            let (status, report, _) = try run(options, environment: ["PDFPIPE_RUN_ID": id])
+            return (status, report)
+        }
+        for (n, id) in ["r1", "r2"].enumerated() {
+            let (status, report) = try once(id)
+            XCTAssertEqual(status, 0, "run \(n + 1): not yet an error")
+            let f = report["documents"]?.arrayValue?.first?["findings"]?.arrayValue?.first {
+                $0["rule"] != "uri.insecure-scheme"
+            }
+            XCTAssertEqual(f?["rule"], "uri.flaky")
+            XCTAssertEqual(
+                f?["message"]?.stringValue,
+                "'\(base)/status/404' answered 404 Not Found — failed in \(n + 1) run\(n == 0 ? "" : "s") in a row; an error once it has failed in 3 (confirmRuns)"
+            )
+            XCTAssertEqual(links(report).first?["check"]?["outcome"], "flaky")
+            XCTAssertEqual(links(report).first?["check"]?["fromCache"], false, "a failure is asked again every run")
+        }
+        // A second shard of run 2 does not count it again.
+        XCTAssertEqual(try once("r2").0, 0)
+        let (status, third) = try once("r3")
+        XCTAssertEqual(status, 1, "three runs in a row: broken")
+        XCTAssertEqual(
+            third["documents"]?.arrayValue?.first?["findings"]?.arrayValue?.first {
+                $0["rule"] != "uri.insecure-scheme"
+            }?[
+                "rule"], "uri.http-error")
+        let history = try JSONParser.parse(String(contentsOfFile: dir + "/c/links.history.json", encoding: .utf8))
+        XCTAssertEqual(history["entries"]?[base + "/status/404"]?["failures"], 3)
+        XCTAssertNil(history["entries"]?[base + "/ok"], "a link that works is not kept")
+        // confirmRuns needs the cache's folder.
+        let (bad, _, message) = try run(#"{"enabled": true, "confirmRuns": 2}"#)
+        XCTAssertEqual(bad, 2)
+        XCTAssert(message.contains("confirmRuns counts the runs a link failed in a file beside the cache"), message)
+    }
+
+    /// (#43, 1) Many documents' URLs are in flight at once: a document's web verdicts are joined
+    /// when they are answered, without holding a worker, and the report is the same whatever the
+    /// number of workers (and the same as with the document's worker waiting, --isolate).
+    func testDocumentsDoNotWaitForEachOthersURLsAndTheReportStaysTheSame() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        // Every document has one slow URL (3 s, past the 1 s time limit): with a worker held per
+        // document, 6 documents on 1 worker would take 6 × (1 + 2 retries) s at least.
+        for k in 0..<6 {
+            try writeLinks(dir + "/in/d\(k).pdf", [base + "/slow?d=\(k)", base + "/ok?d=\(k)", base + "/status/404"])
+        }
+        let options =
+            #"{"enabled": true, "allowPrivateAddresses": true, "timeoutSeconds": 1, "retries": 0, "confirmFailures": false, "maxPerHost": 8}"#
+        var reports: [String] = []
+        for jobs in ["1", "3"] {
+            let (status, report, stderr) = try run(options, flags: ["--jobs", jobs])
+            XCTAssertEqual(status, 1, stderr)
+            reports.append(Self.withoutTimings(report))
+        }
+        XCTAssertEqual(reports[0], reports[1])
+        // The server saw every document's slow URL before the first of them had timed out.
+        let log = try serverLog().filter { $0[1].hasPrefix("/slow") }.compactMap { Double($0[3]) }
+        XCTAssertGreaterThanOrEqual(log.count, 12)
+        XCTAssertLessThan((log.prefix(6).max() ?? 99) - (log.prefix(6).min() ?? 0), 1, "all six in flight together")
+    }
+
+    /// A report without what differs between runs: timings and the date.
+    static func withoutTimings(_ report: JSONValue) -> String {
+        guard case .object(var o) = report else { return "" }
+        o["generatedAt"] = nil
+        o["sections"] = nil
+        o["documents"] = .array(
+            (o["documents"]?.arrayValue ?? []).map { d in
+                guard case .object(var e) = d else { return d }
+                e["timings"] = nil
+                return .object(e)
+            })
+        return JSONWriter.pretty(.object(o))
     }
 
     func testAcceptedStatusesAndGetOnlyMethod() throws {
@@ -613,8 +727,8 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(status, 1)
         XCTAssertEqual(
             links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "ok-after-retry"])
-        XCTAssertEqual(links(report).map { $0["check"]?["attempts"]?.intValue ?? 0 }, [1, 1, 2])
-        XCTAssertEqual(try serverLog().map { $0[0] }, ["GET", "GET", "GET", "GET"])
+        XCTAssertEqual(links(report).map { $0["check"]?["attempts"]?.intValue ?? 0 }, [1, 2, 2], "the 404 confirmed")
+        XCTAssertEqual(try serverLog().map { $0[0] }, ["GET", "GET", "GET", "GET", "GET"])
     }
 
     /// Regression (CI-gate issue, 13): a bot protection's refusal was a broken link (uri.http-error).
@@ -662,7 +776,7 @@ final class ExternalLinkTests: XCTestCase {
         let (status, isolated, stderr) = try run(options, flags: ["--isolate", "--jobs", "2"])
         XCTAssertEqual(status, 1, stderr)
         let log = try serverLog()
-        XCTAssertEqual(requests(log, "/status/404"), ["HEAD", "GET"])
+        XCTAssertEqual(requests(log, "/status/404"), ["HEAD", "GET", "HEAD", "GET"], "asked, then confirmed")
         XCTAssertEqual(requests(log, "/r/301/ok"), ["HEAD"])
         XCTAssertEqual(requests(log, "/doc.pdf"), ["HEAD", "GET"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/cache.json"), "the parent wrote the cache")

@@ -84,6 +84,17 @@ CURLcode pdfpipe_curl_request(
     CURL *h, pdfpipe_transfer *t, const char *url, int method_head, struct curl_slist *headers,
     long timeout_ms, long connect_timeout_ms, const char *proxy);
 
+/// Sets up one request on `h` without performing it (`fresh`: on a new connection).
+void pdfpipe_curl_prepare(
+    CURL *h, pdfpipe_transfer *t, const char *url, int method_head, struct curl_slist *headers,
+    long timeout_ms, long connect_timeout_ms, const char *proxy, int fresh);
+
+/// A multi handle (NULL when libcurl cannot make one), its connection cache sized for a checker.
+CURLM *pdfpipe_multi_init(void);
+
+/// The next finished transfer of `m`: 1 with its handle and result, 0 when there is none.
+int pdfpipe_multi_next_done(CURLM *m, CURL **easy, CURLcode *result);
+
 long pdfpipe_curl_status(CURL *h);
 
 #endif

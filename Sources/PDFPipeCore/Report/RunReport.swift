@@ -159,6 +159,9 @@ public struct RunReport: Sendable, Equatable {
     public var shardSource: String?
     /// Findings about the run rather than a document (`config.suppression-expired`, …).
     public var findings: [Finding] = []
+    /// What stages say about the run as a whole besides findings (`Stage.runSections`), by key:
+    /// validate-links' `web` (each host's requests, 429s, retries, pauses).
+    public var sections: [String: JSONValue] = [:]
     /// The baseline the findings were compared with (`--baseline`), when there was one.
     public var baseline: BaselineUse?
     /// Documents the baseline lists that are not in the batch (removed or renamed): all their
@@ -300,6 +303,7 @@ public struct RunReport: Sendable, Equatable {
         shard = file.shard
         shardSource = file.shardSource
         findings = file.findings
+        sections = file.sections ?? [:]
         baseline = file.baseline.map { BaselineUse(file: $0.file, ratchet: $0.ratchet) }
         removedSinceBaseline = file.removedSinceBaseline
         suppressions = file.suppressions
@@ -334,13 +338,14 @@ struct ReportFile: Codable {
     var shard: String?
     var shardSource: String?
     @OmittedWhenEmpty var findings: [Finding] = []
+    var sections: [String: JSONValue]?
     var baseline: BaselineCounts?
     @OmittedWhenEmpty var removedSinceBaseline: [RunReport.RemovedDocument] = []
     @OmittedWhenEmpty var suppressions: [SuppressionUse] = []
 
     enum CodingKeys: String, CodingKey {
         case tool, pipeline, summary, generatedAt, documents, incomplete, failOn, pipelineFailOn, shard, shardSource
-        case findings, baseline, removedSinceBaseline, suppressions
+        case findings, sections, baseline, removedSinceBaseline, suppressions
     }
 
     init(_ r: RunReport, includingDocuments: Bool) {
@@ -356,6 +361,7 @@ struct ReportFile: Codable {
         shard = r.shard
         shardSource = r.shardSource
         findings = r.findings
+        sections = r.sections.isEmpty ? nil : r.sections
         if let b = r.baseline {
             baseline = BaselineCounts(
                 file: b.file, ratchet: b.ratchet, new: s.new, unchanged: s.unchanged, fixed: s.fixed)
@@ -377,6 +383,7 @@ struct ReportFile: Codable {
         shard = try c.decodeIfPresent(String.self, forKey: .shard)
         shardSource = try c.decodeIfPresent(String.self, forKey: .shardSource)
         _findings = try c.decode(OmittedWhenEmpty<[Finding]>.self, forKey: .findings)
+        sections = try c.decodeIfPresent([String: JSONValue].self, forKey: .sections)
         baseline = try c.decodeIfPresent(BaselineCounts.self, forKey: .baseline)
         _removedSinceBaseline = try c.decode(
             OmittedWhenEmpty<[RunReport.RemovedDocument]>.self, forKey: .removedSinceBaseline)

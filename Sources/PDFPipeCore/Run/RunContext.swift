@@ -23,8 +23,16 @@ public final class RunContext: Sendable {
     }
 
     private let state = Locked(State())
+    private let shardCount = Locked(1)
 
     public init() {}
+
+    /// How many shards the batch was split into (`--shard K/N`: N; 1 for a whole run): services
+    /// that talk to the outside divide their limits among them (validate-links' per-host pace).
+    public var shards: Int {
+        get { shardCount.withLock { $0 } }
+        set { shardCount.withLock { $0 = max(1, newValue) } }
+    }
 
     deinit {
         assert(

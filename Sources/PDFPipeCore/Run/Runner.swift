@@ -77,27 +77,28 @@ public struct Runner: Sendable {
         let results = Locked<[DocumentResult?]>(store == nil ? Array(repeating: nil, count: count) : [])
         let next = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
-        let group = DispatchGroup()
-        let queue = DispatchQueue(label: "pdfpipe.workers", attributes: .concurrent)
         let workers = min(jobs, max(count, 1))
         let pageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         // Resumed documents count as done from the start.
         let stats = Locked<(done: Int, pages: Int, links: Int)>(
             (store?.count ?? 0, store?.summary.pages ?? 0, store?.summary.links?.total ?? 0))
-        // Runs document `i` (unless the store has it) and hands its result on: to the store, or back.
-        let runOne = { @Sendable (i: Int, helpers: PageHelpers?) -> DocumentResult? in
+        // Documents whose stages ran but whose deferred work (web verdicts) is not answered yet.
+        let lot = ParkingLot(limit: Self.parkedDocuments)
+        // Runs document `i` (unless the store has it): its result, or the document parked.
+        let startOne = { @Sendable (i: Int, helpers: PageHelpers?) -> Begun? in
             let d = documents[i]
             if let store, store.has(i) { return nil }
-            let stamp = store == nil ? nil : ResultStore.InputStamp.of(file: d.path, relativePath: d.relativePath)
-            let result = completed(
-                d,
-                d.undecodableName || d.missing
-                    ? process(d) : isolate?(d, pageWorkers) ?? process(d, pageWorkers: pageWorkers, helpers: helpers))
-            store?.append(result, at: i, input: stamp)
-            return result
+            if d.undecodableName || d.missing { return .done(process(d)) }
+            if let isolate { return .done(isolate(d, pageWorkers)) }
+            return self.begin(d, pageWorkers: pageWorkers, helpers: helpers, park: true)
         }
-        // Counts a finished document and says so.
-        let finished = { @Sendable (i: Int, result: DocumentResult) in
+        // Hands a finished document's result on (to the store, or back), counts it and says so.
+        let deliver = { @Sendable (i: Int, raw: DocumentResult) in
+            let d = documents[i]
+            let stamp = store == nil ? nil : ResultStore.InputStamp.of(file: d.path, relativePath: d.relativePath)
+            let result = completed(d, raw)
+            store?.append(result, at: i, input: stamp)
+            if store == nil { results.withLock { $0[i] = result } }
             let (done, pages, links) = stats.withLock { s in
                 s.done += 1
                 s.pages += result.pageCount ?? 0
@@ -107,42 +108,67 @@ public struct Runner: Sendable {
             var p = RunProgress(
                 done: done, total: count, pages: pages,
                 elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-                document: documents[i].relativePath)
+                document: d.relativePath)
             p.links = links
             progress?(p)
+        }
+        let work = { @Sendable (helpers: PageHelpers?) in
+            workerLoop(
+                lot: lot,
+                next: { () -> Int? in
+                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    return i < count ? i : nil
+                }, shouldStop: shouldStop, helpers: helpers, start: startOne, deliver: deliver)
         }
         if workers == 1 {
             // One worker: the calling thread does the work (simpler to debug, and glibc's main
             // malloc arena serves qpdf's many small allocations faster than a thread's arena).
-            var out: [DocumentResult] = []
-            for i in documents.indices {
-                if shouldStop?() == true { break }
-                guard let result = runOne(i, nil) else { continue }
-                if store == nil { out.append(result) }
-                finished(i, result)
-            }
-            return out
+            work(nil)
+        } else {
+            // In-process documents lend idle workers to each other's pages (see PageHelpers).
+            let helpers = isolate == nil ? (pageHelpers ?? PageHelpers()) : nil
+            let group = DispatchGroup()
+            let queue = DispatchQueue(label: "pdfpipe.workers", attributes: .concurrent)
+            for _ in 0..<workers { queue.async(group: group) { work(helpers) } }
+            group.wait()
         }
-        // In-process documents lend idle workers to each other's pages (see PageHelpers).
-        let helpers = isolate == nil ? (pageHelpers ?? PageHelpers()) : nil
-        for _ in 0..<workers {
-            queue.async(group: group) {
-                while true {
-                    if shouldStop?() == true { return }
-                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    guard i < count else {
-                        helpers?.help()
-                        return
-                    }
-                    guard let result = runOne(i, helpers) else { continue }
-                    if store == nil { results.withLock { $0[i] = result } }
-                    finished(i, result)
-                }
-            }
-        }
-        group.wait()
         return results.withLock { $0.compactMap { $0 } }
     }
+
+    /// One worker's loop: finish parked documents that are ready, else start the next document
+    /// (unless too many are parked: then wait for one); at the end, finish every parked one and
+    /// help other documents' pages.
+    private func workerLoop(
+        lot: ParkingLot, next: () -> Int?, shouldStop: (@Sendable () -> Bool)?, helpers: PageHelpers?,
+        start: (Int, PageHelpers?) -> Begun?, deliver: (Int, DocumentResult) -> Void
+    ) {
+        func drain() { while let (j, parked) = lot.take(wait: true) { deliver(j, conclude(parked)) } }
+        while true {
+            if let (j, parked) = lot.take(wait: false) {
+                deliver(j, conclude(parked))
+                continue
+            }
+            if shouldStop?() == true { return drain() }
+            if lot.isFull {
+                if let (j, parked) = lot.take(wait: true) { deliver(j, conclude(parked)) }
+                continue
+            }
+            guard let i = next() else {
+                drain()
+                helpers?.help()
+                return
+            }
+            switch start(i, helpers) {
+            case nil: continue
+            case .done(let result)?: deliver(i, result)
+            case .parked(let parked)?: lot.park(i, parked)
+            }
+        }
+    }
+
+    /// Documents that may wait for their deferred work at once (a parked document keeps its link
+    /// records, not its file); past it a worker waits for one to finish before starting another.
+    public static let parkedDocuments = 256
 
     /// A finished document's result, as reports show it: its working-folder path and the policy applied.
     func completed(_ document: InputDocument, _ result: DocumentResult) -> DocumentResult {
@@ -155,21 +181,37 @@ public struct Runner: Sendable {
     /// Runs every stage on one document; never throws: failures become findings.
     public func process(_ document: InputDocument, pageWorkers: Int = 1, helpers: PageHelpers? = nil) -> DocumentResult
     {
-        if let refused = refusal(document) { return refused }
+        switch begin(document, pageWorkers: pageWorkers, helpers: helpers, park: false) {
+        case .done(let result): return result
+        case .parked(let parked): return conclude(parked)
+        }
+    }
+
+    /// A document after its stages: its result, or (`park`) the document with deferred work left.
+    enum Begun: Sendable {
+        case done(DocumentResult)
+        case parked(ParkedDocument)
+    }
+
+    /// Runs every stage on one document. With `park`, stages may defer work (`Job.defer`): the
+    /// document is then returned parked, its opened files closed, to be finished by `conclude`.
+    /// Deferred work is finished before a stage that reads the findings so far.
+    func begin(_ document: InputDocument, pageWorkers: Int, helpers: PageHelpers?, park: Bool) -> Begun {
+        if let refused = refusal(document) { return .done(refused) }
         var job = Job(
             source: document.path, relativePath: document.relativePath, outputDirectory: outputDirectory,
             inputRoot: inputRoot)
         job.outputStem = document.outputStem
         job.context = context
+        job.allowsDeferral = park
+        let parked = ParkedDocument(job: job, relativePath: document.relativePath)
         // A file that ends in a hole (gigabytes that were never written: a sparse file, a copy
         // cut short) sends qpdf's and poppler's recovery through every byte of it, for minutes.
         // Nothing in a hole is PDF: the document is read from a copy of what was written.
-        var trimmedCopy: String?
-        defer { if let trimmedCopy { unlink(trimmedCopy) } }
         if let hole = SparseFiles.trailingHole(document.path), hole.size >= SparseFiles.minimumHole {
             let copy = NSTemporaryDirectory() + "pdfpipe-trimmed-\(UUID().uuidString).pdf"
             if SparseFiles.copyPrefix(of: document.path, bytes: hole.dataEnd, to: copy) {
-                trimmedCopy = copy
+                parked.trimmedCopy = copy
                 job.workingFile = copy
                 job.report(
                     Finding(
@@ -184,39 +226,56 @@ public struct Runner: Sendable {
         job.ruleLevels = pipeline.ruleLevels
         job.force = pipeline.force
         job.offline = pipeline.offline
-        var timings: [String: Double] = [:]
-        var status = DocumentStatus.ok
-        var skipped: [String] = []
+        runStages(&job, into: parked)
+        job.finishPendingFindings()
+        job.pageHelpers = nil
+        parked.job = job
+        guard park, !job.deferred.isEmpty else { return .done(conclude(parked)) }
+        // Parked: what the stages opened on the file is closed (a parked document must not hold
+        // a document's memory); what the deferred work needs it keeps itself.
+        job.resources.removeAll()
+        return .parked(parked)
+    }
+
+    /// The pipeline's stages over `job`, in order, each timed; after a failure the rest are skipped.
+    private func runStages(_ job: inout Job, into state: ParkedDocument) {
         for configured in pipeline.stages {
-            if status == .failed {
-                skipped.append(configured.label)
+            if state.status == .failed {
+                state.skipped.append(configured.label)
                 continue
             }
+            if type(of: configured.stage).descriptor.readsEarlierFindings { job.joinDeferred() }
             // The stage instance: a stage listed twice reports as `id` and `id#2`.
             job.stage = configured.label
             job.stageRules = Set(
                 (CoreRules.document + type(of: configured.stage).descriptor.rules + CoreRules.process).map(\.id))
             let t0 = DispatchTime.now().uptimeNanoseconds
-            defer { timings[configured.label] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
+            defer { state.timings[configured.label] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
             do {
                 try configured.stage.run(&job)
                 job.flushPendingFindings()
             } catch let failure as DocumentFailure {
                 job.flushPendingFindings()
                 job.report(Finding(rule: failure.rule, object: failure.object, message: failure.message))
-                status = .failed
+                state.status = .failed
             } catch {
                 job.flushPendingFindings()
                 job.report(Finding(rule: .stageFailed, message: "stage '\(configured.id)' failed: \(error)"))
-                status = .failed
+                state.status = .failed
             }
         }
-        job.finishPendingFindings()
+    }
+
+    /// A document's result once its deferred work is done (waiting for what is not ready yet).
+    func conclude(_ parked: ParkedDocument) -> DocumentResult {
+        var job = parked.job
+        job.joinDeferred()
+        if let copy = parked.trimmedCopy { unlink(copy) }
         // Stages that did not run because an earlier one ended the document, named in the report.
-        if !skipped.isEmpty { job.setSection(SkippedStagesSection(skipped)) }
+        if !parked.skipped.isEmpty { job.setSection(SkippedStagesSection(parked.skipped)) }
         return DocumentResult(
-            path: document.relativePath, status: status, pageCount: job.pageCount,
-            findings: finish(job), artifacts: job.artifacts, timings: timings,
+            path: parked.relativePath, status: parked.status, pageCount: job.pageCount,
+            findings: finish(job), artifacts: job.artifacts, timings: parked.timings,
             sections: job.sections)
     }
 
@@ -331,5 +390,80 @@ public enum SparseFiles {
     public static func size(_ n: Int) -> String {
         let (unit, scale) = n >= 1 << 30 ? ("GiB", Double(1 << 30)) : ("MiB", Double(1 << 20))
         return "\(JSONWriter.format((Double(n) / scale * 10).rounded() / 10)) \(unit)"
+    }
+}
+
+/// A document between its stages and its result: the job, how its stages went, and the trimmed
+/// copy it reads (removed when it is concluded). `@unchecked Sendable`: it passes from the worker
+/// that parked it to the one that concludes it, never used by two at once.
+final class ParkedDocument: @unchecked Sendable {
+    var job: Job
+    let relativePath: String
+    var timings: [String: Double] = [:]
+    var status = DocumentStatus.ok
+    var skipped: [String] = []
+    var trimmedCopy: String?
+
+    init(job: Job, relativePath: String) {
+        self.job = job
+        self.relativePath = relativePath
+    }
+}
+
+/// The run's parked documents (`Runner.begin`): counted while their deferred work is outstanding,
+/// handed to a worker once all of it is ready.
+final class ParkingLot: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var parked = 0
+    private var ready: [(index: Int, document: ParkedDocument)] = []
+    private var head = 0
+    let limit: Int
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Parks document `index`; it becomes ready when every deferred work of its job is.
+    func park(_ index: Int, _ document: ParkedDocument) {
+        let works = document.job.deferred
+        condition.lock()
+        parked += 1
+        condition.unlock()
+        let left = Atomic<Int>(works.count)
+        for w in works {
+            w.whenReady { [self] in
+                guard left.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 else { return }
+                condition.lock()
+                ready.append((index, document))
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+
+    /// A ready document, if any; with `wait`, waits for one while any is parked.
+    func take(wait: Bool) -> (Int, ParkedDocument)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if head < ready.count {
+                let r = ready[head]
+                head += 1
+                if head == ready.count {
+                    ready.removeAll()
+                    head = 0
+                }
+                parked -= 1
+                return r
+            }
+            if !wait || parked == 0 { return nil }
+            condition.wait()
+        }
+    }
+
+    /// Too many documents parked to start another.
+    var isFull: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return parked >= limit
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One document on its way through the stages.
 public struct Job {
     /// The input as found (absolute path).
@@ -43,6 +45,11 @@ public struct Job {
     public internal(set) var stageRules: Set<String> = []
     /// The run's shared services (set by the runner; a job made by hand gets a context of its own).
     public internal(set) var context = RunContext()
+    /// Whether stages may leave work to finish after the worker has moved on (`defer`): set by a
+    /// runner that parks documents; a job made by hand finishes everything at once.
+    public internal(set) var allowsDeferral = false
+    /// Work stages left to finish later, in order (`defer`).
+    var deferred: [DeferredWork] = []
 
     public init(source: String, relativePath: String, outputDirectory: String, inputRoot: String) {
         self.source = source
@@ -90,5 +97,69 @@ public struct Job {
             "stage '\(stage)' reports '\(f.rule)', which its descriptor's rules do not list")
         if f.stage == nil { f.stage = stage }
         findings.append(f)
+    }
+}
+
+/// Work a stage began on a document that finishes later, without holding the document's worker:
+/// validate-links queues the document's web URLs to the run's checker and leaves the verdicts to
+/// be joined when they are answered. `whenReady` calls back once (from any thread) when `finish`
+/// can run without waiting; `finish` then completes the job (findings, sections) on a worker.
+///
+/// `@unchecked Sendable`: `finish` is not called concurrently with anything else that touches the
+/// job — the job and its deferred work move together from the worker that parked them to the one
+/// that finishes them (ownership passes, nothing is shared).
+public struct DeferredWork: @unchecked Sendable {
+    public var whenReady: @Sendable (@escaping @Sendable () -> Void) -> Void
+    public var finish: (inout Job) -> Void
+    /// The stage that left it, and its rules (the job's while `finish` runs).
+    var stage = ""
+    var stageRules: Set<String> = []
+
+    public init(
+        whenReady: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, finish: @escaping (inout Job) -> Void
+    ) {
+        self.whenReady = whenReady
+        self.finish = finish
+    }
+}
+
+extension Job {
+    /// Leaves `work` to finish later when the runner allows it (`allowsDeferral`); otherwise
+    /// waits for it to be ready and finishes it now.
+    public mutating func `defer`(_ work: DeferredWork) {
+        var work = work
+        work.stage = stage
+        work.stageRules = stageRules
+        if allowsDeferral {
+            deferred.append(work)
+        } else {
+            Job.finish(work, &self)
+        }
+    }
+
+    /// Waits for every deferred work and finishes it, in order (before a stage that reads the
+    /// findings so far, or at the end of a document that cannot be parked).
+    mutating func joinDeferred() {
+        let all = deferred
+        deferred.removeAll()
+        for w in all { Job.finish(w, &self) }
+    }
+
+    /// Finishes deferred work that is ready (or waits for it), as its own stage.
+    static func finish(_ work: DeferredWork, _ job: inout Job) {
+        let ready = DispatchSemaphore(value: 0)
+        work.whenReady { ready.signal() }
+        ready.wait()
+        finishReady(work, &job)
+    }
+
+    /// Finishes deferred work known to be ready, as the stage that left it.
+    static func finishReady(_ work: DeferredWork, _ job: inout Job) {
+        let (stage, rules) = (job.stage, job.stageRules)
+        job.stage = work.stage
+        job.stageRules = work.stageRules
+        work.finish(&job)
+        job.stage = stage
+        job.stageRules = rules
     }
 }

@@ -13,14 +13,18 @@ public struct StageDescriptor: Sendable {
     /// or nil. Checked when the pipeline is loaded, before any document is opened.
     public var requirement:
         (@Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?)?
+    /// The stage reads the findings of the stages before it (thumbnails' overlay, review copies):
+    /// work those stages deferred (`Job.defer`) is finished before it runs.
+    public var readsEarlierFindings = false
 
     public init(
         id: String, summary: String, rules: [Rule] = [], options: [OptionSpec],
         requirement: (
             @Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?
-        )? = nil,
+        )? = nil, readsEarlierFindings: Bool = false,
         make: @escaping @Sendable (OptionValues) throws(PipelineError) -> any Stage
     ) {
+        self.readsEarlierFindings = readsEarlierFindings
         self.id = id
         self.summary = summary
         self.options = options
@@ -47,6 +51,11 @@ public protocol Stage: Sendable {
     /// down). They go to the report's run-level `findings`. The default has none.
     func runFindings(_ context: RunContext) -> [Finding]
 
+    /// After the last document: what the stage says about the run as a whole besides findings,
+    /// under keys of report.json's run-level `sections` (validate-links: `web`, each host's
+    /// requests, 429s, retries and pauses). The default has none.
+    func runSections(_ context: RunContext) -> [String: JSONValue]
+
     /// With process isolation, the stage's work that is shared by the whole run (validate-links:
     /// each URL requested once per run) stays in the parent process: a worker process's copy of
     /// the stage asks (`forwardQuestions`), the parent's copy answers here, with the parent's
@@ -61,6 +70,7 @@ public protocol Stage: Sendable {
 
 extension Stage {
     public func runFindings(_ context: RunContext) -> [Finding] { [] }
+    public func runSections(_ context: RunContext) -> [String: JSONValue] { [:] }
     public func answer(_ question: JSONValue, context: RunContext) -> JSONValue { .null }
     public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue, context: RunContext) {}
 }

@@ -344,6 +344,6 @@ enum LinkRules {
     static let external: [Rule] = [
         .uriHttpError, .uriBlocked, .uriUnreachable, .uriTimeout, .uriRedirected, .uriRedirectLoop,
         .uriTooManyRedirects, .uriNothingChecked, .uriNetworkDown, .uriSkipped, .uriFileMissing, .uriFragmentMissing,
-        .uriFragmentUnverified, .uriUncheckedScheme,
+        .uriFragmentUnverified, .uriUncheckedScheme, .uriRateLimited, .uriFlaky,
     ]
 }

@@ -64,7 +64,11 @@ public struct ValidateLinksStage: Stage {
 
     /// The run's URL checker and GoToR files for this stage, made on first use.
     func services(_ context: RunContext) -> LinkServices {
-        context.service(serviceKey) { LinkServices(external: external) }
+        context.service(serviceKey) {
+            var options = external
+            options.shards = context.shards
+            return LinkServices(external: options)
+        }
     }
 
     /// A web check that checked nothing says so once, for the run: every URL was not requested
@@ -99,6 +103,17 @@ public struct ValidateLinksStage: Stage {
         return out
     }
 
+    /// `web`: each host's requests, 429 and 503 answers, retries, pauses and peak rate, when the
+    /// web check requested anything.
+    public func runSections(_ context: RunContext) -> [String: JSONValue] {
+        guard external.enabled, let checker = context.existingService(serviceKey, as: LinkServices.self)?.checker,
+            checker.forward == nil
+        else { return [:] }
+        let hosts = checker.statistics.filter { $0.requests > 0 }
+        guard !hosts.isEmpty else { return [:] }
+        return ["web": ["hosts": JSONValue(encoding: hosts)]]
+    }
+
     /// A worker's URLs, checked by this process's checker (once per run, whichever worker asks).
     public func answer(_ question: JSONValue, context: RunContext) -> JSONValue {
         ["fetches": URLChecker.answer(services(context).checker.check(URLChecker.keys(from: question)))]
@@ -123,13 +138,50 @@ public struct ValidateLinksStage: Stage {
         {
             job.crossCheckLinkCounts(audit.links, pageCount: tables.pageObjects.count)
         }
-        var findings = audit.findings
-        var links = audit.links
-        var outline = audit.outline
-        var openAction = audit.openAction
-        if external.enabled {
-            findings += checkExternal(job, links: &links, outline: &outline, openAction: &openAction)
-        }
+        var summary: [String: JSONValue] = [
+            "links": .int(audit.links.count), "bookmarks": .int(audit.outline.count),
+            // Which reader read the objects: pdfpipe's own, or qpdf (damaged, encrypted, unusual files).
+            "reader": .string(tables.source is QPDFSource ? "qpdf" : "pdfpipe"),
+        ]
+        var kinds: [String: Int] = [:]
+        for l in audit.links { kinds[l.kind.rawValue, default: 0] += 1 }
+        summary["kinds"] = .object(kinds.mapValues { .int($0) })
+        job.sections["linkSummary"] = .object(summary)
+        job.products[LinkPlacements.self] = LinkPlacements(audit.links)
+        let checked = Checked(
+            findings: audit.findings, links: audit.links, outline: audit.outline, openAction: audit.openAction)
+        guard external.enabled else { return conclude(&job, checked, audit: audit) }
+        // The web verdicts are joined when the run's checker has answered this document's URLs:
+        // until then the worker goes on with other documents (`Job.defer`).
+        let (check, sites, plans) = externalCheck(job, checked)
+        let answers = Answers()
+        check.fetch(plans) { answers.fulfil($0) }
+        job.defer(
+            DeferredWork(
+                whenReady: { answers.whenReady($0) },
+                finish: { job in
+                    var sites = sites
+                    var c = checked
+                    c.findings += check.judge(&sites, plans: plans, fetched: answers.value)
+                    for i in c.links.indices { c.links[i] = sites[i].record }
+                    for i in c.outline.indices { c.outline[i].link = sites[c.links.count + i].record }
+                    if c.openAction != nil { c.openAction = sites[c.links.count + c.outline.count].record }
+                    conclude(&job, c, audit: audit)
+                }))
+    }
+
+    /// A document's links, bookmarks and open action with their findings, the web's included once
+    /// they are in.
+    struct Checked {
+        var findings: [Finding]
+        var links: [LinkRecord]
+        var outline: [OutlineRecord]
+        var openAction: LinkRecord?
+    }
+
+    /// Reports the findings (with the text under their links) and the sections.
+    func conclude(_ job: inout Job, _ c: Checked, audit: LinkAudit) {
+        var findings = c.findings
         if linkText {
             // Findings that matter (warning or above, as the pipeline's rules say): 361 of 448 link
             // findings on the real-world corpus are notes about http:// links, whose text is
@@ -141,24 +193,15 @@ public struct ValidateLinksStage: Stage {
             }
         }
         for f in findings { job.report(f) }
-        var summary: [String: JSONValue] = [
-            "links": .int(audit.links.count), "bookmarks": .int(audit.outline.count),
-            // Which reader read the objects: pdfpipe's own, or qpdf (damaged, encrypted, unusual files).
-            "reader": .string(tables.source is QPDFSource ? "qpdf" : "pdfpipe"),
-        ]
-        var kinds: [String: Int] = [:]
-        for l in audit.links { kinds[l.kind.rawValue, default: 0] += 1 }
-        summary["kinds"] = .object(kinds.mapValues { .int($0) })
-        if !audit.limitReached {
-            let records = links + outline.map(\.link) + (openAction.map { [$0] } ?? [])
+        if !audit.limitReached, case .object(var summary)? = job.sections["linkSummary"] {
+            let records = c.links + c.outline.map(\.link) + (c.openAction.map { [$0] } ?? [])
             summary["checks"] = JSONValue(encoding: Self.verdicts(records, findings: findings, job: job))
+            job.sections["linkSummary"] = .object(summary)
         }
-        job.sections["linkSummary"] = .object(summary)
-        job.products[LinkPlacements.self] = LinkPlacements(audit.links)
         if inventory {
-            job.sections["links"] = .array(links.map(\.json))
-            job.sections["outline"] = .array(outline.map(\.json))
-            if let open = openAction { job.sections["openAction"] = open.json }
+            job.sections["links"] = .array(c.links.map(\.json))
+            job.sections["outline"] = .array(c.outline.map(\.json))
+            if let open = c.openAction { job.sections["openAction"] = open.json }
         }
     }
 
@@ -181,7 +224,7 @@ public struct ValidateLinksStage: Stage {
                 case .redirected: t.redirected += 1
                 case .blocked: t.blocked += 1
                 case .skipped: t.skipped += 1
-                case .timeout, .unreachable, .fragmentUnverified: t.unverified += 1
+                case .timeout, .unreachable, .fragmentUnverified, .rateLimited, .flaky: t.unverified += 1
                 case .malformed, .fileMissing, .fileUnreadable, .fragmentMissing, .httpError, .redirectLoop,
                     .tooManyRedirects:
                     t.broken += 1
@@ -201,20 +244,19 @@ public struct ValidateLinksStage: Stage {
         return t
     }
 
-    /// The external check over links, bookmarks and the open action; fills each record's `check`.
-    func checkExternal(
-        _ job: Job, links: inout [LinkRecord], outline: inout [OutlineRecord], openAction: inout LinkRecord?
-    ) -> [Finding] {
+    /// The external check over links, bookmarks and the open action: the checker, each link's
+    /// site and how it is checked.
+    func externalCheck(_ job: Job, _ c: Checked) -> (ExternalLinks, [ExternalLinks.Site], [ExternalLinks.Plan]) {
         typealias Site = ExternalLinks.Site
         var sites: [Site] = []
-        for l in links {
+        for l in c.links {
             sites.append(Site(record: l, page: l.page, rect: l.rect?.array, object: l.object, prefix: ""))
         }
-        for o in outline {
+        for o in c.outline {
             sites.append(
                 Site(record: o.link, page: nil, rect: nil, object: o.link.object, prefix: "bookmark '\(o.title)': "))
         }
-        if let openAction {
+        if let openAction = c.openAction {
             sites.append(Site(record: openAction, page: nil, rect: nil, object: nil, prefix: "open action: "))
         }
         var options = external
@@ -223,12 +265,39 @@ public struct ValidateLinksStage: Stage {
             options: options, checker: services(job.context).checker, remote: services(job.context).remote,
             sourcePath: job.source, inputRoot: job.inputRoot,
             allowOutsideRoot: self.options.allowOutsideRoot)
-        let findings = check.run(&sites)
-        for i in links.indices { links[i] = sites[i].record }
-        for i in outline.indices { outline[i].link = sites[links.count + i].record }
-        if openAction != nil { openAction = sites[links.count + outline.count].record }
-        return findings
+        return (check, sites, sites.map { check.plan($0.record) })
     }
+}
+
+/// The answers to one document's URLs, filled in by the checker's callback; `whenReady` calls
+/// back at once when they are in, else when they arrive.
+final class Answers: Sendable {
+    private struct State {
+        var value: [URLChecker.Key: URLFetch]?
+        var waiting: [@Sendable () -> Void] = []
+    }
+    private let state = Locked(State())
+
+    func fulfil(_ value: [URLChecker.Key: URLFetch]) {
+        let waiting = state.withLock { s in
+            s.value = value
+            defer { s.waiting.removeAll() }
+            return s.waiting
+        }
+        for w in waiting { w() }
+    }
+
+    func whenReady(_ ready: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s in
+            if s.value != nil { return true }
+            s.waiting.append(ready)
+            return false
+        }
+        if now { ready() }
+    }
+
+    /// The answers (empty before they are in).
+    var value: [URLChecker.Key: URLFetch] { state.withLock { $0.value ?? [:] } }
 }
 
 /// validate-links' run-wide services: the URL checker (one request per URL per run; its threads and

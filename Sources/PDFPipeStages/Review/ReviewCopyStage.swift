@@ -25,7 +25,7 @@ public struct ReviewCopyStage: Stage {
     public static let descriptor = StageDescriptor(
         id: "review-copy",
         summary: "write <document>.review.pdf: the findings marked on the pages, and a summary page in front",
-        options: ReviewCopyOptions.specs,
+        options: ReviewCopyOptions.specs, readsEarlierFindings: true,
         make: { options throws(PipelineError) in try ReviewCopyStage(ReviewCopyOptions.read(options)) })
 
     let minimum: Severity

@@ -77,6 +77,7 @@ public struct ThumbnailsStage: Stage {
             else { return nil }
             return "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
         },
+        readsEarlierFindings: true,  // broken links are drawn red
         make: { options throws(PipelineError) in try ThumbnailsStage(ThumbnailsOptions.read(options)) })
 
     /// The options as the pipeline gave them; the values checked or made from them are below.

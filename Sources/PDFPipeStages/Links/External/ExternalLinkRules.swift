@@ -36,6 +36,25 @@ extension Rule {
         details:
             #"external check: no answer within `timeoutSeconds` (after the retries)"#)
 
+    public static let uriRateLimited = Rule(
+        "uri.rate-limited", severity: .warning,
+        summary:
+            "a web link's host kept answering 429 Too Many Requests, after the host was slowed down and the request retried: the link could not be verified (it is not known to be broken)",
+        hint:
+            "lower the host's pace under 'hosts' (maxPerHost, intervalSeconds), or check it by hand; a link cache spares the next run",
+        details:
+            #"external check: still 429 after `retries` + 4 retries, the whole host paused in between (`Retry-After`, then an adaptive pace): not verified — never `uri.http-error`; `check.outcome` is `rate-limited`, report.json's `sections.web.hosts` shows the host's 429s and pauses"#
+    )
+
+    public static let uriFlaky = Rule(
+        "uri.flaky", severity: .warning,
+        summary:
+            "a web link failed in this run, but not yet in external.confirmRuns consecutive runs: it may be down, or a passing failure",
+        hint: "nothing yet: it becomes its real error (uri.http-error, …) once it has failed confirmRuns runs in a row",
+        details:
+            #"external check with `confirmRuns` > 1: the link failed (the message says how) in fewer than `confirmRuns` consecutive runs, counted in the history file beside `cache.path` (`<cache>.history.json`); a run where it works resets the count"#
+    )
+
     public static let uriRedirected = Rule(
         "uri.redirected", severity: .note,
         summary: "a web link is permanently redirected (301 or 308) to another URL that works",

@@ -24,7 +24,7 @@ struct ExternalLinks {
     }
 
     /// How one link's target is checked.
-    enum Plan {
+    enum Plan: Sendable {
         /// `anchor`: the fragment as written, for a web page's anchors (`htmlFragments`).
         case network(url: String, fragment: PDFFragment?, anchor: String?)
         case file(path: String, fragment: PDFFragment?)
@@ -75,10 +75,9 @@ struct ExternalLinks {
         Paths.absolute(path, relativeTo: Paths.parent(sourcePath))
     }
 
-    /// Checks every site; returns the findings and the sites with `check` filled in.
-    func run(_ sites: inout [Site]) -> [Finding] {
-        let plans = sites.map { plan($0.record) }
-        let fetched = fetch(plans)
+    /// Judges every site from the answers (`fetch`); returns the findings, and the sites with
+    /// `check` filled in.
+    func judge(_ sites: inout [Site], plans: [Plan], fetched: [URLChecker.Key: URLFetch]) -> [Finding] {
         var findings: [Finding] = []
         for (i, p) in plans.enumerated() {
             var out = Outcome()
@@ -108,7 +107,11 @@ struct ExternalLinks {
             case .network(let url, let fragment, let anchor):
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
                 judge(f, url: url, into: &out)
-                if out.accepted, let kind = fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f) {
+                if options.confirmRuns > 1 { holdIfFlaky(url: url, into: &out) }
+                if out.accepted,
+                    let kind = Self.fragmentCheck(
+                        url: url, fragment: fragment, anchor: anchor, first: f, options: options)
+                {
                     checkFragment(
                         kind, url: url, fragment: fragment, anchor: anchor,
                         download: fetched[URLChecker.Key(url: url, download: true)], into: &out)
@@ -132,13 +135,30 @@ struct ExternalLinks {
         return findings
     }
 
+    /// With `confirmRuns` K > 1, a web failure is an error only when the link failed in the K-1 runs
+    /// before this one too (`LinkHistory`); before that it is `uri.flaky`, saying how it failed.
+    func holdIfFlaky(url: String, into out: inout Outcome) {
+        let failures: [Rule] = [.uriHttpError, .uriTimeout, .uriUnreachable, .uriRedirectLoop, .uriTooManyRedirects]
+        guard let problem = out.finding, failures.contains(where: { $0.id == problem.rule.id }) else { return }
+        let runs = checker.failuresBefore(url) + 1
+        guard runs < options.confirmRuns else { return }
+        out.outcome = .flaky
+        out.reason = problem.rule.id
+        out.finding = Problem(
+            .uriFlaky,
+            "\(problem.message) — failed in \(runs) run\(runs == 1 ? "" : "s") in a row; an error once it has failed in \(options.confirmRuns) (confirmRuns)",
+            nil)
+    }
+
     /// What a link's `#fragment` asks to be checked in the document it names.
     enum FragmentCheck { case pdf, html }
 
     /// The check a web link's fragment needs, given the first answer `first` (accepted): a PDF's
     /// page or named destination (the path ends in .pdf, or the server says PDF), or with
     /// htmlFragments an anchor of an HTML page; nil when there is none to make.
-    func fragmentCheck(url: String, fragment: PDFFragment?, anchor: String?, first f: URLFetch) -> FragmentCheck? {
+    static func fragmentCheck(
+        url: String, fragment: PDFFragment?, anchor: String?, first f: URLFetch, options: ExternalOptions
+    ) -> FragmentCheck? {
         let isPDF = PDFFragment.isPDF(url) || (f.contentType ?? "").lowercased().contains("pdf")
         if isPDF, let fragment, fragment.page != nil || fragment.nameddest != nil { return .pdf }
         if !isPDF, options.htmlFragments, let anchor, HTMLAnchors.isCheckable(anchor), HTMLAnchors.isHTML(f.contentType)
@@ -226,6 +246,9 @@ struct ExternalLinks {
         case httpError = "http-error"
         case redirectLoop = "redirect-loop"
         case tooManyRedirects = "too-many-redirects"
+        case rateLimited = "rate-limited"
+        /// Failed, but not yet in `confirmRuns` consecutive runs (`uri.flaky`).
+        case flaky
     }
 
     struct Outcome {
@@ -235,6 +258,8 @@ struct ExternalLinks {
         var redirects: [URLFetch.Hop] = []
         var finalURL: String?
         var fromCache = false
+        /// Failed twice: when first asked and when asked again at the end of the run.
+        var confirmed = false
         var reason: String?
         var message: String?
         /// The problem the check found, when it found one.
@@ -253,6 +278,7 @@ struct ExternalLinks {
             }
             if let reason { o["reason"] = .string(reason) }
             if let message { o["message"] = .string(message) }
+            if confirmed { o["confirmed"] = true }
             return .object(o)
         }
     }
@@ -263,6 +289,7 @@ struct ExternalLinks {
         out.redirects = f.redirects
         out.finalURL = f.finalURL
         out.fromCache = f.fromCache
+        out.confirmed = f.confirmed
         let at = f.redirects.isEmpty ? "" : " (after redirects to '\(f.finalURL)')"
         switch f.failure {
         case .timeout?:
@@ -285,6 +312,11 @@ struct ExternalLinks {
         case .malformed?:
             out.outcome = .malformed
             out.finding = Problem(.uriMalformed, "'\(url)': \(f.message ?? "not a URL libcurl accepts")", nil)
+        case .rateLimited?:
+            out.outcome = .rateLimited
+            out.message = f.message
+            out.finding = Problem(
+                .uriRateLimited, "'\(url)' could not be verified: \(f.message ?? "its host kept answering 429")", nil)
         case .privateAddress?:
             out.outcome = .skipped
             out.reason = "private-address"
@@ -325,28 +357,29 @@ struct ExternalLinks {
 
     /// Requests every distinct URL of `plans` once, then downloads the PDFs whose fragment must be
     /// read (a .pdf path, or served as application/pdf) and, with htmlFragments, the web pages
-    /// whose anchor must be found: each once.
-    func fetch(_ plans: [Plan]) -> [URLChecker.Key: URLFetch] {
-        // One request per distinct URL (and one download per PDF whose fragment needs reading).
+    /// whose anchor must be found: each once. Returns at once; `done` gets every answer.
+    func fetch(_ plans: [Plan], then done: @escaping @Sendable ([URLChecker.Key: URLFetch]) -> Void) {
         var keys: [URLChecker.Key] = []
+        var wanted: [(url: String, fragment: PDFFragment?, anchor: String?)] = []
         for p in plans {
-            if case .network(let url, _, _) = p { keys.append(URLChecker.Key(url: url, download: false)) }
+            guard case .network(let url, let fragment, let anchor) = p else { continue }
+            keys.append(URLChecker.Key(url: url, download: false))
+            wanted.append((url, fragment, anchor))
         }
-        var fetched = keys.isEmpty ? [:] : checker.check(keys)
-        // Then the PDFs whose fragment must be read (a .pdf path, or served as application/pdf), and
-        // with htmlFragments the web pages whose anchor must be found: each fetched once.
-        var downloads: Set<URLChecker.Key> = []
-        for p in plans {
-            guard case .network(let url, let fragment, let anchor) = p,
-                let f = fetched[URLChecker.Key(url: url, download: false)],
-                f.failure == nil, options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0)
-            else { continue }
-            if fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f) != nil {
+        guard !keys.isEmpty else { return done([:]) }
+        let (checker, options, asked) = (self.checker, self.options, wanted)
+        checker.submit(keys) { fetched in
+            var downloads: Set<URLChecker.Key> = []
+            for (url, fragment, anchor) in asked {
+                guard let f = fetched[URLChecker.Key(url: url, download: false)], f.failure == nil,
+                    options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0),
+                    Self.fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f, options: options) != nil
+                else { continue }
                 downloads.insert(URLChecker.Key(url: url, download: true))
             }
+            guard !downloads.isEmpty else { return done(fetched) }
+            checker.submit(downloads.sorted { $0.url < $1.url }) { more in done(fetched.merging(more) { a, _ in a }) }
         }
-        if !downloads.isEmpty { fetched.merge(checker.check(downloads.sorted { $0.url < $1.url })) { a, _ in a } }
-        return fetched
     }
 
     /// A `file:` or relative link: the file (and its fragment) looked up, with what the written

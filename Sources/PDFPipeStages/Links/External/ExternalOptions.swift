@@ -21,10 +21,14 @@ public struct ExternalSection: OptionGroup {
     @Option(in: 0...600, "first wait before a retry, doubled each time (at most 60 s); a Retry-After header wins")
     public var retryWaitSeconds = 1.0
     @Option(in: 0...100, "redirects followed before uri.too-many-redirects") public var maxRedirects = 10
-    @Option(in: 1...1024, "requests in flight at once, over the whole run") public var maxConcurrency = 16
+    @Option(in: 1...1024, "requests in flight at once, over the whole run (one thread drives them all)")
+    public var maxConcurrency = 128
     @Option(in: 1...1024, "requests in flight at once to one host") public var maxPerHost = 4
-    @Option(in: 0...600, "least time between the starts of two requests to one host") public var hostIntervalSeconds =
-        0.05
+    @Option(
+        in: 0...600,
+        "least time between the starts of two requests to one host (0.08: at most 12.5 a second; a host that answers 429 is slowed further)"
+    )
+    public var hostIntervalSeconds = 0.08
     @Option(
         "first request: HEAD (no body), or GET (a body of known size up to 64 KB is read and dropped, to keep the connection; any other is not waited for)"
     )
@@ -34,6 +38,19 @@ public struct ExternalSection: OptionGroup {
     )
     public var getAfterHead = GetAfterHead.errors
     @Option("accepted final statuses: codes and ranges, like '200-299,403'") public var accept = "200-299"
+    @Option(
+        "ask a URL that failed (timeout, connection error, status not accepted) once more, on a new connection, after the run's other URLs, before reporting it"
+    )
+    public var confirmFailures = true
+    @Option(
+        in: 1...100,
+        "a failing web link is an error only once it has failed in this many consecutive runs (uri.flaky, a warning, before that); the runs are counted in a file beside cache.path, which it needs"
+    )
+    public var confirmRuns = 1
+    @Option(
+        "under --shard K/N, each shard takes 1/N of every host's maxPerHost (at least 1) and N times its interval, so that N shards together are as polite as one run"
+    )
+    public var divideHostLimitsAmongShards = true
     @Option("if given, only URLs matching one of these regular expressions are checked") public var include:
         [PatternEntry] = []
     @Option("URLs matching one of these are not checked (unless they match include)") public var exclude:
@@ -139,6 +156,11 @@ public struct ExternalOptions: Sendable {
     public var maxConcurrency: Int
     public var maxPerHost: Int
     public var hostInterval: Double
+    public var confirmFailures: Bool
+    public var confirmRuns: Int
+    public var divideHostLimitsAmongShards: Bool
+    /// Shards of the run (`--shard K/N`: N) among which the host limits are divided.
+    public var shards = 1
     public var headFirst: Bool
     public var getAfterAnyError: Bool
     public var accept: StatusSet
@@ -171,8 +193,18 @@ public struct ExternalOptions: Sendable {
 
     /// The statuses accepted from `host`.
     public func accept(for host: String) -> StatusSet { rule(for: host)?.accept ?? accept }
-    public func maxPerHost(for host: String) -> Int { rule(for: host)?.maxPerHost ?? maxPerHost }
-    public func hostInterval(for host: String) -> Double { rule(for: host)?.interval ?? hostInterval }
+    /// A host's limits for this process: under `--shard K/N` (and `divideHostLimitsAmongShards`)
+    /// 1/N of the slots, at least one, and N times the interval (at least N × 50 ms: N shards
+    /// together start no more often than one run would).
+    public func maxPerHost(for host: String) -> Int {
+        let n = rule(for: host)?.maxPerHost ?? maxPerHost
+        return divided ? max(1, n / shards) : n
+    }
+    public func hostInterval(for host: String) -> Double {
+        let t = rule(for: host)?.interval ?? hostInterval
+        return divided ? max(t, 0.05) * Double(shards) : t
+    }
+    private var divided: Bool { divideHostLimitsAmongShards && shards > 1 }
 
     public struct Pattern: @unchecked Sendable {
         public let text: String
@@ -202,6 +234,14 @@ public struct ExternalOptions: Sendable {
         maxConcurrency = o.maxConcurrency
         maxPerHost = o.maxPerHost
         hostInterval = o.hostIntervalSeconds
+        confirmFailures = o.confirmFailures
+        confirmRuns = o.confirmRuns
+        divideHostLimitsAmongShards = o.divideHostLimitsAmongShards
+        if o.confirmRuns > 1 && o.cache.path.isEmpty {
+            throw PipelineError(
+                file: nil, path: "\(path).confirmRuns",
+                message: "confirmRuns counts the runs a link failed in a file beside the cache: set cache.path too")
+        }
         headFirst = o.method == .head
         getAfterAnyError = o.getAfterHead == .errors
         accept = try StatusSet.parse(o.accept, path: "\(path).accept")

@@ -18,6 +18,8 @@ public struct URLFetch: Sendable, Equatable {
         case tooManyRedirects = "too-many-redirects"
         case malformed
         case privateAddress = "private-address"
+        /// Still answered 429 after the retries (the host slowed down in between): not verified.
+        case rateLimited = "rate-limited"
     }
 
     /// The URL as requested (after remapping, without fragment).
@@ -43,6 +45,8 @@ public struct URLFetch: Sendable, Equatable {
     public var anchors: [String]?
     /// The final answer carries a bot protection's signature: why it was judged so (`uri.blocked`).
     public var blocked: String?
+    /// It failed twice: when first asked, and when asked again on a new connection at the end.
+    public var confirmed = false
 
     /// A 301 or 308 on the way.
     public var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
@@ -75,7 +79,7 @@ public struct URLFetch: Sendable, Equatable {
 extension URLFetch: Codable {
     enum CodingKeys: String, CodingKey {
         case url, status, finalURL, attempts, retries, checkedAt, redirects, failure, message, contentType, blocked
-        case fromCache, document, anchors
+        case confirmed, fromCache, document, anchors
 
         static let forThisRunOnly: [CodingKeys] = [.fromCache, .document, .anchors]
     }
@@ -93,6 +97,7 @@ extension URLFetch: Codable {
         message = try? c.decodeIfPresent(String.self, forKey: .message)
         contentType = try? c.decodeIfPresent(String.self, forKey: .contentType)
         blocked = try? c.decodeIfPresent(String.self, forKey: .blocked)
+        confirmed = (try? c.decodeIfPresent(Bool.self, forKey: .confirmed)) ?? false
         fromCache = (try? c.decodeIfPresent(Bool.self, forKey: .fromCache)) ?? false
         document = try? c.decodeIfPresent(RemoteDocument.self, forKey: .document)
         anchors = try? c.decodeIfPresent([String].self, forKey: .anchors)
@@ -100,9 +105,13 @@ extension URLFetch: Codable {
 }
 
 /// Checks URLs for a whole run: each distinct URL is requested once, whatever the number of links,
-/// documents and workers that ask (a second asker waits for the first's answer). Requests run on
-/// the checker's own threads (`maxConcurrency` of them), at most `maxPerHost` at once to one host,
-/// starting at least `hostIntervalSeconds` apart per host; retries wait without holding a thread.
+/// documents and workers that ask (a second asker is answered with the first's result). Askers do
+/// not wait: `submit` queues keys and returns, and calls back when they are all answered, so a
+/// document's URLs are in flight while its worker reads the next documents. One thread drives
+/// every transfer (libcurl's multi interface, `HTTPMulti`): at most `maxConcurrency` in flight,
+/// each host paced by `HostScheduler` (slots, intervals, backoff on 429 and 503). A failure is
+/// confirmed before it is reported: asked again, on a new connection, once nothing else is left
+/// to ask.
 public final class URLChecker: @unchecked Sendable {
     /// What to fetch: a URL's status, or (for fragment checks) its content as a PDF.
     public struct Key: Codable, Hashable, Sendable {
@@ -111,28 +120,34 @@ public final class URLChecker: @unchecked Sendable {
     }
 
     let options: ExternalOptions
-    private let condition = NSCondition()
-    // Everything below is guarded by `condition`.
+    /// The checker's clock, in seconds (monotonic; tests of the scheduler inject their own there).
+    let clock: @Sendable () -> Double
+
+    /// Everything below is guarded by `lock` (`@unchecked Sendable`: the loop thread's own state —
+    /// the scheduler, the tasks, the connections — is touched by that thread only).
+    private let lock = NSCondition()
     private var results: [Key: URLFetch] = [:]
     private var pending: Set<Key> = []
-    /// Per host: requests in flight, when the last one started, and its queue of tasks ready to go.
-    private struct Host {
-        var active = 0
-        var lastStart = -Double.infinity
-        var tasks: [Task] = []
-        var head = 0
-        var queued: Int { tasks.count - head }
+    /// Askers waiting for keys: what each still lacks, and its callback.
+    private struct Waiter {
+        var keys: [Key]
+        var missing: Int
+        var done: @Sendable ([Key: URLFetch]) -> Void
     }
-    private var hosts: [String: Host] = [:]
-    /// Hosts with queued tasks, in the order they are served (round robin).
-    private var waitingHosts: [String] = []
-    /// Tasks waiting for a retry's backoff, by the time they may go.
-    private var delayed: [Task] = []
-    private var threads = 0
-    /// Set by `shutdown`: threads end once nothing is pending.
+    private var waiters: [Int: Waiter] = [:]
+    private var waitersOf: [Key: [Int]] = [:]
+    private var nextWaiter = 0
+    /// Tasks for the loop thread to take.
+    private var inbox: [Task] = []
+    private var loopAlive = false
+    private var waker: HTTPMulti.Waker?
+    /// Set by `shutdown`: the loop ends once nothing is pending.
     private var stopping = false
     private var cache: [String: URLFetch]?
     private var cacheDirty = false
+    /// Runs in a row each link failed before this one (`confirmRuns` > 1), read once.
+    private var history: LinkHistory?
+    private var hostStatistics: [HostScheduler.Statistics] = []
     /// Set in an isolated worker process: questions go to the parent, which holds the run's checker,
     /// so each URL is still requested once per run and the cache is the parent's.
     public var forward: (@Sendable ([Key]) -> [Key: URLFetch])? {
@@ -141,22 +156,29 @@ public final class URLChecker: @unchecked Sendable {
     }
     private let forwardHook = Locked<(@Sendable ([Key]) -> [Key: URLFetch])?>(nil)
 
-    public init(options: ExternalOptions) {
+    public init(options: ExternalOptions, clock: @escaping @Sendable () -> Double = URLChecker.now) {
         self.options = options
+        self.clock = clock
     }
 
+    /// One URL's progress through its requests (hops, retries, GET after HEAD, a confirmation).
     struct Task {
         var key: Key
         var fetch: URLFetch
         /// The URL of this hop.
         var current: String
         var head: Bool
-        /// Retries at this hop.
+        /// Retries at this hop: after failures, and after 429s (a budget of their own).
         var hopRetries = 0
+        var rateRetries = 0
         var triedGet = false
         var visited: Set<String> = []
-        var notBefore = 0.0
+        var notBefore = -Double.infinity
         var host: String
+        /// The failure being confirmed, when this is its second check.
+        var confirming: URLFetch?
+        /// The temporary file of a download in flight.
+        var temporary: String?
 
         init(key: Key, head: Bool) {
             self.key = key
@@ -166,66 +188,6 @@ public final class URLChecker: @unchecked Sendable {
             visited = [key.url]
             host = URLParts.host(of: key.url) ?? ""
         }
-    }
-
-    /// Queues a task on its host (or among the delayed ones). Called with the lock held.
-    private func enqueue(_ task: Task) {
-        if task.notBefore > URLChecker.now() {
-            delayed.append(task)
-            return
-        }
-        if hosts[task.host, default: Host()].queued == 0 { waitingHosts.append(task.host) }
-        hosts[task.host, default: Host()].tasks.append(task)
-    }
-
-    /// The next task a thread may start now, its host's slot taken. Called with the lock held.
-    private func nextTask(_ now: Double) -> Task? {
-        if !delayed.isEmpty {
-            var still: [Task] = []
-            for t in delayed {
-                if t.notBefore <= now {
-                    if hosts[t.host, default: Host()].queued == 0 { waitingHosts.append(t.host) }
-                    hosts[t.host, default: Host()].tasks.append(t)
-                } else {
-                    still.append(t)
-                }
-            }
-            delayed = still
-        }
-        for (i, name) in waitingHosts.enumerated() {
-            guard var h = hosts[name], h.active < options.maxPerHost(for: name),
-                now - h.lastStart >= options.hostInterval(for: name)
-            else { continue }
-            let task = h.tasks[h.head]
-            h.head += 1
-            h.active += 1
-            h.lastStart = now
-            waitingHosts.remove(at: i)
-            if h.queued == 0 {
-                h.tasks.removeAll(keepingCapacity: false)
-                h.head = 0
-            } else {
-                if h.head > 256 && h.head * 2 > h.tasks.count {
-                    h.tasks.removeFirst(h.head)
-                    h.head = 0
-                }
-                waitingHosts.append(name)  // to the back: round robin between hosts
-            }
-            hosts[name] = h
-            return task
-        }
-        return nil
-    }
-
-    /// When a task could next start, if none can now (nil: only when something finishes).
-    private func nextWake(_ now: Double) -> Double? {
-        var wake = delayed.map(\.notBefore).min()
-        for name in waitingHosts {
-            guard let h = hosts[name], h.active < options.maxPerHost(for: name) else { continue }
-            let t = h.lastStart + options.hostInterval(for: name)
-            wake = min(wake ?? t, t)
-        }
-        return wake
     }
 
     // MARK: - Between processes
@@ -254,47 +216,97 @@ public final class URLChecker: @unchecked Sendable {
         return out
     }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    @Sendable public static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// The results for `keys`, requesting what is neither known nor cached. Blocks until all are in.
     public func check(_ keys: [Key]) -> [Key: URLFetch] {
         if let forward { return forward(keys) }
-        condition.lock()
-        defer { condition.unlock() }
+        let answered = Locked<[Key: URLFetch]>([:])
+        let done = DispatchSemaphore(value: 0)
+        submit(keys) { fetches in
+            answered.withLock { $0 = fetches }
+            done.signal()
+        }
+        done.wait()
+        return answered.withLock { $0 }
+    }
+
+    /// Queues `keys` and returns at once; `done` is called (on the checker's thread, or on this one
+    /// when everything is known already) with every key's result once all are in.
+    public func submit(_ keys: [Key], then done: @escaping @Sendable ([Key: URLFetch]) -> Void) {
+        if let forward {
+            DispatchQueue.global().async { done(forward(keys)) }
+            return
+        }
+        let wanted = Array(Set(keys))
+        lock.lock()
         loadCacheIfNeeded()
         var added = false
-        for key in Set(keys) where results[key] == nil && !pending.contains(key) {
-            if !key.download, var cached = cache?[key.url], fresh(cached) {
-                cached.fromCache = true
-                results[key] = cached
-                continue
+        var missing = 0
+        let id = nextWaiter
+        nextWaiter += 1
+        for key in wanted where results[key] == nil {
+            if !pending.contains(key) {
+                if !key.download, var cached = cache?[key.url], fresh(cached) {
+                    cached.fromCache = true
+                    results[key] = cached
+                    continue
+                }
+                pending.insert(key)
+                inbox.append(Task(key: key, head: options.headFirst && !key.download))
+                added = true
             }
-            pending.insert(key)
-            enqueue(Task(key: key, head: options.headFirst && !key.download))
-            added = true
+            missing += 1
+            waitersOf[key, default: []].append(id)
         }
-        if added {
-            while threads < options.maxConcurrency && threads < pending.count {
-                threads += 1
-                let t = Thread { [self] in work() }
-                t.name = "pdfpipe-http"
-                t.start()
-            }
-            condition.broadcast()
+        if missing == 0 {
+            var out: [Key: URLFetch] = [:]
+            for k in wanted { out[k] = results[k] }
+            lock.unlock()
+            done(out)
+            return
         }
-        // Wait until every key has its result; answers arrive roughly in order, so a cursor keeps
-        // each wake-up cheap however many keys there are.
-        var cursor = 0
-        while cursor < keys.count {
-            if results[keys[cursor]] != nil {
-                cursor += 1
-            } else {
-                condition.wait()
-            }
+        waiters[id] = Waiter(keys: wanted, missing: missing, done: done)
+        if added { startLoopIfNeeded() }
+        let waker = self.waker
+        lock.unlock()
+        waker?.wakeup()
+    }
+
+    /// Called with the lock held.
+    private func startLoopIfNeeded() {
+        guard !loopAlive else { return }
+        loopAlive = true
+        URLChecker.live.wrappingAdd(1, ordering: .relaxed)
+        let t = Thread { [self] in loop() }
+        t.name = "pdfpipe-http"
+        t.start()
+    }
+
+    /// A key's result is in: kept (and cached), and the askers it completes are called back.
+    private func deliver(_ key: Key, _ fetch: URLFetch) {
+        var fetch = fetch
+        fetch.checkedAt = Date().timeIntervalSince1970
+        lock.lock()
+        results[key] = fetch
+        pending.remove(key)
+        if !key.download, cacheable(fetch) {
+            cache?[key.url] = fetch
+            cacheDirty = true
         }
-        var out: [Key: URLFetch] = [:]
-        for k in keys { out[k] = results[k] }
-        return out
+        var ready: [Waiter] = []
+        for id in waitersOf.removeValue(forKey: key) ?? [] {
+            waiters[id]!.missing -= 1
+            if waiters[id]!.missing == 0, let w = waiters.removeValue(forKey: id) { ready.append(w) }
+        }
+        let answers = ready.map { w in
+            var out: [Key: URLFetch] = [:]
+            for k in w.keys { out[k] = results[k] }
+            return out
+        }
+        lock.broadcast()
+        lock.unlock()
+        for (w, a) in zip(ready, answers) { w.done(a) }
     }
 
     /// What the run's requests gave, over every URL asked (from the cache or the network).
@@ -318,8 +330,8 @@ public final class URLChecker: @unchecked Sendable {
     }
 
     public func outcomes() -> Outcomes {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         var o = Outcomes()
         var hosts = Set<String>()
         for f in results.values {
@@ -339,116 +351,265 @@ public final class URLChecker: @unchecked Sendable {
         return o
     }
 
-    /// Whether the checker has threads alive or a cache not yet saved: what `shutdown` and
+    /// Each host's requests, pushbacks, retries and pauses so far (as of the last time the checker
+    /// had nothing in flight), by host name.
+    var statistics: [HostScheduler.Statistics] {
+        lock.lock()
+        defer { lock.unlock() }
+        return hostStatistics
+    }
+
+    /// Whether the checker has its thread alive or a cache not yet saved: what `shutdown` and
     /// `saveCache` end.
     public var isRunning: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return threads > 0 || cacheDirty
+        lock.lock()
+        defer { lock.unlock() }
+        return loopAlive || cacheDirty
     }
 
-    /// Ends the checker's threads once their work is done (after the run's last document), and
-    /// waits for them: their connections are closed and nothing is left running.
+    /// Ends the checker's thread once its work is done (after the run's last document), and waits
+    /// for it: its connections are closed and nothing is left running.
     public func shutdown() {
-        condition.lock()
+        lock.lock()
         stopping = true
-        condition.broadcast()
-        while threads > 0 { condition.wait() }
-        condition.unlock()
+        let waker = self.waker
+        lock.unlock()
+        waker?.wakeup()
+        lock.lock()
+        while loopAlive { lock.wait() }
+        lock.unlock()
     }
 
-    // MARK: - Workers
+    // MARK: - The transfer loop
 
     /// Checker threads alive in this process, over every checker (for tests).
     public static var liveThreads: Int { live.load(ordering: .relaxed) }
     private static let live = Atomic<Int>(0)
 
-    private func work() {
-        URLChecker.live.wrappingAdd(1, ordering: .relaxed)
+    /// The loop thread's own state.
+    private struct Loop {
+        var scheduler: HostScheduler
+        var tasks: [Int: Task] = [:]
+        var nextID = 0
+        var idle: [HTTPConnection] = []
+        var inFlight: [ObjectIdentifier: (id: Int, connection: HTTPConnection)] = [:]
+        /// When each task's request in flight started (for the scheduler's one decrease per round).
+        var startedAt: [Int: Double] = [:]
+    }
+
+    private func loop() {
         do {
-            // Without a handle the thread still answers its tasks (with the reason), so that no
-            // document waits forever.
-            let connection = try? HTTPConnection(
-                userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses)
-            serve(connection)
+            let options = self.options
+            var state = Loop(
+                scheduler: HostScheduler(maxConcurrency: options.maxConcurrency) { host in
+                    HostScheduler.Limits(
+                        slots: options.maxPerHost(for: host), interval: options.hostInterval(for: host))
+                })
+            // Without a multi handle the loop still answers its tasks (with the reason), so that no
+            // document waits for ever.
+            let multi = try? HTTPMulti()
+            lock.lock()
+            waker = multi?.waker
+            lock.unlock()
+            run(&state, multi)
+            lock.lock()
+            waker = nil
+            lock.unlock()
+            state.idle.removeAll()
         }
-        // Its connection closed: only now does the thread count as ended, so that `shutdown`
-        // returns when nothing of the checker is left (not while a thread still closes it).
-        condition.lock()
-        threads -= 1
+        // Its connections closed: only now does the loop count as ended, so that `shutdown` returns
+        // when nothing of the checker is left.
+        lock.lock()
+        loopAlive = false
         URLChecker.live.wrappingSubtract(1, ordering: .relaxed)
-        condition.broadcast()
-        condition.unlock()
+        lock.broadcast()
+        lock.unlock()
     }
 
-    /// A thread's loop, until the checker shuts down with nothing left to do.
-    private func serve(_ connection: HTTPConnection?) {
-        condition.lock()
+    private func run(_ state: inout Loop, _ multi: HTTPMulti?) {
         while true {
-            let now = URLChecker.now()
-            if var task = nextTask(now) {
-                let host = task.host
-                condition.unlock()
-                let next = step(&task, connection)
-                condition.lock()
-                hosts[host]!.active -= 1
-                if var next {
-                    next.host = URLParts.host(of: next.current) ?? ""
-                    enqueue(next)
-                } else {
-                    task.fetch.checkedAt = Date().timeIntervalSince1970
-                    results[task.key] = task.fetch
-                    pending.remove(task.key)
-                    if !task.key.download, cacheable(task.fetch) {
-                        cache?[task.key.url] = task.fetch
-                        cacheDirty = true
+            let now = clock()
+            lock.lock()
+            let incoming = inbox
+            inbox.removeAll()
+            let stop = stopping && pending.isEmpty
+            if state.tasks.isEmpty && incoming.isEmpty { hostStatistics = state.scheduler.statistics }
+            lock.unlock()
+            if stop && state.tasks.isEmpty && incoming.isEmpty { return }
+            for t in incoming { queue(t, &state, now: now) }
+            while let (id, _) = state.scheduler.next(now: now) { start(id, &state, multi, now: now) }
+            if let multi, multi.count > 0 {
+                for (connection, response) in multi.perform() {
+                    guard let (id, _) = state.inFlight.removeValue(forKey: ObjectIdentifier(connection)) else {
+                        continue
                     }
+                    state.idle.append(connection)
+                    answered(id, response, &state, now: clock())
                 }
-                condition.broadcast()
-                continue
             }
-            // Shut down with nothing left to do: the thread ends and its connection is closed.
-            if stopping && pending.isEmpty {
-                condition.unlock()
-                return
-            }
-            // Nothing may start now: sleep until something could, or until a request finishes or
-            // a document queues URLs (both broadcast).
-            if let wake = nextWake(now) {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: max(wake - now, 0.0005)))
-            } else {
-                condition.wait()
+            let wake = state.scheduler.nextWake(now: clock())
+            let wait = wake.map { max(0, $0 - clock()) } ?? 1
+            if let multi {
+                multi.poll(milliseconds: Int((min(wait, 1) * 1000).rounded(.up)))
+            } else if state.tasks.isEmpty {
+                lock.lock()
+                if inbox.isEmpty && !stopping { _ = lock.wait(until: Date(timeIntervalSinceNow: 1)) }
+                lock.unlock()
             }
         }
     }
 
-    /// Makes one request for a task; returns the task to queue again (next hop, retry, GET after
-    /// HEAD), or nil when the task is finished (its `fetch` filled in).
-    /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): what happens
-    /// to one request (an answer, a retry, a redirect, GET after HEAD, a download) read in one
-    /// place, each branch ending by saying what becomes of the task.
-    private func step(_ task: inout Task, _ connection: HTTPConnection?) -> Task? {
+    private func queue(_ task: Task, _ state: inout Loop, now: Double) {
+        let id = state.nextID
+        state.nextID += 1
+        state.tasks[id] = task
+        state.scheduler.enqueue(
+            id, host: task.host, notBefore: task.notBefore, confirm: task.confirming != nil, now: now)
+    }
+
+    /// Starts task `id`'s next request (its host's slot is taken).
+    private func start(_ id: Int, _ state: inout Loop, _ multi: HTTPMulti?, now: Double) {
+        guard var task = state.tasks[id] else { return }
         let url = task.current
+        let host = URLParts.host(of: url) ?? ""
         task.fetch.attempts += 1
-        guard let connection else { return finish(&task, .unreachable, "libcurl could not be initialised") }
-        if !options.allowPrivateAddresses, HTTPConnection.proxyConfigured(for: url), let host = URLParts.host(of: url),
+        state.startedAt[id] = now
+        func settle(_ failure: URLFetch.Failure, _ message: String) {
+            state.scheduler.finished(host: task.host, signal: .success, now: now)
+            state.tasks[id] = nil
+            _ = finish(&task, failure, message)
+            conclude(task, &state, now: now)
+        }
+        guard let multi else { return settle(.unreachable, "libcurl could not be initialised") }
+        if !options.allowPrivateAddresses, HTTPConnection.proxyConfigured(for: url),
             let address = HTTPConnection.privateAddress(of: host)
         {
-            return finish(
-                &task, .privateAddress,
+            return settle(
+                .privateAddress,
                 "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
         }
+        guard
+            let connection = state.idle.popLast()
+                ?? (try? HTTPConnection(
+                    userAgent: options.userAgent, allowPrivateAddresses: options.allowPrivateAddresses))
+        else { return settle(.unreachable, "libcurl could not be initialised") }
         var download: (path: String, limit: Int)?
-        let temporary =
-            task.key.download
-            ? FileManager.default.temporaryDirectory.appendingPathComponent("pdfpipe-\(UUID().uuidString).pdf").path
-            : nil
-        if let temporary { download = (temporary, options.downloadLimit) }
-        defer { if let temporary { unlink(temporary) } }
-        let host = URLParts.host(of: url) ?? ""
-        let r = connection.request(
+        if task.key.download {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("pdfpipe-\(UUID().uuidString).pdf")
+                .path
+            task.temporary = path
+            download = (path, options.downloadLimit)
+        }
+        state.tasks[id] = task
+        if let refused = connection.prepare(
             url, head: task.head, headers: options.headerLines(for: host), timeout: options.timeout,
-            connectTimeout: min(options.timeout, 10), download: download)
+            connectTimeout: min(options.timeout, 10), download: download, fresh: task.confirming != nil)
+        {
+            state.idle.append(connection)
+            return answered(id, refused, &state, now: now)
+        }
+        state.inFlight[ObjectIdentifier(connection)] = (id, connection)
+        multi.add(connection)
+    }
+
+    /// A request of task `id` ended with `r`: the host's pace adapts, and the task goes on or ends.
+    private func answered(_ id: Int, _ r: HTTPResponse, _ state: inout Loop, now: Double) {
+        guard var task = state.tasks.removeValue(forKey: id) else { return }
+        let signal: HostScheduler.Signal
+        switch (r.failure, r.status) {
+        case (nil, 429?): signal = .pushback(retryAfter: r.retryAfter)
+        case (nil, 503?) where r.retryAfter != nil: signal = .pushback(retryAfter: r.retryAfter)
+        case (.timeout?, _), (.unreachable?, _): signal = .failure
+        case (nil, let s?) where s >= 500: signal = .failure
+        default: signal = .success
+        }
+        let started = state.startedAt.removeValue(forKey: id) ?? now
+        state.scheduler.finished(host: task.host, signal: signal, now: now, started: started)
+        let temporary = task.temporary
+        task.temporary = nil
+        let retriesBefore = task.fetch.retries
+        if var next = advance(&task, r, temporary: temporary, now: now) {
+            if let temporary { unlink(temporary) }
+            state.scheduler.note(host: task.host, status: r.status, retried: next.fetch.retries > retriesBefore)
+            next.host = URLParts.host(of: next.current) ?? ""
+            queue(next, &state, now: now)
+            return
+        }
+        state.scheduler.note(host: task.host, status: r.status, retried: false)
+        guard let temporary else { return conclude(task, &state, now: now) }
+        // Reading a downloaded PDF or page is CPU work: off the loop, which keeps the transfers going.
+        let accepted = options.accept(for: URLParts.host(of: task.current) ?? "").contains(task.fetch.status ?? 0)
+        let truncated = r.truncated
+        let contentType = r.contentType
+        let limit = options.downloadLimit
+        let key = task.key
+        let first = task.fetch
+        DispatchQueue.global().async { [self] in
+            defer { unlink(temporary) }
+            var fetch = first
+            if accepted {
+                if truncated {
+                    fetch.message = "larger than \(limit >> 20) MB (downloadLimitMB); its fragment was not checked"
+                } else if HTMLAnchors.isHTML(contentType) {
+                    fetch.anchors = HTMLAnchors.parse(Array(FileManager.default.contents(atPath: temporary) ?? Data()))
+                        .sorted()
+                } else {
+                    fetch.document = RemoteDocument.load(temporary)
+                }
+            }
+            deliver(key, fetch)
+        }
+    }
+
+    /// A task is finished: a failure worth confirming is queued again (once, on a new connection,
+    /// after everything else); otherwise its result is delivered.
+    private func conclude(_ task: Task, _ state: inout Loop, now: Double) {
+        if let first = task.confirming {
+            var f = task.fetch
+            f.attempts += first.attempts
+            f.retries += first.retries
+            if Self.needsConfirmation(f, accept: options.accept(for: URLParts.host(of: f.finalURL) ?? "")) {
+                f.confirmed = true
+            } else {
+                // It answered the second time: what it answered stands, and the report says it
+                // failed once (`retries`).
+                f.retries += 1
+            }
+            return deliver(task.key, f)
+        }
+        guard options.confirmFailures, !task.key.download,
+            Self.needsConfirmation(
+                task.fetch, accept: options.accept(for: URLParts.host(of: task.fetch.finalURL) ?? ""))
+        else { return deliver(task.key, task.fetch) }
+        var again = Task(key: task.key, head: options.headFirst)
+        again.confirming = task.fetch
+        again.notBefore = now + Self.confirmDelay
+        queue(again, &state, now: now)
+    }
+
+    /// The least wait before a failure is asked again.
+    static let confirmDelay = 2.0
+
+    /// A failure that would be reported broken or unverified, and that a second look might
+    /// overturn: a timeout, a failed connection, a status not accepted (other than 429, which has
+    /// its own retries, and a bot wall's). Loops, malformed URLs and the address policy are facts.
+    static func needsConfirmation(_ f: URLFetch, accept: StatusSet) -> Bool {
+        switch f.failure {
+        case .timeout?, .unreachable?: return true
+        case nil: return f.blocked == nil && f.status != 429 && !accept.contains(f.status ?? 0)
+        default: return false
+        }
+    }
+
+    /// What a request's answer `r` means for the task: the task to queue again (next hop, retry,
+    /// GET after HEAD; with `notBefore` set for a retry), or nil when the task is finished (its
+    /// `fetch` filled in; a download's file is read by the caller).
+    /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): what happens
+    /// to one answer (a retry, a redirect, GET after HEAD, pushback) read in one place, each branch
+    /// ending by saying what becomes of the task.
+    private func advance(_ task: inout Task, _ r: HTTPResponse, temporary: String?, now: Double) -> Task? {
+        let url = task.current
+        let host = URLParts.host(of: url) ?? ""
         task.fetch.status = r.status
         task.fetch.contentType = r.contentType
         task.fetch.blocked = nil
@@ -458,10 +619,10 @@ public final class URLChecker: @unchecked Sendable {
                 &task, .privateAddress,
                 "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
         case .timeout?:
-            return retry(&task, after: nil)
+            return retry(&task, after: nil, now: now)
                 ?? finish(&task, .timeout, "no answer within \(JSONWriter.format(options.timeout)) s")
         case .unreachable(let text)?:
-            return retry(&task, after: nil) ?? finish(&task, .unreachable, scrub(text))
+            return retry(&task, after: nil, now: now) ?? finish(&task, .unreachable, scrub(text))
         case .other(let text)?:
             return finish(&task, .malformed, scrub(text))
         case nil:
@@ -483,55 +644,59 @@ public final class URLChecker: @unchecked Sendable {
             task.hopRetries = 0
             task.triedGet = false
             task.head = options.headFirst && !task.key.download
-            task.notBefore = 0
+            task.notBefore = -.infinity
             return task
         }
-        // 429: wait (Retry-After) and ask the same way again. 5xx: a server failing HEAD may still
-        // answer GET, so switch first and retry the GET.
         let accept = options.accept(for: host)
-        if status == 429 || ((500...599).contains(status) && !(task.head && !task.triedGet && !accept.contains(status)))
-        {
-            if let again = retry(&task, after: r.retryAfter) { return again }
+        // 429: the host is slowed (HostScheduler); the request waits (Retry-After) and asks the
+        // same way again, on a budget of its own. Still refused after it: not verified.
+        if status == 429 && !accept.contains(status) {
+            if let again = retry(&task, after: r.retryAfter, rateLimited: true, now: now) { return again }
+            task.fetch.failure = .rateLimited
+            if task.fetch.message == nil {
+                task.fetch.message =
+                    "it still answered 429 Too Many Requests after \(task.rateRetries) retr\(task.rateRetries == 1 ? "y" : "ies"), its host slowed down in between"
+            }
+            return nil
+        }
+        // 5xx: a server failing HEAD may still answer GET, so switch first and retry the GET.
+        if (500...599).contains(status) && !accept.contains(status) && !(task.head && !task.triedGet) {
+            if let again = retry(&task, after: r.retryAfter, now: now) { return again }
         }
         if task.head && !accept.contains(status) && !task.triedGet
             && (status == 405 || status == 501 || (options.getAfterAnyError && status >= 400))
         {
             task.head = false
             task.triedGet = true
-            task.notBefore = 0
+            task.notBefore = -.infinity
             return task
         }
         if !accept.contains(status) {
             task.fetch.blocked = BotProtection.signature(
                 status: status, server: r.server, signals: r.signals, body: r.snippet)
         }
-        if task.key.download, let temporary, accept.contains(status) {
-            if r.truncated {
-                task.fetch.message =
-                    "larger than \(options.downloadLimit >> 20) MB (downloadLimitMB); its fragment was not checked"
-            } else if HTMLAnchors.isHTML(r.contentType) {
-                task.fetch.anchors = HTMLAnchors.parse(Array(FileManager.default.contents(atPath: temporary) ?? Data()))
-                    .sorted()
-            } else {
-                task.fetch.document = RemoteDocument.load(temporary)
-            }
-        }
         return nil
     }
 
+    /// More 429 retries than failure retries: the host is slowed down between them, and a healthy
+    /// link should not be given up because its host was busy.
+    static let extraRateLimitRetries = 4
+
     /// The task again after the backoff, or nil when the retries are used up.
-    private func retry(_ task: inout Task, after retryAfter: Double?) -> Task? {
-        guard task.hopRetries < options.retries else { return nil }
-        if let retryAfter, retryAfter > 60 {
+    private func retry(_ task: inout Task, after retryAfter: Double?, rateLimited: Bool = false, now: Double) -> Task? {
+        let used = rateLimited ? task.rateRetries : task.hopRetries
+        guard used < options.retries + (rateLimited ? Self.extraRateLimitRetries : 0) else { return nil }
+        if let retryAfter, retryAfter > HostScheduler.longestPause {
             // A CI job does not sit out an hour-long Retry-After: the answer stands, and says why.
             task.fetch.message =
                 "the server asks to wait \(Int(retryAfter)) s before retrying (Retry-After); not waited for"
             return nil
         }
-        let wait = min(retryAfter ?? options.retryWait * pow(2, Double(task.hopRetries)), 60)
-        task.hopRetries += 1
+        let wait = HostScheduler.retryDelay(
+            url: task.current, retry: used, base: options.retryWait, retryAfter: retryAfter)
+        if rateLimited { task.rateRetries += 1 } else { task.hopRetries += 1 }
         task.fetch.retries += 1
-        task.notBefore = URLChecker.now() + wait
+        task.notBefore = now + wait
         return task
     }
 
@@ -571,8 +736,49 @@ public final class URLChecker: @unchecked Sendable {
 
     private func cacheable(_ f: URLFetch) -> Bool {
         guard let status = f.status, !options.neverCache.contains(status) else { return false }
+        // With confirmRuns, a failure is asked again in every run: each failing run must be seen.
+        if options.confirmRuns > 1 && isWebFailure(f) == true { return false }
         // Timeouts, connection errors and the address policy say nothing lasting about the URL.
         return f.failure == nil || f.failure == .redirectLoop || f.failure == .tooManyRedirects
+    }
+
+    /// Whether a URL's answer is a failure that makes its link broken (true), a success (false), or
+    /// neither (nil: not requested, rate-limited, a bot wall, a malformed URL).
+    func isWebFailure(_ f: URLFetch) -> Bool? {
+        switch f.failure {
+        case .timeout?, .unreachable?, .redirectLoop?, .tooManyRedirects?: return true
+        case .malformed?, .privateAddress?, .rateLimited?: return nil
+        case nil:
+            let status = f.status ?? 0
+            if options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status) { return false }
+            return f.blocked == nil && status != 429 ? true : nil
+        }
+    }
+
+    /// Runs in a row `url` failed before this run (`confirmRuns`; 0 without a history).
+    public func failuresBefore(_ url: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if history == nil {
+            history =
+                options.confirmRuns > 1
+                ? options.cachePath.map { LinkHistory.load(LinkHistory.path(besideCache: $0)) } : nil
+            if history == nil { history = LinkHistory() }
+        }
+        return history?.failuresBefore(url, run: LinkHistory.runID) ?? 0
+    }
+
+    /// Adds this run's verdicts to the history file (`confirmRuns` > 1). Called once, at the end.
+    private func saveHistory() throws {
+        guard options.confirmRuns > 1, let cachePath = options.cachePath else { return }
+        var verdicts: [String: Bool] = [:]
+        for (key, f) in results where !key.download {
+            if let failed = isWebFailure(f) { verdicts[key.url] = failed }
+        }
+        guard !verdicts.isEmpty else { return }
+        let date = ISO8601DateFormatter().string(from: Date())
+        try LinkHistory.update(
+            LinkHistory.path(besideCache: cachePath), with: verdicts, run: LinkHistory.runID, date: date)
     }
 
     private func loadCacheIfNeeded() {
@@ -588,8 +794,9 @@ public final class URLChecker: @unchecked Sendable {
 
     /// Writes the cache file (atomically), dropping expired entries. Called once at the end of a run.
     public func saveCache() throws {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
+        try saveHistory()
         guard let path = options.cachePath, let cache, cacheDirty else { return }
         var entries: [String: JSONValue] = [:]
         for (url, f) in cache where fresh(f) { entries[url] = f.json }
