@@ -704,6 +704,28 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertLessThan((log.prefix(6).max() ?? 99) - (log.prefix(6).min() ?? 0), 1, "all six in flight together")
     }
 
+    /// (#43, 3) Shards on one machine share answers as they come (`<cache>.shared/`, one file per
+    /// URL, written atomically): a URL another shard answered is not requested again; each shard
+    /// takes its share of the host's pace.
+    func testShardsShareTheirAnswersAndTheHostsPace() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        for name in ["a", "b", "c", "d"] {
+            try writeLinks(dir + "/in/\(name).pdf", [base + "/ok", base + "/status/404"])
+        }
+        let options =
+            #"{"enabled": true, "allowPrivateAddresses": true, "confirmFailures": false, "cache": {"path": "\#(dir)/c/links.json"}}"#
+        let (_, first, _) = try run(options, flags: ["--shard", "1/2"])
+        let before = try serverLog().count
+        let (_, second, _) = try run(options, flags: ["--shard", "2/2"])
+        XCTAssertEqual(try serverLog().count, before, "the second shard asked nothing: the first had answered")
+        XCTAssertEqual(links(second).map { $0["check"]?["fromCache"] }, [true, true])
+        XCTAssertEqual(links(second).map { $0["check"]?["outcome"] }, links(first).map { $0["check"]?["outcome"] })
+        let shared = try FileManager.default.contentsOfDirectory(atPath: dir + "/c/links.shared")
+        XCTAssertEqual(shared.count, 2, "one entry per URL")
+        let hosts = first["sections"]?["web"]?["hosts"]?.arrayValue ?? []
+        XCTAssertEqual(hosts.first?["longestInterval"]?.doubleValue ?? 0, 0.16, accuracy: 1e-9, "2 × 0.08 s")
+    }
+
     /// A report without what differs between runs: timings and the date.
     static func withoutTimings(_ report: JSONValue) -> String {
         guard case .object(var o) = report else { return "" }

@@ -247,7 +247,7 @@ public final class URLChecker: @unchecked Sendable {
         nextWaiter += 1
         for key in wanted where results[key] == nil {
             if !pending.contains(key) {
-                if !key.download, var cached = cache?[key.url], fresh(cached) {
+                if !key.download, var cached = cache?[key.url] ?? sharedEntry(key.url), fresh(cached) {
                     cached.fromCache = true
                     results[key] = cached
                     continue
@@ -290,6 +290,7 @@ public final class URLChecker: @unchecked Sendable {
         lock.lock()
         results[key] = fetch
         pending.remove(key)
+        let share = !key.download && cacheable(fetch) && options.shards > 1 && cache != nil
         if !key.download, cacheable(fetch) {
             cache?[key.url] = fetch
             cacheDirty = true
@@ -306,7 +307,42 @@ public final class URLChecker: @unchecked Sendable {
         }
         lock.broadcast()
         lock.unlock()
+        if share { writeSharedEntry(fetch) }
         for (w, a) in zip(ready, answers) { w.done(a) }
+    }
+
+    // MARK: - The cache shared by shards
+
+    /// Under `--shard K/N`, shards on one machine share their answers as they come: each cacheable
+    /// result is also written as a file of its own in `<cache>.shared/` (named by a hash of the URL,
+    /// written atomically: a reader sees a whole entry or none), and a URL the run's cache lacks is
+    /// looked up there before it is requested — another shard may have answered it minutes ago.
+    /// The entry names its URL, so a hash collision is a miss; freshness is the cache's.
+    private var sharedFolder: String? {
+        guard options.shards > 1, let path = options.cachePath else { return nil }
+        return (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + ".shared"
+    }
+
+    private func sharedPath(_ url: String) -> String? {
+        guard let folder = sharedFolder else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in url.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return folder + "/" + String(hash, radix: 16) + ".json"
+    }
+
+    /// Called with the lock held (reads one small file).
+    private func sharedEntry(_ url: String) -> URLFetch? {
+        guard let path = sharedPath(url), let data = FileManager.default.contents(atPath: path),
+            let json = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
+            let f = URLFetch(json: json), f.url == url
+        else { return nil }
+        return f
+    }
+
+    private func writeSharedEntry(_ f: URLFetch) {
+        guard let folder = sharedFolder, let path = sharedPath(f.url) else { return }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? AtomicFile.write(JSONWriter.compact(f.json) + "\n", to: path)
     }
 
     /// What the run's requests gave, over every URL asked (from the cache or the network).
