@@ -268,9 +268,9 @@ public final class URLChecker: @unchecked Sendable {
         }
         waiters[id] = Waiter(keys: wanted, missing: missing, done: done)
         if added { startLoopIfNeeded() }
-        let waker = self.waker
-        lock.unlock()
+        // Under the lock: the loop clears `waker` (under it) before its multi handle is freed.
         waker?.wakeup()
+        lock.unlock()
     }
 
     /// Called with the lock held.
@@ -408,10 +408,7 @@ public final class URLChecker: @unchecked Sendable {
     public func shutdown() {
         lock.lock()
         stopping = true
-        let waker = self.waker
-        lock.unlock()
         waker?.wakeup()
-        lock.lock()
         while loopAlive { lock.wait() }
         lock.unlock()
     }
