@@ -195,7 +195,15 @@ final class InterruptionTests: XCTestCase {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        usleep(700_000)
+        // Interrupted once the first thumbnail is written (not after a fixed time: on a loaded
+        // machine the first document may take longer than any guess).
+        for _ in 0..<600 {
+            let written = FileManager.default.enumerator(atPath: dir + "/out")?.contains {
+                ($0 as? String)?.hasSuffix(".png") == true
+            }
+            if written == true { break }
+            usleep(50_000)
+        }
         p.interrupt()
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 130)
