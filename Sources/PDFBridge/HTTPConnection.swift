@@ -254,8 +254,6 @@ public final class HTTPConnection {
     }
 
     /// What the prepared request gave, libcurl's result `code` in hand; releases what it held.
-    /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): libcurl's
-    /// every result code read in one place, each saying what the checker makes of it.
     public func response(_ code: CURLcode) -> HTTPResponse {
         let download = downloading
         release()
