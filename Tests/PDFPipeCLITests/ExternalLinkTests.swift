@@ -715,6 +715,8 @@ final class ExternalLinkTests: XCTestCase {
         let options =
             #"{"enabled": true, "allowPrivateAddresses": true, "confirmFailures": false, "cache": {"path": "\#(dir)/c/links.json"}}"#
         let (_, first, _) = try run(options, flags: ["--shard", "1/2"])
+        try FileManager.default.createDirectory(atPath: dir + "/s1", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: dir + "/out/report.json", toPath: dir + "/s1/report.json")
         let before = try serverLog().count
         let (_, second, _) = try run(options, flags: ["--shard", "2/2"])
         XCTAssertEqual(try serverLog().count, before, "the second shard asked nothing: the first had answered")
@@ -724,6 +726,19 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(shared.count, 2, "one entry per URL")
         let hosts = first["sections"]?["web"]?["hosts"]?.arrayValue ?? []
         XCTAssertEqual(hosts.first?["longestInterval"]?.doubleValue ?? 0, 0.16, accuracy: 1e-9, "2 × 0.08 s")
+        // The merge adds the shards' host statistics up: the first shard's requests, none from the second.
+        let merge = Process()
+        merge.executableURL = URL(fileURLWithPath: try Repo.executable())
+        merge.arguments = ["merge", dir + "/s1/report.json", dir + "/out/report.json", "--out", dir + "/merged"]
+        merge.standardOutput = FileHandle.nullDevice
+        merge.standardError = FileHandle.nullDevice
+        try merge.run()
+        merge.waitUntilExit()
+        let merged = try JSONParser.parse(String(contentsOfFile: dir + "/merged/report.json", encoding: .utf8))
+        let mergedHosts = merged["sections"]?["web"]?["hosts"]?.arrayValue ?? []
+        XCTAssertEqual(mergedHosts.count, 1)
+        XCTAssertEqual(mergedHosts.first?["requests"], hosts.first?["requests"])
+        XCTAssertNotNil(hosts.first?["requests"]?.intValue)
     }
 
     /// A report without what differs between runs: timings and the date.
