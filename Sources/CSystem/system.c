@@ -56,3 +56,84 @@ int pdfpipe_spawn(int *pid, const char *path, char *const argv[], char *const en
 int pdfpipe_rename_exchange(const char *a, const char *b) {
     return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
 }
+
+/* Guarded mappings (see CSystem.h). A fixed table, read by the signal handler without locks: a
+   slot is published by writing its length last and retired by zeroing its length first. */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <pthread.h>
+
+#define GUARD_SLOTS 4096
+static struct {
+    _Atomic(uintptr_t) start;
+    _Atomic(size_t) length;
+    _Atomic(int) faulted;
+} guards[GUARD_SLOTS];
+static struct sigaction previous_bus;
+static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
+
+static void guard_handler(int sig, siginfo_t *info, void *context) {
+    uintptr_t addr = (uintptr_t)info->si_addr;
+    for (int i = 0; i < GUARD_SLOTS; i++) {
+        size_t length = atomic_load(&guards[i].length);
+        if (length == 0) continue;
+        uintptr_t start = atomic_load(&guards[i].start);
+        if (addr < start || addr >= start + length) continue;
+        /* The file is shorter than its mapping now: the rest of the mapping becomes zero pages
+           (a private anonymous mapping over it), the read goes on, and the owner learns it. */
+        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        uintptr_t from = addr & ~(page - 1);
+        void *p = mmap((void *)from, start + length - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        if (p != MAP_FAILED) {
+            atomic_store(&guards[i].faulted, 1);
+            return;
+        }
+        break;
+    }
+    /* Not a guarded mapping: what would have happened without this handler. */
+    if (previous_bus.sa_flags & SA_SIGINFO) {
+        if (previous_bus.sa_sigaction) {
+            previous_bus.sa_sigaction(sig, info, context);
+            return;
+        }
+    } else if (previous_bus.sa_handler != SIG_DFL && previous_bus.sa_handler != SIG_IGN) {
+        previous_bus.sa_handler(sig);
+        return;
+    }
+    signal(SIGBUS, SIG_DFL);  /* the faulting instruction runs again and the default action ends the process */
+}
+
+static void guard_install(void) {
+    struct sigaction action;
+    action.sa_sigaction = guard_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigaction(SIGBUS, &action, &previous_bus);
+}
+
+int pdfpipe_guard_mapping(void *start, size_t length) {
+    pthread_once(&guard_once, guard_install);
+    for (int i = 0; i < GUARD_SLOTS; i++) {
+        uintptr_t zero = 0;
+        if (atomic_load(&guards[i].start) != 0) continue;
+        if (!atomic_compare_exchange_strong(&guards[i].start, &zero, (uintptr_t)start)) continue;
+        atomic_store(&guards[i].faulted, 0);
+        atomic_store(&guards[i].length, length);
+        return i;
+    }
+    return -1;
+}
+
+int pdfpipe_unguard_mapping(int slot) {
+    if (slot < 0 || slot >= GUARD_SLOTS) return 0;
+    atomic_store(&guards[slot].length, 0);
+    int faulted = atomic_load(&guards[slot].faulted);
+    atomic_store(&guards[slot].start, 0);
+    return faulted;
+}
+
+int pdfpipe_mapping_faulted(int slot) {
+    if (slot < 0 || slot >= GUARD_SLOTS) return 0;
+    return atomic_load(&guards[slot].faulted);
+}

@@ -1,3 +1,5 @@
+internal import CSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,8 +14,11 @@
 /// Only regular files are opened, without blocking (`O_NONBLOCK`, then `fstat`): a link target
 /// that is a FIFO, or a symlink to `/dev/zero` or `/dev/urandom`, would otherwise block a worker
 /// forever or read without end. The one risk of a mapping — a file truncated by someone else while
-/// it is read — is the same for every reader that maps (MuPDF, PDFium); inputs are not expected to
-/// change during a run.
+/// it is read, whose pages past the new end fault (SIGBUS) — is guarded: a fault inside a mapping
+/// of this type maps zero pages over the rest of it (`pdfpipe_guard_mapping`), the read goes on,
+/// and `truncatedWhileRead` says so. Files do change under batch tools (a build writing its PDFs,
+/// a sync); the runner compares the file's size and modification time before and after and
+/// reports `pdf.changed-during-run` instead of the document's results.
 ///
 /// The bytes are lent only inside `withBytes` and `withUnsafeBufferPointer` (and read one at a time
 /// by subscript): a buffer handed out as a property could be read after the mapping's owner was
@@ -22,6 +27,7 @@ public final class MappedFile {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let mapped: UnsafeMutableRawPointer?
     private var released = 0
+    private let guardSlot: Int32
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Why a file is not mapped.
@@ -81,6 +87,7 @@ public final class MappedFile {
         guard size > 0 else {
             mapped = nil
             bytes = UnsafeBufferPointer(start: nil, count: 0)
+            guardSlot = -1
             return
         }
         guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd.rawValue, 0), p != MAP_FAILED else {
@@ -89,11 +96,19 @@ public final class MappedFile {
         if sequential { madvise(p, size, MADV_SEQUENTIAL) }
         mapped = p
         bytes = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: size)
+        guardSlot = pdfpipe_guard_mapping(p, size)
     }
 
     deinit {
-        if let mapped { munmap(mapped, bytes.count) }
+        if let mapped {
+            pdfpipe_unguard_mapping(guardSlot)
+            munmap(mapped, bytes.count)
+        }
     }
+
+    /// True when the file became shorter while it was mapped and a read past its new end was
+    /// caught (those bytes read as zeros).
+    public var truncatedWhileRead: Bool { pdfpipe_mapping_faulted(guardSlot) != 0 }
 
     public var count: Int { bytes.count }
 

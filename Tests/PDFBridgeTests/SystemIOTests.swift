@@ -6,6 +6,27 @@ import XCTest
 /// writes come back short once its buffer (64 KB) is full, 4 MB arrive whole and in order; a
 /// positioned read past the end is refused; failures are thrown as `Errno`.
 final class SystemIOTests: XCTestCase {
+    /// Issue 44: a mapped file truncated while it is read faulted (SIGBUS, the whole batch lost).
+    /// Now the pages past the new end read as zeros and the mapping says so.
+    func testAMappedFileTruncatedUnderItsReaderReadsZerosAndSaysSo() throws {
+        let path = NSTemporaryDirectory() + "/pdfpipe-truncated-\(UUID().uuidString).bin"
+        defer { unlink(path) }
+        let size = 1 << 20
+        try Data(repeating: 0x41, count: size).write(to: URL(fileURLWithPath: path))
+        let file = try MappedFile(path: path)
+        XCTAssertEqual(file[size - 1], 0x41)
+        XCTAssertFalse(file.truncatedWhileRead)
+        XCTAssertEqual(truncate(path, 4096), 0)
+        XCTAssertEqual(file[100], 0x41, "what is still in the file reads as before")
+        XCTAssertEqual(file[size - 1], 0, "past the new end: zeros, not a fault")
+        XCTAssertEqual(file[200_000], 0)
+        XCTAssertTrue(file.truncatedWhileRead)
+        // Another mapping of another file is not affected.
+        let other = try MappedFile(path: path)
+        XCTAssertEqual(other.count, 4096)
+        XCTAssertFalse(other.truncatedWhileRead)
+    }
+
     func testShortWritesThroughAPipeAreCompleted() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)

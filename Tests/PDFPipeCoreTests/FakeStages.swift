@@ -46,4 +46,20 @@ struct FailingStage: Stage {
     }
 }
 
+/// Appends a byte to documents whose name contains 'growing' while it reads them: a file that
+/// changes under the run (a build still writing it).
+struct GrowingStage: Stage {
+    static let descriptor = StageDescriptor(
+        id: "grow", summary: "appends to files named 'growing…' while they are read", options: [],
+        make: { _ in GrowingStage() })
+
+    func run(_ job: inout Job) throws {
+        job.report(Finding(rule: .pdfEncrypted, message: "read '\(job.relativePath)'"))
+        guard job.relativePath.contains("growing"), let h = FileHandle(forWritingAtPath: job.source) else { return }
+        h.seekToEndOfFile()
+        h.write(Data([0x0A]))
+        try? h.close()
+    }
+}
+
 let fakeCatalog = [NoteStage.descriptor, FailingStage.descriptor]

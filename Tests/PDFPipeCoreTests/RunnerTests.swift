@@ -32,6 +32,29 @@ final class RunnerTests: XCTestCase {
         XCTAssertNotNil(four[1].timings["note"])
     }
 
+    /// Issue 44: a file that changes while it is read gets `pdf.changed-during-run` instead of its
+    /// results; the others are untouched.
+    func testAFileThatChangesWhileItIsReadIsReportedNotItsResults() throws {
+        let dir = NSTemporaryDirectory() + "pdfpipe-growing-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["a.pdf", "growing.pdf", "c.pdf"] {
+            try Data("%PDF-1.7\n".utf8).write(to: URL(fileURLWithPath: dir + "/" + name))
+        }
+        let p = try Pipeline.parse(
+            #"{"stages": [{"use": "grow"}]}"#, file: "p.json", catalog: [GrowingStage.descriptor], formats: ["json"])
+        let docs = ["a.pdf", "growing.pdf", "c.pdf"].map { InputDocument(path: dir + "/" + $0, relativePath: $0) }
+        let r = Runner(pipeline: p, outputDirectory: dir + "/out", jobs: 2).run(docs)
+        XCTAssertEqual(r.map(\.status), [.ok, .failed, .ok])
+        XCTAssertEqual(r[1].findings.map(\.rule), ["pdf.changed-during-run"])
+        XCTAssertEqual(
+            r[1].findings.first?.message,
+            "the file changed while it was read (9 bytes when its turn came, 10 bytes at the end); its results are not kept"
+        )
+        XCTAssertEqual(r[0].findings.map(\.message), ["read 'a.pdf'"])
+        XCTAssertEqual(r[2].findings.map(\.message), ["read 'c.pdf'"])
+    }
+
     func testAFailingStageBecomesAFindingAndTheBatchGoesOn() throws {
         let p = try pipeline(#"{"stages": [{"use": "fail"}, {"use": "note"}]}"#)
         let r = Runner(pipeline: p, outputDirectory: "/out", jobs: 2).run(documents(["a.pdf", "bad.pdf", "c.pdf"]))

@@ -2,6 +2,8 @@
 #ifndef PDFPIPE_CSYSTEM_H
 #define PDFPIPE_CSYSTEM_H
 
+#include <stddef.h>
+
 /* A pipe whose ends close on exec, made in one step (no other thread's spawn can inherit it). */
 int pdfpipe_pipe_cloexec(int fds[2]);
 
@@ -19,5 +21,15 @@ int pdfpipe_spawn(int *pid, const char *path, char *const argv[], char *const en
 
 /* Swaps the names of two files at once (renameat2 RENAME_EXCHANGE). 0, or -1 with errno. */
 int pdfpipe_rename_exchange(const char *a, const char *b);
+
+/* Guards a read-only file mapping against the file being truncated under it (SIGBUS): a fault
+   inside it maps zero pages over the rest of the mapping and is remembered, so the read goes on and
+   its owner can tell. A SIGBUS anywhere else does what it did before. Returns a slot for
+   `pdfpipe_unguard_mapping` (call it before unmapping; it says whether a fault was caught), or -1
+   when every slot is taken (the mapping is then unguarded). */
+int pdfpipe_guard_mapping(void *start, size_t length);
+int pdfpipe_unguard_mapping(int slot);
+/* 1 when a fault in the slot's mapping was caught. */
+int pdfpipe_mapping_faulted(int slot);
 
 #endif

@@ -50,6 +50,15 @@ extension Rule {
             #"with isolation: the document's process died (the message gives the signal, e.g. SIGSEGV, and its last stderr line)"#
     )
 
+    public static let pdfChangedDuringRun = Rule(
+        "pdf.changed-during-run", severity: .error,
+        summary:
+            "the file changed while it was read (its size or modification time is not what it was when its turn came); its results are not kept",
+        hint: "run again once whatever writes the file (a build, a sync) has finished with it",
+        details:
+            #"the file's size or modification time changed between the start and the end of its processing (a build still writing it, a sync replacing it, a truncation): what the stages read may mix two versions, so the document's findings and outputs are not reported; this one finding stands for them. A read past the new end of a truncated file is caught (it reads zeros, never a crash)"#,
+        failsIn: Viewer.mainstream)
+
     public static let pdfTimeout = Rule(
         "pdf.timeout", severity: .error,
         summary: "the document took longer than timeoutSeconds; its (isolated) process was stopped",
@@ -100,10 +109,10 @@ extension Rule {
     public static let pdfLimitExceeded = Rule(
         "pdf.limit-exceeded", severity: .warning,
         summary:
-            "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit, or a stream that inflates past the reader's bounds (100 times the file's size per stream, 200 times in all; a decompression bomb); the rest were not checked",
+            "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit, or a stream that inflates past the reader's bounds (100 times the file's size per stream, 200 times in all; a decompression bomb), or it hit a budget of what one file may cost (details.budget names it: thumbnails.maxPixels, thumbnails.renderSeconds, extract-text.searchSeconds, external.documentSeconds); the rest were not checked",
         hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory",
         details:
-            #"a document has more link annotations than `maxLinks` (`validate-links`) or more named destinations than `maxDestinations` (`resolve-destinations`), or a stream that inflates past pdfpipe's reader's bounds (per stream 100 times the file's size, at least 16 MB and at most 256 MB; per document 200 times, 64 MB to 1 GB: a decompression bomb is stopped there, never handed to qpdf); the rest were not checked"#
+            #"a document has more link annotations than `maxLinks` (`validate-links`) or more named destinations than `maxDestinations` (`resolve-destinations`), or a stream that inflates past pdfpipe's reader's bounds (per stream 100 times the file's size, at least 16 MB and at most 256 MB; per document 200 times, 64 MB to 1 GB: a decompression bomb is stopped there, never handed to qpdf); the rest were not checked. Also a budget of what one file may cost, named in `budget`: `thumbnails.maxPixels` (a page larger than that many pixels is rendered at the resolution that fits), `thumbnails.renderSeconds` (a page that takes longer is not rendered, nor the pages after it), `extract-text.searchSeconds` (the regular-expression terms' time per document; the pages left are listed, not searched), `external.documentSeconds` (a document's web checks in all, at most `--timeout`; the links not answered by then are not verified). The budgets are listed in docs/reliability.md"#
     )
 
     public static let pdfWalkLimit = Rule(
@@ -135,7 +144,9 @@ extension Rule {
 public enum CoreRules {
     /// Reading the document (first in every list of rules).
     public static let document: [Rule] = [
-        .pdfUnreadable, .pdfPasswordRequired, .pdfEncrypted, .pdfDamaged, .pdfPagesLost, .pdfCrashed, .pdfTimeout,
+        .pdfUnreadable, .pdfPasswordRequired, .pdfEncrypted, .pdfDamaged, .pdfPagesLost, .pdfCrashed,
+        .pdfChangedDuringRun,
+        .pdfTimeout,
         .pdfOutOfMemory, .pdfParseMessage, .pdfPageMismatch, .pdfLinkCountMismatch,
     ]
     /// How the run went: a stage failed, a limit stopped the work, the pipeline's `ignore` entries

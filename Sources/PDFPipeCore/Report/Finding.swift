@@ -125,3 +125,27 @@ public struct ReportDecodingError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 }
+
+extension Finding {
+    /// A budget that bounds what one file may cost was hit: `pdf.limit-exceeded`, its option named
+    /// in `details.budget` ("thumbnails.maxPixels") and in the message.
+    public static func budgetHit(_ budget: String, page: Int? = nil, _ message: String) -> Finding {
+        var f = Finding(rule: .pdfLimitExceeded, page: page, message: message)
+        f.details["budget"] = .string(budget)
+        return f
+    }
+
+    /// Page numbers for a message, runs joined: "2-5, 9".
+    public static func pageList(_ pages: [Int]) -> String {
+        var parts: [String] = []
+        var i = 0
+        let p = pages.sorted()
+        while i < p.count {
+            var j = i
+            while j + 1 < p.count && p[j + 1] == p[j] + 1 { j += 1 }
+            parts.append(j > i ? "\(p[i])-\(p[j])" : "\(p[i])")
+            i = j + 1
+        }
+        return parts.joined(separator: ", ")
+    }
+}

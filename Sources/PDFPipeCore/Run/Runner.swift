@@ -205,6 +205,7 @@ public struct Runner: Sendable {
         job.context = context
         job.allowsDeferral = park
         let parked = ParkedDocument(job: job, relativePath: document.relativePath)
+        parked.stamp = ResultStore.InputStamp.of(file: document.path, relativePath: document.relativePath)
         // A file that ends in a hole (gigabytes that were never written: a sparse file, a copy
         // cut short) sends qpdf's and poppler's recovery through every byte of it, for minutes.
         // Nothing in a hole is PDF: the document is read from a copy of what was written.
@@ -273,10 +274,31 @@ public struct Runner: Sendable {
         if let copy = parked.trimmedCopy { unlink(copy) }
         // Stages that did not run because an earlier one ended the document, named in the report.
         if !parked.skipped.isEmpty { job.setSection(SkippedStagesSection(parked.skipped)) }
+        if let changed = Self.change(of: job.source, since: parked.stamp) {
+            return DocumentResult(
+                path: parked.relativePath, status: .failed, pageCount: nil,
+                findings: [
+                    Finding(
+                        rule: .pdfChangedDuringRun,
+                        message: "the file changed while it was read (\(changed)); its results are not kept")
+                ],
+                artifacts: [], timings: parked.timings, sections: [:])
+        }
         return DocumentResult(
             path: parked.relativePath, status: parked.status, pageCount: job.pageCount,
             findings: finish(job), artifacts: job.artifacts, timings: parked.timings,
             sections: job.sections)
+    }
+
+    /// How the file at `path` differs from `stamp` (size, modification time), or nil when it does not.
+    static func change(of path: String, since stamp: ResultStore.InputStamp?) -> String? {
+        guard let stamp else { return nil }
+        guard let now = ResultStore.InputStamp.of(file: path, relativePath: stamp.path) else {
+            return "it is gone"
+        }
+        if now.size != stamp.size { return "\(stamp.size) bytes when its turn came, \(now.size) bytes at the end" }
+        if now.mtime != stamp.mtime { return "modified while it was read, same size" }
+        return nil
     }
 
     /// A document that is never opened (its name is not UTF-8, it is missing, it is not a regular
@@ -403,6 +425,8 @@ final class ParkedDocument: @unchecked Sendable {
     var status = DocumentStatus.ok
     var skipped: [String] = []
     var trimmedCopy: String?
+    /// The input's size and modification time when its turn came (`pdf.changed-during-run`).
+    var stamp: ResultStore.InputStamp?
 
     init(job: Job, relativePath: String) {
         self.job = job
