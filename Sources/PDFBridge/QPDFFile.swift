@@ -1,4 +1,5 @@
 internal import CQPDF
+import PDFReader
 
 /// One message qpdf attached to a document: a warning while reading or checking, or an error.
 public struct QPDFMessage: Sendable, Equatable {
@@ -19,6 +20,8 @@ public struct QPDFMessage: Sendable, Equatable {
 public final class QPDFFile {
     let q: qpdf_data
     public let path: String
+    /// pdfpipe's own warnings about the file, given with qpdf's (`takeWarnings`).
+    private var ownWarnings: [QPDFMessage] = []
 
     /// Opens `path` (a file system path), decrypting with `password` when given.
     /// The corresponding C functions are `qpdf_init` and `qpdf_read`.
@@ -29,6 +32,14 @@ public final class QPDFFile {
         qpdf_silence_errors(q)
         // Warnings are still collected (qpdf_next_warning); they are just not printed.
         qpdf_set_suppress_warnings(q, QPDF_TRUE)
+        // qpdf sizes buffers from a cross-reference stream's numbers as the file states them.
+        if let why = XRefStreamCheck.hostile(path: path) {
+            qpdf_set_ignore_xref_streams(q, QPDF_TRUE)
+            ownWarnings.append(
+                QPDFMessage(
+                    text: "\(why); read without the file's cross-reference streams (objects found by scanning)",
+                    detail: why, kind: .damaged, offset: 0))
+        }
         let status = qpdf_read(q, path, password)
         if status & QPDF_ERRORS != 0 {
             let e = takeError() ?? QPDFMessage(text: "cannot read \(path)", detail: "", kind: .other, offset: 0)
@@ -74,7 +85,8 @@ public final class QPDFFile {
 
     /// Warnings collected since the last call. The corresponding C function is `qpdf_next_warning`.
     public func takeWarnings() -> [QPDFMessage] {
-        var out: [QPDFMessage] = []
+        var out = ownWarnings
+        ownWarnings = []
         while qpdf_more_warnings(q) != 0, let w = qpdf_next_warning(q) {
             out.append(message(w))
         }
