@@ -68,7 +68,7 @@ let package = Package(
         // The stages: core + bridge.
         .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge", "PDFReader", "SystemIO"]),
         // Argument parsing and commands.
-        .target(name: "PDFPipeCLI", dependencies: ["PDFPipeCore", "PDFPipeStages", "SystemIO"]),
+        .target(name: "PDFPipeCLI", dependencies: ["PDFBridge", "PDFPipeCore", "PDFPipeStages", "SystemIO"]),
         .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages"]),
         // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
         .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge", "PDFReader"]),

@@ -30,16 +30,10 @@ extension CLI {
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         runner.context.shards = shard?.count ?? 1
+        runner.context.documentTimeout = pipeline.timeoutSeconds
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         runner.policy = policy
-        var isolated: IsolatedRunner?
-        if pipeline.isolation == .process {
-            let pool = isolatedPool(
-                pipeline, file: pipelineFile, outputDirectory: outDir, root: set.root, resume: resume,
-                context: runner.context)
-            runner.isolate = { pool.run($0, pageWorkers: $1) }
-            isolated = pool
-        }
+        let isolated = isolate(&runner, pipeline, file: pipelineFile, outputDirectory: outDir, resume: resume)
         let (onProgress, endProgress) = startProgress(
             progressMode, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
@@ -238,10 +232,15 @@ extension CLI {
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
         if a.flags.contains("--isolate") { pipeline.isolation = .process }
+        if a.flags.contains("--no-isolate") { pipeline.isolation = .none }
         if let t = try flag("--timeout")?.doubleValue { pipeline.timeoutSeconds = t }
         if let m = try flag("--memory-limit")?.intValue { pipeline.memoryLimitMB = m }
         // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
         if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = .process }
+        guard !(a.flags.contains("--isolate") && a.flags.contains("--no-isolate")) else {
+            throw PipelineError(file: nil, message: "--isolate and --no-isolate contradict each other")
+        }
+
         if let b = try flag("--baseline")?.stringValue { pipeline.baselineFile = b }
         if a.flags.contains("--ratchet") { pipeline.ratchet = true }
         guard !pipeline.ratchet || pipeline.baselineFile != nil else {
@@ -293,6 +292,24 @@ extension CLI {
             console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")")
         }
         return set
+    }
+
+    /// The worker processes of process isolation, when the pipeline runs isolated: `process`, or
+    /// `auto` with a stage that runs a page engine and a program that can be a worker (a test
+    /// runner calling the CLI in its own process cannot, unless PDFPIPE_WORKER_EXECUTABLE names
+    /// pdfpipe). `auto` stays `auto` in the resume hash: how it resolves does not change results.
+    private func isolate(
+        _ runner: inout Runner, _ pipeline: Pipeline, file: String, outputDirectory: String, resume: Bool
+    ) -> IsolatedRunner? {
+        let isolation =
+            pipeline.isolation == .auto
+            ? (IsolatedRunner.workersAvailable ? pipeline.resolvedIsolation : .none) : pipeline.isolation
+        guard isolation == .process else { return nil }
+        let pool = isolatedPool(
+            pipeline, file: file, outputDirectory: outputDirectory, root: runner.inputRoot, resume: resume,
+            context: runner.context)
+        runner.isolate = { pool.run($0, pageWorkers: $1) }
+        return pool
     }
 
     /// The worker processes of process isolation.

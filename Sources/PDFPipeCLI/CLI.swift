@@ -6,6 +6,9 @@ import PDFPipeStages
 /// the console, so tests can run it in-process.
 public struct CLI: Sendable {
     public static let version = PDFPipeVersion.string
+    /// Set by the pdfpipe program's `main` before it runs a command: this process can start copies
+    /// of itself as workers (`__worker`). A test runner calling the CLI leaves it false.
+    public nonisolated(unsafe) static var isMainProgram = false
 
     let console: Console
     /// Relative paths (pipeline, inputs, output) are taken from here.

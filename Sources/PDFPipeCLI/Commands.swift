@@ -149,7 +149,11 @@ extension CLI {
                 Flag("--force", "redo work incremental stages would skip (thumbnails up to date)"),
                 Flag(
                     "--isolate",
-                    "run each document in a worker process: a crash, hang or memory blow-up costs that document only (pdf.crashed, pdf.timeout, …)"
+                    "run each document in a worker process: a crash, hang or memory blow-up costs that document only (pdf.crashed, pdf.timeout, …); the default when a stage renders pages or reads their text"
+                ),
+                Flag(
+                    "--no-isolate",
+                    "run every document in this process, even when a stage renders pages (faster to debug; a crash in poppler or cairo then ends the run)"
                 ),
                 Flag(
                     "--timeout", "SECONDS", "stop a document that takes longer (turns --isolate on)",

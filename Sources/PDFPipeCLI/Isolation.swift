@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PDFBridge
 import PDFPipeCore
 import PDFPipeStages
 import SystemIO
@@ -50,6 +51,12 @@ final class IsolatedRunner: Sendable {
         signal(SIGPIPE, SIG_IGN)  // a dead child's stdin is an error to handle, not a reason to die
     }
 
+    /// Whether worker processes can be started: this program is pdfpipe (`main.swift` says so), or
+    /// `PDFPIPE_WORKER_EXECUTABLE` names it.
+    static var workersAvailable: Bool {
+        CLI.isMainProgram || ProcessInfo.processInfo.environment["PDFPIPE_WORKER_EXECUTABLE"] != nil
+    }
+
     /// This executable (`PDFPIPE_WORKER_EXECUTABLE` overrides it, for running the CLI inside a test runner).
     static func currentExecutable() -> String {
         if let e = ProcessInfo.processInfo.environment["PDFPIPE_WORKER_EXECUTABLE"] { return e }
@@ -78,6 +85,13 @@ final class IsolatedRunner: Sendable {
         // The time the parent spends on a worker's URL questions is not the document's.
         var remaining = timeout
         var started = DispatchTime.now().uptimeNanoseconds
+        // A worker that left engine work running past a budget says so before its result: it is
+        // then stopped rather than given another document.
+        var retire = false
+        while case .line(let text) = answer, text == WorkerChannel.retireLine {
+            retire = true
+            answer = worker.readLine(timeout: timeout)
+        }
         while case .line(let text) = answer, let question = WorkerChannel.Question(line: text) {
             if timeout > 0 { remaining -= Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
             let reply = WorkerChannel.Answer(body: self.answer?(question.stage, question.body) ?? .null)
@@ -89,7 +103,13 @@ final class IsolatedRunner: Sendable {
         switch answer {
         case .line(let text):
             worker.documents += 1
-            if worker.documents >= documentsPerWorker { worker.finish() } else { idle.withLock { $0.append(worker) } }
+            if retire {
+                worker.kill()
+            } else if worker.documents >= documentsPerWorker {
+                worker.finish()
+            } else {
+                idle.withLock { $0.append(worker) }
+            }
             do {
                 return try DocumentResult(json: JSONParser.parse(text))
             } catch {
@@ -128,7 +148,7 @@ final class IsolatedRunner: Sendable {
     private func workerArguments() -> [String] {
         var args = [
             "__worker", pipelineFile, "--out", outputDirectory, "--root", inputRoot, "--memory-limit",
-            String(memoryLimitMB),
+            String(memoryLimitMB), "--timeout", JSONWriter.format(timeout),
         ]
         if force { args.append("--force") }
         if offline { args.append("--offline") }
@@ -275,7 +295,8 @@ extension CLI {
     /// request per line on stdin (`{"path", "relative", "pageWorkers"}`), runs the stages on that
     /// document and answers with its result as one JSON line. Not for people: `run --isolate` starts it.
     func workerCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(args, valued: ["--out", "--root", "--memory-limit"], flags: ["--force", "--offline"])
+        let a = try Arguments(
+            args, valued: ["--out", "--root", "--memory-limit", "--timeout"], flags: ["--force", "--offline"])
         guard let file = a.positional.first, let outDir = a.values["--out"], let root = a.values["--root"]
         else { throw PipelineError(file: nil, message: "__worker: missing arguments") }
         if let mb = a.values["--memory-limit"].flatMap(Int.init), mb > 0 {
@@ -291,6 +312,7 @@ extension CLI {
         pipeline.force = a.flags.contains("--force")
         pipeline.offline = a.flags.contains("--offline")
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
+        runner.context.documentTimeout = a.values["--timeout"].flatMap(Double.init) ?? 0
         defer { runner.finish() }
         // The stages' shared work (validate-links: each URL once for the whole run) is the parent's.
         for (index, configured) in pipeline.stages.enumerated() {
@@ -319,7 +341,12 @@ extension CLI {
             let document = InputDocument(
                 path: request.path, relativePath: request.relative, outputStem: request.stem)
             let result = runner.process(document, pageWorkers: request.pageWorkers)
+            // Engine work left running past a budget holds a core (and maybe poppler's locks):
+            // this process answers and ends (`_exit`: no exit handler may wait for that thread).
+            let retiring = EngineDeadline.abandoned > 0
+            if retiring && !Self.writeAll(WorkerChannel.retireLine + "\n", to: answers) { return .internalFailure }
             if !Self.writeAll(JSONWriter.compact(result.json) + "\n", to: answers) { return .internalFailure }
+            if retiring { _exit(0) }
         }
         return .clean
     }
@@ -335,6 +362,9 @@ extension CLI {
 /// (`Request`); a worker's stage may ask the parent's (`Question`: validate-links' URLs, checked
 /// once per run) and gets its `Answer` before the result comes.
 enum WorkerChannel {
+    /// Sent by a worker before a result when it ends after it (engine work left running).
+    static let retireLine = #"{"$retire":true}"#
+
     struct Request: Equatable {
         var path: String
         var relative: String

@@ -7,6 +7,9 @@ import Synchronization
 final class PageWorker {
     let document: any EngineDocument
     let files = FileReplacer()
+    /// Work on `document` was left running past a time budget (`EngineDeadline`): the document is
+    /// still in use on that thread, so this worker takes no more pages.
+    var abandoned = false
     init(document: any EngineDocument) { self.document = document }
 }
 
@@ -44,6 +47,7 @@ enum PageWorkers {
                     let k = counter.next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard k < count else { return }
                     body(worker, k)
+                    if worker.abandoned { return }
                     let m = worker.document.drainMessages()
                     if !m.isEmpty { messages.withLock { $0[k] = m } }
                 }

@@ -8,6 +8,7 @@ QPDFHelper.enable(
     mode: ProcessInfo.processInfo.environment["PDFPIPE_QPDF_PROCESS"],
     executable: ProcessInfo.processInfo.environment["PDFPIPE_QPDF_HELPER"])
 
+CLI.isMainProgram = true
 let console = Console.standard()
 Interruption.shared.install(console: console)
 let code = CLI(console: console).run(Array(CommandLine.arguments.dropFirst()))

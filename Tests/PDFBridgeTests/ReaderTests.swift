@@ -25,6 +25,38 @@ final class ReaderTests: XCTestCase {
         }
     }
 
+    /// (#44, 7) Cross-reference streams whose numbers cannot describe their file are named before
+    /// qpdf reads them, and qpdf then reads the file without them: a /Columns of 10^12 made it take
+    /// 1.6 GB. No sample (several use cross-reference streams) is flagged; nor were 409 real files
+    /// with them (bench corpus, docs/reliability.md).
+    func testHostileCrossReferenceStreamsAreNamedBeforeQPDFReadsThem() throws {
+        func check(_ bytes: [UInt8]) -> String? { bytes.withUnsafeBufferPointer { XRefStreamCheck.hostile(in: $0) } }
+        XCTAssertEqual(
+            check(SurvivalPDFs.xrefColumns),
+            "cross-reference stream at offset 117: its predictor's rows (/Columns 1000000000000, /Colors 1, /BitsPerComponent 8) are longer than the 4096 bytes a cross-reference row can be"
+        )
+        let byName = Dictionary(uniqueKeysWithValues: HostilePDFs.all.map { ($0.name, $0.bytes) })
+        XCTAssertEqual(
+            check(try XCTUnwrap(byName["xref-w.pdf"])).map { $0.hasSuffix("a /W entry is not 0 to 8 bytes") }, true)
+        XCTAssertNotNil(check(try XCTUnwrap(byName["xref-index-count.pdf"])))
+        XCTAssertNotNil(check(try XCTUnwrap(byName["xref-colors.pdf"])))
+        for name in Samples.all {
+            XCTAssertNil(XRefStreamCheck.hostile(path: Samples.path(name)), name)
+        }
+        // qpdf is told, and says why with its warnings.
+        let path = NSTemporaryDirectory() + "/pdfpipe-xref-columns-\(UUID().uuidString).pdf"
+        defer { unlink(path) }
+        try Data(SurvivalPDFs.xrefColumns).write(to: URL(fileURLWithPath: path))
+        do {
+            let q = try QPDFFile(path: path)
+            XCTAssertTrue(
+                q.takeWarnings().first?.text.contains("read without the file's cross-reference streams") == true)
+        } catch {
+            // Without its cross-reference stream the file has no trailer: qpdf cannot open it, at once.
+            XCTAssertTrue("\(error)".contains("Root") || "\(error)".contains("trailer"), "\(error)")
+        }
+    }
+
     func testEveryObjectReadsTheSameAsThroughQPDF() throws {
         var objects = 0
         for name in Samples.all where refused[name] == nil {

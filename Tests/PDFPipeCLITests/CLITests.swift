@@ -132,13 +132,13 @@ final class CLITests: XCTestCase {
         try assertBadPipeline(
             text,
             """
-            p.json:4:45: error: stages[0].with.widht: unknown option 'widht'; did you mean 'width'? (known options: width, height, dpi, upscale, pages, background, compression, box, annotations, engine, overlay, format, quality, template, folder, pageWorkers, contactSheet, contactSheetColumns, incremental)
+            p.json:4:45: error: stages[0].with.widht: unknown option 'widht'; did you mean 'width'? (known options: width, height, dpi, upscale, pages, background, compression, box, annotations, engine, overlay, format, quality, template, folder, pageWorkers, contactSheet, contactSheetColumns, incremental, renderSeconds, maxPixels)
             p.json:4:59: error: stages[0].with.pages: expected a page list like '1-3,7,10-' or 'all', got '5'
             p.json:4:72: error: stages[0].with.format: expected one of 'png' | 'jpeg' | 'webp', got 'gif'
             p.json:5:39: error: stages[1].wiht: unknown key 'wiht'; did you mean 'with'? (a stage has 'use' and 'with')
             p.json:5:49: error: stages[1].id: unknown key 'id' (a stage has 'use' and 'with')
             p.json:6:48: error: stages[2].with.format: expected one of 'txt' | 'json' | 'none', got 'xml'
-            p.json:6:65: error: stages[2].with.pagess: unknown option 'pagess'; did you mean 'pages'? (known options: format, pages, words, folder, annotations, noTextLayer, search, pageWorkers, engine)
+            p.json:6:65: error: stages[2].with.pagess: unknown option 'pagess'; did you mean 'pages'? (known options: format, pages, words, folder, annotations, noTextLayer, search, searchSeconds, pageWorkers, engine)
             p.json:7:13: error: stages[3].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)
             p.json:7:33: error: stages[3].whith: unknown key 'whith'; did you mean 'with'? (a stage has 'use' and 'with')
             p.json:9:27: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)
@@ -300,7 +300,7 @@ final class CLITests: XCTestCase {
             (["run"], "pdfpipe: error: run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]"),
             (
                 ["run", "pipelines/default.json", "--jobz", "2"],
-                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --force, --isolate, --timeout, --memory-limit, --offline, --allow-empty, --inputs-from, --null, --baseline, --ratchet, --resume, --progress, --verbose, --quiet)"
+                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --force, --isolate, --no-isolate, --timeout, --memory-limit, --offline, --allow-empty, --inputs-from, --null, --baseline, --ratchet, --resume, --progress, --verbose, --quiet)"
             ),
             (
                 ["run", "pipelines/default.json", "--jobs", "-3"],

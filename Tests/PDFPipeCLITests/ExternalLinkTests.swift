@@ -611,6 +611,37 @@ final class ExternalLinkTests: XCTestCase {
         )
     }
 
+    /// (#44, 6) A document's web checks have a budget (`documentSeconds`, at most `--timeout`): a
+    /// link not answered by then is `over-budget` (unverified), one warning names the budget, and
+    /// the run does not wait for it. `/slow` answers after 3 s.
+    func testADocumentsWebChecksStopAtItsBudget() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/slow", base + "/ok"])
+        for (external, flags, lowered) in [
+            (
+                #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "documentSeconds": 1}"#, [String](),
+                false
+            ),
+            (
+                #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0}"#, ["--isolate", "--timeout", "2"],
+                true
+            ),
+        ] {
+            let (status, report, stderr) = try run(external, flags: flags)
+            XCTAssertEqual(status, 0, "warnings only: " + stderr)
+            XCTAssertEqual(links(report).map { $0["check"]?["outcome"] }, ["over-budget", "ok"], "\(flags)")
+            XCTAssertEqual(report["summary"]?["links"]?["unverified"], 1)
+            let budget = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter {
+                $0["budget"] == "external.documentSeconds"
+            }
+            XCTAssertEqual(budget.map { $0["rule"] }, ["pdf.limit-exceeded"])
+            let message = budget.first?["message"]?.stringValue ?? ""
+            XCTAssertTrue(message.hasPrefix("1 web link was not verified: the document's web checks may take"), message)
+            XCTAssertEqual(message.contains("lowered to --timeout"), lowered, message)
+            XCTAssertTrue(message.hasSuffix("(first: '\(base)/slow')"), message)
+        }
+    }
+
     /// (#43, 2) A host that keeps answering 429: each request retried (on a budget of its own, the
     /// whole host paused in between), then "could not verify" — a warning, never uri.http-error;
     /// report.json's run-level `sections.web.hosts` counts the host's 429s and pauses.

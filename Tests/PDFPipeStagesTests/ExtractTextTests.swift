@@ -26,6 +26,26 @@ final class ExtractTextTests: XCTestCase {
     func words(_ s: String) -> [String] { s.split(whereSeparator: { $0.isWhitespace }).map(String.init) }
 
     /// pdftotext (poppler-utils) is the second opinion: the same words in the same order.
+    /// (#44, 5) The regular-expression search's time is a budget per document: each page gets at
+    /// most 2 s of what is left, and once it is spent the pages are listed, not searched. Time is
+    /// passed in (`spend`), so the test needs no clock.
+    func testTheSearchBudgetIsPerDocument() {
+        var b = SearchBudget(seconds: 3)
+        XCTAssertEqual(b.forPage(1), 2, "a page gets at most 2 s")
+        b.spend(2)
+        XCTAssertEqual(b.forPage(2), 1, "and no more than is left")
+        b.spend(1.2)
+        XCTAssertTrue(b.isSpent)
+        XCTAssertEqual(b.forPage(2), 0)
+        XCTAssertEqual(b.forPage(3), 0)
+        XCTAssertEqual(b.forPage(3), 0, "a page is listed once")
+        XCTAssertEqual(b.unsearched, [2, 3])
+        var unlimited = SearchBudget(seconds: 0)
+        unlimited.spend(1e6)
+        XCTAssertFalse(unlimited.isSpent, "0: no limit")
+        XCTAssertEqual(Finding.pageList([5, 6, 7, 9, 2]), "2, 5-7, 9")
+    }
+
     func testTextAgreesWithPdftotextOnEverySample() throws {
         for name in Samples.readable {
             let r = try run(name, #"{"format": "txt"}"#)

@@ -12,6 +12,10 @@ public struct ConfiguredStage: Sendable {
 
 /// Where documents run: in the pdfpipe process, or each in a worker process of its own.
 public enum Isolation: String, Sendable, CaseIterable {
+    /// `process` when a stage runs a page engine over the document (`StageDescriptor.runsPageEngine`:
+    /// thumbnails, extract-text; a crash inside poppler, cairo or MuPDF costs that document only),
+    /// else `none` (link audits: pdfpipe's reader in-process, web checks shared across documents).
+    case auto
     case none, process
 }
 
@@ -43,8 +47,16 @@ public struct Pipeline: Sendable {
     public var force = false
     /// No network (`--offline`): the external link check skips http(s) links.
     public var offline = false
-    /// `process`: each document runs in a child process (crashes, hangs and memory blow-ups stay there).
-    public var isolation = Isolation.none
+    /// `process`: each document runs in a child process (crashes, hangs and memory blow-ups stay
+    /// there); `auto` (the default): `process` when a stage runs a page engine (`resolvedIsolation`).
+    public var isolation = Isolation.auto
+
+    /// `isolation` with `auto` decided: `process` when a stage renders pages or reads their text
+    /// with a page engine, else `none`.
+    public var resolvedIsolation: Isolation {
+        guard isolation == .auto else { return isolation }
+        return stages.contains { type(of: $0.stage).descriptor.runsPageEngine } ? .process : .none
+    }
     /// With process isolation: seconds a document may take (0: no limit).
     public var timeoutSeconds = 0.0
     /// With process isolation: address-space limit of a document's process in MB (0: none).

@@ -76,8 +76,9 @@ extension Pipeline {
                         valueName: "true or false"),
                 ]), default: .null, "reports and the exit code"),
             OptionSpec(
-                "isolation", .choice(Isolation.allCases.map(\.rawValue)), default: "none",
-                "process: each document in a child process"),
+                "isolation", .choice(Isolation.allCases.map(\.rawValue)), default: "auto",
+                "process: each document in a child process; none: all in this one; auto: process when a stage renders pages or reads their text (thumbnails, extract-text)"
+            ),
             OptionSpec(
                 "timeoutSeconds", .number(min: 0, max: 86400), default: 0,
                 "seconds per document (0: none); a limit turns process isolation on",

@@ -24,6 +24,7 @@ public final class RunContext: Sendable {
 
     private let state = Locked(State())
     private let shardCount = Locked(1)
+    private let timeout = Locked(0.0)
 
     public init() {}
 
@@ -32,6 +33,13 @@ public final class RunContext: Sendable {
     public var shards: Int {
         get { shardCount.withLock { $0 } }
         set { shardCount.withLock { $0 = max(1, newValue) } }
+    }
+
+    /// Seconds a document may take (`--timeout`; 0: no limit): budgets inside a document (the web
+    /// checks of validate-links) stay within it.
+    public var documentTimeout: Double {
+        get { timeout.withLock { $0 } }
+        set { timeout.withLock { $0 = max(0, newValue) } }
     }
 
     deinit {

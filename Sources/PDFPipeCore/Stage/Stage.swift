@@ -16,15 +16,19 @@ public struct StageDescriptor: Sendable {
     /// The stage reads the findings of the stages before it (thumbnails' overlay, review copies):
     /// work those stages deferred (`Job.defer`) is finished before it runs.
     public var readsEarlierFindings = false
+    /// The stage runs a page engine (poppler and cairo, or MuPDF) over the document's pages: with
+    /// `isolation: auto` (the default) such a pipeline runs each document in a worker process.
+    public var runsPageEngine = false
 
     public init(
         id: String, summary: String, rules: [Rule] = [], options: [OptionSpec],
         requirement: (
             @Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?
-        )? = nil, readsEarlierFindings: Bool = false,
+        )? = nil, readsEarlierFindings: Bool = false, runsPageEngine: Bool = false,
         make: @escaping @Sendable (OptionValues) throws(PipelineError) -> any Stage
     ) {
         self.readsEarlierFindings = readsEarlierFindings
+        self.runsPageEngine = runsPageEngine
         self.id = id
         self.summary = summary
         self.options = options

@@ -116,12 +116,19 @@ public struct ValidateLinksStage: Stage {
 
     /// A worker's URLs, checked by this process's checker (once per run, whichever worker asks).
     public func answer(_ question: JSONValue, context: RunContext) -> JSONValue {
-        ["fetches": URLChecker.answer(services(context).checker.check(URLChecker.keys(from: question)))]
+        [
+            "fetches": URLChecker.answer(
+                services(context).checker.check(
+                    URLChecker.keys(from: question),
+                    within: min(
+                        URLChecker.budget(from: question),
+                        context.documentTimeout > 0 ? context.documentTimeout : .infinity)))
+        ]
     }
 
     public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue, context: RunContext) {
-        services(context).checker.forward = { keys in
-            URLChecker.fetches(from: ask(URLChecker.request(keys))["fetches"] ?? .null)
+        services(context).checker.forward = { keys, seconds in
+            URLChecker.fetches(from: ask(URLChecker.request(keys, within: seconds))["fetches"] ?? .null)
         }
     }
 
@@ -155,14 +162,24 @@ public struct ValidateLinksStage: Stage {
         // until then the worker goes on with other documents (`Job.defer`).
         let (check, sites, plans) = externalCheck(job, checked)
         let answers = Answers()
-        check.fetch(plans) { answers.fulfil($0) }
+        let budget = webBudget(job)
+        check.fetch(plans, within: budget) { answers.fulfil($0) }
         job.defer(
             DeferredWork(
                 whenReady: { answers.whenReady($0) },
                 finish: { job in
                     var sites = sites
                     var c = checked
-                    c.findings += check.judge(&sites, plans: plans, fetched: answers.value)
+                    let fetched = answers.value
+                    c.findings += check.judge(&sites, plans: plans, fetched: fetched)
+                    let late = Set(fetched.values.filter { $0.failure == .overBudget }.map(\.url)).sorted()
+                    if let first = late.first {
+                        c.findings.append(
+                            .budgetHit(
+                                "external.documentSeconds",
+                                "\(late.count) web link\(late.count == 1 ? " was" : "s were") not verified: the document's web checks may take \(JSONWriter.format(budget)) s (external.documentSeconds\(job.context.documentTimeout > 0 && job.context.documentTimeout <= external.documentSeconds ? ", lowered to --timeout" : "")), and \(late.count == 1 ? "it was" : "they were") not answered by then (first: '\(first)')"
+                            ))
+                    }
                     for i in c.links.indices { c.links[i] = sites[i].record }
                     for i in c.outline.indices { c.outline[i].link = sites[c.links.count + i].record }
                     if c.openAction != nil { c.openAction = sites[c.links.count + c.outline.count].record }
@@ -224,7 +241,7 @@ public struct ValidateLinksStage: Stage {
                 case .redirected: t.redirected += 1
                 case .blocked: t.blocked += 1
                 case .skipped: t.skipped += 1
-                case .timeout, .unreachable, .fragmentUnverified, .rateLimited, .flaky: t.unverified += 1
+                case .timeout, .unreachable, .fragmentUnverified, .rateLimited, .flaky, .overBudget: t.unverified += 1
                 case .malformed, .fileMissing, .fileUnreadable, .fragmentMissing, .httpError, .redirectLoop,
                     .tooManyRedirects:
                     t.broken += 1
@@ -246,6 +263,14 @@ public struct ValidateLinksStage: Stage {
 
     /// The external check over links, bookmarks and the open action: the checker, each link's
     /// site and how it is checked.
+    /// Seconds the document's web checks may take in all: `documentSeconds`, and no more than the
+    /// document's `--timeout` (infinite: no limit).
+    func webBudget(_ job: Job) -> Double {
+        let own = external.documentSeconds > 0 ? external.documentSeconds : .infinity
+        let timeout = job.context.documentTimeout
+        return timeout > 0 ? min(own, timeout) : own
+    }
+
     func externalCheck(_ job: Job, _ c: Checked) -> (ExternalLinks, [ExternalLinks.Site], [ExternalLinks.Plan]) {
         typealias Site = ExternalLinks.Site
         var sites: [Site] = []

@@ -26,6 +26,11 @@ public struct ExtractTextOptions: OptionGroup {
     public var annotations = true
     @Option("report pages that draw images but have no text (text.no-text-layer)") public var noTextLayer = true
     @Option("terms to find; each hit is a text.match finding") public var search: [SearchTermOptions] = []
+    @Option(
+        in: 0...100_000,
+        "seconds the regular-expression terms may take on one document, all pages together (0: no limit; each page also stops after 2 s); past it the pages left are not searched (text.search-incomplete)"
+    )
+    public var searchSeconds = 10.0
     @Option(in: 0...64, "threads for the pages of one document; 0: the processors other documents leave idle")
     public var pageWorkers = 0
     @Option(EngineOption.summary, listed: EngineOption.listed) public var engine = PageEngine.poppler
@@ -54,7 +59,7 @@ public struct ExtractTextStage: Stage {
         summary:
             "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
         rules: [.textMatch, .textSearchIncomplete, .textNoTextLayer],
-        options: ExtractTextOptions.specs,
+        options: ExtractTextOptions.specs, runsPageEngine: true,
         make: { options throws(PipelineError) in try ExtractTextStage(ExtractTextOptions.read(options)) })
 
     /// The options as the pipeline gave them; the values checked or made from them are below.
@@ -136,12 +141,20 @@ public struct ExtractTextStage: Stage {
         var pagesWithText = 0
         var characters = 0
         var matches: [JSONValue] = []
+        var budget = SearchBudget(seconds: options.searchSeconds)
         for (k, page) in selected.enumerated() {
             let t = texts[k]
             guard report(t, page: page, into: &job) else { continue }
             if t.text.contains(where: { !TextAssembler.isSpace($0) }) { pagesWithText += 1 }
             characters += t.text.count
-            matches += search(t, page: page, into: &job, box: userBox, rounded: rounded)
+            matches += search(t, page: page, into: &job, budget: &budget, box: userBox, rounded: rounded)
+        }
+        if let first = budget.unsearched.first {
+            job.report(
+                .budgetHit(
+                    "extract-text.searchSeconds",
+                    "the regular-expression search ran out of the document's \(PDFNumber.text(options.searchSeconds)) s (searchSeconds) on page \(first): \(budget.unsearched.count) page\(budget.unsearched.count == 1 ? " was" : "s were") not (fully) searched for regular expressions (\(Finding.pageList(budget.unsearched)))"
+                ))
         }
 
         // Output.
@@ -219,7 +232,7 @@ public struct ExtractTextStage: Stage {
     /// The search terms on one page: a `text.match` finding per match (and `text.search-incomplete`
     /// when a pattern ran out of time), and the matches for the section.
     func search(
-        _ t: PageText, page: Int, into job: inout Job,
+        _ t: PageText, page: Int, into job: inout Job, budget: inout SearchBudget,
         box userBox: (ArraySlice<PDFRect>, Int) -> (user: PDFRect, pixel: PDFRect)?,
         rounded: (PDFRect) -> JSONValue
     ) -> [JSONValue] {
@@ -228,8 +241,14 @@ public struct ExtractTextStage: Stage {
         for term in terms {
             let n = normalized[term.options] ?? TextNormalizer.normalize(t.text, term.options)
             normalized[term.options] = n
-            let (found, complete) = TextNormalizer.search(term, in: n, budget: TextNormalizer.regexBudget)
-            if !complete {
+            let pageBudget = term.isRegex ? budget.forPage(page) : TextNormalizer.regexBudget
+            if pageBudget <= 0 { continue }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let (found, complete) = TextNormalizer.search(term, in: n, budget: pageBudget)
+            if term.isRegex { budget.spend(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9) }
+            if !complete && budget.isSpent {
+                _ = budget.forPage(page)  // stopped by the document's budget: listed with the pages left
+            } else if !complete {
                 job.report(
                     Finding(
                         rule: .textSearchIncomplete, page: page,

@@ -91,7 +91,35 @@ public enum TextNormalizer {
 
     /// Seconds a regular expression may take on one page.
     public static let regexBudget = 2.0
+}
 
+/// The time the regular-expression terms may take on one document (`searchSeconds`): each page
+/// gets at most `TextNormalizer.regexBudget` of what is left; once it is spent, the pages left are
+/// listed (`unsearched`) instead of searched, so that 10,000 pages sharing one hostile content
+/// stream cost seconds, not hours.
+public struct SearchBudget: Sendable {
+    /// Seconds left (infinite: no limit).
+    public private(set) var left: Double
+    /// The pages not (fully) searched because the budget ran out, in order.
+    public private(set) var unsearched: [Int] = []
+
+    public init(seconds: Double) { left = seconds > 0 ? seconds : .infinity }
+
+    public var isSpent: Bool { left <= 0 }
+
+    /// Seconds a term may take on `page`; 0 when the budget is spent (the page is then listed once).
+    public mutating func forPage(_ page: Int) -> Double {
+        guard left > 0 else {
+            if unsearched.last != page { unsearched.append(page) }
+            return 0
+        }
+        return min(TextNormalizer.regexBudget, left)
+    }
+
+    public mutating func spend(_ seconds: Double) { left -= seconds }
+}
+
+extension TextNormalizer {
     /// The matches of a term, and whether the search finished within `budget` seconds. A regular
     /// expression can backtrack for minutes on a page of hostile text (`[a-z.]+\.example` over
     /// 20,000 characters of `a.a.a…`: ~15 s a page); ICU's progress callback lets the search stop

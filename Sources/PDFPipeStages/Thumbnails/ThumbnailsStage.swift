@@ -56,6 +56,16 @@ public struct ThumbnailsOptions: OptionGroup {
     @Option(in: 1...50, "columns of the contact sheet") public var contactSheetColumns = 6
     @Option("skip documents whose thumbnails are up to date (same content, same options); --force renders again")
     public var incremental = true
+    @Option(
+        in: 0...100_000,
+        "seconds one page may take to render (0: no limit); past it the page and the rest of the document are not rendered (pdf.limit-exceeded)"
+    )
+    public var renderSeconds = 10.0
+    @Option(
+        in: 0...1_000_000_000,
+        "pixels one page may have (0: cairo's limit only); a larger page is rendered at the resolution that fits, with a pdf.limit-exceeded warning"
+    )
+    public var maxPixels = 50_000_000
 
     public init() {}
 }
@@ -78,6 +88,7 @@ public struct ThumbnailsStage: Stage {
             return "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
         },
         readsEarlierFindings: true,  // broken links are drawn red
+        runsPageEngine: true,
         make: { options throws(PipelineError) in try ThumbnailsStage(ThumbnailsOptions.read(options)) })
 
     /// The options as the pipeline gave them; the values checked or made from them are below.
@@ -164,6 +175,10 @@ public struct ThumbnailsStage: Stage {
     struct Rendered: Sendable {
         var path = ""
         var error: String?
+        /// A budget the page hit (`maxPixels`: rendered smaller; `renderSeconds`: not rendered).
+        var limit: String?
+        /// Not rendered because an earlier page went past `renderSeconds` (that page's number).
+        var stoppedAt: Int?
     }
 
     public func run(_ job: inout Job) throws {
@@ -211,13 +226,20 @@ public struct ThumbnailsStage: Stage {
         }
         let outputDirectory = job.outputDirectory
         let results = Locked([Rendered](repeating: Rendered(), count: plan.count))
+        // The first page that went past renderSeconds: the pages after it are not started.
+        let overran = Locked<Int?>(nil)
 
         @Sendable func render(_ worker: PageWorker, _ k: Int) {
             let (pageNumber, relative, pageMarks) = plan[k]
+            if let p = overran.withLock({ $0 }) {
+                results.withLock { $0[k] = Rendered(path: relative, stoppedAt: p) }
+                return
+            }
             let r = renderPage(
                 worker, page: pageNumber, file: relative, marks: pageMarks, region: region(pageNumber),
                 geometry: pageNumber - 1 < geo.count ? geo[pageNumber - 1] : nil,
                 unit: pageNumber - 1 < units.count ? units[pageNumber - 1] : 1, outputDirectory: outputDirectory)
+            if worker.abandoned { overran.withLock { $0 = $0 ?? pageNumber } }
             results.withLock { $0[k] = r }
         }
 
@@ -250,11 +272,35 @@ public struct ThumbnailsStage: Stage {
         // Sizes in the page's own units as MuPDF gives them: poppler's times /UserUnit. A
         // point of the page's space is `pageUnit` such units (the overlay's scale).
         let pageUnit = geometry?.userUnit ?? 1
-        let s = scale(width: w0 * unit, height: h0 * unit)
+        var s = scale(width: w0 * unit, height: h0 * unit)
+        // The pixel budget: one page's image (4 bytes a pixel) bounds a page worker's memory.
+        let pixels = (w0 * unit * s).rounded(.up) * (h0 * unit * s).rounded(.up)
+        if options.maxPixels > 0, pixels.isFinite, pixels > Double(options.maxPixels) {
+            let fitted = s * (Double(options.maxPixels) / pixels).squareRoot() * 0.999
+            r.limit =
+                "page \(pageNumber): rendered at \(Self.dpi(fitted)) dpi instead of \(Self.dpi(s)): \(Self.size(w0 * unit * s)) x \(Self.size(h0 * unit * s)) pixels is more than the \(options.maxPixels) pixels a page may have (maxPixels)"
+            s = fitted
+        }
+        let budget = options.renderSeconds
+        let (width, height) = (w0, h0)
         do throws(BridgeError) {
-            let image = try page.render(
-                scale: s * unit, transparent: transparent, annotations: options.annotations,
-                region: region.map { ($0.x, $0.y, $0.width, $0.height) })
+            let transparent = transparent
+            let annotations = options.annotations
+            let rendered = EngineDeadline.run(seconds: budget) { () -> Result<CairoImage, BridgeError> in
+                Result { () throws(BridgeError) in
+                    try page.render(
+                        scale: s * unit, transparent: transparent, annotations: annotations,
+                        region: region.map { ($0.x, $0.y, $0.width, $0.height) })
+                }
+            }
+            guard let rendered else {
+                worker.abandoned = true
+                r.limit =
+                    "page \(pageNumber) (\(Self.size(width)) x \(Self.size(height)) pt) took more than \(JSONWriter.format(budget)) s to render (renderSeconds): not rendered, nor the pages after it"
+                r.error = ""
+                return r
+            }
+            let image = try rendered.get()
             if let geometry {
                 Self.draw(pageMarks, on: image, page: geometry, region: region, scale: s * pageUnit)
             }
@@ -272,6 +318,11 @@ public struct ThumbnailsStage: Stage {
         }
         return r
     }
+
+    /// A resolution for a message: pixels per point as dots per inch, one decimal.
+    static func dpi(_ scale: Double) -> String { JSONWriter.format((scale * 72 * 10).rounded() / 10) }
+    /// A size for a message, whole.
+    static func size(_ v: Double) -> String { v.isFinite && abs(v) < 1e15 ? String(Int(v.rounded(.up))) : "\(v)" }
 
     /// Reports the rendered pages (a failed page is a finding), the contact sheet and the section,
     /// and writes the manifest when every page was rendered.
@@ -294,7 +345,23 @@ public struct ThumbnailsStage: Stage {
         job.reportPopplerMessages(said, library: library)
         reportIncomplete(&job, incomplete)
         var failures = 0
+        var stopped: (at: Int, pages: [Int])?
         for (k, r) in results.enumerated() {
+            if let limit = r.limit {
+                job.report(
+                    .budgetHit(
+                        r.error == nil ? "thumbnails.maxPixels" : "thumbnails.renderSeconds", page: plan[k].page, limit)
+                )
+            }
+            if let at = r.stoppedAt {
+                failures += 1
+                stopped = (at, (stopped?.pages ?? []) + [plan[k].page])
+                continue
+            }
+            if r.limit != nil, r.error == "" {
+                failures += 1
+                continue
+            }
             if let e = r.error {
                 failures += 1
                 job.report(
@@ -303,6 +370,13 @@ public struct ThumbnailsStage: Stage {
             } else {
                 job.artifacts.append(Artifact(kind: "thumbnail", page: plan[k].page, path: r.path))
             }
+        }
+        if let stopped {
+            job.report(
+                .budgetHit(
+                    "thumbnails.renderSeconds",
+                    "\(stopped.pages.count) page\(stopped.pages.count == 1 ? "" : "s") not rendered (\(Finding.pageList(stopped.pages))): page \(stopped.at) went past the render budget (renderSeconds)"
+                ))
         }
         var manifest: [String: JSONValue] = ["key": .string(key)]
         if !said.isEmpty { manifest["messages"] = .array(said.prefix(200).map { .string($0) }) }

@@ -247,6 +247,8 @@ struct ExternalLinks {
         case redirectLoop = "redirect-loop"
         case tooManyRedirects = "too-many-redirects"
         case rateLimited = "rate-limited"
+        /// Not answered before the document's web budget ran out (`documentSeconds`).
+        case overBudget = "over-budget"
         /// Failed, but not yet in `confirmRuns` consecutive runs (`uri.flaky`).
         case flaky
     }
@@ -312,6 +314,10 @@ struct ExternalLinks {
         case .malformed?:
             out.outcome = .malformed
             out.finding = Problem(.uriMalformed, "'\(url)': \(f.message ?? "not a URL libcurl accepts")", nil)
+        case .overBudget?:
+            // One finding for the document says it (`ValidateLinksStage`), not one per link.
+            out.outcome = .overBudget
+            out.message = f.message
         case .rateLimited?:
             out.outcome = .rateLimited
             out.message = f.message
@@ -358,7 +364,10 @@ struct ExternalLinks {
     /// Requests every distinct URL of `plans` once, then downloads the PDFs whose fragment must be
     /// read (a .pdf path, or served as application/pdf) and, with htmlFragments, the web pages
     /// whose anchor must be found: each once. Returns at once; `done` gets every answer.
-    func fetch(_ plans: [Plan], then done: @escaping @Sendable ([URLChecker.Key: URLFetch]) -> Void) {
+    func fetch(
+        _ plans: [Plan], within seconds: Double = .infinity,
+        then done: @escaping @Sendable ([URLChecker.Key: URLFetch]) -> Void
+    ) {
         var keys: [URLChecker.Key] = []
         var wanted: [(url: String, fragment: PDFFragment?, anchor: String?)] = []
         for p in plans {
@@ -368,7 +377,8 @@ struct ExternalLinks {
         }
         guard !keys.isEmpty else { return done([:]) }
         let (checker, options, asked) = (self.checker, self.options, wanted)
-        checker.submit(keys) { fetched in
+        let start = DispatchTime.now().uptimeNanoseconds
+        checker.submit(keys, within: seconds) { fetched in
             var downloads: Set<URLChecker.Key> = []
             for (url, fragment, anchor) in asked {
                 guard let f = fetched[URLChecker.Key(url: url, download: false)], f.failure == nil,
@@ -378,7 +388,10 @@ struct ExternalLinks {
                 downloads.insert(URLChecker.Key(url: url, download: true))
             }
             guard !downloads.isEmpty else { return done(fetched) }
-            checker.submit(downloads.sorted { $0.url < $1.url }) { more in done(fetched.merging(more) { a, _ in a }) }
+            let left = seconds - Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            checker.submit(downloads.sorted { $0.url < $1.url }, within: max(left, 0.001)) { more in
+                done(fetched.merging(more) { a, _ in a })
+            }
         }
     }
 

@@ -18,6 +18,11 @@ public struct ExternalSection: OptionGroup {
     @Option(in: 0.001...3600, "time limit of one request (connecting: at most 10 s of it)") public var timeoutSeconds =
         20.0
     @Option(in: 0...20, "retries after a timeout, a connection error, a 5xx or a 429") public var retries = 2
+    @Option(
+        in: 0...86400,
+        "seconds the web checks of one document may take in all (0: no limit; --timeout lowers it); links not answered by then are not verified (pdf.limit-exceeded)"
+    )
+    public var documentSeconds = 60.0
     @Option(in: 0...600, "first wait before a retry, doubled each time (at most 60 s); a Retry-After header wins")
     public var retryWaitSeconds = 1.0
     @Option(in: 0...100, "redirects followed before uri.too-many-redirects") public var maxRedirects = 10
@@ -151,6 +156,8 @@ public struct ExternalOptions: Sendable {
     public var offline: Bool
     public var timeout: Double
     public var retries: Int
+    /// Seconds a document's web checks may take in all (0: no limit).
+    public var documentSeconds = 60.0
     public var retryWait: Double
     public var maxRedirects: Int
     public var maxConcurrency: Int
@@ -229,6 +236,7 @@ public struct ExternalOptions: Sendable {
         offline = o.offline
         timeout = o.timeoutSeconds
         retries = o.retries
+        documentSeconds = o.documentSeconds
         retryWait = o.retryWaitSeconds
         maxRedirects = o.maxRedirects
         maxConcurrency = o.maxConcurrency

@@ -20,6 +20,8 @@ public struct URLFetch: Sendable, Equatable {
         case privateAddress = "private-address"
         /// Still answered 429 after the retries (the host slowed down in between): not verified.
         case rateLimited = "rate-limited"
+        /// Not answered before the document's web budget ran out (`documentSeconds`): not verified.
+        case overBudget = "over-budget"
     }
 
     /// The URL as requested (after remapping, without fragment).
@@ -150,11 +152,11 @@ public final class URLChecker: @unchecked Sendable {
     private var hostStatistics: [HostScheduler.Statistics] = []
     /// Set in an isolated worker process: questions go to the parent, which holds the run's checker,
     /// so each URL is still requested once per run and the cache is the parent's.
-    public var forward: (@Sendable ([Key]) -> [Key: URLFetch])? {
+    public var forward: (@Sendable ([Key], Double) -> [Key: URLFetch])? {
         get { forwardHook.withLock { $0 } }
         set { forwardHook.withLock { $0 = newValue } }
     }
-    private let forwardHook = Locked<(@Sendable ([Key]) -> [Key: URLFetch])?>(nil)
+    private let forwardHook = Locked<(@Sendable ([Key], Double) -> [Key: URLFetch])?>(nil)
 
     public init(options: ExternalOptions, clock: @escaping @Sendable () -> Double = URLChecker.now) {
         self.options = options
@@ -193,9 +195,16 @@ public final class URLChecker: @unchecked Sendable {
     // MARK: - Between processes
 
     /// A worker's question: the keys it needs.
-    public static func request(_ keys: [Key]) -> JSONValue { JSONValue(encoding: keys) }
+    public static func request(_ keys: [Key], within seconds: Double = .infinity) -> JSONValue {
+        seconds.isFinite ? ["keys": JSONValue(encoding: keys), "within": .double(seconds)] : JSONValue(encoding: keys)
+    }
 
-    public static func keys(from json: JSONValue) -> [Key] { (try? json.decode([Key].self)) ?? [] }
+    public static func keys(from json: JSONValue) -> [Key] {
+        (try? (json["keys"] ?? json).decode([Key].self)) ?? []
+    }
+
+    /// The seconds a worker's question may wait (`request(_:within:)`), infinite when not said.
+    public static func budget(from json: JSONValue) -> Double { json["within"]?.doubleValue ?? .infinity }
 
     /// The parent's answer: each key with its fetch, sorted.
     struct Answered: Codable {
@@ -218,12 +227,13 @@ public final class URLChecker: @unchecked Sendable {
 
     @Sendable public static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    /// The results for `keys`, requesting what is neither known nor cached. Blocks until all are in.
-    public func check(_ keys: [Key]) -> [Key: URLFetch] {
-        if let forward { return forward(keys) }
+    /// The results for `keys`, requesting what is neither known nor cached. Blocks until all are in,
+    /// or `seconds` have passed (the keys not in by then are `overBudget`).
+    public func check(_ keys: [Key], within seconds: Double = .infinity) -> [Key: URLFetch] {
+        if let forward { return forward(keys, seconds) }
         let answered = Locked<[Key: URLFetch]>([:])
         let done = DispatchSemaphore(value: 0)
-        submit(keys) { fetches in
+        submit(keys, within: seconds) { fetches in
             answered.withLock { $0 = fetches }
             done.signal()
         }
@@ -232,10 +242,13 @@ public final class URLChecker: @unchecked Sendable {
     }
 
     /// Queues `keys` and returns at once; `done` is called (on the checker's thread, or on this one
-    /// when everything is known already) with every key's result once all are in.
-    public func submit(_ keys: [Key], then done: @escaping @Sendable ([Key: URLFetch]) -> Void) {
+    /// when everything is known already) with every key's result once all are in, or after
+    /// `seconds` with the keys not in yet as `overBudget` (their requests go on for the run).
+    public func submit(
+        _ keys: [Key], within seconds: Double = .infinity, then done: @escaping @Sendable ([Key: URLFetch]) -> Void
+    ) {
         if let forward {
-            DispatchQueue.global().async { done(forward(keys)) }
+            DispatchQueue.global().async { done(forward(keys, seconds)) }
             return
         }
         let wanted = Array(Set(keys))
@@ -267,10 +280,34 @@ public final class URLChecker: @unchecked Sendable {
             return
         }
         waiters[id] = Waiter(keys: wanted, missing: missing, done: done)
+        if seconds.isFinite {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(min(seconds, 1e6) * 1000))) {
+                [self] in expire(id, after: seconds)
+            }
+        }
         if added { startLoopIfNeeded() }
         // Under the lock: the loop clears `waker` (under it) before its multi handle is freed.
         waker?.wakeup()
         lock.unlock()
+    }
+
+    /// Ends a waiter whose budget ran out: what is in, and the rest `overBudget`.
+    private func expire(_ id: Int, after seconds: Double) {
+        lock.lock()
+        guard let w = waiters.removeValue(forKey: id) else { return lock.unlock() }
+        var out: [Key: URLFetch] = [:]
+        for k in w.keys {
+            if let r = results[k] {
+                out[k] = r
+            } else {
+                var f = URLFetch(url: k.url)
+                f.failure = .overBudget
+                f.message = "not answered within the document's \(JSONWriter.format(seconds)) s for web checks"
+                out[k] = f
+            }
+        }
+        lock.unlock()
+        w.done(out)
     }
 
     /// Called with the lock held.
@@ -296,7 +333,7 @@ public final class URLChecker: @unchecked Sendable {
             cacheDirty = true
         }
         var ready: [Waiter] = []
-        for id in waitersOf.removeValue(forKey: key) ?? [] {
+        for id in waitersOf.removeValue(forKey: key) ?? [] where waiters[id] != nil {
             waiters[id]!.missing -= 1
             if waiters[id]!.missing == 0, let w = waiters.removeValue(forKey: id) { ready.append(w) }
         }
@@ -466,9 +503,12 @@ public final class URLChecker: @unchecked Sendable {
             let incoming = inbox
             inbox.removeAll()
             let stop = stopping && pending.isEmpty
-            if state.tasks.isEmpty && incoming.isEmpty { hostStatistics = state.scheduler.statistics }
+            // The run is over and what is left was asked only by documents whose web budget ran
+            // out (`expire`): nobody waits for it, so it is dropped (never cached).
+            let abandon = stopping && waiters.isEmpty && !pending.isEmpty
+            if (state.tasks.isEmpty && incoming.isEmpty) || abandon { hostStatistics = state.scheduler.statistics }
             lock.unlock()
-            if stop && state.tasks.isEmpty && incoming.isEmpty { return }
+            if abandon || (stop && state.tasks.isEmpty && incoming.isEmpty) { return }
             for t in incoming { queue(t, &state, now: now) }
             while let (id, _) = state.scheduler.next(now: now) { start(id, &state, multi, now: now) }
             if let multi, multi.count > 0 {
@@ -780,7 +820,7 @@ public final class URLChecker: @unchecked Sendable {
     func isWebFailure(_ f: URLFetch) -> Bool? {
         switch f.failure {
         case .timeout?, .unreachable?, .redirectLoop?, .tooManyRedirects?: return true
-        case .malformed?, .privateAddress?, .rateLimited?: return nil
+        case .malformed?, .privateAddress?, .rateLimited?, .overBudget?: return nil
         case nil:
             let status = f.status ?? 0
             if options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status) { return false }

@@ -1,0 +1,48 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Page-engine work with a time budget. Neither poppler-glib nor cairo can be stopped from
+/// outside once a page is being drawn (poppler's abort callback is not in its glib API), so the
+/// work runs on a thread of its own and the caller waits at most the budget: past it, the caller
+/// goes on without the result and the thread is left to finish (it keeps what it uses alive; its
+/// result is dropped). A worker process that left work running is retired after its document
+/// (`abandoned`), which is what ends that work under isolation, the default for stages that render.
+///
+/// The thread's stack is `stackSize` (64 MB, against 8 MB for a Dispatch thread): poppler and cairo
+/// recurse on nested forms, patterns and Type3 glyphs, and real files nest deeper than 8 MB allows
+/// with a hostile one, not a real one, going past 64 MB (that one crashes its worker process).
+public enum EngineDeadline {
+    /// Work left running past its budget by this process so far.
+    public static var abandoned: Int { abandonedCount.load(ordering: .relaxed) }
+    private static let abandonedCount = Atomic<Int>(0)
+    public static let stackSize = 64 << 20
+
+    /// Where a result crosses from the engine's thread to the caller (after the semaphore).
+    private final class Slot<T>: @unchecked Sendable {
+        var body: (() -> T)?
+        var result: T?
+        let done = DispatchSemaphore(value: 0)
+        init(_ body: @escaping () -> T) { self.body = body }
+    }
+
+    /// `body`'s result, or nil when it took more than `seconds` (0: no limit; then it runs on the
+    /// caller's thread).
+    public static func run<T>(seconds: Double, _ body: @escaping () -> T) -> T? {
+        guard seconds > 0 else { return body() }
+        let slot = Slot(body)
+        let thread = Thread {
+            slot.result = slot.body?()
+            slot.body = nil
+            slot.done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        let nanoseconds = min(seconds, 1e7) * 1e9
+        guard slot.done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
+            abandonedCount.add(1, ordering: .relaxed)
+            return nil
+        }
+        return slot.result
+    }
+}
