@@ -171,6 +171,15 @@ public struct NormalizeStage: Stage {
         var j = jobOptions
         j["inputFile"] = .string(input)
         j["outputFile"] = .string(output)
+        // As QPDFFile does: qpdf sizes buffers from a cross-reference stream's numbers as stated.
+        if let why = XRefStreamCheck.hostile(path: input) {
+            j["ignoreXrefStreams"] = ""
+            job.report(
+                Finding(
+                    rule: .pdfDamaged,
+                    message:
+                        "\(why); qpdf reads it without the file's cross-reference streams (objects found by scanning)"))
+        }
         let (pw, missing) = password(for: job.relativePath)
         if let pw { j["password"] = .string(pw) }
         // The original as pdfpipe's reader sees it (nil if the reader does not take it): its size in
