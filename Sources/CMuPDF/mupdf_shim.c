@@ -106,9 +106,14 @@ pp_mu_page *pp_mu_load_page(pp_mu *m, int index, double *width, double *height, 
 
 void pp_mu_drop_page(pp_mu *m, pp_mu_page *page) { fz_drop_page(m->ctx, (fz_page *)page); }
 
+struct pp_mu_cancel { fz_cookie cookie; };
+pp_mu_cancel *pp_mu_cancel_new(void) { return calloc(1, sizeof(pp_mu_cancel)); }
+void pp_mu_cancel_now(pp_mu_cancel *c) { if (c) __atomic_store_n(&c->cookie.abort, 1, __ATOMIC_RELAXED); }
+void pp_mu_cancel_free(pp_mu_cancel *c) { free(c); }
+
 int pp_mu_render(
     pp_mu *m, pp_mu_page *p, double scale, double rx, double ry, int transparent, int annotations,
-    unsigned char *dst, int width, int height, int stride, char *err, size_t errlen) {
+    unsigned char *dst, int width, int height, int stride, pp_mu_cancel *cancel, char *err, size_t errlen) {
     if (stride != width * 4) { pp_mu_set_err(err, errlen, "unexpected image stride"); return 0; }
     fz_context *ctx = m->ctx;
     fz_page *page = (fz_page *)p;
@@ -126,9 +131,11 @@ int pp_mu_render(
         pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_bgr(ctx), box, NULL, 1, dst);
         if (transparent) fz_clear_pixmap(ctx, pix); else fz_clear_pixmap_with_value(ctx, pix, 255);
         dev = fz_new_draw_device(ctx, fz_identity, pix);
-        if (annotations) fz_run_page(ctx, page, dev, ctm, NULL);
-        else fz_run_page_contents(ctx, page, dev, ctm, NULL);
+        fz_cookie *cookie = cancel ? &cancel->cookie : NULL;
+        if (annotations) fz_run_page(ctx, page, dev, ctm, cookie);
+        else fz_run_page_contents(ctx, page, dev, ctm, cookie);
         fz_close_device(ctx, dev);
+        if (cookie && cookie->abort) fz_throw(ctx, FZ_ERROR_GENERIC, "the render was stopped");
     }
     fz_always(ctx) {
         fz_drop_device(ctx, dev);
@@ -250,11 +257,15 @@ pp_mu_page *pp_mu_load_page(pp_mu *m, int index, double *width, double *height, 
     return NULL;
 }
 void pp_mu_drop_page(pp_mu *m, pp_mu_page *page) { (void)m; (void)page; }
+struct pp_mu_cancel { int unused; };
+pp_mu_cancel *pp_mu_cancel_new(void) { return calloc(1, sizeof(pp_mu_cancel)); }
+void pp_mu_cancel_now(pp_mu_cancel *c) { (void)c; }
+void pp_mu_cancel_free(pp_mu_cancel *c) { free(c); }
 int pp_mu_render(
     pp_mu *m, pp_mu_page *page, double scale, double rx, double ry, int transparent, int annotations,
-    unsigned char *dst, int width, int height, int stride, char *err, size_t errlen) {
+    unsigned char *dst, int width, int height, int stride, pp_mu_cancel *cancel, char *err, size_t errlen) {
     (void)m; (void)page; (void)scale; (void)rx; (void)ry; (void)transparent; (void)annotations;
-    (void)dst; (void)width; (void)height; (void)stride; (void)err; (void)errlen;
+    (void)dst; (void)width; (void)height; (void)stride; (void)cancel; (void)err; (void)errlen;
     return 0;
 }
 int pp_mu_text(

@@ -26,10 +26,28 @@ public enum EngineDeadline {
         init(_ body: @escaping () -> T) { self.body = body }
     }
 
+    /// How work under a budget ended.
+    public enum Outcome<T> {
+        case finished(T)
+        /// Past the budget, stopped through `cancel` (MuPDF's cookie), and ended within `grace`.
+        case cancelled
+        /// Past the budget and still running (counted in `abandoned`).
+        case abandoned
+    }
+
     /// `body`'s result, or nil when it took more than `seconds` (0: no limit; then it runs on the
     /// caller's thread).
     public static func run<T>(seconds: Double, _ body: @escaping () -> T) -> T? {
-        guard seconds > 0 else { return body() }
+        if case .finished(let value) = outcome(seconds: seconds, body) { return value }
+        return nil
+    }
+
+    /// `body` under a budget of `seconds`; past it, `cancel` (when given) asks the work to stop,
+    /// and it is waited for at most `grace` seconds more before it is abandoned.
+    public static func outcome<T>(
+        seconds: Double, cancel: (() -> Void)? = nil, grace: Double = 5, _ body: @escaping () -> T
+    ) -> Outcome<T> {
+        guard seconds > 0 else { return .finished(body()) }
         let slot = Slot(body)
         let thread = Thread {
             slot.result = slot.body?()
@@ -38,11 +56,15 @@ public enum EngineDeadline {
         }
         thread.stackSize = stackSize
         thread.start()
-        let nanoseconds = min(seconds, 1e7) * 1e9
-        guard slot.done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
-            abandonedCount.add(1, ordering: .relaxed)
-            return nil
+        func waited(_ s: Double) -> Bool {
+            slot.done.wait(timeout: .now() + .nanoseconds(Int(min(s, 1e7) * 1e9))) == .success
         }
-        return slot.result
+        if waited(seconds), let result = slot.result { return .finished(result) }
+        if let cancel {
+            cancel()
+            if waited(grace) { return .cancelled }
+        }
+        abandonedCount.add(1, ordering: .relaxed)
+        return .abandoned
     }
 }

@@ -42,6 +42,13 @@ public protocol EnginePage {
         scale: Double, transparent: Bool, annotations: Bool,
         region: (x: Double, y: Double, width: Double, height: Double)?
     ) throws(BridgeError) -> CairoImage
+    /// The same, stoppable from another thread through `cancel` when the engine can be
+    /// (`cancellable`: MuPDF's cookie; poppler-glib and cairo have no such hook).
+    func render(
+        scale: Double, transparent: Bool, annotations: Bool,
+        region: (x: Double, y: Double, width: Double, height: Double)?, cancel: RenderCancel?
+    ) throws(BridgeError) -> CairoImage
+    var cancellable: Bool { get }
     /// The text, and a box per scalar in points from the top left of the displayed page (the
     /// pixel space of a rendering at scale 1); throws when the engine cannot read the page's text
     /// (which is not the same as a page without text).
@@ -51,6 +58,25 @@ public protocol EnginePage {
     func annotationTextAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])?
     /// The number of images the page draws.
     var imageCount: Int { get }
+}
+
+/// Stops one render from another thread (`EnginePage.render(…cancel:)`): MuPDF's `fz_cookie`.
+public final class RenderCancel: @unchecked Sendable {
+    let handle: OpaquePointer?
+    public init() { handle = pp_mu_cancel_new() }
+    deinit { pp_mu_cancel_free(handle) }
+    /// Asks the render to stop; it then fails ("the render was stopped").
+    public func cancel() { pp_mu_cancel_now(handle) }
+}
+
+extension EnginePage {
+    public func render(
+        scale: Double, transparent: Bool, annotations: Bool,
+        region: (x: Double, y: Double, width: Double, height: Double)?, cancel: RenderCancel?
+    ) throws(BridgeError) -> CairoImage {
+        try render(scale: scale, transparent: transparent, annotations: annotations, region: region)
+    }
+    public var cancellable: Bool { false }
 }
 
 extension PopplerFile: EngineDocument {
@@ -123,9 +149,18 @@ public final class MuPDFPage: EnginePage {
 
     deinit { pp_mu_drop_page(document.handle, page) }
 
+    public var cancellable: Bool { true }
+
     public func render(
         scale: Double, transparent: Bool = false, annotations: Bool = true,
         region: (x: Double, y: Double, width: Double, height: Double)? = nil
+    ) throws(BridgeError) -> CairoImage {
+        try render(scale: scale, transparent: transparent, annotations: annotations, region: region, cancel: nil)
+    }
+
+    public func render(
+        scale: Double, transparent: Bool, annotations: Bool,
+        region: (x: Double, y: Double, width: Double, height: Double)?, cancel: RenderCancel?
     ) throws(BridgeError) -> CairoImage {
         // Sized as poppler sizes it (one helper), so that both engines give the same image sizes.
         let image = try CairoImage(page: region.map { ($0.width, $0.height) } ?? size, scale: scale)
@@ -133,7 +168,7 @@ public final class MuPDFPage: EnginePage {
         let ok = image.withMutablePixels { data, stride in
             pp_mu_render(
                 document.handle, page, scale, region?.x ?? 0, region?.y ?? 0, transparent ? 1 : 0, annotations ? 1 : 0,
-                data, Int32(image.width), Int32(image.height), Int32(stride), &err, err.count)
+                data, Int32(image.width), Int32(image.height), Int32(stride), cancel?.handle, &err, err.count)
         }
         guard ok != 0 else { throw .mupdf(message: MuPDFFile.message(err)) }
         return image

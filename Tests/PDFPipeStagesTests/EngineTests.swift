@@ -249,6 +249,32 @@ final class EngineTests: XCTestCase {
     /// Every hostile file of the test support (deep nesting, loops, numbers past 64 bits, a page
     /// 10^400 points wide, 20,000 links on a page…) through both MuPDF stages, in this process: each
     /// document gets its result, nothing traps, a page that cannot be drawn is that page's finding.
+    /// (#44, 4) MuPDF's render is stopped through its cookie when it goes past its budget: the
+    /// work ends (nothing is left running, no worker to replace), and the stage says which page.
+    /// No clock decides: the operator bomb cannot be drawn in 50 ms.
+    func testAMuPDFRenderPastItsBudgetIsStoppedNotLeftRunning() throws {
+        try requireMuPDF()
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let path = out + "/bomb.pdf"
+        try Data(SurvivalPDFs.operatorBomb()).write(to: URL(fileURLWithPath: path))
+        let page = try XCTUnwrap(try PageEngine.mupdf.open(path).enginePage(0))
+        XCTAssertTrue(page.cancellable)
+        let before = EngineDeadline.abandoned
+        let cancel = RenderCancel()
+        let draw = { () -> Bool in
+            (try? page.render(scale: 150 / 72, transparent: false, annotations: true, region: nil, cancel: cancel))
+                != nil
+        }
+        let outcome = EngineDeadline.outcome(seconds: 0.05, cancel: cancel.cancel, grace: 60, draw)
+        guard case .cancelled = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertEqual(EngineDeadline.abandoned, before)
+        let r = try run(
+            "bomb.pdf", #"[{"use": "thumbnails", "with": {"engine": "mupdf", "dpi": 150, "renderSeconds": 0.05}}]"#,
+            root: out, folder: "t")
+        XCTAssertEqual(r.findings.map { $0.details["budget"]?.stringValue }, ["thumbnails.renderSeconds"])
+        XCTAssertEqual(EngineDeadline.abandoned, before, "stopped, not left running")
+    }
+
     func testEveryHostileFileFinishesThroughMuPDF() throws {
         try requireMuPDF()
         let names = try HostilePDFs.write(to: out + "/in")

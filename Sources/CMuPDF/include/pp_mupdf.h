@@ -31,9 +31,17 @@ void pp_mu_drop_page(pp_mu *m, pp_mu_page *page);
 /// `height` pixels, `stride` bytes per row): `scale` pixels per point, the part of the page at
 /// (`rx`, `ry`) in points from its top left (0, 0 for the whole page), on white unless
 /// `transparent`, annotations drawn when `annotations`. 0 on failure, with the message in `err`.
+/// `cancel` (NULL: none) lets another thread stop the render (`pp_mu_cancel_now`): MuPDF's cookie.
+typedef struct pp_mu_cancel pp_mu_cancel;
 int pp_mu_render(
     pp_mu *m, pp_mu_page *page, double scale, double rx, double ry, int transparent, int annotations,
-    unsigned char *dst, int width, int height, int stride, char *err, size_t errlen);
+    unsigned char *dst, int width, int height, int stride, pp_mu_cancel *cancel, char *err, size_t errlen);
+
+/// A cancel handle for one render at a time (MuPDF's `fz_cookie`); free it with pp_mu_cancel_free.
+pp_mu_cancel *pp_mu_cancel_new(void);
+/// Asks the render using `cancel` to stop (from any thread): MuPDF checks it as it draws.
+void pp_mu_cancel_now(pp_mu_cancel *cancel);
+void pp_mu_cancel_free(pp_mu_cancel *cancel);
 
 /// The page's text: `*chars` (Unicode scalars) and `*boxes` (4 doubles per character: x1, y1,
 /// x2, y2 in points from the top left of the displayed page), `*count` of them, a line break

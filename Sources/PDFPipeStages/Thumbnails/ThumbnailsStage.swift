@@ -179,6 +179,8 @@ public struct ThumbnailsStage: Stage {
         var limit: String?
         /// Not rendered because an earlier page went past `renderSeconds` (that page's number).
         var stoppedAt: Int?
+        /// This page went past `renderSeconds`.
+        var overran = false
     }
 
     public func run(_ job: inout Job) throws {
@@ -239,7 +241,7 @@ public struct ThumbnailsStage: Stage {
                 worker, page: pageNumber, file: relative, marks: pageMarks, region: region(pageNumber),
                 geometry: pageNumber - 1 < geo.count ? geo[pageNumber - 1] : nil,
                 unit: pageNumber - 1 < units.count ? units[pageNumber - 1] : 1, outputDirectory: outputDirectory)
-            if worker.abandoned { overran.withLock { $0 = $0 ?? pageNumber } }
+            if r.overran { overran.withLock { $0 = $0 ?? pageNumber } }
             results.withLock { $0[k] = r }
         }
 
@@ -286,15 +288,19 @@ public struct ThumbnailsStage: Stage {
         do throws(BridgeError) {
             let transparent = transparent
             let annotations = options.annotations
-            let rendered = EngineDeadline.run(seconds: budget) { () -> Result<CairoImage, BridgeError> in
+            // MuPDF's render is stopped through its cookie; poppler's is left to finish on its thread.
+            let canceller = page.cancellable ? RenderCancel() : nil
+            let outcome = EngineDeadline.outcome(seconds: budget, cancel: canceller.map { c in { c.cancel() } }) {
+                () -> Result<CairoImage, BridgeError> in
                 Result { () throws(BridgeError) in
                     try page.render(
                         scale: s * unit, transparent: transparent, annotations: annotations,
-                        region: region.map { ($0.x, $0.y, $0.width, $0.height) })
+                        region: region.map { ($0.x, $0.y, $0.width, $0.height) }, cancel: canceller)
                 }
             }
-            guard let rendered else {
-                worker.abandoned = true
+            guard case .finished(let rendered) = outcome else {
+                if case .abandoned = outcome { worker.abandoned = true }
+                r.overran = true
                 r.limit =
                     "page \(pageNumber) (\(Self.size(width)) x \(Self.size(height)) pt) took more than \(JSONWriter.format(budget)) s to render (renderSeconds): not rendered, nor the pages after it"
                 r.error = ""
