@@ -19,7 +19,7 @@ export CI=true
 # code 66); their stress tests keep the cores busy, since races hide on idle machines.
 step swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 step swift test --skip-build --sanitize=thread --scratch-path .build/tsan --disable-swift-testing \
-  --filter 'PageHelpersTests|PageWorkersTests|RunnerTests'
+  --filter 'PageHelpersTests|PageWorkersTests|RunnerTests|BridgeTests.testEngineWork|HostSchedulerTests'
 step swift build --build-tests
 step swift test --skip-build --disable-swift-testing
 # The MuPDF engine, an opt-in build (the MuPDF package trait; AGPL): its suites in that build, where
