@@ -22,7 +22,7 @@ public struct ExternalSection: OptionGroup {
         in: 0...86400,
         "seconds the web checks of one document may take in all (0: no limit; --timeout lowers it); links not answered by then are not verified (pdf.limit-exceeded)"
     )
-    public var documentSeconds = 60.0
+    public var documentSeconds = 300.0
     @Option(in: 0...600, "first wait before a retry, doubled each time (at most 60 s); a Retry-After header wins")
     public var retryWaitSeconds = 1.0
     @Option(in: 0...100, "redirects followed before uri.too-many-redirects") public var maxRedirects = 10
@@ -157,7 +157,7 @@ public struct ExternalOptions: Sendable {
     public var timeout: Double
     public var retries: Int
     /// Seconds a document's web checks may take in all (0: no limit).
-    public var documentSeconds = 60.0
+    public var documentSeconds = 300.0
     public var retryWait: Double
     public var maxRedirects: Int
     public var maxConcurrency: Int
