@@ -40,6 +40,23 @@ enum Repo {
             [exe, root + "/.build/debug/pdfpipe"].first { FileManager.default.isExecutableFile(atPath: $0) })
     }
 
+    /// Runs `executable` (the built pdfpipe unless given) with `args` in the repository, its output
+    /// discarded; its exit status.
+    static func status(
+        _ args: [String], executable: String? = nil, environment: [String: String] = [:]
+    ) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try executable ?? Repo.executable())
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: root)
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
     static func temporaryFolder() -> String {
         let d = NSTemporaryDirectory() + "pdfpipe-cli-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)

@@ -127,17 +127,7 @@ final class RunTests: XCTestCase {
         guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return XCTFail("pdfpipe is not built (looked at \(candidates)); build with swift build --build-tests")
         }
-        func status(_ args: [String]) throws -> Int32 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: binary)
-            p.arguments = args
-            p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            p.waitUntilExit()
-            return p.terminationStatus
-        }
+        func status(_ args: [String]) throws -> Int32 { try Repo.status(args, executable: binary) }
         XCTAssertEqual(try status(["run", "pipelines/default.json", "--out", out, "--quiet"]), 1)
         XCTAssertEqual(try status(["validate", "pipelines/default.json"]), 0)
         XCTAssertEqual(try status(["validate", "samples/garbage.pdf"]), 2)
@@ -308,16 +298,7 @@ final class IsolationTests: XCTestCase {
     }
 
     func run(_ args: [String], environment: [String: String] = [:]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Repo.executable())
-        p.arguments = args
-        p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
+        try Repo.status(args, environment: environment)
     }
 
     func testAHangingDocumentTimesOutAndTheBatchGoesOn() throws {

@@ -14,17 +14,7 @@ final class SurvivalTests: XCTestCase {
 
     let good = ["links-internal.pdf", "text-search.pdf", "rotated-cropped.pdf", "outlines.pdf"]
 
-    func pdfpipe(_ args: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Repo.executable())
-        p.arguments = args
-        p.currentDirectoryURL = URL(fileURLWithPath: Repo.root)
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
-    }
+    func pdfpipe(_ args: [String]) throws -> Int32 { try Repo.status(args) }
 
     func documents(_ report: String) throws -> [String: JSONValue] {
         let r = try Repo.stableReport(report)
