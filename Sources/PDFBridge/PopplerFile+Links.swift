@@ -89,6 +89,10 @@ extension PopplerFile {
             return nil
         }
         defer { g_free(name) }
-        return findDestination(String(cString: name))
+        // The escaped name goes to poppler as it is: through a Swift String, bytes that are not
+        // UTF-8 (a UTF-16 name's BOM, PDFDocEncoding past ASCII) would become U+FFFD.
+        guard let d = log.capture({ poppler_document_find_dest(doc, name) }) else { return nil }
+        defer { poppler_dest_free(d) }
+        return PopplerDestination(d.pointee)
     }
 }

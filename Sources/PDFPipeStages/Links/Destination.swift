@@ -133,6 +133,21 @@ public struct Destination: Sendable, Equatable {
             irregular = "unknown fit type '/\(name)'"
         }
         guard let irregular else { return }
+        switch target {
+        case .page, .pageNumber:
+            break
+        case .invalid(let why):
+            // One construct, one finding: with no page there is nothing a viewer could go to, so
+            // the view's irregularity is part of the error, not a warning that a viewer "goes to
+            // the page". `[/Fit 3 0 R]` (the page and the view swapped) says how to write it.
+            if let view = first.name, let (count, _) = Self.arity(view), n > 1, array[1].isDictionary {
+                target = .invalid(
+                    "\(why): the view comes before the page (write [page /\(view)\(count > 0 ? " …" : "")])")
+            }
+            return
+        case .notAPage:
+            return
+        }
         if !Self.popplerFollows(name, operands) { viewersFailing.append("poppler") }
         if !Self.pdfjsFollows(name, operands) { viewersFailing.append("pdf.js") }
         if viewersFailing.isEmpty {

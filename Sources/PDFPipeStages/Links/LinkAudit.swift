@@ -58,7 +58,7 @@ public struct LinkAudit {
     /// a target (veraPDF's test files use a bookmark tree as a list of facts).
     static let groupedRules: Set<Rule> = [
         .destIntegerPage, .destMissingParameter, .destViewerDependent, .uriInsecureScheme, .uriRelative,
-        .actionNamedUnknown, .uriBrowserRepaired, .outlineNoTarget,
+        .actionNamedUnknown, .uriBrowserRepaired, .outlineNoTarget, .destNameEncoding,
     ]
 
     public init(
@@ -352,7 +352,7 @@ public struct LinkAudit {
             return (nil, check(d, label: "the destination", place: place).map { $0 + 1 })
         case .named(let key):
             let name = key.display
-            guard let entry = table.lookup(key) else {
+            guard let (entry, asText) = table.find(key) else {
                 if let why = table.incomplete {
                     report(
                         .destNameUnverified,
@@ -364,6 +364,11 @@ public struct LinkAudit {
                     .destNameNotFound, "named destination '\(name)' does not exist", at: place, target: "#" + name,
                     hint: suggestName(for: name))
                 return (name, nil)
+            }
+            if let asText {
+                report(
+                    .destNameEncoding, NameText.mismatch(key, definedAs: asText), at: place, target: "#" + name,
+                    groupBy: key.encoding + "\u{0}" + asText.encoding)
             }
             guard let d = entry.destination else {
                 report(
@@ -477,13 +482,19 @@ public struct LinkAudit {
         case .invalid(let why)?:
             report(.destMalformed, why, at: place)
         case .named(let key)?:
-            guard let found = doc.lookup(key) else {
+            guard let (found, asText) = doc.find(key) else {
                 let names = doc.tree.keys.map { String(decoding: $0, as: UTF8.self) } + Array(doc.catalog.keys)
                 report(
                     .gotorDestMissing, "named destination '\(key.display)' does not exist in '\(path)'", at: place,
                     target: path + "#" + key.display,
                     hint: Suggestions.nameHint(key.display, in: names, where: "'\(path)'"))
                 return nil
+            }
+            if let asText {
+                report(
+                    .destNameEncoding, NameText.mismatch(key, definedAs: asText, in: path), at: place,
+                    target: path + "#" + key.display, groupBy: path + "\u{0}" + key.encoding + "\u{0}" + asText.encoding
+                )
             }
             return found.map { $0 + 1 }
         case .explicit(let d)?:

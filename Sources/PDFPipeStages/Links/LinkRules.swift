@@ -65,6 +65,17 @@ extension Rule {
             "/Names [(bad.value) 42]   % a named destination that is an integer",
         failsIn: Viewer.mainstream)
 
+    public static let destNameEncoding = Rule(
+        "dest.name-encoding", severity: .warning,
+        summary:
+            "a link names its destination in another text encoding than the definition (UTF-16BE, UTF-8 with a BOM, PDFDocEncoding, a name object): PDFium, MuPDF and pdf.js compare names as text and follow it, poppler (Evince, Okular) compares bytes and does not; one finding per pair of encodings (and file) and document, with the count",
+        hint: "write the link's name and the destination's key the same way (PDFDocEncoding for ASCII names)",
+        details:
+            #"a named destination that matches its definition only as text, not byte for byte (`<FEFF0063…>` for a key `(chap2)`, locally or in a GoToR file): PDFium, MuPDF and pdf.js follow it; poppler and MuPDF 1.21 do not. One finding per pair of encodings (and GoToR file) and document, with `count`"#,
+        example:
+            "<< /S /GoToR /F (other.pdf) /D <FEFF00630068006100700032> >>   % other.pdf defines (chap2)",
+        failsIn: [.poppler])
+
     public static let destViewerDependent = Rule(
         "dest.viewer-dependent", severity: .warning,
         summary:
@@ -330,7 +341,8 @@ enum LinkRules {
     /// Destinations: what resolve-destinations' name table and every link's target report.
     static let destinations: [Rule] = [
         .destNameNotFound, .destNameUnverified, .destPageNotInDocument, .destPageOutOfRange, .destIntegerPage,
-        .destMalformed, .destViewerDependent, .destPositionOffPage, .destMissingParameter, .destDuplicateName,
+        .destMalformed, .destViewerDependent, .destNameEncoding, .destPositionOffPage, .destMissingParameter,
+        .destDuplicateName,
         .destTreeMalformed,
     ]
     /// Link annotations, actions, bookmarks, URI syntax and GoToR files (validate-links).

@@ -7,16 +7,19 @@ public struct RemoteDocument: Codable, Sendable, Equatable {
     /// Why the file could not be read, if it could not.
     public var error: String?
     /// Name-tree keys → 0-based page (nil when the destination does not resolve to a page).
-    public var tree: [[UInt8]: Int?] = [:]
+    public var tree: [[UInt8]: Int?] = [:] { didSet { byText = NameText.index(tree: tree, catalog: catalog) } }
     /// Catalog `/Dests` names → 0-based page.
-    public var catalog: [String: Int?] = [:]
+    public var catalog: [String: Int?] = [:] { didSet { byText = NameText.index(tree: tree, catalog: catalog) } }
+    /// Keys whose text is not their bytes, by that text (`NameText.index`; not encoded).
+    private var byText: [String: DestinationKey] = [:]
 
     /// The destination's page (`.some(nil)`: defined, but not on a page); nil when not defined.
-    public func lookup(_ key: DestinationKey) -> Int?? {
-        switch key {
-        case .string(let b): tree[b] ?? catalog[String(decoding: b, as: UTF8.self)]
-        case .name(let n): catalog[n] ?? tree[Array(n.utf8)]
-        }
+    public func lookup(_ key: DestinationKey) -> Int?? { find(key)?.value }
+
+    /// The destination's page, and the key it matched when only their text is the same
+    /// (`NameText.find`).
+    public func find(_ key: DestinationKey) -> (value: Int?, asText: DestinationKey?)? {
+        NameText.find(key, tree: tree, catalog: catalog, byText: byText)
     }
 
     /// As JSON (for worker processes: keys of the name tree as hex, as they are bytes).
@@ -41,6 +44,7 @@ public struct RemoteDocument: Codable, Sendable, Equatable {
     public init(json: JSONValue) {
         pageCount = json["pageCount"]?.intValue ?? 0
         error = json["error"]?.stringValue
+        var tree: [[UInt8]: Int?] = [:]
         for (k, v) in json["tree"]?.objectValue ?? [:] {
             var bytes: [UInt8] = []
             var i = k.startIndex
@@ -52,7 +56,9 @@ public struct RemoteDocument: Codable, Sendable, Equatable {
             }
             tree[bytes] = .some(v.intValue)
         }
-        for (k, v) in json["catalog"]?.objectValue ?? [:] { catalog[k] = .some(v.intValue) }
+        self.tree = tree
+        catalog = (json["catalog"]?.objectValue ?? [:]).mapValues { v -> Int? in v.intValue }
+        byText = NameText.index(tree: tree, catalog: catalog)  // observers do not run in an initializer
     }
 
     /// The facts of a document already opened (no C library here: the link fuzzer builds this file).
@@ -70,5 +76,6 @@ public struct RemoteDocument: Codable, Sendable, Equatable {
         }
         tree = table.tree.mapValues(page)
         catalog = table.catalog.mapValues(page)
+        byText = NameText.index(tree: tree, catalog: catalog)
     }
 }
