@@ -488,7 +488,7 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(
             rules,
             [
-                "uri.absolute-file", "uri.fragment-missing", "uri.file-missing", "uri.malformed",
+                "uri.absolute-file", "uri.mailto-not-an-address", "uri.fragment-missing", "uri.file-missing",
                 "uri.unchecked-scheme", "uri.file-missing", "uri.file-missing",
             ],
             "file:///etc/hostname: one warning (an absolute path), not also a skipped note")

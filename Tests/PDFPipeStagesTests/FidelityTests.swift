@@ -1,9 +1,10 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
-import PDFPipeStages
 import TestSupport
 import XCTest
+
+@testable import PDFPipeStages
 
 /// Issue 45 (trust and fidelity, round 3): destination names compared as text, and links no viewer
 /// can open, each class over all its variants, on files the test writes.
@@ -107,5 +108,69 @@ final class FidelityTests: XCTestCase {
                 findings.first?.message.contains("defined in 'target.pdf' as an ASCII string") == true, "\(findings)")
         }
         XCTAssertEqual(results["from-missing.pdf"]?.map(\.rule), ["gotor.dest-missing"])
+    }
+}
+
+extension FidelityTests {
+    // MARK: - 2, 3. Links no viewer can open, mail links a person must fix
+
+    /// docs/uri-schemes.md's table, row by row: a link with the URI, audited; the finding is the
+    /// table's, and its hint holds the fix where the table gives one. Then the Zotero row with
+    /// `customSchemes`, and the external check on: one finding per link still (no note beside
+    /// the warning), and the mail outcomes.
+    func testEveryRowOfTheSchemeTable() throws {
+        let doc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/uri-schemes.md")
+        var rows: [(uri: String, verdict: String, fix: String)] = []
+        for line in try String(contentsOf: doc, encoding: .utf8).split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count == 6 else { continue }
+            let unquote = { (s: String) in s.trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+            rows.append((unquote(cells[1]), cells[3], unquote(cells[4])))
+        }
+        XCTAssertGreaterThanOrEqual(rows.count, 30)
+        var names: [String] = []
+        for (i, row) in rows.enumerated() {
+            let uri = row.uri.replacingOccurrences(of: "\\", with: "\\\\")
+            try write(
+                "row-\(i).pdf",
+                HostilePDFs.onePage(annots: [
+                    "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /A << /S /URI /URI (\(uri)) >> >>"
+                ]))
+            names.append("row-\(i).pdf")
+        }
+        let plain = try audit(names, stages: #"[{"use": "validate-links"}]"#)
+        for (i, row) in rows.enumerated() {
+            let findings = plain["row-\(i).pdf"] ?? []
+            XCTAssertEqual(findings.map(\.rule), row.verdict == "ok" ? [] : [row.verdict], row.uri)
+            if !row.fix.isEmpty {
+                XCTAssert(findings.first?.hint?.contains(row.fix) == true, "\(row.uri): \(findings)")
+            }
+        }
+        let zotero = try XCTUnwrap(rows.firstIndex { $0.uri.hasPrefix("zotero:") })
+        let custom = try audit(
+            ["row-\(zotero).pdf"], stages: #"[{"use": "validate-links", "with": {"customSchemes": ["Zotero:"]}}]"#)
+        XCTAssertEqual(custom["row-\(zotero).pdf"]?.map(\.rule), [])
+        let external = try audit(
+            names, stages: #"[{"use": "validate-links", "with": {"external": {"enabled": true, "offline": true}}}]"#)
+        for (i, row) in rows.enumerated() where row.verdict != "ok" {
+            XCTAssertEqual(external["row-\(i).pdf"]?.map(\.rule), [row.verdict], "with external: \(row.uri)")
+        }
+    }
+
+    func testNearMissesAreOneEditFromHttpHttpsOrMailto() {
+        XCTAssertEqual(URISchemes.editDistance(Array("hhtp".utf8), Array("http".utf8)), 1)
+        XCTAssertEqual(URISchemes.editDistance(Array("thtp".utf8), Array("http".utf8)), 1)
+        XCTAssertEqual(URISchemes.editDistance(Array("htp".utf8), Array("http".utf8)), 1)
+        XCTAssertEqual(URISchemes.editDistance(Array("rtsp".utf8), Array("http".utf8)), 2)
+        // Real schemes near http are known first; programs' own are not near misses.
+        for s in ["shttp", "https", "http", "ftp", "tftp", "nntp", "ws", "rtsp"] {
+            XCTAssertEqual(URISchemes.verdict(scheme: s, of: s + "://x", custom: []), .known, s)
+        }
+        for s in ["zotero", "obsidian", "hxxp", "ipp2", "notes2"] {
+            if case .misspelt = URISchemes.verdict(scheme: s, of: s + ":x", custom: []) { XCTFail(s) }
+        }
     }
 }

@@ -13,10 +13,6 @@ final class PopplerSecondOpinionTests: XCTestCase {
     let intended: [String: String] = [
         "broken-links.pdf 1 7": "unknown fit type /Bogus: poppler drops the action; pdfpipe reports dest.malformed",
         "broken-links.pdf 1 11": "GoTo without /D: poppler drops the action; pdfpipe reports action.malformed",
-        "dests-nametree.pdf 1 4":
-            "poppler_document_find_dest does not find the PDFDocEncoding key 'café' (byte E9), though pdfinfo -dests lists it",
-        "dests-nametree.pdf 1 8":
-            "poppler_document_find_dest does not find the UTF-16BE key 'übersicht', though pdfinfo -dests lists it",
         "gotor.pdf 1 1": "poppler does not resolve names in other files (page 0)",
         "gotor.pdf 1 3": "poppler does not resolve names in other files (page 0)",
         "gotor.pdf 1 8": "poppler does not resolve names in other files (page 0)",

@@ -18,6 +18,8 @@ public struct LinkAudit {
         /// Link annotations checked per document (0: all). The largest of 935 real manuals has
         /// 57,956; a hostile file can hold millions, each a record and perhaps a finding.
         public var maxLinks = 1_000_000
+        /// Schemes the pipeline says its readers handle (`customSchemes`, lowercased).
+        public var customSchemes: Set<String> = []
         public init() {}
     }
 
@@ -58,7 +60,7 @@ public struct LinkAudit {
     /// a target (veraPDF's test files use a bookmark tree as a list of facts).
     static let groupedRules: Set<Rule> = [
         .destIntegerPage, .destMissingParameter, .destViewerDependent, .uriInsecureScheme, .uriRelative,
-        .actionNamedUnknown, .uriBrowserRepaired, .outlineNoTarget, .destNameEncoding,
+        .actionNamedUnknown, .uriBrowserRepaired, .outlineNoTarget, .destNameEncoding, .uriUnknownScheme,
     ]
 
     public init(
@@ -523,6 +525,16 @@ public struct LinkAudit {
 
     // MARK: - URIs
 
+    /// Judges a URI by its scheme (`URISchemes.judge`); returns the link's state when that
+    /// settles it, nil to go on with its syntax.
+    mutating func checkScheme(_ text: String, place: Place) -> LinkRecord.URIState? {
+        let (finding, state) = URISchemes.judge(text, custom: options.customSchemes)
+        if let finding {
+            report(finding.rule, finding.message, at: place, groupBy: finding.group, hint: finding.hint)
+        }
+        return state
+    }
+
     /// Checks a URI's syntax; returns it resolved against the catalog's /URI /Base.
     mutating func checkURI(_ text: String?, place: Place) -> (String?, LinkRecord.URIState) {
         guard let text else {
@@ -550,6 +562,7 @@ public struct LinkAudit {
                 at: place, target: text)
             return (text, .absolute)
         }
+        if let state = checkScheme(text, place: place) { return (text, state) }
         var written = text
         if let problem = URIReference.problem(in: text) {
             // What every browser repairs the same way is a warning that says how; the rest an error.

@@ -51,7 +51,8 @@ public struct LinkRecord: Sendable, Equatable {
     /// The external check's result (the `external` section of validate-links).
     public var check: JSONValue?
 
-    public enum URIState: Sendable, Equatable { case absolute, malformed, relative }
+    /// `unknownScheme`: a scheme no system handles (uri.unknown-scheme said so; not checked further).
+    public enum URIState: Sendable, Equatable { case absolute, malformed, relative, unknownScheme }
 
     public var json: JSONValue {
         var o: [String: JSONValue] = [

@@ -249,6 +249,39 @@ extension Rule {
             "<< /S /URI /URI (http://exa mple.com/) >>   % a space in the host",
         failsIn: Viewer.mainstream)
 
+    public static let uriSchemeMisspelt = Rule(
+        "uri.scheme-misspelt", severity: .error,
+        summary:
+            "a URI whose scheme is a near miss of http, https or mailto (htp:, htps:, hhtp:, http;//, mialto:, email:): no system handles it, so clicking the link opens nothing in any viewer",
+        hint: "write the scheme as meant (the message gives the URI)",
+        details:
+            #"a URI whose scheme no system handles and that is one edit (a letter added, dropped, changed or two swapped) from `http`, `https` or `mailto`, or a word for mail (`email:`, `e-mail:`, `mail:`), or `http;//` with a punctuation mark for the colon (read as a relative path); `hxxp` (a defanged link) and `validate-links` `customSchemes` are not near misses. Every case in [docs/uri-schemes.md](uri-schemes.md)"#,
+        example:
+            "<< /S /URI /URI (htps://example.org/) >>   % meant https://",
+        failsIn: Viewer.mainstream)
+
+    public static let uriUnknownScheme = Rule(
+        "uri.unknown-scheme", severity: .warning,
+        summary:
+            "a URI whose scheme no system handles (doi:, isbn:, javascript:, a program's own): pdf.js links only http, https, ftp, mailto and tel, and the desktop has no program for it; one finding per scheme and document, with the count",
+        hint:
+            "use a scheme readers can open (https://doi.org/… for doi:), or list your own in validate-links customSchemes",
+        details:
+            #"a URI whose scheme is neither among the schemes systems handle (IANA's permanent ones and the common provisional ones: docs/uri-schemes.md) nor listed in `validate-links` `customSchemes`, nor a near miss (`uri.scheme-misspelt`); for `doi:`, `hdl:`, `arxiv:`, `pmid:` and `isbn:` the hint gives the https resolver. One finding per scheme and document, with `count`"#,
+        example:
+            "<< /S /URI /URI (doi:10.1000/182) >>   % https://doi.org/10.1000/182 opens",
+        failsIn: Viewer.mainstream)
+
+    public static let uriMailtoNotAnAddress = Rule(
+        "uri.mailto-not-an-address", severity: .note,
+        summary:
+            "a mailto: link whose address a person must complete or decode before sending: hidden from spam (name[at]example[dot]org), a placeholder (mailto:no email), or none; every viewer hands it to the mail client",
+        hint: "write the address as it is: name@example.org",
+        details:
+            #"a `mailto:` link whose address is not one as written: hidden from spam (`[at]`, `(dot)`, ` at `, `nospam`…), without `@` (a placeholder: `mailto:no email`), or empty; viewers open the mail client with it, to be fixed by hand. An address with `@` that cannot be delivered (a broken domain, a space) is `uri.malformed`"#,
+        example:
+            "<< /S /URI /URI (mailto:adrien[at]example[dot]org) >>")
+
     public static let uriBrowserRepaired = Rule(
         "uri.browser-repaired", severity: .warning,
         summary:
@@ -349,7 +382,8 @@ enum LinkRules {
     static let links: [Rule] = [
         .linkNoTarget, .linkZeroArea, .linkOffPage, .linkMalformed, .actionMalformed, .actionCycle, .actionLaunch,
         .actionLaunchTargetMissing, .outlineNoTarget, .actionJavascript, .actionNamedUnknown, .actionUnsupported,
-        .outlineCycle, .uriMalformed, .uriBrowserRepaired, .uriAbsoluteFile, .uriRelative, .uriInsecureScheme,
+        .outlineCycle, .uriMalformed, .uriSchemeMisspelt, .uriUnknownScheme, .uriMailtoNotAnAddress,
+        .uriBrowserRepaired, .uriAbsoluteFile, .uriRelative, .uriInsecureScheme,
         .gotorFileMissing, .gotorFileUnreadable, .gotorDestMissing, .gotorPageOutOfRange, .gotorOutsideRoot,
     ]
     /// The external check's (validate-links' `external`).

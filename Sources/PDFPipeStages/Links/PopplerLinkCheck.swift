@@ -89,6 +89,10 @@ struct PopplerLinkCheck {
             }
         case .uri:
             guard let uri = link.uri else { return }
+            if let finding = URISchemes.judge(uri, custom: []).finding {
+                report(finding.rule, finding.message, page: page, target: uri)
+                return
+            }
             if let problem = URIReference.problem(in: uri), URIReference.browserForm(uri) == nil {
                 report(.uriMalformed, "'\(ConsoleText.escape(uri))': \(problem)", page: page, target: uri)
             }

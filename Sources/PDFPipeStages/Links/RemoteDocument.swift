@@ -14,7 +14,12 @@ public struct RemoteDocument: Codable, Sendable, Equatable {
     private var byText: [String: DestinationKey] = [:]
 
     /// The destination's page (`.some(nil)`: defined, but not on a page); nil when not defined.
-    public func lookup(_ key: DestinationKey) -> Int?? { find(key)?.value }
+    public func lookup(_ key: DestinationKey) -> Int?? {
+        // Not `find(key)?.value`: optional chaining flattens, and a missing name would come back
+        // as `.some(nil)`, "defined, not on a page".
+        guard let found = find(key) else { return nil }
+        return .some(found.value)
+    }
 
     /// The destination's page, and the key it matched when only their text is the same
     /// (`NameText.find`).

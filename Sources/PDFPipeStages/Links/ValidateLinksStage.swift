@@ -25,6 +25,10 @@ public struct ValidateLinksOptions: OptionGroup {
         "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)")
     public var maxLinks = 1_000_000
     @Option(
+        "URI schemes your readers' systems handle beyond the common ones (zotero, obsidian, …): not reported as uri.unknown-scheme nor taken for a misspelt http, https or mailto"
+    )
+    public var customSchemes: [String] = []
+    @Option(
         "check URI links: http(s) over the network (HEAD, then GET), file: and relative URIs on disk, mailto: syntax, #page=/#nameddest= fragments"
     )
     public var external = ExternalSection()
@@ -59,6 +63,8 @@ public struct ValidateLinksStage: Stage {
         options.allowOutsideRoot = o.allowOutsideRoot
         options.positionTolerance = o.positionTolerance
         options.maxLinks = o.maxLinks
+        options.customSchemes = Set(
+            o.customSchemes.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":")) })
         external = try ExternalOptions(o.external, path: "external", version: PDFPipeVersion.string)
     }
 
