@@ -53,6 +53,9 @@ public protocol EnginePage {
     /// pixel space of a rendering at scale 1); throws when the engine cannot read the page's text
     /// (which is not the same as a page without text).
     func textAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])
+    /// The same, told that the page's fonts write vertically (`vertical`): an engine that reads
+    /// such columns only when asked (poppler) then reads the page in every direction.
+    func textAndLayout(vertical: Bool) throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])
     /// The text the page's annotations and form fields draw, as `textAndLayout` gives the content's;
     /// nil when the engine reads it per document instead (poppler: `AnnotationLayer`).
     func annotationTextAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])?
@@ -77,6 +80,9 @@ extension EnginePage {
         try render(scale: scale, transparent: transparent, annotations: annotations, region: region)
     }
     public var cancellable: Bool { false }
+    public func textAndLayout(vertical: Bool) throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+        try textAndLayout()
+    }
 }
 
 extension PopplerFile: EngineDocument {
@@ -86,6 +92,9 @@ extension PopplerFile: EngineDocument {
 
 extension PopplerFilePage: EnginePage {
     public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) { textAndLayoutBothWays() }
+    public func textAndLayout(vertical: Bool) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+        textAndLayoutBothWays(vertical: vertical)
+    }
 
     /// poppler-glib reads no annotation text of a page: `AnnotationLayer` reads a document's.
     public func annotationTextAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect])? { nil }

@@ -29,16 +29,18 @@ extension PopplerFilePage {
     /// characters read; a page mostly in Hebrew: nothing). The same selection from the top right
     /// to the bottom left reads them and loses left-to-right lines instead, and one down the
     /// middle of the page reads last lines that both miss. Where the page has right-to-left or CJK
-    /// text, or no text at all, all three are read and merged line by line (`mergeLines`), the
-    /// forward one first. poppler marks right-to-left
+    /// text, or no text at all, or its fonts write vertically (`vertical`, from the page's fonts:
+    /// a column that comes first or last in poppler's order vanishes from the forward read, and
+    /// the lines beside it with it, so the first read cannot tell), all three are read and merged
+    /// line by line (`mergeLines`), the forward one first. poppler marks right-to-left
     /// runs with embedding controls (U+202A–U+202E) that have no box: they are left out, so that
     /// text and boxes pair up.
-    public func textAndLayoutBothWays() -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+    public func textAndLayoutBothWays(vertical: Bool = false) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         let (width, height) = size
         let all = PopplerRectangle(x1: 0, y1: 0, x2: width, y2: height)
         let (text, marks) = selection(all)
         let forward = (text, boxes(all))
-        guard marks || text.allSatisfy(\.properties.isWhitespace) || text.contains(where: Self.isCJK) else {
+        guard vertical || marks || text.allSatisfy(\.properties.isWhitespace) || text.contains(where: Self.isCJK) else {
             return forward
         }
         // From the top right to the bottom left; and down the middle (which, on a page mostly

@@ -275,6 +275,35 @@ final class ExtractTextTests: XCTestCase {
     /// top left) reads nothing of a page mostly in Hebrew or of vertical Japanese, and drops the
     /// first and last lines of an Arabic one; pdfpipe reads the page three ways and merges the
     /// lines: every word pdftotext reads.
+    /// Vertical Japanese beside horizontal Latin (#45, 4): the first read finds only Latin, so the
+    /// page's fonts decide the re-read (an `Identity-V` font in the page's resources, or in a form
+    /// it draws): both directions are read, as pdftotext reads them.
+    func testVerticalWritingBesideHorizontalTextIsRead() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "extract-text", "with": {"format": "json"}}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        for inForm in [false, true] {
+            for at in [(520, 700), (300, 780), (72, 200)] {  // (300, 780): first in poppler's order
+                let name = (inForm ? "mixed-form" : "mixed") + "-\(at.0)-\(at.1)"
+                try TestPDF.write(
+                    out + "/in/\(name).pdf", objects: ScriptTextPDF.latinAndVertical(inForm: inForm, at: at))
+                let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
+                    InputDocument(path: out + "/in/\(name).pdf", relativePath: "\(name).pdf"))
+                XCTAssertEqual(r.status, .ok, "\(r.findings)")
+                let doc = try JSONParser.parse(try String(contentsOfFile: out + "/text/\(name).json", encoding: .utf8))
+                let text = try XCTUnwrap(doc["pages"]?.arrayValue?.first?["text"]?.stringValue)
+                XCTAssert(text.contains("日本語のテキスト"), "\(name): \(text)")
+                XCTAssert(text.contains("Hello World") && text.contains("horizontal text"), "\(name): \(text)")
+                let theirs = try ExternalTool.run(
+                    "/usr/bin/pdftotext", [out + "/in/\(name).pdf", "-"], mergingErrors: false
+                )
+                .output
+                XCTAssertEqual(words(text).sorted(), words(theirs).sorted(), name)
+            }
+        }
+    }
+
     func testRightToLeftLinesAreNotDropped() throws {
         try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
         let path = out + "/in/hebrew.pdf"

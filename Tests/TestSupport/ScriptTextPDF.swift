@@ -1,3 +1,5 @@
+import Foundation
+
 /// One page of text that word assembly gets wrong when it is not script-aware (#34, 2): Chinese
 /// set with extra space between characters (0 to 0.6 em), Latin words kerned apart (0.03 to 0.15
 /// em), relation signs set apart without space characters ("x>y", "α>β" as TeX sets them), and
@@ -47,6 +49,22 @@ public enum ScriptTextPDF {
             ["日本語のテキスト", "中文测试", "发票中文"].enumerated().map { i, s in
                 "BT /V 20 Tf \(520 - 30 * i) 700 Td \(cids(s)) Tj ET"
             }.joined(separator: "\n"))
+    }
+
+    /// Horizontal Latin lines beside a column of vertical Japanese (pdfminer's `simple3.pdf` is
+    /// such a page): the first read (from the top left) finds only the Latin, and no CJK in it.
+    /// `inForm`: the vertical text is drawn by a form XObject (its font in the form's resources).
+    public static func latinAndVertical(inForm: Bool = false, at: (x: Int, y: Int) = (520, 700)) -> [String] {
+        let vertical = "BT /V 20 Tf \(at.x) \(at.y) Td \(cids("日本語のテキスト")) Tj ET"
+        let latin = "BT /F 20 Tf 72 700 Td (Hello World) Tj ET BT /F 12 Tf 72 650 Td (horizontal text) Tj ET"
+        guard inForm else { return page(latin + "\n" + vertical) }
+        var objects = page(latin + "\n/X0 Do")
+        objects[2] = objects[2].replacingOccurrences(
+            of: "/Font << /C 5 0 R /V 6 0 R /F 9 0 R /G 10 0 R >>",
+            with: "/Font << /F 9 0 R >> /XObject << /X0 12 0 R >>")
+        let form =
+            "<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /V 6 0 R >> >> /Length \(vertical.utf8.count) >>\nstream\n\(vertical)\nendstream"
+        return objects + [form]
     }
 
     /// A page whose content draws one word on the page and one off it (right of its box): no

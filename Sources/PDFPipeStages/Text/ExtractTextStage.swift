@@ -183,6 +183,10 @@ public struct ExtractTextStage: Stage {
             ? (try? job.objects()).map { AnnotationText.candidatePages($0, among: selected, engine: engine) } ?? []
             : []
 
+        // Pages whose fonts write vertically: poppler reads them in every direction.
+        let vertical =
+            engine == .poppler ? (try? job.objects()).map { WritingModes.verticalPages($0, among: selected) } ?? [] : []
+
         // Explicit pageWorkers are taken as they are; automatic ones also take idle workers' help.
         let results = Locked([PageText](repeating: PageText(), count: selected.count))
         let messages = try PageWorkers.run(
@@ -191,7 +195,7 @@ public struct ExtractTextStage: Stage {
         ) { worker, k in
             let t = extract(
                 worker.document.enginePage(selected[k] - 1), layout: layout,
-                annotations: annotated.contains(selected[k] - 1))
+                annotations: annotated.contains(selected[k] - 1), vertical: vertical.contains(selected[k] - 1))
             results.withLock { $0[k] = t }
         }
         var texts = results.withLock { $0 }
@@ -311,7 +315,7 @@ public struct ExtractTextStage: Stage {
         }
     }
 
-    func extract(_ page: (any EnginePage)?, layout: Bool, annotations: Bool) -> PageText {
+    func extract(_ page: (any EnginePage)?, layout: Bool, annotations: Bool, vertical: Bool = false) -> PageText {
         var t = PageText()
         guard let page else {
             t.error = "\(engine == .mupdf ? "MuPDF" : "poppler") cannot load the page"
@@ -321,7 +325,7 @@ public struct ExtractTextStage: Stage {
         let text: [Unicode.Scalar]
         let boxes: [PDFRect]
         do {
-            (text, boxes) = try page.textAndLayout()
+            (text, boxes) = try page.textAndLayout(vertical: vertical)
         } catch {
             t.error = error.description
             return t
