@@ -5,6 +5,7 @@
 
 #ifdef PDFPIPE_MUPDF
 #include <mupdf/fitz.h>
+#include <mupdf/pdf.h>
 
 // The store (MuPDF's cache of fonts, images and glyphs) per document: 64 MB keeps a worker well
 // under 300 MB on the big manuals; MuPDF's default is 256 MB.
@@ -230,6 +231,21 @@ int pp_mu_text(
     return ok;
 }
 
+int pp_mu_page_has_annotations(pp_mu *m, pp_mu_page *p) {
+    fz_context *ctx = m->ctx;
+    int found = 0;
+    fz_try(ctx) {
+        pdf_page *page = pdf_page_from_fz_page(ctx, (fz_page *)p);
+        if (page) {
+            if (pdf_first_widget(ctx, page)) found = 1;
+            for (pdf_annot *a = pdf_first_annot(ctx, page); a && !found; a = pdf_next_annot(ctx, a))
+                if (pdf_annot_type(ctx, a) != PDF_ANNOT_POPUP) found = 1;
+        }
+    }
+    fz_catch(ctx) { found = 1; }  // cannot tell: read the layer (it reports what goes wrong)
+    return found;
+}
+
 void pp_mu_free(void *p) { free(p); }
 
 char *pp_mu_drain_warnings(pp_mu *m) {
@@ -276,6 +292,7 @@ int pp_mu_text(
     if (images) *images = 0;
     return 0;
 }
+int pp_mu_page_has_annotations(pp_mu *m, pp_mu_page *page) { (void)m; (void)page; return 0; }
 void pp_mu_free(void *p) { free(p); }
 char *pp_mu_drain_warnings(pp_mu *m) { (void)m; return NULL; }
 #endif

@@ -61,6 +61,9 @@ public protocol EnginePage {
     func annotationTextAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])?
     /// The number of images the page draws.
     var imageCount: Int { get }
+    /// Whether annotations or form fields of the page may draw text, when the engine can tell from
+    /// the page it loaded (MuPDF); nil when it cannot (poppler: the caller looks at the objects).
+    var mayDrawAnnotationText: Bool? { get }
 }
 
 /// Stops one render from another thread (`EnginePage.render(…cancel:)`): MuPDF's `fz_cookie`.
@@ -80,6 +83,7 @@ extension EnginePage {
         try render(scale: scale, transparent: transparent, annotations: annotations, region: region)
     }
     public var cancellable: Bool { false }
+    public var mayDrawAnnotationText: Bool? { nil }
     public func textAndLayout(vertical: Bool) throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         try textAndLayout()
     }
@@ -197,6 +201,9 @@ public final class MuPDFPage: EnginePage {
     }
 
     public var imageCount: Int { read(images: true).images }
+
+    /// From the annotations MuPDF loaded with the page (no second reading of the file's objects).
+    public var mayDrawAnnotationText: Bool? { pp_mu_page_has_annotations(document.handle, page) != 0 }
 
     func read(images: Bool, layer: Int32 = 0) -> (
         text: [Unicode.Scalar], boxes: [PDFRect], images: Int, error: String?

@@ -150,8 +150,9 @@ final class EngineTests: XCTestCase {
         try TestPDF.write(out + "/in/scripts.pdf", objects: ScriptTextPDF.objects())
         // Text drawn off the page is none a viewer shows (MuPDF's text device keeps it unless told).
         try TestPDF.write(out + "/in/offpage.pdf", objects: ScriptTextPDF.offPage())
+        try TestPDF.write(out + "/in/kerned.pdf", objects: ScriptTextPDF.kerned())
         try FileManager.default.copyItem(atPath: Samples.path("inventory.pdf"), toPath: out + "/in/inventory.pdf")
-        for name in ["form.pdf", "inventory.pdf", "scripts.pdf", "offpage.pdf"] {
+        for name in ["form.pdf", "inventory.pdf", "scripts.pdf", "offpage.pdf", "kerned.pdf"] {
             let r = try run(
                 name, #"[{"use": "extract-text", "with": {"engine": "mupdf"}}]"#, root: out + "/in", folder: "m")
             XCTAssertEqual(r.status, .ok, name)

@@ -67,6 +67,25 @@ public enum ScriptTextPDF {
         return objects + [form]
     }
 
+    /// Words kerned apart and together inside TJ arrays, as TeX, InDesign and Word set them
+    /// (#45, 5: "r epresent", "loa ns a fter"): tightening kerns (positive), loosening ones up to
+    /// 0.1 em (negative), a word split over three strings, and a word whose pieces sit on the same
+    /// baseline in different fonts. Every word here is one word to mutool.
+    public static func kerned() -> [String] {
+        var lines: [String] = []
+        var y = 740
+        for kern in [-100, -60, -30, 20, 50, 80] {
+            lines.append(
+                "BT /F 14 Tf 72 \(y) Td [(r) \(kern) (epresent) \(kern) (ed) ( in ) (loa) \(kern) (ns) ( a) \(kern) (fter) ( the) \(kern) ( end)] TJ ET"
+            )
+            y -= 24
+        }
+        lines.append("BT /F 14 Tf 72 \(y) Td [(A) 80 (V) 80 (A) 80 (T) ( W) 60 (a) 60 (t) 60 (e) 60 (r)] TJ ET")
+        y -= 24
+        lines.append("BT /F 14 Tf 72 \(y) Td (pro) Tj /G 14 Tf (\\256) Tj /F 14 Tf (t) Tj ET")
+        return page(lines.joined(separator: "\n"))
+    }
+
     /// A page whose content draws one word on the page and one off it (right of its box): no
     /// viewer shows the second, nor do pdftotext and mutool read it.
     public static func offPage() -> [String] {

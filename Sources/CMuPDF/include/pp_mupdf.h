@@ -51,6 +51,9 @@ void pp_mu_cancel_free(pp_mu_cancel *cancel);
 int pp_mu_text(
     pp_mu *m, pp_mu_page *page, int layer, uint32_t **chars, double **boxes, size_t *count, int *images, char *err,
     size_t errlen);
+/// Whether the page has annotations or form fields that may draw text (any annotation but a
+/// popup, any widget: MuPDF makes missing appearances), from the page MuPDF loaded: 1 or 0.
+int pp_mu_page_has_annotations(pp_mu *m, pp_mu_page *page);
 void pp_mu_free(void *p);
 
 /// The warnings MuPDF gave since the last call, separated by "\n" (NULL when none); free with

@@ -178,8 +178,11 @@ public struct ExtractTextStage: Stage {
             options.pageWorkers > 0
             ? min(options.pageWorkers, max(1, selected.count)) : min(job.pageWorkers, max(1, selected.count / 16))
         // Pages whose annotations may draw text (none in most documents: nothing more is read).
+        // MuPDF tells from the page it loaded (`mayDrawAnnotationText`): reading every page's
+        // annotations through pdfpipe's own reader as well cost 17 % of the MuPDF engine's time
+        // on the three manuals of bench/engines.sh.
         let annotated =
-            options.annotations
+            options.annotations && engine == .poppler
             ? (try? job.objects()).map { AnnotationText.candidatePages($0, among: selected, engine: engine) } ?? []
             : []
 
@@ -195,7 +198,8 @@ public struct ExtractTextStage: Stage {
         ) { worker, k in
             let t = extract(
                 worker.document.enginePage(selected[k] - 1), layout: layout,
-                annotations: annotated.contains(selected[k] - 1), vertical: vertical.contains(selected[k] - 1))
+                annotations: options.annotations && engine == .mupdf ? nil : annotated.contains(selected[k] - 1),
+                vertical: vertical.contains(selected[k] - 1))
             results.withLock { $0[k] = t }
         }
         var texts = results.withLock { $0 }
@@ -315,7 +319,9 @@ public struct ExtractTextStage: Stage {
         }
     }
 
-    func extract(_ page: (any EnginePage)?, layout: Bool, annotations: Bool, vertical: Bool = false) -> PageText {
+    /// `annotations`: whether to read the text the page's annotations draw; nil: if the engine
+    /// says they may draw some (`mayDrawAnnotationText`).
+    func extract(_ page: (any EnginePage)?, layout: Bool, annotations: Bool?, vertical: Bool = false) -> PageText {
         var t = PageText()
         guard let page else {
             t.error = "\(engine == .mupdf ? "MuPDF" : "poppler") cannot load the page"
@@ -333,7 +339,7 @@ public struct ExtractTextStage: Stage {
         (t.text, t.layout) = TextAssembler.respace(text, boxes, addSpaces: engine == .poppler)
         // A scan with a stamp on it is still a page without a text layer: the content decides.
         if options.noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }
-        if annotations {
+        if annotations ?? page.mayDrawAnnotationText ?? true {
             do {
                 if let (a, b) = try page.annotationTextAndLayout() {
                     merge(into: &t, TextAssembler.respace(a, b, addSpaces: engine == .poppler))
@@ -343,7 +349,7 @@ public struct ExtractTextStage: Stage {
             }
         }
         // poppler's annotation text is merged after all pages are read (one copy per document).
-        if !layout && !(annotations && engine == .poppler) { t.layout = [] }
+        if !layout && !(annotations == true && engine == .poppler) { t.layout = [] }
         return t
     }
 
