@@ -51,7 +51,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(all.contains("<img src=\"thumbnails/broken-links/1.png\""))
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/thumbnails/broken-links/1.png"))
         let errors = try dom(page + "#severity=error")
-        XCTAssertTrue(errors.contains("Showing 26 of \(total) findings"), "the severity filter")
+        XCTAssertTrue(errors.contains("Showing 25 of \(total) findings"), "the severity filter")
         XCTAssertTrue(
             errors.contains("the link asks for page 9 of 'links-internal.pdf', which has 4 pages"),
             "external-check findings are shown")
