@@ -267,7 +267,7 @@ extension Rule {
         hint:
             "use a scheme readers can open (https://doi.org/… for doi:), or list your own in validate-links customSchemes",
         details:
-            #"a URI whose scheme is neither among the schemes systems handle (IANA's permanent ones and the common provisional ones: docs/uri-schemes.md) nor listed in `validate-links` `customSchemes`, nor a near miss (`uri.scheme-misspelt`); for `doi:`, `hdl:`, `arxiv:`, `pmid:` and `isbn:` the hint gives the https resolver. One finding per scheme and document, with `count`"#,
+            #"a URI whose scheme is neither among the schemes systems handle (IANA's permanent ones and the common provisional ones: docs/uri-schemes.md) nor listed in `validate-links` `customSchemes`, nor a near miss (`uri.scheme-misspelt`); for `doi:`, `hdl:`, `arxiv:`, `pmid:`, `isbn:` and `ctan:` the hint gives the https resolver. One finding per scheme and document, with `count`"#,
         example:
             "<< /S /URI /URI (doi:10.1000/182) >>   % https://doi.org/10.1000/182 opens",
         failsIn: Viewer.mainstream)

@@ -41,6 +41,8 @@ public enum URISchemes {
     static let resolvers: [String: String] = [
         "doi": "https://doi.org/", "hdl": "https://hdl.handle.net/", "arxiv": "https://arxiv.org/abs/",
         "pmid": "https://pubmed.ncbi.nlm.nih.gov/", "isbn": "https://openlibrary.org/isbn/",
+        // `CTAN: macros/latex/…`, as LaTeX manuals write it (5 of the Debian manuals here).
+        "ctan": "https://mirrors.ctan.org/",
     ]
 
     /// What readers can do with the scheme of `uri` (whose scheme, lowercased, is `scheme`).
@@ -57,7 +59,9 @@ public enum URISchemes {
             return .misspelt(fixed: "mailto:" + rest, scheme: target)
         }
         if let resolver = resolvers[s] {
-            return .unknown(hint: "link the resolver instead: '\(resolver)\(uri.dropFirst(scheme.count + 1))'")
+            var id = uri.dropFirst(scheme.count + 1).drop { $0 == " " || $0 == "/" }
+            if s == "ctan", id.hasPrefix("tex-archive/") { id = id.dropFirst("tex-archive/".count) }
+            return .unknown(hint: "link the resolver instead: '\(resolver)\(id)'")
         }
         if s == "hxxp" || s == "hxxps" {
             return .unknown(hint: "a defanged link (hxxp) opens nothing; that may be the intent")
