@@ -20,13 +20,24 @@ extension CLI {
         let baseline = try pipeline.baselineFile.map { file throws(PipelineError) in try loadBaseline(file) }
         let generatedAt = fixedDate ?? Date().ISO8601Format()
 
-        let outDir = Paths.absolute(pipeline.output, relativeTo: directory)
-        try checkOutputFolder(outDir)
-        let set = try inputSet(a, pipeline: pipeline, file: pipelineFile, shard: shard, output: outDir)
+        // Object storage (s3://): inputs fetched into a staging folder, outputs written there and
+        // uploaded (ObjectStorage.swift).
+        let remote = try remoteRun(a, pipeline: pipeline, shard: shard)
+        defer { remote?.cleanUp() }
+        let outDir = remote?.outDir ?? Paths.absolute(pipeline.output, relativeTo: directory)
+        if remote?.outputLocation == nil { try checkOutputFolder(outDir) }
+        let set: InputSet
+        if let remoteSet = remote?.set {
+            set = remoteSet
+        } else {
+            set = try inputSet(a, pipeline: pipeline, file: pipelineFile, shard: shard, output: outDir)
+        }
 
         // A shard the engine retries (Slurm --requeue, Kubernetes backoffLimitPerIndex, AWS Batch
         // retries) goes on where it stopped: --resume is the default under --shard auto.
-        let resume = a.flags.contains("--resume") || shard?.source != nil
+        // Outputs in object storage: every run goes on from the results the store has for this
+        // configuration and these inputs (what makes a retried task exactly-once).
+        let resume = a.flags.contains("--resume") || shard?.source != nil || remote?.outputs != nil
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         runner.context.shards = shard?.count ?? 1
@@ -38,6 +49,7 @@ extension CLI {
             progressMode, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
+        try remote?.begin(&runner, set: set, hash: hash, shard: shard?.description, console: console)
         guard
             let store = openStore(
                 outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.flags.contains("--resume"))
@@ -46,11 +58,13 @@ extension CLI {
         // ones in flight when it stopped): redone, so that the report is the one an uninterrupted
         // run writes (`thumbnails.rendered`, not `skipped`).
         if resume { runner.pipeline.force = true }
+        remote?.startFetching(set, store: store, jobs: jobs)
         let interruption = Interruption.shared
         _ = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil }, store: store)
         isolated?.shutdown()
         endProgress()
         finish(runner)
+        remote?.endFetching()
 
         do throws(ResultStore.OpenError) {
             try store.finish()
@@ -75,7 +89,11 @@ extension CLI {
             )
             return ExitCode(rawValue: 128 + signal) ?? .internalFailure
         }
-        return write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
+        let code = write(
+            report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose,
+            shownAs: remote?.outputs.map { $0.location.url($0.reportFolder) })
+        if let remote, !remote.upload(report: report, quiet: quiet, console: console) { return .internalFailure }
+        return code
     }
 
     /// `--progress`'s value, checked.
@@ -348,9 +366,11 @@ extension CLI {
     }
 
     /// Writes a report in every format, prints the findings and the summary; returns the exit code.
-    func write(_ report: RunReport, formats: [String], to outDir: String, quiet: Bool, verbose: Bool = false)
-        -> ExitCode
-    {
+    /// `shownAs`: where the reports will be (`s3://…/`, for a folder that is uploaded), for messages.
+    func write(
+        _ report: RunReport, formats: [String], to outDir: String, quiet: Bool, verbose: Bool = false,
+        shownAs: String? = nil
+    ) -> ExitCode {
         var report = report
         report.rules = rules
         report.locations = .init(
@@ -364,7 +384,7 @@ extension CLI {
                 let file = try AtomicFile.Writer(path: path)
                 reporter.write(report, to: file)
                 try file.commit()
-                written.append(Paths.relative(path, to: directory))
+                written.append(shownAs.map { $0 + reporter.fileName } ?? Paths.relative(path, to: directory))
             } catch {
                 console.error("pdfpipe: error: \(error.description)")
                 return .internalFailure

@@ -97,4 +97,33 @@ int pdfpipe_multi_next_done(CURLM *m, CURL **easy, CURLcode *result);
 
 long pdfpipe_curl_status(CURL *h);
 
+/// What one object-storage request gave: the status, the ETag, a small body (XML of a listing or
+/// an error) when no file takes it, and libcurl's error text.
+typedef struct pdfpipe_s3_result {
+    long status;
+    char etag[256];
+    char last_modified[128];
+    char error[CURL_ERROR_SIZE];
+    /// The body when `download` was NULL (malloc'ed, at most `body_cap` bytes; free with
+    /// pdfpipe_s3_result_free); the bytes past the cap are dropped and `body_truncated` set.
+    char *body;
+    long long body_len;
+    long long body_cap;
+    int body_truncated;
+    /// The file the body goes to when the status is 2xx (a GET of an object), else NULL.
+    FILE *download;
+    long long downloaded;
+} pdfpipe_s3_result;
+
+/// One signed request (SigV4 through libcurl: `sigv4` is "aws:amz:REGION:s3", `userpwd`
+/// "KEY:SECRET"). `method`: GET, HEAD, PUT or DELETE; a PUT sends `upload_size` bytes read from
+/// `upload`. The URL's path and query must already be in SigV4's canonical form (libcurl 7.88
+/// signs them as given).
+CURLcode pdfpipe_s3_request(
+    CURL *h, const char *method, const char *url, const char *sigv4, const char *userpwd,
+    struct curl_slist *headers, FILE *upload, long long upload_size, pdfpipe_s3_result *r,
+    long timeout_ms, long connect_timeout_ms);
+
+void pdfpipe_s3_result_free(pdfpipe_s3_result *r);
+
 #endif

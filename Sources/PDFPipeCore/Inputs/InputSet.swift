@@ -89,6 +89,12 @@ public struct InputSet: Sendable {
     /// `docs/all -> /` would make the batch the whole machine), and said.
     public var outsideLinks: [(link: String, target: String)] = []
 
+    public init(root: String, documents: [InputDocument], emptyPatterns: [String] = []) {
+        self.root = root
+        self.documents = documents
+        self.emptyPatterns = emptyPatterns
+    }
+
     /// Expands paths, folders (searched recursively for `*.pdf`, any case) and globs (`*`, `?`,
     /// `[...]` within a name, `**` across folders). Relative inputs are taken from `directory`.
     /// A path that does not exist is an error; a glob that matches nothing is not.

@@ -193,6 +193,15 @@ public final class ResultStore: Sendable {
         state.withLock { s in index >= 0 && index < s.slots.count && s.slots[index] != nil }
     }
 
+    /// The line of position `index` as written (with its newline), or nil: what a copy of the
+    /// results elsewhere (object storage) holds, read back by `--resume` as its own.
+    public func lineBytes(_ index: Int) -> [UInt8]? {
+        guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }) else {
+            return nil
+        }
+        return (try? fd.read(count: slot.length, at: slot.offset)) ?? nil
+    }
+
     /// The line of position `index` parsed, or nil.
     func line(_ index: Int) -> JSONValue? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }) else {

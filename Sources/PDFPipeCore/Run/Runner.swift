@@ -44,6 +44,12 @@ public struct Runner: Sendable {
     public var pageHelpers: PageHelpers?
     /// The run's shared services (validate-links' URL checker): ended by `finish()`.
     public let context = RunContext()
+    /// Called on the worker before document `index` is started (inputs in object storage: waits
+    /// until its local copy is there).
+    public var prepare: (@Sendable (_ index: Int, InputDocument) -> Void)?
+    /// Called once document `index`'s result is stored, with the input's stamp (outputs in object
+    /// storage: hands its result and outputs to the uploader, frees the local copy of its input).
+    public var delivered: (@Sendable (_ index: Int, InputDocument, DocumentResult, ResultStore.InputStamp?) -> Void)?
 
     public init(pipeline: Pipeline, outputDirectory: String, inputRoot: String = "/", jobs: Int) {
         self.pipeline = pipeline
@@ -88,6 +94,7 @@ public struct Runner: Sendable {
         let startOne = { @Sendable (i: Int, helpers: PageHelpers?) -> Begun? in
             let d = documents[i]
             if let store, store.has(i) { return nil }
+            prepare?(i, d)
             if d.undecodableName || d.missing { return .done(process(d)) }
             if let isolate { return .done(isolate(d, pageWorkers)) }
             return self.begin(d, pageWorkers: pageWorkers, helpers: helpers, park: true)
@@ -98,6 +105,7 @@ public struct Runner: Sendable {
             let stamp = store == nil ? nil : ResultStore.InputStamp.of(file: d.path, relativePath: d.relativePath)
             let result = completed(d, raw)
             store?.append(result, at: i, input: stamp)
+            delivered?(i, d, result, stamp)
             if store == nil { results.withLock { $0[i] = result } }
             let (done, pages, links) = stats.withLock { s in
                 s.done += 1

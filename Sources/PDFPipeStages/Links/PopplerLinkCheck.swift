@@ -77,6 +77,7 @@ struct PopplerLinkCheck {
             guard !path.isEmpty else { return }
             let target = Paths.absolute(
                 path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
+            LocalCopies.ensure(target)
             guard Paths.isReachable(target, root: inputRoot, from: sourcePath),
                 !FileManager.default.fileExists(atPath: target)
             else { return }

@@ -440,6 +440,7 @@ struct ExternalLinks {
             return
         }
         var isDirectory: ObjCBool = false
+        LocalCopies.ensure(path)
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             out.outcome = .fileMissing
             out.finding = Problem(

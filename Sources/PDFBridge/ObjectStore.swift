@@ -1,0 +1,543 @@
+import CCurl
+import Foundation
+
+/// `s3://bucket/prefix`: where a batch's inputs or outputs live in object storage.
+public struct S3Location: Sendable, Equatable, CustomStringConvertible {
+    public var bucket: String
+    /// The key prefix, without a leading slash ("" for the whole bucket). A prefix that names a
+    /// folder ends with `/` once normalized by `folder`.
+    public var prefix: String
+
+    public init(bucket: String, prefix: String) {
+        self.bucket = bucket
+        self.prefix = prefix
+    }
+
+    /// Parses `s3://bucket[/prefix]`; nil when `text` is not an `s3://` URL, a `PipelineError`-worthy
+    /// message (as `S3Error`) when it is one without a valid bucket.
+    public static func parse(_ text: String) throws(S3Error) -> S3Location? {
+        guard text.lowercased().hasPrefix("s3://") else { return nil }
+        let rest = text.dropFirst(5)
+        let bucket = String(rest.prefix { $0 != "/" })
+        let prefix = String(rest.dropFirst(bucket.count).drop { $0 == "/" })
+        // S3's rules for new buckets (3–63 of a-z 0-9 . -), loosened to what S3-compatible stores accept.
+        let valid =
+            (1...255).contains(bucket.count)
+            && bucket.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+        guard valid else {
+            throw S3Error(
+                location: text, status: nil, code: "InvalidBucketName",
+                message: "'\(bucket)' is not a bucket name (s3://BUCKET/PREFIX)")
+        }
+        return S3Location(bucket: bucket, prefix: prefix)
+    }
+
+    public static func isS3(_ text: String) -> Bool { text.lowercased().hasPrefix("s3://") }
+
+    /// The prefix as a folder: "" or ending with `/`.
+    public var folder: String { prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/" }
+
+    /// `s3://bucket/key`.
+    public func url(_ key: String) -> String { "s3://\(bucket)/\(key)" }
+
+    public var description: String { url(prefix) }
+}
+
+/// An object storage request that failed, naming the bucket and key.
+public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `s3://bucket/key` (or the URL as given).
+    public var location: String
+    public var status: Int?
+    /// S3's error code (`AccessDenied`, `NoSuchKey`, `SignatureDoesNotMatch`…), or libcurl's failure.
+    public var code: String
+    public var message: String
+
+    public init(location: String, status: Int?, code: String, message: String) {
+        self.location = location
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String {
+        let hint: String
+        switch status {
+        case 403?:
+            hint =
+                " (check the credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE and ~/.aws/credentials; and that they may use this bucket)"
+        case 404? where code == "NoSuchBucket": hint = " (no such bucket at this endpoint)"
+        default: hint = ""
+        }
+        let head = status.map { "\($0) \(code)" } ?? code
+        return "\(location): \(head): \(message)\(hint)"
+    }
+}
+
+/// The credentials, region and endpoint of a store, found where AWS's own tools look, in their
+/// order: the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`), then
+/// the profile (`AWS_PROFILE`, else `default`) of the shared credentials file
+/// (`AWS_SHARED_CREDENTIALS_FILE`, else `~/.aws/credentials`) and of the config file
+/// (`AWS_CONFIG_FILE`, else `~/.aws/config`, section `[profile NAME]`). The region from
+/// `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's `region`, else `us-east-1`; the endpoint from
+/// `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, the profile's `endpoint_url` (path-style addressing:
+/// `ENDPOINT/bucket/key`, what MinIO, Ceph and moto serve), else AWS's regional endpoint
+/// (virtual-hosted: `https://bucket.s3.REGION.amazonaws.com/key`).
+public struct S3Settings: Sendable, Equatable {
+    public var accessKey: String
+    public var secretKey: String
+    public var sessionToken: String?
+    public var region: String
+    /// A custom endpoint (`http://127.0.0.1:9000`), without a trailing slash; nil for AWS's.
+    public var endpoint: String?
+    /// Where the credentials came from, for messages.
+    public var source: String
+
+    public init(
+        accessKey: String, secretKey: String, sessionToken: String? = nil, region: String, endpoint: String?,
+        source: String
+    ) {
+        self.accessKey = accessKey
+        self.secretKey = secretKey
+        self.sessionToken = sessionToken
+        self.region = region
+        self.endpoint = endpoint
+        self.source = source
+    }
+
+    public static func fromEnvironment(
+        _ env: [String: String] = ProcessInfo.processInfo.environment, home: String? = nil
+    ) throws(S3Error) -> S3Settings {
+        func get(_ k: String) -> String? { env[k].flatMap { $0.isEmpty ? nil : $0 } }
+        let home = home ?? get("HOME") ?? NSHomeDirectory()
+        let profile = get("AWS_PROFILE") ?? "default"
+        let credentialsFile = get("AWS_SHARED_CREDENTIALS_FILE") ?? home + "/.aws/credentials"
+        let configFile = get("AWS_CONFIG_FILE") ?? home + "/.aws/config"
+        let credentials = INISections.read(credentialsFile)[profile] ?? [:]
+        let config = INISections.read(configFile)[profile == "default" ? "default" : "profile " + profile] ?? [:]
+        var key = get("AWS_ACCESS_KEY_ID")
+        var secret = get("AWS_SECRET_ACCESS_KEY")
+        var token = get("AWS_SESSION_TOKEN")
+        var source = "the environment (AWS_ACCESS_KEY_ID)"
+        if key == nil || secret == nil {
+            let fromFile = credentials["aws_access_key_id"] != nil ? credentials : config
+            key = fromFile["aws_access_key_id"]
+            secret = fromFile["aws_secret_access_key"]
+            token = fromFile["aws_session_token"]
+            source = "profile '\(profile)' of \(fromFile == credentials ? credentialsFile : configFile)"
+        }
+        guard let key, let secret else {
+            throw S3Error(
+                location: "s3://", status: nil, code: "NoCredentials",
+                message:
+                    "no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE with ~/.aws/credentials (looked in the environment, \(credentialsFile) and \(configFile) for profile '\(profile)')"
+            )
+        }
+        let region = get("AWS_REGION") ?? get("AWS_DEFAULT_REGION") ?? config["region"] ?? "us-east-1"
+        var endpoint = get("AWS_ENDPOINT_URL_S3") ?? get("AWS_ENDPOINT_URL") ?? config["endpoint_url"]
+        while endpoint?.hasSuffix("/") == true { endpoint?.removeLast() }
+        return S3Settings(
+            accessKey: key, secretKey: secret, sessionToken: token, region: region, endpoint: endpoint, source: source)
+    }
+}
+
+/// The sections of an INI file as AWS's files write them (`[name]`, `key = value`, `#`/`;` comments).
+enum INISections {
+    static func read(_ path: String) -> [String: [String: String]] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        return parse(text)
+    }
+
+    static func parse(_ text: String) -> [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        var section: String?
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("["), line.hasSuffix("]") {
+                section = line.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
+                continue
+            }
+            guard let section, let eq = line.firstIndex(of: "=") else { continue }
+            let k = line[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
+            let v = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            out[section, default: [:]][k] = v
+        }
+        return out
+    }
+}
+
+/// An object of a listing.
+public struct S3Object: Sendable, Equatable {
+    public var key: String
+    public var size: Int
+    /// Without its quotes.
+    public var etag: String
+    /// Nanoseconds since 1970 (the listing's `LastModified`).
+    public var lastModified: Int
+
+    public init(key: String, size: Int, etag: String, lastModified: Int) {
+        self.key = key
+        self.size = size
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// A client of S3's API for one thread: one libcurl easy handle (connections reused), requests
+/// signed with SigV4 by libcurl (`CURLOPT_AWS_SIGV4`, with `x-amz-content-sha256:
+/// UNSIGNED-PAYLOAD`). Not Sendable: each thread makes its own.
+///
+/// Retries, with doubling delays (0.2 s … 6.4 s, jittered): connection failures and resets,
+/// timeouts, 500, 502, 503 (`SlowDown`), 504, and 409 on a create-only write (a concurrent create).
+/// 403 and 404 are not retried: an error that names the bucket and key.
+public final class S3Client {
+    public let settings: S3Settings
+    private let handle: UnsafeMutableRawPointer
+    private let result: UnsafeMutablePointer<pdfpipe_s3_result>
+    /// Attempts for a request that can be retried.
+    public var attempts = 6
+    /// Waits between attempts (tests pass one that does not sleep).
+    public var sleep: (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+    /// Keys per listing page (S3's maximum and default is 1,000).
+    public var pageSize = 1000
+    public var timeoutSeconds = 300.0
+    /// Requests sent (retries included), for tests and statistics.
+    public private(set) var requests = 0
+    public private(set) var retries = 0
+
+    public init(settings: S3Settings) throws(S3Error) {
+        guard pdfpipe_curl_global_init() == 0, let h = curl_easy_init() else {
+            throw S3Error(location: "s3://", status: nil, code: "curl", message: "libcurl could not be initialised")
+        }
+        self.settings = settings
+        handle = h
+        result = .allocate(capacity: 1)
+        result.initialize(to: pdfpipe_s3_result())
+        result.pointee.body_cap = 16 << 20
+        if let n = ProcessInfo.processInfo.environment["PDFPIPE_S3_PAGE_SIZE"].flatMap(Int.init), (1...1000).contains(n)
+        {
+            pageSize = n
+        }
+    }
+
+    deinit {
+        pdfpipe_s3_result_free(result)
+        result.deinitialize(count: 1)
+        result.deallocate()
+        curl_easy_cleanup(handle)
+    }
+
+    // MARK: - Addressing
+
+    /// A key's path, each byte encoded but the unreserved ones and `/` (SigV4's canonical URI for S3).
+    static func encodePath(_ key: String) -> String { encode(key, keep: "/") }
+
+    /// Encodes every byte but `A-Z a-z 0-9 - _ . ~` (and `keep`), as `%XX` in upper case.
+    static func encode(_ s: String, keep: String = "") -> String {
+        var out = ""
+        let keepBytes = Set(keep.utf8)
+        for b in s.utf8 {
+            let c = Character(Unicode.Scalar(b))
+            if (b < 0x80 && (c.isLetter || c.isNumber)) || "-_.~".utf8.contains(b) || keepBytes.contains(b) {
+                out.append(c)
+            } else {
+                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+
+    /// The request URL: path-style on a custom endpoint, virtual-hosted on AWS's (path-style there
+    /// too for a bucket name with dots, which TLS certificates do not cover). The query is sorted by
+    /// name and encoded: libcurl 7.88 signs the query as it is given, and S3 compares the canonical form.
+    func url(bucket: String, key: String?, query: [(String, String)] = []) -> String {
+        var base: String
+        let path = key.map { "/" + Self.encodePath($0) } ?? "/"
+        if let endpoint = settings.endpoint {
+            base = endpoint + "/" + Self.encode(bucket) + (key.map { "/" + Self.encodePath($0) } ?? "")
+        } else if bucket.contains(".") {
+            base =
+                "https://s3.\(settings.region).amazonaws.com/" + bucket + (key.map { "/" + Self.encodePath($0) } ?? "")
+        } else {
+            base = "https://\(bucket).s3.\(settings.region).amazonaws.com" + path
+        }
+        if !query.isEmpty {
+            let q = query.map { (Self.encode($0.0), Self.encode($0.1)) }.sorted { $0.0 < $1.0 }
+            base += "?" + q.map { $0.0 + "=" + $0.1 }.joined(separator: "&")
+        }
+        return base
+    }
+
+    // MARK: - Requests
+
+    struct Answer {
+        var status: Int
+        var etag: String
+        var body: [UInt8]
+    }
+
+    enum Body {
+        case none
+        case bytes([UInt8])
+        case file(String)
+    }
+
+    /// One request, retried as the type says; throws on a failure that is not an answer.
+    private func send(
+        _ method: String, bucket: String, key: String?, query: [(String, String)] = [], headers extra: [String] = [],
+        body: Body = .none, download: String? = nil, retryConflict: Bool = false
+    ) throws(S3Error) -> Answer {
+        let location = "s3://\(bucket)/\(key ?? "")"
+        var attempt = 0
+        while true {
+            attempt += 1
+            let a = try sendOnce(
+                method, url: url(bucket: bucket, key: key, query: query), location: location, headers: extra,
+                body: body,
+                download: download)
+            let retryable: Bool
+            switch a {
+            case .failure(let e): retryable = e.code != "upload"
+            case .success(let answer):
+                retryable = [500, 502, 503, 504].contains(answer.status) || (retryConflict && answer.status == 409)
+            }
+            guard retryable, attempt < attempts else {
+                switch a {
+                case .failure(let e): throw e
+                case .success(let answer): return answer
+                }
+            }
+            retries += 1
+            // Doubling from 0.2 s, jittered to 50–100 % so that retrying workers spread out.
+            let delay = min(0.2 * Double(1 << (attempt - 1)), 6.4)
+            sleep(delay * Double.random(in: 0.5...1.0))
+        }
+    }
+
+    private func sendOnce(
+        _ method: String, url: String, location: String, headers extra: [String], body: Body, download: String?
+    ) throws(S3Error) -> Result<Answer, S3Error> {
+        requests += 1
+        var list: UnsafeMutablePointer<curl_slist>?
+        for h in ["x-amz-content-sha256: UNSIGNED-PAYLOAD"] + extra
+            + (settings.sessionToken.map { ["x-amz-security-token: \($0)"] } ?? [])
+        {
+            list = curl_slist_append(list, h)
+        }
+        defer { curl_slist_free_all(list) }
+        var upload: UnsafeMutablePointer<FILE>?
+        var uploadSize: Int64 = 0
+        var bytes: [UInt8] = []
+        switch body {
+        case .none: break
+        case .bytes(let b):
+            bytes = b
+            uploadSize = Int64(b.count)
+        case .file(let path):
+            upload = fopen(path, "rb")
+            guard upload != nil else {
+                throw S3Error(location: location, status: nil, code: "upload", message: "cannot read \(path)")
+            }
+            var st = stat()
+            fstat(fileno(upload), &st)
+            uploadSize = Int64(st.st_size)
+        }
+        var tmp: String?
+        var out: UnsafeMutablePointer<FILE>?
+        if let download {
+            tmp = download + ".part-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            out = fopen(tmp!, "wb")
+            guard out != nil else {
+                if let upload { fclose(upload) }
+                throw S3Error(location: location, status: nil, code: "download", message: "cannot write \(download)")
+            }
+        }
+        let code: CURLcode = bytes.withUnsafeBufferPointer { buf in
+            if case .bytes = body {
+                if let base = buf.baseAddress, !buf.isEmpty {
+                    upload = fmemopen(UnsafeMutableRawPointer(mutating: base), buf.count, "rb")
+                } else {
+                    upload = fopen("/dev/null", "rb")
+                }
+            }
+            result.pointee.download = out
+            let sig = "aws:amz:\(settings.region):s3"
+            let userpwd = "\(settings.accessKey):\(settings.secretKey)"
+            return pdfpipe_s3_request(
+                handle, method, url, sig, userpwd, list, upload, uploadSize, result, Int(timeoutSeconds * 1000), 30_000)
+        }
+        if let upload { fclose(upload) }
+        if let out { fclose(out) }
+        result.pointee.download = nil
+        let r = result.pointee
+        guard code == CURLE_OK else {
+            if let tmp { unlink(tmp) }
+            let text = withUnsafeBytes(of: r.error) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            return .failure(
+                S3Error(
+                    location: location, status: nil, code: "connection",
+                    message: text.isEmpty ? String(cString: curl_easy_strerror(code)) : text))
+        }
+        let status = Int(r.status)
+        if let tmp, let download {
+            if (200..<300).contains(status) {
+                if rename(tmp, download) != 0 {
+                    unlink(tmp)
+                    throw S3Error(
+                        location: location, status: nil, code: "download", message: "cannot write \(download)")
+                }
+            } else {
+                unlink(tmp)
+            }
+        }
+        var answer = Answer(status: status, etag: "", body: [])
+        answer.etag = withUnsafeBytes(of: r.etag) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        if let p = r.body, r.body_len > 0 {
+            answer.body = Array(UnsafeRawBufferPointer(start: p, count: Int(r.body_len)))
+        }
+        return .success(answer)
+    }
+
+    /// The error of an answer that is not a success: S3's `<Code>` and `<Message>`.
+    func failure(_ a: Answer, _ location: String) -> S3Error {
+        let xml = String(decoding: a.body, as: UTF8.self)
+        let code = XMLText.first("Code", in: xml) ?? "HTTP \(a.status)"
+        var message = XMLText.first("Message", in: xml) ?? "the store answered \(a.status)"
+        if a.status == 404 && message.isEmpty { message = "not found" }
+        return S3Error(location: location, status: a.status, code: code, message: message)
+    }
+
+    // MARK: - Operations
+
+    /// Every object under `prefix` (ListObjectsV2, page by page), in key order.
+    public func list(bucket: String, prefix: String) throws(S3Error) -> [S3Object] {
+        var out: [S3Object] = []
+        var token: String?
+        repeat {
+            var query = [("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix)]
+            if let token { query.append(("continuation-token", token)) }
+            let a = try send("GET", bucket: bucket, key: nil, query: query)
+            guard a.status == 200 else { throw failure(a, "s3://\(bucket)/\(prefix)") }
+            let xml = String(decoding: a.body, as: UTF8.self)
+            for contents in XMLText.all("Contents", in: xml) {
+                guard let key = XMLText.first("Key", in: contents) else { continue }
+                out.append(
+                    S3Object(
+                        key: key, size: XMLText.first("Size", in: contents).flatMap(Int.init) ?? 0,
+                        etag: (XMLText.first("ETag", in: contents) ?? "").trimmingCharacters(
+                            in: CharacterSet(charactersIn: "\"")),
+                        lastModified: XMLText.first("LastModified", in: contents).flatMap(Self.nanoseconds) ?? 0))
+            }
+            token =
+                XMLText.first("IsTruncated", in: xml) == "true" ? XMLText.first("NextContinuationToken", in: xml) : nil
+        } while token != nil
+        return out
+    }
+
+    /// Writes the object to `path` (through a temporary file renamed over it).
+    public func download(bucket: String, key: String, to path: String) throws(S3Error) {
+        let a = try send("GET", bucket: bucket, key: key, download: path)
+        guard (200..<300).contains(a.status) else { throw failure(a, "s3://\(bucket)/\(key)") }
+    }
+
+    /// The object's bytes (none with `headOnly`: a HEAD request), or nil when there is no such key.
+    public func get(bucket: String, key: String, headOnly: Bool = false) throws(S3Error) -> [UInt8]? {
+        let a = try send(headOnly ? "HEAD" : "GET", bucket: bucket, key: key)
+        if a.status == 404 { return nil }
+        guard (200..<300).contains(a.status) else { throw failure(a, "s3://\(bucket)/\(key)") }
+        return a.body
+    }
+
+    public enum PutOutcome: Sendable, Equatable {
+        case written
+        /// A create-only write found the key there (412): another attempt wrote it first.
+        case existed
+    }
+
+    /// Writes an object from bytes or a file. `createOnly` sends `If-None-Match: *`: the object is
+    /// created only if the key is free (412 otherwise: `existed`; 409, a concurrent create, retried).
+    @discardableResult
+    public func put(
+        bucket: String, key: String, bytes: [UInt8]? = nil, file: String? = nil, createOnly: Bool = false,
+        contentType: String? = nil
+    ) throws(S3Error) -> PutOutcome {
+        var headers: [String] = []
+        if createOnly { headers.append("If-None-Match: *") }
+        if let contentType { headers.append("Content-Type: \(contentType)") }
+        let body: Body = file.map { .file($0) } ?? .bytes(bytes ?? [])
+        let a = try send("PUT", bucket: bucket, key: key, headers: headers, body: body, retryConflict: createOnly)
+        if createOnly && a.status == 412 { return .existed }
+        guard (200..<300).contains(a.status) else { throw failure(a, "s3://\(bucket)/\(key)") }
+        return .written
+    }
+
+    public func delete(bucket: String, key: String) throws(S3Error) {
+        let a = try send("DELETE", bucket: bucket, key: key)
+        guard (200..<300).contains(a.status) || a.status == 404 else { throw failure(a, "s3://\(bucket)/\(key)") }
+    }
+
+    /// `2026-12-04T13:44:18.000Z` as nanoseconds since 1970.
+    static func nanoseconds(_ iso: String) -> Int? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let d = f.date(from: iso) ?? ISO8601DateFormatter().date(from: iso) else { return nil }
+        return Int((d.timeIntervalSince1970 * 1000).rounded()) * 1_000_000
+    }
+}
+
+/// The few XML elements S3's answers need, read as text: `<Name>…</Name>`, entities decoded.
+enum XMLText {
+    static func all(_ name: String, in xml: String) -> [String] {
+        var out: [String] = []
+        var rest = xml[...]
+        while let open = rest.range(of: "<\(name)>"), let close = rest[open.upperBound...].range(of: "</\(name)>") {
+            out.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return out
+    }
+
+    static func first(_ name: String, in xml: String) -> String? {
+        guard let open = xml.range(of: "<\(name)>"), let close = xml[open.upperBound...].range(of: "</\(name)>") else {
+            return nil
+        }
+        return decode(String(xml[open.upperBound..<close.lowerBound]))
+    }
+
+    static func decode(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        var out = ""
+        var rest = s[...]
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            guard let semi = rest[amp...].firstIndex(of: ";") else { break }
+            let entity = rest[rest.index(after: amp)..<semi]
+            switch entity {
+            case "amp": out += "&"
+            case "lt": out += "<"
+            case "gt": out += ">"
+            case "quot": out += "\""
+            case "apos": out += "'"
+            default:
+                let hex = entity.hasPrefix("#x") || entity.hasPrefix("#X")
+                if entity.hasPrefix("#"), let v = UInt32(entity.dropFirst(hex ? 2 : 1), radix: hex ? 16 : 10),
+                    let u = Unicode.Scalar(v)
+                {
+                    out.unicodeScalars.append(u)
+                } else {
+                    out += rest[amp...semi]
+                }
+            }
+            rest = rest[rest.index(after: semi)...]
+        }
+        return out + rest
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
+}
