@@ -81,7 +81,8 @@ let package = Package(
             name: "PDFPipeStagesTests",
             dependencies: ["PDFPipeStages", "PDFBridge", "PDFReader", "PDFPipeCore", "TestSupport"]),
         .testTarget(
-            name: "PDFPipeCLITests", dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "TestSupport"],
+            name: "PDFPipeCLITests",
+            dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "PDFBridge", "TestSupport"],
             exclude: ["Golden", "Schemas"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,8 @@
 #                             podman, runc and mmdebstrap (the OCI image is built and run by the tests),
 #                             pre-commit (the hook is run by the tests), slurm-wlm and munge (a
 #                             single-node Slurm for scripts/slurm-e2e.sh), awscli (the AWS Batch
-#                             job definitions are checked by its validation)
+#                             job definitions are checked by its validation), and moto[server] from PyPI
+#                             (a real S3 API on loopback, scripts/s3-fixture.py)
 #   scripts/setup.sh --mupdf  also libmupdf-dev and the libraries it links, for the MuPDF engine
 #                             (swift build --traits MuPDF); --test --mupdf: both
 set -euo pipefail
@@ -29,7 +30,16 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-fetch_schemas() { [ "$test" != "--test" ] || /usr/bin/python3 "$(dirname "$0")/fetch-report-schemas.py"; }
+# The object-storage tests run a real S3 API on loopback: moto's server, from PyPI (for the
+# python3 on PATH, which runs scripts/s3-fixture.py).
+moto() {
+  [ "$test" = "--test" ] || return 0
+  python3 -c "import moto.server, boto3" 2>/dev/null && return 0
+  echo "setup: installing moto[server] (PyPI)" >&2
+  python3 -m pip install -q "moto[server]>=5,<6" 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages "moto[server]>=5,<6"
+}
+fetch_schemas() { [ "$test" != "--test" ] || /usr/bin/python3 "$(dirname "$0")/fetch-report-schemas.py"; moto; }
 if [ ${#missing[@]} -eq 0 ]; then fetch_schemas; exit 0; fi
 
 echo "setup: installing ${missing[*]}" >&2

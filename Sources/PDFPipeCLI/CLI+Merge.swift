@@ -47,9 +47,13 @@ extension CLI {
         // Two passes, one report at a time: first every report's header (its documents left
         // out), then the documents, each parsed on its own and appended to the merged results
         // file. Memory holds one document and the paths, not the reports.
-        let out = Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
-        try checkOutputFolder(out)
-        let files = try reportFiles(a.positional, besides: out)
+        // Reports in object storage are fetched into a staging folder; a merged report for the
+        // store is written there and uploaded.
+        let remote = try RemoteMerge(operands: a.positional, out: a.values["--out"])
+        defer { remote?.cleanUp() }
+        let out = remote?.outDir ?? Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
+        if remote?.outDir == nil { try checkOutputFolder(out) }
+        let files = try reportFiles(remote?.operands ?? a.positional, besides: out)
         var reports: [RunReport] = []
         for file in files { reports.append(try readReport(file, documents: false)) }
         let whole = try Self.checkShards(
@@ -96,9 +100,11 @@ extension CLI {
             try Self.value(of: "--fail-on", in: a, command: "merge")?.stringValue.flatMap(FailOn.init) ?? reports.lazy
             .compactMap(\.pipelineFailOn).first ?? .error
         let chosen = try a.values["--format"].map { list throws(PipelineError) in try formats(list) } ?? ["json"]
-        return write(
+        let code = write(
             merged, formats: chosen, to: out, quiet: a.flags.contains("--quiet"),
-            verbose: a.flags.contains("--verbose"))
+            verbose: a.flags.contains("--verbose"), shownAs: remote?.output.map { $0.url($0.folder) })
+        if let remote, !remote.upload(console: console) { return .internalFailure }
+        return code
     }
 
     /// The merged report's baseline: the one given to merge (`--baseline`, `--ratchet`), else the

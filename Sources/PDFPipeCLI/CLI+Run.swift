@@ -37,7 +37,7 @@ extension CLI {
         // retries) goes on where it stopped: --resume is the default under --shard auto.
         // Outputs in object storage: every run goes on from the results the store has for this
         // configuration and these inputs (what makes a retried task exactly-once).
-        let resume = a.flags.contains("--resume") || shard?.source != nil || remote?.outputs != nil
+        let resume = a.flags.contains("--resume") || shard?.source != nil || remote?.outputLocation != nil
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         runner.context.shards = shard?.count ?? 1
@@ -52,7 +52,8 @@ extension CLI {
         try remote?.begin(&runner, set: set, hash: hash, shard: shard?.description, console: console)
         guard
             let store = openStore(
-                outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.flags.contains("--resume"))
+                outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.flags.contains("--resume"),
+                stamps: remote?.stamps(set))
         else { return .internalFailure }
         // Documents the earlier run did not record may have left up-to-date outputs behind (the
         // ones in flight when it stopped): redone, so that the report is the one an uninterrupted
@@ -127,15 +128,18 @@ extension CLI {
     /// The run's results file, resumed from when `resume` (unless `quiet`, said when `asked` for
     /// with --resume, or when there is something to go on with: a fresh task of --shard auto starts
     /// quietly); nil, said, when it cannot be opened.
-    private func openStore(_ outDir: String, set: InputSet, hash: String, resume: Bool, quiet: Bool, asked: Bool)
-        -> ResultStore?
-    {
+    /// `stamps`: the inputs' stamps when they are not local files yet (object storage's listing).
+    private func openStore(
+        _ outDir: String, set: InputSet, hash: String, resume: Bool, quiet: Bool, asked: Bool,
+        stamps: [ResultStore.InputStamp?]? = nil
+    ) -> ResultStore? {
         let store: ResultStore
         do throws(ResultStore.OpenError) {
             store = try ResultStore(
                 directory: outDir, count: set.documents.count, pipelineHash: hash,
                 resuming: resume
-                    ? set.documents.map { ResultStore.InputStamp.of(file: $0.path, relativePath: $0.relativePath) }
+                    ? stamps
+                        ?? set.documents.map { ResultStore.InputStamp.of(file: $0.path, relativePath: $0.relativePath) }
                     : nil)
         } catch {
             console.error("pdfpipe: error: \(error)")

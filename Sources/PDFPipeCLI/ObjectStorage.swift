@@ -36,6 +36,8 @@ final class RemoteInputs: @unchecked Sendable {
     private var pinned = Set<String>()
     private var absent = Set<String>()
     private let onDemand = NSLock()
+    /// Each listed object's `LastModified`, by its staging path.
+    private var listedTimes: [String: Int] = [:]
     /// Where warnings go (the console).
     var warn: (@Sendable (String) -> Void)?
     let ahead: Int
@@ -102,6 +104,7 @@ final class RemoteInputs: @unchecked Sendable {
         }
         documents.sort { $0.0.relativePath.utf8.lexicographicallyPrecedes($1.0.relativePath.utf8) }
         sources = documents.map(\.1)
+        for (d, s) in documents { listedTimes[d.path] = s.object.lastModified }
         let root =
             single ? stage + "/" + (buckets.first ?? locations.first?.bucket ?? "") + "/" + rootPrefix : stage
         var set = InputSet(root: root.hasSuffix("/") ? String(root.dropLast()) : root, documents: documents.map(\.0))
@@ -190,16 +193,22 @@ final class RemoteInputs: @unchecked Sendable {
             try? FileManager.default.createDirectory(
                 atPath: Paths.parent(d.path), withIntermediateDirectories: true)
             try client.download(bucket: s.bucket, key: s.object.key, to: d.path)
-            let ns = s.object.lastModified
-            var times = [
-                timespec(tv_sec: ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000),
-                timespec(tv_sec: ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000),
-            ]
-            _ = utimensat(AT_FDCWD, d.path, &times, 0)
+            Self.stamp(d.path, s.object.lastModified)
             return nil
         } catch {
             return error.description
         }
+    }
+
+    /// Sets a fetched file's modification time to its object's `LastModified`: the input stamp
+    /// (size, time) is then the object's, the same in every attempt and on every machine, which
+    /// `--resume` and the result's object name rely on.
+    static func stamp(_ path: String, _ ns: Int) {
+        var times = [
+            timespec(tv_sec: ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000),
+            timespec(tv_sec: ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000),
+        ]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
     /// Waits until document `index` is fetched (a worker calls it before starting the document);
@@ -253,6 +262,7 @@ final class RemoteInputs: @unchecked Sendable {
             }
             try? FileManager.default.createDirectory(atPath: Paths.parent(path), withIntermediateDirectories: true)
             try client.download(bucket: bucket, key: key, to: path)
+            if let ns = listedTimes[path] { Self.stamp(path, ns) }
         } catch {
             warn?("pdfpipe: warning: s3://\(bucket)/\(key), which a link names, could not be fetched: \(error)")
         }
@@ -291,6 +301,7 @@ final class RemoteOutputs: @unchecked Sendable {
     private(set) var written = 0
     private(set) var existed = 0
     private(set) var failures: [String] = []
+    private let killAfter = ProcessInfo.processInfo.environment["PDFPIPE_TEST_KILL_AFTER_RESULTS"].flatMap(Int.init)
 
     init(settings: S3Settings, location: S3Location, staging: String, hash: String, shard: String?) {
         self.settings = settings
@@ -379,7 +390,11 @@ final class RemoteOutputs: @unchecked Sendable {
             condition.lock()
             busy -= 1
             switch outcome {
-            case .written?: written += 1
+            case .written?:
+                written += 1
+                // For the tests of a task killed halfway: SIGKILL once this many results are up
+                // (a kill at a point the test chooses, not at a time it guesses).
+                if written == killAfter { kill(getpid(), SIGKILL) }
             case .existed?: existed += 1
             case nil: failures.append(failure ?? "")
             }
@@ -586,4 +601,80 @@ extension CLI {
         }
         return run
     }
+}
+
+/// `pdfpipe merge s3://bucket/prefix … [--out s3://…]`: the reports under each prefix (its own
+/// `report.json`, and each `shards/*/report.json`) fetched with their results files into a staging
+/// folder, merged there, and the merged reports uploaded when `--out` is in the store.
+final class RemoteMerge {
+    let staging: String
+    let settings: S3Settings
+    /// The operands with every `s3://` one replaced by the local folders of its reports.
+    var operands: [String] = []
+    let output: S3Location?
+
+    var outDir: String? { output == nil ? nil : staging + "/out" }
+
+    /// Nil when neither the operands nor `--out` are in object storage.
+    init?(operands given: [String], out: String?) throws(PipelineError) {
+        do throws(S3Error) {
+            output = try out.flatMap { o throws(S3Error) in try S3Location.parse(o) }
+        } catch {
+            throw PipelineError(file: nil, message: "--out: \(error.description)")
+        }
+        guard output != nil || given.contains(where: S3Location.isS3) else { return nil }
+        settings = try objectStoreSettings()
+        staging = try makeStagingFolder()
+        do throws(S3Error) {
+            var client: S3Client?
+            for operand in given {
+                guard let loc = try S3Location.parse(operand) else {
+                    operands.append(operand)
+                    continue
+                }
+                if client == nil { client = try S3Client(settings: settings) }
+                let objects = try client!.list(bucket: loc.bucket, prefix: loc.folder)
+                let folders = objects.map(\.key).filter { key in
+                    let rest = key.dropFirst(loc.folder.count)
+                    return rest == "report.json"
+                        || (rest.hasPrefix("shards/") && rest.hasSuffix("/report.json")
+                            && rest.dropFirst(7).dropLast(12).allSatisfy { $0 != "/" })
+                }.map { String($0.dropLast("report.json".count)) }
+                guard !folders.isEmpty else {
+                    throw S3Error(
+                        location: loc.url(loc.folder), status: nil, code: "NoReports",
+                        message: "no report.json under it, nor under its shards/*/")
+                }
+                for folder in folders {
+                    let local = staging + "/in/\(operands.count)"
+                    try? FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+                    try client!.download(bucket: loc.bucket, key: folder + "report.json", to: local + "/report.json")
+                    operands.append(local)
+                }
+            }
+        } catch {
+            cleanUp()
+            throw PipelineError(file: nil, message: error.description)
+        }
+    }
+
+    /// Uploads what the merge wrote (the files at the top of its output folder).
+    func upload(console: Console) -> Bool {
+        guard let output, let outDir else { return true }
+        do throws(S3Error) {
+            let client = try S3Client(settings: settings)
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: outDir)) ?? []).sorted().filter { name in
+                !name.hasPrefix(".") && FileStatus.of(outDir + "/" + name)?.kind == .regular
+            }
+            for name in names {
+                try client.put(bucket: output.bucket, key: output.folder + name, file: outDir + "/" + name)
+            }
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return false
+        }
+        return true
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(atPath: staging) }
 }
