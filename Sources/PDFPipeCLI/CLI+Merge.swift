@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import SystemIO
 
 /// `pdfpipe merge`: the reports of a sharded run as one.
 extension CLI {
@@ -56,17 +57,21 @@ extension CLI {
         let files = try reportFiles(remote?.operands ?? a.positional, besides: out)
         var reports: [RunReport] = []
         for file in files { reports.append(try readReport(file, documents: false)) }
-        let whole = try Self.checkShards(
+        let (whole, held) = try Self.checkShards(
             reports, files: files, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
-        if !whole { merged.incomplete = true }
+        merged.incomplete = !whole
         for (file, r) in zip(files.dropFirst(), reports.dropFirst()) {
             guard r.pipeline == merged.pipeline else {
                 throw PipelineError(
                     file: file,
                     message: "comes from pipeline '\(r.pipeline)', the first report from '\(merged.pipeline)'")
             }
-            merged.incomplete = merged.incomplete || r.incomplete
+        }
+        // Incomplete when a shard is missing or unfinished; merges of some shards each lack the
+        // others, which their lists say: a whole set of them is complete.
+        for (r, s) in zip(reports, reports.map { $0.shard.flatMap(Self.coveredShards) }) where r.incomplete {
+            if s == nil || s?.indices.count == 1 || !whole { merged.incomplete = true }
         }
         merged.generatedAt = fixedDate ?? Date().ISO8601Format()
         // A baseline given to merge is applied afresh; otherwise the shards' comparison stands.
@@ -80,7 +85,9 @@ extension CLI {
             console.error("pdfpipe: error: \(error)")
             return .internalFailure
         }
-        let seen = try mergeDocuments(of: files, policy: policy, into: store)
+        let seen = try mergeDocuments(
+            of: files, policy: policy, into: store,
+            keepPaths: baselineFlag != nil || reports.contains { $0.baseline != nil })
         do throws(ResultStore.OpenError) {
             try store.finish()
         } catch {
@@ -88,7 +95,8 @@ extension CLI {
             return .internalFailure
         }
         merged.store = store
-        merged.shard = nil
+        // A partial merge says which shards it holds: merging it with merges of the others is whole.
+        merged.shard = held
         merged.shardSource = nil
         mergeRunFindings(of: reports, into: &merged, whole: whole)
         if let web = Self.mergedWebHosts(reports.map(\.sections)) { merged.sections["web"] = ["hosts": web] }
@@ -136,31 +144,69 @@ extension CLI {
         }
     }
 
-    /// Every report's documents, one at a time, into the merged results file (the baseline given
-    /// to merge applied afresh), in the order one run would give. Returns their paths; a path in
-    /// two reports is an error.
-    private func mergeDocuments(of files: [String], policy: ResultPolicy?, into store: ResultStore)
+    /// Every report's documents, one at a time, into the merged results file, in the order one
+    /// run gives (paths sorted by their bytes): each report lists its documents so sorted, and the
+    /// reports are merged as sorted streams (a k-way merge), so memory holds one document per
+    /// report, never the batch. A document is copied as it is written (made compact), decoded only
+    /// for what the summary counts; with a baseline given to merge it is decoded whole and the
+    /// baseline applied afresh. Returns the paths of the batch; a path in two reports is an error.
+    /// `keepPaths`: return the batch's paths (a baseline needs them to tell what was fixed);
+    /// otherwise the set stays empty and memory does not grow with the batch.
+    private func mergeDocuments(of files: [String], policy: ResultPolicy?, into store: ResultStore, keepPaths: Bool)
         throws(PipelineError) -> Set<String>
     {
-        var seen = Set<String>()
-        var order: [(path: String, position: Int)] = []
+        var cursors: [MergeCursor] = []
         for file in files {
-            try eachDocument(of: file) { (d: DocumentResult) throws(PipelineError) in
-                guard seen.insert(d.path).inserted else {
-                    throw PipelineError(file: file, message: "'\(d.path)' is in more than one report")
+            let m = try mapped(file)
+            var elements: [Range<Int>] = []
+            let array = m.withBytes { raw in
+                JSONScanner.forEachElement(of: "documents", in: raw) {
+                    elements.append($0)
+                    return true
                 }
-                var d = d
-                if let policy {
-                    d.fixedSinceBaseline = []
-                    policy.apply(&d)
-                }
-                order.append((d.path, order.count))
-                store.append(d, at: order.count - 1, input: nil)
             }
+            if array == nil { throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)") }
+            cursors.append(MergeCursor(file: file, mapped: m, elements: elements))
         }
-        // The order one run would give: input paths sorted by their bytes.
-        order.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        store.setOrder(order.map(\.position))
+        var seen = Set<String>()
+        var index = 0
+        var last: String?
+        var unsorted = false
+        for i in cursors.indices { try cursors[i].readHead() }
+        while true {
+            // The report whose next document comes first.
+            var pick: Int?
+            for (i, c) in cursors.enumerated() {
+                guard let p = c.headPath else { continue }
+                if let k = pick, !p.utf8.lexicographicallyPrecedes(cursors[k].headPath!.utf8) { continue }
+                pick = i
+            }
+            guard let k = pick else { break }
+            let path = cursors[k].headPath!
+            // In sorted reports a repeated path comes next to itself; in an unsorted one the set finds it.
+            if path == last || ((keepPaths || unsorted) && !seen.insert(path).inserted) {
+                throw PipelineError(file: cursors[k].file, message: "'\(path)' is in more than one report")
+            }
+            if let last, !last.utf8.lexicographicallyPrecedes(path.utf8), !unsorted {
+                unsorted = true
+                // From here on the set must know every path so far.
+                for i in 0..<index { if let p = store.reporterDocument(i)?.path { seen.insert(p) } }
+                if !seen.insert(path).inserted {
+                    throw PipelineError(file: cursors[k].file, message: "'\(path)' is in more than one report")
+                }
+            }
+            last = path
+            try cursors[k].copy(to: store, at: index, policy: policy)
+            index += 1
+            try cursors[k].advance()
+        }
+        // A report not in path order (written by hand, or by an older pdfpipe): the merged
+        // report is put in order all the same.
+        if unsorted {
+            var order = (0..<index).map { i in (path: store.reporterDocument(i)?.path ?? "", position: i) }
+            order.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+            store.setOrder(order.map(\.position))
+        }
         return seen
     }
 
@@ -218,14 +264,48 @@ extension CLI {
         return .array(byHost.keys.sorted().map { .object(byHost[$0]!) })
     }
 
-    /// A set of shard reports must be whole: the same N, each K from 1 to N once. Reports of runs
+    /// The shards a report holds: `K/N` for a shard's report, `1-4,7/8` for a merge of some of
+    /// them (merges compose: a merge's report is a shard input to the next); nil when the report
+    /// is not of a sharded run.
+    static func coveredShards(_ text: String) -> (indices: [Int], count: Int)? {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let n = Int(parts[1]), n >= 1 else { return nil }
+        var out: [Int] = []
+        for item in parts[0].split(separator: ",") {
+            let bounds = item.split(separator: "-")
+            guard (1...2).contains(bounds.count), let a = Int(bounds[0]), let b = Int(bounds[bounds.count - 1]),
+                a >= 1, a <= b, b <= n
+            else { return nil }
+            out += Array(a...b)
+        }
+        return out.isEmpty ? nil : (out, n)
+    }
+
+    /// `1-4,7/8`: the shard indices written as ranges.
+    static func shardList(_ indices: [Int], count: Int) -> String {
+        var ranges: [String] = []
+        var i = 0
+        let sorted = indices.sorted()
+        while i < sorted.count {
+            var j = i
+            while j + 1 < sorted.count && sorted[j + 1] == sorted[j] + 1 { j += 1 }
+            ranges.append(i == j ? "\(sorted[i])" : "\(sorted[i])-\(sorted[j])")
+            i = j + 1
+        }
+        return ranges.joined(separator: ",") + "/\(count)"
+    }
+
+    /// A set of shard reports must be whole: the same N, each K from 1 to N once, in a shard's
+    /// report or in a merge of some shards (a merge's `shard` lists what it holds). Reports of runs
     /// without `--shard` merge as before. `--allow-partial` lets an incomplete set through (the
-    /// merged report then says `incomplete`).
-    /// Returns whether the set is whole.
+    /// merged report then says `incomplete`, and its `shard` lists the shards it holds).
+    /// Returns whether the set is whole, and the shards the set holds (nil when not sharded).
     @discardableResult
-    static func checkShards(_ reports: [RunReport], files: [String], allowPartial: Bool) throws(PipelineError) -> Bool {
-        let shards = reports.map { r in r.shard.flatMap { try? Shard($0) } }
-        guard shards.contains(where: { $0 != nil }) else { return true }
+    static func checkShards(_ reports: [RunReport], files: [String], allowPartial: Bool) throws(PipelineError) -> (
+        whole: Bool, held: String?
+    ) {
+        let shards = reports.map { r in r.shard.flatMap(coveredShards) }
+        guard shards.contains(where: { $0 != nil }) else { return (true, nil) }
         var problems: [String] = []
         if let i = shards.firstIndex(where: { $0 == nil }) { problems.append("'\(files[i])' is not a shard report") }
         let counts = Set(shards.compactMap { $0?.count })
@@ -233,9 +313,12 @@ extension CLI {
             problems.append(
                 "the reports split the batch differently (\(counts.sorted().map { "/\($0)" }.joined(separator: ", ")))")
         }
+        var held: String?
         if let n = counts.max() {
             var byIndex: [Int: [String]] = [:]
-            for (i, s) in shards.enumerated() { if let s { byIndex[s.index, default: []].append(files[i]) } }
+            for (i, s) in shards.enumerated() {
+                for k in s?.indices ?? [] { byIndex[k, default: []].append(files[i]) }
+            }
             let missing = (1...n).filter { byIndex[$0] == nil }
             if !missing.isEmpty {
                 problems.append(
@@ -246,9 +329,10 @@ extension CLI {
                 problems.append("shard \(k)/\(n) given \(fs.count) times (\(fs.joined(separator: ", ")))")
             }
             // A shard whose run was interrupted (killed, pre-empted, out of time) wrote its report
-            // with "incomplete": it is not done, whatever file is there.
+            // with "incomplete": it is not done, whatever file is there. (A merge of some shards is
+            // incomplete for the shards it lacks, which its list says.)
             let unfinished = shards.enumerated().compactMap { i, s in
-                reports[i].incomplete ? s.map { ($0.index, files[i]) } : nil
+                reports[i].incomplete && s?.indices.count == 1 ? s.map { ($0.indices[0], files[i]) } : nil
             }
             if !unfinished.isEmpty {
                 problems.append(
@@ -261,10 +345,79 @@ extension CLI {
                     "rerun \(rerun.map { "--shard \($0)/\(n)" }.joined(separator: ", ")) (each with --resume in its own output folder)"
                 )
             }
+            let finished = Set(byIndex.keys).subtracting(unfinished.map(\.0))
+            held = shardList(Array(finished), count: n)
         }
-        if problems.isEmpty { return true }
-        if allowPartial { return false }
+        if problems.isEmpty { return (true, nil) }
+        if allowPartial { return (false, held) }
         throw PipelineError(
             file: nil, message: "merge: \(problems.joined(separator: "; ")) (--allow-partial merges them anyway)")
+    }
+}
+
+/// One report being merged: where its documents lie, and the next one's path.
+struct MergeCursor {
+    let file: String
+    let mapped: MappedFile
+    let elements: [Range<Int>]
+    var next = 0
+    var headPath: String?
+
+    init(file: String, mapped: MappedFile, elements: [Range<Int>]) {
+        self.file = file
+        self.mapped = mapped
+        self.elements = elements
+    }
+
+    mutating func readHead() throws(PipelineError) {
+        guard next < elements.count else {
+            headPath = nil
+            return
+        }
+        let start = elements[next].lowerBound
+        headPath = mapped.withBytes { JSONScanner.stringMember("path", in: $0, from: start) }
+        guard headPath != nil else {
+            throw PipelineError(file: file, message: "documents[\(next)]: no path")
+        }
+    }
+
+    mutating func advance() throws(PipelineError) {
+        mapped.release(upTo: elements[next].upperBound)
+        next += 1
+        try readHead()
+    }
+
+    /// The head document into the merged store at `index`.
+    func copy(to store: ResultStore, at index: Int, policy: ResultPolicy?) throws(PipelineError) {
+        let range = elements[next]
+        let n = next
+        let result: Result<Void, PipelineError> = mapped.withBytes { raw in
+            if let policy {
+                var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
+                do {
+                    var d = try DocumentResult(json: try parser.parseDocument())
+                    d.fixedSinceBaseline = []
+                    policy.apply(&d)
+                    store.append(d, at: index, input: nil)
+                    return .success(())
+                } catch {
+                    return .failure(PipelineError(file: file, message: "documents[\(n)]: \(error)"))
+                }
+            }
+            guard let counted = ResultStore.countedDocument(raw, from: range.lowerBound) else {
+                var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
+                do {
+                    _ = try DocumentResult(json: try parser.parseDocument())
+                    return .failure(PipelineError(file: file, message: "documents[\(n)]: cannot be read"))
+                } catch {
+                    return .failure(PipelineError(file: file, message: "documents[\(n)]: \(error)"))
+                }
+            }
+            store.append(
+                documentJSON: JSONScanner.compact(UnsafeRawBufferPointer(rebasing: raw[range])), counted: counted,
+                at: index)
+            return .success(())
+        }
+        try result.get()
     }
 }

@@ -149,6 +149,54 @@ final class ShardTests: XCTestCase {
         }
     }
 
+    /// Merges compose (#46): a merge of some shards says which it holds, and merging it with the
+    /// others' merge is the one-level merge, complete; memory does not hold the batch (the reports
+    /// are merged as sorted streams).
+    func testAMergeOfMergesIsTheOneLevelMerge() throws {
+        for k in 1...4 {
+            XCTAssertEqual(
+                CapturedCLI().run([
+                    "run", "pipelines/link-audit.json", "--shard", "\(k)/4", "--fail-on", "never", "--out",
+                    out + "/s\(k)", "--quiet", "--offline",
+                ]), .clean)
+        }
+        let all = (1...4).map { out + "/s\($0)/report.json" }
+        XCTAssertEqual(CapturedCLI().run(["merge"] + all + ["--out", out + "/one", "--quiet"]), .findings)
+        XCTAssertEqual(
+            CapturedCLI().run(["merge", all[0], all[2], "--allow-partial", "--out", out + "/a", "--quiet"]), .findings)
+        let a = try Repo.stableReport(out + "/a/report.json")
+        XCTAssertEqual(a["shard"], "1,3/4")
+        XCTAssertEqual(a["incomplete"], true)
+        XCTAssertEqual(
+            CapturedCLI().run(["merge", all[1], all[3], "--allow-partial", "--out", out + "/b", "--quiet"]), .findings)
+        XCTAssertEqual(try Repo.stableReport(out + "/b/report.json")["shard"], "2,4/4")
+        // Without the other half, a merge of a merge still says what is missing.
+        let half = CapturedCLI()
+        XCTAssertEqual(half.run(["merge", out + "/a", "--out", out + "/h", "--quiet"]), .usage)
+        XCTAssertTrue(half.stderr.contains("missing shards 2/4, 4/4"), half.stderr)
+        XCTAssertEqual(
+            CapturedCLI().run(["merge", out + "/a", out + "/b", "--out", out + "/tree", "--quiet"]), .findings)
+        var tree = try Repo.stableReport(out + "/tree/report.json")
+        var one = try Repo.stableReport(out + "/one/report.json")
+        XCTAssertNotEqual(tree["incomplete"], true)
+        XCTAssertNil(tree["shard"])
+        // The same report but where it lives.
+        tree = Self.withoutLocations(tree)
+        one = Self.withoutLocations(one)
+        XCTAssertEqual(tree, one)
+        // A document in two of them is refused.
+        let twice = CapturedCLI()
+        XCTAssertEqual(
+            twice.run(["merge", out + "/a", all[0], all[1], all[3], "--out", out + "/x", "--quiet"]), .usage)
+        XCTAssertTrue(twice.stderr.contains("shard 1/4 given 2 times"), twice.stderr)
+    }
+
+    static func withoutLocations(_ v: JSONValue) -> JSONValue {
+        guard case .object(var o) = v else { return v }
+        o["locations"] = nil
+        return .object(o)
+    }
+
     /// Regression (CI-gate issue, 3): a glob that matched nothing, or a folder with no PDF, exited 0
     /// and replaced the last report with an empty one.
     func testNothingToCheckIsAnErrorThatLeavesTheOutputAlone() throws {

@@ -92,6 +92,43 @@ public enum JSONScanner {
         }
     }
 
+    /// The JSON text of `bytes` without the whitespace between tokens: pdfpipe's pretty JSON
+    /// written compact, byte for byte what `JSONWriter.compact` writes for the same value (both
+    /// escape strings alike, and only whitespace differs). Merge copies documents so, unparsed.
+    public static func compact(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var inString = false
+        var escaped = false
+        for b in bytes {
+            if inString {
+                out.append(b)
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch b {
+            case 0x20, 0x0A, 0x0D, 0x09: continue
+            case UInt8(ascii: "\""): inString = true
+            default: break
+            }
+            out.append(b)
+        }
+        return out
+    }
+
+    /// The string value of member `key` of the object at `start`, unescaped; nil when absent.
+    public static func stringMember(_ key: String, in bytes: UnsafeRawBufferPointer, from start: Int) -> String? {
+        guard let m = members(in: bytes, from: start)?.first(where: { $0.key == key }) else { return nil }
+        var parser = JSONParser(bytes: Array(bytes[m.value]), tracksLocations: false)
+        return (try? parser.parseDocument())?.stringValue
+    }
+
     struct Scanner {
         let bytes: UnsafeRawBufferPointer
         var i = 0

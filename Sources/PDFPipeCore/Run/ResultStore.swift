@@ -170,6 +170,34 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// Appends a document given as its report.json entry in compact JSON, counted from `counted`
+    /// (the same entry read without its big sections, `countedDocument`): what `merge` does, so
+    /// that a document of 4,000 links is copied, not decoded and encoded again.
+    public func append(documentJSON bytes: [UInt8], counted d: DocumentResult, at index: Int) {
+        var line = Array(#"{"document":"#.utf8)
+        line += bytes
+        line += Array(#","pipeline":"\#(pipelineHash)","results":\#(Self.version)}"#.utf8)
+        line.append(0x0A)
+        state.withLock { s in
+            guard index >= 0 else { return }
+            if index >= s.slots.count { s.slots += Array(repeating: nil, count: index + 1 - s.slots.count) }
+            s.record(line, at: index, of: d, fd: fd)
+        }
+    }
+
+    /// The report.json entry that starts at `start` of `raw`, decoded without the stages' big
+    /// sections (what reporters and the summary read); nil when it is not such an entry.
+    public static func countedDocument(_ raw: UnsafeRawBufferPointer, from start: Int) -> DocumentResult? {
+        guard let members = JSONScanner.members(in: raw, from: start) else { return nil }
+        var o: [String: JSONValue] = [:]
+        for m in members where reporterKeys.contains(m.key) || m.key == "linkSummary" {
+            var parser = JSONParser(bytes: Array(raw[m.value]), tracksLocations: false)
+            guard let v = try? parser.parseDocument() else { return nil }
+            o[m.key] = v
+        }
+        return try? DocumentResult(json: .object(o))
+    }
+
     /// Flushes the file to disk; throws when an append failed.
     public func finish() throws(OpenError) {
         let failure = state.withLock { $0.failure }
