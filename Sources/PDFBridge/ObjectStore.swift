@@ -475,6 +475,12 @@ public final class S3Client {
         return .written
     }
 
+    /// Makes a bucket (in the client's region's default location); one that is already yours is fine.
+    public func createBucket(_ bucket: String) throws(S3Error) {
+        let a = try send("PUT", bucket: bucket, key: nil)
+        guard (200..<300).contains(a.status) || a.status == 409 else { throw failure(a, "s3://\(bucket)") }
+    }
+
     public func delete(bucket: String, key: String) throws(S3Error) {
         let a = try send("DELETE", bucket: bucket, key: key)
         guard (200..<300).contains(a.status) || a.status == 404 else { throw failure(a, "s3://\(bucket)/\(key)") }

@@ -1,4 +1,5 @@
 import Foundation
+import PDFBridge
 import PDFPipeCore
 import TestSupport
 import XCTest
@@ -50,7 +51,9 @@ final class AWSBatchTests: XCTestCase {
         """#
 
     /// Runs submit.sh with `shards` against the stand-in; its status, output and the requests.
-    func submit(_ shards: String) throws -> (status: Int32, output: String, requests: [JSONValue]) {
+    func submit(_ shards: String, store: String = "efs") throws -> (
+        status: Int32, output: String, requests: [JSONValue]
+    ) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/aws") else {
             throw Prerequisite.missing("Debian's awscli (scripts/setup.sh --test installs it)")
         }
@@ -79,7 +82,7 @@ final class AWSBatchTests: XCTestCase {
             environment: [
                 "PATH": dir + "/bin:/usr/bin:/bin", "JOB_QUEUE": "pdfpipe-queue", "AWS_ACCESS_KEY_ID": "test",
                 "AWS_SECRET_ACCESS_KEY": "test", "AWS_DEFAULT_REGION": "us-east-1", "AWS_CONFIG_FILE": "/dev/null",
-                "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "HOME": dir,
+                "AWS_SHARED_CREDENTIALS_FILE": "/dev/null", "HOME": dir, "STORE": store,
             ])
         let lines = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return (r.status, r.output, try lines.split(separator: "\n").map { try JSONParser.parse(String($0)) })
@@ -160,6 +163,72 @@ final class AWSBatchTests: XCTestCase {
             try JobEngine.run(
                 (merge["containerProperties"]?["command"]?.arrayValue ?? []).compactMap(\.stringValue),
                 workingDir: "/github/workspace", environment: [:], volumes: volumes), gate)
+    }
+
+    /// (#46, 5) The object-storage variant: no EFS, the PDFs and the results in S3. Its definitions
+    /// go through the CLI's validation; its tasks run against moto's S3 as Batch runs them (the
+    /// index, the count in PDFPIPE_SHARDS, the store's keys as the `secrets` would set them), one
+    /// retried, then the merge: the one-machine run's report.
+    func testTheObjectStorageVariantNeedsNoSharedFileSystem() throws {
+        let (status, output, requests) = try submit("3", store: "s3")
+        XCTAssertEqual(status, 0, output)
+        guard requests.count == 4 else { return XCTFail("\(requests)") }
+        let shards = try definition("pdfpipe-shards-s3")
+        let merge = try definition("pdfpipe-merge-s3")
+        XCTAssertEqual(requests[0]["body"], shards)
+        XCTAssertEqual(requests[1]["body"], merge)
+        XCTAssertEqual(requests[2]["body"]?["jobDefinition"], "pdfpipe-shards-s3")
+        for d in [shards, merge] {
+            XCTAssertNil(d["containerProperties"]?["volumes"], "no shared file system")
+            XCTAssertNil(d["containerProperties"]?["mountPoints"])
+            let secrets = (d["containerProperties"]?["secrets"]?.arrayValue ?? []).compactMap {
+                $0["name"]?.stringValue
+            }
+            XCTAssertEqual(secrets, ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"])
+        }
+        if ObjectStorageTests.server == nil { try ObjectStorageTests.startServer() }
+        let f = ObjectStorageTests.fixture
+        let store: [String: String] = [
+            "AWS_ACCESS_KEY_ID": f["accessKey"] ?? "", "AWS_SECRET_ACCESS_KEY": f["secretKey"] ?? "",
+            "AWS_ENDPOINT_URL": f["endpoint"] ?? "", "AWS_SHARED_CREDENTIALS_FILE": dir + "/none",
+            "AWS_CONFIG_FILE": dir + "/none",
+        ]
+        let client = try S3Client(settings: try S3Settings.fromEnvironment(store, home: dir))
+        try client.createBucket("pdfpipe-data")
+        for o in try client.list(bucket: "pdfpipe-data", prefix: "") {
+            try client.delete(bucket: "pdfpipe-data", key: o.key)
+        }
+        for name in try ObjectStorageTests.samples() {
+            try client.put(bucket: "pdfpipe-data", key: "pdf/" + name, file: Repo.root + "/samples/" + name)
+        }
+        var env = store
+        for e in (shards["containerProperties"]?["environment"]?.arrayValue ?? [])
+            + (requests[2]["body"]?["containerOverrides"]?["environment"]?.arrayValue ?? [])
+        {
+            if let n = e["name"]?.stringValue, let v = e["value"]?.stringValue { env[n] = v }
+        }
+        let command = (shards["containerProperties"]?["command"]?.arrayValue ?? []).compactMap(\.stringValue)
+        func task(_ index: Int) throws -> (status: Int32, output: String) {
+            var e = env
+            e["AWS_BATCH_JOB_ARRAY_INDEX"] = String(index)
+            return try ExternalTool.run(try Repo.executable(), command + ["--offline"], environment: e)
+        }
+        for index in 0..<3 { XCTAssertEqual(try task(index).status, 0, "task \(index)") }
+        let retried = try task(1)
+        XCTAssertEqual(retried.status, 0, retried.output)
+        let results = try client.list(bucket: "pdfpipe-data", prefix: "results/results/")
+        XCTAssertEqual(results.count, try ObjectStorageTests.samples().count, "each result once")
+        let mergeCommand = (merge["containerProperties"]?["command"]?.arrayValue ?? []).compactMap(\.stringValue)
+        var mergeEnv = store
+        mergeEnv["AWS_REGION"] = "us-east-1"
+        let gate = try ExternalTool.run(try Repo.executable(), mergeCommand, environment: mergeEnv)
+        XCTAssertEqual(gate.status, 1, gate.output)  // the samples' errors, at the pipeline's failOn
+        let merged = try JSONParser.parse(
+            String(
+                decoding: try XCTUnwrap(try client.get(bucket: "pdfpipe-data", key: "results/merged/report.json")),
+                as: UTF8.self))
+        XCTAssertEqual(merged["documents"]?.arrayValue?.count, try ObjectStorageTests.samples().count)
+        XCTAssertNil(merged["incomplete"])
     }
 
     func testAnArrayAWSBatchCannotRunIsRefusedBeforeAnythingIsSent() throws {

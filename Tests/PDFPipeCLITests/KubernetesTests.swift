@@ -1,4 +1,5 @@
 import Foundation
+import PDFBridge
 import PDFPipeCore
 import TestSupport
 import XCTest
@@ -82,5 +83,57 @@ final class KubernetesTests: XCTestCase {
         let gate = try run(mergeContainer, environment: [:])
         try JobEngine.assertOneMachineRun(
             merged: dir + "/results/merged/report.json", gate: gate, data: dir + "/data", scratch: dir)
+    }
+
+    /// (#46, 5) The object-storage variant: no volume but an emptyDir for the local copies; its
+    /// pods' arguments run against moto's S3 with JOB_COMPLETION_INDEX, one index twice, then the
+    /// merge's: every document once, the merged report whole.
+    func testTheObjectStorageVariantNeedsNoSharedVolume() throws {
+        let shards = try manifest("indexed-job-s3.yaml")
+        let merge = try manifest("merge-job-s3.yaml")
+        for job in [shards, merge] {
+            let pod = try XCTUnwrap(job["spec"]?["template"]?["spec"])
+            XCTAssertEqual(pod["securityContext"]?["runAsNonRoot"], true)
+            for v in pod["volumes"]?.arrayValue ?? [] { XCTAssertNil(v["persistentVolumeClaim"], "no shared volume") }
+            XCTAssertEqual(pod["containers"]?[0]?["envFrom"]?[0]?["secretRef"]?["name"], "pdfpipe-store")
+        }
+        if ObjectStorageTests.server == nil { try ObjectStorageTests.startServer() }
+        let f = ObjectStorageTests.fixture
+        let store: [String: String] = [
+            "AWS_ACCESS_KEY_ID": f["accessKey"] ?? "", "AWS_SECRET_ACCESS_KEY": f["secretKey"] ?? "",
+            "AWS_ENDPOINT_URL": f["endpoint"] ?? "", "AWS_REGION": "us-east-1",
+            "AWS_SHARED_CREDENTIALS_FILE": dir + "/none", "AWS_CONFIG_FILE": dir + "/none",
+        ]
+        let client = try S3Client(settings: try S3Settings.fromEnvironment(store, home: dir))
+        // Its own bucket: the manifests' bucket name, in a store the Batch test may share.
+        try client.createBucket("pdfpipe-data")
+        for o in try client.list(bucket: "pdfpipe-data", prefix: "") {
+            try client.delete(bucket: "pdfpipe-data", key: o.key)
+        }
+        for name in try ObjectStorageTests.samples() {
+            try client.put(bucket: "pdfpipe-data", key: "pdf/" + name, file: Repo.root + "/samples/" + name)
+        }
+        let spec = try XCTUnwrap(shards["spec"])
+        let completions = try XCTUnwrap(spec["completions"]?.intValue)
+        let args = (spec["template"]?["spec"]?["containers"]?[0]?["args"]?.arrayValue ?? []).compactMap(\.stringValue)
+        XCTAssertFalse(args.contains { $0.contains("$(") }, "nothing to expand: shards name their own folders")
+        for index in Array(0..<completions) + [2] {
+            let r = try ExternalTool.run(
+                try Repo.executable(), args, environment: store.merging(["JOB_COMPLETION_INDEX": String(index)]) { $1 })
+            XCTAssertEqual(r.status, 0, "index \(index): \(r.output)")
+        }
+        XCTAssertEqual(
+            try client.list(bucket: "pdfpipe-data", prefix: "results/results/").count,
+            try ObjectStorageTests.samples().count, "each result once")
+        let mergeArgs = (merge["spec"]?["template"]?["spec"]?["containers"]?[0]?["args"]?.arrayValue ?? []).compactMap(
+            \.stringValue)
+        let gate = try ExternalTool.run(try Repo.executable(), mergeArgs, environment: store)
+        XCTAssertEqual(gate.status, 1, gate.output)
+        let merged = try JSONParser.parse(
+            String(
+                decoding: try XCTUnwrap(try client.get(bucket: "pdfpipe-data", key: "results/merged/report.json")),
+                as: UTF8.self))
+        XCTAssertEqual(merged["documents"]?.arrayValue?.count, try ObjectStorageTests.samples().count)
+        XCTAssertNil(merged["incomplete"])
     }
 }

@@ -2,6 +2,13 @@
 # pdfpipe's shards as an AWS Batch array job, then the merge as the gate.
 #
 #   JOB_QUEUE=my-queue bash contrib/aws-batch/submit.sh [SHARDS]
+#   STORE=s3 JOB_QUEUE=my-queue bash contrib/aws-batch/submit.sh [SHARDS]
+#
+# STORE=s3 registers the object-storage variant (pdfpipe-shards-s3.json, pdfpipe-merge-s3.json):
+# no EFS; the PDFs are read from s3://pdfpipe-data/pdf and the results written to
+# s3://pdfpipe-data/results (each document's result written once, create-only: a retried task
+# redoes only what no attempt finished), the merge reads and writes there too. The store's keys
+# come from Secrets Manager (the definitions' `secrets`, through the execution role).
 #
 # Registers the two job definitions beside this script (edit them first: the EFS file system id,
 # the image, the pipeline and the PDFs under /data), submits an array of SHARDS tasks (default 8,
@@ -28,13 +35,18 @@ if [ "$shards" -lt 2 ] || [ "$shards" -gt 10000 ]; then
   exit 2
 fi
 
-aws batch register-job-definition --cli-input-json "file://$here/pdfpipe-shards.json" --output text --query jobDefinitionArn
-aws batch register-job-definition --cli-input-json "file://$here/pdfpipe-merge.json" --output text --query jobDefinitionArn
-array=$(aws batch submit-job --job-name pdfpipe-shards --job-queue "$queue" --job-definition pdfpipe-shards \
+case "${STORE:-efs}" in
+  efs) variant="" ;;
+  s3) variant="-s3" ;;
+  *) echo "submit: STORE is efs (the default) or s3, not '$STORE'" >&2; exit 2 ;;
+esac
+aws batch register-job-definition --cli-input-json "file://$here/pdfpipe-shards$variant.json" --output text --query jobDefinitionArn
+aws batch register-job-definition --cli-input-json "file://$here/pdfpipe-merge$variant.json" --output text --query jobDefinitionArn
+array=$(aws batch submit-job --job-name pdfpipe-shards --job-queue "$queue" --job-definition "pdfpipe-shards$variant" \
   --array-properties "size=$shards" \
   --container-overrides "environment=[{name=PDFPIPE_SHARDS,value=$shards}]" \
   --output text --query jobId)
-merge=$(aws batch submit-job --job-name pdfpipe-merge --job-queue "$queue" --job-definition pdfpipe-merge \
+merge=$(aws batch submit-job --job-name pdfpipe-merge --job-queue "$queue" --job-definition "pdfpipe-merge$variant" \
   --depends-on "jobId=$array" --output text --query jobId)
 echo "shards: $array ($shards tasks); merge: $merge (after all of them)"
 echo "watch: aws batch describe-jobs --jobs $array $merge --query 'jobs[].[jobName,status,statusReason]'"
