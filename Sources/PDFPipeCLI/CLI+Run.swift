@@ -53,7 +53,8 @@ extension CLI {
         guard
             let store = openStore(
                 outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.flags.contains("--resume"),
-                stamps: remote?.stamps(set))
+                stamps: remote?.stamps(set),
+                shownAs: remote?.outputs.map { $0.location.url($0.location.folder + "results/") })
         else { return .internalFailure }
         // Documents the earlier run did not record may have left up-to-date outputs behind (the
         // ones in flight when it stopped): redone, so that the report is the one an uninterrupted
@@ -131,7 +132,7 @@ extension CLI {
     /// `stamps`: the inputs' stamps when they are not local files yet (object storage's listing).
     private func openStore(
         _ outDir: String, set: InputSet, hash: String, resume: Bool, quiet: Bool, asked: Bool,
-        stamps: [ResultStore.InputStamp?]? = nil
+        stamps: [ResultStore.InputStamp?]? = nil, shownAs: String? = nil
     ) -> ResultStore? {
         let store: ResultStore
         do throws(ResultStore.OpenError) {
@@ -148,7 +149,7 @@ extension CLI {
         if resume && !quiet && (asked || store.count > 0) {
             let n = store.count
             console.error(
-                "pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(Paths.relative(store.path, to: directory)))"
+                "pdfpipe: resume: \(n) of \(set.documents.count) document\(set.documents.count == 1 ? "" : "s") already done (\(shownAs ?? Paths.relative(store.path, to: directory)))"
             )
         }
         return store
