@@ -81,6 +81,23 @@ median() { sort -n | sed -n 2p; }
 local_t=$(for r in 1 2 3; do rm -rf "$work/out-local"; secs "$pdfpipe" run "$work/audit.json" "$work/in" --out "$work/out-local" --offline --jobs 2 --quiet --fail-on never | cut -d' ' -f1; done | median)
 store_t=$(for r in 1 2 3; do secs "$pdfpipe" run "$work/audit.json" "s3://$bucket/in" --out "s3://$bucket/run$r" --offline --jobs 2 --quiet --fail-on never | cut -d' ' -f1; done | median)
 echo "local ${local_t} s, store ${store_t} s: store throughput $(python3 -c "print(f'{$local_t/$store_t:.0%}')") of local"
+# What the store itself allows: the same requests (a GET of each object, a PUT of a result-sized
+# object each) from boto3 in 8 threads, without pdfpipe. moto is a Python server: this floor, not
+# pdfpipe, bounds the run from the store.
+floor=$(python3 - "$bucket" <<'PY'
+import boto3, sys, time
+from concurrent.futures import ThreadPoolExecutor
+from botocore.config import Config
+s3 = boto3.client("s3", config=Config(s3={"addressing_style": "path"}, max_pool_connections=16))
+keys = [o["Key"] for p in s3.get_paginator("list_objects_v2").paginate(Bucket=sys.argv[1], Prefix="in/") for o in p.get("Contents", [])]
+t = time.time()
+with ThreadPoolExecutor(8) as ex:
+    list(ex.map(lambda k: s3.get_object(Bucket=sys.argv[1], Key=k)["Body"].read(), keys))
+    list(ex.map(lambda i: s3.put_object(Bucket=sys.argv[1], Key=f"floor/{i}", Body=b"x" * 4000), range(len(keys))))
+print(f"{time.time() - t:.2f}")
+PY
+)
+echo "the store's own floor (the same GETs and PUTs from boto3, 8 threads): ${floor} s; pdfpipe from the store: $(python3 -c "print(f'{$store_t/$floor:.2f}')")x the floor"
 
 echo "## 2. SIGKILL after $((n / 2)) results, then rerun"
 PDFPIPE_TEST_KILL_AFTER_RESULTS=$((n / 2)) "$pdfpipe" run "$work/audit.json" "s3://$bucket/in" --out "s3://$bucket/killed" --offline --jobs 2 --quiet --fail-on never >/dev/null 2>&1 || true

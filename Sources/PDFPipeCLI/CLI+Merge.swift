@@ -56,7 +56,18 @@ extension CLI {
         if remote?.outDir == nil { try checkOutputFolder(out) }
         let files = try reportFiles(remote?.operands ?? a.positional, besides: out)
         var reports: [RunReport] = []
-        for file in files { reports.append(try readReport(file, documents: false)) }
+        // Each report scanned once: its header read, and where its documents lie kept for the merge.
+        var cursors: [MergeCursor] = []
+        for file in files {
+            var elements: [Range<Int>]? = []
+            let (report, mapped) = try readReport(file, documents: false, elements: &elements)
+            reports.append(report)
+            if let mapped, let elements {
+                cursors.append(MergeCursor(file: file, mapped: mapped, elements: elements))
+            } else {
+                throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)")
+            }
+        }
         let (whole, held) = try Self.checkShards(
             reports, files: files, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
@@ -86,7 +97,7 @@ extension CLI {
             return .internalFailure
         }
         let seen = try mergeDocuments(
-            of: files, policy: policy, into: store,
+            of: cursors, policy: policy, into: store,
             keepPaths: baselineFlag != nil || reports.contains { $0.baseline != nil })
         do throws(ResultStore.OpenError) {
             try store.finish()
@@ -152,22 +163,10 @@ extension CLI {
     /// baseline applied afresh. Returns the paths of the batch; a path in two reports is an error.
     /// `keepPaths`: return the batch's paths (a baseline needs them to tell what was fixed);
     /// otherwise the set stays empty and memory does not grow with the batch.
-    private func mergeDocuments(of files: [String], policy: ResultPolicy?, into store: ResultStore, keepPaths: Bool)
-        throws(PipelineError) -> Set<String>
-    {
-        var cursors: [MergeCursor] = []
-        for file in files {
-            let m = try mapped(file)
-            var elements: [Range<Int>] = []
-            let array = m.withBytes { raw in
-                JSONScanner.forEachElement(of: "documents", in: raw) {
-                    elements.append($0)
-                    return true
-                }
-            }
-            if array == nil { throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)") }
-            cursors.append(MergeCursor(file: file, mapped: m, elements: elements))
-        }
+    private func mergeDocuments(
+        of cursors: [MergeCursor], policy: ResultPolicy?, into store: ResultStore, keepPaths: Bool
+    ) throws(PipelineError) -> Set<String> {
+        var cursors = cursors
         var seen = Set<String>()
         var index = 0
         var last: String?
@@ -362,6 +361,7 @@ struct MergeCursor {
     let elements: [Range<Int>]
     var next = 0
     var headPath: String?
+    var headMembers: [(key: String, value: Range<Int>)]?
 
     init(file: String, mapped: MappedFile, elements: [Range<Int>]) {
         self.file = file
@@ -375,14 +375,28 @@ struct MergeCursor {
             return
         }
         let start = elements[next].lowerBound
-        headPath = mapped.withBytes { JSONScanner.stringMember("path", in: $0, from: start) }
+        // One scan of the entry's members serves its path here and its counting in `copy`.
+        (headPath, headMembers) = mapped.withBytes { raw in
+            guard let members = JSONScanner.members(in: raw, from: start),
+                let path = members.first(where: { $0.key == "path" })
+            else { return (nil, nil) }
+            var parser = JSONParser(bytes: Array(raw[path.value]), tracksLocations: false)
+            return ((try? parser.parseDocument())?.stringValue, members)
+        }
         guard headPath != nil else {
             throw PipelineError(file: file, message: "documents[\(next)]: no path")
         }
     }
 
+    /// Where the pages before have been dropped again (this pass's).
+    var dropped = 0
+
     mutating func advance() throws(PipelineError) {
-        mapped.release(upTo: elements[next].upperBound)
+        let end = elements[next].upperBound
+        if end - dropped >= 4 << 20 {
+            mapped.drop(dropped..<end)
+            dropped = end
+        }
         next += 1
         try readHead()
     }
@@ -404,7 +418,7 @@ struct MergeCursor {
                     return .failure(PipelineError(file: file, message: "documents[\(n)]: \(error)"))
                 }
             }
-            guard let counted = ResultStore.countedDocument(raw, from: range.lowerBound) else {
+            guard let members = headMembers, let counted = ResultStore.countedDocument(raw, members: members) else {
                 var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
                 do {
                     _ = try DocumentResult(json: try parser.parseDocument())

@@ -23,19 +23,43 @@ extension CLI {
     /// A report.json; without `documents`, only its header (what is around the documents array,
     /// which is scanned over, not parsed: reports of any size).
     func readReport(_ file: String, documents: Bool) throws(PipelineError) -> RunReport {
+        var elements: [Range<Int>]?
+        return try readReport(file, documents: documents, elements: &elements).report
+    }
+
+    /// The same; without `documents`, also where each document lies (`elements`, when asked for
+    /// with a non-nil value) and the mapped file, so that `merge` scans each report once.
+    func readReport(_ file: String, documents: Bool, elements: inout [Range<Int>]?) throws(PipelineError) -> (
+        report: RunReport, mapped: MappedFile?
+    ) {
         let value: JSONValue
+        var kept: MappedFile?
         if documents {
             value = try readJSON(file, unreadable: "cannot read the report")
         } else {
             let file0 = try mapped(file)
+            let wanted = elements != nil
+            var found: [Range<Int>] = []
             let header = file0.withBytes { raw in
+                var dropped = 0
                 let array = JSONScanner.forEachElement(of: "documents", in: raw) {
-                    file0.release(upTo: $0.upperBound)
+                    if wanted { found.append($0) }
+                    // Scanned pages leave memory (4 MB at a time): a merge reads them again, one
+                    // document at a time.
+                    if $0.upperBound - dropped >= 4 << 20 {
+                        file0.drop(dropped..<$0.upperBound)
+                        dropped = $0.upperBound
+                    }
                     return true
                 }
+                file0.drop(0..<raw.count)
                 return array.map { Array(raw[..<$0.lowerBound]) + Array("[]".utf8) + Array(raw[$0.upperBound...]) }
             }
-            guard let header else { return try readReport(file, documents: true) }
+            guard let header else { return (try readReport(file, documents: true), nil) }
+            if wanted {
+                elements = found
+                kept = file0
+            }
             var parser = JSONParser(bytes: header, tracksLocations: false)
             do throws(JSONSyntaxError) {
                 value = try parser.parseDocument()
@@ -44,7 +68,7 @@ extension CLI {
             }
         }
         do throws(ReportDecodingError) {
-            return try RunReport(json: value)
+            return (try RunReport(json: value), kept)
         } catch {
             throw PipelineError(file: file, message: "\(error)")
         }

@@ -131,6 +131,16 @@ public final class MappedFile {
         return try body(UnsafeRawBufferPointer(bytes))
     }
 
+    /// Drops the whole pages inside `range` from memory, whatever was dropped before (a second
+    /// pass over the file drops what it touched again); they are read again if touched.
+    public func drop(_ range: Range<Int>) {
+        guard let mapped else { return }
+        let start = (range.lowerBound + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        let end = min(range.upperBound, bytes.count) / Self.pageSize * Self.pageSize
+        guard end > start else { return }
+        madvise(mapped + start, end - start, MADV_DONTNEED)
+    }
+
     /// Drops the pages before `offset` from memory (they are read again from the file if touched).
     /// Cheap to call often: it acts once 16 MB more can go.
     public func release(upTo offset: Int) {

@@ -189,6 +189,13 @@ public final class ResultStore: Sendable {
     /// sections (what reporters and the summary read); nil when it is not such an entry.
     public static func countedDocument(_ raw: UnsafeRawBufferPointer, from start: Int) -> DocumentResult? {
         guard let members = JSONScanner.members(in: raw, from: start) else { return nil }
+        return countedDocument(raw, members: members)
+    }
+
+    /// The same, from the entry's members (`JSONScanner.members`) when the caller has them.
+    public static func countedDocument(_ raw: UnsafeRawBufferPointer, members: [(key: String, value: Range<Int>)])
+        -> DocumentResult?
+    {
         var o: [String: JSONValue] = [:]
         for m in members where reporterKeys.contains(m.key) || m.key == "linkSummary" {
             var parser = JSONParser(bytes: Array(raw[m.value]), tracksLocations: false)
