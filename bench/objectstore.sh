@@ -22,6 +22,7 @@ cache=bench/.cache/objectstore
 work=${TMPDIR:-/tmp}/pdfpipe-objectstore
 rm -rf "$work" && mkdir -p "$work" "$cache"
 bash scripts/setup.sh --test >/dev/null
+py=$PWD/.build/moto/bin/python3  # moto and boto3 (scripts/setup.sh --test)
 command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >/dev/null
 if [ ! -d "$cache/x" ]; then
   (cd "$cache" && apt-get download texlive-latex-base-doc texlive-latex-recommended-doc >/dev/null 2>&1 \
@@ -45,7 +46,7 @@ JSON
 secs() { /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || true; cat "$work/time"; }
 
 # The store.
-python3 scripts/s3-fixture.py --minutes 30 > "$work/fixture.json" 2>/dev/null &
+"$py" scripts/s3-fixture.py --minutes 30 > "$work/fixture.json" 2>/dev/null &
 fixture=$!
 trap 'kill $fixture 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$work/fixture.json" ] && break; sleep 0.2; done
@@ -55,7 +56,7 @@ AWS_ENDPOINT_URL=$(jq -r .endpoint "$work/fixture.json")
 bucket=$(jq -r .bucket "$work/fixture.json")
 export AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_ENDPOINT_URL AWS_REGION=us-east-1
 batch "$work/in" "$n"
-python3 - "$work/in" "$bucket" <<'PY'
+"$py" - "$work/in" "$bucket" <<'PY'
 import boto3, os, sys
 from concurrent.futures import ThreadPoolExecutor
 from botocore.config import Config
@@ -65,7 +66,7 @@ files = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs]
 with ThreadPoolExecutor(16) as ex:
     list(ex.map(lambda p: s3.upload_file(p, bucket, "in/" + os.path.relpath(p, root)), files))
 PY
-count() { python3 - "$bucket" "$1" <<'PY'
+count() { "$py" - "$bucket" "$1" <<'PY'
 import boto3, sys
 from botocore.config import Config
 s3 = boto3.client("s3", config=Config(s3={"addressing_style": "path"}))
@@ -84,7 +85,7 @@ echo "local ${local_t} s, store ${store_t} s: store throughput $(python3 -c "pri
 # What the store itself allows: the same requests (a GET of each object, a PUT of a result-sized
 # object each) from boto3 in 8 threads, without pdfpipe. moto is a Python server: this floor, not
 # pdfpipe, bounds the run from the store.
-floor=$(python3 - "$bucket" <<'PY'
+floor=$("$py" - "$bucket" <<'PY'
 import boto3, sys, time
 from concurrent.futures import ThreadPoolExecutor
 from botocore.config import Config

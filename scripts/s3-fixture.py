@@ -3,7 +3,7 @@
 (moto[server] from PyPI) with request signing checked, one IAM user allowed everything, and one
 bucket.
 
-    python3 scripts/s3-fixture.py [--port N] [--bucket NAME] [--minutes M]
+    .build/moto/bin/python3 scripts/s3-fixture.py [--port N] [--bucket NAME] [--minutes M]
 
 Prints one JSON line once the server answers:
     {"endpoint": "http://127.0.0.1:PORT", "bucket": "...", "accessKey": "...", "secretKey": "..."}

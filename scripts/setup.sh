@@ -30,14 +30,24 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# The object-storage tests run a real S3 API on loopback: moto's server, from PyPI (for the
-# python3 on PATH, which runs scripts/s3-fixture.py).
+# The object-storage tests run a real S3 API on loopback: moto's server, from PyPI, in its own
+# virtual environment (.build/moto: never the system's Python, whose packages Debian's awscli needs
+# at their Debian versions). Tests and bench/objectstore.sh run .build/moto/bin/python3.
 moto() {
   [ "$test" = "--test" ] || return 0
-  python3 -c "import moto.server, boto3" 2>/dev/null && return 0
-  echo "setup: installing moto[server] (PyPI)" >&2
-  python3 -m pip install -q "moto[server]>=5,<6" 2>/dev/null \
-    || python3 -m pip install -q --break-system-packages "moto[server]>=5,<6"
+  local venv
+  venv="$(cd "$(dirname "$0")/.." && pwd)/.build/moto"
+  "$venv/bin/python3" -c "import moto.server, boto3" 2>/dev/null && return 0
+  echo "setup: installing moto[server] (PyPI) into $venv" >&2
+  if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+    local root=""
+    [ "$(id -u)" -eq 0 ] || root="sudo"
+    $root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $root apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+  fi
+  "$venv/bin/python3" -m pip install -q "moto[server]>=5,<6"
 }
 fetch_schemas() { [ "$test" != "--test" ] || /usr/bin/python3 "$(dirname "$0")/fetch-report-schemas.py"; moto; }
 if [ ${#missing[@]} -eq 0 ]; then fetch_schemas; exit 0; fi

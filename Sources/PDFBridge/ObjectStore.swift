@@ -319,11 +319,8 @@ public final class S3Client {
     ) throws(S3Error) -> Result<Answer, S3Error> {
         requests += 1
         var list: UnsafeMutablePointer<curl_slist>?
-        for h in ["x-amz-content-sha256: UNSIGNED-PAYLOAD"] + extra
-            + (settings.sessionToken.map { ["x-amz-security-token: \($0)"] } ?? [])
-        {
-            list = curl_slist_append(list, h)
-        }
+        let token = settings.sessionToken.map { ["x-amz-security-token: \($0)"] } ?? []
+        for h in ["x-amz-content-sha256: UNSIGNED-PAYLOAD"] + extra + token { list = curl_slist_append(list, h) }
         defer { curl_slist_free_all(list) }
         var upload: UnsafeMutablePointer<FILE>?
         var uploadSize: Int64 = 0
@@ -380,26 +377,31 @@ public final class S3Client {
                     location: location, status: nil, code: "connection",
                     message: text.isEmpty ? String(cString: curl_easy_strerror(code)) : text))
         }
-        let status = Int(r.status)
+        let answer = Self.answer(r)
         if let tmp, let download {
-            if (200..<300).contains(status) {
-                if rename(tmp, download) != 0 {
-                    unlink(tmp)
-                    throw S3Error(
-                        location: location, status: nil, code: "download", message: "cannot write \(download)")
-                }
-            } else {
+            // A download is renamed into place only when it is the object (2xx).
+            guard (200..<300).contains(answer.status) else {
                 unlink(tmp)
+                return .success(answer)
+            }
+            if rename(tmp, download) != 0 {
+                unlink(tmp)
+                throw S3Error(location: location, status: nil, code: "download", message: "cannot write \(download)")
             }
         }
-        var answer = Answer(status: status, etag: "", body: [])
+        return .success(answer)
+    }
+
+    /// What a finished request's state holds: the status, the ETag without quotes, a kept body.
+    private static func answer(_ r: pdfpipe_s3_result) -> Answer {
+        var answer = Answer(status: Int(r.status), etag: "", body: [])
         answer.etag = withUnsafeBytes(of: r.etag) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         if let p = r.body, r.body_len > 0 {
             answer.body = Array(UnsafeRawBufferPointer(start: p, count: Int(r.body_len)))
         }
-        return .success(answer)
+        return answer
     }
 
     /// The error of an answer that is not a success: S3's `<Code>` and `<Message>`.

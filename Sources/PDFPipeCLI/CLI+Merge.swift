@@ -45,29 +45,16 @@ extension CLI {
         guard !a.positional.isEmpty else {
             throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json|DIR...")
         }
-        // Two passes, one report at a time: first every report's header (its documents left
-        // out), then the documents, each parsed on its own and appended to the merged results
-        // file. Memory holds one document and the paths, not the reports.
-        // Reports in object storage are fetched into a staging folder; a merged report for the
-        // store is written there and uploaded.
+        // Each report is scanned once (its header read, where its documents lie kept), then the
+        // documents are merged as sorted streams into the merged results file: memory holds one
+        // document per report, not the reports. Reports in object storage are fetched into a
+        // staging folder; a merged report for the store is written there and uploaded.
         let remote = try RemoteMerge(operands: a.positional, out: a.values["--out"])
         defer { remote?.cleanUp() }
         let out = remote?.outDir ?? Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
         if remote?.outDir == nil { try checkOutputFolder(out) }
         let files = try reportFiles(remote?.operands ?? a.positional, besides: out)
-        var reports: [RunReport] = []
-        // Each report scanned once: its header read, and where its documents lie kept for the merge.
-        var cursors: [MergeCursor] = []
-        for file in files {
-            var elements: [Range<Int>]? = []
-            let (report, mapped) = try readReport(file, documents: false, elements: &elements)
-            reports.append(report)
-            if let mapped, let elements {
-                cursors.append(MergeCursor(file: file, mapped: mapped, elements: elements))
-            } else {
-                throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)")
-            }
-        }
+        let (reports, cursors) = try scanReports(files)
         let (whole, held) = try Self.checkShards(
             reports, files: files, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
@@ -124,6 +111,22 @@ extension CLI {
             verbose: a.flags.contains("--verbose"), shownAs: remote?.output.map { $0.url($0.folder) })
         if let remote, !remote.upload(console: console) { return .internalFailure }
         return code
+    }
+
+    /// Each report's header, and a cursor over where its documents lie.
+    private func scanReports(_ files: [String]) throws(PipelineError) -> ([RunReport], [MergeCursor]) {
+        var reports: [RunReport] = []
+        var cursors: [MergeCursor] = []
+        for file in files {
+            var elements: [Range<Int>]? = []
+            let (report, mapped) = try readReport(file, documents: false, elements: &elements)
+            guard let mapped, let elements else {
+                throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)")
+            }
+            reports.append(report)
+            cursors.append(MergeCursor(file: file, mapped: mapped, elements: elements))
+        }
+        return (reports, cursors)
     }
 
     /// The merged report's baseline: the one given to merge (`--baseline`, `--ratchet`), else the

@@ -22,21 +22,12 @@ extension CLI {
 
         // Object storage (s3://): inputs fetched into a staging folder, outputs written there and
         // uploaded (ObjectStorage.swift).
-        let remote = try remoteRun(a, pipeline: pipeline, shard: shard)
-        defer { remote?.cleanUp() }
-        let outDir = remote?.outDir ?? Paths.absolute(pipeline.output, relativeTo: directory)
-        if remote?.outputLocation == nil { try checkOutputFolder(outDir) }
-        let set: InputSet
-        if let remoteSet = remote?.set {
-            set = remoteSet
-        } else {
-            set = try inputSet(a, pipeline: pipeline, file: pipelineFile, shard: shard, output: outDir)
-        }
+        let remote = try remoteRun(a, pipeline: pipeline, shard: shard)  // its staging folder goes with it
+        let (outDir, set) = try places(a, pipeline: pipeline, file: pipelineFile, shard: shard, remote: remote)
 
         // A shard the engine retries (Slurm --requeue, Kubernetes backoffLimitPerIndex, AWS Batch
-        // retries) goes on where it stopped: --resume is the default under --shard auto.
-        // Outputs in object storage: every run goes on from the results the store has for this
-        // configuration and these inputs (what makes a retried task exactly-once).
+        // retries) goes on where it stopped: --resume is the default under --shard auto, and with
+        // outputs in object storage (what makes a retried task exactly-once).
         let resume = a.flags.contains("--resume") || shard?.source != nil || remote?.outputLocation != nil
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
@@ -45,16 +36,14 @@ extension CLI {
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         runner.policy = policy
         let isolated = isolate(&runner, pipeline, file: pipelineFile, outputDirectory: outDir, resume: resume)
-        let (onProgress, endProgress) = startProgress(
-            progressMode, quiet: quiet, total: set.documents.count)
+        let (onProgress, endProgress) = startProgress(progressMode, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
         try remote?.begin(&runner, set: set, hash: hash, shard: shard?.description, console: console)
         guard
             let store = openStore(
                 outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.flags.contains("--resume"),
-                stamps: remote?.stamps(set),
-                shownAs: remote?.outputs.map { $0.location.url($0.location.folder + "results/") })
+                remote: remote)
         else { return .internalFailure }
         // Documents the earlier run did not record may have left up-to-date outputs behind (the
         // ones in flight when it stopped): redone, so that the report is the one an uninterrupted
@@ -66,7 +55,6 @@ extension CLI {
         isolated?.shutdown()
         endProgress()
         finish(runner)
-        remote?.endFetching()
 
         do throws(ResultStore.OpenError) {
             try store.finish()
@@ -92,10 +80,19 @@ extension CLI {
             return ExitCode(rawValue: 128 + signal) ?? .internalFailure
         }
         let code = write(
-            report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose,
-            shownAs: remote?.outputs.map { $0.location.url($0.reportFolder) })
-        if let remote, !remote.upload(report: report, quiet: quiet, console: console) { return .internalFailure }
-        return code
+            report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose, shownAs: remote?.reportsURL)
+        return remote?.upload(report: report, quiet: quiet, console: console) == false ? .internalFailure : code
+    }
+
+    /// Where the run writes (checked) and the batch it reads: a staging folder and the store's
+    /// listing for a run in object storage.
+    private func places(_ a: Arguments, pipeline: Pipeline, file: String, shard: Shard?, remote: RemoteRun?)
+        throws(PipelineError) -> (outDir: String, set: InputSet)
+    {
+        let outDir = remote?.outDir ?? Paths.absolute(pipeline.output, relativeTo: directory)
+        if remote?.outputLocation == nil { try checkOutputFolder(outDir) }
+        if let remoteSet = remote?.set { return (outDir, remoteSet) }
+        return (outDir, try inputSet(a, pipeline: pipeline, file: file, shard: shard, output: outDir))
     }
 
     /// `--progress`'s value, checked.
@@ -129,11 +126,13 @@ extension CLI {
     /// The run's results file, resumed from when `resume` (unless `quiet`, said when `asked` for
     /// with --resume, or when there is something to go on with: a fresh task of --shard auto starts
     /// quietly); nil, said, when it cannot be opened.
-    /// `stamps`: the inputs' stamps when they are not local files yet (object storage's listing).
+    /// `remote`: a run in object storage, whose inputs' stamps come from the store's listing (they
+    /// are not local files yet) and whose results are in the store.
     private func openStore(
-        _ outDir: String, set: InputSet, hash: String, resume: Bool, quiet: Bool, asked: Bool,
-        stamps: [ResultStore.InputStamp?]? = nil, shownAs: String? = nil
+        _ outDir: String, set: InputSet, hash: String, resume: Bool, quiet: Bool, asked: Bool, remote: RemoteRun?
     ) -> ResultStore? {
+        let stamps = remote?.stamps(set)
+        let shownAs = remote?.resultsURL
         let store: ResultStore
         do throws(ResultStore.OpenError) {
             store = try ResultStore(

@@ -459,6 +459,10 @@ final class RemoteRun: @unchecked Sendable {
     /// The local output folder the run writes to: a staging folder when the outputs go to the store.
     var outDir: String? { outputLocation == nil ? nil : staging + "/out" }
 
+    /// Where the results and the reports are in the store, for messages (nil before `begin`).
+    var resultsURL: String? { outputs.map { $0.location.url($0.location.folder + "results/") } }
+    var reportsURL: String? { outputs.map { $0.location.url($0.reportFolder) } }
+
     /// The result stamp of each document as the store gives it (size, `LastModified`), without
     /// fetching it; local inputs are stat'ed.
     func stamps(_ set: InputSet) -> [ResultStore.InputStamp?] {
@@ -511,8 +515,6 @@ final class RemoteRun: @unchecked Sendable {
         inputs?.start(set.documents.indices.filter { !store.has($0) }, documents: set.documents)
     }
 
-    func endFetching() { inputs?.stop() }
-
     /// Uploads the reports and the marker once every result is up; false (said) when anything failed.
     func upload(report: RunReport, quiet: Bool, console: Console) -> Bool {
         guard let outputs, let outDir, let location = outputLocation else { return true }
@@ -549,10 +551,14 @@ final class RemoteRun: @unchecked Sendable {
         return true
     }
 
+    /// Stops the fetchers and removes the staging folder; also when the run is dropped.
     func cleanUp() {
+        inputs?.stop()
         if inputs != nil { LocalCopies.install(nil) }
         try? FileManager.default.removeItem(atPath: staging)
     }
+
+    deinit { cleanUp() }
 }
 
 extension CLI {

@@ -49,11 +49,11 @@ final class ObjectStorageTests: XCTestCase {
     static func startServer() throws {
         guard ExternalToolCheck.pythonHasMoto() else {
             throw Prerequisite.missing(
-                "moto[server] is not installed for python3 (scripts/setup.sh --test installs it)")
+                "moto[server] is not installed in .build/moto (scripts/setup.sh --test installs it)")
         }
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Repo.root + "/scripts/s3-fixture.py", "--minutes", "20"]
+        p.executableURL = URL(fileURLWithPath: ExternalToolCheck.python)
+        p.arguments = [Repo.root + "/scripts/s3-fixture.py", "--minutes", "20"]
         p.environment = ProcessInfo.processInfo.environment.merging(["S3_FIXTURE_WATCH_STDIN": "1"]) { $1 }
         let out = Pipe()
         let input = Pipe()
@@ -263,7 +263,10 @@ final class ObjectStorageTests: XCTestCase {
 }
 
 enum ExternalToolCheck {
+    /// The Python that has moto: scripts/setup.sh --test makes it, in its own virtual environment.
+    static let python = Repo.root + "/.build/moto/bin/python3"
+
     static func pythonHasMoto() -> Bool {
-        (try? ExternalTool.run("/usr/bin/env", ["python3", "-c", "import moto.server, boto3"]))?.status == 0
+        (try? ExternalTool.run(python, ["-c", "import moto.server, boto3"]))?.status == 0
     }
 }

@@ -3,6 +3,8 @@
 /// so the file a GoToR or file link names (another object of the store) is fetched when a check
 /// first asks for it, and kept for the rest of the run. Without a fetcher installed (a batch on
 /// local disk), `ensure` does nothing.
+import Foundation
+
 public enum LocalCopies {
     private static let fetcher = Locked<(@Sendable (String) -> Void)?>(nil)
 
@@ -14,5 +16,11 @@ public enum LocalCopies {
     public static func ensure(_ path: String) {
         guard let fetch = fetcher.withLock({ $0 }) else { return }
         fetch(path)
+    }
+
+    /// `FileManager.fileExists` after `ensure`: whether a link's file is there (fetched if need be).
+    public static func fileExists(_ path: String, isDirectory: inout ObjCBool) -> Bool {
+        ensure(path)
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
     }
 }

@@ -301,8 +301,7 @@ public struct LinkAudit {
             path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
         guard options.allowOutsideRoot || Paths.isReachable(target, root: inputRoot, from: sourcePath) else { return }
         var isDir: ObjCBool = false
-        LocalCopies.ensure(target)
-        guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir) else {
+        guard LocalCopies.fileExists(target, isDirectory: &isDir) else {
             report(
                 .actionLaunchTargetMissing, "the Launch action's file '\(path)' does not exist", at: place,
                 target: path, hint: suggestFile(for: target))
@@ -464,8 +463,7 @@ public struct LinkAudit {
             return nil
         }
         var isDir: ObjCBool = false
-        LocalCopies.ensure(target)
-        guard FileManager.default.fileExists(atPath: target, isDirectory: &isDir), !isDir.boolValue else {
+        guard LocalCopies.fileExists(target, isDirectory: &isDir), !isDir.boolValue else {
             let looked = shown == path ? "" : " (looked for '\(shown)')"
             report(
                 .gotorFileMissing, "the file '\(path)' does not exist\(looked)", at: place, target: path,

@@ -440,8 +440,7 @@ struct ExternalLinks {
             return
         }
         var isDirectory: ObjCBool = false
-        LocalCopies.ensure(path)
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard LocalCopies.fileExists(path, isDirectory: &isDirectory) else {
             out.outcome = .fileMissing
             out.finding = Problem(
                 .uriFileMissing, "the file '\(relative(path))' does not exist",
