@@ -53,9 +53,12 @@ final class RemoteInputs: @unchecked Sendable {
     /// Lists every `s3://` input (a prefix: its `*.pdf` objects, any case; a key: that object) into
     /// the batch, sorted by relative path. The root is the one prefix's folder (or the key's), else
     /// the staging folder with relative paths `bucket/key`.
-    func list(_ urls: [String]) throws(PipelineError) -> InputSet {
+    /// `listed`: the inputs come from a work list (`--inputs-from`): each names one object, and
+    /// one the store does not have is still a document, whose result says it does not exist.
+    func list(_ urls: [String], listed: Bool = false) throws(PipelineError) -> InputSet {
         var found: [(bucket: String, object: S3Object)] = []
         var locations: [S3Location] = []
+        var missing = Set<String>()
         do throws(S3Error) {
             let client = try S3Client(settings: settings)
             for url in urls {
@@ -64,6 +67,11 @@ final class RemoteInputs: @unchecked Sendable {
                 let objects = try client.list(bucket: loc.bucket, prefix: loc.prefix)
                 if let exact = objects.first(where: { $0.key == loc.prefix }), !loc.prefix.isEmpty {
                     found.append((loc.bucket, exact))
+                    continue
+                }
+                if listed {
+                    found.append((loc.bucket, S3Object(key: loc.prefix, size: 0, etag: "", lastModified: 0)))
+                    missing.insert("\(loc.bucket)/\(loc.prefix)")
                     continue
                 }
                 for o in objects where o.key.hasPrefix(loc.folder) && o.key.lowercased().hasSuffix(".pdf") {
@@ -100,6 +108,7 @@ final class RemoteInputs: @unchecked Sendable {
             guard seen.insert(relative).inserted else { continue }
             var d = InputDocument(path: stage + "/" + bucket + "/" + o.key, relativePath: relative)
             d.workingPath = "s3://\(bucket)/\(o.key)"
+            d.missing = missing.contains("\(bucket)/\(o.key)")
             documents.append((d, Source(bucket: bucket, object: o)))
         }
         documents.sort { $0.0.relativePath.utf8.lexicographicallyPrecedes($1.0.relativePath.utf8) }
@@ -512,7 +521,8 @@ final class RemoteRun: @unchecked Sendable {
     /// Starts fetching the documents the store does not have yet.
     func startFetching(_ set: InputSet, store: ResultStore, jobs: Int) {
         self.store = store
-        inputs?.start(set.documents.indices.filter { !store.has($0) }, documents: set.documents)
+        inputs?.start(
+            set.documents.indices.filter { !store.has($0) && !set.documents[$0].missing }, documents: set.documents)
     }
 
     /// Uploads the reports and the marker once every result is up; false (said) when anything failed.
@@ -562,16 +572,47 @@ final class RemoteRun: @unchecked Sendable {
 }
 
 extension CLI {
+    /// `--inputs-from s3://bucket/list.txt`: the work list's entries, each an `s3://` URL or a key of
+    /// the list's bucket.
+    static func remoteWorkList(_ url: String, nullSeparated: Bool) throws(PipelineError) -> [String] {
+        let settings = try objectStoreSettings()
+        let fetched: (S3Location, [UInt8]?)
+        do throws(S3Error) {
+            guard let loc = try S3Location.parse(url) else { return [] }
+            fetched = (
+                loc,
+                loc.prefix.isEmpty ? nil : try S3Client(settings: settings).get(bucket: loc.bucket, key: loc.prefix)
+            )
+        } catch {
+            throw PipelineError(file: nil, message: "--inputs-from: \(error.description)")
+        }
+        let (loc, found) = fetched
+        guard let bytes = found else {
+            throw PipelineError(
+                file: url, message: "--inputs-from: no such object (an s3:// work list names an object)")
+        }
+        let tmp = NSTemporaryDirectory() + "pdfpipe-list-\(getpid())-\(UUID().uuidString.prefix(8))"
+        _ = FileManager.default.createFile(atPath: tmp, contents: Data(bytes))
+        defer { unlink(tmp) }
+        return try workList(tmp, nullSeparated: nullSeparated) { [] }.map { entry in
+            S3Location.isS3(entry) ? entry : "s3://\(loc.bucket)/" + String(entry.drop { $0 == "/" })
+        }
+    }
+
     /// A run with `s3://` inputs or output, set up; nil when it has neither.
     func remoteRun(_ a: Arguments, pipeline: Pipeline, shard: Shard?) throws(PipelineError) -> RemoteRun? {
-        let named = a.positional.count > 1 ? Array(a.positional.dropFirst()) : pipeline.inputs
+        var named = a.positional.count > 1 ? Array(a.positional.dropFirst()) : pipeline.inputs
+        let listFrom = a.values["--inputs-from"].flatMap { S3Location.isS3($0) ? $0 : nil }
+        if let listFrom { named = try Self.remoteWorkList(listFrom, nullSeparated: a.flags.contains("--null")) }
         let remoteInputs = named.filter(S3Location.isS3)
         let outLocation: S3Location?
         do throws(S3Error) { outLocation = try S3Location.parse(pipeline.output) } catch {
             throw PipelineError(file: nil, message: "--out: \(error.description)")
         }
         guard !remoteInputs.isEmpty || outLocation != nil else { return nil }
-        if !remoteInputs.isEmpty && (remoteInputs.count != named.count || a.values["--inputs-from"] != nil) {
+        if !remoteInputs.isEmpty
+            && (remoteInputs.count != named.count || (a.values["--inputs-from"] != nil && listFrom == nil))
+        {
             throw PipelineError(
                 file: nil,
                 message:
@@ -585,7 +626,7 @@ extension CLI {
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         let inputs = RemoteInputs(settings: settings, stage: run.staging + "/in", ahead: max(8, 4 * jobs))
         do throws(PipelineError) {
-            var set = try inputs.list(remoteInputs)
+            var set = try inputs.list(remoteInputs, listed: listFrom != nil)
             for key in inputs.unsafeKeys.prefix(20) {
                 console.error(
                     "pdfpipe: warning: '\(ConsoleText.escape(key))' is not a path (an empty, '.' or '..' part): left out of the batch"

@@ -157,6 +157,33 @@ final class ObjectStorageTests: XCTestCase {
         XCTAssertTrue(r.output.contains("page number 99 is past the last page of 'links-internal.pdf'"), r.output)
     }
 
+    func testAWorkListInTheStoreNamesObjectsAndMissingOnesAreSaid() throws {
+        let client = try S3Client(settings: settings())
+        let list =
+            "\(Self.samplesPrefix)/gotor.pdf\ns3://\(bucket)/\(Self.samplesPrefix)/links-internal.pdf\nin/none.pdf\n"
+        try client.put(bucket: bucket, key: "lists/three.txt", bytes: Array(list.utf8))
+        let r = try pdfpipe(
+            [
+                "run", Repo.root + "/pipelines/link-audit.json", "--inputs-from", "s3://\(bucket)/lists/three.txt",
+                "--offline", "--out", dir + "/listed",
+            ], environment())
+        XCTAssertEqual(r.status, 1, r.output)
+        let report = try JSONParser.parse(String(contentsOfFile: dir + "/listed/report.json", encoding: .utf8))
+        let docs = report["documents"]?.arrayValue ?? []
+        XCTAssertEqual(
+            docs.compactMap { $0["path"]?.stringValue },
+            ["none.pdf", "samples/gotor.pdf", "samples/links-internal.pdf"])
+        XCTAssertEqual(docs.first?["findings"]?[0]?["message"], "the input does not exist")
+        let none = try pdfpipe(
+            [
+                "run", Repo.root + "/pipelines/link-audit.json", "--inputs-from", "s3://\(bucket)/lists/none.txt",
+                "--offline",
+            ],
+            environment())
+        XCTAssertEqual(none.status, 2, none.output)
+        XCTAssertTrue(none.output.contains("no such object"), none.output)
+    }
+
     func testAWrongSecretIsRefusedNamingBucketAndPrefix() throws {
         let r = try audit(dir + "/out", env: environment(secret: "not-the-secret"))
         XCTAssertEqual(r.status, 2, r.output)
