@@ -146,6 +146,37 @@ final class RunnerTests: XCTestCase {
     }
 }
 
+/// The results file's lines are written in parts (so that where the document lies is known, and
+/// the JSON report copies it without a scan): each line must be what `Line` encodes, byte for byte,
+/// and the report entry the same whether found by its length or by a scan.
+final class ResultLineTests: XCTestCase {
+    func testALineIsWhatItsModelEncodesAndItsDocumentIsFoundWithoutAScan() throws {
+        let dir = NSTemporaryDirectory() + "pdfpipe-lines-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try ResultStore(directory: dir, count: 3, pipelineHash: "0123456789abcdef")
+        var d = DocumentResult(
+            path: "a \"quoted\"\n/é.pdf", status: .ok,
+            findings: [Finding(rule: .pdfDamaged, page: 2, message: "ünïcode \u{202e} and \\ slash")],
+            artifacts: [Artifact(kind: "thumbnail", page: 1, path: "thumbnails/a/1.png")], timings: ["x": 0.5],
+            sections: ["input": ["nested": true], "pipeline": "x"])
+        d.pageCount = 3
+        store.append(d, at: 0, input: ResultStore.InputStamp(path: "a.pdf", size: 12, mtime: 34))
+        store.append(d, at: 1, input: nil)
+        store.append(documentJSON: Array(JSONWriter.compact(JSONValue(encoding: d)).utf8), counted: d, at: 2)
+        try store.finish()
+        for (i, input) in [(0, ResultStore.InputStamp(path: "a.pdf", size: 12, mtime: 34)), (1, nil), (2, nil)] {
+            let written = try XCTUnwrap(store.lineBytes(i))
+            let model = ResultStore.Line(
+                results: ResultStore.version, pipeline: "0123456789abcdef", document: d, input: input)
+            XCTAssertEqual(
+                String(decoding: written, as: UTF8.self), JSONWriter.compact(JSONValue(encoding: model)) + "\n",
+                "line \(i)")
+            XCTAssertEqual(
+                store.documentText(i, indent: 1), Array(JSONWriter.pretty(JSONValue(encoding: d), indent: 1).utf8))
+        }
+    }
+}
+
 final class ReporterTests: XCTestCase {
     /// The JSON reporter renders documents in parallel; the text must be exactly the plain rendering.
     func testParallelRenderingGivesTheSameBytes() {

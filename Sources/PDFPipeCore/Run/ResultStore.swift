@@ -27,7 +27,13 @@ public final class ResultStore: Sendable {
     struct Slot: Sendable {
         var offset: Int
         var length: Int
+        /// The document's bytes, right after `{"document":` (12 bytes in), when this store wrote
+        /// the line: the JSON report then copies it without scanning the line (0: unknown, scan).
+        var documentLength = 0
     }
+
+    /// The line's start before the document: `{"document":`.
+    static let documentPrefix = Array(#"{"document":"#.utf8)
 
     fileprivate struct State {
         var slots: [Slot?]
@@ -159,14 +165,18 @@ public final class ResultStore: Sendable {
     /// Appends a finished document's result as position `index` of the batch. A write that fails
     /// (disk full) is remembered and reported by `finish`; the document's result is then missing.
     public func append(_ result: DocumentResult, at index: Int, input: InputStamp?) {
-        let line = JSONValue(
-            encoding: Line(results: Self.version, pipeline: pipelineHash, document: result, input: input))
-        let bytes = Array((JSONWriter.compact(line) + "\n").utf8)
+        // The line as `Line` encodes it (keys sorted: document, input, pipeline, results), written
+        // in parts so that where the document lies is known.
+        let document = Array(JSONWriter.compact(JSONValue(encoding: result)).utf8)
+        var bytes = Self.documentPrefix + document
+        if let input { bytes += Array((#","input":"# + JSONWriter.compact(JSONValue(encoding: input))).utf8) }
+        bytes += Array(#","pipeline":\#(JSONWriter.compact(.string(pipelineHash))),"results":\#(Self.version)}"#.utf8)
+        bytes.append(0x0A)
         state.withLock { s in
             guard index >= 0 else { return }
             // A batch of unknown size (merge) grows as it goes.
             if index >= s.slots.count { s.slots += Array(repeating: nil, count: index + 1 - s.slots.count) }
-            s.record(bytes, at: index, of: result, fd: fd)
+            s.record(bytes, at: index, of: result, fd: fd, documentLength: document.count)
         }
     }
 
@@ -174,14 +184,14 @@ public final class ResultStore: Sendable {
     /// (the same entry read without its big sections, `countedDocument`): what `merge` does, so
     /// that a document of 4,000 links is copied, not decoded and encoded again.
     public func append(documentJSON bytes: [UInt8], counted d: DocumentResult, at index: Int) {
-        var line = Array(#"{"document":"#.utf8)
+        var line = Self.documentPrefix
         line += bytes
         line += Array(#","pipeline":"\#(pipelineHash)","results":\#(Self.version)}"#.utf8)
         line.append(0x0A)
         state.withLock { s in
             guard index >= 0 else { return }
             if index >= s.slots.count { s.slots += Array(repeating: nil, count: index + 1 - s.slots.count) }
-            s.record(line, at: index, of: d, fd: fd)
+            s.record(line, at: index, of: d, fd: fd, documentLength: bytes.count)
         }
     }
 
@@ -255,6 +265,10 @@ public final class ResultStore: Sendable {
             let bytes = (try? fd.read(count: slot.length, at: slot.offset)) ?? nil
         else { return nil }
         let fast: [UInt8]? = bytes.withUnsafeBytes { raw in
+            let known = Self.documentPrefix.count..<(Self.documentPrefix.count + slot.documentLength)
+            if slot.documentLength > 0, known.upperBound <= raw.count {
+                return JSONWriter.reindent(UnsafeRawBufferPointer(rebasing: raw[known]), indent: indent)
+            }
             guard let doc = JSONScanner.members(in: raw)?.first(where: { $0.key == Line.documentKey }) else {
                 return nil
             }
@@ -346,7 +360,9 @@ extension ResultStore: Equatable {
 extension ResultStore.State {
     /// Writes a line at the end of the file as position `index`, and counts its document. A
     /// failed write is remembered (`finish` reports it) and stops further writes.
-    mutating func record(_ line: [UInt8], at index: Int, of result: DocumentResult, fd: FileDescriptor) {
+    mutating func record(
+        _ line: [UInt8], at index: Int, of result: DocumentResult, fd: FileDescriptor, documentLength: Int = 0
+    ) {
         guard failure == nil else { return }
         do throws(Errno) {
             try fd.writeAll(line, at: end)
@@ -354,7 +370,7 @@ extension ResultStore.State {
             failure = error.description
             return
         }
-        slots[index] = ResultStore.Slot(offset: end, length: line.count)
+        slots[index] = ResultStore.Slot(offset: end, length: line.count, documentLength: documentLength)
         end += line.count
         count(result)
     }
