@@ -33,6 +33,10 @@ final class ReadmeCommandTests: XCTestCase {
             "scripts/test.sh (the same trait and folder, a debug build) and bench/engines.sh (this release build)",
         ".build/mupdf/release/pdfpipe stages | grep engine":
             "EngineTests.testTheEngineOptionIsListedOnlyWhereItIsBuiltIn, in both builds",
+        "pdfpipe run link-audit s3://docs/pdf --shard auto --out s3://docs/audit":
+            "ObjectStorageTests, KubernetesTests and AWSBatchTests (the same commands against moto's S3 on loopback, as tasks of an array)",
+        "pdfpipe merge s3://docs/audit --out s3://docs/audit/merged":
+            "ObjectStorageTests.testShardsInTheStoreMergeIntoTheLocalRunsReport and the engines' tests",
     ]
 
     /// The `sh` blocks of the README outside the CI section, each as its lines.
