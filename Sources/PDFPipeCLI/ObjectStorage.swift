@@ -277,13 +277,7 @@ final class RemoteInputs: @unchecked Sendable {
         }
     }
 
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        while threads > 0 { condition.wait() }
-        condition.unlock()
-    }
+    func stop() { condition.end({ stopped = true }, running: { threads }) }
 }
 
 /// A run's outputs in object storage: each document's result as one object, written create-only
@@ -413,13 +407,7 @@ final class RemoteOutputs: @unchecked Sendable {
     }
 
     /// Waits for every result handed on to be written.
-    func drain() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        while threads > 0 { condition.wait() }
-        condition.unlock()
-    }
+    func drain() { condition.end({ closed = true }, running: { threads }) }
 
     /// The reports (every file at the staging folder's top) into the report folder, then the
     /// completion marker, create-only: `false` when another attempt had finished first.
@@ -724,4 +712,16 @@ final class RemoteMerge {
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: staging) }
+}
+
+extension NSCondition {
+    /// Ends a set of threads that wait on this condition: `mark` (under the lock) says they are to
+    /// stop, they are woken, and this returns once `running` (read under the lock) is 0.
+    func end(_ mark: () -> Void, running: () -> Int) {
+        lock()
+        mark()
+        broadcast()
+        while running() > 0 { wait() }
+        unlock()
+    }
 }

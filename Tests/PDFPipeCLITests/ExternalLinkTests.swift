@@ -31,13 +31,7 @@ final class ExternalLinkTests: XCTestCase {
         p.standardOutput = out
         try p.run()
         server = p
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        port = try XCTUnwrap(Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        port = try XCTUnwrap(Int(ExternalTool.firstLine(of: out).trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     override func tearDown() {

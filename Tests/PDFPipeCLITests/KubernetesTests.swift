@@ -97,22 +97,8 @@ final class KubernetesTests: XCTestCase {
             for v in pod["volumes"]?.arrayValue ?? [] { XCTAssertNil(v["persistentVolumeClaim"], "no shared volume") }
             XCTAssertEqual(pod["containers"]?[0]?["envFrom"]?[0]?["secretRef"]?["name"], "pdfpipe-store")
         }
-        if ObjectStorageTests.server == nil { try ObjectStorageTests.startServer() }
-        let f = ObjectStorageTests.fixture
-        let store: [String: String] = [
-            "AWS_ACCESS_KEY_ID": f["accessKey"] ?? "", "AWS_SECRET_ACCESS_KEY": f["secretKey"] ?? "",
-            "AWS_ENDPOINT_URL": f["endpoint"] ?? "", "AWS_REGION": "us-east-1",
-            "AWS_SHARED_CREDENTIALS_FILE": dir + "/none", "AWS_CONFIG_FILE": dir + "/none",
-        ]
-        let client = try S3Client(settings: try S3Settings.fromEnvironment(store, home: dir))
-        // Its own bucket: the manifests' bucket name, in a store the Batch test may share.
-        try client.createBucket("pdfpipe-data")
-        for o in try client.list(bucket: "pdfpipe-data", prefix: "") {
-            try client.delete(bucket: "pdfpipe-data", key: o.key)
-        }
-        for name in try ObjectStorageTests.samples() {
-            try client.put(bucket: "pdfpipe-data", key: "pdf/" + name, file: Repo.root + "/samples/" + name)
-        }
+        // Its own bucket: the definitions' bucket name, in a store another engine's test may share.
+        let (client, store) = try ObjectStorageTests.freshBucket("pdfpipe-data", home: dir)
         let spec = try XCTUnwrap(shards["spec"])
         let completions = try XCTUnwrap(spec["completions"]?.intValue)
         let args = (spec["template"]?["spec"]?["containers"]?[0]?["args"]?.arrayValue ?? []).compactMap(\.stringValue)

@@ -63,15 +63,10 @@ final class ObjectStorageTests: XCTestCase {
         try p.run()
         server = p
         serverInput = input
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let v = try JSONParser.parse(String(decoding: line, as: UTF8.self))
+        let line = ExternalTool.firstLine(of: out)
+        let v = try JSONParser.parse(line)
         for k in ["endpoint", "bucket", "accessKey", "secretKey"] { fixture[k] = v[k]?.stringValue }
-        XCTAssertNotNil(fixture["endpoint"], "the fixture printed \(String(decoding: line, as: UTF8.self))")
+        XCTAssertNotNil(fixture["endpoint"], "the fixture printed \(line)")
     }
 
     /// The store's variables for the program (and the profile files pointed away from $HOME's).
@@ -295,6 +290,26 @@ final class ObjectStorageTests: XCTestCase {
         let partial = try pdfpipe(["merge", "s3://\(bucket)/sharded", "--out", dir + "/m"], environment())
         XCTAssertEqual(partial.status, 2, partial.output)
         XCTAssertTrue(partial.output.contains("missing shard 2/3"), partial.output)
+    }
+}
+
+extension ObjectStorageTests {
+    /// For the engines' object-storage tests: the fixture's store (started if need be) as the
+    /// variables a task gets, and `bucket` made and emptied with the samples under `pdf/`.
+    static func freshBucket(_ bucket: String, home: String) throws -> (client: S3Client, store: [String: String]) {
+        if server == nil { try startServer() }
+        let store: [String: String] = [
+            "AWS_ACCESS_KEY_ID": fixture["accessKey"] ?? "", "AWS_SECRET_ACCESS_KEY": fixture["secretKey"] ?? "",
+            "AWS_ENDPOINT_URL": fixture["endpoint"] ?? "", "AWS_REGION": "us-east-1",
+            "AWS_SHARED_CREDENTIALS_FILE": home + "/none", "AWS_CONFIG_FILE": home + "/none",
+        ]
+        let client = try S3Client(settings: try S3Settings.fromEnvironment(store, home: home))
+        try client.createBucket(bucket)
+        for o in try client.list(bucket: bucket, prefix: "") { try client.delete(bucket: bucket, key: o.key) }
+        for name in try samples() {
+            try client.put(bucket: bucket, key: "pdf/" + name, file: Repo.root + "/samples/" + name)
+        }
+        return (client, store)
     }
 }
 

@@ -89,16 +89,21 @@ final class ShardTests: XCTestCase {
         )
     }
 
+    /// The link audit of the samples as shards 1…n of n, into out/s1 … out/sN.
+    func runShards(_ n: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        for k in 1...n {
+            XCTAssertEqual(
+                CapturedCLI().run([
+                    "run", "pipelines/link-audit.json", "--shard", "\(k)/\(n)", "--fail-on", "never", "--out",
+                    out + "/s\(k)", "--quiet", "--offline",
+                ]), .clean, file: file, line: line)
+        }
+    }
+
     /// Regression (CI-gate issue, 1 and 2): shards run with `--fail-on never` (so that the matrix
     /// finishes) made the merge pass with 29 errors; a merge of 2 of 3 shards passed silently.
     func testTheMergeGatesOnThePipelineAndRefusesAPartialSet() throws {
-        for k in 1...3 {
-            XCTAssertEqual(
-                CapturedCLI().run([
-                    "run", "pipelines/link-audit.json", "--shard", "\(k)/3", "--fail-on", "never", "--out",
-                    out + "/s\(k)", "--quiet", "--offline",
-                ]), .clean)
-        }
+        try runShards(3)
         let all = [1, 2, 3].map { out + "/s\($0)/report.json" }
         XCTAssertEqual(
             CapturedCLI().run(["merge"] + all + ["--out", out + "/m", "--quiet"]), .findings,
@@ -153,13 +158,7 @@ final class ShardTests: XCTestCase {
     /// others' merge is the one-level merge, complete; memory does not hold the batch (the reports
     /// are merged as sorted streams).
     func testAMergeOfMergesIsTheOneLevelMerge() throws {
-        for k in 1...4 {
-            XCTAssertEqual(
-                CapturedCLI().run([
-                    "run", "pipelines/link-audit.json", "--shard", "\(k)/4", "--fail-on", "never", "--out",
-                    out + "/s\(k)", "--quiet", "--offline",
-                ]), .clean)
-        }
+        try runShards(4)
         let all = (1...4).map { out + "/s\($0)/report.json" }
         XCTAssertEqual(CapturedCLI().run(["merge"] + all + ["--out", out + "/one", "--quiet"]), .findings)
         XCTAssertEqual(

@@ -53,6 +53,17 @@ public enum TestPDF {
 
 /// A program the tests use as a second opinion (pdftotext, qpdf, xmllint, …), run to its end.
 public enum ExternalTool {
+    /// What a started server prints first (its port, its address), up to its first newline.
+    public static func firstLine(of pipe: Pipe) -> String {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
     /// The exit status and what the program wrote (standard output, and standard error if `mergingErrors`),
     /// with `environment` added to this process's.
     public static func run(
