@@ -54,7 +54,7 @@ extension CLI {
         let out = remote?.outDir ?? Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
         if remote?.outDir == nil { try checkOutputFolder(out) }
         let files = try reportFiles(remote?.operands ?? a.positional, besides: out)
-        let (reports, cursors) = try scanReports(files)
+        let (reports, cursors) = try scanReports(files, counting: baselineFlag == nil)
         let (whole, held) = try Self.checkShards(
             reports, files: files, allowPartial: a.flags.contains("--allow-partial"))
         var merged = reports[0]
@@ -113,20 +113,40 @@ extension CLI {
         return code
     }
 
-    /// Each report's header, and a cursor over where its documents lie.
-    private func scanReports(_ files: [String]) throws(PipelineError) -> ([RunReport], [MergeCursor]) {
+    /// Each report's header, and a cursor over where its documents lie: the reports scanned on
+    /// all cores at once (the first error, in the order given, is the one said).
+    private func scanReports(_ files: [String], counting: Bool) throws(PipelineError) -> ([RunReport], [MergeCursor]) {
+        let scanned = Locked([Result<ScannedReport, PipelineError>?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { k in
+            let result: Result<ScannedReport, PipelineError>
+            do throws(PipelineError) {
+                var elements: [Range<Int>]? = []
+                let (report, mapped) = try readReport(files[k], documents: false, elements: &elements)
+                guard let mapped, let elements else {
+                    throw PipelineError(file: files[k], message: "not a pdfpipe report (no documents array)")
+                }
+                result = .success(ScannedReport(report: report, mapped: mapped, elements: elements))
+            } catch {
+                result = .failure(error)
+            }
+            scanned.withLock { $0[k] = result }
+        }
         var reports: [RunReport] = []
         var cursors: [MergeCursor] = []
-        for file in files {
-            var elements: [Range<Int>]? = []
-            let (report, mapped) = try readReport(file, documents: false, elements: &elements)
-            guard let mapped, let elements else {
-                throw PipelineError(file: file, message: "not a pdfpipe report (no documents array)")
-            }
-            reports.append(report)
-            cursors.append(MergeCursor(file: file, mapped: mapped, elements: elements))
+        for (file, result) in zip(files, scanned.withLock { $0 }) {
+            let r = try result!.get()
+            reports.append(r.report)
+            cursors.append(MergeCursor(file: file, mapped: r.mapped, elements: r.elements, counting: counting))
         }
         return (reports, cursors)
+    }
+
+    /// A report scanned by one thread and handed to the merge: the mapped file is not touched by
+    /// that thread again.
+    private struct ScannedReport: @unchecked Sendable {
+        var report: RunReport
+        var mapped: MappedFile
+        var elements: [Range<Int>]
     }
 
     /// The merged report's baseline: the one given to merge (`--baseline`, `--ratchet`), else the
@@ -357,37 +377,83 @@ extension CLI {
     }
 }
 
-/// One report being merged: where its documents lie, and the next one's path.
+/// One report being merged: where its documents lie, and the next ones, read ahead.
 struct MergeCursor {
     let file: String
     let mapped: MappedFile
     let elements: [Range<Int>]
+    /// Whether documents are copied as counted (no baseline to apply afresh).
+    let counting: Bool
     var next = 0
-    var headPath: String?
-    var headMembers: [(key: String, value: Range<Int>)]?
+    var headPath: String? { ahead.first?.path }
 
-    init(file: String, mapped: MappedFile, elements: [Range<Int>]) {
+    /// A document read ahead: made compact, its path, and what the summary counts of it — one
+    /// pass over the report's text serves all three.
+    struct Entry: Sendable {
+        var compact: [UInt8]
+        var path: String?
+        var counted: DocumentResult?
+    }
+    /// The next documents, in order (the head first): read in batches of at most 4 MB of report
+    /// text, the batch's documents on all cores at once.
+    private var ahead: ArraySlice<Entry> = []
+
+    init(file: String, mapped: MappedFile, elements: [Range<Int>], counting: Bool) {
         self.file = file
         self.mapped = mapped
         self.elements = elements
+        self.counting = counting
     }
 
+    /// Reads the next batch when none is left; throws when the head has no path.
     mutating func readHead() throws(PipelineError) {
-        guard next < elements.count else {
-            headPath = nil
-            return
+        if ahead.isEmpty, next < elements.count {
+            var end = next
+            var bytes = 0
+            while end < elements.count, end - next < 256, bytes < 4 << 20 {
+                bytes += elements[end].count
+                end += 1
+            }
+            ahead = ArraySlice(Self.read(elements[next..<end], of: mapped, counting: counting))
         }
-        let start = elements[next].lowerBound
-        // One scan of the entry's members serves its path here and its counting in `copy`.
-        (headPath, headMembers) = mapped.withBytes { raw in
-            guard let members = JSONScanner.members(in: raw, from: start),
-                let path = members.first(where: { $0.key == "path" })
-            else { return (nil, nil) }
-            var parser = JSONParser(bytes: Array(raw[path.value]), tracksLocations: false)
-            return ((try? parser.parseDocument())?.stringValue, members)
-        }
-        guard headPath != nil else {
+        if !ahead.isEmpty, ahead.first?.path == nil {
             throw PipelineError(file: file, message: "documents[\(next)]: no path")
+        }
+    }
+
+    /// `ranges`' documents read, each on its own (their order kept).
+    private static func read(_ ranges: ArraySlice<Range<Int>>, of mapped: MappedFile, counting: Bool) -> [Entry] {
+        let ranges = Array(ranges)
+        let out = Locked([Entry?](repeating: nil, count: ranges.count))
+        mapped.withBytes { raw in
+            let text = ReadOnlyBytes(raw: raw)
+            DispatchQueue.concurrentPerform(iterations: ranges.count) { k in
+                let e = entry(UnsafeRawBufferPointer(rebasing: text.raw[ranges[k]]), counting: counting)
+                out.withLock { $0[k] = e }
+            }
+        }
+        return out.withLock { $0.map { $0! } }
+    }
+
+    /// The mapped report's bytes, read by the batch's threads: no thread writes them, and
+    /// `concurrentPerform` returns before `withBytes` ends.
+    private struct ReadOnlyBytes: @unchecked Sendable {
+        let raw: UnsafeRawBufferPointer
+    }
+
+    private static func entry(_ text: UnsafeRawBufferPointer, counting: Bool) -> Entry {
+        let (compact, members) = JSONScanner.compactObject(text)
+        return compact.withUnsafeBytes { raw in
+            guard let members else { return Entry(compact: compact) }
+            var path: String?
+            if let m = members.first(where: { $0.key == "path" }) {
+                var parser = JSONParser(
+                    bytes: Array(UnsafeRawBufferPointer(rebasing: raw[m.value])), tracksLocations: false)
+                path = (try? parser.parseDocument())?.stringValue
+            }
+            return Entry(
+                compact: compact, path: path,
+                counted: counting ? ResultStore.countedDocument(raw, members: members) : nil)
         }
     }
 
@@ -401,40 +467,35 @@ struct MergeCursor {
             dropped = end
         }
         next += 1
+        ahead = ahead.dropFirst()
         try readHead()
     }
 
-    /// The head document into the merged store at `index`.
+    /// The head document into the merged store at `index`: copied as counted, or — with a
+    /// baseline to apply afresh — decoded whole.
     func copy(to store: ResultStore, at index: Int, policy: ResultPolicy?) throws(PipelineError) {
-        let range = elements[next]
-        let n = next
-        let result: Result<Void, PipelineError> = mapped.withBytes { raw in
-            if let policy {
-                var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
-                do {
-                    var d = try DocumentResult(json: try parser.parseDocument())
-                    d.fixedSinceBaseline = []
-                    policy.apply(&d)
-                    store.append(d, at: index, input: nil)
-                    return .success(())
-                } catch {
-                    return .failure(PipelineError(file: file, message: "documents[\(n)]: \(error)"))
-                }
+        guard let head = ahead.first else { return }
+        if let policy {
+            var parser = JSONParser(bytes: head.compact, tracksLocations: false)
+            do {
+                var d = try DocumentResult(json: try parser.parseDocument())
+                d.fixedSinceBaseline = []
+                policy.apply(&d)
+                store.append(d, at: index, input: nil)
+                return
+            } catch {
+                throw PipelineError(file: file, message: "documents[\(next)]: \(error)")
             }
-            guard let members = headMembers, let counted = ResultStore.countedDocument(raw, members: members) else {
-                var parser = JSONParser(bytes: Array(raw[range]), tracksLocations: false)
-                do {
-                    _ = try DocumentResult(json: try parser.parseDocument())
-                    return .failure(PipelineError(file: file, message: "documents[\(n)]: cannot be read"))
-                } catch {
-                    return .failure(PipelineError(file: file, message: "documents[\(n)]: \(error)"))
-                }
-            }
-            store.append(
-                documentJSON: JSONScanner.compact(UnsafeRawBufferPointer(rebasing: raw[range])), counted: counted,
-                at: index)
-            return .success(())
         }
-        try result.get()
+        guard let counted = head.counted else {
+            var parser = JSONParser(bytes: head.compact, tracksLocations: false)
+            do {
+                _ = try DocumentResult(json: try parser.parseDocument())
+            } catch {
+                throw PipelineError(file: file, message: "documents[\(next)]: \(error)")
+            }
+            throw PipelineError(file: file, message: "documents[\(next)]: cannot be read")
+        }
+        store.append(documentJSON: head.compact, counted: counted, at: index)
     }
 }

@@ -60,7 +60,10 @@ final class JSONTests: XCTestCase {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(n))
         }
-        let strings = ["", "a", "é \"q\" \\ /", "line\nbreak\ttab", "\u{1F}", "[{,:}]", "日本"]
+        let strings = [
+            "", "a", "é \"q\" \\ /", "line\nbreak\ttab", "\u{1F}", "[{,:}]", "日本", "ends\\", "\\\"",
+            "long text {with} [brackets]",
+        ]
         func value(_ depth: Int) -> JSONValue {
             switch next(depth > 3 ? 6 : 9) {
             case 0: return .null
@@ -86,6 +89,22 @@ final class JSONTests: XCTestCase {
             let re = compact.withUnsafeBytes { JSONWriter.reindent($0, indent: 2) }
             XCTAssertEqual(
                 re.map { String(decoding: $0, as: UTF8.self) }, JSONWriter.pretty(v, indent: 2), JSONWriter.compact(v))
+            // And back: the merge's one pass over pretty text gives the compact bytes and, for an
+            // object, where each member's value lies in them; the scanner skips it whole.
+            let pretty = Array(JSONWriter.pretty(v, indent: 2).utf8)
+            pretty.withUnsafeBytes { raw in
+                let (back, members) = JSONScanner.compactObject(raw)
+                XCTAssertEqual(String(decoding: back, as: UTF8.self), JSONWriter.compact(v))
+                var s = JSONScanner.Scanner(bytes: raw)
+                XCTAssertTrue(s.skipValue() && s.i == raw.count, JSONWriter.compact(v))
+                guard case .object(let o) = v else { return XCTAssertNil(members, JSONWriter.compact(v)) }
+                XCTAssertEqual(members?.count, o.count, JSONWriter.compact(v))
+                for m in members ?? [] {
+                    let key = try? JSONParser.parse("\"" + m.key + "\"").stringValue
+                    XCTAssertEqual(
+                        try? JSONParser.parse(String(decoding: back[m.value], as: UTF8.self)), key.flatMap { o[$0] })
+                }
+            }
         }
         for bad in ["{\"a\": 1}", "[1,2", "{\"a\":}", "\"open", "", "[1] "] {
             XCTAssertNil(Array(bad.utf8).withUnsafeBytes { JSONWriter.reindent($0, indent: 0) }, bad)

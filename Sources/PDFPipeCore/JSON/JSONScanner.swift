@@ -1,3 +1,5 @@
+import Glibc
+
 /// Finds where the elements of one array member of a top-level JSON object lie, without building
 /// them: `pdfpipe merge` and `pdfpipe baseline` read a report.json of any size one document at a
 /// time (each element is parsed on its own, when it is needed).
@@ -96,30 +98,78 @@ public enum JSONScanner {
     /// written compact, byte for byte what `JSONWriter.compact` writes for the same value (both
     /// escape strings alike, and only whitespace differs). Merge copies documents so, unparsed.
     public static func compact(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var inString = false
-        var escaped = false
-        for b in bytes {
-            if inString {
-                out.append(b)
-                if escaped {
-                    escaped = false
-                } else if b == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if b == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch b {
-            case 0x20, 0x0A, 0x0D, 0x09: continue
-            case UInt8(ascii: "\""): inString = true
-            default: break
-            }
-            out.append(b)
+        compactObject(bytes).compact
+    }
+
+    /// `compact`, and — when the text is an object — where each of its members' values lies in
+    /// the compact bytes (keys raw, as `members` gives them); one pass over the text, so merge
+    /// reads each document once to copy it and to find what it counts. Members are nil when the
+    /// text is not one whole object.
+    public static func compactObject(_ bytes: UnsafeRawBufferPointer) -> (
+        compact: [UInt8], members: [(key: String, value: Range<Int>)]?
+    ) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
+            return ([], nil)
         }
-        return out
+        let n = bytes.count
+        var members: [(key: String, value: Range<Int>)] = []
+        var whole = true
+        var depth = 0
+        var isObject = false
+        // In the top-level object: the pending member's key, and where its value starts (nil
+        // while the key is being read).
+        var key: String?
+        var valueStart: Int?
+        let out = [UInt8](unsafeUninitializedCapacity: n) { out, count in
+            let o0 = out.baseAddress!
+            var o = 0
+            var i = 0
+            while i < n {
+                let b = base[i]
+                if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
+                    i += 1
+                    // Indentation: 8 spaces at a time.
+                    while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+                    {
+                        i += 8
+                    }
+                    continue
+                }
+                let top = isObject && depth == 1
+                if b == 0x22 {
+                    guard let end = Scanner.stringEnd(base, from: i + 1, count: n) else {
+                        whole = false
+                        break
+                    }
+                    let length = end + 1 - i
+                    (o0 + o).update(from: base + i, count: length)
+                    if top, key == nil {
+                        key = String(
+                            decoding: UnsafeBufferPointer(start: base + i + 1, count: length - 2), as: UTF8.self)
+                    }
+                    o += length
+                    i += length
+                    continue
+                }
+                o0[o] = b
+                o += 1
+                i += 1
+                if top, b == UInt8(ascii: ":") {
+                    valueStart = o
+                } else if top, b == UInt8(ascii: ",") || b == UInt8(ascii: "}") {
+                    if let k = key, let v = valueStart { members.append((k, v..<o - 1)) }
+                    (key, valueStart) = (nil, nil)
+                    if b == UInt8(ascii: "}") { depth -= 1 }
+                } else if b | 0x20 == UInt8(ascii: "{") {
+                    if depth == 0, o == 1, b == UInt8(ascii: "{") { isObject = true }
+                    depth += 1
+                } else if b | 0x20 == UInt8(ascii: "}") {
+                    depth -= 1
+                }
+            }
+            count = o
+        }
+        return (out, isObject && whole && depth == 0 ? members : nil)
     }
 
     /// The string value of member `key` of the object at `start`, unescaped; nil when absent.
@@ -145,44 +195,88 @@ public enum JSONScanner {
             while let b = peek, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 }
         }
 
-        /// A string's raw bytes (escapes left as written), the scanner after its closing quote.
-        mutating func string() -> UnsafeRawBufferPointer.SubSequence? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = i
-            while i < bytes.count {
-                switch bytes[i] {
-                case UInt8(ascii: "\\"): i += 2
-                case UInt8(ascii: "\""):
-                    defer { i += 1 }
-                    return bytes[start..<i]
-                default: i += 1
-                }
+        @inline(__always)
+        static func hasZeroByte(_ w: UInt64) -> Bool {
+            (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0
+        }
+
+        /// Where the string whose text starts at `from` ends: the index of its closing quote,
+        /// nil when the text ends first. The quote is found by `memchr`; one preceded by an odd
+        /// run of backslashes is escaped, and the search goes on after it.
+        static func stringEnd(_ base: UnsafePointer<UInt8>, from: Int, count n: Int) -> Int? {
+            var j = from
+            while j < n {
+                guard let q = memchr(base + j, 0x22, n - j) else { return nil }
+                let at = UnsafeRawPointer(q) - UnsafeRawPointer(base)
+                var slashes = 0
+                while at - slashes - 1 >= from && base[at - slashes - 1] == 0x5C { slashes += 1 }
+                if slashes % 2 == 0 { return at }
+                j = at + 1
             }
             return nil
         }
 
-        /// Skips one value of any kind; false when the text ends first.
+        /// A string's raw bytes (escapes left as written), the scanner after its closing quote.
+        mutating func string() -> UnsafeRawBufferPointer.SubSequence? {
+            guard take(UInt8(ascii: "\"")), let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+                return nil
+            }
+            let start = i
+            guard let end = Self.stringEnd(base, from: i, count: bytes.count) else {
+                i = bytes.count
+                return nil
+            }
+            i = end + 1
+            return bytes[start..<end]
+        }
+
+        /// Skips one value of any kind; false when the text ends first. Containers are walked
+        /// over raw bytes: only quotes and brackets stop the inner loop.
         mutating func skipValue() -> Bool {
-            guard let b = peek else { return false }
+            guard let b = peek, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
             if b == UInt8(ascii: "\"") { return string() != nil }
+            let n = bytes.count
             if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
                 var depth = 0
-                while i < bytes.count {
-                    switch bytes[i] {
-                    case UInt8(ascii: "\""):
-                        guard string() != nil else { return false }
+                var j = i
+                while j < n {
+                    // 8 bytes at a time while none of them is a quote or a bracket (pretty
+                    // JSON's indentation, numbers, punctuation): a word has a byte equal to x
+                    // when (w ^ x…) has a zero byte, found by the usual borrow test.
+                    while j + 8 <= n {
+                        let w = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+                        let folded = w | 0x2020_2020_2020_2020
+                        if Self.hasZeroByte(w ^ 0x2222_2222_2222_2222)
+                            || Self.hasZeroByte(folded ^ 0x7B7B_7B7B_7B7B_7B7B)
+                            || Self.hasZeroByte(folded ^ 0x7D7D_7D7D_7D7D_7D7D)
+                        {
+                            break
+                        }
+                        j += 8
+                    }
+                    guard j < n else { break }
+                    let c = base[j]
+                    if c == 0x22 {
+                        guard let end = Self.stringEnd(base, from: j + 1, count: n) else {
+                            i = n
+                            return false
+                        }
+                        j = end + 1
                         continue
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    }
+                    let folded = c | 0x20  // `[` → `{`, `]` → `}`
+                    if folded == UInt8(ascii: "{") {
+                        depth += 1
+                    } else if folded == UInt8(ascii: "}") {
                         depth -= 1
                         if depth == 0 {
-                            i += 1
+                            i = j + 1
                             return true
                         }
-                    default: break
                     }
-                    i += 1
+                    j += 1
                 }
+                i = n
                 return false
             }
             // A number, true, false or null.

@@ -41,7 +41,8 @@ public enum JSONWriter {
         case .string(let s): escape(s, into: &out)
         case .array(let items):
             if items.isEmpty {
-                out.append(contentsOf: "[]".utf8)
+                out.append(UInt8(ascii: "["))
+                out.append(UInt8(ascii: "]"))
                 return
             }
             // Short arrays of scalars (rects, boxes) stay on one line.
@@ -64,7 +65,8 @@ public enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty {
-                out.append(contentsOf: "{}".utf8)
+                out.append(UInt8(ascii: "{"))
+                out.append(UInt8(ascii: "}"))
                 return
             }
             out.append(UInt8(ascii: "{"))
@@ -73,7 +75,12 @@ public enum JSONWriter {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { newline(&out, indent + 1) }
                 escape(member.key, into: &out)
-                if pretty { out.append(contentsOf: ": ".utf8) } else { out.append(UInt8(ascii: ":")) }
+                if pretty {
+                    out.append(UInt8(ascii: ":"))
+                    out.append(0x20)
+                } else {
+                    out.append(UInt8(ascii: ":"))
+                }
                 write(member.value, into: &out, indent: indent + 1, pretty: pretty)
             }
             if pretty { newline(&out, indent) }
@@ -105,13 +112,14 @@ public enum JSONWriter {
         case UInt8(ascii: "\""):
             let start = i
             guard skipString(t, &i) else { return false }
-            out.append(contentsOf: t[start..<i])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: t[start..<i]))
             return true
         case UInt8(ascii: "{"):
             i += 1
             if i < t.count, t[i] == UInt8(ascii: "}") {
                 i += 1
-                out.append(contentsOf: "{}".utf8)
+                out.append(UInt8(ascii: "{"))
+                out.append(UInt8(ascii: "}"))
                 return true
             }
             out.append(UInt8(ascii: "{"))
@@ -119,10 +127,11 @@ public enum JSONWriter {
                 newline(&out, indent + 1)
                 let start = i
                 guard i < t.count, t[i] == UInt8(ascii: "\""), skipString(t, &i) else { return false }
-                out.append(contentsOf: t[start..<i])
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: t[start..<i]))
                 guard i < t.count, t[i] == UInt8(ascii: ":") else { return false }
                 i += 1
-                out.append(contentsOf: ": ".utf8)
+                out.append(UInt8(ascii: ":"))
+                out.append(0x20)
                 guard reindentValue(t, &i, indent + 1, &out), i < t.count else { return false }
                 if t[i] == UInt8(ascii: ",") {
                     i += 1
@@ -139,7 +148,8 @@ public enum JSONWriter {
             i += 1
             if i < t.count, t[i] == UInt8(ascii: "]") {
                 i += 1
-                out.append(contentsOf: "[]".utf8)
+                out.append(UInt8(ascii: "["))
+                out.append(UInt8(ascii: "]"))
                 return true
             }
             // Short arrays of scalars (at most 8) stay on one line, as `write` does.
@@ -172,7 +182,8 @@ public enum JSONWriter {
                 guard reindentValue(t, &i, indent + 1, &out), i < t.count else { return false }
                 if t[i] == UInt8(ascii: ",") {
                     i += 1
-                    out.append(contentsOf: scalars ? ", ".utf8 : ",".utf8)
+                    out.append(UInt8(ascii: ","))
+                    if scalars { out.append(0x20) }
                     continue
                 }
                 guard t[i] == UInt8(ascii: "]") else { return false }
@@ -189,29 +200,23 @@ public enum JSONWriter {
                 i += 1
             }
             guard i > start else { return false }
-            out.append(contentsOf: t[start..<i])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: t[start..<i]))
             return true
         }
     }
 
     /// Moves past a string starting at `i` (its opening quote).
     private static func skipString(_ t: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
-        i += 1
-        while i < t.count {
-            switch t[i] {
-            case UInt8(ascii: "\\"): i += 2
-            case UInt8(ascii: "\""):
-                i += 1
-                return true
-            default: i += 1
-            }
-        }
-        return false
+        guard let base = t.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let end = JSONScanner.Scanner.stringEnd(base, from: i + 1, count: t.count)
+        else { return false }
+        i = end + 1
+        return true
     }
 
     private static func newline(_ out: inout [UInt8], _ indent: Int) {
         out.append(0x0A)
-        for _ in 0..<indent { out.append(contentsOf: [0x20, 0x20]) }
+        for _ in 0..<2 * indent { out.append(0x20) }
     }
 
     /// Integral values print without a fraction; others in Swift's shortest round-trip form.

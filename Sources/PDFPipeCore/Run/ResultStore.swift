@@ -208,7 +208,8 @@ public final class ResultStore: Sendable {
     {
         var o: [String: JSONValue] = [:]
         for m in members where reporterKeys.contains(m.key) || m.key == "linkSummary" {
-            var parser = JSONParser(bytes: Array(raw[m.value]), tracksLocations: false)
+            var parser = JSONParser(
+                bytes: Array(UnsafeRawBufferPointer(rebasing: raw[m.value])), tracksLocations: false)
             guard let v = try? parser.parseDocument() else { return nil }
             o[m.key] = v
         }
@@ -303,7 +304,8 @@ public final class ResultStore: Sendable {
             else { return nil }
             var o: [String: JSONValue] = [:]
             for m in members where Self.reporterKeys.contains(m.key) {
-                var parser = JSONParser(bytes: Array(raw[m.value]), tracksLocations: false)
+                var parser = JSONParser(
+                    bytes: Array(UnsafeRawBufferPointer(rebasing: raw[m.value])), tracksLocations: false)
                 guard let v = try? parser.parseDocument() else { return nil }
                 o[m.key] = v
             }
