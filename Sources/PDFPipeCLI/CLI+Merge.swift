@@ -136,7 +136,10 @@ extension CLI {
         for (file, result) in zip(files, scanned.withLock { $0 }) {
             let r = try result!.get()
             reports.append(r.report)
-            cursors.append(MergeCursor(file: file, mapped: r.mapped, elements: r.elements, counting: counting))
+            cursors.append(
+                MergeCursor(
+                    file: file, mapped: r.mapped, elements: r.elements, counting: counting,
+                    aheadBytes: max(1 << 18, MergeCursor.aheadBudget / files.count)))
         }
         return (reports, cursors)
     }
@@ -384,6 +387,10 @@ struct MergeCursor {
     let elements: [Range<Int>]
     /// Whether documents are copied as counted (no baseline to apply afresh).
     let counting: Bool
+    /// How much report text a batch reads ahead (at least one document): the budget shared by
+    /// all the reports, so that memory does not grow with their number.
+    let aheadBytes: Int
+    static let aheadBudget = 32 << 20
     var next = 0
     var headPath: String? { ahead.first?.path }
 
@@ -394,11 +401,12 @@ struct MergeCursor {
         var path: String?
         var counted: DocumentResult?
     }
-    /// The next documents, in order (the head first): read in batches of at most 4 MB of report
-    /// text, the batch's documents on all cores at once.
+    /// The next documents, in order (the head first): read in batches of at most `aheadBytes` of
+    /// report text, the batch's documents on all cores at once.
     private var ahead: ArraySlice<Entry> = []
 
-    init(file: String, mapped: MappedFile, elements: [Range<Int>], counting: Bool) {
+    init(file: String, mapped: MappedFile, elements: [Range<Int>], counting: Bool, aheadBytes: Int) {
+        self.aheadBytes = aheadBytes
         self.file = file
         self.mapped = mapped
         self.elements = elements
@@ -410,7 +418,7 @@ struct MergeCursor {
         if ahead.isEmpty, next < elements.count {
             var end = next
             var bytes = 0
-            while end < elements.count, end - next < 256, bytes < 4 << 20 {
+            while end < elements.count, end - next < 256, bytes < aheadBytes {
                 bytes += elements[end].count
                 end += 1
             }
