@@ -390,7 +390,7 @@ struct MergeCursor {
     /// How much report text a batch reads ahead (at least one document): the budget shared by
     /// all the reports, so that memory does not grow with their number.
     let aheadBytes: Int
-    static let aheadBudget = 32 << 20
+    static let aheadBudget = 8 << 20
     var next = 0
     var headPath: String? { ahead.first?.path }
 

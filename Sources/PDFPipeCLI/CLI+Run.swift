@@ -35,7 +35,9 @@ extension CLI {
         runner.context.documentTimeout = pipeline.timeoutSeconds
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         runner.policy = policy
-        let isolated = isolate(&runner, pipeline, file: pipelineFile, outputDirectory: outDir, resume: resume)
+        let isolated = isolate(
+            &runner, pipeline, file: pipelineFile, outputDirectory: outDir, resume: resume,
+            localCopies: remote?.inputs != nil)
         let (onProgress, endProgress) = startProgress(progressMode, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
@@ -321,7 +323,8 @@ extension CLI {
     /// runner calling the CLI in its own process cannot, unless PDFPIPE_WORKER_EXECUTABLE names
     /// pdfpipe). `auto` stays `auto` in the resume hash: how it resolves does not change results.
     private func isolate(
-        _ runner: inout Runner, _ pipeline: Pipeline, file: String, outputDirectory: String, resume: Bool
+        _ runner: inout Runner, _ pipeline: Pipeline, file: String, outputDirectory: String, resume: Bool,
+        localCopies: Bool = false
     ) -> IsolatedRunner? {
         let isolation =
             pipeline.isolation == .auto
@@ -329,7 +332,7 @@ extension CLI {
         guard isolation == .process else { return nil }
         let pool = isolatedPool(
             pipeline, file: file, outputDirectory: outputDirectory, root: runner.inputRoot, resume: resume,
-            context: runner.context)
+            context: runner.context, localCopies: localCopies)
         runner.isolate = { pool.run($0, pageWorkers: $1) }
         return pool
     }
@@ -337,14 +340,14 @@ extension CLI {
     /// The worker processes of process isolation.
     private func isolatedPool(
         _ pipeline: Pipeline, file pipelineFile: String, outputDirectory outDir: String, root: String, resume: Bool,
-        context: RunContext
+        context: RunContext, localCopies: Bool
     ) -> IsolatedRunner {
         let pool = IsolatedRunner(
             executable: IsolatedRunner.currentExecutable(),
             pipelineFile: pipelineReference(pipelineFile),
             outputDirectory: outDir, inputRoot: root, timeout: pipeline.timeoutSeconds,
             memoryLimitMB: pipeline.memoryLimitMB,
-            force: pipeline.force || resume, offline: pipeline.offline)
+            force: pipeline.force || resume, offline: pipeline.offline, localCopies: localCopies)
         // Workers' stages ask this process's (validate-links: its URL checker), so each URL
         // is requested once per run and the cache is written once.
         let stages = pipeline.stages.map(\.stage)

@@ -26,6 +26,9 @@ final class IsolatedRunner: Sendable {
     let memoryLimitMB: Int
     let force: Bool
     let offline: Bool
+    /// The inputs live in object storage: workers ask this process for the files links name
+    /// (`LocalCopies`), which it fetches once for the run and keeps.
+    let localCopies: Bool
     let documentsPerWorker = 100
     private let idle = Locked<[WorkerProcess]>([])
     /// Answers a worker's question for its stage at an index (`Stage.answer`); set before the first document.
@@ -38,8 +41,9 @@ final class IsolatedRunner: Sendable {
     init(
         executable: String, pipelineFile: String, outputDirectory: String, inputRoot: String, timeout: Double,
         memoryLimitMB: Int,
-        force: Bool, offline: Bool = false
+        force: Bool, offline: Bool = false, localCopies: Bool = false
     ) {
+        self.localCopies = localCopies
         self.executable = executable
         self.pipelineFile = pipelineFile
         self.outputDirectory = outputDirectory
@@ -94,7 +98,14 @@ final class IsolatedRunner: Sendable {
         }
         while case .line(let text) = answer, let question = WorkerChannel.Question(line: text) {
             if timeout > 0 { remaining -= Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-            let reply = WorkerChannel.Answer(body: self.answer?(question.stage, question.body) ?? .null)
+            let body: JSONValue
+            if question.stage == WorkerChannel.Question.localCopy, let path = question.body.stringValue {
+                LocalCopies.ensure(path)
+                body = .null
+            } else {
+                body = self.answer?(question.stage, question.body) ?? .null
+            }
+            let reply = WorkerChannel.Answer(body: body)
             started = DispatchTime.now().uptimeNanoseconds
             answer =
                 worker.send(reply.line, keepStderrOffset: true)
@@ -152,6 +163,7 @@ final class IsolatedRunner: Sendable {
         ]
         if force { args.append("--force") }
         if offline { args.append("--offline") }
+        if localCopies { args.append("--local-copies") }
         return args
     }
 
@@ -291,12 +303,13 @@ final class WorkerProcess: @unchecked Sendable {
 }
 
 extension CLI {
-    /// `pdfpipe __worker PIPELINE --out DIR --root ROOT [--memory-limit MB] [--force]`: reads one JSON
+    /// `pdfpipe __worker PIPELINE --out DIR --root ROOT [--memory-limit MB] [--force] [--local-copies]`: reads one JSON
     /// request per line on stdin (`{"path", "relative", "pageWorkers"}`), runs the stages on that
     /// document and answers with its result as one JSON line. Not for people: `run --isolate` starts it.
     func workerCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try Arguments(
-            args, valued: ["--out", "--root", "--memory-limit", "--timeout"], flags: ["--force", "--offline"])
+            args, valued: ["--out", "--root", "--memory-limit", "--timeout"],
+            flags: ["--force", "--offline", "--local-copies"])
         guard let file = a.positional.first, let outDir = a.values["--out"], let root = a.values["--root"]
         else { throw PipelineError(file: nil, message: "__worker: missing arguments") }
         if let mb = a.values["--memory-limit"].flatMap(Int.init), mb > 0 {
@@ -314,15 +327,23 @@ extension CLI {
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
         runner.context.documentTimeout = a.values["--timeout"].flatMap(Double.init) ?? 0
         defer { runner.finish() }
-        // The stages' shared work (validate-links: each URL once for the whole run) is the parent's.
+        // The stages' shared work (validate-links: each URL once for the whole run) is the parent's;
+        // so are the files links name when the inputs live in object storage. One question at a
+        // time: the channel is one pipe each way.
+        let channel = NSLock()
+        let ask: @Sendable (Int, JSONValue) -> JSONValue = { stage, body in
+            channel.lock()
+            defer { channel.unlock() }
+            guard Self.writeAll(WorkerChannel.Question(stage: stage, body: body).line, to: answers),
+                let line = Swift.readLine(), let reply = WorkerChannel.Answer(line: line)
+            else { return .null }
+            return reply.body
+        }
         for (index, configured) in pipeline.stages.enumerated() {
-            configured.stage.forwardQuestions(
-                to: { body in
-                    guard Self.writeAll(WorkerChannel.Question(stage: index, body: body).line, to: answers),
-                        let line = Swift.readLine(), let reply = WorkerChannel.Answer(line: line)
-                    else { return .null }
-                    return reply.body
-                }, context: runner.context)
+            configured.stage.forwardQuestions(to: { ask(index, $0) }, context: runner.context)
+        }
+        if a.flags.contains("--local-copies") {
+            LocalCopies.install { path in _ = ask(WorkerChannel.Question.localCopy, .string(path)) }
         }
         // Test hooks (debug builds only): how a crash in a C library, and a Swift trap, look to the parent.
         #if DEBUG
@@ -400,6 +421,9 @@ enum WorkerChannel {
     /// that starts so is a question.
     struct Question: Equatable {
         static let prefix = #"{"$question":"#
+        /// The `stage` of a question no stage asks: make the file a link names present
+        /// (`LocalCopies.ensure` in the parent); the body is its path.
+        static let localCopy = -2
         var stage: Int
         var body: JSONValue
 

@@ -152,6 +152,16 @@ final class ObjectStorageTests: XCTestCase {
         XCTAssertTrue(r.output.contains("page number 99 is past the last page of 'links-internal.pdf'"), r.output)
     }
 
+    /// With each document in its own process (`--isolate`), a link to another object of the store
+    /// is fetched by the parent when a worker asks: the report is the local run's all the same.
+    func testIsolatedWorkersFollowLinksToOtherObjects() throws {
+        let r = try audit(dir + "/isolated", ["--isolate"])
+        XCTAssertEqual(r.status, 1, r.output)
+        XCTAssertTrue(r.output.contains("page number 99 is past the last page of 'links-internal.pdf'"), r.output)
+        let report = try JSONParser.parse(String(contentsOfFile: dir + "/isolated/report.json", encoding: .utf8))
+        XCTAssertEqual(comparable(report), try localReport())
+    }
+
     func testAWorkListInTheStoreNamesObjectsAndMissingOnesAreSaid() throws {
         let client = try S3Client(settings: settings())
         let list =
