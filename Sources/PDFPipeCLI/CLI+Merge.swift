@@ -470,7 +470,7 @@ struct MergeCursor {
 
     mutating func advance() throws(PipelineError) {
         let end = elements[next].upperBound
-        if end - dropped >= 4 << 20 {
+        if end - dropped >= 1 << 20 {
             mapped.drop(dropped..<end)
             dropped = end
         }

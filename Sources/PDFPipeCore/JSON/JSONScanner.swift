@@ -1,5 +1,3 @@
-import Glibc
-
 /// Finds where the elements of one array member of a top-level JSON object lie, without building
 /// them: `pdfpipe merge` and `pdfpipe baseline` read a report.json of any size one document at a
 /// time (each element is parsed on its own, when it is needed).
@@ -196,24 +194,38 @@ public enum JSONScanner {
         }
 
         @inline(__always)
-        static func hasZeroByte(_ w: UInt64) -> Bool {
-            (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0
-        }
+        static func hasZeroByte(_ w: UInt64) -> Bool { zeroBytes(w) != 0 }
 
         /// Where the string whose text starts at `from` ends: the index of its closing quote,
-        /// nil when the text ends first. The quote is found by `memchr`; one preceded by an odd
-        /// run of backslashes is escaped, and the search goes on after it.
+        /// nil when the text ends first. Eight bytes a step: the first quote or backslash of a
+        /// word is its lowest byte that the borrow test marks (the marks above it may be false,
+        /// the lowest never is); a backslash skips the byte after it.
         static func stringEnd(_ base: UnsafePointer<UInt8>, from: Int, count n: Int) -> Int? {
             var j = from
             while j < n {
-                guard let q = memchr(base + j, 0x22, n - j) else { return nil }
-                let at = UnsafeRawPointer(q) - UnsafeRawPointer(base)
-                var slashes = 0
-                while at - slashes - 1 >= from && base[at - slashes - 1] == 0x5C { slashes += 1 }
-                if slashes % 2 == 0 { return at }
-                j = at + 1
+                while j + 8 <= n {
+                    let w = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+                    let marks = zeroBytes(w ^ 0x2222_2222_2222_2222) | zeroBytes(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+                    if marks != 0 {
+                        j += marks.trailingZeroBitCount / 8
+                        break
+                    }
+                    j += 8
+                }
+                guard j < n else { return nil }
+                switch base[j] {
+                case 0x22: return j
+                case 0x5C: j += 2
+                default: j += 1
+                }
             }
             return nil
+        }
+
+        /// The high bit of each byte of `w` that is zero (and maybe of bytes above the first).
+        @inline(__always)
+        static func zeroBytes(_ w: UInt64) -> UInt64 {
+            (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080
         }
 
         /// A string's raw bytes (escapes left as written), the scanner after its closing quote.

@@ -94,17 +94,16 @@ public enum JSONWriter {
     /// results file: the documents' entries are compact lines there. Nil when the text is not
     /// what `compact` writes (whitespace, a malformed value): the caller parses it instead.
     public static func reindent(_ text: UnsafeRawBufferPointer, indent: Int) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count + text.count / 2)
+        var out = ByteSink(capacity: text.count + text.count / 2)
         var i = 0
         guard reindentValue(text, &i, indent, &out), i == text.count else { return nil }
-        return out
+        return out.bytes
     }
 
     /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): a byte-level
     /// state machine over one JSON value whose cases share the cursor and the output; split, each
     /// piece would take and return both, and the hot loop of report writing would call through them.
-    private static func reindentValue(_ t: UnsafeRawBufferPointer, _ i: inout Int, _ indent: Int, _ out: inout [UInt8])
+    private static func reindentValue(_ t: UnsafeRawBufferPointer, _ i: inout Int, _ indent: Int, _ out: inout ByteSink)
         -> Bool
     {
         guard i < t.count else { return false }
@@ -112,7 +111,7 @@ public enum JSONWriter {
         case UInt8(ascii: "\""):
             let start = i
             guard skipString(t, &i) else { return false }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: t[start..<i]))
+            out.append(t, start..<i)
             return true
         case UInt8(ascii: "{"):
             i += 1
@@ -124,10 +123,10 @@ public enum JSONWriter {
             }
             out.append(UInt8(ascii: "{"))
             while true {
-                newline(&out, indent + 1)
+                out.newline(indent + 1)
                 let start = i
                 guard i < t.count, t[i] == UInt8(ascii: "\""), skipString(t, &i) else { return false }
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: t[start..<i]))
+                out.append(t, start..<i)
                 guard i < t.count, t[i] == UInt8(ascii: ":") else { return false }
                 i += 1
                 out.append(UInt8(ascii: ":"))
@@ -140,7 +139,7 @@ public enum JSONWriter {
                 }
                 guard t[i] == UInt8(ascii: "}") else { return false }
                 i += 1
-                newline(&out, indent)
+                out.newline(indent)
                 out.append(UInt8(ascii: "}"))
                 return true
             }
@@ -178,7 +177,7 @@ public enum JSONWriter {
             }
             out.append(UInt8(ascii: "["))
             while true {
-                if !scalars { newline(&out, indent + 1) }
+                if !scalars { out.newline(indent + 1) }
                 guard reindentValue(t, &i, indent + 1, &out), i < t.count else { return false }
                 if t[i] == UInt8(ascii: ",") {
                     i += 1
@@ -188,7 +187,7 @@ public enum JSONWriter {
                 }
                 guard t[i] == UInt8(ascii: "]") else { return false }
                 i += 1
-                if !scalars { newline(&out, indent) }
+                if !scalars { out.newline(indent) }
                 out.append(UInt8(ascii: "]"))
                 return true
             }
@@ -200,7 +199,7 @@ public enum JSONWriter {
                 i += 1
             }
             guard i > start else { return false }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: t[start..<i]))
+            out.append(t, start..<i)
             return true
         }
     }
@@ -257,5 +256,59 @@ public enum JSONWriter {
             i += 1
         }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// The output of `reindent`: bytes written through a pointer, grown by doubling — report writing's
+/// hot loop appends a few bytes at a time, and an array's append checks its storage each time.
+/// Not copyable: it owns its buffer.
+struct ByteSink: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    @inline(__always)
+    private mutating func reserve(_ n: Int) {
+        guard count + n > capacity else { return }
+        var c = capacity * 2
+        while c < count + n { c *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        (base, capacity) = (grown, c)
+    }
+
+    @inline(__always)
+    mutating func append(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
+
+    /// `text`'s bytes in `range`.
+    @inline(__always)
+    mutating func append(_ text: UnsafeRawBufferPointer, _ range: Range<Int>) {
+        reserve(range.count)
+        (base + count).update(
+            from: text.baseAddress!.assumingMemoryBound(to: UInt8.self) + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
+    /// A line break and `indent` levels of two spaces.
+    @inline(__always)
+    mutating func newline(_ indent: Int) {
+        reserve(1 + 2 * indent)
+        base[count] = 0x0A
+        (base + count + 1).initialize(repeating: 0x20, count: 2 * indent)
+        count += 1 + 2 * indent
     }
 }
