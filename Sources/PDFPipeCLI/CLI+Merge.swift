@@ -139,7 +139,7 @@ extension CLI {
             cursors.append(
                 MergeCursor(
                     file: file, mapped: r.mapped, elements: r.elements, counting: counting,
-                    aheadBytes: max(1 << 18, MergeCursor.aheadBudget / files.count)))
+                    aheadBytes: MergeCursor.aheadBudget / files.count))
         }
         return (reports, cursors)
     }
@@ -396,10 +396,14 @@ struct MergeCursor {
 
     /// A document read ahead: made compact, its path, and what the summary counts of it — one
     /// pass over the report's text serves all three.
+    /// A batch of one document (bigger than the share of the read-ahead budget) is read when it
+    /// is copied: only its path is read ahead (`lazy`), so that a merge of 100 reports of big
+    /// documents does not hold 100 of them.
     struct Entry: Sendable {
-        var compact: [UInt8]
+        var compact: [UInt8] = []
         var path: String?
         var counted: DocumentResult?
+        var lazy: Range<Int>?
     }
     /// The next documents, in order (the head first): read in batches of at most `aheadBytes` of
     /// report text, the batch's documents on all cores at once.
@@ -418,11 +422,20 @@ struct MergeCursor {
         if ahead.isEmpty, next < elements.count {
             var end = next
             var bytes = 0
-            while end < elements.count, end - next < 256, bytes < aheadBytes {
+            // Whole documents up to the budget (one at least, which is then read when copied).
+            while end < elements.count, end - next < 256, end == next || bytes + elements[end].count <= aheadBytes {
                 bytes += elements[end].count
                 end += 1
             }
-            ahead = ArraySlice(Self.read(elements[next..<end], of: mapped, counting: counting))
+            if end - next == 1 {
+                let range = elements[next]
+                let path = mapped.withBytes { JSONScanner.stringMember("path", in: $0, from: range.lowerBound) }
+                ahead = [Entry(path: path, lazy: range)]
+            } else {
+                ahead = ArraySlice(Self.read(elements[next..<end], of: mapped, counting: counting))
+                // Read: its pages can go (they are read again from the file if touched).
+                mapped.drop(elements[next].lowerBound..<elements[end - 1].upperBound)
+            }
         }
         if !ahead.isEmpty, ahead.first?.path == nil {
             throw PipelineError(file: file, message: "documents[\(next)]: no path")
@@ -470,7 +483,7 @@ struct MergeCursor {
 
     mutating func advance() throws(PipelineError) {
         let end = elements[next].upperBound
-        if end - dropped >= 1 << 20 {
+        if end - dropped >= 64 << 10 {
             mapped.drop(dropped..<end)
             dropped = end
         }
@@ -482,7 +495,12 @@ struct MergeCursor {
     /// The head document into the merged store at `index`: copied as counted, or — with a
     /// baseline to apply afresh — decoded whole.
     func copy(to store: ResultStore, at index: Int, policy: ResultPolicy?) throws(PipelineError) {
-        guard let head = ahead.first else { return }
+        guard var head = ahead.first else { return }
+        if let range = head.lazy {
+            head = mapped.withBytes { raw in
+                Self.entry(UnsafeRawBufferPointer(rebasing: raw[range]), counting: counting)
+            }
+        }
         if let policy {
             var parser = JSONParser(bytes: head.compact, tracksLocations: false)
             do {

@@ -44,9 +44,9 @@ extension CLI {
                 var dropped = 0
                 let array = JSONScanner.forEachElement(of: "documents", in: raw) {
                     if wanted { found.append($0) }
-                    // Scanned pages leave memory (4 MB at a time): a merge reads them again, one
+                    // Scanned pages leave memory (1 MB at a time): a merge reads them again, one
                     // document at a time.
-                    if $0.upperBound - dropped >= 4 << 20 {
+                    if $0.upperBound - dropped >= 1 << 20 {
                         file0.drop(dropped..<$0.upperBound)
                         dropped = $0.upperBound
                     }
