@@ -35,9 +35,7 @@ extension CLI {
         runner.context.documentTimeout = pipeline.timeoutSeconds
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         runner.policy = policy
-        let isolated = isolate(
-            &runner, pipeline, file: pipelineFile, outputDirectory: outDir, resume: resume,
-            localCopies: remote?.inputs != nil)
+        let isolated = isolate(&runner, pipeline, file: pipelineFile, out: outDir, resume: resume, remote: remote)
         let (onProgress, endProgress) = startProgress(progressMode, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
@@ -323,8 +321,8 @@ extension CLI {
     /// runner calling the CLI in its own process cannot, unless PDFPIPE_WORKER_EXECUTABLE names
     /// pdfpipe). `auto` stays `auto` in the resume hash: how it resolves does not change results.
     private func isolate(
-        _ runner: inout Runner, _ pipeline: Pipeline, file: String, outputDirectory: String, resume: Bool,
-        localCopies: Bool = false
+        _ runner: inout Runner, _ pipeline: Pipeline, file: String, out outputDirectory: String, resume: Bool,
+        remote: RemoteRun?
     ) -> IsolatedRunner? {
         let isolation =
             pipeline.isolation == .auto
@@ -332,7 +330,7 @@ extension CLI {
         guard isolation == .process else { return nil }
         let pool = isolatedPool(
             pipeline, file: file, outputDirectory: outputDirectory, root: runner.inputRoot, resume: resume,
-            context: runner.context, localCopies: localCopies)
+            context: runner.context, localCopies: remote?.inputs != nil)
         runner.isolate = { pool.run($0, pageWorkers: $1) }
         return pool
     }
