@@ -38,6 +38,8 @@ public struct LinkAudit {
     public private(set) var links: [LinkRecord] = []
     public private(set) var outline: [OutlineRecord] = []
     public private(set) var openAction: LinkRecord?
+    /// The bookmarks with a target, as read (the accessibility check's structure destinations).
+    private(set) var outlineItems: [PDFObject] = []
     public private(set) var findings: [Finding] = []
     /// Findings of rules that report a document's repeated defect once (with a count and the first
     /// pages): a generator that writes 4,000 page numbers for page references made one mistake.
@@ -648,6 +650,7 @@ public struct LinkAudit {
                 path = [path[0], "…"] + path.suffix(Self.maxPathTitles - 2)
             }
             var record = LinkRecord(object: current.reference)
+            if current["A"] != nil || current["Dest"] != nil { outlineItems.append(current) }
             let place = Place(object: current.reference, prefix: "bookmark '\(path.joined(separator: " / "))': ")
             if let a = current["A"] {
                 evaluateActions(a, record: &record, place: place)

@@ -16,10 +16,11 @@ package enum LinkText {
     /// Characters kept; longer text ends with "…".
     static let maxLength = 120
 
-    /// Adds `linkText` to the findings that concern a link rectangle on a page.
+    /// Adds `linkText` to the findings that concern a link rectangle on a page; with `markEmpty`,
+    /// an empty `linkText` where the page was read and no text lies under the link (absent: not read).
     package static func annotate(
         _ findings: inout [Finding], path: String, geometries: [PageGeometry],
-        where wanted: (Finding) -> Bool = { _ in true }
+        where wanted: (Finding) -> Bool = { _ in true }, markEmpty: Bool = false
     ) {
         var pages: [Int: [Int]] = [:]  // page → indices of findings
         var n = 0
@@ -41,11 +42,20 @@ package enum LinkText {
             guard let page = poppler.page(p - 1) else { continue }
             let read = page.textAndLayoutBothWays()
             let (text, boxes) = TextAssembler.respace(read.text, read.boxes)
-            guard text.count == boxes.count, !text.isEmpty else { continue }
+            guard text.count == boxes.count else { continue }
+            if text.isEmpty {
+                if markEmpty { for i in pages[p]! { findings[i].details["linkText"] = "" } }
+                continue
+            }
             for i in pages[p]! {
                 let r = findings[i].rect!
                 let area = LinkGeometry.pixelRect(PDFRect(r[0], r[1], r[2], r[3]), on: geometries[p - 1], scale: 1)
-                if let s = under(area, text: text, boxes: boxes) { findings[i].details["linkText"] = .string(s) }
+                if let s = under(area, text: text, boxes: boxes) {
+                    findings[i].details["linkText"] = .string(s)
+                } else if markEmpty {
+                    // The page's text was read and none lies under the link.
+                    findings[i].details["linkText"] = ""
+                }
             }
         }
     }

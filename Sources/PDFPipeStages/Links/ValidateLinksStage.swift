@@ -32,6 +32,10 @@ public struct ValidateLinksOptions: OptionGroup {
         "check URI links: http(s) over the network (HEAD, then GET), file: and relative URIs on disk, mailto: syntax, #page=/#nameddest= fragments"
     )
     public var external = ExternalSection()
+    @Option(
+        "the link-accessibility rules (access.*, PDF/UA and WCAG): 'auto' checks documents that are tagged or claim PDF/UA (each against the part it claims; errors when it claims one, warnings otherwise) and says which it skipped; 'pdf-ua-1' or 'pdf-ua-2' holds every document to that part; 'off'"
+    )
+    public var accessibility = AccessibilityMode.auto
 
     public init() {}
 }
@@ -43,7 +47,7 @@ public struct ValidateLinksStage: Stage {
         id: "validate-links",
         summary:
             "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
-        rules: LinkRules.destinations + LinkRules.links + LinkRules.external,
+        rules: LinkRules.destinations + LinkRules.links + LinkRules.external + LinkRules.accessibility,
         options: ValidateLinksOptions.specs,
         make: { options throws(PipelineError) in try ValidateLinksStage(ValidateLinksOptions.read(options)) })
 
@@ -51,12 +55,14 @@ public struct ValidateLinksStage: Stage {
     public var linkText: Bool
     public var options = LinkAudit.Options()
     public var external = ExternalOptions()
+    public var accessibility = AccessibilityMode.auto
     /// This stage instance's services in the run's context (`LinkServices`).
     let serviceKey = "validate-links." + UUID().uuidString
 
     public init(_ o: ValidateLinksOptions) throws(PipelineError) {
         inventory = o.inventory
         linkText = o.linkText
+        accessibility = o.accessibility
         options.outlines = o.outlines
         options.openAction = o.openAction
         options.gotor = o.gotor
@@ -156,13 +162,18 @@ public struct ValidateLinksStage: Stage {
             // Which reader read the objects: pdfpipe's own, or qpdf (damaged, encrypted, unusual files).
             "reader": .string(tables.source is QPDFSource ? "qpdf" : "pdfpipe"),
         ]
+        var findings = audit.findings
+        if let (access, said) = accessibilityCheck(tables, audit: audit, path: job.workingFile) {
+            findings += access
+            summary["accessibility"] = .string(said)
+        }
         var kinds: [String: Int] = [:]
         for l in audit.links { kinds[l.kind.rawValue, default: 0] += 1 }
         summary["kinds"] = .object(kinds.mapValues { .int($0) })
         job.sections["linkSummary"] = .object(summary)
         job.products[LinkPlacements.self] = LinkPlacements(audit.links)
         let checked = Checked(
-            findings: audit.findings, links: audit.links, outline: audit.outline, openAction: audit.openAction)
+            findings: findings, links: audit.links, outline: audit.outline, openAction: audit.openAction)
         guard external.enabled else { return conclude(&job, checked, audit: audit) }
         // The web verdicts are joined when the run's checker has answered this document's URLs:
         // until then the worker goes on with other documents (`Job.defer`).
@@ -191,6 +202,19 @@ public struct ValidateLinksStage: Stage {
                     if c.openAction != nil { c.openAction = sites[c.links.count + c.outline.count].record }
                     conclude(&job, c, audit: audit)
                 }))
+    }
+
+    /// The link-accessibility check (`accessibility`): its findings and what `linkSummary` says of
+    /// the document (the part checked, or that it was skipped); nil when off.
+    func accessibilityCheck(_ tables: LinkTables, audit: LinkAudit, path: String) -> ([Finding], String)? {
+        let root = PDFObject.root(of: tables.source)
+        let (check, said) = LinkAccessibility.plan(
+            accessibility, root: root, source: tables.source, pages: tables.pageObjects,
+            geometries: audit.geometries)
+        guard let said else { return nil }
+        guard var check else { return ([], said) }
+        check.run(outlineItems: audit.outlineItems, openAction: root["OpenAction"], path: path)
+        return (check.findings, said)
     }
 
     /// A document's links, bookmarks and open action with their findings, the web's included once

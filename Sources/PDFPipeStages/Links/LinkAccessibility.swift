@@ -1,0 +1,564 @@
+import Foundation
+import PDFPipeCore
+import PDFReader
+
+/// `validate-links`' `accessibility` option: which documents the link-accessibility rules check.
+public enum AccessibilityMode: String, Sendable, CaseIterable, OptionChoice {
+    /// No check.
+    case off
+    /// Documents that are tagged (`/MarkInfo /Marked true` with a `/StructTreeRoot`) or claim
+    /// PDF/UA in their XMP (`pdfuaid:part`): each against the part it claims, PDF/UA-1 when it
+    /// claims none. An untagged document that claims nothing is said to be skipped.
+    case auto
+    /// Every document held to PDF/UA-1 (or -2): what fails is an error.
+    case pdfUA1 = "pdf-ua-1"
+    case pdfUA2 = "pdf-ua-2"
+}
+
+/// The machine-checkable link requirements of PDF/UA-1 (ISO 14289-1), PDF/UA-2 (ISO 14289-2) and
+/// WCAG 2.2, read from the raw objects: the structure tree (each link annotation's `OBJR` and its
+/// `Link` element, the `/ParentTree` back-reference), `/Contents`, the pages' `/Tabs`, structure
+/// destinations. A screen reader is what fails on these: it cannot reach a link that is not in the
+/// structure tree, cannot name one without alternate text, and moves through annotations in an
+/// order unrelated to the text without `/Tabs /S`.
+///
+/// Severity follows what the document claims: a document that claims a PDF/UA part (or a run that
+/// demands one, `pdf-ua-1`/`pdf-ua-2`) and fails a rule of that part gets an error; a tagged
+/// document that claims nothing gets warnings (it is on its way). The WCAG purpose rule is a
+/// warning whatever the claim (it is not part of PDF/UA).
+struct LinkAccessibility {
+    enum Part: Int, Sendable {
+        case ua1 = 1
+        case ua2 = 2
+        var name: String { "PDF/UA-\(rawValue)" }
+    }
+
+    /// The structure nodes read per document; past it the check declines (`pdf.limit-exceeded`).
+    static let maxStructureNodes = 1_000_000
+    /// Bytes of XMP metadata read for the claim.
+    static let maxMetadataBytes = 4 << 20
+
+    let root: PDFObject
+    let source: any ObjectSource
+    let pageObjects: [PDFObject]
+    let geometries: [PageGeometry]
+    let part: Part
+    let severity: Severity
+    /// What the document claims, for messages ("the document claims PDF/UA-1").
+    let claim: String
+
+    private(set) var findings: [Finding] = []
+    private var tabPages: [Int] = []
+    private var unstructuredDestinations: [(page: Int?, object: String?, what: String)] = []
+    /// Links with no alternate text: their purpose is the text under them.
+    private var textless: [LinkAudit.Place] = []
+
+    /// What `mode` makes of the document: the check to run, and what `linkSummary.accessibility`
+    /// says (`PDF/UA-1 (claimed)`, `PDF/UA-1 (tagged, no claim)`, `not tagged: not checked`…).
+    static func plan(
+        _ mode: AccessibilityMode, root: PDFObject, source: any ObjectSource, pages: [PDFObject],
+        geometries: [PageGeometry]
+    ) -> (check: LinkAccessibility?, summary: String?) {
+        guard mode != .off else { return (nil, nil) }
+        let claimed = claimedPart(root: root, source: source)
+        let tagged = root["MarkInfo"]?["Marked"]?.bool == true && root["StructTreeRoot"]?.isDictionary == true
+        let part: Part
+        let severity: Severity
+        let claim: String
+        switch mode {
+        case .pdfUA1, .pdfUA2:
+            part = mode == .pdfUA1 ? .ua1 : .ua2
+            severity = .error
+            claim = "the run holds it to \(part.name) (accessibility: '\(mode.rawValue)')"
+        default:
+            if let c = claimed {
+                part = c
+                severity = .error
+                claim = "the document claims \(c.name) (pdfuaid:part \(c.rawValue))"
+            } else if tagged {
+                part = .ua1
+                severity = .warning
+                claim = "the document is tagged and claims no PDF/UA part"
+            } else {
+                return (nil, "not tagged: not checked")
+            }
+        }
+        let check = LinkAccessibility(
+            root: root, source: source, pageObjects: pages, geometries: geometries, part: part, severity: severity,
+            claim: claim)
+        let how = claimed != nil ? "claimed" : mode == .auto ? "tagged, no claim" : "required"
+        return (check, "\(part.name) (\(how))")
+    }
+
+    /// The PDF/UA part the document's XMP metadata claims (`pdfuaid:part`, as an attribute or an
+    /// element); nil when it claims none.
+    static func claimedPart(root: PDFObject, source: any ObjectSource) -> Part? {
+        guard let meta = root["Metadata"], let ref = meta.objectRef, meta.isStream,
+            let data = source.streamData(ref)
+        else { return nil }
+        let text = String(decoding: data.prefix(maxMetadataBytes), as: UTF8.self)
+        guard let match = text.firstMatch(of: /pdfuaid:part\s*(?:=\s*["']|>)\s*(\d+)/) else { return nil }
+        return Int(match.1).flatMap(Part.init(rawValue:))
+    }
+
+    // MARK: - Running
+
+    /// Checks every page's link annotations (and, for PDF/UA-2, the outline and open action);
+    /// `path`: the file, whose text under the links without alternate text is their purpose.
+    mutating func run(outlineItems: [PDFObject], openAction: PDFObject?, path: String) {
+        guard let structure = StructureIndex(root: root, limit: Self.maxStructureNodes) else {
+            findings.append(
+                Finding(
+                    rule: .pdfLimitExceeded,
+                    message:
+                        "the structure tree has more than \(Self.maxStructureNodes) nodes (or a /ParentTree that deep): the links' accessibility was not checked"
+                ))
+            return
+        }
+        var targetsByElement: [Int: [(target: String, place: LinkAudit.Place)]] = [:]
+        // A document without a structure tree (held to a part by the run): one finding, not one a link.
+        let untagged = root["StructTreeRoot"]?.isDictionary != true
+        var untaggedLinks: [LinkAudit.Place] = []
+        for (index, page) in pageObjects.enumerated() {
+            guard let annots = page["Annots"], annots.isArray, annots.count > 0 else { continue }
+            let tabs = page["Tabs"]?.name
+            let allowed: Set<String> = part == .ua1 ? ["S"] : ["A", "W", "S"]
+            if tabs.map({ !allowed.contains($0) }) ?? true { tabPages.append(index + 1) }
+            for (k, annot) in annots.items.enumerated() where annot["Subtype"]?.name == "Link" {
+                // Hidden annotations (flag 2) are not presented, nor read.
+                if let flags = annot["F"]?.int, flags & 2 != 0 { continue }
+                let place = LinkAudit.Place(
+                    page: index + 1, rect: annot["Rect"]?.rectangle, object: annot.reference, annotationIndex: k)
+                let holder = annot.objectRef.flatMap { structure.holders[$0] }
+                checkText(annot, holder: holder, at: place)
+                if untagged {
+                    untaggedLinks.append(place)
+                    continue
+                }
+                checkTagging(annot, holder: holder, structure: structure, at: place)
+                if part == .ua2 {
+                    if let holder, let target = Self.target(annot) {
+                        targetsByElement[holder.id, default: []].append((target, place))
+                    }
+                    checkStructureDestination(annot, what: "the link", page: index + 1, object: annot.reference)
+                }
+            }
+        }
+        if let first = untaggedLinks.first {
+            report(
+                .accessLinkNotTagged,
+                "the document has no structure tree: none of its \(untaggedLinks.count) link\(untaggedLinks.count == 1 ? "" : "s") is tagged, and a screen reader reaches none (\(part == .ua1 ? Self.clause(.ua1, "7.18.5-1", matterhorn: "28-011") : Self.clause(.ua2, "8.2.5.20-1")))",
+                at: first)
+        }
+        if part == .ua2 && !untagged {
+            for (_, links) in targetsByElement.sorted(by: { $0.key < $1.key }) where Set(links.map(\.target)).count > 1
+            {
+                report(
+                    .accessLinkTargetsMixed,
+                    "one Link element encloses \(links.count) links with \(Set(links.map(\.target)).count) different targets: a screen reader announces one link (\(Self.clause(.ua2, "8.2.5.20-2")))",
+                    at: links[0].place)
+            }
+            for item in outlineItems {
+                checkStructureDestination(item, what: "a bookmark", page: nil, object: item.reference)
+            }
+            if let open = openAction {
+                checkStructureDestination(open, what: "the open action", page: nil, object: nil, bare: true)
+            }
+        }
+        judgePurpose(path: path)
+        flush()
+    }
+
+    private mutating func checkTagging(
+        _ annot: PDFObject, holder: StructureIndex.Holder?, structure: StructureIndex, at place: LinkAudit.Place
+    ) {
+        let allowed: Set<String> = part == .ua1 ? ["Link"] : ["Link", "Reference"]
+        let wanted = part == .ua1 ? "a Link element" : "a Link or Reference element"
+        let clause =
+            part == .ua1 ? Self.clause(.ua1, "7.18.5-1", matterhorn: "28-011") : Self.clause(.ua2, "8.2.5.20-1")
+        guard let holder else {
+            let why = annot.objectRef == nil ? "it is a direct object, which no OBJR can name" : "no OBJR names it"
+            report(
+                .accessLinkNotTagged,
+                "the link is not in the structure tree (\(why)): a screen reader does not reach it; it belongs in \(wanted) (\(clause))",
+                at: place)
+            return
+        }
+        guard allowed.contains(holder.type) else {
+            let raw =
+                holder.rawType == holder.type
+                ? "'\(holder.rawType)'" : "'\(holder.rawType)' (role-mapped to '\(holder.type)')"
+            report(
+                .accessLinkNotTagged,
+                "the link's OBJR is in a \(raw) element, not in \(wanted): a screen reader does not announce it as a link (\(clause))",
+                at: place)
+            return
+        }
+        // The way back: /StructParent → /ParentTree → the element that holds the OBJR.
+        guard let key = annot["StructParent"]?.int else {
+            report(
+                .accessLinkParentTree,
+                "the link has no /StructParent: from the annotation (where a screen reader starts when the link gets focus) its Link element cannot be found",
+                at: place)
+            return
+        }
+        switch structure.parent(key) {
+        case .none:
+            report(
+                .accessLinkParentTree,
+                "the link's /StructParent \(key) is not in the /ParentTree: its Link element cannot be found from the annotation",
+                at: place)
+        case .some(let element) where element != holder.element:
+            report(
+                .accessLinkParentTree,
+                "the link's /StructParent \(key) leads to \(element.map { "\($0)" } ?? "a direct object") in the /ParentTree, but its OBJR is in \(holder.element.map { "\($0)" } ?? "a direct element"): the two disagree",
+                at: place)
+        default: break
+        }
+    }
+
+    /// 7.18.5-2: alternate text in `/Contents`; WCAG 2.4.4/2.4.9: a purpose that is not empty
+    /// and not a bare address.
+    private mutating func checkText(_ annot: PDFObject, holder: StructureIndex.Holder?, at place: LinkAudit.Place) {
+        let contents = annot["Contents"]?.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let alt = holder?.alt ?? ""
+        // PDF/UA-2 8.9.4.1 accepts the element's /Alt; PDF/UA-1 7.18.5-2 asks for /Contents.
+        if contents.isEmpty && (part == .ua1 || alt.isEmpty) {
+            let clause =
+                part == .ua1 ? Self.clause(.ua1, "7.18.5-2", matterhorn: "28-012") : Self.clause(.ua2, "8.9.4.1")
+            var message =
+                "the link has no alternate text (/Contents \(annot["Contents"] == nil ? "absent" : "empty")\(part == .ua2 ? ", and no /Alt on its element" : "")): a screen reader cannot say where it leads (\(clause))"
+            if !alt.isEmpty {
+                message +=
+                    "; its Link element has /Alt '\(alt)', which PAC 2024 accepts and veraPDF does not (ISO 14289 asks for /Contents): put the same text in /Contents"
+            }
+            report(.accessLinkNoAlt, message, at: place, details: alt.isEmpty ? [:] : ["elementAlt": .string(alt)])
+        }
+        let purpose = !contents.isEmpty ? contents : !alt.isEmpty ? alt : holder?.actualText ?? ""
+        if purpose.isEmpty {
+            // Its purpose is the text under it, read afterwards (`judgePurpose`).
+            if textless.count < LinkText.maxFindings { textless.append(place) }
+        } else {
+            judge(purpose, from: "its alternate text", at: place)
+        }
+    }
+
+    /// WCAG 2.4.4/2.4.9 on a link's purpose: not empty, not a bare address.
+    private mutating func judge(_ purpose: String, from source: String, at place: LinkAudit.Place) {
+        let problem: String
+        if purpose.isEmpty {
+            problem = "is empty (no /Contents, no /Alt, no text under it): a screen reader says only 'link'"
+        } else if Self.isBareAddress(purpose) {
+            problem = "is a bare address ('\(purpose)', \(source)): a screen reader spells it out"
+        } else {
+            return
+        }
+        var f = Finding(
+            rule: .accessLinkPurpose, severity: .warning, page: place.page, object: place.object,
+            rect: place.rect?.array,
+            message: "the link's purpose \(problem); say where it leads (WCAG 2.2 2.4.4, 2.4.9)")
+        if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        findings.append(f)
+    }
+
+    /// The links without alternate text, judged by the text under them (read with poppler for
+    /// these links alone, `LinkText`); a link whose page could not be read is not judged.
+    private mutating func judgePurpose(path: String) {
+        guard !textless.isEmpty else { return }
+        var probes = textless.map { place in
+            var f = Finding(rule: .accessLinkPurpose, page: place.page, rect: place.rect?.array, message: "")
+            if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+            return f
+        }
+        LinkText.annotate(&probes, path: path, geometries: geometries, markEmpty: true)
+        for (place, probe) in zip(textless, probes) {
+            guard let text = probe.details["linkText"]?.stringValue else { continue }
+            judge(text, from: "the text under it", at: place)
+        }
+        textless = []
+    }
+
+    /// 8.8 (PDF/UA-2): a destination inside the document is a structure destination (`/SD`).
+    private mutating func checkStructureDestination(
+        _ item: PDFObject, what: String, page: Int?, object: String?, bare: Bool = false
+    ) {
+        let action = bare ? item : item["A"]
+        let hasDest: Bool
+        let hasSD: Bool
+        if let a = action, a.isDictionary {
+            guard a["S"]?.name == "GoTo" else { return }
+            hasDest = a["D"] != nil
+            hasSD = a["SD"] != nil
+        } else if bare {
+            hasDest = item.isArray || item.isName || item.isString
+            hasSD = false
+        } else {
+            hasDest = item["Dest"] != nil
+            hasSD = false
+        }
+        if hasDest && !hasSD { unstructuredDestinations.append((page, object, what)) }
+    }
+
+    /// The findings grouped per document: tab order and structure destinations.
+    private mutating func flush() {
+        if let first = tabPages.first {
+            let allowed = part == .ua1 ? "/S" : "/A, /W or /S"
+            let clause =
+                part == .ua1 ? Self.clause(.ua1, "7.18.3", matterhorn: "28-008, 28-009") : Self.clause(.ua2, "8.9.3.3")
+            var f = Finding(
+                rule: .accessTabOrder, severity: severity, page: first,
+                message:
+                    "\(tabPages.count) page\(tabPages.count == 1 ? "" : "s") with annotations lack\(tabPages.count == 1 ? "s" : "") /Tabs \(allowed) (on \(Pages.list(Array(tabPages.prefix(20))))): the keyboard moves through the links in an order unrelated to the text (\(clause)); \(claim)"
+            )
+            f.details["count"] = .int(tabPages.count)
+            f.details["pages"] = .array(tabPages.prefix(20).map { .int($0) })
+            findings.append(f)
+        }
+        if let first = unstructuredDestinations.first {
+            var f = Finding(
+                rule: .accessDestNotStructure, severity: severity, page: first.page, object: first.object,
+                message:
+                    "\(first.what) goes to a destination in the document without a structure destination (/SD)\(unstructuredDestinations.count > 1 ? " (\(unstructuredDestinations.count) links, bookmarks or actions in all)" : ""): assistive technology cannot move to the element (\(Self.clause(.ua2, "8.8"))); \(claim)"
+            )
+            f.details["count"] = .int(unstructuredDestinations.count)
+            findings.append(f)
+        }
+    }
+
+    private mutating func report(
+        _ rule: Rule, _ message: String, at place: LinkAudit.Place, details: [String: JSONValue] = [:]
+    ) {
+        var f = Finding(
+            rule: rule, severity: severity, page: place.page, object: place.object, rect: place.rect?.array,
+            message: message + "; " + claim)
+        if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        for (k, v) in details { f.details[k] = v }
+        findings.append(f)
+    }
+
+    // MARK: - Helpers
+
+    static func clause(_ part: Part, _ number: String, matterhorn: String? = nil) -> String {
+        "ISO 14289-\(part.rawValue) \(number)" + (matterhorn.map { ", Matterhorn \($0)" } ?? "")
+    }
+
+    /// Text that is only an address: a URL with a scheme, or `www.…`, with no spaces.
+    static func isBareAddress(_ s: String) -> Bool {
+        guard !s.contains(where: \.isWhitespace) else { return false }
+        return s.wholeMatch(of: /(?i)([a-z][a-z0-9+.-]*:\/\/|www\.|mailto:)\S+/) != nil
+    }
+
+    /// What a link leads to, comparable between links: its action's type and target, or its
+    /// destination, written out (references as references).
+    static func target(_ annot: PDFObject) -> String? {
+        if let a = annot["A"], a.isDictionary {
+            return ["S", "D", "SD", "URI", "F", "N"].compactMap { k in a[k].map { "\(k)=\(describe($0.value))" } }
+                .joined(separator: ";")
+        }
+        return annot["Dest"].map { "Dest=" + describe($0.value) }
+    }
+
+    private static func describe(_ v: PDFValue, depth: Int = 0) -> String {
+        guard depth < 8 else { return "…" }
+        switch v {
+        case .null: return "null"
+        case .bool(let b): return "\(b)"
+        case .int(let i): return "\(i)"
+        case .real(let d): return "\(d)"
+        case .string(let b): return "(" + b.map { String($0) }.joined(separator: ",") + ")"
+        case .name(let n): return "/" + n
+        case .array(let a): return "[" + a.map { describe($0, depth: depth + 1) }.joined(separator: " ") + "]"
+        case .dictionary(let d):
+            return "<<" + d.keys.sorted().map { "/\($0) " + describe(d[$0]!, depth: depth + 1) }.joined(separator: " ")
+                + ">>"
+        case .stream: return "stream"
+        case .ref(let r): return r.description
+        }
+    }
+}
+
+/// Where each link annotation sits in the structure tree: the element holding the `OBJR` that
+/// names it, read with a bounded walk (a visited set stops cycles), and the `/ParentTree`'s
+/// entries for annotations.
+struct StructureIndex {
+    struct Holder {
+        /// A number per element, for grouping.
+        var id: Int
+        var element: ObjectRef?
+        /// The element's type after the role map; `rawType` as written.
+        var type: String
+        var rawType: String
+        var alt: String?
+        var actualText: String?
+    }
+
+    private(set) var holders: [ObjectRef: Holder] = [:]
+    private var parentTree: [Int: ObjectRef?] = [:]
+
+    /// Nil when the walk passes `limit` nodes.
+    init?(root: PDFObject, limit: Int) {
+        guard let tree = root["StructTreeRoot"], tree.isDictionary else { return }
+        let roles = Self.roleMap(tree["RoleMap"])
+        var visited = Set<ObjectRef>()
+        var stack: [(node: PDFObject, holder: Holder?)] = []
+        if let k = tree["K"] { stack.append((k, nil)) }
+        var nodes = 0
+        var elements = 0
+        while let (node, parent) = stack.popLast() {
+            nodes += 1
+            guard nodes <= limit else { return nil }
+            if let r = node.objectRef {
+                guard visited.insert(r).inserted else { continue }
+            }
+            if node.isArray {
+                for item in node.items.reversed() { stack.append((item, parent)) }
+                continue
+            }
+            guard node.isDictionary else { continue }  // a marked-content id
+            if let obj = node["Obj"], node["S"] == nil || node["Type"]?.name == "OBJR" {
+                if let r = obj.objectRef, let parent, holders[r] == nil { holders[r] = parent }
+                continue
+            }
+            guard let s = node["S"]?.name else { continue }  // a marked-content reference
+            elements += 1
+            let holder = Holder(
+                id: elements, element: node.objectRef, type: Self.standardType(s, roles), rawType: s,
+                alt: node["Alt"]?.text.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
+                actualText: node["ActualText"]?.text)
+            if let k = node["K"] { stack.append((k, holder)) }
+        }
+        guard readParentTree(tree["ParentTree"], limit: limit) else { return nil }
+    }
+
+    /// The element the `/ParentTree` gives for `key`: nil when the key is absent, `.some(nil)`
+    /// when its value is not an indirect element.
+    func parent(_ key: Int) -> ObjectRef?? { parentTree[key] }
+
+    /// The number tree's entries (`/Nums` pairs, through `/Kids`), each value's reference.
+    private mutating func readParentTree(_ node: PDFObject?, limit: Int) -> Bool {
+        guard let node else { return true }
+        var visited = Set<ObjectRef>()
+        var stack = [(node, 0)]
+        var entries = 0
+        while let (n, depth) = stack.popLast() {
+            guard depth < 64 else { continue }
+            if let r = n.objectRef, !visited.insert(r).inserted { continue }
+            if let nums = n["Nums"], nums.isArray {
+                let items = nums.items
+                entries += items.count / 2
+                guard entries <= limit else { return false }
+                var i = 0
+                while i + 1 < items.count {
+                    if let key = items[i].int, parentTree[key] == nil {
+                        let v = items[i + 1]
+                        parentTree[key] = v.isDictionary ? .some(v.objectRef) : .some(nil)
+                    }
+                    i += 2
+                }
+            }
+            for kid in n["Kids"]?.items ?? [] { stack.append((kid, depth + 1)) }
+        }
+        return true
+    }
+
+    static func roleMap(_ map: PDFObject?) -> [String: String] {
+        guard let d = map, d.isDictionary else { return [:] }
+        var out: [String: String] = [:]
+        for k in d.keys { if let v = d[k]?.name { out[k] = v } }
+        return out
+    }
+
+    /// `type` through the role map (a few hops, a cycle stops it).
+    static func standardType(_ type: String, _ roles: [String: String]) -> String {
+        var t = type
+        var hops = 0
+        while let next = roles[t], next != t, hops < 16 {
+            t = next
+            hops += 1
+        }
+        return t
+    }
+}
+
+/// The link-accessibility rules (`validate-links`' `accessibility`). Declared as warnings: a
+/// document that claims PDF/UA (or a run that demands it) gets them as errors, each finding saying
+/// which. What fails is assistive technology (NVDA, JAWS, VoiceOver reading with Acrobat or a
+/// browser), not a viewer's rendering.
+extension Rule {
+    public static let accessLinkNotTagged = Rule(
+        "access.link-not-tagged", severity: .warning,
+        summary:
+            "a link annotation is not in the structure tree as the child (through an OBJR) of a Link element (PDF/UA-1 7.18.5-1, Matterhorn 28-011; PDF/UA-2 8.2.5.20-1: Link or Reference): a screen reader does not reach or announce it",
+        hint: "tag the link: a Link structure element whose /K holds an OBJR with /Obj pointing at the annotation",
+        details:
+            #"a visible link annotation that no `OBJR` of the structure tree names, or whose `OBJR` sits in an element other than `Link` (after the `/RoleMap`; PDF/UA-2 also allows `Reference`). ISO 14289-1 7.18.5 (Matterhorn 28-011), ISO 14289-2 8.2.5.20-1. An error when the document claims PDF/UA or the run demands it (`accessibility: "pdf-ua-1"`), a warning for a tagged document that claims nothing"#,
+        example:
+            "<< /Type /OBJR /Obj 12 0 R >> inside << /S /Span /K [...] >>   % a Span, not a Link")
+
+    public static let accessLinkParentTree = Rule(
+        "access.link-parent-tree", severity: .warning,
+        summary:
+            "a tagged link annotation's /StructParent is missing, or leads through the /ParentTree elsewhere than to the element that holds its OBJR: from the annotation (where focus starts) its element cannot be found",
+        hint:
+            "give the annotation a /StructParent key whose /ParentTree entry is its Link element (qpdf --check and the producer's tagging fix it)",
+        details:
+            #"the way back from a link annotation to its structure element is broken: no `/StructParent`, a key the `/ParentTree` lacks, or an entry that names another element than the one whose `OBJR` names the annotation (ISO 32000-1 14.7.4.4; veraPDF does not check the agreement, its issue 1630)"#,
+        example: "<< /Subtype /Link /Rect [72 700 200 712] /StructParent 7 >>   % /ParentTree has no key 7")
+
+    public static let accessLinkNoAlt = Rule(
+        "access.link-no-alt", severity: .warning,
+        summary:
+            "a link annotation has no alternate text (/Contents; PDF/UA-2 also accepts the element's /Alt) (PDF/UA-1 7.18.5-2, Matterhorn 28-012; PDF/UA-2 8.9.4.1): a screen reader cannot say where it leads",
+        hint: "put a description of the link's target in the annotation's /Contents",
+        details:
+            #"a link annotation without `/Contents` (or with empty text). PDF/UA-1 7.18.5-2 asks for `/Contents`; when the Link element carries `/Alt` instead, PAC 2024 accepts it and veraPDF does not (its issue 1497): the finding says so (`elementAlt`) rather than choosing. PDF/UA-2 8.9.4.1 accepts either"#,
+        example:
+            "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /URI /URI (https://example.org) >> >>   % no /Contents"
+    )
+
+    public static let accessTabOrder = Rule(
+        "access.tab-order", severity: .warning,
+        summary:
+            "pages with annotations lack /Tabs /S (PDF/UA-1 7.18.3, Matterhorn 28-008/009; PDF/UA-2 8.9.3.3 allows /A, /W, /S): the keyboard moves through links in an order unrelated to the text (one finding per document)",
+        hint: "set /Tabs /S on every page that has annotations (the structure order)",
+        details:
+            #"pages that have annotations and no `/Tabs` entry, or one other than `/S` (PDF/UA-2: `/A`, `/W` or `/S`); one finding per document with `count` and the first `pages`"#,
+        example: "<< /Type /Page /Annots [12 0 R] >>   % no /Tabs")
+
+    public static let accessLinkTargetsMixed = Rule(
+        "access.link-targets-mixed", severity: .warning,
+        summary:
+            "one Link element encloses link annotations with different targets (PDF/UA-2 8.2.5.20-2): a screen reader announces one link where there are several",
+        hint: "give each target its own Link element",
+        details:
+            #"(PDF/UA-2) one `Link` or `Reference` element holds `OBJR`s of annotations whose actions or destinations differ"#,
+        example:
+            "<< /S /Link /K [<< /Type /OBJR /Obj 12 0 R >> << /Type /OBJR /Obj 13 0 R >>] >>   % 12 and 13 go to different pages"
+    )
+
+    public static let accessDestNotStructure = Rule(
+        "access.dest-not-structure", severity: .warning,
+        summary:
+            "a link, bookmark or open action goes to a place in the document without a structure destination (/SD) (PDF/UA-2 8.8): assistive technology cannot move to the element (one finding per document)",
+        hint: "write GoTo actions with /SD (the structure element) beside /D",
+        details:
+            #"(PDF/UA-2) a link annotation's `/Dest`, a GoTo action without `/SD`, a bookmark or the open action; one finding per document with `count`"#,
+        example: "<< /S /GoTo /D [3 0 R /Fit] >>   % no /SD")
+
+    public static let accessLinkPurpose = Rule(
+        "access.link-purpose", severity: .warning,
+        summary:
+            "a tagged link's purpose (its /Contents, else its element's /Alt or /ActualText, else the text under it) is empty or a bare address (WCAG 2.2 2.4.4, 2.4.9; veraPDF's WCAG machine check 2.4.9-1): a screen reader says only 'link', or spells the address out",
+        hint: "describe where the link leads ('the 2024 annual report'), not its address",
+        details:
+            #"the text a screen reader reads for a link — its `/Contents`, else its element's `/Alt` or `/ActualText`, else the text under it (read with poppler for those links only) — is empty, or only a URL, `www.` address or `mailto:`; checked in the documents the accessibility check covers. A warning whatever the claim (WCAG is not part of PDF/UA)"#,
+        example: "<< /Subtype /Link /Contents (https://example.org/report.pdf) ... >>")
+}
+
+extension LinkRules {
+    /// validate-links' `accessibility` check.
+    static let accessibility: [Rule] = [
+        .accessLinkNotTagged, .accessLinkParentTree, .accessLinkNoAlt, .accessTabOrder, .accessLinkTargetsMixed,
+        .accessDestNotStructure, .accessLinkPurpose,
+    ]
+}
