@@ -44,6 +44,20 @@ cat > "$work/inventory.json" <<'JSON'
   "report": { "formats": ["json"] } }
 JSON
 secs() { /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || true; cat "$work/time"; }
+# median3 secs CMD… --out DIR …: the median wall time of three runs (DIR emptied before each) and
+# the largest peak memory (KB) of the three.
+median3() {
+  local runs=() out="" prev="" a t kb
+  for a in "$@"; do [ "$prev" = --out ] && out=$a; prev=$a; done
+  peak=0
+  for _ in 1 2 3; do
+    rm -rf "$out"
+    read -r t kb < <("$@")
+    runs+=("$t")
+    [ "$kb" -gt "$peak" ] && peak=$kb
+  done
+  echo "$(printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p) $peak"
+}
 
 # The store.
 "$py" scripts/s3-fixture.py --minutes 30 > "$work/fixture.json" 2>/dev/null &
@@ -114,8 +128,8 @@ echo "## 3. link audit with the inventory: time per document"
 rm -rf "$work/in"
 for size in 52 "$large"; do
   batch "$work/b$size" "$size"
-  read -r t kb < <(secs "$pdfpipe" run "$work/inventory.json" "$work/b$size" --out "$work/o$size" --offline --jobs 2 --quiet --fail-on never)
-  echo "$size documents: $t s, $(python3 -c "print(f'{$t/$size*1000:.1f}')") ms a document, peak $((kb / 1024)) MB, results.jsonl $(du -h "$work/o$size/results.jsonl" | cut -f1)"
+  read -r t kb < <(median3 secs "$pdfpipe" run "$work/inventory.json" "$work/b$size" --out "$work/o$size" --offline --jobs 2 --quiet --fail-on never)
+  echo "$size documents: $t s (median of 3), $(python3 -c "print(f'{$t/$size*1000:.1f}')") ms a document, peak $((kb / 1024)) MB, results.jsonl $(du -h "$work/o$size/results.jsonl" | cut -f1)"
   [ "$size" = 52 ] && rm -rf "$work/b52" "$work/o52"
 done
 one=$t
@@ -126,13 +140,7 @@ for size in $((large / 10)) "$large"; do
   for k in $(seq 1 8); do
     "$pdfpipe" run "$work/inventory.json" "$work/b$size" --shard "$k/8" --out "$work/s$size/shard-$k" --offline --jobs 2 --quiet --fail-on never >/dev/null 2>&1 || true
   done
-  runs=()
-  for _ in 1 2 3; do
-    rm -rf "$work/m$size"
-    read -r t kb < <(secs "$pdfpipe" merge "$work/s$size" --out "$work/m$size" --quiet --fail-on never)
-    runs+=("$t")
-  done
-  t=$(printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p)
+  read -r t kb < <(median3 secs "$pdfpipe" merge "$work/s$size" --out "$work/m$size" --quiet --fail-on never)
   echo "merge of 8 shards, $size documents: $t s (median of 3), peak $((kb / 1024)) MB"
 done
 echo "merge / one-machine run ($large documents): $(python3 -c "print(f'{$t/$one:.1%}')")"

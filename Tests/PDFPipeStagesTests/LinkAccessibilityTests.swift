@@ -172,9 +172,8 @@ final class LinkAccessibilityTests: XCTestCase {
         XCTAssertEqual(said(untagged), "not tagged: not checked")
         // The run demands PDF/UA-1: errors; an untagged document's links are one finding.
         let demanded = try audit(Self.document(claim: nil, tagged: false, links: broken), mode: "pdf-ua-1")
-        XCTAssertEqual(
-            access(demanded).map(\.rule), ["access.link-no-alt", "access.link-not-tagged", "access.link-purpose"])
-        XCTAssertEqual(access(demanded).map(\.severity), [.error, .error, .warning])
+        XCTAssertEqual(access(demanded).map(\.rule), ["access.link-no-alt", "access.link-not-tagged"])
+        XCTAssertEqual(access(demanded).map(\.severity), [.error, .error])
         XCTAssertTrue(access(demanded)[1].message.hasPrefix("the document has no structure tree: none of its 2 links"))
         XCTAssertEqual(said(demanded), "PDF/UA-1 (required)")
         // Off: nothing, and nothing said.

@@ -130,7 +130,7 @@ struct LinkAccessibility {
                 let place = LinkAudit.Place(
                     page: index + 1, rect: annot["Rect"]?.rectangle, object: annot.reference, annotationIndex: k)
                 let holder = annot.objectRef.flatMap { structure.holders[$0] }
-                checkText(annot, holder: holder, at: place)
+                checkText(annot, holder: holder, tagged: !untagged, at: place)
                 if untagged {
                     untaggedLinks.append(place)
                     continue
@@ -219,7 +219,10 @@ struct LinkAccessibility {
 
     /// 7.18.5-2: alternate text in `/Contents`; WCAG 2.4.4/2.4.9: a purpose that is not empty
     /// and not a bare address.
-    private mutating func checkText(_ annot: PDFObject, holder: StructureIndex.Holder?, at place: LinkAudit.Place) {
+    /// `tagged`: the document has a structure tree (the purpose is judged for its links only).
+    private mutating func checkText(
+        _ annot: PDFObject, holder: StructureIndex.Holder?, tagged: Bool, at place: LinkAudit.Place
+    ) {
         let contents = annot["Contents"]?.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let alt = holder?.alt ?? ""
         // PDF/UA-2 8.9.4.1 accepts the element's /Alt; PDF/UA-1 7.18.5-2 asks for /Contents.
@@ -237,8 +240,8 @@ struct LinkAccessibility {
         let purpose = !contents.isEmpty ? contents : !alt.isEmpty ? alt : holder?.actualText ?? ""
         if purpose.isEmpty {
             // Its purpose is the text under it, read afterwards (`judgePurpose`).
-            if textless.count < LinkText.maxFindings { textless.append(place) }
-        } else {
+            if tagged && textless.count < LinkText.maxFindings { textless.append(place) }
+        } else if tagged {
             judge(purpose, from: "its alternate text", at: place)
         }
     }
