@@ -22,6 +22,8 @@ final class LinkAccessibilityTests: XCTestCase {
         /// Held by the previous link's element (one element for both).
         var sharesElement = false
         var hidden = false
+        /// Text drawn under the link (Helvetica), what a reader sees.
+        var text: String?
 
         enum Back { case own, none, other, missing }
     }
@@ -41,6 +43,8 @@ final class LinkAccessibilityTests: XCTestCase {
             "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /StructParents 100"
                 + (tabs.map { " /Tabs /\($0)" } ?? "")
+                + " /Contents \(9 + 2 * links.count) 0 R"
+                + " /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>"
                 + " /Annots [\(links.indices.map { "\(annot($0)) 0 R" }.joined(separator: " "))] >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
             "<< /Type /StructTreeRoot /K 7 0 R /ParentTree 8 0 R /RoleMap << /Lnk /Link >> >>",
@@ -81,6 +85,10 @@ final class LinkAccessibilityTests: XCTestCase {
                     + (l.elementAlt.map { " /Alt (\($0))" } ?? "")
                     + " /K [\(held.map { "<< /Type /OBJR /Obj \(annot($0)) 0 R >>" }.joined(separator: " "))] >>")
         }
+        let content = links.enumerated().compactMap { i, l in
+            l.text.map { "BT /F1 12 Tf 74 \(703 - 30 * i) Td (\($0)) Tj ET" }
+        }.joined(separator: "\n")
+        objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
         return objects
     }
 
@@ -203,6 +211,26 @@ final class LinkAccessibilityTests: XCTestCase {
         XCTAssertEqual(
             access(ua1).map(\.rule), ["access.link-no-alt", "access.link-not-tagged", "access.tab-order"],
             access(ua1).map(\.message).joined(separator: "\n"))
+    }
+
+    /// WCAG 2.4.4/2.4.9: without alternate text, a link's purpose is the text under it (read with
+    /// poppler): a bare address there is said; words are not; the findings carry that text.
+    func testWithoutAlternateTextThePurposeIsTheTextUnderTheLink() throws {
+        let links = [
+            Link(contents: nil, text: "https://example.org/x"), Link(contents: nil, text: "the annual report"),
+            Link(contents: "www.example.org"), Link(contents: "mailto:someone@example.org"),
+            Link(contents: "see https://example.org"),
+        ]
+        let r = try audit(Self.document(claim: nil, links: links))
+        XCTAssertEqual(
+            access(r).map { "\($0.rule) \($0.details["annotationIndex"]?.intValue ?? -1)" },
+            [
+                "access.link-no-alt 0", "access.link-no-alt 1", "access.link-purpose 2", "access.link-purpose 3",
+                "access.link-purpose 0",
+            ], access(r).map(\.message).joined(separator: "\n"))
+        XCTAssertTrue(access(r)[4].message.contains("('https://example.org/x', the text under it)"))
+        XCTAssertEqual(access(r)[0].details["linkText"], "https://example.org/x")
+        XCTAssertEqual(access(r)[1].details["linkText"], "the annual report")
     }
 
     /// The veraPDF corpus's files for these clauses (Tests/Fixtures/verapdf, CC BY 4.0): every

@@ -274,9 +274,19 @@ struct LinkAccessibility {
             return f
         }
         LinkText.annotate(&probes, path: path, geometries: geometries, markEmpty: true)
+        var texts: [[Int]: String] = [:]  // [page, annotationIndex] → the text under the link
         for (place, probe) in zip(textless, probes) {
             guard let text = probe.details["linkText"]?.stringValue else { continue }
+            if let p = place.page, let k = place.annotationIndex, !text.isEmpty { texts[[p, k]] = text }
             judge(text, from: "the text under it", at: place)
+        }
+        // The findings about these links carry the text already read: poppler is not opened
+        // again for them when the stage labels its findings.
+        for i in findings.indices {
+            guard let p = findings[i].page, let k = findings[i].details["annotationIndex"]?.intValue,
+                let text = texts[[p, k]]
+            else { continue }
+            findings[i].details["linkText"] = .string(text)
         }
         textless = []
     }
@@ -348,7 +358,13 @@ struct LinkAccessibility {
     /// Text that is only an address: a URL with a scheme, or `www.…`, with no spaces.
     static func isBareAddress(_ s: String) -> Bool {
         guard !s.contains(where: \.isWhitespace) else { return false }
-        return s.wholeMatch(of: /(?i)([a-z][a-z0-9+.-]*:\/\/|www\.|mailto:)\S+/) != nil
+        let lower = s.lowercased()
+        if lower.hasPrefix("www.") || lower.hasPrefix("mailto:") { return lower.count > 7 }
+        // scheme://rest, the scheme a letter then letters, digits, '+', '.', '-'.
+        guard let sep = lower.range(of: "://"), sep.upperBound < lower.endIndex else { return false }
+        let scheme = lower[..<sep.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
     }
 
     /// What a link leads to, comparable between links: its action's type and target, or its

@@ -26,7 +26,7 @@ package enum LinkText {
         var n = 0
         for (i, f) in findings.enumerated() where n < maxFindings {
             guard let p = f.page, p >= 1, p <= geometries.count, let r = f.rect, r.count == 4,
-                f.details["annotationIndex"] != nil, wanted(f)
+                f.details["annotationIndex"] != nil, f.details["linkText"] == nil, wanted(f)
             else { continue }
             // No text can lie under a link of no area or off the page (source3.pdf's off-page
             // links cost a poppler open of 1,300 pages for nothing).
@@ -73,7 +73,8 @@ package enum LinkText {
             let cx = (b.x1 + b.x2) / 2
             let cy = (b.y1 + b.y2) / 2
             let inside = cx >= x1 && cx <= x2 && cy >= y1 && cy <= y2 && b.width > 0
-            if c.properties.isWhitespace || !inside {
+            // The cheap test first: most of a page's characters lie outside a given link.
+            if !inside || c.properties.isWhitespace {
                 // A break between two pieces inside (a line end, or text outside in between).
                 if !out.isEmpty { pendingSpace = true }
                 continue
