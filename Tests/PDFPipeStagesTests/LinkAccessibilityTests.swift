@@ -1,4 +1,5 @@
 import Foundation
+import PDFBridge
 import PDFPipeCore
 import PDFPipeStages
 import TestSupport
@@ -92,16 +93,17 @@ final class LinkAccessibilityTests: XCTestCase {
         return objects
     }
 
-    func audit(_ objects: [String], mode: String? = nil) throws -> DocumentResult {
+    func audit(_ objects: [String], mode: String? = nil, review: String? = nil) throws -> DocumentResult {
         let dir = NSTemporaryDirectory() + "pdfpipe-access-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try TestPDF.write(dir + "/t.pdf", objects: objects)
         let with = mode.map { #", "with": {"accessibility": "\#($0)"}"# } ?? ""
+        let copy = review.map { _ in #", {"use": "review-copy"}"# } ?? ""
         let pipeline = try Pipeline.parse(
-            #"{"stages": [{"use": "validate-links"\#(with)}]}"#, file: "t.json", catalog: StageTable.all,
+            #"{"stages": [{"use": "validate-links"\#(with)}\#(copy)]}"#, file: "t.json", catalog: StageTable.all,
             formats: ["json"])
-        return Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
+        return Runner(pipeline: pipeline, outputDirectory: review ?? dir + "/out", inputRoot: dir, jobs: 1).process(
             InputDocument(path: dir + "/t.pdf", relativePath: "t.pdf"))
     }
 
@@ -231,6 +233,25 @@ final class LinkAccessibilityTests: XCTestCase {
         XCTAssertTrue(access(r)[4].message.contains("('https://example.org/x', the text under it)"))
         XCTAssertEqual(access(r)[0].details["linkText"], "https://example.org/x")
         XCTAssertEqual(access(r)[1].details["linkText"], "the annual report")
+    }
+
+    /// The review copy puts the text under a link without alternate text in as its /Contents (a
+    /// suggestion, said in the mark's note); a link that has /Contents keeps it.
+    func testTheReviewCopySuggestsContentsFromTheLinkText() throws {
+        let out = NSTemporaryDirectory() + "pdfpipe-access-review-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let links = [Link(contents: nil, text: "the annual report"), Link(contents: "the price list")]
+        let r = try audit(Self.document(claim: 1, links: links), review: out)
+        XCTAssertEqual(r.sections["reviewCopy"]?["suggestedContents"], 1)
+        let copy = try QPDFFile(path: out + "/review/t.review.pdf")
+        // After the summary pages in front.
+        let first = r.sections["reviewCopy"]?["summaryPages"]?.intValue ?? 0
+        let annots = copy.page(first)["Annots"]?.items ?? []
+        let contents = annots.filter { $0["Subtype"]?.name == "Link" }.map { $0["Contents"]?.text }
+        XCTAssertEqual(contents, ["the annual report", "the price list"])
+        let notes = annots.filter { $0["Subtype"]?.name == "Square" }.compactMap { $0["Contents"]?.text }
+        XCTAssertTrue(
+            notes.contains { $0.contains("Suggested in this copy: /Contents (the annual report)") }, "\(notes)")
     }
 
     /// The veraPDF corpus's files for these clauses (Tests/Fixtures/verapdf, CC BY 4.0): every

@@ -94,10 +94,14 @@ public struct ReviewCopySection: ReportSection, Equatable {
     public var file: String
     public var marks: Int
     public var summaryPages: Int
+    /// Link annotations given a suggested /Contents (the text under them) for `access.link-no-alt`;
+    /// absent when none.
+    public var suggestedContents: Int?
 
-    public init(file: String, marks: Int, summaryPages: Int) {
+    public init(file: String, marks: Int, summaryPages: Int, suggestedContents: Int? = nil) {
         self.file = file
         self.marks = marks
         self.summaryPages = summaryPages
+        self.suggestedContents = suggestedContents
     }
 }

@@ -95,6 +95,8 @@ public struct ReviewCopyStage: Stage {
             addMark(file, page: pageRefs[page - 1], rect: rect, finding: f, number: n + 1)
             marks += 1
         }
+        // Findings name objects of the working file: the original's numbers only when they are the same file.
+        let suggested = job.workingFile == job.source ? suggestContents(file, for: marked) : 0
         var summaryPages = 0
         if summaryPage {
             summaryPages = try addSummary(
@@ -124,7 +126,29 @@ public struct ReviewCopyStage: Stage {
             throw DocumentFailure(rule: .stageFailed, message: "cannot write the review copy: \(why)")
         }
         job.artifacts.append(Artifact(kind: "review-copy", path: relative))
-        job.setSection(ReviewCopySection(file: relative, marks: marks, summaryPages: summaryPages))
+        job.setSection(
+            ReviewCopySection(
+                file: relative, marks: marks, summaryPages: summaryPages,
+                suggestedContents: suggested > 0 ? suggested : nil))
+    }
+
+    /// (#47) A link without alternate text (`access.link-no-alt`) gets the text under it as its
+    /// /Contents in the copy — a suggestion for the author to keep or rewrite; the mark's note
+    /// says so. Returns how many links were given one.
+    func suggestContents(_ file: QPDFFile, for findings: [Finding]) -> Int {
+        var n = 0
+        for f in findings where f.rule == Rule.accessLinkNoAlt.id {
+            guard let text = f.details["linkText"]?.stringValue, !text.isEmpty,
+                let parts = f.object?.split(separator: " "), parts.count == 3, let id = Int(parts[0]),
+                let generation = Int(parts[1])
+            else { continue }
+            let annot = file.object(id: id, generation: generation)
+            guard annot.isDictionary, annot["Subtype"]?.name == "Link", annot["Contents"]?.text?.isEmpty ?? true
+            else { continue }
+            annot.set("Contents", file.makeText(text))
+            n += 1
+        }
+        return n
     }
 
     /// A square annotation over the rect, with a popup holding the finding.
@@ -133,6 +157,9 @@ public struct ReviewCopyStage: Stage {
         let box = PDFValue.array(rect.array.map { .real($0) })
         var text = "\(f.rule) (\(f.severity.rawValue)): \(f.message)"
         if let hint = f.hint { text += "\nFix: \(hint)" }
+        if f.rule == Rule.accessLinkNoAlt.id, let under = f.details["linkText"]?.stringValue, !under.isEmpty {
+            text += "\nSuggested in this copy: /Contents (\(under)), the text under the link"
+        }
         let square = file.makeIndirect(
             file.make(
                 .dictionary([
