@@ -43,7 +43,7 @@ final class LinkAccessibilityTests: XCTestCase {
                 + (tagged ? " /MarkInfo << /Marked true >> /StructTreeRoot 5 0 R" : "") + " >>",
             "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
             "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /StructParents 100"
-                + (tabs.map { " /Tabs /\($0)" } ?? "")
+                + (tabs.map { " /Tabs " + ($0.hasPrefix("(") ? $0 : "/" + $0) } ?? "")
                 + " /Contents \(9 + 2 * links.count) 0 R"
                 + " /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>"
                 + " /Annots [\(links.indices.map { "\(annot($0)) 0 R" }.joined(separator: " "))] >>",
@@ -208,6 +208,10 @@ final class LinkAccessibilityTests: XCTestCase {
             ["access.link-targets-mixed 9 0 R", "access.dest-not-structure 13 0 R"],
             access(r).map(\.message).joined(separator: "\n"))
         XCTAssertTrue(access(r)[0].message.contains("encloses 2 links with 2 different targets"))
+        // /Tabs written as a string (LibreOffice 7.4's PDF/UA export): not the name /S, and said so.
+        let string = try audit(Self.document(claim: 1, tabs: "(S)", links: [Link()]))
+        XCTAssertEqual(access(string).map(\.rule), ["access.tab-order"])
+        XCTAssertTrue(access(string)[0].message.contains("(all written as a string, (S), which is not the name"))
         // The same document held to PDF/UA-1: /Tabs /W and Reference elements fail there.
         let ua1 = try audit(Self.document(claim: 2, tabs: "W", links: links), mode: "pdf-ua-1")
         XCTAssertEqual(

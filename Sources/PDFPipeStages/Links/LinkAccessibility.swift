@@ -49,6 +49,8 @@ struct LinkAccessibility {
 
     private(set) var findings: [Finding] = []
     private var tabPages: [Int] = []
+    /// Of those, the pages whose /Tabs is a string ((S): LibreOffice 7.4's PDF/UA export), not a name.
+    private var tabStrings = 0
     private var unstructuredDestinations: [(page: Int?, object: String?, what: String)] = []
     /// Links with no alternate text: their purpose is the text under them.
     private var textless: [LinkAudit.Place] = []
@@ -123,7 +125,10 @@ struct LinkAccessibility {
             guard let annots = page["Annots"], annots.isArray, annots.count > 0 else { continue }
             let tabs = page["Tabs"]?.name
             let allowed: Set<String> = part == .ua1 ? ["S"] : ["A", "W", "S"]
-            if tabs.map({ !allowed.contains($0) }) ?? true { tabPages.append(index + 1) }
+            if tabs.map({ !allowed.contains($0) }) ?? true {
+                tabPages.append(index + 1)
+                if page["Tabs"]?.isString == true { tabStrings += 1 }
+            }
             for (k, annot) in annots.items.enumerated() where annot["Subtype"]?.name == "Link" {
                 // Hidden annotations (flag 2) are not presented, nor read.
                 if let flags = annot["F"]?.int, flags & 2 != 0 { continue }
@@ -315,13 +320,14 @@ struct LinkAccessibility {
     /// The findings grouped per document: tab order and structure destinations.
     private mutating func flush() {
         if let first = tabPages.first {
+            let page0Tabs = pageObjects[first - 1]["Tabs"]?.text ?? "S"
             let allowed = part == .ua1 ? "/S" : "/A, /W or /S"
             let clause =
                 part == .ua1 ? Self.clause(.ua1, "7.18.3", matterhorn: "28-008, 28-009") : Self.clause(.ua2, "8.9.3.3")
             var f = Finding(
                 rule: .accessTabOrder, severity: severity, page: first,
                 message:
-                    "\(tabPages.count) page\(tabPages.count == 1 ? "" : "s") with annotations lack\(tabPages.count == 1 ? "s" : "") /Tabs \(allowed) (on \(Pages.list(Array(tabPages.prefix(20))))): the keyboard moves through the links in an order unrelated to the text (\(clause)); \(claim)"
+                    "\(tabPages.count) page\(tabPages.count == 1 ? "" : "s") with annotations lack\(tabPages.count == 1 ? "s" : "") /Tabs \(allowed) (on \(Pages.list(Array(tabPages.prefix(20)))))\(tabStrings > 0 ? " (\(tabStrings == tabPages.count ? "all" : "\(tabStrings)") written as a string, (\(page0Tabs)), which is not the name the key takes)" : ""): the keyboard moves through the links in an order unrelated to the text (\(clause)); \(claim)"
             )
             f.details["count"] = .int(tabPages.count)
             f.details["pages"] = .array(tabPages.prefix(20).map { .int($0) })
