@@ -203,17 +203,9 @@ final class AWSBatchTests: XCTestCase {
         for index in 0..<3 { XCTAssertEqual(try task(index).status, 0, "task \(index)") }
         let retried = try task(1)
         XCTAssertEqual(retried.status, 0, retried.output)
-        let results = try client.list(bucket: "pdfpipe-data", prefix: "results/results/")
-        XCTAssertEqual(results.count, try ObjectStorageTests.samples().count, "each result once")
-        let mergeCommand = (merge["containerProperties"]?["command"]?.arrayValue ?? []).compactMap(\.stringValue)
-        let gate = try ExternalTool.run(try Repo.executable(), mergeCommand, environment: store)
-        XCTAssertEqual(gate.status, 1, gate.output)  // the samples' errors, at the pipeline's failOn
-        let merged = try JSONParser.parse(
-            String(
-                decoding: try XCTUnwrap(try client.get(bucket: "pdfpipe-data", key: "results/merged/report.json")),
-                as: UTF8.self))
-        XCTAssertEqual(merged["documents"]?.arrayValue?.count, try ObjectStorageTests.samples().count)
-        XCTAssertNil(merged["incomplete"])
+        try JobEngine.assertStoreMerge(
+            (merge["containerProperties"]?["command"]?.arrayValue ?? []).compactMap(\.stringValue), client: client,
+            store: store)
     }
 
     func testAnArrayAWSBatchCannotRunIsRefusedBeforeAnythingIsSent() throws {

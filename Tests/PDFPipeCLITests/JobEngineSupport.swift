@@ -1,4 +1,5 @@
 import Foundation
+import PDFBridge
 import PDFPipeCore
 import TestSupport
 import XCTest
@@ -43,6 +44,27 @@ enum JobEngine {
         try p.run()
         p.waitUntilExit()
         return p.terminationStatus
+    }
+
+    /// The object-storage variant's end: every sample has one result object, and the merge
+    /// `command` (the container's) gates as the pipeline says and writes a complete merged report
+    /// into the store (`results/merged/report.json` of the bucket `pdfpipe-data`).
+    static func assertStoreMerge(
+        _ command: [String], client: S3Client, store: [String: String], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        let samples = try ObjectStorageTests.samples().count
+        XCTAssertEqual(
+            try client.list(bucket: "pdfpipe-data", prefix: "results/results/").count, samples, "each result once",
+            file: file, line: line)
+        let gate = try ExternalTool.run(try Repo.executable(), command, environment: store)
+        // The samples' errors, at the pipeline's failOn.
+        XCTAssertEqual(gate.status, 1, gate.output, file: file, line: line)
+        let report = try XCTUnwrap(
+            try client.get(bucket: "pdfpipe-data", key: "results/merged/report.json"), file: file, line: line)
+        let merged = try JSONParser.parse(String(decoding: report, as: UTF8.self))
+        XCTAssertEqual(merged["documents"]?.arrayValue?.count, samples, file: file, line: line)
+        XCTAssertNil(merged["incomplete"], file: file, line: line)
     }
 
     /// The merged report at `merged` is the one a single run of the link audit over `data/pdf`

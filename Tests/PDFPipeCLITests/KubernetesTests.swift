@@ -108,18 +108,8 @@ final class KubernetesTests: XCTestCase {
                 try Repo.executable(), args, environment: store.merging(["JOB_COMPLETION_INDEX": String(index)]) { $1 })
             XCTAssertEqual(r.status, 0, "index \(index): \(r.output)")
         }
-        XCTAssertEqual(
-            try client.list(bucket: "pdfpipe-data", prefix: "results/results/").count,
-            try ObjectStorageTests.samples().count, "each result once")
-        let mergeArgs = (merge["spec"]?["template"]?["spec"]?["containers"]?[0]?["args"]?.arrayValue ?? []).compactMap(
-            \.stringValue)
-        let gate = try ExternalTool.run(try Repo.executable(), mergeArgs, environment: store)
-        XCTAssertEqual(gate.status, 1, gate.output)
-        let merged = try JSONParser.parse(
-            String(
-                decoding: try XCTUnwrap(try client.get(bucket: "pdfpipe-data", key: "results/merged/report.json")),
-                as: UTF8.self))
-        XCTAssertEqual(merged["documents"]?.arrayValue?.count, try ObjectStorageTests.samples().count)
-        XCTAssertNil(merged["incomplete"])
+        try JobEngine.assertStoreMerge(
+            (merge["spec"]?["template"]?["spec"]?["containers"]?[0]?["args"]?.arrayValue ?? []).compactMap(
+                \.stringValue), client: client, store: store)
     }
 }
