@@ -81,6 +81,9 @@ enum Repo {
     }
 }
 
+/// "known stages: …" as the loader lists them: built from the table, so a new stage pins nothing.
+let knownStages = "known stages: " + StageTable.all.map(\.id).joined(separator: ", ")
+
 final class CLITests: XCTestCase {
     /// Writes a pipeline file and runs `pdfpipe validate` and `pdfpipe run` on it.
     func assertBadPipeline(_ text: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws
@@ -119,7 +122,7 @@ final class CLITests: XCTestCase {
             """
             p.json:2:14: error: versoin: unknown key 'versoin'; did you mean 'version'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)
             p.json:3:11: error: jobs: expected an integer 0...1024 (0: one per processor), got '-1'
-            p.json:5:13: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)
+            p.json:5:13: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (\(knownStages))
             p.json:6:45: error: stages[1].with.width: expected an integer 0...20000, got 'big'
             p.json:7:53: error: stages[2].with.inventory: expected a boolean, got 'yes'
             p.json:9:27: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)
@@ -156,7 +159,7 @@ final class CLITests: XCTestCase {
             p.json:5:49: error: stages[1].id: unknown key 'id' (a stage has 'use' and 'with')
             p.json:6:48: error: stages[2].with.format: expected one of 'txt' | 'json' | 'none', got 'xml'
             p.json:6:65: error: stages[2].with.pagess: unknown option 'pagess'; did you mean 'pages'? (known options: format, pages, words, folder, annotations, noTextLayer, search, searchSeconds, pageWorkers, engine)
-            p.json:7:13: error: stages[3].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)
+            p.json:7:13: error: stages[3].use: unknown stage 'inspekt'; did you mean 'inspect'? (\(knownStages))
             p.json:7:33: error: stages[3].whith: unknown key 'whith'; did you mean 'with'? (a stage has 'use' and 'with')
             p.json:9:27: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)
             p.json:9:51: error: rules.pdf.damaged: expected one of 'error' | 'warning' | 'note' | 'off', got 'loud'
@@ -205,7 +208,7 @@ final class CLITests: XCTestCase {
         let bad = CapturedCLI()
         XCTAssertEqual(bad.run(["rules", "dest.name-not-fund"]), .usage)
         XCTAssertTrue(bad.stderr.contains("did you mean 'dest.name-not-found'?"), bad.stderr)
-        let descriptors = SARIFReporter.ruleDescriptors(StageTable.rules)
+        let descriptors = SARIFReporter.ruleDescriptors(StageTable.rules.all)
         XCTAssertEqual(
             descriptors.first?["helpUri"]?.stringValue,
             RulePages.baseURL + (StageTable.rules.all.first?.id ?? "") + ".md")
@@ -255,7 +258,7 @@ final class CLITests: XCTestCase {
     func testBadPipelinesExitWithCode2AndAClearMessage() throws {
         try assertBadPipeline(
             #"{"stages": [{"use": "inspekt"}]}"#,
-            "p.json:1:21: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)"
+            "p.json:1:21: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (\(knownStages))"
         )
         try assertBadPipeline(
             "{\n  \"stages\": [\n    {\"use\": \"inspect\", \"with\": {\"pageDetail\": true}}\n  ]\n}",
@@ -307,7 +310,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(bad.run(["validate", "p.json"], in: dir), .usage)
         XCTAssertTrue(
             bad.stderr.hasSuffix(
-                "error: stages[1].use: unknown stage 'inspekt'; did you mean 'inspect'? (known stages: normalize, check, inspect, resolve-destinations, validate-links, thumbnails, extract-text, review-copy)\n"
+                "error: stages[1].use: unknown stage 'inspekt'; did you mean 'inspect'? (\(knownStages))\n"
             ), bad.stderr)
     }
 
@@ -325,7 +328,7 @@ final class CLITests: XCTestCase {
             ),
             (
                 ["run", "pipelines/default.json", "--format", "json,pdf"],
-                "pdfpipe: error: --format: unknown format 'pdf' (known formats: json, junit, sarif, markdown, github, html, codequality)"
+                "pdfpipe: error: --format: unknown format 'pdf' (known formats: \(Reporters.formats.joined(separator: ", ")))"
             ),
             (
                 ["run", "pipelines/default.json", "--fail-on", "errors"],

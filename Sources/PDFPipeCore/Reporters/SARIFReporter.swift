@@ -1,5 +1,5 @@
-/// `report.sarif`: SARIF 2.1.0 for code scanning: one rule per rule id (description, help in text
-/// and Markdown, default level), one result per finding, located at the PDF's path as the inputs
+/// `report.sarif`: SARIF 2.1.0 for code scanning: one rule per rule id that fired (description, help
+/// in text and Markdown, default level), one result per finding, located at the PDF's path as the inputs
 /// were named (file-level: a PDF has no lines; page, label and rectangle are in the message and in
 /// `properties`), with pdfpipe's fingerprint as `partialFingerprints`, the baseline state when
 /// there was a baseline, and `ignore`d findings as suppressed results with their reason.
@@ -18,7 +18,8 @@ public struct SARIFReporter: StreamingReporter {
     /// placeholders, and in their place the artifacts and the results, each rendered as it comes
     /// (a document at a time), in the layout `JSONWriter.pretty` gives.
     public func emit(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
-        let index = Dictionary(uniqueKeysWithValues: report.rules.all.enumerated().map { ($1.id, $0) })
+        let rules = Self.rulesThatFired(report)
+        let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let withBaseline = report.baseline != nil
         // Every finding, suppressed ones included: what the cap applies to.
         let s = report.summary
@@ -36,7 +37,7 @@ public struct SARIFReporter: StreamingReporter {
             sink(element(result, written))
             written += 1
         }
-        let skeleton = Array(JSONWriter.pretty(Self.skeleton(report, total: total)).utf8)
+        let skeleton = Array(JSONWriter.pretty(Self.skeleton(report, rules: rules, total: total)).utf8)
         let marks = [Self.artifactsMark, Self.resultsMark].map { Array(JSONWriter.compact(.string($0)).utf8) }
         guard let a = skeleton.firstRange(of: marks[0]), let r = skeleton.firstRange(of: marks[1]),
             a.upperBound <= r.lowerBound
@@ -67,7 +68,7 @@ public struct SARIFReporter: StreamingReporter {
 
     /// The log without its artifacts and results (placeholders where they are streamed): the tool
     /// with its rules, the invocation with its notifications (an incomplete run, results left out).
-    static func skeleton(_ report: RunReport, total: Int) -> JSONValue {
+    static func skeleton(_ report: RunReport, rules: [Rule], total: Int) -> JSONValue {
         var notifications: [JSONValue] = []
         if report.incomplete {
             notifications.append([
@@ -93,7 +94,7 @@ public struct SARIFReporter: StreamingReporter {
                         "driver": [
                             "name": "pdfpipe", "version": .string(report.toolVersion),
                             "semanticVersion": .string(report.toolVersion),
-                            "rules": .array(ruleDescriptors(report.rules)),
+                            "rules": .array(ruleDescriptors(rules)),
                         ]
                     ],
                     "automationDetails": ["id": .string("pdfpipe/\(report.pipeline)/")],
@@ -110,9 +111,23 @@ public struct SARIFReporter: StreamingReporter {
         ]
     }
 
-    /// The rules as SARIF reporting descriptors (with help in Markdown).
-    package static func ruleDescriptors(_ rules: RuleCatalog) -> [JSONValue] {
-        rules.all.map { r in
+    /// The rules of the catalog that a result of this log names (suppressed ones included), in the
+    /// catalog's order. Only these: the log describes what it reports (as ESLint's and Semgrep's
+    /// SARIF do), stays small, and a new rule in the catalog changes no log where it does not fire.
+    /// A finding of a rule the catalog does not know (a merged report of another version) is a
+    /// result without `ruleIndex`, as before.
+    static func rulesThatFired(_ report: RunReport) -> [Rule] {
+        var fired = Set(report.findings.map(\.rule))
+        for d in report.results {
+            for f in d.findings { fired.insert(f.rule) }
+            for f in d.suppressed { fired.insert(f.rule) }
+        }
+        return report.rules.all.filter { fired.contains($0.id) }
+    }
+
+    /// Rules as SARIF reporting descriptors (with help in Markdown).
+    package static func ruleDescriptors(_ rules: [Rule]) -> [JSONValue] {
+        rules.map { r in
             let level = r.offByDefault ? "none" : r.severity.rawValue
             let markdown =
                 "**`\(r.id)`** (default: \(r.offByDefault ? "off" : r.severity.rawValue))\n\n\(Escape.markdown(r.summary)).\n\n"

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""The codebase's shape in numbers (#48): what stands between a newcomer and a first change.
+
+    python3 scripts/shape.py          # the counts, one a line
+    python3 scripts/shape.py --list   # and what each count is made of
+
+Counted over Sources/ (Swift only; comments and string literals left out where it matters):
+  string flag reads     a command-line flag read by its spelling (`values["--out"]`, `flags.contains("--x")`)
+  raw system calls      C library file/process calls outside Sources/SystemIO (and outside the C targets)
+  FileManager calls     `FileManager` uses outside Sources/SystemIO
+  public declarations   declarations marked `public` or `open`
+  functions 50+ lines   `func`/`init` from its line to its closing brace (as CodeShapeTests counts)
+  rules without sample  rules (Rule("…")) with no `sample:` in their declaration
+"""
+
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SOURCES = os.path.join(ROOT, "Sources")
+
+# The C library's calls on files, descriptors, processes and the environment that a system layer owns.
+SYSCALLS = """open openat close read write pread pwrite lseek stat lstat fstat fstatat statvfs access
+rename renameat renameat2 unlink unlinkat mkdir mkdtemp mkstemp rmdir opendir readdir closedir fdopendir
+symlink readlink realpath chmod fchmod ftruncate fsync fdatasync fcntl ioctl dup dup2 pipe pipe2 poll
+mmap munmap madvise posix_spawn posix_spawnp fork execv execve waitpid kill killpg getpid getppid setsid
+setpgid sigaction signal sigprocmask pthread_sigmask setrlimit getrlimit prctl getenv setenv unsetenv
+chdir getcwd utimes futimens utimensat flock link linkat isatty sysconf nanosleep usleep""".split()
+CALL = re.compile(r"(?<![\w.])(?<!func )(?:Glibc\.)?(" + "|".join(SYSCALLS) + r")\((?!\))")
+STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+PUBLIC = re.compile(
+    r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:final|static|class|override|nonisolated|mutating|indirect|convenience|required)\s+)*(?:public|open)(?:\(set\))?\s"
+)
+DECL = re.compile(
+    r"^\s*(?:@[A-Za-z]+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|mutating|override|final|nonisolated)\s+)*(?:func\s|init[?(<])"
+)
+FLAG_READ = re.compile(r'(?:values|flags)(?:\[|\.contains\()\s*"--|\.(?:value|flag)\(\s*"--')
+
+
+def swift_files():
+    for base, _, names in os.walk(SOURCES):
+        for n in sorted(names):
+            if n.endswith(".swift"):
+                yield os.path.join(base, n)
+
+
+def code_of(line):
+    """The line without string literals and its `//` comment."""
+    return STRING.sub('""', line).split("//", 1)[0]
+
+
+def main():
+    listing = "--list" in sys.argv
+    found = {k: [] for k in ["string flag reads", "raw system calls", "FileManager calls",
+                             "public declarations", "functions 50+ lines", "rules without sample"]}
+    for path in swift_files():
+        rel = os.path.relpath(path, ROOT)
+        in_system = rel.startswith("Sources/SystemIO/")
+        lines = open(path, encoding="utf-8").read().split("\n")
+        own = {m.group(1) for m in re.finditer(r"func (\w+)\(", "\n".join(lines))}
+        for i, line in enumerate(lines):
+            where = f"{rel}:{i + 1}"
+            code = code_of(line)
+            if FLAG_READ.search(line):
+                found["string flag reads"].append(where)
+            if not in_system:
+                for m in CALL.finditer(code):
+                    if m.group(1) in own:
+                        continue  # a Swift function of this file's types, not the C library's
+                    found["raw system calls"].append(f"{where} {m.group(1)}")
+                if "FileManager" in code:
+                    found["FileManager calls"].append(where)
+            if PUBLIC.match(line):
+                found["public declarations"].append(where)
+            if re.search(r'\bRule\(\s*$|\bRule\(\s*"[a-z]+\.', line) and "static let" in "".join(lines[max(0, i - 1):i + 1]):
+                decl = []
+                depth = 0
+                for j in range(i, min(len(lines), i + 40)):
+                    decl.append(lines[j])
+                    depth += code_of(lines[j]).count("(") - code_of(lines[j]).count(")")
+                    if depth <= 0 and j > i or (depth <= 0 and "Rule(" in lines[j] and lines[j].rstrip().endswith(")")):
+                        break
+                if "sample:" not in "\n".join(decl):
+                    found["rules without sample"].append(where)
+            if DECL.match(line):
+                depth, opened, end = 0, False, i
+                while end < len(lines):
+                    done = False
+                    for c in code_of(lines[end]):
+                        if c == "{":
+                            depth += 1
+                            opened = True
+                        elif c == "}":
+                            depth -= 1
+                        if opened and depth == 0:
+                            done = True
+                            break
+                    if done:
+                        break
+                    end += 1
+                if end - i + 1 >= 50:
+                    found["functions 50+ lines"].append(f"{where} ({end - i + 1} lines)")
+    for name, items in found.items():
+        by_module = {}
+        for it in items:
+            module = it.split("/")[1]
+            by_module[module] = by_module.get(module, 0) + 1
+        modules = ", ".join(f"{m} {n}" for m, n in sorted(by_module.items()))
+        print(f"{name}: {len(items)}" + (f" ({modules})" if modules else ""))
+        if listing:
+            for it in items:
+                print(f"  {it}")
+
+
+if __name__ == "__main__":
+    main()
