@@ -22,7 +22,8 @@ cd "$copy"
 mkdir -p Sources/PDFPipeStages/Toy
 mv Tests/PDFPipeCLITests/Recipe/ToyStage.swift Sources/PDFPipeStages/Toy/ToyStage.swift
 # Adding a report format: a file in Sources/PDFPipeCore/Reporters/ (that module does not import itself).
-grep -v '^import PDFPipeCore$' Tests/PDFPipeCLITests/Recipe/ToyReporter.swift >Sources/PDFPipeCore/Reporters/ToyReporter.swift
+sed '1,/^import PDFPipeCore$/{/^import PDFPipeCore$/d}' Tests/PDFPipeCLITests/Recipe/ToyReporter.swift | sed '1{/^$/d}' \
+  >Sources/PDFPipeCore/Reporters/ToyReporter.swift
 rm Tests/PDFPipeCLITests/Recipe/ToyReporter.swift
 python3 - <<'EOF'
 import re

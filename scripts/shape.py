@@ -3,6 +3,7 @@
 
     python3 scripts/shape.py          # the counts, one a line
     python3 scripts/shape.py --list   # and what each count is made of
+    python3 scripts/shape.py --api    # the public API of the library products (docs/api-surface.txt)
 
 Counted over Sources/ (Swift only; comments and string literals left out where it matters):
   string flag reads     a command-line flag read by its spelling (`values["--out"]`, `flags.contains("--x")`)
@@ -30,7 +31,7 @@ chdir getcwd utimes futimens utimensat flock link linkat isatty sysconf nanoslee
 CALL = re.compile(r"(?<![\w.])(?<!func )(?:Glibc\.)?(" + "|".join(SYSCALLS) + r")\((?!\))")
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 PUBLIC = re.compile(
-    r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:final|static|class|override|nonisolated|mutating|indirect|convenience|required)\s+)*(?:public|open)(?:\(set\))?\s"
+    r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:final|static|class|override|nonisolated|mutating|indirect|convenience|required)\s+)*(?:public|open(?=\s+(?:class|func|var|let|subscript|init)))(?:\(set\))?\s"
 )
 DECL = re.compile(
     r"^\s*(?:@[A-Za-z]+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|mutating|override|final|nonisolated)\s+)*(?:func\s|init[?(<])"
@@ -50,7 +51,77 @@ def code_of(line):
     return STRING.sub('""', line).split("//", 1)[0]
 
 
+API_MODULES = ["PDFPipeCore", "PDFPipeStages"]
+TYPE_DECL = re.compile(r"\b(struct|class|enum|protocol|extension|actor)\s+([A-Za-z_][\w.]*)")
+
+
+def api_surface():
+    """Each public declaration of the library products, as `Module Type.Member: declaration`: the
+    enclosing types by name (so moving code between files changes nothing), the declaration joined
+    onto one line up to its body or initial value, sorted."""
+    out = []
+    for module in API_MODULES:
+        for base, _, names in os.walk(os.path.join(SOURCES, module)):
+            for n in sorted(names):
+                if n.endswith(".swift"):
+                    out += declarations(module, open(os.path.join(base, n), encoding="utf-8").read().split("\n"))
+    return sorted(set(out))
+
+
+def declarations(module, lines):
+    found, stack, depth, pending = [], [], 0, None
+    i = 0
+    while i < len(lines):
+        code = code_of(lines[i])
+        if PUBLIC.match(lines[i]):
+            text, j, parens = "", i, 0
+            while j < len(lines):
+                part = code_of(lines[j]).strip()
+                text += (" " if text else "") + part
+                parens += part.count("(") + part.count("[") - part.count(")") - part.count("]")
+                if parens <= 0 and not part.endswith(("->", ",", "(")) and not (j + 1 < len(lines) and code_of(lines[j + 1]).strip().startswith(("->", "where", "throws"))):
+                    break
+                j += 1
+            text = head_of(text)
+            owner = ".".join(stack_names(stack)) or "(top level)"
+            found.append(f"{module} {owner}: {text}")
+        m = TYPE_DECL.search(code)
+        if m and m.group(2) not in ("func", "var", "let"):
+            pending = m.group(2)
+        for c in code:
+            if c == "{":
+                depth += 1
+                stack.append((depth, pending))
+                pending = None
+            elif c == "}":
+                if stack and stack[-1][0] == depth:
+                    stack.pop()
+                depth -= 1
+        i += 1
+    return found
+
+
+def head_of(text):
+    """A declaration up to its body (`{`) or initial value (` = `) outside parentheses."""
+    depth = 0
+    for k, c in enumerate(text):
+        if c in "([<":
+            depth += 1
+        elif c in ")]>" and not (c == ">" and text[k - 1] == "-"):
+            depth -= 1
+        elif depth == 0 and (c == "{" or text.startswith(" = ", k)):
+            return text[:k].strip()
+    return text.strip()
+
+
+def stack_names(stack):
+    return [name for _, name in stack if name]
+
+
 def main():
+    if "--api" in sys.argv:
+        print("\n".join(api_surface()))
+        return
     listing = "--list" in sys.argv
     found = {k: [] for k in ["string flag reads", "raw system calls", "FileManager calls",
                              "public declarations", "functions 50+ lines", "rules without sample"]}

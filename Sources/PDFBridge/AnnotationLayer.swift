@@ -16,10 +16,10 @@ import PDFReader
 /// entry of its `/AS` state), not hidden (`/F` bits Hidden, NoView), not a Popup, its optional
 /// content on. Form fields get their appearances made first where viewers make them
 /// (`withAppearances`).
-public enum AnnotationLayer {
+package enum AnnotationLayer {
     /// The annotation text of `pages` (0-based) of the document at `path`: per page that draws
     /// any, the text (poppler's order) with a box per scalar, as `textAndLayout` gives them.
-    public static func text(path: String, pages: Set<Int>) throws(BridgeError) -> [Int: (
+    package static func text(path: String, pages: Set<Int>) throws(BridgeError) -> [Int: (
         text: [Unicode.Scalar], boxes: [PDFRect]
     )] {
         let file = try withAppearances(path, pages: pages)

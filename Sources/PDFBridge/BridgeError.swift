@@ -1,5 +1,5 @@
 /// A failure reported by qpdf or poppler, with the library's own message.
-public enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The document is encrypted and the password given (or none) does not open it.
     case passwordRequired(library: String, message: String)
     /// qpdf could not read the file or an object.
@@ -15,7 +15,7 @@ public enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An image could not be encoded (libjpeg, libwebp, zlib).
     case encoding(message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .passwordRequired(_, let m), .qpdf(let m, _), .poppler(let m), .cairo(let m), .curl(let m), .mupdf(let m),
             .encoding(let m):
@@ -25,7 +25,7 @@ public enum BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// qpdf's error categories (`qpdf_error_code_e`).
-public enum QPDFErrorKind: String, Sendable {
+package enum QPDFErrorKind: String, Sendable {
     case internalError = "internal"
     case system, unsupported, password, damaged, pages, object, json, linearization, other
 }

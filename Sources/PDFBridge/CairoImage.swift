@@ -2,16 +2,16 @@ internal import CPoppler
 import PDFReader
 
 /// An ARGB32 cairo image surface, destroyed in `deinit`.
-public final class CairoImage {
+package final class CairoImage {
     let surface: OpaquePointer
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
 
     /// cairo's largest image side (pixman's limit).
-    public static let maxSide = 32767
+    package static let maxSide = 32767
 
     /// The corresponding C function is `cairo_image_surface_create`.
-    public init(width: Int, height: Int) throws(BridgeError) {
+    package init(width: Int, height: Int) throws(BridgeError) {
         guard width >= 0, height >= 0, width <= Self.maxSide, height <= Self.maxSide else {
             throw .cairo(message: "cannot make a \(width)x\(height) image: larger than \(Self.maxSide) pixels a side")
         }
@@ -32,7 +32,7 @@ public final class CairoImage {
     /// rounded up, at least one pixel. Both engines render into one of these, so they give the same
     /// sizes. The size comes from the page's boxes: hostile (NaN, infinite, 400 digits) until
     /// checked, and refused past cairo's limit.
-    public convenience init(page: (width: Double, height: Double), scale: Double) throws(BridgeError) {
+    package convenience init(page: (width: Double, height: Double), scale: Double) throws(BridgeError) {
         let (w, h) = (page.width * scale, page.height * scale)
         guard let pw = PDFNumber.int(w, rounding: .up), let ph = PDFNumber.int(h, rounding: .up), pw <= Self.maxSide,
             ph <= Self.maxSide
@@ -51,7 +51,7 @@ public final class CairoImage {
     }
 
     /// The pixel at (x, y) from the top left, as (red, green, blue), 0...255.
-    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
+    package func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = cairo_image_surface_get_data(surface)!
         let p = data + y * stride + x * 4
@@ -64,7 +64,7 @@ public final class CairoImage {
 
 extension CairoImage {
     /// Reads a PNG file. The corresponding C function is `cairo_image_surface_create_from_png`.
-    public convenience init(png path: String) throws(BridgeError) {
+    package convenience init(png path: String) throws(BridgeError) {
         guard let s = cairo_image_surface_create_from_png(path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
             throw .cairo(message: "\(path): not a readable PNG")
         }
@@ -80,7 +80,7 @@ extension CairoImage {
     }
 
     /// Strokes a rectangle (pixels, top left origin) in a colour (0...1 components).
-    public func strokeRect(
+    package func strokeRect(
         x: Double, y: Double, width: Double, height: Double, red: Double, green: Double, blue: Double, lineWidth: Double
     ) {
         let cr = cairo_create(surface)
@@ -95,7 +95,7 @@ extension CairoImage {
 
 extension CairoImage {
     /// Paints the whole image in one colour.
-    public func fill(red: Double, green: Double, blue: Double) {
+    package func fill(red: Double, green: Double, blue: Double) {
         let cr = cairo_create(surface)
         defer { cairo_destroy(cr) }
         cairo_set_source_rgb(cr, red, green, blue)
@@ -104,7 +104,7 @@ extension CairoImage {
     }
 
     /// Paints another image at (x, y).
-    public func draw(_ image: CairoImage, x: Int, y: Int) {
+    package func draw(_ image: CairoImage, x: Int, y: Int) {
         let cr = cairo_create(surface)
         defer { cairo_destroy(cr) }
         cairo_set_source_surface(cr, image.surface, Double(x), Double(y))

@@ -4,9 +4,9 @@ import SystemIO
 
 /// Checksums through GLib's `GChecksum` (linked already through poppler-glib): no hand-written
 /// hash in the project. `GChecksum` objects are freed before each function returns.
-public enum Checksum {
+package enum Checksum {
     /// The MD5 of `bytes`, as lowercase hex (embedded files declare their checksum as MD5).
-    public static func md5(_ bytes: [UInt8]) -> String {
+    package static func md5(_ bytes: [UInt8]) -> String {
         let c = g_checksum_new(G_CHECKSUM_MD5)!
         defer { g_checksum_free(c) }
         bytes.withUnsafeBufferPointer { g_checksum_update(c, $0.baseAddress, gssize($0.count)) }
@@ -15,7 +15,7 @@ public enum Checksum {
 
     /// The MD5 of a file's content, read in 1 MB pieces (never the whole file in memory); nil when
     /// it is not a regular file or cannot be read.
-    public static func fileMD5(_ path: String) -> String? {
+    package static func fileMD5(_ path: String) -> String? {
         guard let (fd, _) = try? MappedFile.openRegular(path) else { return nil }
         defer { try? fd.close() }
         let c = g_checksum_new(G_CHECKSUM_MD5)!

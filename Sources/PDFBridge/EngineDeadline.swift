@@ -12,11 +12,11 @@ import Synchronization
 /// The thread's stack is `stackSize` (64 MB, against 8 MB for a Dispatch thread): poppler and cairo
 /// recurse on nested forms, patterns and Type3 glyphs, and real files nest deeper than 8 MB allows
 /// with a hostile one, not a real one, going past 64 MB (that one crashes its worker process).
-public enum EngineDeadline {
+package enum EngineDeadline {
     /// Work left running past its budget by this process so far.
-    public static var abandoned: Int { abandonedCount.load(ordering: .relaxed) }
+    package static var abandoned: Int { abandonedCount.load(ordering: .relaxed) }
     private static let abandonedCount = Atomic<Int>(0)
-    public static let stackSize = 64 << 20
+    package static let stackSize = 64 << 20
 
     /// Where a result crosses from the engine's thread to the caller (after the semaphore).
     private final class Slot<T>: @unchecked Sendable {
@@ -27,7 +27,7 @@ public enum EngineDeadline {
     }
 
     /// How work under a budget ended.
-    public enum Outcome<T> {
+    package enum Outcome<T> {
         case finished(T)
         /// Past the budget, stopped through `cancel` (MuPDF's cookie), and ended within `grace`.
         case cancelled
@@ -37,14 +37,14 @@ public enum EngineDeadline {
 
     /// `body`'s result, or nil when it took more than `seconds` (0: no limit; then it runs on the
     /// caller's thread).
-    public static func run<T>(seconds: Double, _ body: @escaping () -> T) -> T? {
+    package static func run<T>(seconds: Double, _ body: @escaping () -> T) -> T? {
         if case .finished(let value) = outcome(seconds: seconds, body) { return value }
         return nil
     }
 
     /// `body` under a budget of `seconds`; past it, `cancel` (when given) asks the work to stop,
     /// and it is waited for at most `grace` seconds more before it is abandoned.
-    public static func outcome<T>(
+    package static func outcome<T>(
         seconds: Double, cancel: (() -> Void)? = nil, grace: Double = 5, _ body: @escaping () -> T
     ) -> Outcome<T> {
         guard seconds > 0 else { return .finished(body()) }

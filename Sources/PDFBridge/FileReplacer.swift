@@ -14,22 +14,22 @@ import SystemIO
 /// and the old file, now under the spare's name, is the next spare. A target that does not exist
 /// yet, or a file system without the exchange, gets the plain rename; an old file with other hard
 /// links is never written into. One writer per thread; it removes its spare when it goes.
-public final class FileReplacer {
-    public struct WriteError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): cannot write: \(reason)" }
+package final class FileReplacer {
+    package struct WriteError: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "\(path): cannot write: \(reason)" }
     }
 
     private var spare: String?
     private var exchangeWorks = true
 
-    public init() {}
+    package init() {}
 
     deinit { if let spare { unlink(spare) } }
 
     /// Replaces (or creates) the file at `path` with `bytes`. The folder must exist.
-    public func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    package func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         if let s = spare, !s.hasPrefix(folder + "/.pdfpipe-spare-") || s.dropFirst(folder.count + 1).contains("/") {
             unlink(s)

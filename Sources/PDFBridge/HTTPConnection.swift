@@ -2,8 +2,8 @@ import CCurl
 import Foundation
 
 /// What one HTTP request gave.
-public struct HTTPResponse: Sendable, Equatable {
-    public enum Failure: Sendable, Equatable {
+package struct HTTPResponse: Sendable, Equatable {
+    package enum Failure: Sendable, Equatable {
         /// No answer within the time limit.
         case timeout
         /// DNS, connection or TLS failure (with libcurl's text).
@@ -15,23 +15,23 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// The status line's code, nil when no response arrived.
-    public var status: Int?
+    package var status: Int?
     /// A redirect's target, as the `Location` header gives it (perhaps relative).
-    public var location: String?
+    package var location: String?
     /// `Retry-After` in seconds (both forms: seconds and HTTP date), nil when absent.
-    public var retryAfter: Double?
-    public var contentType: String?
-    public var failure: Failure?
+    package var retryAfter: Double?
+    package var contentType: String?
+    package var failure: Failure?
     /// A download stopped at its size limit.
-    public var truncated = false
+    package var truncated = false
     /// The `Server` header.
-    public var server: String?
+    package var server: String?
     /// Headers bot protections send (`cf-mitigated: challenge; `…), as received.
-    public var signals: String?
+    package var signals: String?
     /// The start (up to 8 KB) of a body that was read and dropped: what an error page says.
-    public var snippet: String?
+    package var snippet: String?
 
-    public init(status: Int? = nil, failure: Failure? = nil) {
+    package init(status: Int? = nil, failure: Failure? = nil) {
         self.status = status
         self.failure = failure
     }
@@ -47,14 +47,14 @@ public struct HTTPResponse: Sendable, Equatable {
 /// that resolves to a public address at check time and a private one at connect time is still
 /// caught), to stop GET bodies after the headers, and separate connect and total time limits.
 /// URLSession on Linux offers none of these without its delegate machinery, and none of the socket one.
-public final class HTTPConnection {
+package final class HTTPConnection {
     private let handle: UnsafeMutableRawPointer
     private let transfer: UnsafeMutablePointer<pdfpipe_transfer>
     private let userAgent: UnsafeMutablePointer<CChar>
 
     private static let globalInit: Bool = pdfpipe_curl_global_init() == 0
 
-    public init(userAgent: String, allowPrivateAddresses: Bool) throws(BridgeError) {
+    package init(userAgent: String, allowPrivateAddresses: Bool) throws(BridgeError) {
         guard HTTPConnection.globalInit, let h = curl_easy_init() else {
             throw BridgeError.curl(message: "libcurl could not be initialised")
         }
@@ -83,13 +83,13 @@ public final class HTTPConnection {
     /// and a direct connection to loopback went unchecked.
     private static let environment = ProcessInfo.processInfo.environment
 
-    public static func proxyConfigured(for url: String) -> Bool { proxy(for: url, environment: environment) != nil }
+    package static func proxyConfigured(for url: String) -> Bool { proxy(for: url, environment: environment) != nil }
 
     /// The proxy for `url` as libcurl reads the environment: `http_proxy` (lower case only: libcurl
     /// ignores `HTTP_PROXY`, which a CGI request header could set), `https_proxy` or `HTTPS_PROXY`
     /// (and so for other schemes), then `all_proxy` or `ALL_PROXY`; an empty variable counts as
     /// unset. Nil when none applies, or when `no_proxy` (else `NO_PROXY`) exempts the host.
-    public static func proxy(for url: String, environment env: [String: String]) -> String? {
+    package static func proxy(for url: String, environment env: [String: String]) -> String? {
         func get(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
         let scheme = url.prefix { $0 != ":" }.lowercased()
         var value = get(scheme + "_proxy")
@@ -166,7 +166,7 @@ public final class HTTPConnection {
     /// Resolves a host name and tells whether any of its addresses is loopback, private, link-local,
     /// multicast or unspecified (the address it is, when so). Nil when it resolves to public addresses only
     /// or does not resolve (the request then reports the DNS failure).
-    public static func privateAddress(of host: String) -> String? {
+    package static func privateAddress(of host: String) -> String? {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if pdfpipe_text_address_is_private(bare) == 1 { return bare }
         var hints = addrinfo()
@@ -187,7 +187,7 @@ public final class HTTPConnection {
     }
 
     /// True for addresses that the default policy refuses (exposed for tests and documentation).
-    public static func isPrivateAddress(_ text: String) -> Bool? {
+    package static func isPrivateAddress(_ text: String) -> Bool? {
         switch pdfpipe_text_address_is_private(text) {
         case 1: true
         case 0: false
@@ -199,7 +199,7 @@ public final class HTTPConnection {
     /// and dropped (the connection stays open for the next request), a bigger one or one of unknown
     /// size is not waited for (the transfer stops after the headers and the connection closes);
     /// unless `download` names a file for the body (at most `limit` bytes).
-    public func request(
+    package func request(
         _ url: String, head: Bool, headers: [String], timeout: Double, connectTimeout: Double,
         download: (path: String, limit: Int)? = nil
     ) -> HTTPResponse {
@@ -219,7 +219,7 @@ public final class HTTPConnection {
     /// Sets up a request (as `request` describes) without performing it, for `HTTPMulti`; nil when
     /// it is ready, else the answer it already has (the download file cannot be written). Every
     /// prepared request is ended by `response`. `fresh`: on a new connection.
-    public func prepare(
+    package func prepare(
         _ url: String, head: Bool, headers: [String], timeout: Double, connectTimeout: Double,
         download: (path: String, limit: Int)? = nil, fresh: Bool = false
     ) -> HTTPResponse? {
@@ -254,7 +254,7 @@ public final class HTTPConnection {
     }
 
     /// What the prepared request gave, libcurl's result `code` in hand; releases what it held.
-    public func response(_ code: CURLcode) -> HTTPResponse {
+    package func response(_ code: CURLcode) -> HTTPResponse {
         let download = downloading
         release()
         var r = HTTPResponse()
@@ -316,11 +316,11 @@ public final class HTTPConnection {
 /// connection's transfer without blocking (its resolver runs on libcurl's own threads) and keeps
 /// the connections to servers for reuse across them. Not Sendable but for `wakeup`: one thread
 /// adds, performs and polls (`Waker` may be used from any).
-public final class HTTPMulti {
+package final class HTTPMulti {
     private let multi: UnsafeMutableRawPointer
     private var running: [UnsafeMutableRawPointer: HTTPConnection] = [:]
 
-    public init() throws(BridgeError) {
+    package init() throws(BridgeError) {
         guard let m = pdfpipe_multi_init() else { throw BridgeError.curl(message: "libcurl could not be initialised") }
         multi = m
     }
@@ -332,16 +332,16 @@ public final class HTTPMulti {
     }
 
     /// Transfers in flight.
-    public var count: Int { running.count }
+    package var count: Int { running.count }
 
     /// Starts a prepared connection's request (`HTTPConnection.prepare`).
-    public func add(_ connection: HTTPConnection) {
+    package func add(_ connection: HTTPConnection) {
         running[connection.easy] = connection
         curl_multi_add_handle(multi, connection.easy)
     }
 
     /// Moves every transfer on; returns the ones that finished, each with its answer.
-    public func perform() -> [(connection: HTTPConnection, response: HTTPResponse)] {
+    package func perform() -> [(connection: HTTPConnection, response: HTTPResponse)] {
         var alive: Int32 = 0
         curl_multi_perform(multi, &alive)
         var done: [(HTTPConnection, HTTPResponse)] = []
@@ -355,25 +355,25 @@ public final class HTTPMulti {
     }
 
     /// Waits for network activity, `wakeup` or at most `milliseconds`.
-    public func poll(milliseconds: Int) {
+    package func poll(milliseconds: Int) {
         var events: Int32 = 0
         curl_multi_poll(multi, nil, 0, Int32(clamping: max(0, milliseconds)), &events)
     }
 
     /// What other threads may use: it ends a `poll` early.
-    public var waker: Waker { Waker(multi: multi) }
+    package var waker: Waker { Waker(multi: multi) }
 
-    public struct Waker: @unchecked Sendable {
+    package struct Waker: @unchecked Sendable {
         // curl_multi_wakeup is documented as safe to call from any thread while another polls.
         fileprivate let multi: UnsafeMutableRawPointer
-        public func wakeup() { curl_multi_wakeup(multi) }
+        package func wakeup() { curl_multi_wakeup(multi) }
     }
 }
 
 /// Small helpers on URL text (no Foundation URL: it rewrites what it parses).
-public enum URLParts {
+package enum URLParts {
     /// The lower-cased host of an absolute URL (without brackets for IPv6), nil when there is none.
-    public static func host(of url: String) -> String? {
+    package static func host(of url: String) -> String? {
         guard let schemeEnd = url.range(of: "://") else { return nil }
         var rest = url[schemeEnd.upperBound...]
         if let end = rest.firstIndex(where: { "/?#".contains($0) }) { rest = rest[..<end] }

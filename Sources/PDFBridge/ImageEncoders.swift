@@ -25,7 +25,7 @@ extension CairoImage {
     /// The image as JPEG (libjpeg-turbo), quality 1–100; throws with libjpeg's message when it
     /// cannot (its errors return through the C function, never end the process). The corresponding
     /// C function is `pp_jpeg_encode` (`jpeg_mem_dest`, `jpeg_set_quality`, `jpeg_write_scanlines`).
-    public func jpegData(quality: Int) throws(BridgeError) -> [UInt8] {
+    package func jpegData(quality: Int) throws(BridgeError) -> [UInt8] {
         let rgb = rgbBytes()
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
@@ -44,7 +44,7 @@ extension CairoImage {
     /// The image as lossy WebP (libwebp), quality 1–100. The corresponding C function is
     /// `WebPEncodeRGB`.
     /// Throws when libwebp cannot.
-    public func webpData(quality: Int) throws(BridgeError) -> [UInt8] {
+    package func webpData(quality: Int) throws(BridgeError) -> [UInt8] {
         let rgb = rgbBytes()
         var output: UnsafeMutablePointer<UInt8>?
         let size = rgb.withUnsafeBufferPointer { b in

@@ -5,21 +5,21 @@ import Foundation
 /// on the current thread, so that they can be attributed to the document being processed. Without
 /// a handler glib would print them to stderr at random; with one that only drops them, they would
 /// be lost.
-public final class LogSink {
+package final class LogSink {
     /// Messages kept, in order (at most `limit`).
-    public private(set) var messages: [String] = []
+    package private(set) var messages: [String] = []
     /// Messages beyond `limit`, counted but not kept.
-    public private(set) var dropped = 0
-    public let limit: Int
+    package private(set) var dropped = 0
+    package let limit: Int
 
-    public init(limit: Int = 200) { self.limit = limit }
+    package init(limit: Int = 200) { self.limit = limit }
 
     func append(_ m: String) {
         if messages.count < limit { messages.append(m) } else { dropped += 1 }
     }
 
     /// Takes the messages collected so far.
-    public func drain() -> (messages: [String], dropped: Int) {
+    package func drain() -> (messages: [String], dropped: Int) {
         defer {
             messages = []
             dropped = 0
@@ -28,7 +28,7 @@ public final class LogSink {
     }
 
     /// Runs `body` with this sink receiving the current thread's poppler messages.
-    public func capture<T>(_ body: () throws -> T) rethrows -> T {
+    package func capture<T>(_ body: () throws -> T) rethrows -> T {
         LibraryLog.install()
         let previous = pthread_getspecific(LibraryLog.key)
         pthread_setspecific(LibraryLog.key, Unmanaged.passUnretained(self).toOpaque())

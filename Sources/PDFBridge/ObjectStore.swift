@@ -2,20 +2,20 @@ import CCurl
 import Foundation
 
 /// `s3://bucket/prefix`: where a batch's inputs or outputs live in object storage.
-public struct S3Location: Sendable, Equatable, CustomStringConvertible {
-    public var bucket: String
+package struct S3Location: Sendable, Equatable, CustomStringConvertible {
+    package var bucket: String
     /// The key prefix, without a leading slash ("" for the whole bucket). A prefix that names a
     /// folder ends with `/` once normalized by `folder`.
-    public var prefix: String
+    package var prefix: String
 
-    public init(bucket: String, prefix: String) {
+    package init(bucket: String, prefix: String) {
         self.bucket = bucket
         self.prefix = prefix
     }
 
     /// Parses `s3://bucket[/prefix]`; nil when `text` is not an `s3://` URL, a `PipelineError`-worthy
     /// message (as `S3Error`) when it is one without a valid bucket.
-    public static func parse(_ text: String) throws(S3Error) -> S3Location? {
+    package static func parse(_ text: String) throws(S3Error) -> S3Location? {
         guard text.lowercased().hasPrefix("s3://") else { return nil }
         let rest = text.dropFirst(5)
         let bucket = String(rest.prefix { $0 != "/" })
@@ -32,34 +32,34 @@ public struct S3Location: Sendable, Equatable, CustomStringConvertible {
         return S3Location(bucket: bucket, prefix: prefix)
     }
 
-    public static func isS3(_ text: String) -> Bool { text.lowercased().hasPrefix("s3://") }
+    package static func isS3(_ text: String) -> Bool { text.lowercased().hasPrefix("s3://") }
 
     /// The prefix as a folder: "" or ending with `/`.
-    public var folder: String { prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/" }
+    package var folder: String { prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/" }
 
     /// `s3://bucket/key`.
-    public func url(_ key: String) -> String { "s3://\(bucket)/\(key)" }
+    package func url(_ key: String) -> String { "s3://\(bucket)/\(key)" }
 
-    public var description: String { url(prefix) }
+    package var description: String { url(prefix) }
 }
 
 /// An object storage request that failed, naming the bucket and key.
-public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
+package struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// `s3://bucket/key` (or the URL as given).
-    public var location: String
-    public var status: Int?
+    package var location: String
+    package var status: Int?
     /// S3's error code (`AccessDenied`, `NoSuchKey`, `SignatureDoesNotMatch`…), or libcurl's failure.
-    public var code: String
-    public var message: String
+    package var code: String
+    package var message: String
 
-    public init(location: String, status: Int?, code: String, message: String) {
+    package init(location: String, status: Int?, code: String, message: String) {
         self.location = location
         self.status = status
         self.code = code
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         let hint: String
         switch status {
         case 403?:
@@ -82,17 +82,17 @@ public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
 /// `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, the profile's `endpoint_url` (path-style addressing:
 /// `ENDPOINT/bucket/key`, what MinIO, Ceph and moto serve), else AWS's regional endpoint
 /// (virtual-hosted: `https://bucket.s3.REGION.amazonaws.com/key`).
-public struct S3Settings: Sendable, Equatable {
-    public var accessKey: String
-    public var secretKey: String
-    public var sessionToken: String?
-    public var region: String
+package struct S3Settings: Sendable, Equatable {
+    package var accessKey: String
+    package var secretKey: String
+    package var sessionToken: String?
+    package var region: String
     /// A custom endpoint (`http://127.0.0.1:9000`), without a trailing slash; nil for AWS's.
-    public var endpoint: String?
+    package var endpoint: String?
     /// Where the credentials came from, for messages.
-    public var source: String
+    package var source: String
 
-    public init(
+    package init(
         accessKey: String, secretKey: String, sessionToken: String? = nil, region: String, endpoint: String?,
         source: String
     ) {
@@ -104,7 +104,7 @@ public struct S3Settings: Sendable, Equatable {
         self.source = source
     }
 
-    public static func fromEnvironment(
+    package static func fromEnvironment(
         _ env: [String: String] = ProcessInfo.processInfo.environment, home: String? = nil
     ) throws(S3Error) -> S3Settings {
         func get(_ k: String) -> String? { env[k].flatMap { $0.isEmpty ? nil : $0 } }
@@ -167,15 +167,15 @@ enum INISections {
 }
 
 /// An object of a listing.
-public struct S3Object: Sendable, Equatable {
-    public var key: String
-    public var size: Int
+package struct S3Object: Sendable, Equatable {
+    package var key: String
+    package var size: Int
     /// Without its quotes.
-    public var etag: String
+    package var etag: String
     /// Nanoseconds since 1970 (the listing's `LastModified`).
-    public var lastModified: Int
+    package var lastModified: Int
 
-    public init(key: String, size: Int, etag: String, lastModified: Int) {
+    package init(key: String, size: Int, etag: String, lastModified: Int) {
         self.key = key
         self.size = size
         self.etag = etag
@@ -190,22 +190,22 @@ public struct S3Object: Sendable, Equatable {
 /// Retries, with doubling delays (0.2 s … 6.4 s, jittered): connection failures and resets,
 /// timeouts, 500, 502, 503 (`SlowDown`), 504, and 409 on a create-only write (a concurrent create).
 /// 403 and 404 are not retried: an error that names the bucket and key.
-public final class S3Client {
-    public let settings: S3Settings
+package final class S3Client {
+    package let settings: S3Settings
     private let handle: UnsafeMutableRawPointer
     private let result: UnsafeMutablePointer<pdfpipe_s3_result>
     /// Attempts for a request that can be retried.
-    public var attempts = 6
+    package var attempts = 6
     /// Waits between attempts (tests pass one that does not sleep).
-    public var sleep: (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+    package var sleep: (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
     /// Keys per listing page (S3's maximum and default is 1,000).
-    public var pageSize = 1000
-    public var timeoutSeconds = 300.0
+    package var pageSize = 1000
+    package var timeoutSeconds = 300.0
     /// Requests sent (retries included), for tests and statistics.
-    public private(set) var requests = 0
-    public private(set) var retries = 0
+    package private(set) var requests = 0
+    package private(set) var retries = 0
 
-    public init(settings: S3Settings) throws(S3Error) {
+    package init(settings: S3Settings) throws(S3Error) {
         guard pdfpipe_curl_global_init() == 0, let h = curl_easy_init() else {
             throw S3Error(location: "s3://", status: nil, code: "curl", message: "libcurl could not be initialised")
         }
@@ -416,7 +416,7 @@ public final class S3Client {
     // MARK: - Operations
 
     /// Every object under `prefix` (ListObjectsV2, page by page), in key order.
-    public func list(bucket: String, prefix: String) throws(S3Error) -> [S3Object] {
+    package func list(bucket: String, prefix: String) throws(S3Error) -> [S3Object] {
         var out: [S3Object] = []
         var token: String?
         repeat {
@@ -441,20 +441,20 @@ public final class S3Client {
     }
 
     /// Writes the object to `path` (through a temporary file renamed over it).
-    public func download(bucket: String, key: String, to path: String) throws(S3Error) {
+    package func download(bucket: String, key: String, to path: String) throws(S3Error) {
         let a = try send("GET", bucket: bucket, key: key, download: path)
         guard (200..<300).contains(a.status) else { throw failure(a, "s3://\(bucket)/\(key)") }
     }
 
     /// The object's bytes (none with `headOnly`: a HEAD request), or nil when there is no such key.
-    public func get(bucket: String, key: String, headOnly: Bool = false) throws(S3Error) -> [UInt8]? {
+    package func get(bucket: String, key: String, headOnly: Bool = false) throws(S3Error) -> [UInt8]? {
         let a = try send(headOnly ? "HEAD" : "GET", bucket: bucket, key: key)
         if a.status == 404 { return nil }
         guard (200..<300).contains(a.status) else { throw failure(a, "s3://\(bucket)/\(key)") }
         return a.body
     }
 
-    public enum PutOutcome: Sendable, Equatable {
+    package enum PutOutcome: Sendable, Equatable {
         case written
         /// A create-only write found the key there (412): another attempt wrote it first.
         case existed
@@ -463,7 +463,7 @@ public final class S3Client {
     /// Writes an object from bytes or a file. `createOnly` sends `If-None-Match: *`: the object is
     /// created only if the key is free (412 otherwise: `existed`; 409, a concurrent create, retried).
     @discardableResult
-    public func put(
+    package func put(
         bucket: String, key: String, bytes: [UInt8]? = nil, file: String? = nil, createOnly: Bool = false,
         contentType: String? = nil
     ) throws(S3Error) -> PutOutcome {
@@ -478,12 +478,12 @@ public final class S3Client {
     }
 
     /// Makes a bucket (in the client's region's default location); one that is already yours is fine.
-    public func createBucket(_ bucket: String) throws(S3Error) {
+    package func createBucket(_ bucket: String) throws(S3Error) {
         let a = try send("PUT", bucket: bucket, key: nil)
         guard (200..<300).contains(a.status) || a.status == 409 else { throw failure(a, "s3://\(bucket)") }
     }
 
-    public func delete(bucket: String, key: String) throws(S3Error) {
+    package func delete(bucket: String, key: String) throws(S3Error) {
         let a = try send("DELETE", bucket: bucket, key: key)
         guard (200..<300).contains(a.status) || a.status == 404 else { throw failure(a, "s3://\(bucket)/\(key)") }
     }

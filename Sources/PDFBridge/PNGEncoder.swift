@@ -6,7 +6,7 @@ extension CairoImage {
     /// compressed at `level` (0–9). cairo's own writer always uses libpng's default level, which costs
     /// about as much as rendering a thumbnail; level 1 is several times faster for little size.
     /// Throws when zlib cannot compress (out of memory).
-    public func pngData(level: Int, alpha: Bool) throws(BridgeError) -> [UInt8] {
+    package func pngData(level: Int, alpha: Bool) throws(BridgeError) -> [UInt8] {
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = cairo_image_surface_get_data(surface)!
         let channels = alpha ? 4 : 3

@@ -4,18 +4,18 @@ import PDFReader
 /// The libraries that render pages and read their text: poppler (always built in) and MuPDF
 /// (built in with the `MuPDF` package trait: `swift build --traits MuPDF`). Stages see a document
 /// and its pages through `EngineDocument` and `EnginePage` and do not know which engine runs.
-public enum PageEngine: String, Sendable, CaseIterable {
+package enum PageEngine: String, Sendable, CaseIterable {
     case poppler, mupdf
 
     /// Whether this build has the engine.
-    public var isAvailable: Bool { self == .poppler || pp_mu_available() != 0 }
+    package var isAvailable: Bool { self == .poppler || pp_mu_available() != 0 }
 
     /// How to get an engine this build lacks.
-    public static let mupdfHowTo =
+    package static let mupdfHowTo =
         "build pdfpipe with it: swift build --traits MuPDF (needs libmupdf-dev: scripts/setup.sh --mupdf)"
 
     /// Opens `path` with the engine (each thread opens its own).
-    public func open(_ path: String) throws(BridgeError) -> any EngineDocument {
+    package func open(_ path: String) throws(BridgeError) -> any EngineDocument {
         switch self {
         case .poppler: return try PopplerFile(path: path)
         case .mupdf: return try MuPDFFile(path: path)
@@ -24,7 +24,7 @@ public enum PageEngine: String, Sendable, CaseIterable {
 }
 
 /// A document opened by one engine, used by one thread.
-public protocol EngineDocument: AnyObject {
+package protocol EngineDocument: AnyObject {
     var pageCount: Int { get }
     /// Page `index` (0-based), or nil when the engine cannot load it.
     func enginePage(_ index: Int) -> (any EnginePage)?
@@ -33,7 +33,7 @@ public protocol EngineDocument: AnyObject {
 }
 
 /// One page of an `EngineDocument`.
-public protocol EnginePage {
+package protocol EnginePage {
     /// Points as displayed: the crop box, width and height swapped for 90/270.
     var size: (width: Double, height: Double) { get }
     /// The page as a viewer shows it, `scale` pixels per point; `region` (points from the top left
@@ -67,54 +67,54 @@ public protocol EnginePage {
 }
 
 /// Stops one render from another thread (`EnginePage.render(…cancel:)`): MuPDF's `fz_cookie`.
-public final class RenderCancel: @unchecked Sendable {
+package final class RenderCancel: @unchecked Sendable {
     let handle: OpaquePointer?
-    public init() { handle = pp_mu_cancel_new() }
+    package init() { handle = pp_mu_cancel_new() }
     deinit { pp_mu_cancel_free(handle) }
     /// Asks the render to stop; it then fails ("the render was stopped").
-    public func cancel() { pp_mu_cancel_now(handle) }
+    package func cancel() { pp_mu_cancel_now(handle) }
 }
 
 extension EnginePage {
-    public func render(
+    package func render(
         scale: Double, transparent: Bool, annotations: Bool,
         region: (x: Double, y: Double, width: Double, height: Double)?, cancel: RenderCancel?
     ) throws(BridgeError) -> CairoImage {
         try render(scale: scale, transparent: transparent, annotations: annotations, region: region)
     }
-    public var cancellable: Bool { false }
-    public var mayDrawAnnotationText: Bool? { nil }
-    public func textAndLayout(vertical: Bool) throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+    package var cancellable: Bool { false }
+    package var mayDrawAnnotationText: Bool? { nil }
+    package func textAndLayout(vertical: Bool) throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         try textAndLayout()
     }
 }
 
 extension PopplerFile: EngineDocument {
-    public func enginePage(_ index: Int) -> (any EnginePage)? { page(index) }
-    public func drainMessages() -> [String] { log.drain().messages }
+    package func enginePage(_ index: Int) -> (any EnginePage)? { page(index) }
+    package func drainMessages() -> [String] { log.drain().messages }
 }
 
 extension PopplerFilePage: EnginePage {
-    public func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) { textAndLayoutBothWays() }
-    public func textAndLayout(vertical: Bool) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+    package func textAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect]) { textAndLayoutBothWays() }
+    package func textAndLayout(vertical: Bool) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         textAndLayoutBothWays(vertical: vertical)
     }
 
     /// poppler-glib reads no annotation text of a page: `AnnotationLayer` reads a document's.
-    public func annotationTextAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect])? { nil }
+    package func annotationTextAndLayout() -> (text: [Unicode.Scalar], boxes: [PDFRect])? { nil }
 }
 
 /// A document read by MuPDF (its own context: one thread), closed in `deinit`.
-public final class MuPDFFile: EngineDocument {
+package final class MuPDFFile: EngineDocument {
     let handle: OpaquePointer
-    public let pageCount: Int
+    package let pageCount: Int
 
     /// The MuPDF version linked in, or nil when this build has no MuPDF.
-    public static var version: String? {
+    package static var version: String? {
         pp_mu_available() != 0 ? String(cString: pp_mu_version()) : nil
     }
 
-    public init(path: String) throws(BridgeError) {
+    package init(path: String) throws(BridgeError) {
         var needsPassword: Int32 = 0
         var err = [CChar](repeating: 0, count: 512)
         guard let h = pp_mu_open(path, &needsPassword, &err, err.count) else {
@@ -128,7 +128,7 @@ public final class MuPDFFile: EngineDocument {
 
     deinit { pp_mu_close(handle) }
 
-    public func enginePage(_ index: Int) -> (any EnginePage)? {
+    package func enginePage(_ index: Int) -> (any EnginePage)? {
         guard index >= 0, index < pageCount else { return nil }
         var w = 0.0
         var h = 0.0
@@ -137,7 +137,7 @@ public final class MuPDFFile: EngineDocument {
         return MuPDFPage(document: self, page: page, size: (w, h))
     }
 
-    public func drainMessages() -> [String] {
+    package func drainMessages() -> [String] {
         guard let p = pp_mu_drain_warnings(handle) else { return [] }
         defer { pp_mu_free(p) }
         return String(cString: p).split(separator: "\n").map(String.init)
@@ -149,10 +149,10 @@ public final class MuPDFFile: EngineDocument {
 }
 
 /// One loaded page of a `MuPDFFile` (keeps the document alive), dropped in `deinit`.
-public final class MuPDFPage: EnginePage {
+package final class MuPDFPage: EnginePage {
     let document: MuPDFFile
     let page: OpaquePointer
-    public let size: (width: Double, height: Double)
+    package let size: (width: Double, height: Double)
 
     init(document: MuPDFFile, page: OpaquePointer, size: (width: Double, height: Double)) {
         self.document = document
@@ -162,16 +162,16 @@ public final class MuPDFPage: EnginePage {
 
     deinit { pp_mu_drop_page(document.handle, page) }
 
-    public var cancellable: Bool { true }
+    package var cancellable: Bool { true }
 
-    public func render(
+    package func render(
         scale: Double, transparent: Bool = false, annotations: Bool = true,
         region: (x: Double, y: Double, width: Double, height: Double)? = nil
     ) throws(BridgeError) -> CairoImage {
         try render(scale: scale, transparent: transparent, annotations: annotations, region: region, cancel: nil)
     }
 
-    public func render(
+    package func render(
         scale: Double, transparent: Bool, annotations: Bool,
         region: (x: Double, y: Double, width: Double, height: Double)?, cancel: RenderCancel?
     ) throws(BridgeError) -> CairoImage {
@@ -187,23 +187,23 @@ public final class MuPDFPage: EnginePage {
         return image
     }
 
-    public func textAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+    package func textAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         let (text, boxes, _, error) = read(images: false)
         if let error { throw .mupdf(message: error) }
         return (text, boxes)
     }
 
     /// What `fz_run_page_annots` and `fz_run_page_widgets` draw (what the content does not).
-    public func annotationTextAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])? {
+    package func annotationTextAndLayout() throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect])? {
         let (text, boxes, _, error) = read(images: false, layer: 1)
         if let error { throw .mupdf(message: error) }
         return (text, boxes)
     }
 
-    public var imageCount: Int { read(images: true).images }
+    package var imageCount: Int { read(images: true).images }
 
     /// From the annotations MuPDF loaded with the page (no second reading of the file's objects).
-    public var mayDrawAnnotationText: Bool? { pp_mu_page_has_annotations(document.handle, page) != 0 }
+    package var mayDrawAnnotationText: Bool? { pp_mu_page_has_annotations(document.handle, page) != 0 }
 
     func read(images: Bool, layer: Int32 = 0) -> (
         text: [Unicode.Scalar], boxes: [PDFRect], images: Int, error: String?

@@ -2,24 +2,24 @@ internal import CPoppler
 import PDFReader
 
 /// A form field as poppler sees it (second opinion for the inventory).
-public struct PopplerFormFieldInfo: Sendable, Equatable {
+package struct PopplerFormFieldInfo: Sendable, Equatable {
     /// The fully qualified name.
-    public var name: String
+    package var name: String
     /// `text`, `checkbox`, `radio`, `pushbutton`, `combo`, `list`, `signature`, `unknown`.
-    public var type: String
-    public var readOnly: Bool
+    package var type: String
+    package var readOnly: Bool
 }
 
 /// An embedded file as poppler lists it.
-public struct PopplerAttachmentInfo: Sendable, Equatable {
-    public var name: String
-    public var size: Int
+package struct PopplerAttachmentInfo: Sendable, Equatable {
+    package var name: String
+    package var size: Int
 }
 
 extension PopplerFilePage {
     /// The page's form field widgets. The corresponding C function is
     /// `poppler_page_get_form_field_mapping`.
-    public var formFields: [PopplerFormFieldInfo] {
+    package var formFields: [PopplerFormFieldInfo] {
         document.log.capture {
             guard let list = poppler_page_get_form_field_mapping(page) else { return [] }
             defer { poppler_page_free_form_field_mapping(list) }
@@ -56,7 +56,7 @@ extension PopplerFilePage {
 extension PopplerFile {
     /// The embedded files poppler finds. The corresponding C function is
     /// `poppler_document_get_attachments`.
-    public var attachments: [PopplerAttachmentInfo] {
+    package var attachments: [PopplerAttachmentInfo] {
         log.capture {
             guard let list = poppler_document_get_attachments(doc) else { return [] }
             defer { g_list_free_full(list, { g_object_unref($0) }) }
@@ -70,17 +70,17 @@ extension PopplerFile {
 }
 
 /// An annotation as poppler maps it on a page.
-public struct PopplerAnnotationInfo: Sendable, Equatable {
+package struct PopplerAnnotationInfo: Sendable, Equatable {
     /// Relative to the crop box, as in the link mapping.
-    public var area: PDFRect
+    package var area: PDFRect
     /// `square`, `popup`, `link`, `widget`, `text`, … or `other`.
-    public var type: String
-    public var contents: String?
+    package var type: String
+    package var contents: String?
 }
 
 extension PopplerFilePage {
     /// The page's annotations. The corresponding C function is `poppler_page_get_annot_mapping`.
-    public var annotations: [PopplerAnnotationInfo] {
+    package var annotations: [PopplerAnnotationInfo] {
         document.log.capture {
             guard let list = poppler_page_get_annot_mapping(page) else { return [] }
             defer { poppler_page_free_annot_mapping(list) }

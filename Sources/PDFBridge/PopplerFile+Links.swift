@@ -3,26 +3,26 @@ import PDFReader
 
 /// A link as poppler maps it on a page (`poppler_page_get_link_mapping`): a second opinion for
 /// pdfpipe's own reading of the raw objects. Poppler drops links it cannot parse.
-public struct PopplerLink: Sendable, Equatable {
+package struct PopplerLink: Sendable, Equatable {
     /// The link area as poppler gives it: relative to the crop box origin, turned by `/Rotate`.
-    public var area: PDFRect
+    package var area: PDFRect
     /// `goto`, `gotor`, `uri`, `launch`, `named`, `javascript`, `other` (anything else), `none`.
-    public var kind: LinkKind
+    package var kind: LinkKind
     /// For `goto` and `gotor`: the destination (a named one is left unresolved, see `name`).
-    public var destination: PopplerDestination?
+    package var destination: PopplerDestination?
     /// The raw bytes of a named destination.
-    public var name: [UInt8]?
-    public var uri: String?
+    package var name: [UInt8]?
+    package var uri: String?
     /// For `gotor` and `launch`.
-    public var file: String?
+    package var file: String?
     /// For `named` actions: `NextPage`, …
-    public var namedAction: String?
+    package var namedAction: String?
 }
 
 extension PopplerFilePage {
     /// The page's links in `/Annots` order (poppler's list comes reversed).
     /// The corresponding C function is `poppler_page_get_link_mapping`.
-    public var links: [PopplerLink] {
+    package var links: [PopplerLink] {
         document.log.capture {
             guard let list = poppler_page_get_link_mapping(page) else { return [] }
             defer { poppler_page_free_link_mapping(list) }
@@ -80,7 +80,7 @@ extension PopplerFilePage {
 extension PopplerFile {
     /// Looks up a named destination by its raw bytes (`poppler_named_dest_from_bytestring`, then
     /// `poppler_document_find_dest`).
-    public func findDestination(bytes: [UInt8]) -> PopplerDestination? {
+    package func findDestination(bytes: [UInt8]) -> PopplerDestination? {
         guard
             let name = bytes.withUnsafeBufferPointer({
                 poppler_named_dest_from_bytestring($0.baseAddress, gsize($0.count))

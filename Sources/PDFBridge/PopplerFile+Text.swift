@@ -9,7 +9,7 @@ extension PopplerFilePage {
     /// One rectangle per character of `text` (in the order of its Unicode scalars), in points with
     /// the origin at the top left of the page as displayed (crop box, `/Rotate` applied): the pixel
     /// space of a rendering at scale 1. The corresponding C function is `poppler_page_get_text_layout`.
-    public var textLayout: [PDFRect] {
+    package var textLayout: [PDFRect] {
         document.log.capture {
             var rects: UnsafeMutablePointer<PopplerRectangle>?
             var n: guint = 0
@@ -35,7 +35,7 @@ extension PopplerFilePage {
     /// line by line (`mergeLines`), the forward one first. poppler marks right-to-left
     /// runs with embedding controls (U+202A–U+202E) that have no box: they are left out, so that
     /// text and boxes pair up.
-    public func textAndLayoutBothWays(vertical: Bool = false) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
+    package func textAndLayoutBothWays(vertical: Bool = false) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         let (width, height) = size
         let all = PopplerRectangle(x1: 0, y1: 0, x2: width, y2: height)
         let (text, marks) = selection(all)
@@ -60,7 +60,7 @@ extension PopplerFilePage {
     /// has more; one that shares none goes before the forward line that the next shared line of
     /// `backward` is in (both read the blocks in the same order). Characters are the same when
     /// their boxes are. Either text whose boxes do not pair with it is taken as it is.
-    public static func mergeLines(
+    package static func mergeLines(
         _ forward: (text: [Unicode.Scalar], boxes: [PDFRect]), _ backward: (text: [Unicode.Scalar], boxes: [PDFRect])
     ) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         guard forward.text.count == forward.boxes.count else {
@@ -168,7 +168,7 @@ extension PopplerFilePage {
 
     /// The number of images the page draws. The corresponding C function is
     /// `poppler_page_get_image_mapping`.
-    public var imageCount: Int {
+    package var imageCount: Int {
         document.log.capture {
             guard let list = poppler_page_get_image_mapping(page) else { return 0 }
             defer { poppler_page_free_image_mapping(list) }

@@ -5,15 +5,15 @@ import PDFReader
 /// An open PDF read through poppler-glib. Owns its `PopplerDocument` and unrefs it in `deinit`.
 /// Not Sendable: one document is never used by two threads (cairo crashes); each worker opens its
 /// own. Poppler's log messages during any call land in `log`.
-public final class PopplerFile {
+package final class PopplerFile {
     let doc: OpaquePointer
-    public let path: String
+    package let path: String
     /// Poppler's messages about this document.
-    public let log = LogSink()
+    package let log = LogSink()
 
     /// Opens `path`, with `password` for encrypted documents.
     /// The corresponding C function is `poppler_document_new_from_file`.
-    public init(path: String, password: String? = nil) throws(BridgeError) {
+    package init(path: String, password: String? = nil) throws(BridgeError) {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_filename_to_uri(absolute, nil, &error) else {
@@ -28,7 +28,7 @@ public final class PopplerFile {
 
     /// Opens a document held in memory (a copy pdfpipe made); `name` stands for it in messages.
     /// The corresponding C function is `poppler_document_new_from_bytes` (which keeps its own copy).
-    public init(bytes: [UInt8], name: String) throws(BridgeError) {
+    package init(bytes: [UInt8], name: String) throws(BridgeError) {
         var error: UnsafeMutablePointer<GError>?
         let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(data) }
@@ -70,20 +70,20 @@ public final class PopplerFile {
         return String(cString: p)
     }
 
-    public var pageCount: Int { Int(poppler_document_get_n_pages(doc)) }
-    public var pdfVersion: String? { Self.string(poppler_document_get_pdf_version_string(doc)) }
-    public var producer: String? { Self.string(poppler_document_get_producer(doc)) }
-    public var isLinearized: Bool { poppler_document_is_linearized(doc) != 0 }
+    package var pageCount: Int { Int(poppler_document_get_n_pages(doc)) }
+    package var pdfVersion: String? { Self.string(poppler_document_get_pdf_version_string(doc)) }
+    package var producer: String? { Self.string(poppler_document_get_producer(doc)) }
+    package var isLinearized: Bool { poppler_document_is_linearized(doc) != 0 }
 
     /// A page by 0-based index. The corresponding C function is `poppler_document_get_page`.
-    public func page(_ index: Int) -> PopplerFilePage? {
+    package func page(_ index: Int) -> PopplerFilePage? {
         let p: OpaquePointer? = log.capture { poppler_document_get_page(doc, Int32(index)) }
         return p.map { PopplerFilePage(page: $0, document: self) }
     }
 
     /// Looks up a named destination; nil when poppler does not find it.
     /// The corresponding C function is `poppler_document_find_dest`.
-    public func findDestination(_ name: String) -> PopplerDestination? {
+    package func findDestination(_ name: String) -> PopplerDestination? {
         guard let d = log.capture({ poppler_document_find_dest(doc, name) }) else { return nil }
         defer { poppler_dest_free(d) }
         return PopplerDestination(d.pointee)
@@ -91,12 +91,12 @@ public final class PopplerFile {
 }
 
 /// A destination as poppler resolves it.
-public struct PopplerDestination: Sendable, Equatable {
+package struct PopplerDestination: Sendable, Equatable {
     /// 1-based page number, or 0 when poppler has none.
-    public var page: Int
-    public var kind: String
-    public var left: Double
-    public var top: Double
+    package var page: Int
+    package var kind: String
+    package var left: Double
+    package var top: Double
 
     init(_ d: PopplerDest) {
         page = Int(d.page_num)
@@ -119,9 +119,9 @@ public struct PopplerDestination: Sendable, Equatable {
 }
 
 /// One page of a `PopplerFile` (keeps the document alive). Unrefs its `PopplerPage` in `deinit`.
-public final class PopplerFilePage {
+package final class PopplerFilePage {
     let page: OpaquePointer
-    public let document: PopplerFile
+    package let document: PopplerFile
 
     init(page: OpaquePointer, document: PopplerFile) {
         self.page = page
@@ -131,7 +131,7 @@ public final class PopplerFilePage {
     deinit { g_object_unref(UnsafeMutableRawPointer(page)) }
 
     /// The page size in points as displayed: the crop box, width and height swapped for 90/270.
-    public var size: (width: Double, height: Double) {
+    package var size: (width: Double, height: Double) {
         var w = 0.0
         var h = 0.0
         poppler_page_get_size(page, &w, &h)
@@ -139,17 +139,17 @@ public final class PopplerFilePage {
     }
 
     /// The crop box (clipped to the media box), unrotated.
-    public var cropBox: PDFRect {
+    package var cropBox: PDFRect {
         var r = PopplerRectangle()
         poppler_page_get_crop_box(page, &r)
         return PDFRect(r.x1, r.y1, r.x2, r.y2)
     }
 
     /// The page label readers see (poppler gives the 1-based number when there are no labels).
-    public var label: String? { PopplerFile.string(poppler_page_get_label(page)) }
+    package var label: String? { PopplerFile.string(poppler_page_get_label(page)) }
 
     /// The page's text. The corresponding C function is `poppler_page_get_text`.
-    public var text: String { document.log.capture { PopplerFile.string(poppler_page_get_text(page)) ?? "" } }
+    package var text: String { document.log.capture { PopplerFile.string(poppler_page_get_text(page)) ?? "" } }
 
     /// Renders the page as a viewer shows it (rotation applied) on white, `scale` pixels per point.
     /// The corresponding C function is `poppler_page_render`; without annotations (notes, stamps,
@@ -159,7 +159,7 @@ public final class PopplerFilePage {
     ///
     /// `region` (x, y, width, height, in points of the rendered page: top left, y down) renders only
     /// that part of it, for page boxes inside the crop box (poppler-glib renders no farther than it).
-    public func render(
+    package func render(
         scale: Double, transparent: Bool = false, annotations: Bool = true,
         region: (x: Double, y: Double, width: Double, height: Double)? = nil
     ) throws(BridgeError) -> CairoImage {

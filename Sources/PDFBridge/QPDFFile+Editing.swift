@@ -5,7 +5,7 @@ import PDFReader
 extension QPDFFile {
     /// A new qpdf object for a value; `.ref` values point at this file's objects.
     /// The corresponding C functions are `qpdf_oh_new_*`.
-    public func make(_ value: PDFValue) -> QPDFObject {
+    package func make(_ value: PDFValue) -> QPDFObject {
         let h: qpdf_oh
         switch value {
         case .null: h = qpdf_oh_new_null(q)
@@ -30,17 +30,19 @@ extension QPDFFile {
 
     /// A text string (UTF-8 in, PDF text string out). The corresponding C function is
     /// `qpdf_oh_new_unicode_string`.
-    public func makeText(_ s: String) -> QPDFObject { QPDFObject(file: self, handle: qpdf_oh_new_unicode_string(q, s)) }
+    package func makeText(_ s: String) -> QPDFObject {
+        QPDFObject(file: self, handle: qpdf_oh_new_unicode_string(q, s))
+    }
 
     /// Makes an object indirect; returns the indirect object. The corresponding C function is
     /// `qpdf_make_indirect_object`.
-    public func makeIndirect(_ o: QPDFObject) -> QPDFObject {
+    package func makeIndirect(_ o: QPDFObject) -> QPDFObject {
         QPDFObject(file: self, handle: qpdf_make_indirect_object(q, o.handle))
     }
 
     /// A new stream with `data` (unfiltered) and the given dictionary entries, made indirect.
     /// The corresponding C functions are `qpdf_oh_new_stream` and `qpdf_oh_replace_stream_data`.
-    public func makeStream(_ data: [UInt8], dictionary: PDFDictionary = PDFDictionary()) -> QPDFObject {
+    package func makeStream(_ data: [UInt8], dictionary: PDFDictionary = PDFDictionary()) -> QPDFObject {
         let s = qpdf_oh_new_stream(q)
         data.withUnsafeBufferPointer { b in
             qpdf_oh_replace_stream_data(q, s, b.baseAddress, data.count, qpdf_oh_new_null(q), qpdf_oh_new_null(q))
@@ -52,7 +54,7 @@ extension QPDFFile {
 
     /// Takes a page out of the page tree (its objects stay, unreferenced, and are not written).
     /// The corresponding C function is `qpdf_remove_page`.
-    public func removePage(_ page: QPDFObject) throws(BridgeError) {
+    package func removePage(_ page: QPDFObject) throws(BridgeError) {
         if qpdf_remove_page(q, page.handle) & QPDF_ERRORS != 0 {
             let e = takeError()
             throw .qpdf(message: e?.text ?? "cannot remove a page", code: e?.kind ?? .pages)
@@ -61,7 +63,7 @@ extension QPDFFile {
 
     /// Adds a page (a page dictionary of this file) first or last.
     /// The corresponding C function is `qpdf_add_page`.
-    public func addPage(_ page: QPDFObject, first: Bool) throws(BridgeError) {
+    package func addPage(_ page: QPDFObject, first: Bool) throws(BridgeError) {
         if qpdf_add_page(q, q, page.handle, first ? QPDF_TRUE : QPDF_FALSE) & QPDF_ERRORS != 0 {
             let e = takeError()
             throw .qpdf(message: e?.text ?? "cannot add a page", code: e?.kind ?? .pages)
@@ -71,11 +73,11 @@ extension QPDFFile {
 
 extension QPDFObject {
     /// Sets a dictionary entry. The corresponding C function is `qpdf_oh_replace_key`.
-    public func set(_ key: String, _ value: QPDFObject) { qpdf_oh_replace_key(q, handle, "/" + key, value.handle) }
+    package func set(_ key: String, _ value: QPDFObject) { qpdf_oh_replace_key(q, handle, "/" + key, value.handle) }
 
     /// Removes a dictionary entry. The corresponding C function is `qpdf_oh_remove_key`.
-    public func remove(_ key: String) { qpdf_oh_remove_key(q, handle, "/" + key) }
+    package func remove(_ key: String) { qpdf_oh_remove_key(q, handle, "/" + key) }
 
     /// Appends to an array. The corresponding C function is `qpdf_oh_append_item`.
-    public func append(_ item: QPDFObject) { qpdf_oh_append_item(q, handle, item.handle) }
+    package func append(_ item: QPDFObject) { qpdf_oh_append_item(q, handle, item.handle) }
 }

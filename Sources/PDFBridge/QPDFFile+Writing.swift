@@ -1,7 +1,7 @@
 internal import CQPDF
 
 /// Encryption for `QPDFFile.write`.
-public enum QPDFEncryption: Sendable {
+package enum QPDFEncryption: Sendable {
     /// 128-bit AES (revision 4), restricting printing to low resolution and forbidding changes.
     case aes128(user: String, owner: String)
     /// 256-bit AES (revision 6), with the same restrictions.
@@ -9,16 +9,16 @@ public enum QPDFEncryption: Sendable {
 }
 
 /// What `QPDFFile.write` does to the copy it writes.
-public struct QPDFWriteOptions: Sendable {
-    public var encryption: QPDFEncryption?
+package struct QPDFWriteOptions: Sendable {
+    package var encryption: QPDFEncryption?
     /// A fixed `/ID` and AES IV, for byte-identical test files only (qpdf's "static ID").
-    public var forTestsStaticIDs = false
+    package var forTestsStaticIDs = false
     /// Pack objects into object streams (and write a cross-reference stream).
-    public var objectStreams = false
+    package var objectStreams = false
     /// An /ID computed from the content, so the same input gives the same bytes.
-    public var deterministicID = false
+    package var deterministicID = false
 
-    public init(encryption: QPDFEncryption? = nil, forTestsStaticIDs: Bool = false, objectStreams: Bool = false) {
+    package init(encryption: QPDFEncryption? = nil, forTestsStaticIDs: Bool = false, objectStreams: Bool = false) {
         self.encryption = encryption
         self.forTestsStaticIDs = forTestsStaticIDs
         self.objectStreams = objectStreams
@@ -27,7 +27,7 @@ public struct QPDFWriteOptions: Sendable {
 
 extension QPDFFile {
     /// Writes the document to `path`. The corresponding C functions are `qpdf_init_write` and `qpdf_write`.
-    public func write(to path: String, options: QPDFWriteOptions = QPDFWriteOptions()) throws(BridgeError) {
+    package func write(to path: String, options: QPDFWriteOptions = QPDFWriteOptions()) throws(BridgeError) {
         if qpdf_init_write(q, path) & QPDF_ERRORS != 0 { throw failure("cannot write \(path)") }
         if options.forTestsStaticIDs {
             qpdf_set_static_ID(q, QPDF_TRUE)
@@ -60,7 +60,7 @@ extension QPDFFile {
     /// The document written to memory, decrypted (for a copy pdfpipe reads back at once, never
     /// stored). The corresponding C functions are `qpdf_init_write_memory`, `qpdf_write` and
     /// `qpdf_get_buffer`.
-    public func writtenToMemory() throws(BridgeError) -> [UInt8] {
+    package func writtenToMemory() throws(BridgeError) -> [UInt8] {
         if qpdf_init_write_memory(q) & QPDF_ERRORS != 0 { throw failure("cannot write the document to memory") }
         qpdf_set_preserve_encryption(q, QPDF_FALSE)
         if qpdf_write(q) & QPDF_ERRORS != 0 { throw failure("cannot write the document to memory") }

@@ -2,14 +2,14 @@ internal import CQPDF
 import PDFReader
 
 /// One message qpdf attached to a document: a warning while reading or checking, or an error.
-public struct QPDFMessage: Sendable, Equatable {
+package struct QPDFMessage: Sendable, Equatable {
     /// qpdf's whole text (file, object, offset and message).
-    public var text: String
+    package var text: String
     /// Just the message.
-    public var detail: String
-    public var kind: QPDFErrorKind
+    package var detail: String
+    package var kind: QPDFErrorKind
     /// The byte offset in the file qpdf was reading, when known.
-    public var offset: UInt64
+    package var offset: UInt64
 }
 
 /// An open PDF read through qpdf's C API. Owns its `qpdf_data` and frees it in `deinit`.
@@ -17,15 +17,15 @@ public struct QPDFMessage: Sendable, Equatable {
 /// Not Sendable: a qpdf handle stays on the thread that made it. Object handles (`QPDFObject`)
 /// belong to this file and are valid until `releaseAll()`; qpdf never reuses handle numbers, so a
 /// long walk should call `releaseAll()` now and then (per page, say) to bound memory.
-public final class QPDFFile {
+package final class QPDFFile {
     let q: qpdf_data
-    public let path: String
+    package let path: String
     /// pdfpipe's own warnings about the file, given with qpdf's (`takeWarnings`).
     private var ownWarnings: [QPDFMessage] = []
 
     /// Opens `path` (a file system path), decrypting with `password` when given.
     /// The corresponding C functions are `qpdf_init` and `qpdf_read`.
-    public init(path: String, password: String? = nil) throws(BridgeError) {
+    package init(path: String, password: String? = nil) throws(BridgeError) {
         guard let q = qpdf_init() else { throw .qpdf(message: "qpdf_init failed", code: .system) }
         self.q = q
         self.path = path
@@ -78,13 +78,13 @@ public final class QPDFFile {
     }
 
     /// The pending error, if any, clearing it. The corresponding C function is `qpdf_get_error`.
-    public func takeError() -> QPDFMessage? {
+    package func takeError() -> QPDFMessage? {
         guard qpdf_has_error(q) != 0, let e = qpdf_get_error(q) else { return nil }
         return message(e)
     }
 
     /// Warnings collected since the last call. The corresponding C function is `qpdf_next_warning`.
-    public func takeWarnings() -> [QPDFMessage] {
+    package func takeWarnings() -> [QPDFMessage] {
         var out = ownWarnings
         ownWarnings = []
         while qpdf_more_warnings(q) != 0, let w = qpdf_next_warning(q) {
@@ -95,7 +95,7 @@ public final class QPDFFile {
 
     /// Reads every object and stream, as `qpdf --check` does, and returns what it found.
     /// The corresponding C function is `qpdf_check_pdf`.
-    public func check() -> (ok: Bool, messages: [QPDFMessage]) {
+    package func check() -> (ok: Bool, messages: [QPDFMessage]) {
         let status = qpdf_check_pdf(q)
         var messages = takeWarnings()
         if let e = takeError() { messages.append(e) }
@@ -104,26 +104,26 @@ public final class QPDFFile {
 
     // MARK: - Document facts
 
-    public var pdfVersion: String { String(cString: qpdf_get_pdf_version(q)) }
-    public var extensionLevel: Int { Int(qpdf_get_pdf_extension_level(q)) }
-    public var isEncrypted: Bool { qpdf_is_encrypted(q) != 0 }
-    public var isLinearized: Bool { qpdf_is_linearized(q) != 0 }
+    package var pdfVersion: String { String(cString: qpdf_get_pdf_version(q)) }
+    package var extensionLevel: Int { Int(qpdf_get_pdf_extension_level(q)) }
+    package var isEncrypted: Bool { qpdf_is_encrypted(q) != 0 }
+    package var isLinearized: Bool { qpdf_is_linearized(q) != 0 }
     /// The user password, when qpdf opened the file with the (empty) owner password and could
     /// recover it (R2–R4; R5 and R6 keep it unrecoverable: empty then).
-    public var recoveredUserPassword: String { String(cString: qpdf_get_user_password(q)) }
+    package var recoveredUserPassword: String { String(cString: qpdf_get_user_password(q)) }
 
     /// A text entry of the document information dictionary (`/Producer`, `/Title`, …), as UTF-8:
     /// decoded as a PDF text string (UTF-16BE with its BOM, as hyperref with `unicode` and every
     /// LibreOffice writes them; UTF-8 with its BOM; else PDFDocEncoding), which
     /// `qpdf_get_info_key` does not do (it gives the bytes).
-    public func info(_ key: String) -> String? {
+    package func info(_ key: String) -> String? {
         let trailer = QPDFObject(file: self, handle: qpdf_get_trailer(q))
         guard let value = trailer["Info"]?[key], value.isString else { return nil }
         return value.text
     }
 
     /// The number of pages. The corresponding C function is `qpdf_get_num_pages`.
-    public func pageCount() throws(BridgeError) -> Int {
+    package func pageCount() throws(BridgeError) -> Int {
         let n = qpdf_get_num_pages(q)
         if n < 0 || qpdf_has_error(q) != 0 {
             let e = takeError()
@@ -133,22 +133,22 @@ public final class QPDFFile {
     }
 
     /// The page object at a 0-based index.
-    public func page(_ index: Int) -> QPDFObject { QPDFObject(file: self, handle: qpdf_get_page_n(q, index)) }
+    package func page(_ index: Int) -> QPDFObject { QPDFObject(file: self, handle: qpdf_get_page_n(q, index)) }
 
     /// The 0-based index of a page object, or nil when the object is not a page of this document.
     /// The corresponding C function is `qpdf_find_page_by_oh`.
-    public func pageIndex(of object: QPDFObject) -> Int? {
+    package func pageIndex(of object: QPDFObject) -> Int? {
         let i = qpdf_find_page_by_oh(q, object.handle)
         _ = takeError()
         return i >= 0 ? Int(i) : nil
     }
 
-    public var trailer: QPDFObject { QPDFObject(file: self, handle: qpdf_get_trailer(q)) }
-    public var root: QPDFObject { QPDFObject(file: self, handle: qpdf_get_root(q)) }
+    package var trailer: QPDFObject { QPDFObject(file: self, handle: qpdf_get_trailer(q)) }
+    package var root: QPDFObject { QPDFObject(file: self, handle: qpdf_get_root(q)) }
 
     /// The object `id generation R`; null when there is none (an object number from a file that
     /// does not fit qpdf's 32-bit C interface names no object either).
-    public func object(id: Int, generation: Int = 0) -> QPDFObject {
+    package func object(id: Int, generation: Int = 0) -> QPDFObject {
         guard let i = Int32(exactly: id), let g = Int32(exactly: generation) else {
             return QPDFObject(file: self, handle: qpdf_oh_new_null(q))
         }
@@ -157,5 +157,5 @@ public final class QPDFFile {
 
     /// Releases every object handle handed out so far (they become invalid).
     /// The corresponding C function is `qpdf_oh_release_all`.
-    public func releaseAll() { qpdf_oh_release_all(q) }
+    package func releaseAll() { qpdf_oh_release_all(q) }
 }

@@ -5,12 +5,12 @@ import Synchronization
 import SystemIO
 
 /// What a qpdf job printed, by channel; collected per job (a private logger), never printed.
-public final class QPDFJobLog {
-    public private(set) var warnings: [String] = []
-    public private(set) var errors: [String] = []
-    public private(set) var info: [String] = []
+package final class QPDFJobLog {
+    package private(set) var warnings: [String] = []
+    package private(set) var errors: [String] = []
+    package private(set) var info: [String] = []
     /// The signal that killed the helper process running the job (0: it was not killed).
-    public fileprivate(set) var signal: Int32 = 0
+    package fileprivate(set) var signal: Int32 = 0
     fileprivate var partial = ["", "", ""]
 
     fileprivate func append(_ text: String, channel: Int) {
@@ -34,10 +34,10 @@ public final class QPDFJobLog {
 
 /// One run of qpdf's job interface (what the `qpdf` command line does), configured with qpdf's job
 /// JSON. Owns its `qpdfjob_handle` and logger; nothing it says reaches the console.
-public enum QPDFJob {
+package enum QPDFJob {
     /// Runs a job. Returns qpdf's exit status (0 success, 2 errors, 3 warnings) and its messages.
     /// The corresponding C functions are `qpdfjob_initialize_from_json` and `qpdfjob_run`.
-    public static func run(json: String) -> (status: Int, log: QPDFJobLog) {
+    package static func run(json: String) -> (status: Int, log: QPDFJobLog) {
         let log = QPDFJobLog()
         guard let handle = qpdfjob_init() else { return (2, log) }
         var job: qpdfjob_handle? = handle
@@ -88,13 +88,13 @@ private func text(_ data: UnsafePointer<CChar>?, _ len: Int) -> String {
 /// information) and qpdf's exit status. A crash of qpdf there is an error of that document, not the
 /// end of the run. The job JSON (which may carry the password) never appears in a command line.
 extension QPDFJob {
-    public struct Helper: Sendable {
+    package struct Helper: Sendable {
         /// The pdfpipe executable to start with `__qpdf-job`.
-        public var executable: String
+        package var executable: String
         /// Documents with fewer objects run in this process: starting a process costs more than it saves.
-        public var minimumObjects: Int
+        package var minimumObjects: Int
 
-        public init(executable: String, minimumObjects: Int) {
+        package init(executable: String, minimumObjects: Int) {
             self.executable = executable
             self.minimumObjects = minimumObjects
         }
@@ -103,14 +103,14 @@ extension QPDFJob {
     private static let helperSetting = Mutex<Helper?>(nil)
 
     /// Where jobs on big inputs run (nil: always in this process, as in the tests).
-    public static var helper: Helper? {
+    package static var helper: Helper? {
         get { helperSetting.withLock { $0 } }
         set { helperSetting.withLock { $0 = newValue } }
     }
 
     /// Runs a job on a document of about `objects` objects, in the helper process when one is set and
     /// the document is big enough, else (or when the helper cannot be started) in this process.
-    public static func run(json: String, objects: Int) -> (status: Int, log: QPDFJobLog) {
+    package static func run(json: String, objects: Int) -> (status: Int, log: QPDFJobLog) {
         if let h = helper, objects >= h.minimumObjects, let answer = runInHelper(json: json, executable: h.executable) {
             return answer
         }
@@ -150,7 +150,7 @@ extension QPDFJob {
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// `pdfpipe __qpdf-job`: the helper's whole life. Call it before anything starts a thread.
-    public static func helperMain() -> Int32 {
+    package static func helperMain() -> Int32 {
         pdfpipe_child_die_with_parent()
         // Ctrl-C reaches the whole process group: the parent decides (its running documents finish),
         // and if it goes, this process goes with it.

@@ -5,28 +5,28 @@ import PDFReader
 /// Objects read through qpdf, as `PDFValue`s: the fallback for files pdfpipe's own reader refuses
 /// (qpdf repairs damaged files and decrypts encrypted ones). Each resolved object is converted and
 /// its qpdf handles released at once.
-public final class QPDFSource: ObjectSource {
-    public let file: QPDFFile
+package final class QPDFSource: ObjectSource {
+    package let file: QPDFFile
 
-    public init(_ file: QPDFFile) { self.file = file }
+    package init(_ file: QPDFFile) { self.file = file }
 
-    public var trailer: PDFValue {
+    package var trailer: PDFValue {
         defer { file.releaseAll() }
         return convert(file.trailer, top: true)
     }
 
-    public func resolve(_ ref: ObjectRef) -> PDFValue {
+    package func resolve(_ ref: ObjectRef) -> PDFValue {
         defer { file.releaseAll() }
         return convert(file.object(id: ref.number, generation: ref.generation), top: true)
     }
 
-    public func streamData(_ ref: ObjectRef) -> [UInt8]? {
+    package func streamData(_ ref: ObjectRef) -> [UInt8]? {
         defer { file.releaseAll() }
         return file.object(id: ref.number, generation: ref.generation).streamData
     }
 
     /// qpdf's page list (nil when it has none, or a page without an object number).
-    public func pageList() -> [ObjectRef]? {
+    package func pageList() -> [ObjectRef]? {
         defer { file.releaseAll() }
         guard let n = try? file.pageCount(), n > 0 else { return nil }
         var refs: [ObjectRef] = []
@@ -59,12 +59,12 @@ public final class QPDFSource: ObjectSource {
 }
 
 /// Opens a document's objects: pdfpipe's own reader when it accepts the file, qpdf otherwise.
-public enum ObjectSources {
+package enum ObjectSources {
     /// The file's objects through pdfpipe's reader, or through qpdf (`qpdf` opens it) when the
     /// reader declines the file. `PDFPIPE_READER=qpdf` in the environment makes qpdf read every
     /// file (to compare the two). Used for GoToR targets, whose damage is the target's business:
     /// the linking document's findings say only whether the target has the destination.
-    public static func open(path: String, qpdf: () throws(BridgeError) -> QPDFFile) throws(BridgeError)
+    package static func open(path: String, qpdf: () throws(BridgeError) -> QPDFFile) throws(BridgeError)
         -> any ObjectSource
     {
         if ProcessInfo.processInfo.environment["PDFPIPE_READER"] == "qpdf" { return QPDFSource(try qpdf()) }

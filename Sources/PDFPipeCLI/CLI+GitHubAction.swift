@@ -102,7 +102,7 @@ extension CLI {
     /// The files the action reads back, by format.
     private static let actionFormats = ["json", "sarif", "html", "markdown", "github"]
 
-    public func githubAction(environment env: [String: String]) -> ExitCode {
+    package func githubAction(environment env: [String: String]) -> ExitCode {
         let inputs = ActionInputs(env: env)
         let outputs = GitHubFile(path: env["GITHUB_OUTPUT"])
         let summaryFile = GitHubFile(path: env["GITHUB_STEP_SUMMARY"])

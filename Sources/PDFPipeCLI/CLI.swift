@@ -4,11 +4,11 @@ import PDFPipeStages
 
 /// The `pdfpipe` command line. `run(_:)` returns the exit code; everything it prints goes through
 /// the console, so tests can run it in-process.
-public struct CLI: Sendable {
-    public static let version = PDFPipeVersion.string
+package struct CLI: Sendable {
+    package static let version = PDFPipeVersion.string
     /// Set by the pdfpipe program's `main` before it runs a command: this process can start copies
     /// of itself as workers (`__worker`). A test runner calling the CLI leaves it false.
-    public nonisolated(unsafe) static var isMainProgram = false
+    package nonisolated(unsafe) static var isMainProgram = false
 
     let console: Console
     /// Relative paths (pipeline, inputs, output) are taken from here.
@@ -22,7 +22,7 @@ public struct CLI: Sendable {
     /// Core's rules and the stages': what `pdfpipe rules` lists and every report knows.
     let rules: RuleCatalog
 
-    public init(
+    package init(
         console: Console, directory: String = FileManager.default.currentDirectoryPath, fixedDate: String? = nil,
         stages: [StageDescriptor] = StageTable.all, reporters: [any Reporter] = Reporters.all
     ) {
@@ -50,7 +50,7 @@ public struct CLI: Sendable {
         130/143 interrupted.
         """
 
-    public func run(_ args: [String]) -> ExitCode {
+    package func run(_ args: [String]) -> ExitCode {
         guard let command = args.first else {
             console.errorLines(Self.usage)
             return .usage

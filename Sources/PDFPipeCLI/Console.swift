@@ -3,21 +3,21 @@ import PDFPipeCore
 
 /// Where the CLI writes: standard output and error, or buffers in tests. One lock serializes all
 /// writes, so lines from worker threads never interleave.
-public final class Console: Sendable {
+package final class Console: Sendable {
     private let out: @Sendable (String) -> Void
     private let err: @Sendable (String) -> Void
     private let lock = Locked(())
     /// Whether standard error is a terminal (progress is shown only then).
-    public let interactive: Bool
+    package let interactive: Bool
     /// Whether severities are coloured: standard output is a terminal, `NO_COLOR` is not set
     /// (no-color.org) and `TERM` is not `dumb`.
-    public let colored: Bool
+    package let colored: Bool
 
     /// The terminal's width in columns, when standard error is a terminal that says (or
     /// `COLUMNS` does): the progress line is cut to it, so that it never wraps.
-    public let columns: Int?
+    package let columns: Int?
 
-    public init(
+    package init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, interactive: Bool,
         colored: Bool = false, columns: Int? = nil
     ) {
@@ -36,7 +36,7 @@ public final class Console: Sendable {
     }
 
     /// The process's standard streams.
-    public static func standard() -> Console {
+    package static func standard() -> Console {
         Console(
             out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
             err: { s in FileHandle.standardError.write(Data(s.utf8)) },
@@ -48,7 +48,7 @@ public final class Console: Sendable {
 
     /// A finding's line, `before` + severity + `after`, each part escaped; the severity in its
     /// colour on a terminal (the escape sequences are pdfpipe's own, never a document's).
-    public func print(_ before: String, severity: Severity, _ after: String) {
+    package func print(_ before: String, severity: Severity, _ after: String) {
         let word = severity.rawValue
         let code = severity == .error ? "31" : severity == .warning ? "33" : "34"
         let shown = colored ? "\u{1B}[1;\(code)m\(word)\u{1B}[0m" : word
@@ -56,18 +56,18 @@ public final class Console: Sendable {
     }
 
     /// One line; whatever came from a document or a file name in it is escaped (`ConsoleText`).
-    public func print(_ line: String) { lock.withLock { _ in out(ConsoleText.escape(line) + "\n") } }
-    public func error(_ line: String) { lock.withLock { _ in err(ConsoleText.escape(line) + "\n") } }
+    package func print(_ line: String) { lock.withLock { _ in out(ConsoleText.escape(line) + "\n") } }
+    package func error(_ line: String) { lock.withLock { _ in err(ConsoleText.escape(line) + "\n") } }
     /// pdfpipe's own text of several lines (usage, help, validation messages): each line escaped.
-    public func printLines(_ text: String) { lock.withLock { _ in out(Self.lines(text)) } }
-    public func errorLines(_ text: String) { lock.withLock { _ in err(Self.lines(text)) } }
+    package func printLines(_ text: String) { lock.withLock { _ in out(Self.lines(text)) } }
+    package func errorLines(_ text: String) { lock.withLock { _ in err(Self.lines(text)) } }
     private static func lines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { ConsoleText.escape(String($0)) + "\n" }
             .joined()
     }
 
     /// Writes text to standard output as it is.
-    public func write(_ text: String) { lock.withLock { _ in out(text) } }
+    package func write(_ text: String) { lock.withLock { _ in out(text) } }
     /// Writes without a newline (a progress line redrawn with `\r`).
-    public func status(_ text: String) { lock.withLock { _ in err(text) } }
+    package func status(_ text: String) { lock.withLock { _ in err(text) } }
 }

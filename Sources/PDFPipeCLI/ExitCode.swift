@@ -1,5 +1,5 @@
 /// The exit codes of `pdfpipe`, documented in the README; stable.
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     /// No finding at or above the fail-on level.
     case clean = 0
     /// Findings at or above the fail-on level.

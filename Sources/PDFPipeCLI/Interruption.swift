@@ -4,16 +4,16 @@ import PDFPipeCore
 
 /// SIGINT and SIGTERM: the first stops new documents from starting (the running ones finish and a
 /// report marked incomplete is written); a second one ends the process at once.
-public final class Interruption: Sendable {
-    public static let shared = Interruption()
+package final class Interruption: Sendable {
+    package static let shared = Interruption()
 
     private let received = Locked<Int32?>(nil)
 
     /// The first signal received, if any.
-    public var signal: Int32? { received.withLock { $0 } }
+    package var signal: Int32? { received.withLock { $0 } }
 
     /// Installs the handlers (the executable does; tests running the CLI in-process do not).
-    public func install(console: Console) {
+    package func install(console: Console) {
         let queue = DispatchQueue(label: "pdfpipe.signals")
         for sig in [SIGINT, SIGTERM] {
             Foundation.signal(sig, SIG_IGN)

@@ -3,7 +3,7 @@ import PDFPipeCore
 import PDFReader
 
 /// How much `inspect` says of the annotations: nothing, counts by subtype, or each one.
-public enum AnnotationDetail: String, Sendable, CaseIterable, OptionChoice {
+package enum AnnotationDetail: String, Sendable, CaseIterable, OptionChoice {
     case off, counts, list
 }
 
@@ -12,7 +12,7 @@ public struct InspectOptions: OptionGroup {
     @Option("list every page (size, boxes, rotation, label) under info.pages") public var pageDetails = true
     @Option("open the document with poppler too and report where it disagrees with qpdf (pdf.page-mismatch)")
     public var crossCheck = false
-    @Option("annotations by subtype: counts, or every one with page and rect") public var annotations =
+    @Option("annotations by subtype: counts, or every one with page and rect") package var annotations =
         AnnotationDetail.off
     @Option("list the form fields (name, type, flags, value, pages)") public var forms = false
     @Option("list embedded files and media annotations") public var attachments = false
@@ -40,7 +40,7 @@ public struct InspectStage: Stage {
 
     public var pageDetails: Bool
     public var crossCheck: Bool
-    public var annotations: AnnotationDetail
+    package var annotations: AnnotationDetail
     public var forms: Bool
     public var attachments: Bool
     public var extractAttachments: Bool

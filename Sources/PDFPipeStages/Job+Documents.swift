@@ -8,7 +8,7 @@ extension Job {
     /// The working file read through qpdf, opened on first use. qpdf's warnings while opening become
     /// `pdf.damaged` findings; a file that cannot be opened ends the document (`pdf.unreadable`,
     /// `pdf.password-required`).
-    public mutating func qpdf() throws(DocumentFailure) -> QPDFFile {
+    package mutating func qpdf() throws(DocumentFailure) -> QPDFFile {
         if let f = resources.existing(QPDFFile.self) { return f }
         do {
             let f = try QPDFFile(path: workingFile)
@@ -43,7 +43,7 @@ extension Job {
     /// is not where the object is, nesting past its limit, a number out of range) is read through
     /// qpdf alone. Either is a `pdf.damaged` finding, unless qpdf's own warnings already say it.
     /// `PDFPIPE_READER=qpdf` in the environment makes qpdf read every file (to compare the two).
-    public mutating func objects() throws(DocumentFailure) -> any ObjectSource {
+    package mutating func objects() throws(DocumentFailure) -> any ObjectSource {
         if let box = resources.existing(ObjectSourceBox.self) { return box.source }
         if let qpdf = resources.existing(QPDFFile.self) {
             // qpdf is open already (inspect ran): no need to read the file twice.
@@ -88,7 +88,7 @@ extension Job {
     }
 
     /// The working file read through poppler, opened on first use.
-    public mutating func poppler() throws(DocumentFailure) -> PopplerFile {
+    package mutating func poppler() throws(DocumentFailure) -> PopplerFile {
         if let f = resources.existing(PopplerFile.self) { return f }
         do {
             let f = try PopplerFile(path: workingFile)
@@ -181,7 +181,7 @@ extension Job {
     }
 
     /// Turns qpdf's pending warnings into `pdf.damaged` findings.
-    public mutating func reportWarnings(of file: QPDFFile) {
+    package mutating func reportWarnings(of file: QPDFFile) {
         reportDamage(file.takeWarnings().map(\.text))
     }
 
@@ -204,7 +204,7 @@ extension Job {
     }
 
     /// Turns poppler's pending log messages into `pdf.parse-message` notes (at most 20 kept by stage).
-    public mutating func reportMessages(of file: PopplerFile) {
+    package mutating func reportMessages(of file: PopplerFile) {
         let (messages, dropped) = file.log.drain()
         reportPopplerMessages(messages, dropped: dropped)
     }
@@ -248,7 +248,7 @@ extension Job {
     /// it. Where pdfpipe's reader (or qpdf) reads pages that the engine does not, the file is not
     /// unreadable (viewers may show it): `stage.failed`, naming both; where nobody finds a page,
     /// `pdf.unreadable`, as the link stages say.
-    public mutating func engineDocumentWithPages(_ engine: PageEngine, making what: String) throws(DocumentFailure)
+    package mutating func engineDocumentWithPages(_ engine: PageEngine, making what: String) throws(DocumentFailure)
         -> any EngineDocument
     {
         let library = engine == .mupdf ? "MuPDF" : "poppler"
@@ -282,7 +282,7 @@ extension Job {
 
     /// The working file read through `engine` for rendering and text: poppler (the job's shared
     /// document) or MuPDF (opened on first use, kept for the document's other stages).
-    public mutating func engineDocument(_ engine: PageEngine) throws(DocumentFailure) -> any EngineDocument {
+    package mutating func engineDocument(_ engine: PageEngine) throws(DocumentFailure) -> any EngineDocument {
         switch engine {
         case .poppler:
             return try poppler()

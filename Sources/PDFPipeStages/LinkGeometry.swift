@@ -2,13 +2,13 @@ import PDFBridge
 import PDFReader
 
 /// A rectangle in the pixel space of a rendered page: origin top left, y down.
-public struct PixelRect: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct PixelRect: Sendable, Equatable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -21,12 +21,12 @@ public struct PixelRect: Sendable, Equatable {
 /// `/Rect` is in unrotated user space. Rendering shows the crop box (clipped to the media box),
 /// turned clockwise by `/Rotate`. So: subtract the box origin, turn, flip y (pixels go down), scale.
 /// The thumbnail overlay uses this same function.
-public enum LinkGeometry {
+package enum LinkGeometry {
     /// - Parameters:
     ///   - rect: in PDF user space.
     ///   - page: the page's boxes and rotation.
     ///   - scale: pixels per point.
-    public static func pixelRect(_ rect: PDFRect, on page: PageGeometry, scale: Double) -> PixelRect {
+    package static func pixelRect(_ rect: PDFRect, on page: PageGeometry, scale: Double) -> PixelRect {
         let box = page.visibleBox
         let w = box.width
         let h = box.height
@@ -52,7 +52,7 @@ public enum LinkGeometry {
 
     /// The inverse: a rectangle in the pixel space of a rendering (top left, y down) back to PDF
     /// user space. poppler's text layout comes in that space at scale 1.
-    public static func userRect(_ r: PixelRect, on page: PageGeometry, scale: Double) -> PDFRect {
+    package static func userRect(_ r: PixelRect, on page: PageGeometry, scale: Double) -> PDFRect {
         let box = page.visibleBox
         let w = box.width
         let h = box.height

@@ -3,31 +3,31 @@ import PDFReader
 /// A page's boxes and rotation, with inherited attributes resolved (`/MediaBox`, `/CropBox`,
 /// `/Rotate` may sit on any ancestor `/Pages` node).
 /// The page boxes a page may declare (the `box` option of `thumbnails`).
-public enum PageBox: String, Sendable, CaseIterable {
+package enum PageBox: String, Sendable, CaseIterable {
     case crop, media, trim, bleed, art
 }
 
-public struct PageGeometry: Sendable, Equatable {
-    public var mediaBox: PDFRect
+package struct PageGeometry: Sendable, Equatable {
+    package var mediaBox: PDFRect
     /// As declared (or the media box when absent); `visibleBox` is what viewers show.
-    public var cropBox: PDFRect
+    package var cropBox: PDFRect
     /// 0, 90, 180 or 270 (negative and over-360 values normalized).
-    public var rotate: Int
+    package var rotate: Int
     /// The raw `/Rotate` value when it was not a multiple of 90 (viewers ignore it).
-    public var invalidRotate: Int?
-    public var mediaBoxMissing: Bool
+    package var invalidRotate: Int?
+    package var mediaBoxMissing: Bool
     /// The trim box (the crop box when the page has none; not inherited).
-    public var trimBox: PDFRect
+    package var trimBox: PDFRect
     /// The bleed and art boxes (the crop box when absent; not inherited).
-    public var bleedBox: PDFRect
-    public var artBox: PDFRect
+    package var bleedBox: PDFRect
+    package var artBox: PDFRect
     /// `/UserUnit`: the size of a unit in points (PDF 1.6; 1 when absent or not a positive number,
     /// at most 75,000 as PDF 2.0 allows). MuPDF sizes pages by it; poppler does not, so the
     /// thumbnails of the poppler engine apply it themselves (#34, 3).
-    public var userUnit: Double = 1
+    package var userUnit: Double = 1
 
     /// A box by name: `crop`, `media`, `trim`, `bleed` or `art`.
-    public func box(_ box: PageBox) -> PDFRect {
+    package func box(_ box: PageBox) -> PDFRect {
         switch box {
         case .media: mediaBox
         case .trim: trimBox
@@ -38,19 +38,19 @@ public struct PageGeometry: Sendable, Equatable {
     }
 
     /// The crop box clipped to the media box, as viewers show it.
-    public var visibleBox: PDFRect { cropBox.intersection(mediaBox) ?? mediaBox }
+    package var visibleBox: PDFRect { cropBox.intersection(mediaBox) ?? mediaBox }
 
     /// Width and height as displayed (swapped for 90 and 270).
-    public var displaySize: (width: Double, height: Double) {
+    package var displaySize: (width: Double, height: Double) {
         let b = visibleBox
         return rotate % 180 == 0 ? (b.width, b.height) : (b.height, b.width)
     }
 
     /// US Letter, what readers assume when a page has no media box.
-    public static let defaultMediaBox = PDFRect(0, 0, 612, 792)
+    package static let defaultMediaBox = PDFRect(0, 0, 612, 792)
 
     /// A page's geometry; nil gives a US Letter page without rotation (for tests and defaults).
-    public init(page: PDFObject?) {
+    package init(page: PDFObject?) {
         guard let page else {
             mediaBox = Self.defaultMediaBox
             cropBox = mediaBox
@@ -86,7 +86,7 @@ public struct PageGeometry: Sendable, Equatable {
         if let u = page["UserUnit"]?.number, u > 0, u <= 75_000 { userUnit = u }
     }
 
-    public static func normalize(rotate: Int) -> Int {
+    package static func normalize(rotate: Int) -> Int {
         guard rotate % 90 == 0 else { return 0 }
         return ((rotate % 360) + 360) % 360
     }

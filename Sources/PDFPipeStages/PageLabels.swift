@@ -2,19 +2,19 @@ import PDFBridge
 import PDFReader
 
 /// Page labels (`/PageLabels`, PDF 32000-1 §12.4.2): what viewers show instead of page numbers.
-public enum PageLabels {
+package enum PageLabels {
     /// One labelling range: from `start` (0-based page index) on.
-    public struct Range: Sendable, Equatable {
-        public var start: Int
+    package struct Range: Sendable, Equatable {
+        package var start: Int
         /// `D`, `R`, `r`, `A`, `a`, or nil for prefix only.
-        public var style: String?
-        public var prefix: String
-        public var first: Int
+        package var style: String?
+        package var prefix: String
+        package var first: Int
     }
 
     /// Reads the catalog's number tree; nil when the document has no labels.
     /// - Parameter root: the document catalog.
-    public static func read(root: PDFObject) -> [Range]? {
+    package static func read(root: PDFObject) -> [Range]? {
         guard let tree = root["PageLabels"] else { return nil }
         var ranges: [Range] = []
         var visited = Set<Int>()
@@ -62,7 +62,7 @@ public enum PageLabels {
 
     /// The label of every page of a document with `count` pages. Pages before the first range
     /// (a malformed tree) get their 1-based number, as viewers show them.
-    public static func labels(_ ranges: [Range], count: Int) -> [String] {
+    package static func labels(_ ranges: [Range], count: Int) -> [String] {
         (0..<count).map { i in
             guard let r = ranges.last(where: { $0.start <= i }) else { return String(i + 1) }
             return label(r, index: i)

@@ -1,29 +1,29 @@
 /// A PDF dictionary: its entries in file order. Most PDF dictionaries hold a handful of keys, for
 /// which a linear scan beats hashing; large ones (a catalog /Dests with thousands of names) also
 /// get an index.
-public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-    public struct Entry: Sendable, Equatable {
-        public var key: String
-        public var value: PDFValue
+package struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+    package struct Entry: Sendable, Equatable {
+        package var key: String
+        package var value: PDFValue
     }
 
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
     private var index: [String: Int]?
 
     static let indexThreshold = 16
 
-    public init() {}
+    package init() {}
 
-    public init(dictionaryLiteral elements: (String, PDFValue)...) {
+    package init(dictionaryLiteral elements: (String, PDFValue)...) {
         for (k, v) in elements { self[k] = v }
     }
 
-    public init(_ d: [String: PDFValue]) {
+    package init(_ d: [String: PDFValue]) {
         for (k, v) in d { self[k] = v }
     }
 
-    public var count: Int { entries.count }
-    public var keys: [String] { entries.map(\.key) }
+    package var count: Int { entries.count }
+    package var keys: [String] { entries.map(\.key) }
 
     private func position(of key: String) -> Int? {
         if let index { return index[key] }
@@ -32,7 +32,7 @@ public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral
     }
 
     /// Setting a key that is there already replaces its value (the last of duplicates wins).
-    public subscript(key: String) -> PDFValue? {
+    package subscript(key: String) -> PDFValue? {
         get { position(of: key).map { entries[$0].value } }
         set {
             if let i = position(of: key) {
@@ -64,14 +64,14 @@ public struct PDFDictionary: Sendable, Equatable, ExpressibleByDictionaryLiteral
         index = ix
     }
 
-    public func mapValues(_ transform: (PDFValue) -> PDFValue) -> PDFDictionary {
+    package func mapValues(_ transform: (PDFValue) -> PDFValue) -> PDFDictionary {
         var d = self
         for i in d.entries.indices { d.entries[i].value = transform(d.entries[i].value) }
         return d
     }
 
     /// Equal when they hold the same keys with equal values, in any order.
-    public static func == (a: PDFDictionary, b: PDFDictionary) -> Bool {
+    package static func == (a: PDFDictionary, b: PDFDictionary) -> Bool {
         guard a.count == b.count else { return false }
         for e in a.entries where b[e.key] != e.value { return false }
         return true

@@ -1,13 +1,13 @@
 /// A PDF object with the source it came from: follows references transparently and remembers the
 /// reference it was reached through (`reference`), which is how destinations name pages.
-public struct PDFObject {
-    public let source: any ObjectSource
-    public let value: PDFValue
+package struct PDFObject {
+    package let source: any ObjectSource
+    package let value: PDFValue
     /// The indirect object this value is, when it was reached through a reference.
-    public let objectRef: ObjectRef?
+    package let objectRef: ObjectRef?
 
     /// Resolves `value` if it is a reference (following a short chain of references).
-    public init(source: any ObjectSource, value: PDFValue, ref: ObjectRef? = nil) {
+    package init(source: any ObjectSource, value: PDFValue, ref: ObjectRef? = nil) {
         self.source = source
         var v = value
         var r = ref
@@ -23,14 +23,14 @@ public struct PDFObject {
     }
 
     /// The document catalog.
-    public static func root(of source: any ObjectSource) -> PDFObject {
+    package static func root(of source: any ObjectSource) -> PDFObject {
         guard case .dictionary(let t) = source.trailer, let r = t["Root"] else {
             return PDFObject(source: source, value: .null)
         }
         return PDFObject(source: source, value: r)
     }
 
-    public var dictionary: PDFDictionary? {
+    package var dictionary: PDFDictionary? {
         switch value {
         case .dictionary(let d): d
         case .stream(let d, _): d
@@ -38,59 +38,59 @@ public struct PDFObject {
         }
     }
 
-    public var isNull: Bool { value == .null }
-    public var isDictionary: Bool { if case .dictionary = value { true } else { false } }
-    public var isStream: Bool { if case .stream = value { true } else { false } }
-    public var isArray: Bool { if case .array = value { true } else { false } }
-    public var isName: Bool { if case .name = value { true } else { false } }
-    public var isString: Bool { if case .string = value { true } else { false } }
-    public var isIndirect: Bool { objectRef != nil }
+    package var isNull: Bool { value == .null }
+    package var isDictionary: Bool { if case .dictionary = value { true } else { false } }
+    package var isStream: Bool { if case .stream = value { true } else { false } }
+    package var isArray: Bool { if case .array = value { true } else { false } }
+    package var isName: Bool { if case .name = value { true } else { false } }
+    package var isString: Bool { if case .string = value { true } else { false } }
+    package var isIndirect: Bool { objectRef != nil }
 
-    public var objectID: (number: Int, generation: Int)? { objectRef.map { ($0.number, $0.generation) } }
-    public var reference: String? { objectRef?.description }
+    package var objectID: (number: Int, generation: Int)? { objectRef.map { ($0.number, $0.generation) } }
+    package var reference: String? { objectRef?.description }
 
     /// A dictionary entry, references followed; nil when absent or null.
-    public subscript(key: String) -> PDFObject? {
+    package subscript(key: String) -> PDFObject? {
         guard let v = dictionary?[key] else { return nil }
         let o = PDFObject(source: source, value: v)
         return o.isNull ? nil : o
     }
 
-    public var keys: [String] { dictionary.map { Array($0.keys) } ?? [] }
+    package var keys: [String] { dictionary.map { Array($0.keys) } ?? [] }
 
-    public var count: Int { if case .array(let a) = value { a.count } else { 0 } }
+    package var count: Int { if case .array(let a) = value { a.count } else { 0 } }
 
-    public subscript(index: Int) -> PDFObject {
+    package subscript(index: Int) -> PDFObject {
         guard case .array(let a) = value, index >= 0, index < a.count else {
             return PDFObject(source: source, value: .null)
         }
         return PDFObject(source: source, value: a[index])
     }
 
-    public var items: [PDFObject] {
+    package var items: [PDFObject] {
         guard case .array(let a) = value else { return [] }
         return a.map { PDFObject(source: source, value: $0) }
     }
 
-    public var int: Int? { if case .int(let i) = value { i } else { nil } }
-    public var isInteger: Bool { int != nil }
+    package var int: Int? { if case .int(let i) = value { i } else { nil } }
+    package var isInteger: Bool { int != nil }
     /// A finite number (qpdf hands over reals as written, which may be `inf`: not a number here).
-    public var number: Double? {
+    package var number: Double? {
         switch value {
         case .int(let i): Double(i)
         case .real(let d): d.isFinite ? d : nil
         default: nil
         }
     }
-    public var isNumber: Bool { number != nil }
-    public var bool: Bool? { if case .bool(let b) = value { b } else { nil } }
-    public var name: String? { if case .name(let n) = value { n } else { nil } }
-    public var bytes: [UInt8]? { if case .string(let b) = value { b } else { nil } }
+    package var isNumber: Bool { number != nil }
+    package var bool: Bool? { if case .bool(let b) = value { b } else { nil } }
+    package var name: String? { if case .name(let n) = value { n } else { nil } }
+    package var bytes: [UInt8]? { if case .string(let b) = value { b } else { nil } }
 
     /// A text string decoded (UTF-16BE or UTF-8 with BOM, else PDFDocEncoding).
-    public var text: String? { bytes.map(PDFTextDecoding.decode) }
+    package var text: String? { bytes.map(PDFTextDecoding.decode) }
 
-    public var rectangle: PDFRect? {
+    package var rectangle: PDFRect? {
         guard case .array(let a) = value, a.count == 4 else { return nil }
         let v = items.compactMap(\.number)
         guard v.count == 4 else { return nil }
@@ -99,8 +99,8 @@ public struct PDFObject {
 }
 
 /// PDF text strings: UTF-16BE with a byte order mark, UTF-8 with one (PDF 2.0), or PDFDocEncoding.
-public enum PDFTextDecoding {
-    public static func decode(_ bytes: [UInt8]) -> String {
+package enum PDFTextDecoding {
+    package static func decode(_ bytes: [UInt8]) -> String {
         if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF {
             var units: [UInt16] = []
             units.reserveCapacity(bytes.count / 2)

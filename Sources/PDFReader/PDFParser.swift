@@ -1,8 +1,8 @@
 /// A syntax error in the file, with the byte offset where it was found.
-public struct PDFSyntaxError: Error, Sendable, CustomStringConvertible {
-    public var offset: Int
-    public var message: String
-    public var description: String { "offset \(offset): \(message)" }
+package struct PDFSyntaxError: Error, Sendable, CustomStringConvertible {
+    package var offset: Int
+    package var message: String
+    package var description: String { "offset \(offset): \(message)" }
 }
 
 /// Parses PDF objects (PDF 32000-1 §7.3) from bytes: numbers, strings, names, arrays,

@@ -9,10 +9,10 @@ import SystemIO
 /// Reading only what the audit asks for is several times faster and keeps memory flat. This reader
 /// handles what conforming writers produce; anything else (damage, encryption, unusual filters)
 /// makes it refuse (`PDFReaderError`), and the caller falls back to qpdf, which repairs and decrypts.
-public final class PDFReader: ObjectSource {
-    public let path: String
+package final class PDFReader: ObjectSource {
+    package let path: String
     let data: MappedFile
-    public private(set) var trailer: PDFValue = .null
+    package private(set) var trailer: PDFValue = .null
     /// Cross-reference entries by object number (nil: free or absent).
     private var xref: [Entry?] = []
     private var entryCount = 0
@@ -51,16 +51,16 @@ public final class PDFReader: ObjectSource {
     }
 
     /// Refuses files it does not handle; the message says why (for the fallback's note).
-    public struct PDFReaderError: Error, CustomStringConvertible {
-        public var description: String
+    package struct PDFReaderError: Error, CustomStringConvertible {
+        package var description: String
         /// The file is not as written (damage), rather than using something the reader leaves
         /// to qpdf (encryption, a filter it does not decode, a huge object number).
-        public var isDamage: Bool
+        package var isDamage: Bool
         /// A stream inflates past the reader's bounds (a decompression bomb): nothing in this
         /// process may decode it, so it is not handed to qpdf either.
-        public var isLimit = false
+        package var isLimit = false
 
-        public init(description: String, isDamage: Bool = true, isLimit: Bool = false) {
+        package init(description: String, isDamage: Bool = true, isLimit: Bool = false) {
             self.description = description
             self.isDamage = isDamage
             self.isLimit = isLimit
@@ -72,35 +72,35 @@ public final class PDFReader: ObjectSource {
     }
 
     /// What one stream may inflate to: 100 times the file's size, at least 16 MB, at most 256 MB.
-    public let streamLimit: Int
+    package let streamLimit: Int
     /// What all the streams the reader decodes may inflate to together (re-decoding an evicted
     /// object stream counts again): 200 times the file's size, at least 64 MB, at most 1 GB. A
     /// decompression bomb (a few KB that inflate to gigabytes) stops at the first bound, is
     /// declined and said, and never reaches qpdf, which would decode it whole.
-    public private(set) var inflateBudget: Int
+    package private(set) var inflateBudget: Int
 
     /// The bound for the next stream, and the bookkeeping after it.
     private var nextLimit: Int { max(0, min(streamLimit, inflateBudget)) }
     private func spend(_ n: Int) { inflateBudget -= n }
 
     /// An object the reader could not read exactly as written, and why.
-    public struct Decline: Sendable, Equatable {
-        public var object: ObjectRef
-        public var reason: String
+    package struct Decline: Sendable, Equatable {
+        package var object: ObjectRef
+        package var reason: String
         /// False when the object uses something the reader leaves to qpdf (a filter, say).
-        public var isDamage: Bool
+        package var isDamage: Bool
     }
 
     /// Objects `resolve` could not read exactly as written (each was handed to `fallback`).
-    public private(set) var declines: [Decline] = []
+    package private(set) var declines: [Decline] = []
     /// Of those, the ones not read at all because a stream inflates past the bounds (not handed
     /// to `fallback`: qpdf would decode it whole): said as `pdf.limit-exceeded`.
-    public private(set) var limitDeclines: [Decline] = []
+    package private(set) var limitDeclines: [Decline] = []
 
     /// Objects read with a value repaired as poppler and MuPDF repair it (an integer past 64 bits,
     /// read as a real), and what was repaired: one bad value, not a bad object. Each is said in a
     /// `pdf.damaged` finding; the rest of the object is read as written.
-    public private(set) var repairs: [Decline] = []
+    package private(set) var repairs: [Decline] = []
     private var repaired: Set<ObjectRef> = []
 
     private func noteRepairs(_ p: PDFParser, _ ref: ObjectRef, base: String = "") {
@@ -117,14 +117,14 @@ public final class PDFReader: ObjectSource {
     /// Where an object goes when this reader cannot read it exactly as written: qpdf, whose
     /// recovery repairs what it can. Made on first use; nil: such objects read as null (and are
     /// still listed in `declines`).
-    public var fallback: (() -> (any ObjectSource)?)?
+    package var fallback: (() -> (any ObjectSource)?)?
     private var fallbackSource: (any ObjectSource)??
 
     /// Bound on decompressed object streams kept at once.
     static let objectStreamBudget = 128 << 20
 
     /// Throws unless `path` is a regular file of at most `maxBytes` (opened without blocking).
-    public static func checkRegularFile(_ path: String, maxBytes: Int) throws(PDFReaderError) {
+    package static func checkRegularFile(_ path: String, maxBytes: Int) throws(PDFReaderError) {
         do {
             try MappedFile.checkRegular(path, maxBytes: maxBytes)
         } catch {
@@ -133,7 +133,7 @@ public final class PDFReader: ObjectSource {
     }
 
     /// Reads the cross-reference sections of `path`, a regular file of at most `maxBytes`.
-    public init(path: String, maxBytes: Int = .max) throws(PDFReaderError) {
+    package init(path: String, maxBytes: Int = .max) throws(PDFReaderError) {
         self.path = path
         do {
             data = try MappedFile(path: path, maxBytes: maxBytes)
@@ -415,7 +415,7 @@ public final class PDFReader: ObjectSource {
     // MARK: - Objects
 
     /// The version in the file's `%PDF-x.y` header (within its first kilobyte), or nil.
-    public var headerVersion: String? {
+    package var headerVersion: String? {
         let head = data[0..<min(1024, data.count)]
         let key = Array("%PDF-".utf8)
         guard head.count >= key.count + 3 else { return nil }
@@ -427,11 +427,11 @@ public final class PDFReader: ObjectSource {
     }
 
     /// The number of entries in the cross-reference sections.
-    public var objectCount: Int { entryCount }
+    package var objectCount: Int { entryCount }
 
     /// The object; one the reader cannot read exactly as written is declined (listed in
     /// `declines`) and read through `fallback` instead.
-    public func resolve(_ ref: ObjectRef) -> PDFValue {
+    package func resolve(_ ref: ObjectRef) -> PDFValue {
         do {
             return try object(ref)
         } catch {
@@ -452,7 +452,7 @@ public final class PDFReader: ObjectSource {
     }
 
     /// An object, or an error saying why it cannot be read (the fallback's reason).
-    public func object(_ ref: ObjectRef) throws(PDFReaderError) -> PDFValue {
+    package func object(_ ref: ObjectRef) throws(PDFReaderError) -> PDFValue {
         guard let entry = entry(ref.number) else { return .null }
         guard resolving.insert(ref.number).inserted else {
             throw PDFReaderError(description: "object \(ref) refers to itself")
@@ -499,7 +499,7 @@ public final class PDFReader: ObjectSource {
         }
     }
 
-    public func streamData(_ ref: ObjectRef) -> [UInt8]? {
+    package func streamData(_ ref: ObjectRef) -> [UInt8]? {
         let declined = declines.count
         let value = resolve(ref)
         if declines.count > declined {

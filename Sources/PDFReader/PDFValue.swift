@@ -1,19 +1,19 @@
 /// An object number and generation.
-public struct ObjectRef: Sendable, Hashable, CustomStringConvertible {
-    public var number: Int
-    public var generation: Int
+package struct ObjectRef: Sendable, Hashable, CustomStringConvertible {
+    package var number: Int
+    package var generation: Int
 
-    public init(_ number: Int, _ generation: Int) {
+    package init(_ number: Int, _ generation: Int) {
         self.number = number
         self.generation = generation
     }
 
-    public var description: String { "\(number) \(generation) R" }
+    package var description: String { "\(number) \(generation) R" }
 }
 
 /// A PDF object as plain Swift values. References stay references (`.ref`): they are resolved on
 /// demand by an `ObjectSource`, so reading one object never reads the objects it points at.
-public indirect enum PDFValue: Sendable, Equatable {
+package indirect enum PDFValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
@@ -32,7 +32,7 @@ public indirect enum PDFValue: Sendable, Equatable {
 extension PDFValue {
     /// The value's type with its article, for messages: `an integer`, `a string`, `null` (a
     /// reference reads as what it points at, and one that points nowhere is null).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null, .ref: "null"
         case .bool: "a boolean"
@@ -48,7 +48,7 @@ extension PDFValue {
 }
 
 /// Where objects come from: pdfpipe's own reader, or qpdf (for damaged and encrypted files).
-public protocol ObjectSource: AnyObject {
+package protocol ObjectSource: AnyObject {
     /// The trailer dictionary.
     var trailer: PDFValue { get }
     /// The object with that number and generation (`.null` when there is none).
@@ -61,5 +61,5 @@ public protocol ObjectSource: AnyObject {
 }
 
 extension ObjectSource {
-    public func pageList() -> [ObjectRef]? { nil }
+    package func pageList() -> [ObjectRef]? { nil }
 }

@@ -1,6 +1,6 @@
 /// The pages of a document in order, by walking `/Root /Pages /Kids` (loops and depth guarded).
-public enum PageTree {
-    public static func pages(_ source: any ObjectSource) -> [PDFObject] {
+package enum PageTree {
+    package static func pages(_ source: any ObjectSource) -> [PDFObject] {
         // Read through qpdf (a damaged or encrypted file): qpdf's own page list, which its repair
         // of the page tree produced — the pages every other qpdf-based fact counts.
         if let refs = source.pageList() { return refs.map { PDFObject(source: source, value: .ref($0)) } }

@@ -7,20 +7,20 @@ import SystemIO
 /// numbers cannot describe this file is named here, and qpdf is told to read the file without its
 /// cross-reference streams (`qpdf_set_ignore_xref_streams`: it rebuilds the table by scanning the
 /// objects, as it does for a damaged table).
-public enum XRefStreamCheck {
+package enum XRefStreamCheck {
     /// The largest `/Columns` × `/Colors` of a cross-reference stream: a row is the sum of `/W`,
     /// at most 3 × 8 bytes; a predictor row of more than this is no cross-reference stream.
     static let maxRowBytes = 4096
 
     /// What is wrong with the first cross-reference stream of `path` whose numbers cannot fit a
     /// file of its size, or nil (also when the file cannot be read: qpdf says so itself).
-    public static func hostile(path: String) -> String? {
+    package static func hostile(path: String) -> String? {
         guard let file = try? MappedFile(path: path) else { return nil }
         return file.withUnsafeBufferPointer { hostile(in: $0) }
     }
 
     /// The same, on a file's bytes.
-    public static func hostile(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    package static func hostile(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let base = bytes.baseAddress, bytes.count > 5 else { return nil }
         let key = Array("/XRef".utf8)
         var from = 0

@@ -9,21 +9,21 @@ internal import CSystem
 /// closed in the child, so that a pipe or socket another thread opens at the same moment never
 /// leaks into it (a leaked end keeps a dead worker's pipe open and its reader waiting), and with
 /// signals at their defaults. Owns the parent's ends of the pipes; not shared between threads.
-public final class ChildProcess {
+package final class ChildProcess {
     /// Why a program could not be started.
-    public struct SpawnError: Error, CustomStringConvertible {
-        public let errno: Errno
-        public var description: String { errno.description }
+    package struct SpawnError: Error, CustomStringConvertible {
+        package let errno: Errno
+        package var description: String { errno.description }
     }
 
     /// How a child ended.
-    public enum Termination: Equatable, Sendable {
+    package enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signaled(Int32)
     }
 
     /// Where the child's standard error goes.
-    public enum ErrorOutput {
+    package enum ErrorOutput {
         /// Where its standard output goes (one pipe for both).
         case output
         /// A copy of this descriptor (a file, say); the caller keeps and closes its own.
@@ -32,16 +32,16 @@ public final class ChildProcess {
         case discarded
     }
 
-    public let pid: pid_t
+    package let pid: pid_t
     /// The write end of the child's standard input (nil once closed).
-    public private(set) var input: FileDescriptor?
+    package private(set) var input: FileDescriptor?
     /// The read end of the child's standard output.
-    public let output: FileDescriptor
+    package let output: FileDescriptor
     private var ended: Termination?
 
     /// Starts `executable` with `arguments` (the program name is added as argv[0]) and
     /// `environment` (nil: this process's), its standard input and output pipes to this process.
-    public init(
+    package init(
         executable: String, arguments: [String], environment: [String: String]? = nil,
         errorOutput: ErrorOutput = .discarded
     ) throws(SpawnError) {
@@ -94,17 +94,17 @@ public final class ChildProcess {
     }
 
     /// Closes the child's standard input (it reads the end of its input).
-    public func closeInput() {
+    package func closeInput() {
         try? input?.close()
         input = nil
     }
 
     /// Sends a signal.
-    public func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
+    package func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
 
     /// Waits for the child to end (at once if it has), and says how.
     @discardableResult
-    public func wait() -> Termination {
+    package func wait() -> Termination {
         if let ended { return ended }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && Errno.current == .interrupted {}

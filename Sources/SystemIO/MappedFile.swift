@@ -23,7 +23,7 @@ internal import CSystem
 /// The bytes are lent only inside `withBytes` and `withUnsafeBufferPointer` (and read one at a time
 /// by subscript): a buffer handed out as a property could be read after the mapping's owner was
 /// released and unmapped at its last use, which an optimised build may put before the reading ends.
-public final class MappedFile {
+package final class MappedFile {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let mapped: UnsafeMutableRawPointer?
     private var released = 0
@@ -31,13 +31,13 @@ public final class MappedFile {
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Why a file is not mapped.
-    public struct Refusal: Error, CustomStringConvertible {
-        public var description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Opens `path` if it is a regular file of at most `maxBytes`; returns the descriptor (the
     /// caller closes it) and the size.
-    public static func openRegular(_ path: String, maxBytes: Int = .max) throws(Refusal) -> (
+    package static func openRegular(_ path: String, maxBytes: Int = .max) throws(Refusal) -> (
         fd: FileDescriptor, size: Int
     ) {
         let fd: FileDescriptor
@@ -75,13 +75,13 @@ public final class MappedFile {
     }
 
     /// Checks that `path` is a regular file of at most `maxBytes`, without reading it.
-    public static func checkRegular(_ path: String, maxBytes: Int = .max) throws(Refusal) {
+    package static func checkRegular(_ path: String, maxBytes: Int = .max) throws(Refusal) {
         let (fd, _) = try openRegular(path, maxBytes: maxBytes)
         try? fd.close()
     }
 
     /// Maps `path`; `sequential` when it will be read front to back once (a report).
-    public init(path: String, maxBytes: Int = .max, sequential: Bool = false) throws(Refusal) {
+    package init(path: String, maxBytes: Int = .max, sequential: Bool = false) throws(Refusal) {
         let (fd, size) = try Self.openRegular(path, maxBytes: maxBytes)
         defer { try? fd.close() }
         guard size > 0 else {
@@ -108,17 +108,17 @@ public final class MappedFile {
 
     /// True when the file became shorter while it was mapped and a read past its new end was
     /// caught (those bytes read as zeros).
-    public var truncatedWhileRead: Bool { pdfpipe_mapping_faulted(guardSlot) != 0 }
+    package var truncatedWhileRead: Bool { pdfpipe_mapping_faulted(guardSlot) != 0 }
 
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
-    public subscript(i: Int) -> UInt8 { bytes[i] }
+    package subscript(i: Int) -> UInt8 { bytes[i] }
 
     /// A copy of the bytes in `range`.
-    public subscript(range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
+    package subscript(range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
 
     /// The file's bytes, valid until `body` returns (the mapping lives at least that long).
-    public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E)
+    package func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E)
         -> R
     {
         defer { withExtendedLifetime(self) {} }
@@ -126,14 +126,14 @@ public final class MappedFile {
     }
 
     /// The same, as raw bytes.
-    public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         defer { withExtendedLifetime(self) {} }
         return try body(UnsafeRawBufferPointer(bytes))
     }
 
     /// Drops the whole pages inside `range` from memory, whatever was dropped before (a second
     /// pass over the file drops what it touched again); they are read again if touched.
-    public func drop(_ range: Range<Int>) {
+    package func drop(_ range: Range<Int>) {
         guard let mapped else { return }
         let start = (range.lowerBound + Self.pageSize - 1) / Self.pageSize * Self.pageSize
         let end = min(range.upperBound, bytes.count) / Self.pageSize * Self.pageSize
@@ -143,7 +143,7 @@ public final class MappedFile {
 
     /// Drops the pages before `offset` from memory (they are read again from the file if touched).
     /// Cheap to call often: it acts once 16 MB more can go.
-    public func release(upTo offset: Int) {
+    package func release(upTo offset: Int) {
         guard let mapped else { return }
         let end = min(offset, bytes.count) / Self.pageSize * Self.pageSize
         guard end - released >= 16 << 20 else { return }

@@ -10,35 +10,35 @@
 // library and its few lines of C (`CSystem`).
 
 /// The error of a system call: its `errno` value.
-public struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
-    public let rawValue: Int32
+package struct Errno: Error, Sendable, Equatable, CustomStringConvertible {
+    package let rawValue: Int32
 
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's `errno` now (right after the call that failed).
-    public static var current: Errno { Errno(rawValue: errno) }
+    package static var current: Errno { Errno(rawValue: errno) }
 
-    public static let interrupted = Errno(rawValue: EINTR)
-    public static let noSuchFile = Errno(rawValue: ENOENT)
-    public static let ioError = Errno(rawValue: EIO)
+    package static let interrupted = Errno(rawValue: EINTR)
+    package static let noSuchFile = Errno(rawValue: ENOENT)
+    package static let ioError = Errno(rawValue: EIO)
 
     /// The C library's text ("No space left on device").
-    public var description: String { String(cString: strerror(rawValue)) }
+    package var description: String { String(cString: strerror(rawValue)) }
 }
 
 /// An open file descriptor. A value, as swift-system's is: who opens one closes it (`close()`),
 /// and a type that owns one (`ChildProcess`, `MappedFile`, `AtomicFile.Writer`) does in `deinit`.
-public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
-    public let rawValue: Int32
+package struct FileDescriptor: RawRepresentable, Sendable, Hashable {
+    package let rawValue: Int32
 
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let standardInput = FileDescriptor(rawValue: 0)
-    public static let standardOutput = FileDescriptor(rawValue: 1)
-    public static let standardError = FileDescriptor(rawValue: 2)
+    package static let standardInput = FileDescriptor(rawValue: 0)
+    package static let standardOutput = FileDescriptor(rawValue: 1)
+    package static let standardError = FileDescriptor(rawValue: 2)
 
     /// `open(2)`, close-on-exec always (a child process never inherits pdfpipe's files).
-    public static func open(_ path: String, _ flags: Int32, permissions: mode_t = 0o644) throws(Errno)
+    package static func open(_ path: String, _ flags: Int32, permissions: mode_t = 0o644) throws(Errno)
         -> FileDescriptor
     {
         while true {
@@ -50,7 +50,7 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
     }
 
     /// A new file from `mkstemp(3)`: `prefix` followed by six random characters; close-on-exec.
-    public static func makeTemporary(prefix: String) throws(Errno) -> (fd: FileDescriptor, path: String) {
+    package static func makeTemporary(prefix: String) throws(Errno) -> (fd: FileDescriptor, path: String) {
         var template = Array((prefix + "XXXXXX").utf8CString)
         let raw = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard raw >= 0 else { throw Errno.current }
@@ -62,12 +62,12 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
     }
 
     /// `close(2)`. An interrupted close has closed the descriptor on Linux: not retried.
-    public func close() throws(Errno) {
+    package func close() throws(Errno) {
         if Glibc.close(rawValue) != 0, Errno.current != .interrupted { throw Errno.current }
     }
 
     /// Writes all of `bytes` at the file's position, or at `offset` (`pwrite`).
-    public func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int? = nil) throws(Errno) {
+    package func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int? = nil) throws(Errno) {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
@@ -85,13 +85,13 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
         }
     }
 
-    public func writeAll(_ bytes: [UInt8], at offset: Int? = nil) throws(Errno) {
+    package func writeAll(_ bytes: [UInt8], at offset: Int? = nil) throws(Errno) {
         // `withUnsafeBytes` rethrows untyped: the error comes through as a `Result`.
         try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(raw, at: offset) } }.get()
     }
 
     /// One `read(2)` into `buffer`, retried after `EINTR`: the bytes read, 0 at the end of the file.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         while true {
             let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
@@ -101,7 +101,7 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
     }
 
     /// Exactly `count` bytes at `offset` (`pread`); nil when the file ends before.
-    public func read(count: Int, at offset: Int) throws(Errno) -> [UInt8]? {
+    package func read(count: Int, at offset: Int) throws(Errno) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: count)
         var failure: Errno?
         let complete = out.withUnsafeMutableBytes { raw -> Bool in
@@ -124,7 +124,7 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
     }
 
     /// Everything until the end of the file (a pipe, say).
-    public func readAll() throws(Errno) -> [UInt8] {
+    package func readAll() throws(Errno) -> [UInt8] {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -136,25 +136,25 @@ public struct FileDescriptor: RawRepresentable, Sendable, Hashable {
     }
 
     /// `fsync(2)`: the file's data on the disk.
-    public func sync() throws(Errno) {
+    package func sync() throws(Errno) {
         if fsync(rawValue) != 0 { throw Errno.current }
     }
 }
 
 /// What `lstat(2)` says of a path: symbolic links are not followed, so a link is seen as one.
-public struct FileStatus: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable { case regular, directory, symbolicLink, other }
+package struct FileStatus: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable { case regular, directory, symbolicLink, other }
 
-    public let kind: Kind
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
+    package let kind: Kind
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int64
     /// Modification and status-change times, in nanoseconds.
-    public let modified: Int64
-    public let changed: Int64
+    package let modified: Int64
+    package let changed: Int64
 
     /// The path's status, or nil when it does not exist (or cannot be looked at).
-    public static func of(_ path: String) -> FileStatus? {
+    package static func of(_ path: String) -> FileStatus? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         let kind: Kind
@@ -172,7 +172,7 @@ public struct FileStatus: Sendable, Equatable {
 
     /// The symbolic links at or beneath `path` (a folder is searched without following links), at
     /// most `limit` of them, in the order found; empty when there is none or `path` does not exist.
-    public static func symbolicLinks(under path: String, limit: Int = 20) -> [String] {
+    package static func symbolicLinks(under path: String, limit: Int = 20) -> [String] {
         var found: [String] = []
         var pending = [path]
         while let dir = pending.popLast(), found.count < limit {
@@ -196,7 +196,7 @@ public struct FileStatus: Sendable, Equatable {
 
     /// Reads a regular file that is not a symbolic link (`O_NOFOLLOW`), at most `maxBytes`;
     /// nil otherwise.
-    public static func readRegular(_ path: String, maxBytes: Int) -> [UInt8]? {
+    package static func readRegular(_ path: String, maxBytes: Int) -> [UInt8]? {
         guard let fd = try? FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return nil }
         defer { try? fd.close() }
         var st = stat()

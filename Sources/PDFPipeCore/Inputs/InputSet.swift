@@ -33,10 +33,10 @@ public struct InputDocument: Sendable, Equatable {
 ///   file or climb a folder: it becomes `_` followed by the name.
 /// - A component longer than 200 bytes (file systems stop at 255, and stages add `.review.pdf` or
 ///   `/123.png`) is cut at a character boundary and gets the hash suffix.
-public enum OutputStems {
-    public static let maxComponentBytes = 200
+package enum OutputStems {
+    package static let maxComponentBytes = 200
 
-    public static func base(_ relativePath: String) -> String {
+    package static func base(_ relativePath: String) -> String {
         var stem = relativePath
         if stem.lowercased().hasSuffix(".pdf") { stem = String(stem.dropLast(4)) }
         var parts = stem.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -57,7 +57,7 @@ public enum OutputStems {
     }
 
     /// Makes the stems of a batch unique (case-insensitively), keeping input order's first as is.
-    public static func assign(_ documents: inout [InputDocument]) {
+    package static func assign(_ documents: inout [InputDocument]) {
         var taken = Set<String>()
         for i in documents.indices {
             var stem = documents[i].outputStem
@@ -165,13 +165,13 @@ public struct InputSet: Sendable {
 }
 
 /// Path arithmetic on `/`-separated absolute paths, without touching the file system.
-public enum Paths {
-    public static func absolute(_ path: String, relativeTo directory: String) -> String {
+package enum Paths {
+    package static func absolute(_ path: String, relativeTo directory: String) -> String {
         standardize(path.hasPrefix("/") ? path : directory + "/" + path)
     }
 
     /// Removes `.`, `..` and repeated separators.
-    public static func standardize(_ path: String) -> String {
+    package static func standardize(_ path: String) -> String {
         var parts: [Substring] = []
         for c in path.split(separator: "/", omittingEmptySubsequences: true) {
             if c == "." { continue }
@@ -186,7 +186,7 @@ public enum Paths {
 
     /// `path` (absolute) with its symbolic links resolved, as far as it exists: a file that does
     /// not exist yet is resolved through its folder.
-    public static func resolved(_ path: String) -> String {
+    package static func resolved(_ path: String) -> String {
         if let r = realpath(path, nil) {
             defer { free(r) }
             return String(cString: r)
@@ -201,7 +201,7 @@ public enum Paths {
     /// Whether `path` lies inside `root` once symbolic links are resolved: a link inside the root
     /// may point out of it, and what it points at is what would be opened. The one check for link
     /// targets (GoToR files, file and relative URIs).
-    public static func isInside(_ path: String, root: String) -> Bool {
+    package static func isInside(_ path: String, root: String) -> Bool {
         let r = resolved(root)
         let p = resolved(path)
         return p == r || p.hasPrefix(r == "/" ? "/" : r + "/")
@@ -211,16 +211,16 @@ public enum Paths {
     /// the document itself really lives in (its symbolic links resolved). Debian installs manuals
     /// as links into another tree (`r-doc-pdf/manual/R-FAQ.pdf` → `/usr/share/R/doc/manual/`), and
     /// a viewer opening one finds its siblings there; a link that climbs elsewhere stays refused.
-    public static func isReachable(_ target: String, root: String, from document: String) -> Bool {
+    package static func isReachable(_ target: String, root: String, from document: String) -> Bool {
         isInside(target, root: root) || isInside(target, root: parent(resolved(document)))
     }
 
-    public static func parent(_ path: String) -> String {
+    package static func parent(_ path: String) -> String {
         guard let i = path.lastIndex(of: "/"), i != path.startIndex else { return "/" }
         return String(path[..<i])
     }
 
-    public static func relative(_ path: String, to base: String) -> String {
+    package static func relative(_ path: String, to base: String) -> String {
         if base == "/" { return String(path.dropFirst()) }
         if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
         return path
@@ -228,7 +228,7 @@ public enum Paths {
 
     /// A relative URL path from the folder `base` to `path` (both absolute and standardized),
     /// with `..` where needed: `link("/a/out", "/a/in/x.pdf")` is `../in/x.pdf`.
-    public static func link(from base: String, to path: String) -> String {
+    package static func link(from base: String, to path: String) -> String {
         let b = base.split(separator: "/")
         let p = path.split(separator: "/")
         var n = 0
@@ -236,7 +236,7 @@ public enum Paths {
         return (Array(repeating: "..", count: b.count - n) + p[n...].map(String.init)).joined(separator: "/")
     }
 
-    public static func commonAncestor(_ paths: [String]) -> String? {
+    package static func commonAncestor(_ paths: [String]) -> String? {
         guard var common = paths.first.map({ $0.split(separator: "/") }) else { return nil }
         for p in paths.dropFirst() {
             let parts = p.split(separator: "/")
@@ -341,8 +341,8 @@ enum Walker {
 }
 
 /// Shell-style globs: `*`, `?` and `[...]` inside one name; `**` for any number of folders.
-public enum Glob {
-    public static func hasWildcard(_ s: String) -> Bool { s.contains { "*?[".contains($0) } }
+package enum Glob {
+    package static func hasWildcard(_ s: String) -> Bool { s.contains { "*?[".contains($0) } }
 
     /// Splits an absolute pattern into the folder before the first wildcard and the rest.
     static func split(_ pattern: String) -> (base: String, rest: String) {
@@ -352,7 +352,7 @@ public enum Glob {
     }
 
     /// Whether a relative path matches a relative pattern.
-    public static func match(pattern: String, path: String) -> Bool {
+    package static func match(pattern: String, path: String) -> Bool {
         matchParts(
             pattern.split(separator: "/").map(String.init)[...], path.split(separator: "/").map(String.init)[...])
     }

@@ -5,21 +5,21 @@
 /// local disk), `ensure` does nothing.
 import Foundation
 
-public enum LocalCopies {
+package enum LocalCopies {
     private static let fetcher = Locked<(@Sendable (String) -> Void)?>(nil)
 
     /// Installs what fetches a path (the object storage run's), or nil to remove it.
-    public static func install(_ fetch: (@Sendable (String) -> Void)?) { fetcher.withLock { $0 = fetch } }
+    package static func install(_ fetch: (@Sendable (String) -> Void)?) { fetcher.withLock { $0 = fetch } }
 
     /// Makes `path` present locally if the run's inputs live elsewhere and have it; call before
     /// asking the file system whether a link's file exists.
-    public static func ensure(_ path: String) {
+    package static func ensure(_ path: String) {
         guard let fetch = fetcher.withLock({ $0 }) else { return }
         fetch(path)
     }
 
     /// `FileManager.fileExists` after `ensure`: whether a link's file is there (fetched if need be).
-    public static func fileExists(_ path: String, isDirectory: inout ObjCBool) -> Bool {
+    package static func fileExists(_ path: String, isDirectory: inout ObjCBool) -> Bool {
         ensure(path)
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
     }

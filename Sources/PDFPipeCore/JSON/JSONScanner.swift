@@ -1,17 +1,17 @@
 /// Finds where the elements of one array member of a top-level JSON object lie, without building
 /// them: `pdfpipe merge` and `pdfpipe baseline` read a report.json of any size one document at a
 /// time (each element is parsed on its own, when it is needed).
-public enum JSONScanner {
-    public struct Layout: Sendable {
+package enum JSONScanner {
+    package struct Layout: Sendable {
         /// The whole array value, brackets included.
-        public var array: Range<Int>
+        package var array: Range<Int>
         /// Each element's bytes.
-        public var elements: [Range<Int>]
+        package var elements: [Range<Int>]
     }
 
     /// The layout of the array under `key` in the object `bytes` holds; nil when the text is not an
     /// object with such an array (the caller then parses it whole, and reports its errors).
-    public static func layout(of key: String, in bytes: UnsafeRawBufferPointer) -> Layout? {
+    package static func layout(of key: String, in bytes: UnsafeRawBufferPointer) -> Layout? {
         var elements: [Range<Int>] = []
         guard
             let array = forEachElement(
@@ -28,7 +28,7 @@ public enum JSONScanner {
     /// reaches it (`body` returns false to stop); returns where the whole array lies, or nil when
     /// the text is not an object with such an array, or `body` stopped.
     @discardableResult
-    public static func forEachElement(of key: String, in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>) -> Bool)
+    package static func forEachElement(of key: String, in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>) -> Bool)
         -> Range<Int>?
     {
         var s = Scanner(bytes: bytes)
@@ -67,7 +67,7 @@ public enum JSONScanner {
 
     /// The members of the object that `bytes` holds (from `start`): each key (raw, escapes as
     /// written) with where its value lies; nil when it is not an object.
-    public static func members(in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> [(
+    package static func members(in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> [(
         key: String, value: Range<Int>
     )]? {
         var s = Scanner(bytes: bytes)
@@ -95,7 +95,7 @@ public enum JSONScanner {
     /// The JSON text of `bytes` without the whitespace between tokens: pdfpipe's pretty JSON
     /// written compact, byte for byte what `JSONWriter.compact` writes for the same value (both
     /// escape strings alike, and only whitespace differs). Merge copies documents so, unparsed.
-    public static func compact(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func compact(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         compactObject(bytes).compact
     }
 
@@ -103,7 +103,7 @@ public enum JSONScanner {
     /// the compact bytes (keys raw, as `members` gives them); one pass over the text, so merge
     /// reads each document once to copy it and to find what it counts. Members are nil when the
     /// text is not one whole object.
-    public static func compactObject(_ bytes: UnsafeRawBufferPointer) -> (
+    package static func compactObject(_ bytes: UnsafeRawBufferPointer) -> (
         compact: [UInt8], members: [(key: String, value: Range<Int>)]?
     ) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
@@ -171,7 +171,7 @@ public enum JSONScanner {
     }
 
     /// The string value of member `key` of the object at `start`, unescaped; nil when absent.
-    public static func stringMember(_ key: String, in bytes: UnsafeRawBufferPointer, from start: Int) -> String? {
+    package static func stringMember(_ key: String, in bytes: UnsafeRawBufferPointer, from start: Int) -> String? {
         guard let m = members(in: bytes, from: start)?.first(where: { $0.key == key }) else { return nil }
         var parser = JSONParser(bytes: Array(bytes[m.value]), tracksLocations: false)
         return (try? parser.parseDocument())?.stringValue

@@ -142,12 +142,12 @@ extension Decoder {
 }
 
 /// A key spelt at run time: the members of a JSON object whose keys are data (details, sections).
-public struct AnyKey: CodingKey, Hashable {
-    public var stringValue: String
-    public var intValue: Int? { nil }
-    public init(_ s: String) { stringValue = s }
-    public init(stringValue: String) { self.stringValue = stringValue }
-    public init?(intValue: Int) { nil }
+package struct AnyKey: CodingKey, Hashable {
+    package var stringValue: String
+    package var intValue: Int? { nil }
+    package init(_ s: String) { stringValue = s }
+    package init(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
 }
 
 /// A position in a list, in a coding path.

@@ -55,9 +55,9 @@ public struct PipelineError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Suggestions for misspelt names.
-public enum Suggest {
+package enum Suggest {
     /// The closest candidate within a small edit distance, if any.
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = max(2, word.count / 3)
         var best: (String, Int)?
         for c in candidates {
@@ -74,11 +74,11 @@ public enum Suggest {
     }
 
     /// `; did you mean 'width'?` or the empty string.
-    public static func didYouMean(_ word: String, _ candidates: [String]) -> String {
+    package static func didYouMean(_ word: String, _ candidates: [String]) -> String {
         closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

@@ -99,8 +99,8 @@ extension Pipeline {
 
 /// The JSON Schema (draft 2020-12) of pipeline files, made from the same tables the loader uses, so
 /// the committed copy in `pipelines/` can be checked against it.
-public enum PipelineSchema {
-    public static func make(catalog: [StageDescriptor], formats: [String]) -> JSONValue {
+package enum PipelineSchema {
+    package static func make(catalog: [StageDescriptor], formats: [String]) -> JSONValue {
         guard case .object(var schema) = OptionSpec.objectSchema(Pipeline.keys(catalog: catalog, formats: formats))
         else { return .null }
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"

@@ -322,7 +322,7 @@ public struct ResultPolicy: Sendable {
     /// `YYYY-MM-DD`: expired suppressions no longer apply.
     public var today: String
     /// Findings each suppression took out, by its index in `suppressions`.
-    public let matched: Locked<[Int]>
+    package let matched: Locked<[Int]>
 
     public init(suppressions: [Suppression], baseline: Baseline?, today: String) {
         self.suppressions = suppressions

@@ -2,9 +2,9 @@
 /// severity and what that severity says about viewers, how to fix it, an example of the PDF
 /// construct where one shows it, and how to change its level or accept a finding. Made from the
 /// rule's declaration only; a test holds the committed pages to it.
-public enum RulePages {
+package enum RulePages {
     /// Where the pages are published (SARIF's `helpUri`).
-    public static let baseURL = "https://github.com/pdfpipe/pdfpipe/blob/main/docs/rules/"
+    package static let baseURL = "https://github.com/pdfpipe/pdfpipe/blob/main/docs/rules/"
 
     /// What a default severity says (the policy of the rules table).
     static func meaning(of rule: Rule) -> String {
@@ -26,7 +26,7 @@ public enum RulePages {
     }
 
     /// The page of `rule`, as Markdown.
-    public static func page(_ rule: Rule) -> String {
+    package static func page(_ rule: Rule) -> String {
         var out = "# `\(rule.id)`\n\n"
         out += "Default: \(meaning(of: rule))\n\n"
         out += "## What it means\n\n\(capitalized(rule.summary)).\n\n"

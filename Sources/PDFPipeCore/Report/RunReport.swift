@@ -223,7 +223,7 @@ public struct RunReport: Sendable, Equatable {
 
     /// When set, the documents are in this results file (a run's `results.jsonl`), read back one
     /// at a time, and `documents` is empty: memory does not grow with the batch.
-    public var store: ResultStore?
+    package var store: ResultStore?
 
     /// The documents in report order, from the results file or from memory.
     public var results: AnySequence<DocumentResult> {

@@ -1,26 +1,26 @@
 /// The report's list of broken targets: each broken URL, missing file or missing named destination
 /// once, with every document and page that points at it. The fix is usually in one place (the
 /// generator, a moved page, a template), so this is where a reader starts.
-public struct BrokenTarget: Sendable, Equatable {
+package struct BrokenTarget: Sendable, Equatable {
     /// The URL, file, or `#name` (`file#name` in another PDF).
-    public var target: String
-    public var rule: String
-    public var severity: Severity
+    package var target: String
+    package var rule: String
+    package var severity: Severity
     /// Documents (as shown to people) and the pages in each, in report order.
-    public var uses: [(path: String, pages: [Int])]
+    package var uses: [(path: String, pages: [Int])]
     /// Links pointing at it, in all documents.
-    public var count: Int
+    package var count: Int
     /// Of those, links whose finding is not in the baseline: a target with any is a new break.
-    public var newCount = 0
+    package var newCount = 0
 
-    public static func == (a: BrokenTarget, b: BrokenTarget) -> Bool {
+    package static func == (a: BrokenTarget, b: BrokenTarget) -> Bool {
         a.target == b.target && a.rule == b.rule && a.count == b.count && a.uses.map(\.path) == b.uses.map(\.path)
             && a.uses.map(\.pages) == b.uses.map(\.pages)
     }
 
     /// Targets of errors and warnings (baselined ones too: still broken), most used first, then
     /// by target.
-    public static func collect(_ report: RunReport) -> [BrokenTarget] {
+    package static func collect(_ report: RunReport) -> [BrokenTarget] {
         var order: [String: Int] = [:]
         var out: [BrokenTarget] = []
         for d in report.results {
@@ -56,14 +56,14 @@ public struct BrokenTarget: Sendable, Equatable {
 
     /// With a baseline, what people read first: the targets with a new break, then the ones the
     /// baseline already has (each in `collect`'s order). Without one, all are `rest`.
-    public static func split(_ report: RunReport) -> (new: [BrokenTarget], rest: [BrokenTarget]) {
+    package static func split(_ report: RunReport) -> (new: [BrokenTarget], rest: [BrokenTarget]) {
         let all = collect(report)
         guard report.baseline != nil else { return ([], all) }
         return (all.filter { $0.newCount > 0 }, all.filter { $0.newCount == 0 })
     }
 
     /// `a.pdf (pages 3, 7), b.pdf (page 2)`, at most `limit` documents.
-    public func usesText(limit: Int = 10) -> String {
+    package func usesText(limit: Int = 10) -> String {
         var parts = uses.prefix(limit).map { u in
             u.path + (u.pages.isEmpty ? "" : " (\(Pages.list(u.pages)))")
         }
@@ -73,8 +73,8 @@ public struct BrokenTarget: Sendable, Equatable {
 }
 
 /// Page lists for people: `page 3`, `pages 3, 7, 12 and 41 more`.
-public enum Pages {
-    public static func list(_ pages: [Int], limit: Int = 5) -> String {
+package enum Pages {
+    package static func list(_ pages: [Int], limit: Int = 5) -> String {
         "page\(pages.count == 1 ? "" : "s") " + Abridged(pages, limit: limit).joined { String($0) }
     }
 }

@@ -75,13 +75,13 @@ package enum Escape {
 
 /// Text from documents and file names on a console line: nothing in a PDF or a file name may steer
 /// the terminal or the CI log that shows it.
-public enum ConsoleText {
+package enum ConsoleText {
     /// Control characters (C0, DEL, C1: CR and LF would start a new line — `::warning file=…::` in
     /// a URI becomes a GitHub workflow command; ESC sequences reach terminals) and the bidirectional
     /// overrides that reorder what a reader sees are written as escapes (`\n`, `\x1b`, `\u{202e}`).
     /// A line that would begin with `::` (a file named so) gets its first colon escaped, as GitHub
     /// reads workflow commands only at the start of a line.
-    public static func escape(_ line: String) -> String {
+    package static func escape(_ line: String) -> String {
         var out = ""
         out.reserveCapacity(line.utf8.count)
         for c in line.unicodeScalars {
@@ -105,7 +105,7 @@ public enum ConsoleText {
     /// One character named in a message: `'é'` for one a reader can see, `U+2029` for one that is
     /// invisible or looks like a space (controls, line and paragraph separators, bidirectional
     /// marks, zero-width and non-breaking spaces, the byte-order mark), which quoted would read `' '`.
-    public static func character(_ c: Unicode.Scalar) -> String {
+    package static func character(_ c: Unicode.Scalar) -> String {
         let v = c.value
         let invisible: Bool
         switch v {

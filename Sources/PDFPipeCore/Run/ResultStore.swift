@@ -14,14 +14,14 @@ import SystemIO
 /// `results` is the line format's version; `pipeline` a hash of the run's effective configuration;
 /// `input` the file as it was read. `--resume` keeps the lines whose pipeline and input still match
 /// and drops the rest, and a torn last line (a crash mid-write) is cut off.
-public final class ResultStore: Sendable {
-    public static let fileName = "results.jsonl"
+package final class ResultStore: Sendable {
+    package static let fileName = "results.jsonl"
     /// The line format's version (`results`).
-    public static let version = 1
+    package static let version = 1
 
-    public let path: String
+    package let path: String
     /// The configuration hash written on every line (see `ResultStore.configurationHash`).
-    public let pipelineHash: String
+    package let pipelineHash: String
     private let fd: FileDescriptor
 
     struct Slot: Sendable {
@@ -59,20 +59,20 @@ public final class ResultStore: Sendable {
     }
 
     /// The identity of an input file, as `--resume` compares it.
-    public struct InputStamp: Codable, Sendable, Equatable {
-        public var path: String
-        public var size: Int
+    package struct InputStamp: Codable, Sendable, Equatable {
+        package var path: String
+        package var size: Int
         /// Nanoseconds since 1970.
-        public var mtime: Int
+        package var mtime: Int
 
-        public init(path: String, size: Int, mtime: Int) {
+        package init(path: String, size: Int, mtime: Int) {
             self.path = path
             self.size = size
             self.mtime = mtime
         }
 
         /// The file's size and modification time now; nil when it cannot be read.
-        public static func of(file: String, relativePath: String) -> InputStamp? {
+        package static func of(file: String, relativePath: String) -> InputStamp? {
             var st = stat()
             guard stat(file, &st) == 0 else { return nil }
             let (s, overflow) = Int(st.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
@@ -82,10 +82,10 @@ public final class ResultStore: Sendable {
 
     }
 
-    public struct OpenError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
+    package struct OpenError: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "\(path): \(reason)" }
     }
 
     /// Starts the results file for a batch of `count` documents. Written first under a temporary
@@ -93,7 +93,7 @@ public final class ResultStore: Sendable {
     /// one replaces it. With `resuming` (each input's stamp, in batch order), the lines of the
     /// earlier file whose pipeline hash and input stamp match are carried over first (read a line
     /// at a time); a torn or unreadable line is dropped.
-    public init(directory: String, count: Int, pipelineHash: String, resuming stamps: [InputStamp?]? = nil)
+    package init(directory: String, count: Int, pipelineHash: String, resuming stamps: [InputStamp?]? = nil)
         throws(OpenError)
     {
         path = directory + "/" + Self.fileName
@@ -164,7 +164,7 @@ public final class ResultStore: Sendable {
 
     /// Appends a finished document's result as position `index` of the batch. A write that fails
     /// (disk full) is remembered and reported by `finish`; the document's result is then missing.
-    public func append(_ result: DocumentResult, at index: Int, input: InputStamp?) {
+    package func append(_ result: DocumentResult, at index: Int, input: InputStamp?) {
         // The line as `Line` encodes it (keys sorted: document, input, pipeline, results), written
         // in parts so that where the document lies is known.
         let document = Array(JSONWriter.compact(JSONValue(encoding: result)).utf8)
@@ -183,7 +183,7 @@ public final class ResultStore: Sendable {
     /// Appends a document given as its report.json entry in compact JSON, counted from `counted`
     /// (the same entry read without its big sections, `countedDocument`): what `merge` does, so
     /// that a document of 4,000 links is copied, not decoded and encoded again.
-    public func append(documentJSON bytes: [UInt8], counted d: DocumentResult, at index: Int) {
+    package func append(documentJSON bytes: [UInt8], counted d: DocumentResult, at index: Int) {
         var line = Self.documentPrefix
         line += bytes
         line += Array(#","pipeline":"\#(pipelineHash)","results":\#(Self.version)}"#.utf8)
@@ -197,13 +197,13 @@ public final class ResultStore: Sendable {
 
     /// The report.json entry that starts at `start` of `raw`, decoded without the stages' big
     /// sections (what reporters and the summary read); nil when it is not such an entry.
-    public static func countedDocument(_ raw: UnsafeRawBufferPointer, from start: Int) -> DocumentResult? {
+    package static func countedDocument(_ raw: UnsafeRawBufferPointer, from start: Int) -> DocumentResult? {
         guard let members = JSONScanner.members(in: raw, from: start) else { return nil }
         return countedDocument(raw, members: members)
     }
 
     /// The same, from the entry's members (`JSONScanner.members`) when the caller has them.
-    public static func countedDocument(_ raw: UnsafeRawBufferPointer, members: [(key: String, value: Range<Int>)])
+    package static func countedDocument(_ raw: UnsafeRawBufferPointer, members: [(key: String, value: Range<Int>)])
         -> DocumentResult?
     {
         var o: [String: JSONValue] = [:]
@@ -217,7 +217,7 @@ public final class ResultStore: Sendable {
     }
 
     /// Flushes the file to disk; throws when an append failed.
-    public func finish() throws(OpenError) {
+    package func finish() throws(OpenError) {
         let failure = state.withLock { $0.failure }
         if let failure { throw OpenError(path: path, reason: "cannot write: \(failure)") }
         try? fd.sync()
@@ -226,22 +226,22 @@ public final class ResultStore: Sendable {
     // MARK: - Reading
 
     /// Documents recorded, in input order.
-    public var count: Int { state.withLock { s in s.slots.count { $0 != nil } } }
-    public var summary: Summary { state.withLock { $0.summary } }
+    package var count: Int { state.withLock { s in s.slots.count { $0 != nil } } }
+    package var summary: Summary { state.withLock { $0.summary } }
 
     /// The findings that make a run fail at `failOn` (not counting baseline `unchanged` ones).
-    public func failing(_ failOn: FailOn) -> Int {
+    package func failing(_ failOn: FailOn) -> Int {
         state.withLock { s in s.gating.reduce(0) { n, e in n + (failOn.fails(e.key) ? e.value : 0) } }
     }
 
     /// Whether position `index` has a result.
-    public func has(_ index: Int) -> Bool {
+    package func has(_ index: Int) -> Bool {
         state.withLock { s in index >= 0 && index < s.slots.count && s.slots[index] != nil }
     }
 
     /// The line of position `index` as written (with its newline), or nil: what a copy of the
     /// results elsewhere (object storage) holds, read back by `--resume` as its own.
-    public func lineBytes(_ index: Int) -> [UInt8]? {
+    package func lineBytes(_ index: Int) -> [UInt8]? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }) else {
             return nil
         }
@@ -261,7 +261,7 @@ public final class ResultStore: Sendable {
     /// The report.json entry of position `index`, pretty-printed `indent` levels deep, straight
     /// from the line's text (`JSONWriter.reindent`: no value is built — a document with 4,000
     /// links is a few milliseconds), or by parsing it when the text is not as expected.
-    public func documentText(_ index: Int, indent: Int) -> [UInt8]? {
+    package func documentText(_ index: Int, indent: Int) -> [UInt8]? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),
             let bytes = (try? fd.read(count: slot.length, at: slot.offset)) ?? nil
         else { return nil }
@@ -280,9 +280,9 @@ public final class ResultStore: Sendable {
     }
 
     /// The report.json entry of position `index` (as JSON: what the JSON report writes).
-    public func documentJSON(_ index: Int) -> JSONValue? { line(index)?[Line.documentKey] }
+    package func documentJSON(_ index: Int) -> JSONValue? { line(index)?[Line.documentKey] }
 
-    public func document(_ index: Int) -> DocumentResult? {
+    package func document(_ index: Int) -> DocumentResult? {
         guard let d = documentJSON(index) else { return nil }
         return try? DocumentResult(json: d)
     }
@@ -294,7 +294,7 @@ public final class ResultStore: Sendable {
     /// uses them.
     static let reporterKeys: Set<String> = DocumentResult.knownKeys.union(DocumentResult.sectionKeys)
 
-    public func reporterDocument(_ index: Int) -> DocumentResult? {
+    package func reporterDocument(_ index: Int) -> DocumentResult? {
         guard let slot = state.withLock({ s in index >= 0 && index < s.slots.count ? s.slots[index] : nil }),
             let bytes = (try? fd.read(count: slot.length, at: slot.offset)) ?? nil
         else { return nil }
@@ -316,19 +316,19 @@ public final class ResultStore: Sendable {
     }
 
     /// Positions in the order reports list them: the batch's order, or the one `setOrder` gave.
-    public var positions: [Int] {
+    package var positions: [Int] {
         state.withLock { s in (s.order ?? Array(s.slots.indices)).filter { $0 < s.slots.count && s.slots[$0] != nil } }
     }
 
     /// Lists the documents in this order of positions (merge: sorted by path) instead of the batch's.
-    public func setOrder(_ order: [Int]) { state.withLock { $0.order = order } }
+    package func setOrder(_ order: [Int]) { state.withLock { $0.order = order } }
 
     /// The documents, read back one at a time in input order.
-    public var documents: Documents { Documents(store: self) }
+    package var documents: Documents { Documents(store: self) }
 
-    public struct Documents: Sequence, Sendable {
+    package struct Documents: Sequence, Sendable {
         let store: ResultStore
-        public func makeIterator() -> AnyIterator<DocumentResult> {
+        package func makeIterator() -> AnyIterator<DocumentResult> {
             var positions = store.positions.makeIterator()
             return AnyIterator {
                 while let i = positions.next() {
@@ -343,7 +343,7 @@ public final class ResultStore: Sendable {
 
     /// A hash of what decides a document's result: the tool's version, the pipeline file's bytes,
     /// and the options given on the command line (`parts`). 16 hex digits of FNV-1a 64.
-    public static func configurationHash(_ parts: [String]) -> String {
+    package static func configurationHash(_ parts: [String]) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for part in parts {
             for b in part.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
@@ -356,7 +356,7 @@ public final class ResultStore: Sendable {
 
 extension ResultStore: Equatable {
     /// The same file: stores compare by identity.
-    public static func == (a: ResultStore, b: ResultStore) -> Bool { a === b }
+    package static func == (a: ResultStore, b: ResultStore) -> Bool { a === b }
 }
 
 extension ResultStore.State {

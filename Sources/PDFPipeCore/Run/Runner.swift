@@ -49,7 +49,7 @@ public struct Runner: Sendable {
     public var prepare: (@Sendable (_ index: Int, InputDocument) -> Void)?
     /// Called once document `index`'s result is stored, with the input's stamp (outputs in object
     /// storage: hands its result and outputs to the uploader, frees the local copy of its input).
-    public var delivered: (@Sendable (_ index: Int, InputDocument, DocumentResult, ResultStore.InputStamp?) -> Void)?
+    package var delivered: (@Sendable (_ index: Int, InputDocument, DocumentResult, ResultStore.InputStamp?) -> Void)?
 
     public init(pipeline: Pipeline, outputDirectory: String, inputRoot: String = "/", jobs: Int) {
         self.pipeline = pipeline
@@ -70,7 +70,7 @@ public struct Runner: Sendable {
     ///
     /// With a `store`, each result is appended to it as its document finishes and dropped from
     /// memory (nothing is returned), and documents the store already has (`--resume`) are skipped.
-    public func run(
+    package func run(
         _ documents: [InputDocument], progress: (@Sendable (RunProgress) -> Void)? = nil,
         shouldStop: (@Sendable () -> Bool)? = nil, store: ResultStore? = nil
     ) -> [DocumentResult] {
@@ -343,10 +343,10 @@ public struct Runner: Sendable {
 }
 
 /// What a path is when it is not a regular file.
-public enum FileKinds {
+package enum FileKinds {
     /// Nil for a regular file (or a link to one) and for a path that does not exist (opening it
     /// says so); else what it is: "a FIFO", "a character device", "a folder", ….
-    public static func notRegular(_ path: String) -> String? {
+    package static func notRegular(_ path: String) -> String? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         switch st.st_mode & S_IFMT {
@@ -362,13 +362,13 @@ public enum FileKinds {
 }
 
 /// Sparse files: where the data of a file ends when a hole follows it (`SEEK_DATA`/`SEEK_HOLE`).
-public enum SparseFiles {
+package enum SparseFiles {
     /// Holes smaller than this are left alone (file systems round allocations up).
-    public static let minimumHole = 1 << 20
+    package static let minimumHole = 1 << 20
 
     /// The end of the file's last data region and the size of the hole after it; nil when the
     /// file ends in data, or the file system cannot tell (then nothing is assumed).
-    public static func trailingHole(_ path: String) -> (dataEnd: Int, size: Int)? {
+    package static func trailingHole(_ path: String) -> (dataEnd: Int, size: Int)? {
         guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return nil }
         defer { try? file.close() }
         let fd = file.rawValue
@@ -396,7 +396,7 @@ public enum SparseFiles {
     }
 
     /// Copies the first `bytes` bytes of `path` to `copy`; false when it cannot.
-    public static func copyPrefix(of path: String, bytes: Int, to copy: String) -> Bool {
+    package static func copyPrefix(of path: String, bytes: Int, to copy: String) -> Bool {
         guard let input = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? input.close() }
         guard FileManager.default.createFile(atPath: copy, contents: nil),
@@ -417,7 +417,7 @@ public enum SparseFiles {
     }
 
     /// `2 GiB`, `12 MiB`.
-    public static func size(_ n: Int) -> String {
+    package static func size(_ n: Int) -> String {
         let (unit, scale) = n >= 1 << 30 ? ("GiB", Double(1 << 30)) : ("MiB", Double(1 << 20))
         return "\(JSONWriter.format((Double(n) / scale * 10).rounded() / 10)) \(unit)"
     }

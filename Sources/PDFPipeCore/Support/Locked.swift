@@ -9,11 +9,11 @@
 /// library, which ThreadSanitizer cannot see, so every access it protects is reported as a race
 /// and a TSan run of the concurrent code says nothing useful. `pthread_mutex_lock` is intercepted
 /// by TSan; the cost is the same (an uncontended lock is one atomic operation either way).
-public final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         pthread_mutex_init(mutex, nil)
     }
@@ -24,7 +24,7 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value while holding the lock.
-    public func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    package func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

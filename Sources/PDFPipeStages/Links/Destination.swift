@@ -1,8 +1,8 @@
 import PDFReader
 
 /// An explicit destination (`[page /XYZ left top zoom]` and the other fit types), parsed.
-public struct Destination: Sendable, Equatable {
-    public enum Target: Sendable, Equatable {
+package struct Destination: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// A page of this document, by object identity (0-based index).
         case page(Int)
         /// An integer where a page reference belongs (0-based, as written); conforming only in GoToR.
@@ -13,24 +13,24 @@ public struct Destination: Sendable, Equatable {
         case invalid(String)
     }
 
-    public var target: Target
+    package var target: Target
     /// `XYZ`, `Fit`, `FitH`, `FitV`, `FitR`, `FitB`, `FitBH`, `FitBV` (as written, when malformed).
-    public var fit: String
+    package var fit: String
     /// The fit type's parameters; nil for `null`.
-    public var parameters: [Double?]
+    package var parameters: [Double?]
     /// What is wrong with the destination such that PDFium or MuPDF cannot follow it (an error).
     /// Given a page, both go there whatever the view (see `viewersFailing`), so an array with a
     /// page never has one; kept for the GoToR path and callers that read it.
-    public var problem: String?
+    package var problem: String?
     /// What is off but followed by PDFium, MuPDF, poppler and pdf.js alike (a note): `[page /XYZ
     /// 68 628]` without its zoom, `[page /FitH]` without its operand.
-    public var tolerated: String?
+    package var tolerated: String?
     /// What is off such that some of the mainstream viewers do not follow the link (a warning),
     /// with the viewers named: PDFium and MuPDF go to the page whatever the view, poppler and
     /// pdf.js refuse some views (see docs/destinations.md, whose table the tests hold).
-    public var viewerDependent: String?
+    package var viewerDependent: String?
     /// The viewers that do not follow it (of poppler and pdf.js), empty when all do.
-    public var viewersFailing: [String] = []
+    package var viewersFailing: [String] = []
 
     /// Parameters of each fit type, and whether `null` is allowed for them. (A switch, not a global
     /// dictionary: every worker reads it for every destination, and a shared dictionary's reference
@@ -81,7 +81,7 @@ public struct Destination: Sendable, Equatable {
     }
 
     /// Parses an explicit destination array. `pages` maps page object numbers to indexes.
-    public init(array: PDFObject, pages: PageIndex) {
+    package init(array: PDFObject, pages: PageIndex) {
         let n = array.count
         target = .invalid("the destination array is empty")
         fit = ""
@@ -194,12 +194,12 @@ public struct Destination: Sendable, Equatable {
 }
 
 /// Page object numbers to 0-based page indexes: destinations point at pages by object identity.
-public struct PageIndex: Sendable {
+package struct PageIndex: Sendable {
     private var byObject: [Int64: Int] = [:]
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// - Parameter pages: the document's pages in order (`PageTree.pages`).
-    public init(_ pages: [PDFObject]) {
+    package init(_ pages: [PDFObject]) {
         count = pages.count
         for (i, page) in pages.enumerated() {
             if let id = page.objectID { byObject[Self.key(id)] = byObject[Self.key(id)] ?? i }
@@ -210,5 +210,5 @@ public struct PageIndex: Sendable {
         Int64(id.number) << 16 | Int64(id.generation & 0xFFFF)
     }
 
-    public func index(of id: (number: Int, generation: Int)) -> Int? { byObject[Self.key(id)] }
+    package func index(of id: (number: Int, generation: Int)) -> Int? { byObject[Self.key(id)] }
 }

@@ -2,31 +2,31 @@ import PDFPipeCore
 import PDFReader
 
 /// A named destination's value: a destination, or why it is not one.
-public struct NamedDestination: Sendable, Equatable {
-    public var destination: Destination?
+package struct NamedDestination: Sendable, Equatable {
+    package var destination: Destination?
     /// Why the value is not a destination (`a number`, `a dictionary without /D`).
-    public var problem: String?
+    package var problem: String?
 }
 
 /// Every named destination of a document: the catalog `/Dests` dictionary (PDF 1.1, keys are names)
 /// and the `/Names /Dests` name tree (keys are byte strings). Read whole, so wrong `/Limits` or
 /// unsorted keys cannot hide a name; what is wrong with the tree is kept as findings.
-public struct DestinationTable: Sendable {
+package struct DestinationTable: Sendable {
     /// Name-tree entries by their key bytes (the first definition wins).
-    public var tree: [[UInt8]: NamedDestination] = [:]
+    package var tree: [[UInt8]: NamedDestination] = [:]
     /// Catalog `/Dests` entries by name.
-    public var catalog: [String: NamedDestination] = [:]
+    package var catalog: [String: NamedDestination] = [:]
     /// Duplicate keys, wrong `/Limits`, unsorted keys, loops (at most `findingLimit`).
-    public var findings: [Finding] = []
-    public var pageCount: Int
+    package var findings: [Finding] = []
+    package var pageCount: Int
     /// Why some names were not read (a size or depth limit), nil when the table is whole: a name
     /// not found in an incomplete table could not be checked, which is not the same as missing.
-    public var incomplete: String?
+    package var incomplete: String?
 
     static let findingLimit = 50
     static let maxDepth = 64
 
-    public var count: Int { tree.count + catalog.count }
+    package var count: Int { tree.count + catalog.count }
 
     /// Entries read at most (name tree and catalog together); past it, one `pdf.limit-exceeded`.
     let maxEntries: Int
@@ -36,7 +36,7 @@ public struct DestinationTable: Sendable {
     ///   - root: the document catalog.
     ///   - maxEntries: named destinations read at most (0: all). The largest of 935 real manuals
     ///     has 49,345; a hostile file can hold millions.
-    public init(root: PDFObject, pages: PageIndex, maxEntries: Int = 1_000_000) {
+    package init(root: PDFObject, pages: PageIndex, maxEntries: Int = 1_000_000) {
         pageCount = pages.count
         self.maxEntries = maxEntries
         if let dests = root["Dests"], dests.isDictionary {
@@ -53,7 +53,7 @@ public struct DestinationTable: Sendable {
     }
 
     /// An empty table (for a document without destinations).
-    public init(pageCount: Int) {
+    package init(pageCount: Int) {
         self.pageCount = pageCount
         maxEntries = 0
     }
@@ -80,11 +80,11 @@ public struct DestinationTable: Sendable {
 
     /// Looks a destination up as viewers do: by its bytes (strings in the name tree first, names in
     /// the catalog first, each then in the other store), else by its text.
-    public func lookup(_ key: DestinationKey) -> NamedDestination? { find(key)?.value }
+    package func lookup(_ key: DestinationKey) -> NamedDestination? { find(key)?.value }
 
     /// The destination a key names, and the key it matched when only their text is the same
     /// (`NameText.find`).
-    public func find(_ key: DestinationKey) -> (value: NamedDestination, asText: DestinationKey?)? {
+    package func find(_ key: DestinationKey) -> (value: NamedDestination, asText: DestinationKey?)? {
         NameText.find(key, tree: tree, catalog: catalog, byText: byText)
     }
 
@@ -218,12 +218,12 @@ public struct DestinationTable: Sendable {
 }
 
 /// How a link names a destination: a string (name tree) or a name object (catalog `/Dests`).
-public enum DestinationKey: Sendable, Equatable, Hashable {
+package enum DestinationKey: Sendable, Equatable, Hashable {
     case string([UInt8])
     case name(String)
 
     /// The name as text: a string decoded as a PDF text string, a name as written.
-    public var display: String {
+    package var display: String {
         switch self {
         case .string(let b): PDFTextDecoding.decode(b)
         case .name(let n): n
@@ -231,7 +231,7 @@ public enum DestinationKey: Sendable, Equatable, Hashable {
     }
 
     /// How the name is written, for messages: `a UTF-16BE string`, `a name object`.
-    public var encoding: String {
+    package var encoding: String {
         switch self {
         case .string(let b) where b.starts(with: [0xFE, 0xFF]): "a UTF-16BE string"
         case .string(let b) where b.starts(with: [0xEF, 0xBB, 0xBF]): "a UTF-8 string (with a BOM)"
@@ -249,15 +249,15 @@ public enum DestinationKey: Sendable, Equatable, Hashable {
 /// every link whose text matches; poppler 22.12 (`Catalog::findDest`) and Debian 12's MuPDF 1.21
 /// follow only those whose bytes match. So a match by text is followed, with a warning naming
 /// the byte-comparing viewers (`dest.name-encoding`); no match at all is still an error.
-public enum NameText {
+package enum NameText {
     /// True when the text is printable ASCII: the same bytes in PDFDocEncoding, UTF-8 and a name.
-    public static func isPlain(_ text: String) -> Bool { text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
-    public static func isPlain(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+    package static func isPlain(_ text: String) -> Bool { text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+    package static func isPlain(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
 
     /// The keys whose text differs from their bytes (UTF-16BE, UTF-8 with a BOM, PDFDocEncoding
     /// past ASCII), by that text: built once, so a name written in another encoding is found
     /// without a scan of the table.
-    public static func index<V>(tree: [[UInt8]: V], catalog: [String: V]) -> [String: DestinationKey] {
+    package static func index<V>(tree: [[UInt8]: V], catalog: [String: V]) -> [String: DestinationKey] {
         var byText: [String: DestinationKey] = [:]
         for key in tree.keys where !isPlain(key) {
             let k = DestinationKey.string(key)
@@ -269,7 +269,7 @@ public enum NameText {
 
     /// Looks a key up by its bytes (strings in the name tree first, names in the catalog first,
     /// each then in the other store), else by its text; `asText` is the key it matched then.
-    public static func find<V>(
+    package static func find<V>(
         _ key: DestinationKey, tree: [[UInt8]: V], catalog: [String: V], byText: [String: DestinationKey]
     ) -> (value: V, asText: DestinationKey?)? {
         func exact(_ key: DestinationKey) -> V? {
@@ -289,7 +289,7 @@ public enum NameText {
     }
 
     /// The warning's text for a link whose name matches its destination's only as text.
-    public static func mismatch(_ key: DestinationKey, definedAs defined: DestinationKey, in file: String? = nil)
+    package static func mismatch(_ key: DestinationKey, definedAs defined: DestinationKey, in file: String? = nil)
         -> String
     {
         "named destination '\(key.display)' is written as \(key.encoding) and defined\(file.map { " in '\($0)'" } ?? "") as \(defined.encoding): PDFium, MuPDF and pdf.js compare names as text and follow the link; poppler (Evince, Okular) and older MuPDF (1.21) compare bytes and do not"

@@ -5,22 +5,22 @@ import PDFReader
 /// Reads every link annotation, bookmark and the open action of a document from its raw objects,
 /// resolves their targets and reports what is broken. Viewers and libraries silently drop the
 /// very links an audit must report, so nothing here goes through a renderer's link list.
-public struct LinkAudit {
-    public struct Options: Sendable {
-        public var outlines = true
-        public var openAction = true
-        public var gotor = true
-        public var allowOutsideRoot = false
+package struct LinkAudit {
+    package struct Options: Sendable {
+        package var outlines = true
+        package var openAction = true
+        package var gotor = true
+        package var allowOutsideRoot = false
         /// How far (in points) a destination position may lie outside the target page's media box.
         /// Half an inch by default: LaTeX anchors often sit a few points above or left of the page,
         /// which viewers clamp; on 932 real manuals 43 of 52 such positions were within it.
-        public var positionTolerance = 36.0
+        package var positionTolerance = 36.0
         /// Link annotations checked per document (0: all). The largest of 935 real manuals has
         /// 57,956; a hostile file can hold millions, each a record and perhaps a finding.
-        public var maxLinks = 1_000_000
+        package var maxLinks = 1_000_000
         /// Schemes the pipeline says its readers handle (`customSchemes`, lowercased).
-        public var customSchemes: Set<String> = []
-        public init() {}
+        package var customSchemes: Set<String> = []
+        package init() {}
     }
 
     let root: PDFObject
@@ -35,12 +35,12 @@ public struct LinkAudit {
     let remote: RemoteDocuments?
     let uriBase: String?
 
-    public private(set) var links: [LinkRecord] = []
-    public private(set) var outline: [OutlineRecord] = []
-    public private(set) var openAction: LinkRecord?
+    package private(set) var links: [LinkRecord] = []
+    package private(set) var outline: [OutlineRecord] = []
+    package private(set) var openAction: LinkRecord?
     /// The bookmarks with a target, as read (the accessibility check's structure destinations).
     private(set) var outlineItems: [PDFObject] = []
-    public private(set) var findings: [Finding] = []
+    package private(set) var findings: [Finding] = []
     /// Findings of rules that report a document's repeated defect once (with a count and the first
     /// pages): a generator that writes 4,000 page numbers for page references made one mistake.
     private var groups: [String: Group] = [:]
@@ -65,7 +65,7 @@ public struct LinkAudit {
         .actionNamedUnknown, .uriBrowserRepaired, .outlineNoTarget, .destNameEncoding, .uriUnknownScheme,
     ]
 
-    public init(
+    package init(
         source: any ObjectSource, pages pageObjects: [PDFObject], table: DestinationTable, options: Options,
         sourcePath: String,
         inputRoot: String, remote: RemoteDocuments?
@@ -140,7 +140,7 @@ public struct LinkAudit {
 
     // MARK: - Running
 
-    public mutating func run() {
+    package mutating func run() {
         for i in 0..<pages.count where !limitReached { scanPage(i) }
         if options.outlines { scanOutline() }
         if options.openAction { scanOpenAction() }

@@ -3,15 +3,15 @@ import PDFReader
 
 /// Where the link annotations of a document lie, as validate-links read them (exact rectangles,
 /// unlike the inventory's rounded ones): what the thumbnails' overlay draws.
-public struct LinkPlacements: Sendable {
-    public struct Link: Sendable {
-        public var page: Int
+package struct LinkPlacements: Sendable {
+    package struct Link: Sendable {
+        package var page: Int
         /// The place in the page's `/Annots`: with `page`, the link's identity in findings.
-        public var annotationIndex: Int
-        public var rect: PDFRect
+        package var annotationIndex: Int
+        package var rect: PDFRect
     }
 
-    public var links: [Link]
+    package var links: [Link]
 
     init(_ records: [LinkRecord]) {
         links = records.compactMap { r in
@@ -22,39 +22,39 @@ public struct LinkPlacements: Sendable {
 }
 
 /// One link (annotation, bookmark or open action) of the inventory in `report.json`.
-public struct LinkRecord: Sendable, Equatable {
+package struct LinkRecord: Sendable, Equatable {
     /// 1-based page of a link annotation.
-    public var page: Int?
+    package var page: Int?
     /// The annotation object (`12 0 R`).
-    public var object: String?
+    package var object: String?
     /// The annotation's position in its page's `/Annots` (0-based): with `page`, the link's
     /// identity, which findings about it carry too (the overlay matches on it, not on rectangles).
-    public var annotationIndex: Int?
+    package var annotationIndex: Int?
     /// Normalized, in PDF user space.
-    public var rect: PDFRect?
+    package var rect: PDFRect?
     /// `goto`, `gotor`, `uri`, `launch`, `named`, `javascript`, `other`, or `none` (no target).
-    public var kind = LinkKind.none
+    package var kind = LinkKind.none
     /// The destination's name, when the target is named.
-    public var destination: String?
+    package var destination: String?
     /// The 1-based page the link leads to (in the other file for `gotor`), when it resolves.
-    public var targetPage: Int?
+    package var targetPage: Int?
     /// The URI after applying the catalog's `/URI /Base`.
-    public var uri: String?
+    package var uri: String?
     /// The file of a GoToR or Launch action, as written.
-    public var file: String?
+    package var file: String?
     /// The action type for `named` (the name) and `other` (the /S type).
-    public var action: String?
+    package var action: String?
     /// The URI as written in the PDF (before `/URI /Base`); not in the inventory, which shows `uri`.
-    public var uriWritten: String?
+    package var uriWritten: String?
     /// How `uri` reads: well formed and absolute, malformed, or relative with no base to resolve it.
-    public var uriState: URIState = .absolute
+    package var uriState: URIState = .absolute
     /// The external check's result (the `external` section of validate-links).
-    public var check: JSONValue?
+    package var check: JSONValue?
 
     /// `unknownScheme`: a scheme no system handles (uri.unknown-scheme said so; not checked further).
-    public enum URIState: Sendable, Equatable { case absolute, malformed, relative, unknownScheme }
+    package enum URIState: Sendable, Equatable { case absolute, malformed, relative, unknownScheme }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = [
             "kind": .string(kind.rawValue), "targetPage": targetPage.map { .int($0) } ?? .null,
         ]
@@ -72,14 +72,14 @@ public struct LinkRecord: Sendable, Equatable {
 }
 
 /// One bookmark of the outline.
-public struct OutlineRecord: Sendable, Equatable {
+package struct OutlineRecord: Sendable, Equatable {
     /// Titles from the top level down to this item.
-    public var titles: [String]
-    public var link: LinkRecord
+    package var titles: [String]
+    package var link: LinkRecord
 
-    public var title: String { titles.joined(separator: " / ") }
+    package var title: String { titles.joined(separator: " / ") }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         guard case .object(var o) = link.json else { return .null }
         o["title"] = .string(titles.last ?? "")
         o["level"] = .int(titles.count)

@@ -1,7 +1,7 @@
 import PDFReader
 
 /// Where a GoTo or GoToR action (or a `/Dest`) points.
-public enum DestinationReference: Sendable, Equatable {
+package enum DestinationReference: Sendable, Equatable {
     case explicit(Destination)
     case named(DestinationKey)
     /// Neither an array, a string nor a name.
@@ -22,10 +22,10 @@ public enum DestinationReference: Sendable, Equatable {
 
 /// A file specification (PDF 32000-1 §7.11): a string, or a dictionary with `/UF`, `/F`, or the
 /// old platform keys.
-public struct FileSpecification: Sendable, Equatable {
-    public var path: String?
+package struct FileSpecification: Sendable, Equatable {
+    package var path: String?
     /// `/FS /URL`: the path is a URL.
-    public var isURL = false
+    package var isURL = false
 
     init(_ o: PDFObject?) {
         guard let o else { return }
@@ -44,7 +44,7 @@ public struct FileSpecification: Sendable, Equatable {
 }
 
 /// A PDF action, parsed into what the validator needs.
-public indirect enum PDFAction: Sendable, Equatable {
+package indirect enum PDFAction: Sendable, Equatable {
     case goTo(DestinationReference?)
     case goToRemote(file: FileSpecification, destination: DestinationReference?)
     /// The URI as written (nil when the action has no /URI).
@@ -59,7 +59,7 @@ public indirect enum PDFAction: Sendable, Equatable {
     case other(String?)
 
     /// The `kind` reported in the link inventory.
-    public var kind: LinkKind {
+    package var kind: LinkKind {
         switch self {
         case .goTo: .goto
         case .goToRemote: .gotor
@@ -71,7 +71,7 @@ public indirect enum PDFAction: Sendable, Equatable {
         }
     }
 
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .goTo: "GoTo"
         case .goToRemote: "GoToR"

@@ -2,19 +2,19 @@ import PDFPipeCore
 import PDFReader
 
 /// What a GoToR link needs to know about its target file: its page count and named destinations.
-public struct RemoteDocument: Codable, Sendable, Equatable {
-    public var pageCount = 0
+package struct RemoteDocument: Codable, Sendable, Equatable {
+    package var pageCount = 0
     /// Why the file could not be read, if it could not.
-    public var error: String?
+    package var error: String?
     /// Name-tree keys → 0-based page (nil when the destination does not resolve to a page).
-    public var tree: [[UInt8]: Int?] = [:] { didSet { byText = NameText.index(tree: tree, catalog: catalog) } }
+    package var tree: [[UInt8]: Int?] = [:] { didSet { byText = NameText.index(tree: tree, catalog: catalog) } }
     /// Catalog `/Dests` names → 0-based page.
-    public var catalog: [String: Int?] = [:] { didSet { byText = NameText.index(tree: tree, catalog: catalog) } }
+    package var catalog: [String: Int?] = [:] { didSet { byText = NameText.index(tree: tree, catalog: catalog) } }
     /// Keys whose text is not their bytes, by that text (`NameText.index`; not encoded).
     private var byText: [String: DestinationKey] = [:]
 
     /// The destination's page (`.some(nil)`: defined, but not on a page); nil when not defined.
-    public func lookup(_ key: DestinationKey) -> Int?? {
+    package func lookup(_ key: DestinationKey) -> Int?? {
         // Not `find(key)?.value`: optional chaining flattens, and a missing name would come back
         // as `.some(nil)`, "defined, not on a page".
         guard let found = find(key) else { return nil }
@@ -23,12 +23,12 @@ public struct RemoteDocument: Codable, Sendable, Equatable {
 
     /// The destination's page, and the key it matched when only their text is the same
     /// (`NameText.find`).
-    public func find(_ key: DestinationKey) -> (value: Int?, asText: DestinationKey?)? {
+    package func find(_ key: DestinationKey) -> (value: Int?, asText: DestinationKey?)? {
         NameText.find(key, tree: tree, catalog: catalog, byText: byText)
     }
 
     /// As JSON (for worker processes: keys of the name tree as hex, as they are bytes).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = ["pageCount": .int(pageCount)]
         if let error { o["error"] = .string(error) }
         o["tree"] = .object(
@@ -40,13 +40,13 @@ public struct RemoteDocument: Codable, Sendable, Equatable {
         return .object(o)
     }
 
-    public init() {}
+    package init() {}
 
     /// As `json` (the name tree's keys are bytes, written as hex).
-    public init(from decoder: any Decoder) throws { self.init(json: try JSONValue(from: decoder)) }
-    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+    package init(from decoder: any Decoder) throws { self.init(json: try JSONValue(from: decoder)) }
+    package func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         pageCount = json["pageCount"]?.intValue ?? 0
         error = json["error"]?.stringValue
         var tree: [[UInt8]: Int?] = [:]
@@ -67,7 +67,7 @@ public struct RemoteDocument: Codable, Sendable, Equatable {
     }
 
     /// The facts of a document already opened (no C library here: the link fuzzer builds this file).
-    public init(source: any ObjectSource) {
+    package init(source: any ObjectSource) {
         let pageObjects = PageTree.pages(source)
         let pages = PageIndex(pageObjects)
         pageCount = pages.count

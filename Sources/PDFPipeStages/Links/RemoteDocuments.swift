@@ -27,7 +27,7 @@ extension RemoteDocument {
 /// whole run would grow with the batch (at 20,000 documents it held the destination names of every
 /// manual the batch links to). The batch goes in input order, folder by folder, so the documents
 /// that link to each other are checked close together.
-public final class RemoteDocuments: Sendable {
+package final class RemoteDocuments: Sendable {
     private final class Entry: Sendable {
         let value = Locked<RemoteDocument?>(nil)
     }
@@ -38,16 +38,16 @@ public final class RemoteDocuments: Sendable {
     }
 
     private let table = Locked(Table())
-    public let capacity: Int
+    package let capacity: Int
 
-    public init(capacity: Int = 256) { self.capacity = max(1, capacity) }
+    package init(capacity: Int = 256) { self.capacity = max(1, capacity) }
 
     /// How many documents are held.
-    public var count: Int { table.withLock { $0.entries.count } }
+    package var count: Int { table.withLock { $0.entries.count } }
 
     /// The document at an absolute path, read on first use (other workers asking for the same file
     /// wait for that read instead of repeating it).
-    public func document(at path: String) -> RemoteDocument {
+    package func document(at path: String) -> RemoteDocument {
         let entry = table.withLock { t -> Entry in
             t.clock += 1
             if let e = t.entries[path] {

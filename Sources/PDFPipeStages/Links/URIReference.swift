@@ -2,18 +2,18 @@ import PDFPipeCore
 
 /// RFC 3986 URI references: syntax checks and resolution against a base (§5.2), without Foundation's
 /// URL (which accepts and rewrites things an audit must report).
-public struct URIReference: Sendable, Equatable {
-    public var scheme: String?
+package struct URIReference: Sendable, Equatable {
+    package var scheme: String?
     /// The authority without `//`, nil when there is none.
-    public var authority: String?
-    public var path: String
-    public var query: String?
-    public var fragment: String?
+    package var authority: String?
+    package var path: String
+    package var query: String?
+    package var fragment: String?
 
-    public var isRelative: Bool { scheme == nil }
+    package var isRelative: Bool { scheme == nil }
 
     /// What is wrong with a URI, or nil when it is well formed.
-    public static func problem(in text: String) -> String? {
+    package static func problem(in text: String) -> String? {
         if text.isEmpty { return "the URI is empty" }
         for (i, c) in text.unicodeScalars.enumerated() {
             if c == " " { return "space at position \(i + 1) (write %20)" }
@@ -71,7 +71,7 @@ public struct URIReference: Sendable, Equatable {
     /// is a slash.
     /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): the WHATWG
     /// URL standard's steps, in its order, so that each can be checked against the standard.
-    public static func browserForm(_ text: String) -> (repaired: String, reason: String)? {
+    package static func browserForm(_ text: String) -> (repaired: String, reason: String)? {
         var reason: String?
         let all = Array(text.unicodeScalars)
         var lo = 0
@@ -162,7 +162,7 @@ public struct URIReference: Sendable, Equatable {
     /// letter written as a `file:` URI (`file://C:\Users\…`, `file:///C:/…`, `file:C:\…`) or bare
     /// (`C:\Users\…`, which parses as a one-letter scheme). Browsers and viewers read it as that
     /// drive's file on the reader's machine.
-    public static func windowsPath(_ text: String) -> String? {
+    package static func windowsPath(_ text: String) -> String? {
         var t = Substring(text)
         if t.lowercased().hasPrefix("file:") {
             t = t.dropFirst(5).drop { $0 == "/" || $0 == "\\" }
@@ -174,7 +174,7 @@ public struct URIReference: Sendable, Equatable {
     }
 
     /// `%XX` escapes decoded (as UTF-8; invalid sequences become U+FFFD).
-    public static func percentDecoded(_ text: String) -> String {
+    package static func percentDecoded(_ text: String) -> String {
         guard text.contains("%") else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
@@ -224,7 +224,7 @@ public struct URIReference: Sendable, Equatable {
     }
 
     /// Splits a reference into its five parts (RFC 3986, appendix B). Never fails.
-    public static func parse(_ text: String) -> URIReference {
+    package static func parse(_ text: String) -> URIReference {
         var rest = Substring(text)
         var scheme: String?
         if let colon = rest.firstIndex(of: ":"), colon != rest.startIndex,
@@ -256,7 +256,7 @@ public struct URIReference: Sendable, Equatable {
         return URIReference(scheme: scheme, authority: authority, path: String(rest), query: query, fragment: fragment)
     }
 
-    public var text: String {
+    package var text: String {
         var s = ""
         if let scheme { s += scheme + ":" }
         if let authority { s += "//" + authority }
@@ -267,7 +267,7 @@ public struct URIReference: Sendable, Equatable {
     }
 
     /// Resolves `reference` against `base` (RFC 3986 §5.2.2).
-    public static func resolve(_ reference: String, against base: String) -> String {
+    package static func resolve(_ reference: String, against base: String) -> String {
         let r = parse(reference)
         let b = parse(base)
         var t = URIReference(scheme: nil, authority: nil, path: "", query: nil, fragment: r.fragment)

@@ -6,9 +6,9 @@ import PDFPipeCore
 /// nothing anywhere (pdf.js links only http, https, ftp, mailto and tel; PDFium, MuPDF and poppler
 /// viewers pass the rest to the desktop, which has no handler for them). Every row of
 /// docs/uri-schemes.md is a test.
-public enum URISchemes {
+package enum URISchemes {
     /// What a scheme is to readers.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         /// A scheme systems or common programs handle (IANA's permanent schemes and the
         /// provisional ones desktop and phone programs register), or one the pipeline lists.
         case known
@@ -47,7 +47,7 @@ public enum URISchemes {
 
     /// What readers can do with the scheme of `uri` (whose scheme, lowercased, is `scheme`).
     /// `custom`: schemes the pipeline says its readers' systems handle (`customSchemes`).
-    public static func verdict(scheme: String, of uri: String, custom: Set<String>) -> Verdict {
+    package static func verdict(scheme: String, of uri: String, custom: Set<String>) -> Verdict {
         let s = scheme.lowercased()
         if known.contains(s) || custom.contains(s) { return .known }
         if let target = nearMiss(s) {
@@ -142,7 +142,7 @@ public enum URISchemes {
 
     /// `http;//host`, `https,//host`, `http.//host`: a punctuation mark where the colon belongs, which
     /// makes the whole link a relative path; returns the URI as meant.
-    public static func misplacedColon(_ text: String) -> (fixed: String, scheme: String)? {
+    package static func misplacedColon(_ text: String) -> (fixed: String, scheme: String)? {
         let lower = text.lowercased()
         for scheme in ["https", "http"] where lower.hasPrefix(scheme) {
             let rest = text.dropFirst(scheme.count)

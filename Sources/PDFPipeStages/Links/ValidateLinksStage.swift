@@ -53,7 +53,7 @@ public struct ValidateLinksStage: Stage {
 
     public var inventory: Bool
     public var linkText: Bool
-    public var options = LinkAudit.Options()
+    package var options = LinkAudit.Options()
     public var external = ExternalOptions()
     public var accessibility = AccessibilityMode.auto
     /// This stage instance's services in the run's context (`LinkServices`).

@@ -271,20 +271,20 @@ public struct NormalizeStage: Stage {
 /// The helper process that runs big documents' qpdf jobs single-threaded (`QPDFJob.Helper`, where the
 /// why is). Only the pdfpipe executable sets it up; in the tests, jobs run in the test process unless
 /// a test asks for the helper.
-public enum QPDFHelper {
+package enum QPDFHelper {
     /// Documents from this many objects (the trailer's /Size) up go to the helper: starting it costs
     /// about 20 ms, which a single-threaded qpdf saves from about 3 000 objects up (measured on real
     /// manuals of 36 to 90 000 objects; docs/benchmarks.md).
-    public static let defaultMinimumObjects = 5000
+    package static let defaultMinimumObjects = 5000
 
     /// The helper's life, for `pdfpipe __qpdf-job`: returns its exit status.
-    public static func main() -> Int32 { QPDFJob.helperMain() }
+    package static func main() -> Int32 { QPDFJob.helperMain() }
 
     /// Sets up the helper with the running executable. `mode` (the environment variable
     /// `PDFPIPE_QPDF_PROCESS`): `auto` or nil (documents from `defaultMinimumObjects` objects up),
     /// `always`, or `never`. `executable` (`PDFPIPE_QPDF_HELPER`) replaces the running executable,
     /// e.g. with a script that runs it under a debugger or counts its starts.
-    public static func enable(mode: String?, executable override: String? = nil) {
+    package static func enable(mode: String?, executable override: String? = nil) {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0, mode != "never" else {

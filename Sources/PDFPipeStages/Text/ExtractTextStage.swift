@@ -33,7 +33,7 @@ public struct ExtractTextOptions: OptionGroup {
     public var searchSeconds = 10.0
     @Option(in: 0...64, "threads for the pages of one document; 0: the processors other documents leave idle")
     public var pageWorkers = 0
-    @Option(EngineOption.summary, listed: EngineOption.listed) public var engine = PageEngine.poppler
+    @Option(EngineOption.summary, listed: EngineOption.listed) package var engine = PageEngine.poppler
 
     public init() {}
 }
@@ -69,7 +69,7 @@ public struct ExtractTextStage: Stage {
     /// `options.search`, compiled.
     public var terms: [SearchTerm]
     /// `options.engine`, checked to be built in.
-    public var engine: PageEngine
+    package var engine: PageEngine
 
     public init(_ o: ExtractTextOptions) throws(PipelineError) {
         options = o

@@ -6,7 +6,7 @@ import PDFReader
 /// contents), where `pdftotext` separates them. Each character's box says where it is: a jump to
 /// another line becomes a line break, a gap wider than a tenth of the text's height a space — the
 /// rule pdftotext's own text engine applies.
-public enum TextAssembler {
+package enum TextAssembler {
     /// Puts the breaks back.
     ///
     /// Script-aware: between two CJK characters (Han, kana, CJK punctuation; not Hangul, which
@@ -20,7 +20,7 @@ public enum TextAssembler {
     ///   split kerned words ("r epresent") that `mutool`, pdftotext and PDFium keep whole.
     /// - Returns: the text with the breaks added, and a box per scalar (added breaks get an empty
     ///   box at the end of the character before them).
-    public static func respace(_ text: [Unicode.Scalar], _ boxes: [PDFRect], addSpaces: Bool = true) -> (
+    package static func respace(_ text: [Unicode.Scalar], _ boxes: [PDFRect], addSpaces: Bool = true) -> (
         [Unicode.Scalar], [PDFRect]
     ) {
         guard text.count == boxes.count, !text.isEmpty else { return (text, boxes) }
@@ -152,7 +152,7 @@ extension TextAssembler {
     /// beside it, as a line of its own before the first content line below it (preferring one
     /// under it). Both texts come assembled (`respace`). Returns the text, its boxes, and per
     /// scalar whether it came from an annotation.
-    public static func merge(
+    package static func merge(
         content: ([Unicode.Scalar], [PDFRect]), annotations: ([Unicode.Scalar], [PDFRect])
     ) -> (text: [Unicode.Scalar], boxes: [PDFRect], fromAnnotation: [Bool]) {
         let (text, boxes) = content

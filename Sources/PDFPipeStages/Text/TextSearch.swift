@@ -32,20 +32,21 @@ public struct SearchTerm: Sendable {
 }
 
 /// A match: the range of Unicode scalars of the page text it covers.
-public struct TextMatch: Sendable, Equatable {
-    public var range: Range<Int>
+package struct TextMatch: Sendable, Equatable {
+    package var range: Range<Int>
 }
 
 /// Turns page text into what search compares: NFKC (ligatures, full-width forms), case folded and
 /// diacritics removed on request, every run of white space one space, and words hyphenated at a
 /// line end joined again. Keeps, for each scalar it produces, the index of the scalar it came from.
-public enum TextNormalizer {
-    public struct Options: Sendable, Hashable {
-        public var caseSensitive: Bool
-        public var ignoreDiacritics: Bool
+package enum TextNormalizer {
+    package struct Options: Sendable, Hashable {
+        package var caseSensitive: Bool
+        package var ignoreDiacritics: Bool
     }
 
-    public static func normalize(_ text: [Unicode.Scalar], _ o: Options) -> (scalars: [Unicode.Scalar], origin: [Int]) {
+    package static func normalize(_ text: [Unicode.Scalar], _ o: Options) -> (scalars: [Unicode.Scalar], origin: [Int])
+    {
         var out: [Unicode.Scalar] = []
         var origin: [Int] = []
         out.reserveCapacity(text.count)
@@ -83,32 +84,32 @@ public enum TextNormalizer {
     }
 
     /// Every match of a term in a page's normalized text, as ranges of the original scalars.
-    public static func matches(
+    package static func matches(
         of term: SearchTerm, in normalized: (scalars: [Unicode.Scalar], origin: [Int])
     ) -> [TextMatch] {
         search(term, in: normalized, budget: .infinity).matches
     }
 
     /// Seconds a regular expression may take on one page.
-    public static let regexBudget = 2.0
+    package static let regexBudget = 2.0
 }
 
 /// The time the regular-expression terms may take on one document (`searchSeconds`): each page
 /// gets at most `TextNormalizer.regexBudget` of what is left; once it is spent, the pages left are
 /// listed (`unsearched`) instead of searched, so that 10,000 pages sharing one hostile content
 /// stream cost seconds, not hours.
-public struct SearchBudget: Sendable {
+package struct SearchBudget: Sendable {
     /// Seconds left (infinite: no limit).
-    public private(set) var left: Double
+    package private(set) var left: Double
     /// The pages not (fully) searched because the budget ran out, in order.
-    public private(set) var unsearched: [Int] = []
+    package private(set) var unsearched: [Int] = []
 
-    public init(seconds: Double) { left = seconds > 0 ? seconds : .infinity }
+    package init(seconds: Double) { left = seconds > 0 ? seconds : .infinity }
 
-    public var isSpent: Bool { left <= 0 }
+    package var isSpent: Bool { left <= 0 }
 
     /// Seconds a term may take on `page`; 0 when the budget is spent (the page is then listed once).
-    public mutating func forPage(_ page: Int) -> Double {
+    package mutating func forPage(_ page: Int) -> Double {
         guard left > 0 else {
             if unsearched.last != page { unsearched.append(page) }
             return 0
@@ -116,7 +117,7 @@ public struct SearchBudget: Sendable {
         return min(TextNormalizer.regexBudget, left)
     }
 
-    public mutating func spend(_ seconds: Double) { left -= seconds }
+    package mutating func spend(_ seconds: Double) { left -= seconds }
 }
 
 extension TextNormalizer {
@@ -125,7 +126,7 @@ extension TextNormalizer {
     /// 20,000 characters of `a.a.a…`: ~15 s a page); ICU's progress callback lets the search stop
     /// at the deadline, and the caller says so (`text.search-incomplete`): silence would claim the
     /// page was searched. Literal terms are linear and always finish.
-    public static func search(
+    package static func search(
         _ term: SearchTerm, in normalized: (scalars: [Unicode.Scalar], origin: [Int]), budget: Double
     ) -> (matches: [TextMatch], complete: Bool) {
         let (text, origin) = normalized
@@ -172,7 +173,7 @@ extension TextNormalizer {
     }
 
     /// The match with up to `context` characters either side, white space collapsed, cut at words.
-    public static func snippet(_ text: [Unicode.Scalar], _ range: Range<Int>, context: Int = 30) -> String {
+    package static func snippet(_ text: [Unicode.Scalar], _ range: Range<Int>, context: Int = 30) -> String {
         var start = max(0, range.lowerBound - context)
         var end = min(text.count, range.upperBound + context)
         if start > 0 { while start < range.lowerBound, !text[start - 1].properties.isWhitespace { start += 1 } }

@@ -36,12 +36,12 @@ public struct ThumbnailsOptions: OptionGroup {
     @Option(
         "page box to render; poppler renders no farther than the crop box, so a larger box (media, often) is cut to it"
     )
-    public var box = PageBox.crop
+    package var box = PageBox.crop
     @Option(
         "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"
     )
     public var annotations = true
-    @Option(EngineOption.summary, listed: EngineOption.listed) public var engine = PageEngine.poppler
+    @Option(EngineOption.summary, listed: EngineOption.listed) package var engine = PageEngine.poppler
     @Option("draw link rectangles (needs validate-links earlier in the pipeline)") public var overlay =
         ThumbnailOverlay.none
     @Option("image format") public var format = ImageFormat.png

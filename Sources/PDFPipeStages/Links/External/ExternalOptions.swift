@@ -129,7 +129,7 @@ public struct ExternalOptions: Sendable {
     /// Settings for the hosts a glob matches.
     public struct HostRule: Sendable {
         public var pattern: String
-        public var accept: StatusSet?
+        package var accept: StatusSet?
         public var maxPerHost: Int?
         public var interval: Double?
 
@@ -170,7 +170,7 @@ public struct ExternalOptions: Sendable {
     public var shards = 1
     public var headFirst: Bool
     public var getAfterAnyError: Bool
-    public var accept: StatusSet
+    package var accept: StatusSet
     public var include: [Pattern]
     public var exclude: [Pattern]
     public var remaps: [Remap] = []
@@ -179,7 +179,7 @@ public struct ExternalOptions: Sendable {
     public var allowPrivateAddresses: Bool
     public var cachePath: String?
     public var cacheMaxAge: Double
-    public var neverCache: StatusSet
+    package var neverCache: StatusSet
     public var downloadLimit: Int
     public var noteOtherSchemes: Bool
     public var htmlFragments: Bool
@@ -199,7 +199,7 @@ public struct ExternalOptions: Sendable {
     }
 
     /// The statuses accepted from `host`.
-    public func accept(for host: String) -> StatusSet { rule(for: host)?.accept ?? accept }
+    package func accept(for host: String) -> StatusSet { rule(for: host)?.accept ?? accept }
     /// A host's limits for this process: under `--shard K/N` (and `divideHostLimitsAmongShards`)
     /// 1/N of the slots, at least one, and N times the interval (at least N × 50 ms: N shards
     /// together start no more often than one run would).
@@ -419,10 +419,10 @@ public struct ExternalOptions: Sendable {
 }
 
 /// HTTP statuses as codes and ranges (`200-299,403`).
-public struct StatusSet: Sendable, Equatable {
-    public var ranges: [ClosedRange<Int>]
+package struct StatusSet: Sendable, Equatable {
+    package var ranges: [ClosedRange<Int>]
 
-    public func contains(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
+    package func contains(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
 
     static func parse(_ text: String, path: String) throws(PipelineError) -> StatusSet {
         var ranges: [ClosedRange<Int>] = []

@@ -5,14 +5,14 @@ import PDFPipeCore
 import Synchronization
 
 /// What checking one URL found: the raw facts (kept in the cache) from which the outcome follows.
-public struct URLFetch: Sendable, Equatable {
-    public struct Hop: Codable, Sendable, Equatable {
-        public var url: String
-        public var status: Int
+package struct URLFetch: Sendable, Equatable {
+    package struct Hop: Codable, Sendable, Equatable {
+        package var url: String
+        package var status: Int
     }
 
     /// Why no acceptable answer could be had, apart from the status.
-    public enum Failure: String, Codable, Sendable {
+    package enum Failure: String, Codable, Sendable {
         case timeout, unreachable
         case redirectLoop = "redirect-loop"
         case tooManyRedirects = "too-many-redirects"
@@ -25,33 +25,33 @@ public struct URLFetch: Sendable, Equatable {
     }
 
     /// The URL as requested (after remapping, without fragment).
-    public var url: String
+    package var url: String
     /// The last answer's status, nil when none arrived.
-    public var status: Int?
+    package var status: Int?
     /// Redirects followed: each hop's URL and the status that sent us on.
-    public var redirects: [Hop] = []
-    public var finalURL: String
+    package var redirects: [Hop] = []
+    package var finalURL: String
     /// Requests made for this URL, HEAD→GET switches and retries included.
-    public var attempts = 0
+    package var attempts = 0
     /// Retries (after timeouts, connection errors, 429 and 5xx).
-    public var retries = 0
-    public var failure: Failure?
-    public var message: String?
-    public var contentType: String?
+    package var retries = 0
+    package var failure: Failure?
+    package var message: String?
+    package var contentType: String?
     /// Seconds since 1970 when it was checked.
-    public var checkedAt: Double = 0
-    public var fromCache = false
+    package var checkedAt: Double = 0
+    package var fromCache = false
     /// For fragment checks: the fetched PDF's pages and destinations.
-    public var document: RemoteDocument?
+    package var document: RemoteDocument?
     /// For fragment checks: the fetched HTML page's anchors (ids, and names of `<a>`), sorted.
-    public var anchors: [String]?
+    package var anchors: [String]?
     /// The final answer carries a bot protection's signature: why it was judged so (`uri.blocked`).
-    public var blocked: String?
+    package var blocked: String?
     /// It failed twice: when first asked, and when asked again on a new connection at the end.
-    public var confirmed = false
+    package var confirmed = false
 
     /// A 301 or 308 on the way.
-    public var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
+    package var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
 
     /// What the cache file keeps (`fullJSON` without where the answer came from and the fetched
     /// content, which are for this run only).
@@ -86,7 +86,7 @@ extension URLFetch: Codable {
         static let forThisRunOnly: [CodingKeys] = [.fromCache, .document, .anchors]
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(url: try c.decode(String.self, forKey: .url))
         finalURL = try c.decode(String.self, forKey: .finalURL)
@@ -114,11 +114,11 @@ extension URLFetch: Codable {
 /// each host paced by `HostScheduler` (slots, intervals, backoff on 429 and 503). A failure is
 /// confirmed before it is reported: asked again, on a new connection, once nothing else is left
 /// to ask.
-public final class URLChecker: @unchecked Sendable {
+package final class URLChecker: @unchecked Sendable {
     /// What to fetch: a URL's status, or (for fragment checks) its content as a PDF.
-    public struct Key: Codable, Hashable, Sendable {
-        public var url: String
-        public var download: Bool
+    package struct Key: Codable, Hashable, Sendable {
+        package var url: String
+        package var download: Bool
     }
 
     let options: ExternalOptions
@@ -152,13 +152,13 @@ public final class URLChecker: @unchecked Sendable {
     private var hostStatistics: [HostScheduler.Statistics] = []
     /// Set in an isolated worker process: questions go to the parent, which holds the run's checker,
     /// so each URL is still requested once per run and the cache is the parent's.
-    public var forward: (@Sendable ([Key], Double) -> [Key: URLFetch])? {
+    package var forward: (@Sendable ([Key], Double) -> [Key: URLFetch])? {
         get { forwardHook.withLock { $0 } }
         set { forwardHook.withLock { $0 = newValue } }
     }
     private let forwardHook = Locked<(@Sendable ([Key], Double) -> [Key: URLFetch])?>(nil)
 
-    public init(options: ExternalOptions, clock: @escaping @Sendable () -> Double = URLChecker.now) {
+    package init(options: ExternalOptions, clock: @escaping @Sendable () -> Double = URLChecker.now) {
         self.options = options
         self.clock = clock
     }
@@ -195,16 +195,16 @@ public final class URLChecker: @unchecked Sendable {
     // MARK: - Between processes
 
     /// A worker's question: the keys it needs.
-    public static func request(_ keys: [Key], within seconds: Double = .infinity) -> JSONValue {
+    package static func request(_ keys: [Key], within seconds: Double = .infinity) -> JSONValue {
         seconds.isFinite ? ["keys": JSONValue(encoding: keys), "within": .double(seconds)] : JSONValue(encoding: keys)
     }
 
-    public static func keys(from json: JSONValue) -> [Key] {
+    package static func keys(from json: JSONValue) -> [Key] {
         (try? (json["keys"] ?? json).decode([Key].self)) ?? []
     }
 
     /// The seconds a worker's question may wait (`request(_:within:)`), infinite when not said.
-    public static func budget(from json: JSONValue) -> Double { json["within"]?.doubleValue ?? .infinity }
+    package static func budget(from json: JSONValue) -> Double { json["within"]?.doubleValue ?? .infinity }
 
     /// The parent's answer: each key with its fetch, sorted.
     struct Answered: Codable {
@@ -213,23 +213,23 @@ public final class URLChecker: @unchecked Sendable {
         var fetch: URLFetch
     }
 
-    public static func answer(_ fetches: [Key: URLFetch]) -> JSONValue {
+    package static func answer(_ fetches: [Key: URLFetch]) -> JSONValue {
         JSONValue(
             encoding: fetches.sorted { ($0.key.url, $0.key.download ? 1 : 0) < ($1.key.url, $1.key.download ? 1 : 0) }
                 .map { k, f in Answered(url: k.url, download: k.download, fetch: f) })
     }
 
-    public static func fetches(from json: JSONValue) -> [Key: URLFetch] {
+    package static func fetches(from json: JSONValue) -> [Key: URLFetch] {
         var out: [Key: URLFetch] = [:]
         for a in (try? json.decode([Answered].self)) ?? [] { out[Key(url: a.url, download: a.download)] = a.fetch }
         return out
     }
 
-    @Sendable public static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    @Sendable package static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// The results for `keys`, requesting what is neither known nor cached. Blocks until all are in,
     /// or `seconds` have passed (the keys not in by then are `overBudget`).
-    public func check(_ keys: [Key], within seconds: Double = .infinity) -> [Key: URLFetch] {
+    package func check(_ keys: [Key], within seconds: Double = .infinity) -> [Key: URLFetch] {
         if let forward { return forward(keys, seconds) }
         let answered = Locked<[Key: URLFetch]>([:])
         let done = DispatchSemaphore(value: 0)
@@ -244,7 +244,7 @@ public final class URLChecker: @unchecked Sendable {
     /// Queues `keys` and returns at once; `done` is called (on the checker's thread, or on this one
     /// when everything is known already) with every key's result once all are in, or after
     /// `seconds` with the keys not in yet as `overBudget` (their requests go on for the run).
-    public func submit(
+    package func submit(
         _ keys: [Key], within seconds: Double = .infinity, then done: @escaping @Sendable ([Key: URLFetch]) -> Void
     ) {
         if let forward {
@@ -383,26 +383,26 @@ public final class URLChecker: @unchecked Sendable {
     }
 
     /// What the run's requests gave, over every URL asked (from the cache or the network).
-    public struct Outcomes: Sendable, Equatable {
-        public var urls = 0
+    package struct Outcomes: Sendable, Equatable {
+        package var urls = 0
         /// Not requested: the host resolves to a private, loopback or link-local address.
-        public var privateAddresses = 0
+        package var privateAddresses = 0
         /// URLs that got an HTTP answer (any status).
-        public var answered = 0
-        public var notResolved = 0
-        public var notConnected = 0
-        public var timedOut = 0
+        package var answered = 0
+        package var notResolved = 0
+        package var notConnected = 0
+        package var timedOut = 0
         /// Hosts requested (private ones aside).
-        public var hosts = 0
+        package var hosts = 0
 
         /// Three or more hosts, none of which answered anything: every request failed to resolve,
         /// connect or answer in time.
-        public var networkLooksDown: Bool {
+        package var networkLooksDown: Bool {
             hosts >= 3 && answered == 0 && notResolved + notConnected + timedOut == urls - privateAddresses
         }
     }
 
-    public func outcomes() -> Outcomes {
+    package func outcomes() -> Outcomes {
         lock.lock()
         defer { lock.unlock() }
         var o = Outcomes()
@@ -434,7 +434,7 @@ public final class URLChecker: @unchecked Sendable {
 
     /// Whether the checker has its thread alive or a cache not yet saved: what `shutdown` and
     /// `saveCache` end.
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         lock.lock()
         defer { lock.unlock() }
         return loopAlive || cacheDirty
@@ -442,7 +442,7 @@ public final class URLChecker: @unchecked Sendable {
 
     /// Ends the checker's thread once its work is done (after the run's last document), and waits
     /// for it: its connections are closed and nothing is left running.
-    public func shutdown() {
+    package func shutdown() {
         lock.lock()
         stopping = true
         waker?.wakeup()
@@ -453,7 +453,7 @@ public final class URLChecker: @unchecked Sendable {
     // MARK: - The transfer loop
 
     /// Checker threads alive in this process, over every checker (for tests).
-    public static var liveThreads: Int { live.load(ordering: .relaxed) }
+    package static var liveThreads: Int { live.load(ordering: .relaxed) }
     private static let live = Atomic<Int>(0)
 
     /// The loop thread's own state.
@@ -829,7 +829,7 @@ public final class URLChecker: @unchecked Sendable {
     }
 
     /// Runs in a row `url` failed before this run (`confirmRuns`; 0 without a history).
-    public func failuresBefore(_ url: String) -> Int {
+    package func failuresBefore(_ url: String) -> Int {
         lock.lock()
         defer { lock.unlock() }
         if history == nil {
@@ -866,7 +866,7 @@ public final class URLChecker: @unchecked Sendable {
     }
 
     /// Writes the cache file (atomically), dropping expired entries. Called once at the end of a run.
-    public func saveCache() throws {
+    package func saveCache() throws {
         lock.lock()
         defer { lock.unlock() }
         try saveHistory()
