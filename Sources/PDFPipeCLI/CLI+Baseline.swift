@@ -24,13 +24,13 @@ extension CLI {
 
     /// `pdfpipe baseline REPORT.json [--out FILE]`: the findings of a report as a baseline file.
     func baselineCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Self.arguments(args, for: "baseline")
+        let a = try BaselineFlags.parse(args)
         guard a.positional.count == 1 else {
             throw PipelineError(
                 file: nil, message: "baseline takes one report: pdfpipe baseline REPORT.json [--out FILE]")
         }
         let report = try readReport(a.positional[0], documents: false)
-        let out = a.values["--out"] ?? "pdfpipe-baseline.json"
+        let out = a.value(\BaselineFlags.out) ?? "pdfpipe-baseline.json"
         var documents: [DocumentResult] = []
         var count = 0
         try eachDocument(of: a.positional[0]) { d in

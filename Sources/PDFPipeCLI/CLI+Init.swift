@@ -60,12 +60,12 @@ extension CLI {
     ]
 
     func initCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Self.arguments(args, for: "init")
+        let a = try InitFlags.parse(args)
         guard a.positional.isEmpty else {
             throw PipelineError(file: nil, message: "init takes no inputs: pdfpipe init [--for KIND] [--out FILE]")
         }
         let names = Self.starters.map(\.name)
-        let kind = a.values["--for"] ?? "link-audit"
+        let kind = a.value(\InitFlags.`for`) ?? "link-audit"
         guard let starter = Self.starters.first(where: { $0.name == kind }) else {
             throw PipelineError(
                 file: nil,
@@ -73,9 +73,9 @@ extension CLI {
                     "--for: unknown kind '\(kind)'\(Suggest.didYouMean(kind, names)) (kinds: \(names.joined(separator: ", ")))"
             )
         }
-        let file = a.values["--out"] ?? "pdfpipe.json"
+        let file = a.value(\InitFlags.out) ?? "pdfpipe.json"
         let path = Paths.absolute(file, relativeTo: directory)
-        guard a.flags.contains("--force") || !FileManager.default.fileExists(atPath: path) else {
+        guard a.has(\InitFlags.force) || !FileManager.default.fileExists(atPath: path) else {
             throw PipelineError(file: file, message: "exists already; --force replaces it")
         }
         let schemaName = "pipeline.schema.json"

@@ -40,8 +40,8 @@ extension CLI {
     }
 
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Self.arguments(args, for: "merge")
-        let baselineFlag = try Self.value(of: "--baseline", in: a, command: "merge")?.stringValue
+        let a = try MergeFlags.parse(args)
+        let baselineFlag = try Self.value(of: \MergeFlags.baseline, in: a)?.stringValue
         guard !a.positional.isEmpty else {
             throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json|DIR...")
         }
@@ -49,14 +49,14 @@ extension CLI {
         // documents are merged as sorted streams into the merged results file: memory holds one
         // document per report, not the reports. Reports in object storage are fetched into a
         // staging folder; a merged report for the store is written there and uploaded.
-        let remote = try RemoteMerge(operands: a.positional, out: a.values["--out"])
+        let remote = try RemoteMerge(operands: a.positional, out: a.value(\MergeFlags.out))
         defer { remote?.cleanUp() }
-        let out = remote?.outDir ?? Paths.absolute(a.values["--out"] ?? "out/merged", relativeTo: directory)
+        let out = remote?.outDir ?? Paths.absolute(a.value(\MergeFlags.out) ?? "out/merged", relativeTo: directory)
         if remote?.outDir == nil { try checkOutputFolder(out) }
         let files = try reportFiles(remote?.operands ?? a.positional, besides: out)
         let (reports, cursors) = try scanReports(files, counting: baselineFlag == nil)
         let (whole, held) = try Self.checkShards(
-            reports, files: files, allowPartial: a.flags.contains("--allow-partial"))
+            reports, files: files, allowPartial: a.has(\MergeFlags.allowPartial))
         var merged = reports[0]
         merged.incomplete = !whole
         for (file, r) in zip(files.dropFirst(), reports.dropFirst()) {
@@ -103,12 +103,12 @@ extension CLI {
         // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
         // a shard's command-line override (shards run with --fail-on never to finish the matrix).
         merged.failOn =
-            try Self.value(of: "--fail-on", in: a, command: "merge")?.stringValue.flatMap(FailOn.init) ?? reports.lazy
+            try Self.value(of: \MergeFlags.failOn, in: a)?.stringValue.flatMap(FailOn.init) ?? reports.lazy
             .compactMap(\.pipelineFailOn).first ?? .error
-        let chosen = try a.values["--format"].map { list throws(PipelineError) in try formats(list) } ?? ["json"]
+        let chosen = try a.value(\MergeFlags.format).map { list throws(PipelineError) in try formats(list) } ?? ["json"]
         let code = write(
-            merged, formats: chosen, to: out, quiet: a.flags.contains("--quiet"),
-            verbose: a.flags.contains("--verbose"), shownAs: remote?.output.map { $0.url($0.folder) })
+            merged, formats: chosen, to: out, quiet: a.has(\MergeFlags.quiet),
+            verbose: a.has(\MergeFlags.verbose), shownAs: remote?.output.map { $0.url($0.folder) })
         if let remote, !remote.upload(console: console) { return .internalFailure }
         return code
     }
@@ -159,8 +159,8 @@ extension CLI {
         into merged: inout RunReport, whole: Bool, batch seen: Set<String>
     ) throws(PipelineError) {
         if let file = baselineFlag {
-            merged.baseline = BaselineUse(file: file, ratchet: a.flags.contains("--ratchet"))
-        } else if a.flags.contains("--ratchet") {
+            merged.baseline = BaselineUse(file: file, ratchet: a.has(\MergeFlags.ratchet))
+        } else if a.has(\MergeFlags.ratchet) {
             guard var b = reports.lazy.compactMap(\.baseline).first else {
                 throw PipelineError(
                     file: nil, message: "--ratchet needs a baseline: --baseline FILE, or shards run with one")
@@ -174,7 +174,7 @@ extension CLI {
         guard let use = merged.baseline, whole, !merged.incomplete else { return }
         if let baseline = policy?.baseline ?? (try? loadBaseline(use.file)) {
             merged.removedSinceBaseline = RunReport.removed(from: baseline, batch: seen)
-        } else if !a.flags.contains("--quiet") {
+        } else if !a.has(\MergeFlags.quiet) {
             console.error(
                 "pdfpipe: note: cannot read the baseline '\(use.file)' the shards were compared with: documents it lists that are no longer in the batch are not counted as fixed (give it: --baseline FILE)"
             )

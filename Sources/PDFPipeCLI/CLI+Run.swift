@@ -5,15 +5,15 @@ import SystemIO
 
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Self.arguments(args, for: "run")
+        let a = try RunFlags.parse(args)
         guard let pipelineFile = a.positional.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
         // Offline, nothing is sent: the web check's secrets are not needed.
-        var pipeline = try loadPipeline(pipelineFile, environment: a.flags.contains("--offline") ? .offline : .required)
-        let quiet = a.flags.contains("--quiet")
+        var pipeline = try loadPipeline(pipelineFile, environment: a.has(\RunFlags.offline) ? .offline : .required)
+        let quiet = a.has(\RunFlags.quiet)
         let progressMode = try Self.progressMode(a)
-        let verbose = a.flags.contains("--verbose")
+        let verbose = a.has(\RunFlags.verbose)
 
         let fileFailOn = pipeline.failOn
         let shard = try applyRunFlags(a, to: &pipeline)
@@ -28,7 +28,7 @@ extension CLI {
         // A shard the engine retries (Slurm --requeue, Kubernetes backoffLimitPerIndex, AWS Batch
         // retries) goes on where it stopped: --resume is the default under --shard auto, and with
         // outputs in object storage (what makes a retried task exactly-once).
-        let resume = a.flags.contains("--resume") || shard?.source != nil || remote?.outputLocation != nil
+        let resume = a.has(\RunFlags.resume) || shard?.source != nil || remote?.outputLocation != nil
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         runner.context.shards = shard?.count ?? 1
@@ -42,7 +42,7 @@ extension CLI {
         try remote?.begin(&runner, set: set, hash: hash, shard: shard?.description, console: console)
         guard
             let store = openStore(
-                outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.flags.contains("--resume"),
+                outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.has(\RunFlags.resume),
                 remote: remote)
         else { return .internalFailure }
         // Documents the earlier run did not record may have left up-to-date outputs behind (the
@@ -98,7 +98,7 @@ extension CLI {
     /// `--progress`'s value, checked.
     static func progressMode(_ a: Arguments) throws(PipelineError) -> String {
         let modes = ["auto", "always", "never"]
-        let mode = a.values["--progress"] ?? "auto"
+        let mode = a.value(\RunFlags.progress) ?? "auto"
         guard modes.contains(mode) else {
             throw PipelineError(
                 file: nil,
@@ -160,10 +160,10 @@ extension CLI {
         throws(PipelineError) -> InputSet
     {
         var listed: [String] = []
-        if let from = a.values["--inputs-from"] {
+        if let from = a.value(\RunFlags.inputsFrom) {
             listed = try Self.workList(
                 from == "-" ? from : Paths.absolute(from, relativeTo: directory),
-                nullSeparated: a.flags.contains("--null")
+                nullSeparated: a.has(\RunFlags.null)
             ) { Array(FileHandle.standardInput.readDataToEndOfFile()) }
         }
         let named = a.positional.count > 1 ? Array(a.positional.dropFirst()) : (listed.isEmpty ? pipeline.inputs : [])
@@ -175,7 +175,7 @@ extension CLI {
         }
         do throws(PipelineError) {
             return try batch(
-                inputs, shard: shard, allowEmpty: a.flags.contains("--allow-empty"), output: output,
+                inputs, shard: shard, allowEmpty: a.has(\RunFlags.allowEmpty), output: output,
                 listed: Set(listed))
         } catch {
             // An input the pipeline file named (not the command line): say where it came from.
@@ -244,32 +244,32 @@ extension CLI {
     /// The flags of `run` that override the pipeline file; returns the shard asked for.
     private func applyRunFlags(_ a: Arguments, to pipeline: inout Pipeline) throws(PipelineError) -> Shard? {
         // Values of flags that override a key are checked by the key's declaration (Pipeline.keys).
-        func flag(_ name: String) throws(PipelineError) -> JSONValue? {
-            try Self.value(of: name, in: a, command: "run")
+        func flag(_ f: KeyPath<RunFlags, Flag>) throws(PipelineError) -> JSONValue? {
+            try Self.value(of: f, in: a)
         }
-        if let out = try flag("--out")?.stringValue { pipeline.output = out }
-        if let jobs = try flag("--jobs")?.intValue { pipeline.jobs = jobs }
-        if let f = a.values["--format"] { pipeline.formats = try formats(f) }
-        if let f = try flag("--fail-on")?.stringValue.flatMap(FailOn.init) { pipeline.failOn = f }
-        pipeline.force = a.flags.contains("--force")
-        pipeline.offline = a.flags.contains("--offline")
-        if a.flags.contains("--isolate") { pipeline.isolation = .process }
-        if a.flags.contains("--no-isolate") { pipeline.isolation = .none }
-        if let t = try flag("--timeout")?.doubleValue { pipeline.timeoutSeconds = t }
-        if let m = try flag("--memory-limit")?.intValue { pipeline.memoryLimitMB = m }
+        if let out = try flag(\.out)?.stringValue { pipeline.output = out }
+        if let jobs = try flag(\.jobs)?.intValue { pipeline.jobs = jobs }
+        if let f = a.value(\RunFlags.format) { pipeline.formats = try formats(f) }
+        if let f = try flag(\.failOn)?.stringValue.flatMap(FailOn.init) { pipeline.failOn = f }
+        pipeline.force = a.has(\RunFlags.force)
+        pipeline.offline = a.has(\RunFlags.offline)
+        if a.has(\RunFlags.isolate) { pipeline.isolation = .process }
+        if a.has(\RunFlags.noIsolate) { pipeline.isolation = .none }
+        if let t = try flag(\.timeout)?.doubleValue { pipeline.timeoutSeconds = t }
+        if let m = try flag(\.memoryLimit)?.intValue { pipeline.memoryLimitMB = m }
         // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
         if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = .process }
-        guard !(a.flags.contains("--isolate") && a.flags.contains("--no-isolate")) else {
+        guard !(a.has(\RunFlags.isolate) && a.has(\RunFlags.noIsolate)) else {
             throw PipelineError(file: nil, message: "--isolate and --no-isolate contradict each other")
         }
 
-        if let b = try flag("--baseline")?.stringValue { pipeline.baselineFile = b }
-        if a.flags.contains("--ratchet") { pipeline.ratchet = true }
+        if let b = try flag(\.baseline)?.stringValue { pipeline.baselineFile = b }
+        if a.has(\RunFlags.ratchet) { pipeline.ratchet = true }
         guard !pipeline.ratchet || pipeline.baselineFile != nil else {
             throw PipelineError(
                 file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
         }
-        let shard = try a.values["--shard"].map { text throws(PipelineError) in
+        let shard = try a.value(\RunFlags.shard).map { text throws(PipelineError) in
             try Shard.resolve(text, environment: ProcessInfo.processInfo.environment)
         }
         pipeline.output = try Shard.placing(shard, in: pipeline.output)

@@ -75,18 +75,7 @@ package struct CLI: Sendable {
             return .clean
         }
         do throws(PipelineError) {
-            switch command {
-            case "init": return try initCommand(rest)
-            case "run": return try runCommand(rest)
-            case "validate": return try validateCommand(rest)
-            case "merge": return try mergeCommand(rest)
-            case "baseline": return try baselineCommand(rest)
-            case "__worker": return try workerCommand(rest)
-            case "github-action": return githubAction(environment: ProcessInfo.processInfo.environment)
-            case "stages": return try listStages(rest)
-            case "rules": return try listRules(rest)
-            case "schema": return try printSchema(rest)
-            default:
+            guard let found = (Self.commandTable + Self.hiddenCommands).first(where: { $0.name == command }) else {
                 let names = Self.commandTable.map(\.name)
                 throw PipelineError(
                     file: nil,
@@ -94,6 +83,7 @@ package struct CLI: Sendable {
                         "unknown command '\(command)'\(Suggest.didYouMean(command, names)) (commands: \(names.joined(separator: ", ")))"
                 )
             }
+            return try found.perform(self, rest)
         } catch {
             console.errorLines(error.description)
             return .usage
@@ -145,7 +135,7 @@ package struct CLI: Sendable {
     }
 
     func validateCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Self.arguments(args, for: "validate")
+        let a = try NoFlags.parse(args)
         guard a.positional.count == 1 else {
             throw PipelineError(file: nil, message: "validate takes one pipeline file")
         }
@@ -165,7 +155,7 @@ package struct CLI: Sendable {
     }
 
     func listStages(_ args: [String]) throws(PipelineError) -> ExitCode {
-        _ = try Self.arguments(args, for: "stages")
+        _ = try NoFlags.parse(args)
         for d in stages {
             console.print("\(d.id): \(d.summary)")
             printOptions(d.options, indent: "  ")
@@ -191,8 +181,8 @@ package struct CLI: Sendable {
     }
 
     func listRules(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Self.arguments(args, for: "rules")
-        if let dir = a.values["--pages"] {
+        let a = try RulesFlags.parse(args)
+        if let dir = a.value(\RulesFlags.pages) {
             // docs/rules/<id>.md, one page per rule (scripts and the release keep them current).
             for r in rules.all {
                 let path = Paths.absolute(dir, relativeTo: directory) + "/" + r.id + ".md"
@@ -228,7 +218,7 @@ package struct CLI: Sendable {
     }
 
     func printSchema(_ args: [String]) throws(PipelineError) -> ExitCode {
-        _ = try Self.arguments(args, for: "schema")
+        _ = try NoFlags.parse(args)
         console.write(JSONWriter.pretty(PipelineSchema.make(catalog: stages, formats: formats)))
         return .clean
     }

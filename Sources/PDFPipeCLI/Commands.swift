@@ -1,3 +1,4 @@
+import Foundation
 import PDFPipeCore
 import PDFPipeStages
 
@@ -41,11 +42,14 @@ struct Command: Sendable {
     var flags: [Flag]
     /// After the options (exit codes).
     var footer: String?
+    /// What the command does: the dispatch is this table's (no `switch` beside it).
+    var perform: @Sendable (CLI, [String]) throws(PipelineError) -> ExitCode
 
     init(
         _ name: String, operands: String = "", summary: String, about: String, flags: [Flag] = [],
-        footer: String? = nil
+        footer: String? = nil, perform: @escaping @Sendable (CLI, [String]) throws(PipelineError) -> ExitCode
     ) {
+        self.perform = perform
         self.name = name
         self.operands = operands
         self.summary = summary
@@ -116,138 +120,64 @@ extension CLI {
             "init", summary: "write a starter pipeline (--for link-audit, thumbnails, text or ci)",
             about:
                 "Writes a starter pipeline (default FILE: pdfpipe.json) for one job, and the JSON Schema of pipelines beside it (pipeline.schema.json, which the pipeline names in \"$schema\" so that editors check and complete it). KIND: \(starters.map(\.name).joined(separator: ", ")) (default link-audit). An existing FILE is kept unless --force. Prints the command to run next.",
-            flags: [
-                Flag("--for", starters.map(\.name).joined(separator: "|"), "the job the pipeline is for"),
-                Flag("--out", "FILE", "where to write it (default pdfpipe.json)"),
-                Flag("--force", "replace an existing FILE"),
-            ]),
+            flags: InitFlags.all, perform: { cli, args throws(PipelineError) in try cli.initCommand(args) }),
         Command(
             "run", operands: "PIPELINE [INPUT...]", summary: "run a pipeline over PDF files and folders",
             about:
                 "Runs the stages of PIPELINE (a JSON file) over the inputs: files, folders (searched recursively for *.pdf) and globs (quote them: 'docs/**/*.pdf'). Inputs given here replace the pipeline's \"inputs\". Writes the reports to the output folder.",
-            flags: [
-                Flag(
-                    "--out", "DIR",
-                    "output folder (default: the pipeline's \"output\", else out/NAME); {shard} in it becomes the shard's K",
-                    key: "output"),
-                Flag(
-                    "--jobs", "N",
-                    "documents processed at once (default: the pipeline's \"jobs\", else one per processor)",
-                    key: "jobs"),
-                Flag(
-                    "--format", "LIST",
-                    "report formats, comma-separated (\(Reporters.formats.joined(separator: ", "))); default: the pipeline's report.formats, else json"
-                ),
-                Flag(
-                    "--fail-on", "LEVEL",
-                    "\(FailOn.names): exit 1 when a finding is at or above LEVEL (default: the pipeline's report.failOn, else error)",
-                    key: "report.failOn"),
-                Flag(
-                    "--shard", "K/N|auto",
-                    "run only the K-th of N deterministic parts of the batch (by a stable hash of each input's path); join the parts' reports with pdfpipe merge. auto: K (and N) from the job-array engine's variables (Slurm, Kubernetes Indexed Jobs, AWS Batch, GitLab, CircleCI, Buildkite), N from auto/N or PDFPIPE_SHARDS where the engine has none; the report says which variable (shardSource)"
-                ),
-                Flag("--force", "redo work incremental stages would skip (thumbnails up to date)"),
-                Flag(
-                    "--isolate",
-                    "run each document in a worker process: a crash, hang or memory blow-up costs that document only (pdf.crashed, pdf.timeout, …); the default when a stage renders pages or reads their text"
-                ),
-                Flag(
-                    "--no-isolate",
-                    "run every document in this process, even when a stage renders pages (faster to debug; a crash in poppler or cairo then ends the run)"
-                ),
-                Flag(
-                    "--timeout", "SECONDS", "stop a document that takes longer (turns --isolate on)",
-                    key: "timeoutSeconds"),
-                Flag(
-                    "--memory-limit", "MB", "address-space limit of each worker process (turns --isolate on)",
-                    key: "memoryLimitMB"),
-                Flag(
-                    "--offline",
-                    "no network: the external link check skips http(s) links (files, mailto: and fragments of local PDFs are still checked)"
-                ),
-                Flag("--allow-empty", "accept a batch with no PDF (otherwise an error, exit 2)"),
-                Flag(
-                    "--inputs-from", "FILE",
-                    "also take the inputs from FILE (- for standard input), one path a line, relative to the current folder; a listed path that does not exist is that document's pdf.unreadable, not an error"
-                ),
-                Flag("--null", "with --inputs-from: paths separated by NUL bytes (find -print0), not lines"),
-                Flag(
-                    "--baseline", "FILE",
-                    "findings already in FILE (pdfpipe baseline, or an earlier report.json) are \"unchanged\" and do not fail the run; the others are \"new\" (default: the pipeline's report.baseline)",
-                    key: "report.baseline"),
-                Flag(
-                    "--ratchet",
-                    "also exit 1 when findings of the baseline are fixed, until the baseline is updated (default: the pipeline's report.ratchet)"
-                ),
-                Flag(
-                    "--resume",
-                    "go on with an interrupted run in the same output folder: documents its results.jsonl records (same pipeline, same file) are not redone"
-                ),
-                Flag(
-                    "--progress", "auto|always|never",
-                    "progress on stderr: auto (default) redraws a line on a terminal and writes a line every 15 s to a log (CI, Slurm), none with --quiet; always also with --quiet; never none"
-                ),
-                Flag("--verbose", "also list the notes"),
-                Flag("--quiet", "print nothing but errors (and the summary line when the run fails)"),
-            ], footer: exitCodes),
+            flags: RunFlags.all, footer: exitCodes,
+            perform: { cli, args throws(PipelineError) in try cli.runCommand(args) }),
         Command(
             "validate", operands: "PIPELINE", summary: "check a pipeline file without opening any document",
             about:
-                "Checks a pipeline file (JSON syntax, stages, options, rules, report settings) without opening any document. Exit code 0 when valid, 2 otherwise."
-        ),
+                "Checks a pipeline file (JSON syntax, stages, options, rules, report settings) without opening any document. Exit code 0 when valid, 2 otherwise.",
+            perform: { cli, args throws(PipelineError) in try cli.validateCommand(args) }),
         Command(
             "merge", operands: "REPORT.json|DIR...", summary: "join the reports of shards (--shard K/N) into one",
             about:
                 "Joins the report.json files of shards (pdfpipe run --shard K/N) into the report one run over the whole batch writes: the same documents, order and summary. A folder stands for its report.json, else for the report.json of each of its folders (out/shards for out/shards/*/report.json), the merge's own --out aside. Writes the formats asked for (default json) to DIR (default out/merged). Exit codes as for run, judged on the merged findings at --fail-on, else the pipeline file's report.failOn (never a shard's --fail-on), so the merge step can be the CI gate. A set with a missing or repeated shard is refused (exit 2) unless --allow-partial (the merged report is then marked incomplete). --baseline compares the merged findings with FILE afresh (otherwise the shards' comparison stands).",
-            flags: [
-                Flag("--out", "DIR", "output folder (default out/merged)"),
-                Flag("--format", "LIST", "report formats, comma-separated (default json)"),
-                Flag(
-                    "--fail-on", "LEVEL", "\(FailOn.names) (default: the pipeline's report.failOn)",
-                    key: "report.failOn"),
-                Flag("--allow-partial", "merge a set with a missing shard (the report says incomplete)"),
-                Flag("--baseline", "FILE", "compare the merged findings with FILE", key: "report.baseline"),
-                Flag("--ratchet", "also exit 1 when findings of the baseline are fixed"),
-                Flag("--verbose", "also list the notes"),
-                Flag("--quiet", "print nothing but errors (and the summary line when the merge fails)"),
-            ], footer: exitCodes),
+            flags: MergeFlags.all, footer: exitCodes,
+            perform: { cli, args throws(PipelineError) in try cli.mergeCommand(args) }),
         Command(
             "baseline", operands: "REPORT.json",
             summary: "write a report's findings as a baseline (run --baseline FILE)",
             about:
                 "Writes the findings of a report as a baseline (default FILE: pdfpipe-baseline.json): their fingerprints, rule, page and message, sorted, to keep under version control. Runs given --baseline FILE then fail only on findings not in it. Run it again to accept the current findings (after fixes, with --ratchet).",
-            flags: [Flag("--out", "FILE", "where to write it (default pdfpipe-baseline.json)")]),
+            flags: BaselineFlags.all, perform: { cli, args throws(PipelineError) in try cli.baselineCommand(args) }),
         Command(
             "stages", summary: "list the stages with their options and defaults",
-            about: "Lists every stage with its options, their types and defaults."),
+            about: "Lists every stage with its options, their types and defaults.",
+            perform: { cli, args throws(PipelineError) in try cli.listStages(args) }),
         Command(
             "rules", operands: "[RULE]", summary: "list the rule ids with their default severities",
             about:
                 "Lists every rule id with its default severity and meaning; with RULE, its page: what it means, the default severity, how to fix it, an example, how to change its level (the same as docs/rules/RULE.md).",
-            flags: [Flag("--pages", "DIR", "write every rule's page to DIR (docs/rules)")]),
+            flags: RulesFlags.all, perform: { cli, args throws(PipelineError) in try cli.listRules(args) }),
         Command(
             "schema", summary: "print the JSON Schema of pipeline files",
-            about: "Prints the JSON Schema of pipeline files (the one in pipelines/)."),
+            about: "Prints the JSON Schema of pipeline files (the one in pipelines/).",
+            perform: { cli, args throws(PipelineError) in try cli.printSchema(args) }),
+    ]
+
+    /// Commands `pdfpipe --help` does not list: the worker process `run --isolate` starts, and the
+    /// GitHub Action's entrypoint (its inputs come from the environment).
+    static let hiddenCommands: [Command] = [
+        Command(
+            "__worker", summary: "", about: "", flags: WorkerFlags.all,
+            perform: { cli, args throws(PipelineError) in try cli.workerCommand(args) }),
+        Command(
+            "github-action", summary: "", about: "",
+            perform: { cli, _ in cli.githubAction(environment: ProcessInfo.processInfo.environment) }),
     ]
 
     static func command(_ name: String) -> Command? { commandTable.first { $0.name == name } }
 
-    /// Parses the arguments of a command by its flags.
-    static func arguments(_ args: [String], for name: String) throws(PipelineError) -> Arguments {
-        let flags = command(name)?.flags ?? []
-        return try Arguments(
-            args, valued: flags.filter { $0.value != nil }.map(\.name),
-            flags: flags.filter { $0.value == nil }.map(\.name),
-            listed: flags.map(\.name))
-    }
-
     /// The value of a flag that overrides a pipeline key, checked by that key's declaration (nil:
     /// not given).
-    static func value(of flagName: String, in a: Arguments, command name: String) throws(PipelineError) -> JSONValue? {
-        guard let raw = a.values[flagName] else { return nil }
-        guard let key = command(name)?.flags.first(where: { $0.name == flagName })?.key,
-            let spec = Self.spec(key)
-        else { return .string(raw) }
+    static func value<F: FlagSet>(of flag: KeyPath<F, Flag>, in a: Arguments) throws(PipelineError) -> JSONValue? {
+        guard let raw = a.value(flag) else { return nil }
+        let flagName = F[flag].name
+        guard let key = F[flag].key, let spec = Self.spec(key) else { return .string(raw) }
         let v: JSONValue
         switch spec.kind {
         case .integer: v = Int(raw).map(JSONValue.int) ?? .string(raw)
@@ -270,4 +200,145 @@ extension CLI {
         }
         return found
     }
+}
+
+/// The flags of `pdfpipe init`, in the order its help lists them.
+struct InitFlags: FlagSet {
+    let `for` = Flag("--for", CLI.starters.map(\.name).joined(separator: "|"), "the job the pipeline is for")
+    let out = Flag("--out", "FILE", "where to write it (default pdfpipe.json)")
+    let force = Flag("--force", "replace an existing FILE")
+}
+
+/// The flags of `pdfpipe run`, in the order its help lists them.
+struct RunFlags: FlagSet {
+    let out = Flag(
+        "--out", "DIR",
+        "output folder (default: the pipeline's \"output\", else out/NAME); {shard} in it becomes the shard's K",
+        key: "output")
+    let jobs = Flag(
+        "--jobs", "N",
+        "documents processed at once (default: the pipeline's \"jobs\", else one per processor)",
+        key: "jobs")
+    let format = Flag(
+        "--format", "LIST",
+        "report formats, comma-separated (\(Reporters.formats.joined(separator: ", "))); default: the pipeline's report.formats, else json"
+    )
+    let failOn = Flag(
+        "--fail-on", "LEVEL",
+        "\(FailOn.names): exit 1 when a finding is at or above LEVEL (default: the pipeline's report.failOn, else error)",
+        key: "report.failOn")
+    let shard = Flag(
+        "--shard", "K/N|auto",
+        "run only the K-th of N deterministic parts of the batch (by a stable hash of each input's path); join the parts' reports with pdfpipe merge. auto: K (and N) from the job-array engine's variables (Slurm, Kubernetes Indexed Jobs, AWS Batch, GitLab, CircleCI, Buildkite), N from auto/N or PDFPIPE_SHARDS where the engine has none; the report says which variable (shardSource)"
+    )
+    let force = Flag("--force", "redo work incremental stages would skip (thumbnails up to date)")
+    let isolate = Flag(
+        "--isolate",
+        "run each document in a worker process: a crash, hang or memory blow-up costs that document only (pdf.crashed, pdf.timeout, …); the default when a stage renders pages or reads their text"
+    )
+    let noIsolate = Flag(
+        "--no-isolate",
+        "run every document in this process, even when a stage renders pages (faster to debug; a crash in poppler or cairo then ends the run)"
+    )
+    let timeout = Flag(
+        "--timeout", "SECONDS", "stop a document that takes longer (turns --isolate on)",
+        key: "timeoutSeconds")
+    let memoryLimit = Flag(
+        "--memory-limit", "MB", "address-space limit of each worker process (turns --isolate on)",
+        key: "memoryLimitMB")
+    let offline = Flag(
+        "--offline",
+        "no network: the external link check skips http(s) links (files, mailto: and fragments of local PDFs are still checked)"
+    )
+    let allowEmpty = Flag("--allow-empty", "accept a batch with no PDF (otherwise an error, exit 2)")
+    let inputsFrom = Flag(
+        "--inputs-from", "FILE",
+        "also take the inputs from FILE (- for standard input), one path a line, relative to the current folder; a listed path that does not exist is that document's pdf.unreadable, not an error"
+    )
+    let null = Flag("--null", "with --inputs-from: paths separated by NUL bytes (find -print0), not lines")
+    let baseline = Flag(
+        "--baseline", "FILE",
+        "findings already in FILE (pdfpipe baseline, or an earlier report.json) are \"unchanged\" and do not fail the run; the others are \"new\" (default: the pipeline's report.baseline)",
+        key: "report.baseline")
+    let ratchet = Flag(
+        "--ratchet",
+        "also exit 1 when findings of the baseline are fixed, until the baseline is updated (default: the pipeline's report.ratchet)"
+    )
+    let resume = Flag(
+        "--resume",
+        "go on with an interrupted run in the same output folder: documents its results.jsonl records (same pipeline, same file) are not redone"
+    )
+    let progress = Flag(
+        "--progress", "auto|always|never",
+        "progress on stderr: auto (default) redraws a line on a terminal and writes a line every 15 s to a log (CI, Slurm), none with --quiet; always also with --quiet; never none"
+    )
+    let verbose = Flag("--verbose", "also list the notes")
+    let quiet = Flag("--quiet", "print nothing but errors (and the summary line when the run fails)")
+}
+
+/// The flags of `pdfpipe merge`, in the order its help lists them.
+struct MergeFlags: FlagSet {
+    let out = Flag("--out", "DIR", "output folder (default out/merged)")
+    let format = Flag("--format", "LIST", "report formats, comma-separated (default json)")
+    let failOn = Flag(
+        "--fail-on", "LEVEL", "\(FailOn.names) (default: the pipeline's report.failOn)",
+        key: "report.failOn")
+    let allowPartial = Flag("--allow-partial", "merge a set with a missing shard (the report says incomplete)")
+    let baseline = Flag("--baseline", "FILE", "compare the merged findings with FILE", key: "report.baseline")
+    let ratchet = Flag("--ratchet", "also exit 1 when findings of the baseline are fixed")
+    let verbose = Flag("--verbose", "also list the notes")
+    let quiet = Flag("--quiet", "print nothing but errors (and the summary line when the merge fails)")
+}
+
+/// The flags of `pdfpipe baseline`, in the order its help lists them.
+struct BaselineFlags: FlagSet {
+    let out = Flag("--out", "FILE", "where to write it (default pdfpipe-baseline.json)")
+}
+
+/// The flags of `pdfpipe rules`, in the order its help lists them.
+struct RulesFlags: FlagSet {
+    let pages = Flag("--pages", "DIR", "write every rule's page to DIR (docs/rules)")
+}
+/// `pdfpipe __worker`'s flags (not for people: `run --isolate` starts it, `IsolatedRunner` writes
+/// its command line from the same declarations).
+struct WorkerFlags: FlagSet {
+    let out = Flag("--out", "DIR", "the run's output folder")
+    let root = Flag("--root", "DIR", "the batch's input root")
+    let memoryLimit = Flag("--memory-limit", "MB", "this worker's address-space limit")
+    let timeout = Flag("--timeout", "SECONDS", "a document's time limit")
+    let force = Flag("--force", "redo work incremental stages would skip")
+    let offline = Flag("--offline", "no network")
+    let localCopies = Flag("--local-copies", "ask the parent for the files links name (s3 inputs)")
+}
+
+/// A command's flags, declared once as the properties of a type (#48): the command table lists
+/// them (`all`: parsing, `--help`, the reference's tests), and commands read them by key path
+/// (`a.value(\RunFlags.out)`, `a.has(\RunFlags.force)`), so a flag read is a flag declared.
+protocol FlagSet: Sendable {
+    init()
+}
+
+extension FlagSet {
+    /// The flags, in the order declared.
+    static var all: [Flag] { Mirror(reflecting: Self()).children.compactMap { $0.value as? Flag } }
+
+    static subscript(_ flag: KeyPath<Self, Flag>) -> Flag { Self()[keyPath: flag] }
+
+    /// Parses a command line by these flags.
+    static func parse(_ args: [String]) throws(PipelineError) -> Arguments {
+        try Arguments(
+            args, valued: all.filter { $0.value != nil }.map(\.name), flags: all.filter { $0.value == nil }.map(\.name),
+            listed: all.map(\.name))
+    }
+}
+
+/// A command with no flags.
+struct NoFlags: FlagSet {}
+
+extension Arguments {
+    /// The value given to a flag that takes one (nil: not given).
+    func value<F: FlagSet>(_ flag: KeyPath<F, Flag>) -> String? { values[F[flag].name] }
+
+    /// Whether a flag that takes no value was given.
+    func has<F: FlagSet>(_ flag: KeyPath<F, Flag>) -> Bool { flags.contains(F[flag].name) }
 }

@@ -157,13 +157,14 @@ final class IsolatedRunner: Sendable {
     }
 
     private func workerArguments() -> [String] {
+        let f = WorkerFlags()
         var args = [
-            "__worker", pipelineFile, "--out", outputDirectory, "--root", inputRoot, "--memory-limit",
-            String(memoryLimitMB), "--timeout", JSONWriter.format(timeout),
+            "__worker", pipelineFile, f.out.name, outputDirectory, f.root.name, inputRoot, f.memoryLimit.name,
+            String(memoryLimitMB), f.timeout.name, JSONWriter.format(timeout),
         ]
-        if force { args.append("--force") }
-        if offline { args.append("--offline") }
-        if localCopies { args.append("--local-copies") }
+        if force { args.append(f.force.name) }
+        if offline { args.append(f.offline.name) }
+        if localCopies { args.append(f.localCopies.name) }
         return args
     }
 
@@ -307,12 +308,11 @@ extension CLI {
     /// request per line on stdin (`{"path", "relative", "pageWorkers"}`), runs the stages on that
     /// document and answers with its result as one JSON line. Not for people: `run --isolate` starts it.
     func workerCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
-        let a = try Arguments(
-            args, valued: ["--out", "--root", "--memory-limit", "--timeout"],
-            flags: ["--force", "--offline", "--local-copies"])
-        guard let file = a.positional.first, let outDir = a.values["--out"], let root = a.values["--root"]
+        let a = try WorkerFlags.parse(args)
+        guard let file = a.positional.first, let outDir = a.value(\WorkerFlags.out),
+            let root = a.value(\WorkerFlags.root)
         else { throw PipelineError(file: nil, message: "__worker: missing arguments") }
-        if let mb = a.values["--memory-limit"].flatMap(Int.init), mb > 0 {
+        if let mb = a.value(\WorkerFlags.memoryLimit).flatMap(Int.init), mb > 0 {
             var limit = rlimit(rlim_cur: rlim_t(mb) << 20, rlim_max: rlim_t(mb) << 20)
             setrlimit(Int32(RLIMIT_AS.rawValue), &limit)
         }
@@ -321,11 +321,11 @@ extension CLI {
         // Answers go to a private copy of stdout; whatever a library prints lands on stderr instead.
         let answers = FileDescriptor(rawValue: dup(1))
         dup2(2, 1)
-        var pipeline = try loadPipeline(file, environment: a.flags.contains("--offline") ? .offline : .required)
-        pipeline.force = a.flags.contains("--force")
-        pipeline.offline = a.flags.contains("--offline")
+        var pipeline = try loadPipeline(file, environment: a.has(\WorkerFlags.offline) ? .offline : .required)
+        pipeline.force = a.has(\WorkerFlags.force)
+        pipeline.offline = a.has(\WorkerFlags.offline)
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
-        runner.context.documentTimeout = a.values["--timeout"].flatMap(Double.init) ?? 0
+        runner.context.documentTimeout = a.value(\WorkerFlags.timeout).flatMap(Double.init) ?? 0
         defer { runner.finish() }
         // The stages' shared work (validate-links: each URL once for the whole run) is the parent's;
         // so are the files links name when the inputs live in object storage. One question at a
@@ -342,7 +342,7 @@ extension CLI {
         for (index, configured) in pipeline.stages.enumerated() {
             configured.stage.forwardQuestions(to: { ask(index, $0) }, context: runner.context)
         }
-        if a.flags.contains("--local-copies") {
+        if a.has(\WorkerFlags.localCopies) {
             LocalCopies.install { path in _ = ask(WorkerChannel.Question.localCopy, .string(path)) }
         }
         // Test hooks (debug builds only): how a crash in a C library, and a Swift trap, look to the parent.
