@@ -17,6 +17,11 @@ echo "recipe-check: copying the tree to $copy" >&2
 # The files git knows (committed or not), not build products or outputs.
 git ls-files -z --cached --others --exclude-standard | (cd "$root" && xargs -0 cp --parents -t "$copy")
 cd "$copy"
+# What scripts/setup.sh --test makes in .build (moto's virtual environment, the report schemas):
+# this tree's, not made again.
+mkdir -p .build
+[ -d "$root/.build/moto" ] && ln -sfn "$root/.build/moto" .build/moto
+[ -d "$root/.build/report-schemas" ] && cp -r "$root/.build/report-schemas" .build/
 
 # Adding a stage, a rule, an option: the stage's file in Sources/PDFPipeStages/<area>/.
 mkdir -p Sources/PDFPipeStages/Toy
@@ -67,6 +72,8 @@ EOF
 swift build --product pdfpipe
 .build/debug/pdfpipe schema >pipelines/pipeline.schema.json
 .build/debug/pdfpipe rules --pages docs/rules
+# A new stage and format are public API (docs/api.md): the surface list grows by their declarations.
+python3 scripts/shape.py --api >docs/api-surface.txt
 git -C "$root" diff --no-index --stat "$root/pipelines/pipeline.schema.json" pipelines/pipeline.schema.json || true
 
 # The fast tier, with the toy in pdfpipe's tables.

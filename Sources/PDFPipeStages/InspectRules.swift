@@ -7,7 +7,7 @@ extension Rule {
         summary: "the pages differ in size or rotation (breaks 'page = scroll offset / page height' arithmetic)",
         hint: "nothing to fix if intended; the report's layout offsets map scroll positions to pages",
         details:
-            #"the pages differ in size or rotation"#)
+            #"the pages differ in size or rotation"#, sample: "samples/rotated-cropped.pdf")
 
     public static let formsPresent = Rule(
         "forms.present", severity: .note, summary: "the document has form fields (AcroForm)",

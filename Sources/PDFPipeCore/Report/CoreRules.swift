@@ -8,7 +8,7 @@ extension Rule {
         hint: "check that the file is a complete PDF; re-export or re-download it",
         details:
             #"the file cannot be opened as a PDF by any reader pdfpipe has: empty, no `%PDF-` header, or damaged beyond repair; or its catalog or page tree cannot be read (never a pass with no page). A file that qpdf cannot open but pdfpipe's reader or poppler can (as MuPDF and PDFium do: a `startxref` a few bytes off in a file of cross-reference streams, an `/Encrypt` that is not a dictionary, a broken trailer) is not unreadable: it is audited through that reader and gets `pdf.damaged` (a warning) saying what was repaired; read by poppler alone, its links are checked as poppler reads them (internal and named destinations, GoToR and Launch files, URI syntax; findings marked `reader: "poppler"`), and the warning says what was not (bookmarks, the open action, the inventory)"#,
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/garbage.pdf")
 
     public static let pdfPasswordRequired = Rule(
         "pdf.password-required", severity: .error,
@@ -17,21 +17,23 @@ extension Rule {
             "to check it, put a normalize stage first with the password: {\"use\": \"normalize\", \"with\": {\"passwordEnv\": \"PDF_PASSWORD\"}} (or passwordFile; several passwords: passwords per file glob); to publish it, remove the user password",
         details:
             #"encrypted with a user password; cannot be opened without it. Also when the owner password is empty and the user password is not: qpdf and poppler open such a file (pdfpipe then still checks it), PDFium and MuPDF ask for the password"#,
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/encrypted-user.pdf")
 
     public static let pdfEncrypted = Rule(
         "pdf.encrypted", severity: .warning,
         summary: "the document is encrypted (an owner password restricts what readers may do)",
         hint: "publish documentation without encryption so that every tool can read it",
         details:
-            #"encrypted with an owner password only: it opens, but readers are restricted"#)
+            #"encrypted with an owner password only: it opens, but readers are restricted"#,
+        sample: "samples/encrypted-owner.pdf")
 
     public static let pdfDamaged = Rule(
         "pdf.damaged", severity: .warning,
         summary: "qpdf had to repair or skip damaged structure while reading (broken xref table, bad objects)",
         hint: "re-save the document with a conforming writer (qpdf, for one, rewrites it repaired)",
         details:
-            #"qpdf repaired or skipped damaged structure while reading (one finding per document: the first message, `count`, and the first ten under `qpdfMessages`); or pdfpipe's reader repaired a value as poppler and MuPDF do (an integer past 64 bits read as a real: one bad value, the rest of the object is read; `repairedObjects`)"#
+            #"qpdf repaired or skipped damaged structure while reading (one finding per document: the first message, `count`, and the first ten under `qpdfMessages`); or pdfpipe's reader repaired a value as poppler and MuPDF do (an integer past 64 bits read as a real: one bad value, the rest of the object is read; `repairedObjects`)"#,
+        sample: "samples/damaged-xref.pdf"
     )
 
     public static let pdfPagesLost = Rule(

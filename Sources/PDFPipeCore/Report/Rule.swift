@@ -24,12 +24,31 @@ public struct Rule: Sendable, Hashable, CustomStringConvertible {
     /// Rules whose findings people-facing reports leave out when a run finding of this rule says
     /// what they all mean (`uri.network-down`: each link's `uri.unreachable`); report.json keeps them.
     public let collapses: [Rule]
+    /// A committed PDF (its path from the repository's root) on which the stage that declares the
+    /// rule, with its default options, reports it: `RuleSampleTests` runs each rule's sample and a
+    /// clean file, and the rule's page names it (nil: no sample yet; `scripts/shape.py` counts them).
+    public let sample: Sample?
+
+    /// A rule's sample: the file, and the options its stage needs to report it (a JSON object, the
+    /// stage's `with`; nil: the defaults). A string literal is a file with the defaults.
+    public struct Sample: Sendable, Equatable, ExpressibleByStringLiteral {
+        public let file: String
+        public let options: String?
+
+        public init(_ file: String, with options: String? = nil) {
+            self.file = file
+            self.options = options
+        }
+
+        public init(stringLiteral file: String) { self.init(file) }
+    }
 
     public init(
         _ id: String, severity: Severity, summary: String, hint: String, offByDefault: Bool = false,
         details: String? = nil, example: String? = nil, failsIn: [Viewer] = [],
-        collapses: [Rule] = []
+        collapses: [Rule] = [], sample: Sample? = nil
     ) {
+        self.sample = sample
         self.id = id
         self.severity = severity
         self.summary = summary

@@ -12,7 +12,7 @@ extension Rule {
             #"a link, bookmark or open action names a destination that neither `/Dests` nor the `/Names` tree defines"#,
         example:
             "<< /Subtype /Link /Rect [72 700 200 712] /Dest (sec:intro) >>   % no 'sec:intro' in /Names /Dests",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/broken-links.pdf")
 
     public static let destNameUnverified = Rule(
         "dest.name-unverified", severity: .warning,
@@ -32,7 +32,7 @@ extension Rule {
             #"the destination points at an object that is not a page of this document"#,
         example:
             "<< /Subtype /Link /Rect [72 700 200 712] /Dest [6 0 R /Fit] >>   % 6 0 R is not a page",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/broken-links.pdf")
 
     public static let destPageOutOfRange = Rule(
         "dest.page-out-of-range", severity: .error,
@@ -42,7 +42,7 @@ extension Rule {
             #"an integer page number past the last page"#,
         example:
             "<< /Subtype /Link /Rect [72 700 200 712] /Dest [7 /Fit] >>   % a 3-page document",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/broken-links.pdf")
 
     public static let destIntegerPage = Rule(
         "dest.integer-page", severity: .note,
@@ -52,7 +52,8 @@ extension Rule {
         details:
             #"a local destination gives a page number where a page reference belongs; PDFium, poppler and MuPDF go to that page (one finding per document, with `count` and `pages`)"#,
         example:
-            "<< /Subtype /Link /Rect [72 700 200 712] /Dest [1 /XYZ 0 792 0] >>   % a number, not 3 0 R")
+            "<< /Subtype /Link /Rect [72 700 200 712] /Dest [1 /XYZ 0 792 0] >>   % a number, not 3 0 R",
+        sample: "samples/broken-links.pdf")
 
     public static let destMalformed = Rule(
         "dest.malformed", severity: .error,
@@ -63,7 +64,7 @@ extension Rule {
             #"a destination no viewer can follow: no page (an empty array, a first element that is not a page), a name whose value is not a destination"#,
         example:
             "/Names [(bad.value) 42]   % a named destination that is an integer",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/broken-links.pdf")
 
     public static let destNameEncoding = Rule(
         "dest.name-encoding", severity: .warning,
@@ -85,7 +86,8 @@ extension Rule {
         details:
             #"an explicit destination whose view some viewers refuse: PDFium and MuPDF go to the page, the message names those that do nothing (poppler: an unknown view, `/FitV` without its operand, `/FitR` with three…; pdf.js: wrong operand counts, non-numbers). One finding per problem and document, with `count`; every case in [docs/destinations.md](destinations.md)"#,
         example:
-            "<< /Subtype /Link /Rect [72 700 200 712] /Dest [3 0 R /XYZ 0] >>   % /XYZ takes 3 operands")
+            "<< /Subtype /Link /Rect [72 700 200 712] /Dest [3 0 R /XYZ 0] >>   % /XYZ takes 3 operands",
+        sample: "samples/broken-links.pdf")
 
     public static let destPositionOffPage = Rule(
         "dest.position-off-page", severity: .warning,
@@ -93,7 +95,8 @@ extension Rule {
             "the destination's top lies below the bottom of the target page (beyond positionTolerance): viewers show the next page instead (a position above the top or beyond a side is clamped by viewers and passes)",
         hint: "put the anchor on the page; viewers scroll to the wrong page",
         details:
-            #"the destination's top lies below the bottom of the target page (beyond `positionTolerance`): viewers show the next page. A position above the top or beyond a side is clamped by viewers and passes (on real PDFs, 3,682 of 3,724 positions outside the page were such)"#
+            #"the destination's top lies below the bottom of the target page (beyond `positionTolerance`): viewers show the next page. A position above the top or beyond a side is clamped by viewers and passes (on real PDFs, 3,682 of 3,724 positions outside the page were such)"#,
+        sample: "samples/broken-links.pdf"
     )
 
     public static let destMissingParameter = Rule(
@@ -104,14 +107,14 @@ extension Rule {
         details:
             #"an explicit destination with missing, extra, null or non-numeric operands that PDFium, MuPDF, poppler and pdf.js all follow: `[page /XYZ 68 628]` without its zoom, `[page /FitH]` (one finding per document, with `count`); the table of every case is in [docs/destinations.md](destinations.md)"#,
         example:
-            "<< /Subtype /Link /Rect [72 700 200 712] /Dest [3 0 R /XYZ] >>")
+            "<< /Subtype /Link /Rect [72 700 200 712] /Dest [3 0 R /XYZ] >>", sample: "samples/broken-links.pdf")
 
     public static let destDuplicateName = Rule(
         "dest.duplicate-name", severity: .warning,
         summary: "a name is defined more than once in the /Names /Dests tree; readers may pick either definition",
         hint: "give each anchor a unique name",
         details:
-            #"a name defined more than once in the name tree"#)
+            #"a name defined more than once in the name tree"#, sample: "samples/dests-bad-limits.pdf")
 
     public static let destTreeMalformed = Rule(
         "dest.tree-malformed", severity: .warning,
@@ -119,7 +122,8 @@ extension Rule {
             "the /Names /Dests tree is malformed: wrong or missing /Limits, unsorted keys, loops, bad entries (pdfpipe reads it whole; other readers may miss names)",
         hint: "rewrite the document with a conforming writer",
         details:
-            #"wrong or missing `/Limits`, unsorted keys, loops, bad entries in the name tree"#)
+            #"wrong or missing `/Limits`, unsorted keys, loops, bad entries in the name tree"#,
+        sample: "samples/dests-bad-limits.pdf")
 
     public static let linkNoTarget = Rule(
         "link.no-target", severity: .warning,
@@ -128,7 +132,7 @@ extension Rule {
         details:
             #"a link with neither `/Dest` nor `/A`"#,
         example:
-            "<< /Subtype /Link /Rect [72 700 200 712] >>   % neither /Dest nor /A")
+            "<< /Subtype /Link /Rect [72 700 200 712] >>   % neither /Dest nor /A", sample: "samples/broken-links.pdf")
 
     public static let linkZeroArea = Rule(
         "link.zero-area", severity: .warning,
@@ -137,7 +141,7 @@ extension Rule {
         details:
             #"a link rectangle without width or height"#,
         example:
-            "<< /Subtype /Link /Rect [10 10 10 40] /Dest [3 0 R /Fit] >>")
+            "<< /Subtype /Link /Rect [10 10 10 40] /Dest [3 0 R /Fit] >>", sample: "samples/broken-links.pdf")
 
     public static let linkOffPage = Rule(
         "link.off-page", severity: .warning,
@@ -146,7 +150,8 @@ extension Rule {
         details:
             #"a link rectangle outside the crop box"#,
         example:
-            "<< /Subtype /Link /Rect [900 900 950 920] /Dest [3 0 R /Fit] >>   % a 612 x 792 page")
+            "<< /Subtype /Link /Rect [900 900 950 920] /Dest [3 0 R /Fit] >>   % a 612 x 792 page",
+        sample: "samples/broken-links.pdf")
 
     public static let linkMalformed = Rule(
         "link.malformed", severity: .warning,
@@ -164,7 +169,7 @@ extension Rule {
             #"an action without `/S`, a GoTo without `/D`, a GoToR without `/F`, a Named action without `/N`"#,
         example:
             "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /GoTo >> >>   % no /D",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/broken-links.pdf")
 
     public static let actionCycle = Rule(
         "action.cycle", severity: .warning,
@@ -174,7 +179,8 @@ extension Rule {
         details:
             #"a `/Next` chain loops: an action leads back to itself; viewers still follow the link (PDFium and poppler stop at the loop, MuPDF and pdf.js run the first action only) (an action two branches share is no loop; a long chain is walked whole, up to `pdf.walk-limit`)"#,
         example:
-            "4 0 obj << /S /URI /URI (https://example.com/) /Next 5 0 R >>\n5 0 obj << /S /GoTo /D [3 0 R /Fit] /Next 4 0 R >>"
+            "4 0 obj << /S /URI /URI (https://example.com/) /Next 5 0 R >>\n5 0 obj << /S /GoTo /D [3 0 R /Fit] /Next 4 0 R >>",
+        sample: "samples/actions.pdf"
     )
 
     public static let actionLaunch = Rule(
@@ -184,7 +190,8 @@ extension Rule {
         details:
             #"a Launch action (viewers block or warn)"#,
         example:
-            "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /Launch /F (setup.exe) >> >>")
+            "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /Launch /F (setup.exe) >> >>",
+        sample: "samples/actions.pdf")
 
     public static let actionLaunchTargetMissing = Rule(
         "action.launch-target-missing", severity: .error,
@@ -195,7 +202,7 @@ extension Rule {
             #"a Launch action's file does not exist (inside the input root), or the `#fragment` of a local HTML page names no anchor of it (with `gotor`)"#,
         example:
             "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /Launch /F (setup.exe) >> >>   % no setup.exe beside the PDF",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/actions.pdf")
 
     public static let outlineNoTarget = Rule(
         "outline.no-target", severity: .warning,
@@ -204,7 +211,8 @@ extension Rule {
         details:
             #"a bookmark with neither `/Dest` nor `/A` and no children: clicking it does nothing"#,
         example:
-            "<< /Title (A heading without a target) /Parent 10 0 R >>   % no /Dest, /A or /First")
+            "<< /Title (A heading without a target) /Parent 10 0 R >>   % no /Dest, /A or /First",
+        sample: "samples/outlines.pdf")
 
     public static let actionJavascript = Rule(
         "action.javascript", severity: .warning,
@@ -213,7 +221,8 @@ extension Rule {
         details:
             #"a JavaScript action (often blocked, not checkable)"#,
         example:
-            "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /JavaScript /JS (app.alert\\(1\\)) >> >>")
+            "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /JavaScript /JS (app.alert\\(1\\)) >> >>",
+        sample: "samples/actions.pdf")
 
     public static let actionNamedUnknown = Rule(
         "action.named-unknown", severity: .note,
@@ -227,7 +236,7 @@ extension Rule {
         summary: "an action type pdfpipe does not check (Movie, Sound, Rendition, SetOCGState, …)",
         hint: "nothing to fix; the action is listed so that it is not silently passed over",
         details:
-            #"an action type pdfpipe does not check (Movie, SetOCGState, …)"#)
+            #"an action type pdfpipe does not check (Movie, SetOCGState, …)"#, sample: "samples/actions.pdf")
 
     public static let outlineCycle = Rule(
         "outline.cycle", severity: .warning,
@@ -237,7 +246,8 @@ extension Rule {
         details:
             #"the bookmarks loop: an item is reached again (nesting of any depth is walked); PDFium, MuPDF, poppler and pdf.js stop at the loop and show each bookmark once, simpler tools may hang"#,
         example:
-            "11 0 obj << /Title (One) /Next 12 0 R >>\n12 0 obj << /Title (Two) /Next 11 0 R >>")
+            "11 0 obj << /Title (One) /Next 12 0 R >>\n12 0 obj << /Title (Two) /Next 11 0 R >>",
+        sample: "samples/outline-cycle.pdf")
 
     public static let uriMalformed = Rule(
         "uri.malformed", severity: .error,
@@ -247,7 +257,7 @@ extension Rule {
             #"a URI no viewer can follow: a broken host or scheme, empty, control characters, `https//…` (the colon forgotten: read as a relative path; the fix gives the URL)"#,
         example:
             "<< /S /URI /URI (http://exa mple.com/) >>   % a space in the host",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/uri-links.pdf")
 
     public static let uriSchemeMisspelt = Rule(
         "uri.scheme-misspelt", severity: .error,
@@ -280,7 +290,7 @@ extension Rule {
         details:
             #"a `mailto:` link whose address is not one as written: hidden from spam (`[at]`, `(dot)`, ` at `, `nospam`…), without `@` (a placeholder: `mailto:no email`), or empty; viewers open the mail client with it, to be fixed by hand. An address with `@` that cannot be delivered (a broken domain, a space) is `uri.malformed`"#,
         example:
-            "<< /S /URI /URI (mailto:adrien[at]example[dot]org) >>")
+            "<< /S /URI /URI (mailto:adrien[at]example[dot]org) >>", sample: "samples/uri-targets.pdf")
 
     public static let uriBrowserRepaired = Rule(
         "uri.browser-repaired", severity: .warning,
@@ -290,7 +300,8 @@ extension Rule {
         details:
             #"not valid as written, but browsers repair it the same way (the WHATWG URL standard): non-ASCII characters, spaces or `^ | { } " < >` after the host, a stray `%`, slashes after `https:` other than `//`, control characters or spaces before or after it (a C string's terminating NUL, a trailing line break; MuPDF drops the NUL too), tabs and line breaks inside it, a backslash in the path (a slash to browsers); the message gives what a browser requests, and the external check requests that"#,
         example:
-            "<< /S /URI /URI (https://example.com/a^b c) >>   % browsers send %5E and %20")
+            "<< /S /URI /URI (https://example.com/a^b c) >>   % browsers send %5E and %20",
+        sample: "samples/uri-links.pdf")
 
     public static let uriAbsoluteFile = Rule(
         "uri.absolute-file", severity: .warning,
@@ -300,7 +311,7 @@ extension Rule {
         details:
             #"a `file:` URI with an absolute path (`file:///home/…`), or a Windows path with a drive letter, as a `file:` URI or bare (`file://C:\Users\…`, `C:\Users\…`): it works only on the machine the PDF was made on (not requested by the external check)"#,
         example:
-            "<< /S /URI /URI (file:///home/author/notes.pdf) >>")
+            "<< /S /URI /URI (file:///home/author/notes.pdf) >>", sample: "samples/uri-links.pdf")
 
     public static let uriRelative = Rule(
         "uri.relative", severity: .note,
@@ -310,7 +321,7 @@ extension Rule {
         details:
             #"a relative URI in a document without `/URI /Base`"#,
         example:
-            "<< /S /URI /URI (chapter2.html) >>   % no scheme: relative to the PDF")
+            "<< /S /URI /URI (chapter2.html) >>   % no scheme: relative to the PDF", sample: "samples/uri-targets.pdf")
 
     public static let uriInsecureScheme = Rule(
         "uri.insecure-scheme", severity: .note,
@@ -319,7 +330,7 @@ extension Rule {
         details:
             #"an http URI"#,
         example:
-            "<< /S /URI /URI (http://example.com/) >>")
+            "<< /S /URI /URI (http://example.com/) >>", sample: "samples/uri-links.pdf")
 
     public static let gotorFileMissing = Rule(
         "gotor.file-missing", severity: .error,
@@ -329,7 +340,7 @@ extension Rule {
             #"a GoToR file that does not exist"#,
         example:
             "<< /S /GoToR /F (missing.pdf) /D [0 /Fit] >>",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/gotor.pdf")
 
     public static let gotorFileUnreadable = Rule(
         "gotor.file-unreadable", severity: .error,
@@ -347,7 +358,7 @@ extension Rule {
             #"a GoToR name that the target file does not define"#,
         example:
             "<< /S /GoToR /F (guide.pdf) /D (no.such.dest) >>",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/gotor.pdf")
 
     public static let gotorPageOutOfRange = Rule(
         "gotor.page-out-of-range", severity: .error,
@@ -357,7 +368,7 @@ extension Rule {
             #"a GoToR page number past the target's last page"#,
         example:
             "<< /S /GoToR /F (guide.pdf) /D [99 /Fit] >>   % guide.pdf has 4 pages",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "samples/gotor.pdf")
 
     public static let gotorOutsideRoot = Rule(
         "gotor.outside-root", severity: .error,
@@ -366,7 +377,7 @@ extension Rule {
         details:
             #"a GoToR file outside the input root (not followed)"#,
         example:
-            "<< /S /GoToR /F (../outside.pdf) /D [0 /Fit] >>")
+            "<< /S /GoToR /F (../outside.pdf) /D [0 /Fit] >>", sample: "samples/gotor.pdf")
 }
 
 /// The link stages' rule lists, for their descriptors.

@@ -12,7 +12,8 @@ extension Rule {
     public static let toyLargeFile = Rule(
         "toy.large-file", severity: .warning, summary: "the file is larger than the toy stage's maxBytes",
         hint: "make the file smaller, or raise maxBytes",
-        details: "the file has more bytes than `maxBytes` (the message says how many)")
+        details: "the file has more bytes than `maxBytes` (the message says how many)",
+        sample: .init("samples/actions.pdf", with: #"{"maxBytes": 4700}"#))
 }
 
 // Adding an option: a property of the stage's `OptionGroup`.

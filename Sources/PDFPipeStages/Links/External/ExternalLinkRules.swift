@@ -110,7 +110,8 @@ extension Rule {
         details:
             #"external check: a `file:` or relative URI names a file that does not exist"#,
         example:
-            "<< /S /URI /URI (notes/missing.pdf) >>   % no notes/missing.pdf beside the PDF")
+            "<< /S /URI /URI (notes/missing.pdf) >>   % no notes/missing.pdf beside the PDF",
+        sample: .init("samples/uri-targets.pdf", with: #"{"external": {"enabled": true}}"#))
 
     public static let uriFragmentMissing = Rule(
         "uri.fragment-missing", severity: .error,
@@ -120,7 +121,8 @@ extension Rule {
         details:
             #"external check: a link to a PDF asks for a `#page=` past its end or a `#nameddest=` it does not define; with `htmlFragments`, a link to a web page names an anchor the page does not have"#,
         example:
-            "<< /S /URI /URI (https://example.com/guide.pdf#nameddest=setup) >>   % guide.pdf has no 'setup'")
+            "<< /S /URI /URI (https://example.com/guide.pdf#nameddest=setup) >>   % guide.pdf has no 'setup'",
+        sample: .init("samples/uri-targets.pdf", with: #"{"external": {"enabled": true}}"#))
 
     public static let uriFragmentUnverified = Rule(
         "uri.fragment-unverified", severity: .warning,
@@ -137,5 +139,6 @@ extension Rule {
         summary: "a URI with a scheme the external check does not check (ftp:, tel:, news:, …)",
         hint: "nothing to fix; set external.schemes to 'ignore' or turn the rule off to hide these",
         details:
-            #"external check: a scheme that is not checked (`ftp:`, `tel:`, …)"#)
+            #"external check: a scheme that is not checked (`ftp:`, `tel:`, …)"#,
+        sample: .init("samples/uri-targets.pdf", with: #"{"external": {"enabled": true}}"#))
 }

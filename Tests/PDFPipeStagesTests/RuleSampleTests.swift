@@ -1,0 +1,51 @@
+import Foundation
+import PDFPipeCore
+import PDFPipeStages
+import TestSupport
+import XCTest
+
+/// (#48) Each rule that names a sample (`Rule.sample`) fires there, and not on a clean file: the
+/// stage that declares the rule (`inspect` for Core's), with its default options, offline, the rule
+/// turned on when it is off by default, over the committed sample in samples/. One case per rule,
+/// each failure naming its rule; `scripts/shape.py` counts the rules with no sample yet.
+final class RuleSampleTests: XCTestCase {
+    /// A sample every stage reads without a finding of a rule that has a sample.
+    static let clean = "links-internal.pdf"
+
+    func testEveryRuleFiresOnItsSampleAndNotOnACleanFile() throws {
+        let samples = Samples.folder
+        let sampled = StageTable.rules.all.filter { $0.sample != nil }
+        XCTAssertGreaterThanOrEqual(sampled.count, 39)
+        let out = NSTemporaryDirectory() + "/pdfpipe-rule-samples-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        for rule in sampled {
+            let sample = try XCTUnwrap(rule.sample?.file)
+            XCTAssertTrue(sample.hasPrefix("samples/"), "\(rule.id): a sample is a committed file of samples/")
+            let file = (samples as NSString).appendingPathComponent(String(sample.dropFirst("samples/".count)))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: file), "\(rule.id): \(sample) does not exist")
+            // The stages that declare it, in the table's order (resolve-destinations before
+            // validate-links); the last one gets the sample's options.
+            let ids = StageTable.all.filter { $0.rules.contains(rule) }.map(\.id)
+            let stages = (ids.isEmpty ? ["inspect"] : ids).enumerated().map { i, id in
+                let with = i == max(0, ids.count - 1) ? rule.sample?.options.map { #", "with": \#($0)"# } ?? "" : ""
+                return #"{"use": "\#(id)"\#(with)}"#
+            }
+            let stage = stages.joined(separator: ", ")
+            let on = rule.offByDefault ? #", "rules": {"\#(rule.id)": "warning"}"# : ""
+            var pipeline = try Pipeline.parse(
+                #"{"stages": [\#(stage)]\#(on)}"#, file: "p.json", catalog: StageTable.all,
+                formats: ["json"], environment: .offline)
+            pipeline.offline = true
+            let runner = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: samples, jobs: 1)
+            defer { _ = runner.finish() }
+            func fired(_ path: String) -> Bool {
+                let result = runner.process(
+                    InputDocument(path: path, relativePath: (path as NSString).lastPathComponent))
+                return (result.findings + result.suppressed).contains { $0.rule == rule.id }
+            }
+            XCTAssertTrue(fired(file), "\(rule.id): not reported on its sample \(sample) by '\(stage)'")
+            XCTAssertFalse(
+                fired(samples + "/" + Self.clean), "\(rule.id): reported on the clean file \(Self.clean)")
+        }
+    }
+}
