@@ -518,7 +518,8 @@ extension Rule {
         details:
             #"a visible link annotation that no `OBJR` of the structure tree names, or whose `OBJR` sits in an element other than `Link` (after the `/RoleMap`; PDF/UA-2 also allows `Reference`). ISO 14289-1 7.18.5 (Matterhorn 28-011), ISO 14289-2 8.2.5.20-1. An error when the document claims PDF/UA or the run demands it (`accessibility: "pdf-ua-1"`), a warning for a tagged document that claims nothing"#,
         example:
-            "<< /Type /OBJR /Obj 12 0 R >> inside << /S /Span /K [...] >>   % a Span, not a Link")
+            "<< /Type /OBJR /Obj 12 0 R >> inside << /S /Span /K [...] >>   % a Span, not a Link",
+        sample: "Tests/Fixtures/verapdf/7.18.5-t01-fail-a.pdf")
 
     public static let accessLinkParentTree = Rule(
         "access.link-parent-tree", severity: .warning,
@@ -538,7 +539,8 @@ extension Rule {
         details:
             #"a link annotation without `/Contents` (or with empty text). PDF/UA-1 7.18.5-2 asks for `/Contents`; when the Link element carries `/Alt` instead, PAC 2024 accepts it and veraPDF does not (its issue 1497): the finding says so (`elementAlt`) rather than choosing. PDF/UA-2 8.9.4.1 accepts either"#,
         example:
-            "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /URI /URI (https://example.org) >> >>   % no /Contents"
+            "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /URI /URI (https://example.org) >> >>   % no /Contents",
+        sample: "Tests/Fixtures/verapdf/7.18.5-t02-fail-a.pdf"
     )
 
     public static let accessTabOrder = Rule(
@@ -548,7 +550,8 @@ extension Rule {
         hint: "set /Tabs /S on every page that has annotations (the structure order)",
         details:
             #"pages that have annotations and no `/Tabs` entry, or one other than `/S` (PDF/UA-2: `/A`, `/W` or `/S`); one finding per document with `count` and the first `pages`"#,
-        example: "<< /Type /Page /Annots [12 0 R] >>   % no /Tabs")
+        example: "<< /Type /Page /Annots [12 0 R] >>   % no /Tabs",
+        sample: "Tests/Fixtures/verapdf/7.18.3-t01-fail-a.pdf")
 
     public static let accessLinkTargetsMixed = Rule(
         "access.link-targets-mixed", severity: .warning,
@@ -558,7 +561,8 @@ extension Rule {
         details:
             #"(PDF/UA-2) one `Link` or `Reference` element holds `OBJR`s of annotations whose actions or destinations differ"#,
         example:
-            "<< /S /Link /K [<< /Type /OBJR /Obj 12 0 R >> << /Type /OBJR /Obj 13 0 R >>] >>   % 12 and 13 go to different pages"
+            "<< /S /Link /K [<< /Type /OBJR /Obj 12 0 R >> << /Type /OBJR /Obj 13 0 R >>] >>   % 12 and 13 go to different pages",
+        sample: "Tests/Fixtures/verapdf/8.2.5.20-t02-fail-a.pdf"
     )
 
     public static let accessDestNotStructure = Rule(
@@ -568,7 +572,7 @@ extension Rule {
         hint: "write GoTo actions with /SD (the structure element) beside /D",
         details:
             #"(PDF/UA-2) a link annotation's `/Dest`, a GoTo action without `/SD`, a bookmark or the open action; one finding per document with `count`"#,
-        example: "<< /S /GoTo /D [3 0 R /Fit] >>   % no /SD")
+        example: "<< /S /GoTo /D [3 0 R /Fit] >>   % no /SD", sample: "Tests/Fixtures/verapdf/8.8-t01-fail-a.pdf")
 
     public static let accessLinkPurpose = Rule(
         "access.link-purpose", severity: .warning,
@@ -577,7 +581,8 @@ extension Rule {
         hint: "describe where the link leads ('the 2024 annual report'), not its address",
         details:
             #"the text a screen reader reads for a link — its `/Contents`, else its element's `/Alt` or `/ActualText`, else the text under it (read with poppler for those links only) — is empty, or only a URL, `www.` address or `mailto:`; checked in the documents the accessibility check covers. A warning whatever the claim (WCAG is not part of PDF/UA)"#,
-        example: "<< /Subtype /Link /Contents (https://example.org/report.pdf) ... >>")
+        example: "<< /Subtype /Link /Contents (https://example.org/report.pdf) ... >>",
+        sample: "Tests/Fixtures/verapdf/7.18.5-t02-pass-a.pdf")
 }
 
 extension LinkRules {

@@ -7,7 +7,8 @@ extension Rule {
         summary: "a search term of extract-text was found (the severity is the term's own)",
         hint: "remove or change the text, or the search term",
         details:
-            #"a search term of `extract-text` was found"#)
+            #"a search term of `extract-text` was found"#,
+        sample: .init("samples/gotor.pdf", with: #"{"search": ["links-internal.pdf"]}"#))
 
     public static let textSearchIncomplete = Rule(
         "text.search-incomplete", severity: .warning,
@@ -25,5 +26,5 @@ extension Rule {
             "a page draws images but has no text: a scan without OCR, or text drawn as pictures (not searchable, not accessible)",
         hint: "run OCR on the page, or export text as text",
         details:
-            #"a page draws images but has no text (a scan without OCR)"#)
+            #"a page draws images but has no text (a scan without OCR)"#, sample: "samples/text-search.pdf")
 }
