@@ -50,7 +50,7 @@ final class OptionModelTests: XCTestCase {
             let options = try XCTUnwrap(pipeline.stages.first?.options)
             let log = OptionReadLog()
             try OptionValues.$readLog.withValue(log) {
-                _ = descriptor.requirement?(options, [])
+                _ = descriptor.needs?(options)
                 _ = try Pipeline.$unsetVariablesAreEmpty.withValue(true) { try descriptor.make(options) }
             }
             let declared = Self.declaredPaths(descriptor.options)

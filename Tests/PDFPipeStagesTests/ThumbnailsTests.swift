@@ -335,7 +335,12 @@ final class ThumbnailsTests: XCTestCase {
                 try Pipeline.parse(
                     #"{"stages": \#(stages)}"#, file: "p.json", catalog: StageTable.all, formats: ["json"]), stages
             ) { e in
-                XCTAssertTrue("\(e)".contains("overlay 'links' needs"), "\(e)")
+                // Said by product type, with the stage that makes it (no stage names another's id).
+                XCTAssertTrue(
+                    "\(e)".contains(
+                        "overlay 'links' needs LinkPlacements, which no earlier stage makes: put validate-links earlier"
+                    ),
+                    "\(e)")
             }
         }
         XCTAssertNoThrow(

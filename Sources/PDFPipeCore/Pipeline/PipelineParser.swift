@@ -186,8 +186,12 @@ struct PipelineParser {
         } catch { throw failing(error) }
         if let error = PipelineError.combined(problems) { throw error }
         let options = OptionValues(checked)
-        if let problem = descriptor.requirement?(options, before.map { ($0.id, $0.options) }) {
-            throw fail("\(p).with", problem)
+        // What it needs from earlier stages, by product type (`StageDescriptor.needs`, `produces`).
+        let made = Set(before.flatMap { b in catalog.first { $0.id == b.id }?.produces ?? [] })
+        for need in descriptor.needs?(options) ?? [] where !made.contains(need.product) {
+            let makers = catalog.filter { $0.produces.contains(need.product) }.map(\.id)
+            let put = makers.isEmpty ? "" : ": put \(makers.joined(separator: " or ")) earlier in the pipeline"
+            throw fail("\(p).with", "\(need.why) needs \(need.product), which no earlier stage makes\(put)")
         }
         return (descriptor, options)
     }

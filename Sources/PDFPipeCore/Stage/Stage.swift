@@ -8,11 +8,34 @@ public struct StageDescriptor: Sendable {
     public var rules: [Rule]
     /// Builds the stage from validated options (defaults filled in).
     public var make: @Sendable (OptionValues) throws(PipelineError) -> any Stage
-    /// What the stage needs from the stages before it (thumbnails' link overlay needs the link
-    /// inventory of validate-links): given its options and the earlier stages, what is missing,
-    /// or nil. Checked when the pipeline is loaded, before any document is opened.
-    public var requirement:
-        (@Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?)?
+    /// The values this stage leaves in `Job.products` for later stages (validate-links:
+    /// `LinkPlacements`), by type.
+    public var produces: [Product]
+    /// What the stage needs from the stages before it, given its options (thumbnails' link overlay
+    /// needs `LinkPlacements`): a product type and why, or none. The loader checks, before any
+    /// document is opened, that an earlier stage `produces` each; no stage names another's id.
+    public var needs: (@Sendable (_ options: OptionValues) -> [Need])?
+
+    /// A type of `Job.products`, as a value (its identity and its name for messages).
+    public struct Product: Sendable, Hashable, CustomStringConvertible {
+        let id: ObjectIdentifier
+        public let description: String
+
+        public static func of<T>(_ type: T.Type) -> Product {
+            Product(id: ObjectIdentifier(type), description: String(describing: type))
+        }
+    }
+
+    /// A product a stage needs, and what for (the loader's message when no earlier stage makes it).
+    public struct Need: Sendable {
+        public var product: Product
+        public var why: String
+
+        public init<T>(_ type: T.Type, why: String) {
+            self.product = .of(type)
+            self.why = why
+        }
+    }
     /// The stage reads the findings of the stages before it (thumbnails' overlay, review copies):
     /// work those stages deferred (`Job.defer`) is finished before it runs.
     public var readsEarlierFindings = false
@@ -22,9 +45,8 @@ public struct StageDescriptor: Sendable {
 
     public init(
         id: String, summary: String, rules: [Rule] = [], options: [OptionSpec],
-        requirement: (
-            @Sendable (_ options: OptionValues, _ earlier: [(id: String, options: OptionValues)]) -> String?
-        )? = nil, readsEarlierFindings: Bool = false, runsPageEngine: Bool = false,
+        produces: [Product] = [], needs: (@Sendable (_ options: OptionValues) -> [Need])? = nil,
+        readsEarlierFindings: Bool = false, runsPageEngine: Bool = false,
         make: @escaping @Sendable (OptionValues) throws(PipelineError) -> any Stage
     ) {
         self.readsEarlierFindings = readsEarlierFindings
@@ -33,7 +55,8 @@ public struct StageDescriptor: Sendable {
         self.summary = summary
         self.options = options
         self.rules = rules
-        self.requirement = requirement
+        self.produces = produces
+        self.needs = needs
         self.make = make
     }
 }

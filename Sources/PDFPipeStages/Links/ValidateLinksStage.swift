@@ -48,7 +48,7 @@ public struct ValidateLinksStage: Stage {
         summary:
             "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
         rules: LinkRules.destinations + LinkRules.links + LinkRules.external + LinkRules.accessibility,
-        options: ValidateLinksOptions.specs,
+        options: ValidateLinksOptions.specs, produces: [.of(LinkPlacements.self)],
         make: { options throws(PipelineError) in try ValidateLinksStage(ValidateLinksOptions.read(options)) })
 
     public var inventory: Bool

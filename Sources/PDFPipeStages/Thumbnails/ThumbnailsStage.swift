@@ -79,13 +79,11 @@ public struct ThumbnailsStage: Stage {
             "render pages to PNG thumbnails (fit into width/height, upright), optionally with link rectangles drawn over",
         rules: [.pageRenderIncomplete],
         options: ThumbnailsOptions.specs,
-        requirement: { options, earlier in
-            // The overlay draws the links an earlier validate-links read (`LinkPlacements`, whether
-            // or not it lists them in the report): without it, it would draw nothing and say nothing.
-            guard (try? ThumbnailsOptions.read(options))?.overlay == .links,
-                !earlier.contains(where: { $0.id == "validate-links" })
-            else { return nil }
-            return "overlay 'links' needs a validate-links stage earlier in the pipeline (it draws that stage's links)"
+        // The overlay draws the links an earlier validate-links read (`LinkPlacements`, whether or
+        // not it lists them in the report): without it, it would draw nothing and say nothing.
+        needs: { options in
+            (try? ThumbnailsOptions.read(options))?.overlay == .links
+                ? [.init(LinkPlacements.self, why: "overlay 'links'")] : []
         },
         readsEarlierFindings: true,  // broken links are drawn red
         runsPageEngine: true,
