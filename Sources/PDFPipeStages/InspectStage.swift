@@ -29,14 +29,12 @@ public struct InspectOptions: OptionGroup {
 /// boxes, rotation and labels — optionally cross-checked with poppler.
 public struct InspectStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "inspect",
+        InspectStage.self, id: "inspect",
         summary: "document facts: PDF version, encryption, producer, pages with boxes, rotation and labels",
         rules: [
             .pagesMixedSizes, .formsPresent, .attachmentsPresent, .annotationsJavascriptInWidget, .pageInvalidRotate,
             .pageNoMediaBox,
-        ],
-        options: InspectOptions.specs,
-        make: { options throws(PipelineError) in try InspectStage(InspectOptions.read(options)) })
+        ])
 
     public var pageDetails: Bool
     public var crossCheck: Bool

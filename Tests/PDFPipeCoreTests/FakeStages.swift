@@ -1,7 +1,9 @@
 import Foundation
 import PDFPipeCore
 
-/// Stages without any PDF library, to test the loader and the runner.
+/// Stages without any PDF library, to test the loader and the runner. Their options are declared
+/// as specs by hand (the loader's lower level, `StageDescriptor(id:…options:make:)`), to reach every
+/// kind of option without a stage of pdfpipe's.
 struct NoteStage: Stage {
     static let descriptor = StageDescriptor(
         id: "note", summary: "reports one finding per document",
@@ -21,6 +23,9 @@ struct NoteStage: Stage {
 
     var width: Int
 
+    init(width: Int) { self.width = width }
+    init(_ options: NoOptions) { self.init(width: 200) }
+
     func run(_ job: inout Job) throws {
         job.pageCount = job.relativePath.count
         job.pageLabels = (1...job.relativePath.count).map { "p\($0)" }
@@ -39,6 +44,9 @@ struct FailingStage: Stage {
 
     var fatal: Bool
 
+    init(fatal: Bool) { self.fatal = fatal }
+    init(_ options: NoOptions) { self.init(fatal: false) }
+
     func run(_ job: inout Job) throws {
         guard job.relativePath.contains("bad") else { return }
         if fatal { throw DocumentFailure(rule: .pdfUnreadable, message: "cannot open") }
@@ -51,7 +59,9 @@ struct FailingStage: Stage {
 struct GrowingStage: Stage {
     static let descriptor = StageDescriptor(
         id: "grow", summary: "appends to files named 'growing…' while they are read", options: [],
-        make: { _ in GrowingStage() })
+        make: { _ in GrowingStage(NoOptions()) })
+
+    init(_ options: NoOptions) {}
 
     func run(_ job: inout Job) throws {
         job.report(Finding(rule: .pdfEncrypted, message: "read '\(job.relativePath)'"))

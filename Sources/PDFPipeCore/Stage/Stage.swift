@@ -61,13 +61,51 @@ public struct StageDescriptor: Sendable {
     }
 }
 
+extension StageDescriptor {
+    /// The descriptor of `stage`, made from its types (#48): its options are `S.Options`' declared
+    /// properties (`@Option`), and the loader builds it as `S(options)` from the validated, typed
+    /// values; what it needs is said from its typed options.
+    public init<S: Stage>(
+        _ stage: S.Type, id: String, summary: String, rules: [Rule] = [], produces: [Product] = [],
+        needs: (@Sendable (S.Options) -> [Need])? = nil, readsEarlierFindings: Bool = false,
+        runsPageEngine: Bool = false
+    ) {
+        var typedNeeds: (@Sendable (OptionValues) -> [Need])?
+        if let needs {
+            typedNeeds = { values in
+                guard let options = try? S.Options.read(values) else { return [] }
+                return needs(options)
+            }
+        }
+        let make: @Sendable (OptionValues) throws(PipelineError) -> any Stage = { values throws(PipelineError) in
+            let options: S.Options = try S.Options.read(values)
+            return try S(options)
+        }
+        self.init(
+            id: id, summary: summary, rules: rules, options: S.Options.specs, produces: produces, needs: typedNeeds,
+            readsEarlierFindings: readsEarlierFindings, runsPageEngine: runsPageEngine, make: make)
+    }
+}
+
+/// A stage with no options.
+public struct NoOptions: OptionGroup {
+    public init() {}
+}
+
 /// A pipeline stage. A stage value is made for one run (each run loads its pipeline) and shared by
 /// every worker: it holds its configuration only. What a run shares besides — validate-links' URL
 /// checker and its cache, the GoToR documents read once — are services in the run's `RunContext`
 /// (`job.context.service(_:make:)`), which the run ends; everything a stage learns about a document
 /// goes into the `Job` (what later stages need, typed, into `Job.products`).
 public protocol Stage: Sendable {
+    /// The stage's options: an `OptionGroup` whose `@Option` properties declare them.
+    associatedtype Options: OptionGroup = NoOptions
+
     static var descriptor: StageDescriptor { get }
+
+    /// The stage, configured from its validated options (throws what its options cannot be, with
+    /// the option's path).
+    init(_ options: Options) throws(PipelineError)
 
     /// Runs on one document. Throw `DocumentFailure` when the document cannot be processed further
     /// (later stages are then skipped); any other error becomes a `stage.failed` finding.

@@ -83,17 +83,21 @@ public struct ResolveDestinationsOptions: OptionGroup {
 /// that `validate-links` uses, reporting duplicate names and what is wrong with the tree.
 public struct ResolveDestinationsStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "resolve-destinations",
+        ResolveDestinationsStage.self, id: "resolve-destinations",
         summary: "read every named destination (catalog /Dests and the /Names /Dests tree) and resolve it to a page",
-        rules: LinkRules.destinations,
-        options: ResolveDestinationsOptions.specs,
-        make: { options throws(PipelineError) in
-            let o = try ResolveDestinationsOptions.read(options)
-            return ResolveDestinationsStage(list: o.list, maxDestinations: o.maxDestinations)
-        })
+        rules: LinkRules.destinations)
 
     public var list: Bool
     public var maxDestinations = 1_000_000
+
+    public init(list: Bool, maxDestinations: Int = 1_000_000) {
+        self.list = list
+        self.maxDestinations = maxDestinations
+    }
+
+    public init(_ o: ResolveDestinationsOptions) {
+        self.init(list: o.list, maxDestinations: o.maxDestinations)
+    }
 
     public func run(_ job: inout Job) throws {
         guard let tables = try job.linkTablesOrPoppler(maxDestinations: maxDestinations) else { return }

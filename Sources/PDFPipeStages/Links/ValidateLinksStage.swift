@@ -44,12 +44,11 @@ public struct ValidateLinksOptions: OptionGroup {
 /// objects and checked (internal targets, named destinations, GoToR files, URI syntax, actions).
 public struct ValidateLinksStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "validate-links",
+        ValidateLinksStage.self, id: "validate-links",
         summary:
             "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
         rules: LinkRules.destinations + LinkRules.links + LinkRules.external + LinkRules.accessibility,
-        options: ValidateLinksOptions.specs, produces: [.of(LinkPlacements.self)],
-        make: { options throws(PipelineError) in try ValidateLinksStage(ValidateLinksOptions.read(options)) })
+        produces: [.of(LinkPlacements.self)])
 
     public var inventory: Bool
     public var linkText: Bool

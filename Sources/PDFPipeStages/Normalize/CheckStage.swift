@@ -5,9 +5,10 @@ import PDFPipeCore
 /// without writing anything; qpdf's warnings become `pdf.damaged` findings.
 public struct CheckStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "check", summary: "check the document's structure with qpdf (as qpdf --check), writing nothing",
-        options: [],
-        make: { _ in CheckStage() })
+        CheckStage.self, id: "check",
+        summary: "check the document's structure with qpdf (as qpdf --check), writing nothing")
+
+    public init(_ options: NoOptions) {}
 
     public func run(_ job: inout Job) throws {
         let file = try job.qpdf()

@@ -62,11 +62,10 @@ public struct NormalizeOptions: OptionGroup {
 /// the working file of the later stages; the original is never touched.
 public struct NormalizeStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "normalize",
+        NormalizeStage.self, id: "normalize",
         summary:
-            "rewrite the document with qpdf (repair, decrypt, object streams, linearize, …); later stages read the copy",
-        options: NormalizeOptions.specs,
-        make: { options throws(PipelineError) in try NormalizeStage(NormalizeOptions.read(options)) })
+            "rewrite the document with qpdf (repair, decrypt, object streams, linearize, …); later stages read the copy"
+    )
 
     /// qpdf job JSON for the write options (input, output and password are added per document).
     let jobOptions: [String: JSONValue]

@@ -23,10 +23,9 @@ public struct ReviewCopyOptions: OptionGroup {
 /// A document without findings to mark gets no review copy.
 public struct ReviewCopyStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "review-copy",
+        ReviewCopyStage.self, id: "review-copy",
         summary: "write <document>.review.pdf: the findings marked on the pages, and a summary page in front",
-        options: ReviewCopyOptions.specs, readsEarlierFindings: true,
-        make: { options throws(PipelineError) in try ReviewCopyStage(ReviewCopyOptions.read(options)) })
+        readsEarlierFindings: true)
 
     let minimum: Severity
     let summaryPage: Bool

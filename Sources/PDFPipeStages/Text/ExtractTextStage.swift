@@ -55,12 +55,10 @@ public struct SearchTermOptions: OptionGroup {
 @dynamicMemberLookup
 public struct ExtractTextStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "extract-text",
+        ExtractTextStage.self, id: "extract-text",
         summary:
             "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
-        rules: [.textMatch, .textSearchIncomplete, .textNoTextLayer],
-        options: ExtractTextOptions.specs, runsPageEngine: true,
-        make: { options throws(PipelineError) in try ExtractTextStage(ExtractTextOptions.read(options)) })
+        rules: [.textMatch, .textSearchIncomplete, .textNoTextLayer], runsPageEngine: true)
 
     /// The options as the pipeline gave them; the values checked or made from them are below.
     public var options: ExtractTextOptions

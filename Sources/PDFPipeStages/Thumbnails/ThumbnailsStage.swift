@@ -74,20 +74,15 @@ public struct ThumbnailsOptions: OptionGroup {
 /// link rectangles drawn over them on request (working links yellow, broken ones red).
 public struct ThumbnailsStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "thumbnails",
+        ThumbnailsStage.self, id: "thumbnails",
         summary:
             "render pages to PNG thumbnails (fit into width/height, upright), optionally with link rectangles drawn over",
         rules: [.pageRenderIncomplete],
-        options: ThumbnailsOptions.specs,
         // The overlay draws the links an earlier validate-links read (`LinkPlacements`, whether or
         // not it lists them in the report): without it, it would draw nothing and say nothing.
-        needs: { options in
-            (try? ThumbnailsOptions.read(options))?.overlay == .links
-                ? [.init(LinkPlacements.self, why: "overlay 'links'")] : []
-        },
+        needs: { options in options.overlay == .links ? [.init(LinkPlacements.self, why: "overlay 'links'")] : [] },
         readsEarlierFindings: true,  // broken links are drawn red
-        runsPageEngine: true,
-        make: { options throws(PipelineError) in try ThumbnailsStage(ThumbnailsOptions.read(options)) })
+        runsPageEngine: true)
 
     /// The options as the pipeline gave them; the values checked or made from them are below.
     let options: ThumbnailsOptions

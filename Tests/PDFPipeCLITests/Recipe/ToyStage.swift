@@ -26,10 +26,11 @@ public struct ToyOptions: OptionGroup {
 // Adding a stage: a `Stage` with its descriptor (id, summary, its rules, its options).
 public struct ToyStage: Stage {
     public static let descriptor = StageDescriptor(
-        id: "toy", summary: "says how large each file is", rules: [.toyLargeFile], options: ToyOptions.specs,
-        make: { options throws(PipelineError) in ToyStage(options: try ToyOptions.read(options)) })
+        ToyStage.self, id: "toy", summary: "says how large each file is", rules: [.toyLargeFile])
 
     let options: ToyOptions
+
+    public init(_ options: ToyOptions) { self.options = options }
 
     public func run(_ job: inout Job) throws {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: job.workingFile)[.size] as? Int) ?? 0
