@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "PDFBridgeTests", dependencies: ["PDFBridge", "PDFReader", "SystemIO", "TestSupport", "CJPEGEncode"]),
-        .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "TestSupport"]),
+        .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "SystemIO", "TestSupport"]),
         .testTarget(
             name: "PDFPipeStagesTests",
             dependencies: ["PDFPipeStages", "PDFBridge", "PDFReader", "PDFPipeCore", "TestSupport"]),

@@ -1,6 +1,7 @@
 internal import CQPDF
 import Foundation
 import PDFReader
+import SystemIO
 
 /// The text a page's annotations draw — form-field values, signature appearances, FreeText notes,
 /// stamps — read through poppler.
@@ -48,8 +49,8 @@ package enum AnnotationLayer {
         guard asked || (try? fieldWithoutAppearance(file, pages: pages)) == true else { return file }
         let base = NSTemporaryDirectory() + "pdfpipe-appearances-\(UUID().uuidString)"
         defer {
-            unlink(base + "-in.pdf")
-            unlink(base + ".pdf")
+            FileSystem.unlink(base + "-in.pdf")
+            FileSystem.unlink(base + ".pdf")
         }
         var input = path
         if !asked {

@@ -26,13 +26,13 @@ package final class FileReplacer {
 
     package init() {}
 
-    deinit { if let spare { unlink(spare) } }
+    deinit { if let spare { FileSystem.unlink(spare) } }
 
     /// Replaces (or creates) the file at `path` with `bytes`. The folder must exist.
     package func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         if let s = spare, !s.hasPrefix(folder + "/.pdfpipe-spare-") || s.dropFirst(folder.count + 1).contains("/") {
-            unlink(s)
+            FileSystem.unlink(s)
             spare = nil
         }
         var temporary = ""
@@ -48,7 +48,7 @@ package final class FileReplacer {
             } else {
                 try? opened?.close()
                 opened = nil
-                unlink(s)
+                FileSystem.unlink(s)
             }
         }
         let fd: FileDescriptor
@@ -67,7 +67,7 @@ package final class FileReplacer {
         fchmod(fd.rawValue, 0o644)
         try? fd.close()
         if let failure {
-            unlink(temporary)
+            FileSystem.unlink(temporary)
             throw WriteError(path: path, reason: failure)
         }
         if exchangeWorks {
@@ -77,9 +77,9 @@ package final class FileReplacer {
             }
             if Errno.current != .noSuchFile { exchangeWorks = false }  // EINVAL, ENOSYS, EOPNOTSUPP: not here
         }
-        guard rename(temporary, path) == 0 else {
+        guard FileSystem.rename(temporary, path) == 0 else {
             let why = Errno.current.description
-            unlink(temporary)
+            FileSystem.unlink(temporary)
             throw WriteError(path: path, reason: why)
         }
     }

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import SystemIO
 
 /// `s3://bucket/prefix`: where a batch's inputs or outputs live in object storage.
 package struct S3Location: Sendable, Equatable, CustomStringConvertible {
@@ -368,7 +369,7 @@ package final class S3Client {
         result.pointee.download = nil
         let r = result.pointee
         guard code == CURLE_OK else {
-            if let tmp { unlink(tmp) }
+            if let tmp { FileSystem.unlink(tmp) }
             let text = withUnsafeBytes(of: r.error) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
@@ -381,11 +382,11 @@ package final class S3Client {
         if let tmp, let download {
             // A download is renamed into place only when it is the object (2xx).
             guard (200..<300).contains(answer.status) else {
-                unlink(tmp)
+                FileSystem.unlink(tmp)
                 return .success(answer)
             }
-            if rename(tmp, download) != 0 {
-                unlink(tmp)
+            if FileSystem.rename(tmp, download) != 0 {
+                FileSystem.unlink(tmp)
                 throw S3Error(location: location, status: nil, code: "download", message: "cannot write \(download)")
             }
         }

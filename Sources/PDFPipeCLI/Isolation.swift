@@ -208,7 +208,7 @@ final class WorkerProcess: @unchecked Sendable {
         let stderrFile = try? FileDescriptor.open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o600)
         defer {
             try? stderrFile?.close()  // the child has its own copy
-            unlink(stderrPath)
+            FileSystem.unlink(stderrPath)
         }
         stderrReader = FileHandle(forReadingAtPath: stderrPath)
         // The crash message, not a backtrace (which takes a third of a second and buries it).

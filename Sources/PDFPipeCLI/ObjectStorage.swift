@@ -239,7 +239,7 @@ final class RemoteInputs: @unchecked Sendable {
         condition.lock()
         let keep = pinned.contains(document.path)
         condition.unlock()
-        if !keep { unlink(document.path) }
+        if !keep { FileSystem.unlink(document.path) }
     }
 
     /// A file a link names under the staging folder (another object of the store): fetched the
@@ -581,7 +581,7 @@ extension CLI {
         }
         let tmp = NSTemporaryDirectory() + "pdfpipe-list-\(getpid())-\(UUID().uuidString.prefix(8))"
         _ = FileManager.default.createFile(atPath: tmp, contents: Data(bytes))
-        defer { unlink(tmp) }
+        defer { FileSystem.unlink(tmp) }
         return try workList(tmp, nullSeparated: nullSeparated) { [] }.map { entry in
             S3Location.isS3(entry) ? entry : "s3://\(loc.bucket)/" + String(entry.drop { $0 == "/" })
         }

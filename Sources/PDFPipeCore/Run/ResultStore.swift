@@ -125,13 +125,13 @@ package final class ResultStore: Sendable {
         }
         if let failure = initial.failure {
             try? fd.close()
-            unlink(tmp)
+            FileSystem.unlink(tmp)
             throw OpenError(path: path, reason: "cannot write: \(failure)")
         }
-        guard rename(tmp, path) == 0 else {
+        guard FileSystem.rename(tmp, path) == 0 else {
             let reason = Errno.current.description
             try? fd.close()
-            unlink(tmp)
+            FileSystem.unlink(tmp)
             throw OpenError(path: path, reason: reason)
         }
         state = Locked(initial)

@@ -279,7 +279,7 @@ public struct Runner: Sendable {
     func conclude(_ parked: ParkedDocument) -> DocumentResult {
         var job = parked.job
         job.joinDeferred()
-        if let copy = parked.trimmedCopy { unlink(copy) }
+        if let copy = parked.trimmedCopy { FileSystem.unlink(copy) }
         // Stages that did not run because an earlier one ended the document, named in the report.
         if !parked.skipped.isEmpty { job.setSection(SkippedStagesSection(parked.skipped)) }
         if let changed = Self.change(of: job.source, since: parked.stamp) {
@@ -342,59 +342,8 @@ public struct Runner: Sendable {
     }
 }
 
-/// What a path is when it is not a regular file.
-package enum FileKinds {
-    /// Nil for a regular file (or a link to one) and for a path that does not exist (opening it
-    /// says so); else what it is: "a FIFO", "a character device", "a folder", ….
-    package static func notRegular(_ path: String) -> String? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFIFO: return "a FIFO (named pipe)"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFSOCK: return "a socket"
-        case S_IFDIR: return "a folder"
-        default: return "not a regular file"
-        }
-    }
-}
-
-/// Sparse files: where the data of a file ends when a hole follows it (`SEEK_DATA`/`SEEK_HOLE`).
-package enum SparseFiles {
-    /// Holes smaller than this are left alone (file systems round allocations up).
-    package static let minimumHole = 1 << 20
-
-    /// The end of the file's last data region and the size of the hole after it; nil when the
-    /// file ends in data, or the file system cannot tell (then nothing is assumed).
-    package static func trailingHole(_ path: String) -> (dataEnd: Int, size: Int)? {
-        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return nil }
-        defer { try? file.close() }
-        let fd = file.rawValue
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(st.st_size)
-        // Blocks on disk far below the size is the cheap sign; only then are the regions walked.
-        guard size >= minimumHole, Int(st.st_blocks) * 512 < size - minimumHole else { return nil }
-        let seekData: Int32 = 3  // SEEK_DATA and SEEK_HOLE (Linux), which Glibc's module leaves out
-        let seekHole: Int32 = 4
-        var end = 0
-        var position = 0
-        var regions = 0
-        while position < size, regions < 1_000_000 {
-            let data = lseek(fd, off_t(position), seekData)
-            if data < 0 { break }  // ENXIO: no data after `position`
-            let hole = lseek(fd, data, seekHole)
-            guard hole > data else { return nil }
-            end = Int(hole)
-            position = Int(hole)
-            regions += 1
-        }
-        guard regions > 0 || end == 0, size - end >= minimumHole else { return nil }
-        return (end, size - end)
-    }
-
+/// Sparse files (`SystemIO` finds the hole): the copy without it, and sizes for messages.
+extension SparseFiles {
     /// Copies the first `bytes` bytes of `path` to `copy`; false when it cannot.
     package static func copyPrefix(of path: String, bytes: Int, to copy: String) -> Bool {
         guard let input = FileHandle(forReadingAtPath: path) else { return false }

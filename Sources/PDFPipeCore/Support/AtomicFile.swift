@@ -51,7 +51,7 @@ public enum AtomicFile {
         deinit {
             if let fd {
                 try? fd.close()
-                unlink(tmp)
+                FileSystem.unlink(tmp)
             }
         }
 
@@ -87,9 +87,9 @@ public enum AtomicFile {
                 try? fd.close()
             }
             fd = nil
-            if reason == nil && rename(tmp, path) != 0 { reason = Errno.current.description }
+            if reason == nil && FileSystem.rename(tmp, path) != 0 { reason = Errno.current.description }
             if let reason {
-                unlink(tmp)
+                FileSystem.unlink(tmp)
                 throw WriteError(path: path, reason: reason)
             }
         }

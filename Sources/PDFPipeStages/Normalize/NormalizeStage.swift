@@ -8,7 +8,7 @@ import SystemIO
 final class TemporaryFile {
     let path: String
     init(path: String) { self.path = path }
-    deinit { unlink(path) }
+    deinit { FileSystem.unlink(path) }
 }
 
 /// `normalize`'s options (`with`): qpdf's job options, the passwords, and the kept copy.
@@ -210,7 +210,7 @@ public struct NormalizeStage: Stage {
         }
 
         if let final {
-            guard rename(output, final) == 0 else {
+            guard FileSystem.rename(output, final) == 0 else {
                 throw DocumentFailure(
                     rule: .stageFailed, message: "cannot write '\(keptRelative)': \(Errno.current)"
                 )

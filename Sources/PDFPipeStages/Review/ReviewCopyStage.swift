@@ -115,13 +115,13 @@ public struct ReviewCopyStage: Stage {
         do throws(BridgeError) {
             try file.write(to: temp, options: options)
         } catch {
-            unlink(temp)
+            FileSystem.unlink(temp)
             throw DocumentFailure(
                 rule: .stageFailed, message: "cannot write the review copy: \(job.stripPath(error.description))")
         }
-        guard rename(temp, target) == 0 else {
+        guard FileSystem.rename(temp, target) == 0 else {
             let why = Errno.current  // before unlink sets errno again
-            unlink(temp)
+            FileSystem.unlink(temp)
             throw DocumentFailure(rule: .stageFailed, message: "cannot write the review copy: \(why)")
         }
         job.artifacts.append(Artifact(kind: "review-copy", path: relative))

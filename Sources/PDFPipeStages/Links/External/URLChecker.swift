@@ -3,6 +3,7 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 import Synchronization
+import SystemIO
 
 /// What checking one URL found: the raw facts (kept in the cache) from which the outcome follows.
 package struct URLFetch: Sendable, Equatable {
@@ -602,7 +603,7 @@ package final class URLChecker: @unchecked Sendable {
         task.temporary = nil
         let retriesBefore = task.fetch.retries
         if var next = advance(&task, r, temporary: temporary, now: now) {
-            if let temporary { unlink(temporary) }
+            if let temporary { FileSystem.unlink(temporary) }
             state.scheduler.note(host: task.host, status: r.status, retried: next.fetch.retries > retriesBefore)
             next.host = URLParts.host(of: next.current) ?? ""
             queue(next, &state, now: now)
@@ -618,7 +619,7 @@ package final class URLChecker: @unchecked Sendable {
         let key = task.key
         let first = task.fetch
         DispatchQueue.global().async { [self] in
-            defer { unlink(temporary) }
+            defer { FileSystem.unlink(temporary) }
             var fetch = first
             if accepted {
                 if truncated {
