@@ -13,20 +13,23 @@ extension Rule {
         "forms.present", severity: .note, summary: "the document has form fields (AcroForm)",
         hint: "an inventory fact; turn the rule on where forms must not ship", offByDefault: true,
         details:
-            #"the document has form fields (turn on under `rules` where forms must not ship)"#)
+            #"the document has form fields (turn on under `rules` where forms must not ship)"#,
+        sample: .init("Tests/Fixtures/rules/form-javascript.pdf", with: #"{"forms": true}"#))
 
     public static let attachmentsPresent = Rule(
         "attachments.present", severity: .note, summary: "the document embeds files",
         hint: "an inventory fact; turn the rule on where attachments must not ship", offByDefault: true,
         details:
-            #"the document embeds files (turn on where attachments must not ship)"#)
+            #"the document embeds files (turn on where attachments must not ship)"#,
+        sample: .init("Tests/Fixtures/rules/attachment.pdf", with: #"{"attachments": true}"#))
 
     public static let annotationsJavascriptInWidget = Rule(
         "annotations.javascript-in-widget", severity: .note,
         summary: "a form field's widget runs JavaScript (blocked by many viewers)",
         hint: "use plain form actions where one will do",
         details:
-            #"a form field's widget runs JavaScript"#)
+            #"a form field's widget runs JavaScript"#,
+        sample: .init("Tests/Fixtures/rules/form-javascript.pdf", with: #"{"forms": true}"#))
 
     public static let pageInvalidRotate = Rule(
         "page.invalid-rotate", severity: .warning,
@@ -35,7 +38,8 @@ extension Rule {
         details:
             #"`/Rotate` is not a multiple of 90 (viewers ignore it)"#,
         example:
-            "<< /Type /Page /MediaBox [0 0 612 792] /Rotate 45 >>")
+            "<< /Type /Page /MediaBox [0 0 612 792] /Rotate 45 >>",
+        sample: "Tests/Fixtures/rules/page-invalid-rotate.pdf")
 
     public static let pageNoMediaBox = Rule(
         "page.no-media-box", severity: .warning,
@@ -44,5 +48,6 @@ extension Rule {
         details:
             #"a page has no `/MediaBox`, not even inherited (readers assume US Letter)"#,
         example:
-            "<< /Type /Page /Parent 2 0 R >>   % no /MediaBox here or inherited")
+            "<< /Type /Page /Parent 2 0 R >>   % no /MediaBox here or inherited",
+        sample: "Tests/Fixtures/rules/page-no-media-box.pdf")
 }

@@ -16,7 +16,7 @@ final class RuleSampleTests: XCTestCase {
         let samples = Samples.folder
         let root = (samples as NSString).deletingLastPathComponent
         let sampled = StageTable.rules.all.filter { $0.sample != nil }
-        XCTAssertGreaterThanOrEqual(sampled.count, 47)
+        XCTAssertGreaterThanOrEqual(sampled.count, 56)
         let out = NSTemporaryDirectory() + "/pdfpipe-rule-samples-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: out) }
         for rule in sampled {

@@ -158,7 +158,7 @@ extension Rule {
         summary: "a link annotation has no valid /Rect",
         hint: "give the link a /Rect of four numbers",
         details:
-            #"a link without a valid `/Rect`"#)
+            #"a link without a valid `/Rect`"#, sample: "Tests/Fixtures/rules/link-malformed.pdf")
 
     public static let actionMalformed = Rule(
         "action.malformed", severity: .error,
@@ -229,7 +229,8 @@ extension Rule {
         summary: "a Named action other than NextPage, PrevPage, FirstPage, LastPage (viewer-specific)",
         hint: "use one of the four standard names, or a GoTo",
         details:
-            #"a Named action other than the four standard ones"#)
+            #"a Named action other than the four standard ones"#,
+        sample: "Tests/Fixtures/rules/action-named-unknown.pdf")
 
     public static let actionUnsupported = Rule(
         "action.unsupported", severity: .note,
@@ -268,7 +269,7 @@ extension Rule {
             #"a URI whose scheme no system handles and that is one edit (a letter added, dropped, changed or two swapped) from `http`, `https` or `mailto`, or a word for mail (`email:`, `e-mail:`, `mail:`), or `http;//` with a punctuation mark for the colon (read as a relative path); `hxxp` (a defanged link) and `validate-links` `customSchemes` are not near misses. Every case in [docs/uri-schemes.md](uri-schemes.md)"#,
         example:
             "<< /S /URI /URI (htps://example.org/) >>   % meant https://",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "Tests/Fixtures/rules/uri-schemes.pdf")
 
     public static let uriUnknownScheme = Rule(
         "uri.unknown-scheme", severity: .warning,
@@ -280,7 +281,7 @@ extension Rule {
             #"a URI whose scheme is neither among the schemes systems handle (IANA's permanent ones and the common provisional ones: docs/uri-schemes.md) nor listed in `validate-links` `customSchemes`, nor a near miss (`uri.scheme-misspelt`); for `doi:`, `hdl:`, `arxiv:`, `pmid:`, `isbn:` and `ctan:` the hint gives the https resolver. One finding per scheme and document, with `count`"#,
         example:
             "<< /S /URI /URI (doi:10.1000/182) >>   % https://doi.org/10.1000/182 opens",
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream, sample: "Tests/Fixtures/rules/uri-schemes.pdf")
 
     public static let uriMailtoNotAnAddress = Rule(
         "uri.mailto-not-an-address", severity: .note,

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Writes Tests/Fixtures/rules/*.pdf: one small PDF per rule that no sample of samples/ shows, each
+with the one construct that gives the rule (its `Rule.sample`; RuleSampleTests checks it fires).
+Raw PDF syntax with a correct cross-reference table, so nothing else is reported as damage.
+
+    python3 scripts/make-rule-fixtures.py
+"""
+import os
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "rules")
+TEXT = b"BT /F1 12 Tf 20 150 Td (pdfpipe rule sample) Tj ET"
+
+
+def pdf(objects):
+    """A PDF of `objects` (object 1 is the catalog), with a correct xref table."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for o in offsets:
+        out += b"%010d 00000 n \n" % o
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def page(extra=b"", annots=b"", media=b"/MediaBox [0 0 200 200]"):
+    """Objects 1-5: catalog, pages, a page (with `extra` entries and `annots`), its content, a font."""
+    return [
+        b"<< /Type /Catalog /Pages 2 0 R %s >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R " + media + b" /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> "
+        + extra + (b" /Annots [" + annots + b"]" if annots else b"") + b" >>",
+        b"<< /Length %d >>\nstream\n" % len(TEXT) + TEXT + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+
+
+def with_catalog(objects, entries):
+    objects = list(objects)
+    objects[0] = objects[0] % entries
+    return objects
+
+
+def link(action):
+    return b"<< /Type /Annot /Subtype /Link /Rect [20 20 120 40] /Border [0 0 0] /A " + action + b" >>"
+
+
+FIXTURES = {
+    # A link whose /Rect has three numbers.
+    "link-malformed.pdf": with_catalog(page(annots=b"6 0 R"), b"")
+    + [b"<< /Type /Annot /Subtype /Link /Rect [20 20 120] /A << /S /URI /URI (https://example.org/) >> >>"],
+    # A Named action that is not NextPage, PrevPage, FirstPage or LastPage.
+    "action-named-unknown.pdf": with_catalog(page(annots=b"6 0 R"), b"") + [link(b"<< /S /Named /N /GoBack >>")],
+    # URIs with a misspelt scheme and an unknown one.
+    "uri-schemes.pdf": with_catalog(page(annots=b"6 0 R 7 0 R"), b"")
+    + [link(b"<< /S /URI /URI (htps://example.org/) >>"), link(b"<< /S /URI /URI (gopherx://example.org/) >>")],
+    # A /Rotate that is not a multiple of 90.
+    "page-invalid-rotate.pdf": with_catalog(page(extra=b"/Rotate 45"), b""),
+    # A page without a /MediaBox, none inherited.
+    "page-no-media-box.pdf": with_catalog(page(media=b""), b""),
+    # A form field whose widget runs JavaScript (and so the document has a form).
+    "form-javascript.pdf": with_catalog(page(annots=b"6 0 R"), b"/AcroForm << /Fields [6 0 R] >>")
+    + [
+        b"<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /Rect [20 60 180 80] /P 3 0 R"
+        b" /AA << /K << /S /JavaScript /JS (event.rc = true;) >> >> >>"
+    ],
+    # An embedded file.
+    "attachment.pdf": with_catalog(page(), b"/Names << /EmbeddedFiles << /Names [(note.txt) 6 0 R] >> >>")
+    + [b"<< /Type /Filespec /F (note.txt) /UF (note.txt) /EF << /F 7 0 R >> >>",
+       b"<< /Type /EmbeddedFile /Length 5 >>\nstream\nhello\nendstream"],
+}
+
+os.makedirs(OUT, exist_ok=True)
+for name, objects in FIXTURES.items():
+    with open(os.path.join(OUT, name), "wb") as f:
+        f.write(pdf(objects))
+print(f"make-rule-fixtures: wrote {len(FIXTURES)} files to Tests/Fixtures/rules")
