@@ -216,15 +216,15 @@ final class RunContextTests: XCTestCase {
         let log = Locked<[String]>([])
         let context = RunContext()
         var made = 0
-        let a = context.service("a") { () -> Service in
+        let a = context.service(ServiceKey("a")) { () -> Service in
             made += 1
             return Service("a", log: log)
         }
-        _ = context.service("b") { Service("b", log: log, fails: true) }
-        XCTAssertTrue(context.service("a") { Service("other", log: log) } === a, "made once per key")
+        _ = context.service(ServiceKey("b")) { Service("b", log: log, fails: true) }
+        XCTAssertTrue(context.service(ServiceKey("a")) { Service("other", log: log) } === a, "made once per key")
         XCTAssertEqual(made, 1)
-        XCTAssertTrue(context.existingService("a", as: Service.self) === a)
-        XCTAssertNil(context.existingService("c", as: Service.self))
+        XCTAssertTrue(context.existingService(ServiceKey<Service>("a")) === a)
+        XCTAssertNil(context.existingService(ServiceKey<Service>("c")))
         let failures = context.shutdown()
         XCTAssertEqual(log.withLock { $0 }, ["a", "b"], "in the order they were made")
         XCTAssertEqual(failures.map(\.key), ["b"], "what failed, said")

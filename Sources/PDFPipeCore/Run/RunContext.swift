@@ -9,6 +9,15 @@ public protocol RunService: AnyObject, Sendable {
     var needsShutdown: Bool { get }
 }
 
+/// The key of a run service, typed by the service it holds (#48): `context.service(key) { … }` and
+/// `context.existingService(key)` give that type, with no cast at the call. The name says whose it
+/// is (a stage instance's own, so that two instances of a stage keep two services).
+public struct ServiceKey<S: RunService>: Sendable, Hashable {
+    public let name: String
+
+    public init(_ name: String) { self.name = name }
+}
+
 /// What a run shares among its documents besides the stages' configuration: the run-wide
 /// services stages start on first use (`service(_:make:)`). The runner owns one and hands it to
 /// every job (`Job.context`) and to the stages' run-level calls; `shutdown()` ends every service
@@ -49,8 +58,9 @@ public final class RunContext: Sendable {
     }
 
     /// The service under `key` (a stage instance's own key), made on first use.
-    public func service<S: RunService>(_ key: String, make: () -> S) -> S {
-        state.withLock { s in
+    public func service<S: RunService>(_ key: ServiceKey<S>, make: () -> S) -> S {
+        let key = key.name
+        return state.withLock { s in
             if let existing = s.services[key] as? S { return existing }
             precondition(!s.ended, "a service was asked for after the run's context was shut down")
             let made = make()
@@ -61,8 +71,8 @@ public final class RunContext: Sendable {
     }
 
     /// The service under `key` if it was made.
-    public func existingService<S: RunService>(_ key: String, as type: S.Type = S.self) -> S? {
-        state.withLock { $0.services[key] as? S }
+    public func existingService<S: RunService>(_ key: ServiceKey<S>) -> S? {
+        state.withLock { $0.services[key.name] as? S }
     }
 
     /// Ends every service, in the order they were made, once (a second call does nothing).

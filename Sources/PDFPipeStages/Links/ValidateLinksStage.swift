@@ -56,7 +56,7 @@ public struct ValidateLinksStage: Stage {
     public var external = ExternalOptions()
     public var accessibility = AccessibilityMode.auto
     /// This stage instance's services in the run's context (`LinkServices`).
-    let serviceKey = "validate-links." + UUID().uuidString
+    let serviceKey = ServiceKey<LinkServices>("validate-links." + UUID().uuidString)
 
     public init(_ o: ValidateLinksOptions) throws(PipelineError) {
         inventory = o.inventory
@@ -86,7 +86,7 @@ public struct ValidateLinksStage: Stage {
     /// (private addresses), or no host answered at all (the network looks down, and the
     /// `uri.unreachable` verdicts say nothing about the links).
     public func runFindings(_ context: RunContext) -> [Finding] {
-        guard external.enabled, let checker = context.existingService(serviceKey, as: LinkServices.self)?.checker,
+        guard external.enabled, let checker = context.existingService(serviceKey)?.checker,
             checker.forward == nil
         else { return [] }
         let o = checker.outcomes()
@@ -117,7 +117,7 @@ public struct ValidateLinksStage: Stage {
     /// `web`: each host's requests, 429 and 503 answers, retries, pauses and peak rate, when the
     /// web check requested anything.
     public func runSections(_ context: RunContext) -> [String: JSONValue] {
-        guard external.enabled, let checker = context.existingService(serviceKey, as: LinkServices.self)?.checker,
+        guard external.enabled, let checker = context.existingService(serviceKey)?.checker,
             checker.forward == nil
         else { return [:] }
         let hosts = checker.statistics.filter { $0.requests > 0 }
