@@ -39,6 +39,10 @@ DECL = re.compile(
 FLAG_READ = re.compile(r'(?:values|flags)(?:\[|\.contains\()\s*"--|\.(?:value|flag)\(\s*"--')
 
 
+# A document's section set or read by a string (#48): `job.sections["text"]`, `sections["linkSummary"]`.
+SECTION_WRITE = re.compile(r'\bsections\["')
+
+
 def swift_files():
     for base, _, names in os.walk(SOURCES):
         for n in sorted(names):
@@ -123,7 +127,7 @@ def main():
         print("\n".join(api_surface()))
         return
     listing = "--list" in sys.argv
-    found = {k: [] for k in ["string flag reads", "raw system calls", "FileManager calls",
+    found = {k: [] for k in ["string flag reads", "string section keys", "raw system calls", "FileManager calls",
                              "public declarations", "functions 50+ lines", "rules without sample"]}
     for path in swift_files():
         rel = os.path.relpath(path, ROOT)
@@ -135,6 +139,8 @@ def main():
             code = code_of(line)
             if FLAG_READ.search(line):
                 found["string flag reads"].append(where)
+            if SECTION_WRITE.search(code) and not rel.startswith("Sources/PDFPipeCore/Report/Sections.swift"):
+                found["string section keys"].append(where)
             if not in_system:
                 for m in CALL.finditer(code):
                     if m.group(1) in own:

@@ -190,10 +190,10 @@ public struct InspectStage: Stage {
         }
         file?.releaseAll()
         if pageDetails { info["pages"] = .array(pages) }
-        job.sections["info"] = .object(info)
+        job[.info] = info
         if let file { job.reportWarnings(of: file) }
         reportMixedPages(&job, geometries)
-        if layoutWidth > 0 { job.sections["layout"] = layout(geometries) }
+        if layoutWidth > 0 { job[.layout] = layout(geometries) }
         if annotations != .off || forms || attachments {
             try inventory(&job, DocumentInventory(source: source, pages: facts.pages))
         }
@@ -335,17 +335,16 @@ public struct InspectStage: Stage {
                         return .object(o)
                     })
             }
-            job.sections["annotations"] = .object(section)
+            job[.annotations] = section
         }
         if forms {
             let fields = inv.fields()
-            job.sections["forms"] = .array(
-                fields.map { f in
-                    [
-                        "name": .string(f.name), "type": .string(f.type), "flags": .array(f.flags.map { .string($0) }),
-                        "value": f.value, "pages": .array(f.pages.map { .int($0) }),
-                    ]
-                })
+            job[.forms] = fields.map { f in
+                [
+                    "name": .string(f.name), "type": .string(f.type), "flags": .array(f.flags.map { .string($0) }),
+                    "value": f.value, "pages": .array(f.pages.map { .int($0) }),
+                ]
+            }
             if !fields.isEmpty {
                 job.report(
                     Finding(
@@ -403,7 +402,7 @@ public struct InspectStage: Stage {
             }
             list.append(.object(o))
         }
-        job.sections["attachments"] = .array(list)
+        job[.attachments] = list
         if !files.isEmpty {
             job.report(
                 Finding(
@@ -411,16 +410,39 @@ public struct InspectStage: Stage {
                     message: "the document embeds \(files.count) file\(files.count == 1 ? "" : "s")"))
         }
         let media = all.filter { ["Screen", "Movie", "RichMedia", "Sound", "3D"].contains($0.subtype) }
-        job.sections["media"] = .array(
-            media.map { a in
-                var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
-                if let t = DocumentInventory.mediaTarget(a.dictionary) { o["target"] = .string(t) }
-                return .object(o)
-            })
+        job[.media] = media.map { a in
+            var o: [String: JSONValue] = ["page": .int(a.page), "subtype": .string(a.subtype)]
+            if let t = DocumentInventory.mediaTarget(a.dictionary) { o["target"] = .string(t) }
+            return .object(o)
+        }
     }
 
     private func json(_ r: PDFRect) -> JSONValue { .array(r.array.map { .double(round($0)) }) }
     private func round(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
     /// Sizes in messages, to the point.
     private func fmt(_ v: Double) -> String { PDFNumber.text(v.rounded()) }
+}
+
+// The sections inspect writes: open-ended JSON (a document's /Info keys, the annotations' kinds),
+// typed as such.
+extension SectionKey where Value == [String: JSONValue] {
+    /// The document's facts: version, pages, /Info, encryption, tagging, fonts… (and `pages` with
+    /// `pageDetails`).
+    public static var info: Self { .init("info") }
+    /// Annotations by subtype (`annotations: counts`), and each one (`annotations: list`).
+    public static var annotations: Self { .init("annotations") }
+}
+
+extension SectionKey where Value == JSONValue {
+    /// The pages drawn as text (`layoutWidth`).
+    public static var layout: Self { .init("layout") }
+}
+
+extension SectionKey where Value == [JSONValue] {
+    /// The form fields (`forms: true`): name, type, flags, value, pages.
+    public static var forms: Self { .init("forms") }
+    /// The embedded files (`attachments: true`), and where each was written.
+    public static var attachments: Self { .init("attachments") }
+    /// Screen, Movie, RichMedia, Sound and 3D annotations (with `annotations`), and their targets.
+    public static var media: Self { .init("media") }
 }

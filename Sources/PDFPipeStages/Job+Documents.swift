@@ -216,7 +216,7 @@ extension Job {
         // Once validate-links has checked the document, poppler's complaints about its links
         // ("Illegal annotation destination", "Circular next actions") only repeat the link
         // findings, which say more (the link, the page, what viewers do): left out.
-        let linksChecked = sections["linkSummary"] != nil
+        let linksChecked = sections[LinkSummarySection.key] != nil
         let messages = all.filter {
             seen.insert($0).inserted && !(linksChecked && Self.isAboutLinks($0))
         }

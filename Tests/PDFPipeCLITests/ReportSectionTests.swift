@@ -41,4 +41,47 @@ final class ReportSectionTests: XCTestCase {
         XCTAssertEqual(skipped.json, empty.sections[SkippedStagesSection.key])
         XCTAssertNil(empty.section(ThumbnailsSection.self))
     }
+
+    /// (#48) Every stage's section is written through a typed key: what a run writes reads back as
+    /// the key's type, which encodes to the same JSON (the goldens hold the bytes).
+    func testEachStageSectionReadsBackAsItsKeysType() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try #"""
+        {"stages": [{"use": "normalize", "with": {"keep": true}}, {"use": "check"},
+                    {"use": "inspect", "with": {"annotations": "list", "forms": true, "attachments": true, "layoutWidth": 600}},
+                    {"use": "resolve-destinations", "with": {"list": true}}, {"use": "validate-links"},
+                    {"use": "extract-text", "with": {"search": ["the"]}}]}
+        """#.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let cli = CapturedCLI()
+        _ = cli.run(
+            ["run", "p.json", Repo.root + "/samples/links-internal.pdf", "--out", dir + "/out", "--offline"], in: dir)
+        let report = try RunReport(
+            json: JSONParser.parse(String(contentsOfFile: dir + "/out/report.json", encoding: .utf8)))
+        let d = try XCTUnwrap(report.documents.first, cli.stderr)
+
+        func same<V: Equatable>(_ key: SectionKey<V>, _ check: (V) -> Void = { _ in }) {
+            guard let v = d[key] else { return XCTFail("no section '\(key)' as \(V.self)") }
+            check(v)
+            var job = Job(source: "/x.pdf", relativePath: "x.pdf", outputDirectory: "/o", inputRoot: "/")
+            job[key] = v
+            XCTAssertEqual(
+                job.sections[key.name], d.sections[key.name], "'\(key)' encodes to the JSON it was read from")
+        }
+        same(.normalize) { XCTAssertEqual($0.file.map { $0.hasSuffix(".pdf") }, true) }
+        same(.check) { XCTAssertTrue($0.ok) }
+        same(.info) { XCTAssertNotNil($0["pages"]) }
+        same(.annotations)
+        same(.forms)
+        same(.attachments)
+        same(.media)
+        same(.layout)
+        same(.destinations) { XCTAssertEqual($0.names?.count, $0.nameTree + $0.catalog) }
+        same(.linkSummary) { XCTAssertEqual($0.checks?.total, $0.links + $0.bookmarks + 0) }
+        same(.links) { XCTAssertFalse($0.isEmpty) }
+        same(.outline)
+        same(.text) { XCTAssertGreaterThan($0.characters, 0) }
+        // A key of another type does not read the section as that type.
+        XCTAssertNil(d[SectionKey<CheckSection>("text")])
+    }
 }

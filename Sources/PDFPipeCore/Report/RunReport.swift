@@ -99,7 +99,7 @@ public struct Summary: Codable, Sendable, Equatable {
         count(d.findings)
         suppressed += d.suppressed.count
         fixed += d.fixedSinceBaseline.count
-        if let checks = d.sections["linkSummary"]?["checks"], let t = try? LinkTotals(json: checks) {
+        if let t = d[LinkSummarySection.sectionKey]?.checks {
             links = (links ?? LinkTotals()).adding(t)
         }
     }

@@ -8,7 +8,67 @@ public protocol ReportSection: Codable, Sendable {
     static var key: String { get }
 }
 
+/// The key of a section of a document's report entry, typed by its value: stages write
+/// `job[.destinations] = section` and readers get the value back as that type. The name is
+/// report.json's key, spelled once where the key is declared (string keys only at the JSON edge:
+/// `Job.sections`, `DocumentResult.sections`, as written and read back).
+///
+/// A `ReportSection` type is its own key (`S.sectionKey`); a stage declares the keys of the
+/// sections it writes beside it, as `static var` in an extension constrained to the value type:
+///
+///     extension SectionKey where Value == TextSection {
+///         static var text: Self { .init("text") }
+///     }
+public struct SectionKey<Value: Codable & Sendable>: Sendable, Hashable, CustomStringConvertible {
+    /// The section's key in the document's entry.
+    public let name: String
+    public init(_ name: String) { self.name = name }
+    public var description: String { name }
+}
+
+extension SectionKey {
+    /// The value as report.json holds it (a `JSONValue` is itself: no round trip through the encoder).
+    /// A list or object of `JSONValue` is wrapped as it is: a link inventory of thousands of
+    /// entries does not go through the encoder.
+    static func encode(_ value: Value) -> JSONValue {
+        switch value {
+        case let v as JSONValue: return v
+        case let v as [JSONValue]: return .array(v)
+        case let v as [String: JSONValue]: return .object(v)
+        default: return JSONValue(encoding: value)
+        }
+    }
+
+    /// The value of a section's JSON; nil when it is not one.
+    static func decode(_ json: JSONValue) -> Value? {
+        switch json {
+        case let v as Value: return v
+        case .array(let a) where Value.self == [JSONValue].self: return a as? Value
+        case .object(let o) where Value.self == [String: JSONValue].self: return o as? Value
+        default: return try? json.decode(Value.self)
+        }
+    }
+}
+
+extension Job {
+    /// The section under `key`, typed: nil when the document has none (or it is not a `Value`).
+    /// Setting nil removes it.
+    public subscript<V>(_ key: SectionKey<V>) -> V? {
+        get { sections[key.name].flatMap(SectionKey<V>.decode) }
+        set { sections[key.name] = newValue.map(SectionKey<V>.encode) }
+    }
+}
+
+extension DocumentResult {
+    /// The section under `key`, typed: nil when the document has none (or it is not a `Value`).
+    public subscript<V>(_ key: SectionKey<V>) -> V? {
+        sections[key.name].flatMap(SectionKey<V>.decode)
+    }
+}
+
 extension ReportSection {
+    /// The section's typed key (its `key`).
+    public static var sectionKey: SectionKey<Self> { SectionKey(key) }
     public var json: JSONValue { JSONValue(encoding: self) }
     /// Nil when the value is not this section.
     public init?(json: JSONValue) {
@@ -103,5 +163,40 @@ public struct ReviewCopySection: ReportSection, Equatable {
         self.marks = marks
         self.summaryPages = summaryPages
         self.suggestedContents = suggestedContents
+    }
+}
+
+extension SectionKey where Value == LinkSummarySection {
+    /// validate-links' counts (Core reads `checks` for the run's `summary.links`).
+    public static var linkSummary: Self { LinkSummarySection.sectionKey }
+}
+
+/// `linkSummary`: validate-links' counts — links, bookmarks, which reader read the objects, the
+/// kinds of action, the accessibility check's scope, and what became of each link (`checks`, the
+/// source of report.json's `summary.links`; absent when the audit stopped at its limit).
+public struct LinkSummarySection: ReportSection, Equatable {
+    public static let key = "linkSummary"
+    /// Link annotations.
+    public var links: Int
+    /// Outline items.
+    public var bookmarks: Int
+    /// `pdfpipe` (its own reader) or `qpdf` (damaged, encrypted, unusual files).
+    public var reader: String
+    /// What the link-accessibility check covered, or why it was skipped; absent when off.
+    public var accessibility: String?
+    /// Links by kind of action (`goto`, `uri`, …).
+    public var kinds: [String: Int]
+    public var checks: LinkTotals?
+
+    public init(
+        links: Int, bookmarks: Int, reader: String, accessibility: String? = nil, kinds: [String: Int],
+        checks: LinkTotals? = nil
+    ) {
+        self.links = links
+        self.bookmarks = bookmarks
+        self.reader = reader
+        self.accessibility = accessibility
+        self.kinds = kinds
+        self.checks = checks
     }
 }

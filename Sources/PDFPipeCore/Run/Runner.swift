@@ -110,7 +110,7 @@ public struct Runner: Sendable {
             let (done, pages, links) = stats.withLock { s in
                 s.done += 1
                 s.pages += result.pageCount ?? 0
-                s.links += result.sections["linkSummary"]?["checks"]?["total"]?.intValue ?? 0
+                s.links += result[LinkSummarySection.sectionKey]?.checks?.total ?? 0
                 return (s.done, s.pages, s.links)
             }
             var p = RunProgress(

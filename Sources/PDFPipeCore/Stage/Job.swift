@@ -34,7 +34,9 @@ public struct Job {
     public var pageLabels: [String]?
     public var findings: [Finding] = []
     public var artifacts: [Artifact] = []
-    public var sections: [String: JSONValue] = [:]
+    /// The report entry's sections as JSON, by report.json's key (the JSON edge: the runner
+    /// writes them out). Stages write and read them typed, `job[.text] = section` (`SectionKey`).
+    public internal(set) var sections: [String: JSONValue] = [:]
     /// What a stage leaves for the later stages of this document, typed (the thumbnails' overlay
     /// takes validate-links' link placements from here, not from its report section).
     public var products = StageProducts()

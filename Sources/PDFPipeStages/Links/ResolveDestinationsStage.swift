@@ -102,15 +102,14 @@ public struct ResolveDestinationsStage: Stage {
     public func run(_ job: inout Job) throws {
         guard let tables = try job.linkTablesOrPoppler(maxDestinations: maxDestinations) else { return }
         let t = tables.table
-        var section: [String: JSONValue] = ["nameTree": .int(t.tree.count), "catalog": .int(t.catalog.count)]
-        var unresolved = 0
+        var section = DestinationsSection(nameTree: t.tree.count, catalog: t.catalog.count)
         var entries: [(String, JSONValue)] = []
         func add(_ name: String, _ store: String, _ n: NamedDestination) {
             var page: Int?
             switch n.destination?.target {
             case .page(let i)?: page = i + 1
             case .pageNumber(let i)? where i >= 0 && i < tables.pages.count: page = i + 1
-            default: unresolved += 1
+            default: section.unresolved += 1
             }
             if list {
                 var o: [String: JSONValue] = [
@@ -122,10 +121,35 @@ public struct ResolveDestinationsStage: Stage {
         }
         for (k, v) in t.tree { add(PDFTextDecoding.decode(k), "names", v) }
         for (k, v) in t.catalog { add(k, "dests", v) }
-        section["unresolved"] = .int(unresolved)
         if list {
-            section["names"] = .array(entries.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map(\.1))
+            section.names = entries.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map(\.1)
         }
-        job.sections["destinations"] = .object(section)
+        job[.destinations] = section
     }
+}
+
+/// `destinations`: the named destinations of the name tree (`/Names /Dests`) and the catalog's
+/// `/Dests`, how many resolve to no page, and with `list: true` each one (name, store, page, fit).
+public struct DestinationsSection: ReportSection, Equatable {
+    public static let key = "destinations"
+    /// Names in the name tree.
+    public var nameTree: Int
+    /// Names in the catalog's `/Dests`.
+    public var catalog: Int
+    /// Names whose destination is no page of the document.
+    public var unresolved = 0
+    /// Each name (`list: true`), sorted by store and name: `name`, `store`, `page` (null when
+    /// unresolved), `fit`.
+    public var names: [JSONValue]?
+
+    public init(nameTree: Int, catalog: Int, unresolved: Int = 0, names: [JSONValue]? = nil) {
+        self.nameTree = nameTree
+        self.catalog = catalog
+        self.unresolved = unresolved
+        self.names = names
+    }
+}
+
+extension SectionKey where Value == DestinationsSection {
+    public static var destinations: Self { DestinationsSection.sectionKey }
 }

@@ -156,20 +156,18 @@ public struct ValidateLinksStage: Stage {
         {
             job.crossCheckLinkCounts(audit.links, pageCount: tables.pageObjects.count)
         }
-        var summary: [String: JSONValue] = [
-            "links": .int(audit.links.count), "bookmarks": .int(audit.outline.count),
+        var kinds: [String: Int] = [:]
+        for l in audit.links { kinds[l.kind.rawValue, default: 0] += 1 }
+        var summary = LinkSummarySection(
+            links: audit.links.count, bookmarks: audit.outline.count,
             // Which reader read the objects: pdfpipe's own, or qpdf (damaged, encrypted, unusual files).
-            "reader": .string(tables.source is QPDFSource ? "qpdf" : "pdfpipe"),
-        ]
+            reader: tables.source is QPDFSource ? "qpdf" : "pdfpipe", kinds: kinds)
         var findings = audit.findings
         if let (access, said) = accessibilityCheck(tables, audit: audit, path: job.workingFile) {
             findings += access
-            summary["accessibility"] = .string(said)
+            summary.accessibility = said
         }
-        var kinds: [String: Int] = [:]
-        for l in audit.links { kinds[l.kind.rawValue, default: 0] += 1 }
-        summary["kinds"] = .object(kinds.mapValues { .int($0) })
-        job.sections["linkSummary"] = .object(summary)
+        job[.linkSummary] = summary
         job.products[LinkPlacements.self] = LinkPlacements(audit.links)
         let checked = Checked(
             findings: findings, links: audit.links, outline: audit.outline, openAction: audit.openAction)
@@ -239,15 +237,15 @@ public struct ValidateLinksStage: Stage {
             }
         }
         for f in findings { job.report(f) }
-        if !audit.limitReached, case .object(var summary)? = job.sections["linkSummary"] {
+        if !audit.limitReached, var summary = job[.linkSummary] {
             let records = c.links + c.outline.map(\.link) + (c.openAction.map { [$0] } ?? [])
-            summary["checks"] = JSONValue(encoding: Self.verdicts(records, findings: findings, job: job))
-            job.sections["linkSummary"] = .object(summary)
+            summary.checks = Self.verdicts(records, findings: findings, job: job)
+            job[.linkSummary] = summary
         }
         if inventory {
-            job.sections["links"] = .array(c.links.map(\.json))
-            job.sections["outline"] = .array(c.outline.map(\.json))
-            if let open = c.openAction { job.sections["openAction"] = open.json }
+            job[.links] = c.links.map(\.json)
+            job[.outline] = c.outline.map(\.json)
+            job[.openAction] = c.openAction?.json
         }
     }
 
@@ -373,4 +371,17 @@ final class LinkServices: RunService {
     }
 
     var needsShutdown: Bool { checker.isRunning }
+}
+
+// The sections validate-links writes (`linkSummary` is Core's: the run's summary reads it).
+extension SectionKey where Value == [JSONValue] {
+    /// The link inventory (`inventory: true`): each link annotation, its action and verdict.
+    public static var links: Self { .init("links") }
+    /// The outline (`inventory: true`): each bookmark, its level and link.
+    public static var outline: Self { .init("outline") }
+}
+
+extension SectionKey where Value == JSONValue {
+    /// The document's open action (`inventory: true`), when it has one.
+    public static var openAction: Self { .init("openAction") }
 }

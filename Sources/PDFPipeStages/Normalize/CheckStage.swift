@@ -16,6 +16,22 @@ public struct CheckStage: Stage {
         job.reportDamage(messages.map(\.text))
         // Warnings given while opening the file were reported when it was opened; they count too.
         let total = messages.count + (job.resources.existing(QPDFOpenWarnings.self)?.count ?? 0)
-        job.sections["check"] = ["ok": .bool(ok && total == 0), "warnings": .int(total)]
+        job[.check] = CheckSection(ok: ok && total == 0, warnings: total)
     }
+}
+
+/// `check`: whether qpdf's `--check` found the document sound, and its warnings.
+public struct CheckSection: ReportSection, Equatable {
+    public static let key = "check"
+    public var ok: Bool
+    public var warnings: Int
+
+    public init(ok: Bool, warnings: Int) {
+        self.ok = ok
+        self.warnings = warnings
+    }
+}
+
+extension SectionKey where Value == CheckSection {
+    public static var check: Self { CheckSection.sectionKey }
 }

@@ -222,11 +222,8 @@ public struct NormalizeStage: Stage {
             job.resources.store(temp)
         }
         if let after { job.pageCount = after }
-        var section: [String: JSONValue] = ["warnings": .int(warnings)]
-        if let declared { section["pagesDeclared"] = .int(declared) }
-        if let after { section["pages"] = .int(after) }
-        if keep { section["file"] = .string(keptRelative) }
-        job.sections["normalize"] = .object(section)
+        job[.normalize] = NormalizeSection(
+            warnings: warnings, pagesDeclared: declared, pages: after, file: keep ? keptRelative : nil)
     }
 
     /// Whether qpdf's job made the copy: a crash or a file it cannot repair ends the document; a
@@ -294,4 +291,28 @@ package enum QPDFHelper {
         QPDFJob.helper = QPDFJob.Helper(
             executable: executable, minimumObjects: mode == "always" ? 0 : defaultMinimumObjects)
     }
+}
+
+/// `normalize`: qpdf's warnings on the document, the pages its page tree declares and the pages
+/// the copy has, and the copy kept (`keep: true`).
+public struct NormalizeSection: ReportSection, Equatable {
+    public static let key = "normalize"
+    public var warnings: Int
+    /// The original's `/Count` (absent when it has none that reads).
+    public var pagesDeclared: Int?
+    /// The pages of the normalized copy.
+    public var pages: Int?
+    /// The kept copy, relative to the output folder.
+    public var file: String?
+
+    public init(warnings: Int, pagesDeclared: Int? = nil, pages: Int? = nil, file: String? = nil) {
+        self.warnings = warnings
+        self.pagesDeclared = pagesDeclared
+        self.pages = pages
+        self.file = file
+    }
+}
+
+extension SectionKey where Value == NormalizeSection {
+    public static var normalize: Self { NormalizeSection.sectionKey }
 }

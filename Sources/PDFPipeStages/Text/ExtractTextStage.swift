@@ -156,17 +156,15 @@ public struct ExtractTextStage: Stage {
         }
 
         // Output.
-        var section: [String: JSONValue] = [
-            "pages": .int(selected.count), "pagesWithText": .int(pagesWithText), "characters": .int(characters),
-        ]
-        if !terms.isEmpty { section["matches"] = .array(matches) }
+        var section = TextSection(pages: selected.count, pagesWithText: pagesWithText, characters: characters)
+        if !terms.isEmpty { section.matches = matches }
         if options.format != .none {
             let relative = OutputNames.file(for: job, folder: folder, extension: options.format.rawValue)
             let data = output(texts, pages: selected, job: job, box: userBox, rounded: rounded)
             try job.writeArtifact(Array(data.utf8), kind: "text", path: relative, what: "the text")
-            section["file"] = .string(relative)
+            section.file = relative
         }
-        job.sections["text"] = .object(section)
+        job[.text] = section
     }
 
     /// The selected pages' text, read by the page workers, with the text their annotations draw.
@@ -396,4 +394,29 @@ public struct ExtractTextStage: Stage {
         flush(t.text.count)
         return out
     }
+}
+
+/// `text`: the pages extracted, how many have text, their characters, the search's matches (when
+/// it searched) and the text file written.
+public struct TextSection: ReportSection, Equatable {
+    public static let key = "text"
+    public var pages: Int
+    public var pagesWithText: Int
+    public var characters: Int
+    /// Each match of `search` (page, term, text, box…); absent when nothing was searched.
+    public var matches: [JSONValue]?
+    /// The text file, relative to the output folder (absent with `format: none`).
+    public var file: String?
+
+    public init(pages: Int, pagesWithText: Int, characters: Int, matches: [JSONValue]? = nil, file: String? = nil) {
+        self.pages = pages
+        self.pagesWithText = pagesWithText
+        self.characters = characters
+        self.matches = matches
+        self.file = file
+    }
+}
+
+extension SectionKey where Value == TextSection {
+    public static var text: Self { TextSection.sectionKey }
 }

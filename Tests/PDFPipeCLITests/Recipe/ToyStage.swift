@@ -34,10 +34,16 @@ public struct ToyStage: Stage {
 
     public func run(_ job: inout Job) throws {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: job.workingFile)[.size] as? Int) ?? 0
-        job.sections["toy"] = ["bytes": .int(bytes), "label": .string(options.label)]
+        job[.toy] = ["bytes": .int(bytes), "label": .string(options.label)]
         if bytes > options.maxBytes {
             job.report(
                 Finding(rule: .toyLargeFile, message: "the file has \(bytes) bytes, more than \(options.maxBytes)"))
         }
     }
+}
+
+// Adding a section: its key, typed by its value (here open-ended JSON; a `ReportSection` type when
+// Core or other stages read it).
+extension SectionKey where Value == [String: JSONValue] {
+    public static var toy: Self { .init("toy") }
 }
