@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "PDFPipeCLI", dependencies: ["PDFBridge", "PDFPipeCore", "PDFPipeStages", "SystemIO"]),
         .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages"]),
         // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
-        .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge", "PDFReader"]),
+        .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge", "PDFReader", "SystemIO"]),
         // Where the tests find samples/.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

@@ -42,8 +42,7 @@ package final class FileReplacer {
             // linked elsewhere (a hard-linked snapshot) keeps its content there.
             spare = nil
             opened = try? FileDescriptor.open(s, O_WRONLY)
-            var info = stat()
-            if let fd = opened, fstat(fd.rawValue, &info) == 0, info.st_nlink == 1, ftruncate(fd.rawValue, 0) == 0 {
+            if let fd = opened, FileStatus.of(fd)?.links == 1, fd.truncate() {
                 temporary = s
             } else {
                 try? opened?.close()
@@ -64,7 +63,7 @@ package final class FileReplacer {
         }
         var failure: String?
         do throws(Errno) { try fd.writeAll(bytes) } catch { failure = error.description }
-        fchmod(fd.rawValue, 0o644)
+        fd.setPermissions(0o644)
         try? fd.close()
         if let failure {
             FileSystem.unlink(temporary)

@@ -336,9 +336,7 @@ package final class S3Client {
             guard upload != nil else {
                 throw S3Error(location: location, status: nil, code: "upload", message: "cannot read \(path)")
             }
-            var st = stat()
-            fstat(fileno(upload), &st)
-            uploadSize = Int64(st.st_size)
+            uploadSize = FileStatus.of(FileDescriptor(rawValue: fileno(upload)))?.size ?? 0
         }
         var tmp: String?
         var out: UnsafeMutablePointer<FILE>?

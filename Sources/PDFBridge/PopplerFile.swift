@@ -1,6 +1,7 @@
 internal import CPoppler
 import Foundation
 import PDFReader
+import SystemIO
 
 /// An open PDF read through poppler-glib. Owns its `PopplerDocument` and unrefs it in `deinit`.
 /// Not Sendable: one document is never used by two threads (cairo crashes); each worker opens its
@@ -14,7 +15,7 @@ package final class PopplerFile {
     /// Opens `path`, with `password` for encrypted documents.
     /// The corresponding C function is `poppler_document_new_from_file`.
     package init(path: String, password: String? = nil) throws(BridgeError) {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = path.hasPrefix("/") ? path : FileSystem.currentDirectory + "/" + path
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_filename_to_uri(absolute, nil, &error) else {
             throw .poppler(message: Self.take(error) ?? "cannot make a URI of \(path)")

@@ -147,15 +147,15 @@ extension QPDFJob {
     }
 
     /// A helper that dies before reading its job makes the write fail (EPIPE) instead of killing us.
-    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+    private static let ignoreBrokenPipes: Void = { ProcessControl.ignore(SIGPIPE) }()
 
     /// `pdfpipe __qpdf-job`: the helper's whole life. Call it before anything starts a thread.
     package static func helperMain() -> Int32 {
         pdfpipe_child_die_with_parent()
         // Ctrl-C reaches the whole process group: the parent decides (its running documents finish),
         // and if it goes, this process goes with it.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
+        ProcessControl.ignore(SIGINT)
+        ProcessControl.ignore(SIGTERM)
         pdfpipe_child_close_from(3)
         let json = String(decoding: (try? FileDescriptor.standardInput.readAll()) ?? [], as: UTF8.self)
         let (status, log) = run(json: json)

@@ -130,7 +130,7 @@ extension CLI {
 
         // The token goes to the web check by a variable of this process (GitHub's hosts only).
         let token = inputs.value("token")
-        if !token.isEmpty { setenv(ExternalOptions.githubTokenVariable, token, 1) }
+        if !token.isEmpty { ProcessControl.setEnvironment(ExternalOptions.githubTokenVariable, token) }
 
         // What the reports' files are before the run: a file is this run's when it changed.
         let outFolder = Paths.absolute(out, relativeTo: folder)

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import SystemIO
 
 /// `pdfpipe init`: a starter pipeline for one of the common jobs, with the schema beside it (so
 /// that editors check and complete it) and a `$comment` that says what to change.
@@ -75,7 +76,7 @@ extension CLI {
         }
         let file = a.value(\InitFlags.out) ?? "pdfpipe.json"
         let path = Paths.absolute(file, relativeTo: directory)
-        guard a.has(\InitFlags.force) || !FileManager.default.fileExists(atPath: path) else {
+        guard a.has(\InitFlags.force) || !FileSystem.exists(path) else {
             throw PipelineError(file: file, message: "exists already; --force replaces it")
         }
         let schemaName = "pipeline.schema.json"

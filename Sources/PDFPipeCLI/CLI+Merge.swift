@@ -13,21 +13,19 @@ extension CLI {
     /// earlier report as a shard).
     func reportFiles(_ operands: [String], besides out: String) throws(PipelineError) -> [String] {
         var files: [String] = []
-        let fm = FileManager.default
         for operand in operands {
-            var isFolder: ObjCBool = false
             let path = Paths.absolute(operand, relativeTo: directory)
-            guard fm.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            guard FileSystem.isFolder(path) else {
                 files.append(operand)
                 continue
             }
-            if fm.fileExists(atPath: path + "/report.json") {
+            if FileSystem.exists(path + "/report.json") {
                 files.append(operand + "/report.json")
                 continue
             }
-            let found = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).sorted().filter { name in
+            let found = (FileSystem.list(path) ?? []).filter { name in
                 !Paths.isInside(Paths.resolved(path + "/" + name), root: Paths.resolved(out))
-                    && fm.fileExists(atPath: path + "/" + name + "/report.json")
+                    && FileSystem.exists(path + "/" + name + "/report.json")
             }
             guard !found.isEmpty else {
                 throw PipelineError(

@@ -8,7 +8,7 @@ extension CLI {
     /// A JSON file named on the command line, its problems as errors naming it.
     func readJSON(_ file: String, unreadable: String) throws(PipelineError) -> JSONValue {
         let path = Paths.absolute(file, relativeTo: directory)
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileSystem.contents(path) else {
             throw PipelineError(file: file, message: "\(unreadable): \(Self.whyUnreadable(path))")
         }
         do throws(JSONSyntaxError) {
@@ -82,10 +82,9 @@ extension CLI {
 
     /// Why a file cannot be read: missing, a folder, or not readable.
     static func whyUnreadable(_ path: String) -> String {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "no such file" }
-        if isFolder.boolValue { return "it is a folder" }
-        return FileManager.default.isReadableFile(atPath: path) ? "it could not be read" : "permission denied"
+        guard let kind = FileSystem.kind(path) else { return "no such file" }
+        if kind == .directory { return "it is a folder" }
+        return FileSystem.isReadable(path) ? "it could not be read" : "permission denied"
     }
 
     /// The file mapped into memory, its pages handed back as they are read (see `MappedFile`).

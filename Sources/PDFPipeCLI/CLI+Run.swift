@@ -453,12 +453,9 @@ extension CLI {
                     "the output folder '\(shown)' is or holds a symbolic link (\(names)\(links.count > 5 ? ", …" : "")): pdfpipe writes and reads nothing through one; remove it, or give a real folder with --out"
             )
         }
-        part = Paths.standardize(out)
-        var isFolder: ObjCBool = false
-        while !FileManager.default.fileExists(atPath: part, isDirectory: &isFolder), part != "/", !part.isEmpty {
-            part = Paths.parent(part)
-        }
-        guard !isFolder.boolValue else { return }
+        let nearest = FileSystem.nearestExisting(Paths.standardize(out))
+        part = nearest.path
+        guard nearest.kind != .directory else { return }
         let shown = Paths.relative(out, to: Paths.standardize(directory))
         let blocker = Paths.relative(part, to: Paths.standardize(directory))
         throw PipelineError(
@@ -548,7 +545,7 @@ extension CLI {
         if from == "-" {
             bytes = readStandardInput()
         } else {
-            guard let data = FileManager.default.contents(atPath: from) else {
+            guard let data = FileSystem.contents(from) else {
                 throw PipelineError(file: from, message: "--inputs-from: cannot read the work list")
             }
             bytes = Array(data)

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import SystemIO
 
 /// The `pdfpipe` command line. `run(_:)` returns the exit code; everything it prints goes through
 /// the console, so tests can run it in-process.
@@ -23,7 +24,7 @@ package struct CLI: Sendable {
     let rules: RuleCatalog
 
     package init(
-        console: Console, directory: String = FileManager.default.currentDirectoryPath, fixedDate: String? = nil,
+        console: Console, directory: String = FileSystem.currentDirectory, fixedDate: String? = nil,
         stages: [StageDescriptor] = StageTable.all, reporters: [any Reporter] = Reporters.all
     ) {
         self.console = console
@@ -108,7 +109,7 @@ package struct CLI: Sendable {
         } catch {
             // A bare name that is neither a file nor a built-in: say which names there are.
             guard !file.contains("/"), !file.hasSuffix(".json"),
-                !FileManager.default.fileExists(atPath: Paths.absolute(file, relativeTo: directory))
+                !FileSystem.exists(Paths.absolute(file, relativeTo: directory))
             else { throw error }
             var e = error
             e.message +=
@@ -119,7 +120,7 @@ package struct CLI: Sendable {
 
     /// The built-in pipeline `file` names, if it names one and no file (BuiltinPipelines).
     func builtinPipeline(_ file: String) -> BuiltinPipelines.Entry? {
-        BuiltinPipelines.named(file, in: directory) { FileManager.default.fileExists(atPath: $0) }
+        BuiltinPipelines.named(file, in: directory) { FileSystem.exists($0) }
     }
 
     /// How a worker process or a resumed run names the pipeline: the built-in's name, else the

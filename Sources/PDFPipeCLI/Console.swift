@@ -1,5 +1,6 @@
 import Foundation
 import PDFPipeCore
+import SystemIO
 
 /// Where the CLI writes: standard output and error, or buffers in tests. One lock serializes all
 /// writes, so lines from worker threads never interleave.
@@ -30,8 +31,7 @@ package final class Console: Sendable {
 
     /// Standard error's terminal width (TIOCGWINSZ), else `COLUMNS`, else nil.
     static func terminalColumns() -> Int? {
-        var size = winsize()
-        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = Terminal.columns(.standardError) { return columns }
         return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
@@ -40,8 +40,9 @@ package final class Console: Sendable {
         Console(
             out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
             err: { s in FileHandle.standardError.write(Data(s.utf8)) },
-            interactive: isatty(2) != 0,
-            colored: isatty(1) != 0 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+            interactive: Terminal.isTerminal(.standardError),
+            colored: Terminal.isTerminal(.standardOutput)
+                && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
                 && ProcessInfo.processInfo.environment["TERM"] != "dumb",
             columns: terminalColumns())
     }

@@ -52,7 +52,7 @@ final class IsolatedRunner: Sendable {
         self.memoryLimitMB = memoryLimitMB
         self.force = force
         self.offline = offline
-        signal(SIGPIPE, SIG_IGN)  // a dead child's stdin is an error to handle, not a reason to die
+        ProcessControl.ignore(SIGPIPE)  // a dead child's stdin is an error to handle, not a reason to die
     }
 
     /// Whether worker processes can be started: this program is pdfpipe (`main.swift` says so), or
@@ -64,8 +64,7 @@ final class IsolatedRunner: Sendable {
     /// This executable (`PDFPIPE_WORKER_EXECUTABLE` overrides it, for running the CLI inside a test runner).
     static func currentExecutable() -> String {
         if let e = ProcessInfo.processInfo.environment["PDFPIPE_WORKER_EXECUTABLE"] { return e }
-        return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
+        return ProcessControl.executablePath ?? CommandLine.arguments[0]
     }
 
     func run(_ document: InputDocument, pageWorkers: Int) -> DocumentResult {
@@ -246,10 +245,7 @@ final class WorkerProcess: @unchecked Sendable {
                 if now >= deadline { return .timedOut }
                 wait = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
             }
-            var p = pollfd(fd: process.output.rawValue, events: Int16(POLLIN), revents: 0)
-            let r = poll(&p, 1, wait)
-            if r < 0 && Errno.current == .interrupted { continue }
-            if r == 0 { return .timedOut }
+            if !process.output.waitReadable(milliseconds: wait) { return .timedOut }
             guard let n = chunk.withUnsafeMutableBytes({ try? process.output.read(into: $0) }), n > 0 else {
                 return .closed
             }
@@ -313,14 +309,12 @@ extension CLI {
             let root = a.value(\WorkerFlags.root)
         else { throw PipelineError(file: nil, message: "__worker: missing arguments") }
         if let mb = a.value(\WorkerFlags.memoryLimit).flatMap(Int.init), mb > 0 {
-            var limit = rlimit(rlim_cur: rlim_t(mb) << 20, rlim_max: rlim_t(mb) << 20)
-            setrlimit(Int32(RLIMIT_AS.rawValue), &limit)
+            ProcessControl.limitAddressSpace(to: mb << 20)
         }
         // Ctrl-C reaches the whole process group; the parent decides what stops (running documents finish).
-        signal(SIGINT, SIG_IGN)
+        ProcessControl.ignore(SIGINT)
         // Answers go to a private copy of stdout; whatever a library prints lands on stderr instead.
-        let answers = FileDescriptor(rawValue: dup(1))
-        dup2(2, 1)
+        let answers = ProcessControl.divertStandardOutput()
         var pipeline = try loadPipeline(file, environment: a.has(\WorkerFlags.offline) ? .offline : .required)
         pipeline.force = a.has(\WorkerFlags.force)
         pipeline.offline = a.has(\WorkerFlags.offline)

@@ -199,8 +199,7 @@ final class RemoteInputs: @unchecked Sendable {
     /// `LastModified` (the input stamp `--resume` compares); the error's text, or nil.
     private func fetch(_ d: InputDocument, _ s: Source, client: S3Client) -> String? {
         do throws(S3Error) {
-            try? FileManager.default.createDirectory(
-                atPath: Paths.parent(d.path), withIntermediateDirectories: true)
+            try? FileSystem.createFolder(Paths.parent(d.path))
             try client.download(bucket: s.bucket, key: s.object.key, to: d.path)
             Self.stamp(d.path, s.object.lastModified)
             return nil
@@ -213,11 +212,7 @@ final class RemoteInputs: @unchecked Sendable {
     /// (size, time) is then the object's, the same in every attempt and on every machine, which
     /// `--resume` and the result's object name rely on.
     static func stamp(_ path: String, _ ns: Int) {
-        var times = [
-            timespec(tv_sec: ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000),
-            timespec(tv_sec: ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000),
-        ]
-        _ = utimensat(AT_FDCWD, path, &times, 0)
+        FileSystem.setModificationTime(path, nanoseconds: ns)
     }
 
     /// Waits until document `index` is fetched (a worker calls it before starting the document);
@@ -260,7 +255,7 @@ final class RemoteInputs: @unchecked Sendable {
         pinned.insert(path)
         let known = absent.contains(path)
         condition.unlock()
-        if known || FileManager.default.fileExists(atPath: path) { return }
+        if known || FileSystem.exists(path) { return }
         do throws(S3Error) {
             let client = try S3Client(settings: settings)
             guard try client.get(bucket: bucket, key: key, headOnly: true) != nil else {
@@ -269,7 +264,7 @@ final class RemoteInputs: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            try? FileManager.default.createDirectory(atPath: Paths.parent(path), withIntermediateDirectories: true)
+            try? FileSystem.createFolder(Paths.parent(path))
             try client.download(bucket: bucket, key: key, to: path)
             if let ns = listedTimes[path] { Self.stamp(path, ns) }
         } catch {
@@ -334,8 +329,8 @@ final class RemoteOutputs: @unchecked Sendable {
             lines += bytes
             n += 1
         }
-        try? FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: staging + "/" + ResultStore.fileName, contents: Data(lines))
+        try? FileSystem.createFolder(staging)
+        FileSystem.write(lines, to: staging + "/" + ResultStore.fileName)
         return n
     }
 
@@ -397,7 +392,7 @@ final class RemoteOutputs: @unchecked Sendable {
                 written += 1
                 // For the tests of a task killed halfway: SIGKILL once this many results are up
                 // (a kill at a point the test chooses, not at a time it guesses).
-                if written == killAfter { kill(getpid(), SIGKILL) }
+                if written == killAfter { ProcessControl.killSelf() }
             case .existed?: existed += 1
             case nil: failures.append(failure ?? "")
             }
@@ -430,9 +425,9 @@ func objectStoreSettings() throws(PipelineError) -> S3Settings {
 
 /// A new staging folder under TMPDIR, removed at the end of the run.
 func makeStagingFolder() throws(PipelineError) -> String {
-    let path = NSTemporaryDirectory() + "pdfpipe-s3-\(getpid())-\(UUID().uuidString.prefix(8))"
-    do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-        throw PipelineError(file: path, message: "cannot make the staging folder: \(error.localizedDescription)")
+    let path = FileSystem.temporaryDirectory + "/pdfpipe-s3-\(ProcessControl.id)-\(UUID().uuidString.prefix(8))"
+    do throws(Errno) { try FileSystem.createFolder(path) } catch {
+        throw PipelineError(file: path, message: "cannot make the staging folder: \(error)")
     }
     return path
 }
@@ -524,7 +519,7 @@ final class RemoteRun: @unchecked Sendable {
             )
             return false
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: outDir)) ?? []).sorted().filter { name in
+        let names = (FileSystem.list(outDir) ?? []).filter { name in
             !name.hasPrefix(".") && FileStatus.of(outDir + "/" + name)?.kind == .regular
         }
         let summary = report.store?.summary
@@ -553,7 +548,7 @@ final class RemoteRun: @unchecked Sendable {
     func cleanUp() {
         inputs?.stop()
         if inputs != nil { LocalCopies.install(nil) }
-        try? FileManager.default.removeItem(atPath: staging)
+        FileSystem.removeTree(staging)
     }
 
     deinit { cleanUp() }
@@ -579,8 +574,8 @@ extension CLI {
             throw PipelineError(
                 file: url, message: "--inputs-from: no such object (an s3:// work list names an object)")
         }
-        let tmp = NSTemporaryDirectory() + "pdfpipe-list-\(getpid())-\(UUID().uuidString.prefix(8))"
-        _ = FileManager.default.createFile(atPath: tmp, contents: Data(bytes))
+        let tmp = FileSystem.temporaryDirectory + "/pdfpipe-list-\(ProcessControl.id)-\(UUID().uuidString.prefix(8))"
+        FileSystem.write(bytes, to: tmp)
         defer { FileSystem.unlink(tmp) }
         return try workList(tmp, nullSeparated: nullSeparated) { [] }.map { entry in
             S3Location.isS3(entry) ? entry : "s3://\(loc.bucket)/" + String(entry.drop { $0 == "/" })
@@ -682,7 +677,7 @@ final class RemoteMerge {
                 }
                 for folder in folders {
                     let local = staging + "/in/\(operands.count)"
-                    try? FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+                    try? FileSystem.createFolder(local)
                     try client!.download(bucket: loc.bucket, key: folder + "report.json", to: local + "/report.json")
                     operands.append(local)
                 }
@@ -698,7 +693,7 @@ final class RemoteMerge {
         guard let output, let outDir else { return true }
         do throws(S3Error) {
             let client = try S3Client(settings: settings)
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: outDir)) ?? []).sorted().filter { name in
+            let names = (FileSystem.list(outDir) ?? []).filter { name in
                 !name.hasPrefix(".") && FileStatus.of(outDir + "/" + name)?.kind == .regular
             }
             for name in names {
@@ -711,7 +706,7 @@ final class RemoteMerge {
         return true
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(atPath: staging) }
+    func cleanUp() { FileSystem.removeTree(staging) }
 }
 
 extension NSCondition {

@@ -149,14 +149,38 @@ package struct FileStatus: Sendable, Equatable {
     package let device: UInt64
     package let inode: UInt64
     package let size: Int64
+    /// Hard links to the file (`st_nlink`).
+    package let links: Int
     /// Modification and status-change times, in nanoseconds.
     package let modified: Int64
     package let changed: Int64
+    /// The modification time as `stat(2)` gives it: seconds, and nanoseconds past them.
+    package let modifiedSeconds: Int
+    package let modifiedNanoseconds: Int
 
     /// The path's status, or nil when it does not exist (or cannot be looked at).
     package static func of(_ path: String) -> FileStatus? {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return nil }
+        guard SystemCalls.current.lstat(path, &st) == 0 else { return nil }
+        return FileStatus(st)
+    }
+
+    /// The status of what the path names, symbolic links followed (`stat(2)`): never
+    /// `.symbolicLink`; nil when nothing is there (a dangling link).
+    package static func following(_ path: String) -> FileStatus? {
+        var st = stat()
+        guard SystemCalls.current.stat(path, &st) == 0 else { return nil }
+        return FileStatus(st)
+    }
+
+    /// The status of an open file (`fstat(2)`).
+    package static func of(_ fd: FileDescriptor) -> FileStatus? {
+        var st = stat()
+        guard fstat(fd.rawValue, &st) == 0 else { return nil }
+        return FileStatus(st)
+    }
+
+    init(_ st: stat) {
         let kind: Kind
         switch st.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
@@ -164,10 +188,26 @@ package struct FileStatus: Sendable, Equatable {
         case S_IFLNK: kind = .symbolicLink
         default: kind = .other
         }
-        return FileStatus(
+        self.init(
             kind: kind, device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
-            modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+            links: Int(st.st_nlink), modifiedSeconds: Int(st.st_mtim.tv_sec),
+            modifiedNanoseconds: Int(st.st_mtim.tv_nsec),
             changed: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
+    }
+
+    init(
+        kind: Kind, device: UInt64, inode: UInt64, size: Int64, links: Int, modifiedSeconds: Int,
+        modifiedNanoseconds: Int, changed: Int64
+    ) {
+        self.kind = kind
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.links = links
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.modified = Int64(modifiedSeconds) * 1_000_000_000 + Int64(modifiedNanoseconds)
+        self.changed = changed
     }
 
     /// The symbolic links at or beneath `path` (a folder is searched without following links), at
@@ -181,15 +221,8 @@ package struct FileStatus: Sendable, Equatable {
                 found.append(dir)
                 continue
             }
-            guard status.kind == .directory, let d = opendir(dir) else { continue }
-            defer { closedir(d) }
-            var names: [String] = []
-            while let e = readdir(d) {
-                let bytes = withUnsafeBytes(of: e.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-                if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
-                names.append(String(decoding: bytes, as: UTF8.self))
-            }
-            pending += names.sorted(by: >).map { dir + "/" + $0 }
+            guard status.kind == .directory, let names = FileSystem.names(in: dir) else { continue }
+            pending += names.map(\.name).reversed().map { dir + "/" + $0 }
         }
         return found
     }

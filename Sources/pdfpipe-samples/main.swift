@@ -1,12 +1,13 @@
 import Foundation
 import PDFBridge
 import PDFReader
+import SystemIO
 
 // Writes the sample PDFs of samples/ (see samples/README.md for what each one exercises).
 // Usage: pdfpipe-samples [FOLDER]   (default: samples)
 
 let folder = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "samples"
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+try FileSystem.createFolder(folder)
 
 func save(_ name: String, _ bytes: [UInt8]) {
     let url = URL(fileURLWithPath: folder).appendingPathComponent(name)
@@ -556,7 +557,7 @@ func plainForEncryption(_ id: String, _ note: String) -> [UInt8] {
 /// Rewrites a plain sample through qpdf (object streams, encryption), reproducibly.
 func rewritten(_ name: String, _ plain: [UInt8], _ options: QPDFWriteOptions) {
     let tmp = NSTemporaryDirectory() + "pdfpipe-samples-\(getpid())-\(name)"
-    defer { unlink(tmp) }
+    defer { FileSystem.unlink(tmp) }
     do {
         try Data(plain).write(to: URL(fileURLWithPath: tmp))
         let file = try QPDFFile(path: tmp)

@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// One document of a batch.
 public struct InputDocument: Sendable, Equatable {
@@ -114,7 +115,7 @@ public struct InputSet: Sendable {
             // A name that holds `*`, `?` or `[` is a pattern unless a file or folder has that very
             // name: a committed `[draft].pdf` listed by a changed-files step is that file, not a
             // pattern that matches `d.pdf` (or nothing, leaving the file unchecked).
-            if Glob.hasWildcard(input), !FileManager.default.fileExists(atPath: absolute) {
+            if Glob.hasWildcard(input), !FileSystem.exists(absolute) {
                 let (base, pattern) = Glob.split(absolute)
                 bases.append(base)
                 let matches = Walker.files(under: base, undecodable: &undecodable, outside: &outside).filter { file in
@@ -124,8 +125,7 @@ public struct InputSet: Sendable {
                 files += matches
                 continue
             }
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDir) else {
+            guard let kind = FileSystem.kind(absolute) else {
                 if missingAllowed.contains(input) {
                     bases.append(Paths.parent(absolute))
                     files.append(absolute)
@@ -134,7 +134,7 @@ public struct InputSet: Sendable {
                 }
                 throw PipelineError(file: input, message: "no such file or folder")
             }
-            if isDir.boolValue {
+            if kind == .directory {
                 bases.append(absolute)
                 files += Walker.files(under: absolute, undecodable: &undecodable, outside: &outside).filter {
                     $0.lowercased().hasSuffix(".pdf")
@@ -187,10 +187,7 @@ package enum Paths {
     /// `path` (absolute) with its symbolic links resolved, as far as it exists: a file that does
     /// not exist yet is resolved through its folder.
     package static func resolved(_ path: String) -> String {
-        if let r = realpath(path, nil) {
-            defer { free(r) }
-            return String(cString: r)
-        }
+        if let r = FileSystem.realPath(path) { return r }
         let p = standardize(path)
         guard p != "/" else { return p }
         let name = p[p.index(after: p.lastIndex(of: "/")!)...]
@@ -277,29 +274,7 @@ enum Walker {
     }
 
     private static func identity(_ path: String) -> [UInt64]? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return [UInt64(st.st_dev), UInt64(st.st_ino)]
-    }
-
-    /// The names in a folder, read with readdir: a name that is not valid UTF-8 (which Foundation
-    /// leaves out) comes back with its bytes past ASCII written `\xNN`, and `undecodable` set.
-    static func names(in dir: String) -> [(name: String, undecodable: Bool)]? {
-        guard let d = opendir(dir) else { return nil }
-        defer { closedir(d) }
-        var out: [(String, Bool)] = []
-        while let e = readdir(d) {
-            let bytes = withUnsafeBytes(of: e.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
-            if let name = String(validating: bytes, as: UTF8.self) {
-                out.append((name, false))
-            } else {
-                out.append(
-                    (bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined(), true)
-                )
-            }
-        }
-        return out.sorted { $0.0 < $1.0 }
+        FileStatus.following(path).map { [$0.device, $0.inode] }
     }
 
     private static func walk(
@@ -307,7 +282,7 @@ enum Walker {
         depth: Int, context: inout WalkContext
     ) {
         guard depth < 256, let id = identity(dir), visited.insert(id).inserted else { return }
-        guard let names = names(in: dir) else { return }
+        guard let names = FileSystem.names(in: dir) else { return }
         for (name, nameIsUndecodable) in names {
             let path = dir + "/" + name
             if nameIsUndecodable {
@@ -318,22 +293,20 @@ enum Walker {
                 }
                 continue
             }
-            var st = stat()
-            guard stat(path, &st) == 0 else { continue }  // dangling link
-            var link = stat()
-            if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            guard let st = FileStatus.following(path) else { continue }  // dangling link
+            if FileStatus.of(path)?.kind == .symbolicLink {
                 let target = Paths.resolved(path)
                 let r = context.root
                 if target != r && !target.hasPrefix(r == "/" ? "/" : r + "/") {
-                    if (st.st_mode & S_IFMT) == S_IFDIR || name.lowercased().hasSuffix(".pdf") {
+                    if st.kind == .directory || name.lowercased().hasSuffix(".pdf") {
                         context.outside.append((path, target))
                     }
                     continue
                 }
             }
-            if (st.st_mode & S_IFMT) == S_IFDIR {
+            if st.kind == .directory {
                 walk(path, &out, &undecodable, &visited, depth: depth + 1, context: &context)
-            } else if (st.st_mode & S_IFMT) == S_IFREG {
+            } else if st.kind == .regular {
                 out.append(path)
             }
         }

@@ -4,6 +4,7 @@
 /// first asks for it, and kept for the rest of the run. Without a fetcher installed (a batch on
 /// local disk), `ensure` does nothing.
 import Foundation
+import SystemIO
 
 package enum LocalCopies {
     private static let fetcher = Locked<(@Sendable (String) -> Void)?>(nil)
@@ -18,9 +19,10 @@ package enum LocalCopies {
         fetch(path)
     }
 
-    /// `FileManager.fileExists` after `ensure`: whether a link's file is there (fetched if need be).
-    package static func fileExists(_ path: String, isDirectory: inout ObjCBool) -> Bool {
+    /// `FileSystem.kind` after `ensure`: what a link's file is, if it is there (fetched if need
+    /// be); symbolic links followed.
+    package static func kind(_ path: String) -> FileStatus.Kind? {
         ensure(path)
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        return FileSystem.kind(path)
     }
 }

@@ -89,8 +89,7 @@ public struct Pipeline: Sendable {
     ) throws(PipelineError) -> Pipeline {
         let text: String
         let path = Paths.absolute(file, relativeTo: directory)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        if FileSystem.isFolder(path) {
             throw PipelineError(
                 file: file,
                 message:

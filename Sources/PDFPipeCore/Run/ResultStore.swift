@@ -73,11 +73,10 @@ package final class ResultStore: Sendable {
 
         /// The file's size and modification time now; nil when it cannot be read.
         package static func of(file: String, relativePath: String) -> InputStamp? {
-            var st = stat()
-            guard stat(file, &st) == 0 else { return nil }
-            let (s, overflow) = Int(st.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+            guard let st = FileStatus.following(file) else { return nil }
+            let (s, overflow) = st.modifiedSeconds.multipliedReportingOverflow(by: 1_000_000_000)
             return InputStamp(
-                path: relativePath, size: Int(st.st_size), mtime: overflow ? Int.max : s &+ Int(st.st_mtim.tv_nsec))
+                path: relativePath, size: Int(st.size), mtime: overflow ? Int.max : s &+ st.modifiedNanoseconds)
         }
 
     }
@@ -109,7 +108,7 @@ package final class ResultStore: Sendable {
             throw OpenError(path: path, reason: error.description)
         }
         self.fd = fd
-        fchmod(fd.rawValue, 0o644)
+        fd.setPermissions(0o644)
         var initial = State(slots: Array(repeating: nil, count: count), end: 0)
         if let stamps {
             var byPath: [String: Int] = [:]

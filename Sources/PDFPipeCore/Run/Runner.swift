@@ -348,7 +348,7 @@ extension SparseFiles {
     package static func copyPrefix(of path: String, bytes: Int, to copy: String) -> Bool {
         guard let input = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: copy, contents: nil),
+        guard FileSystem.write([], to: copy),
             let output = FileHandle(forWritingAtPath: copy)
         else { return false }
         defer { try? output.close() }

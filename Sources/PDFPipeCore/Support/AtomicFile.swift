@@ -83,7 +83,7 @@ public enum AtomicFile {
                 if reason == nil && durable {
                     do throws(Errno) { try fd.sync() } catch { reason = error.description }
                 }
-                fchmod(fd.rawValue, 0o644)
+                fd.setPermissions(0o644)
                 try? fd.close()
             }
             fd = nil
@@ -97,17 +97,13 @@ public enum AtomicFile {
 
     /// Creates a folder and its parents.
     public static func makeDirectory(_ dir: String) throws(WriteError) {
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        do throws(Errno) {
+            try FileSystem.createFolder(dir)
         } catch {
             // Why, from the nearest part of the path that exists: a file in the way, or no permission.
-            var part = dir
-            var isFolder: ObjCBool = false
-            while !FileManager.default.fileExists(atPath: part, isDirectory: &isFolder), part != "/", !part.isEmpty {
-                part = (part as NSString).deletingLastPathComponent
-            }
+            let (part, kind) = FileSystem.nearestExisting(dir)
             let reason =
-                !isFolder.boolValue
+                kind != .directory
                 ? "cannot create folder: '\(part)' is a file" : "cannot create folder: permission denied in '\(part)'"
             throw WriteError(path: dir, reason: reason)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFReader
+import SystemIO
 
 /// Reads every link annotation, bookmark and the open action of a document from its raw objects,
 /// resolves their targets and reports what is broken. Viewers and libraries silently drop the
@@ -302,17 +303,16 @@ package struct LinkAudit {
         let target = Paths.absolute(
             path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
         guard options.allowOutsideRoot || Paths.isReachable(target, root: inputRoot, from: sourcePath) else { return }
-        var isDir: ObjCBool = false
-        guard LocalCopies.fileExists(target, isDirectory: &isDir) else {
+        guard let kind = LocalCopies.kind(target) else {
             report(
                 .actionLaunchTargetMissing, "the Launch action's file '\(path)' does not exist", at: place,
                 target: path, hint: suggestFile(for: target))
             return
         }
         let lower = target.lowercased()
-        if let fragment, !fragment.isEmpty, !isDir.boolValue,
+        if let fragment, !fragment.isEmpty, kind != .directory,
             lower.hasSuffix(".html") || lower.hasSuffix(".htm") || lower.hasSuffix(".xhtml"),
-            HTMLAnchors.isCheckable(fragment), let data = FileManager.default.contents(atPath: target)
+            HTMLAnchors.isCheckable(fragment), let data = FileSystem.contents(target)
         {
             let anchors = HTMLAnchors.parse(Array(data)).sorted()
             if !HTMLAnchors.indicates(fragment, in: anchors) {
@@ -464,8 +464,7 @@ package struct LinkAudit {
                 at: place)
             return nil
         }
-        var isDir: ObjCBool = false
-        guard LocalCopies.fileExists(target, isDirectory: &isDir), !isDir.boolValue else {
+        guard let kind = LocalCopies.kind(target), kind != .directory else {
             let looked = shown == path ? "" : " (looked for '\(shown)')"
             report(
                 .gotorFileMissing, "the file '\(path)' does not exist\(looked)", at: place, target: path,

@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import SystemIO
 
 /// The link stages' second reader. A file that neither pdfpipe's object reader nor qpdf's recovery
 /// can read may still open in poppler (as in MuPDF and PDFium: fuzzed and truncated files). Before
@@ -79,7 +80,7 @@ struct PopplerLinkCheck {
                 path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
             LocalCopies.ensure(target)
             guard Paths.isReachable(target, root: inputRoot, from: sourcePath),
-                !FileManager.default.fileExists(atPath: target)
+                !FileSystem.exists(target)
             else { return }
             if link.kind == .gotor {
                 report(.gotorFileMissing, "the file '\(path)' does not exist", page: page, target: path)

@@ -1,5 +1,6 @@
 import Foundation
 import PDFPipeCore
+import SystemIO
 
 /// What the author probably meant, for a broken link's hint: the names a document has that are
 /// close to a missing one, and the file a missing path most likely means (the same name in another
@@ -56,12 +57,11 @@ enum Suggestions {
     /// The file a missing `target` (absolute) most likely means, as the link should name it
     /// (relative to `folder`, the linking document's folder), with why; nil when nothing close exists.
     static func fileHint(_ target: String, from folder: String, within root: String? = nil) -> String? {
-        let fm = FileManager.default
         func shown(_ path: String) -> String { linkPath(path, from: folder) }
         // Nothing outside the input root is named (unless allowOutsideRoot): it was not asked about.
         func allowed(_ path: String) -> Bool { root.map { Paths.isInside(path, root: $0) } ?? true }
         func list(_ dir: String) -> [String]? {
-            guard let items = try? fm.contentsOfDirectory(atPath: dir), items.count <= maxFolderEntries else {
+            guard let items = FileSystem.list(dir), items.count <= maxFolderEntries else {
                 return nil
             }
             return items
@@ -74,7 +74,7 @@ enum Suggestions {
         while let part = parts.first {
             parts.removeFirst()
             let here = base == "/" ? "/" + part : base + "/" + part
-            if fm.fileExists(atPath: here) {
+            if FileSystem.exists(here) {
                 base = here
                 resolved.append(part)
                 continue
@@ -85,7 +85,7 @@ enum Suggestions {
             resolved.append(matches[0])
             caseDiffers = true
         }
-        if parts.isEmpty, caseDiffers, fm.fileExists(atPath: base), allowed(base) {
+        if parts.isEmpty, caseDiffers, FileSystem.exists(base), allowed(base) {
             return
                 "'\(shown(base))' exists: the names differ only in case, which Windows and macOS ignore and Linux web servers do not; write it as it is on disk"
         }
@@ -104,11 +104,8 @@ enum Suggestions {
         if grandparent != parent, let siblings = list(grandparent) {
             var found: [String] = []
             for s in siblings.sorted() where grandparent + "/" + s != parent {
-                var isDir: ObjCBool = false
                 let candidate = grandparent + "/" + s + "/" + name
-                if fm.fileExists(atPath: grandparent + "/" + s, isDirectory: &isDir), isDir.boolValue,
-                    fm.fileExists(atPath: candidate)
-                {
+                if FileSystem.isFolder(grandparent + "/" + s), FileSystem.exists(candidate) {
                     found.append(candidate)
                 }
             }

@@ -281,13 +281,11 @@ package enum QPDFHelper {
     /// `always`, or `never`. `executable` (`PDFPIPE_QPDF_HELPER`) replaces the running executable,
     /// e.g. with a script that runs it under a debugger or counts its starts.
     package static func enable(mode: String?, executable override: String? = nil) {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0, mode != "never" else {
+        guard let running = ProcessControl.executablePath, mode != "never" else {
             QPDFJob.helper = nil
             return
         }
-        let executable = override ?? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let executable = override ?? running
         QPDFJob.helper = QPDFJob.Helper(
             executable: executable, minimumObjects: mode == "always" ? 0 : defaultMinimumObjects)
     }

@@ -4,6 +4,7 @@ import PDFBridge
 import PDFPipeCore
 import PDFReader
 import Synchronization
+import SystemIO
 
 /// The image formats thumbnails are written in.
 public enum ImageFormat: String, Sendable, CaseIterable, OptionChoice {
@@ -305,7 +306,7 @@ public struct ThumbnailsStage: Stage {
             }
             let target = outputDirectory + "/" + relative
             let dir = Paths.parent(target)
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try? FileSystem.createFolder(dir)
             let bytes = try encode(image)
             do throws(FileReplacer.WriteError) {
                 try worker.files.write(bytes, to: target)
@@ -463,10 +464,10 @@ public struct ThumbnailsStage: Stage {
     /// Incremental: when the manifest has the same key (content, options, overlay) and every file
     /// is still there, records the thumbnails as they are and returns true.
     func skipUpToDate(_ job: inout Job, plan: [(page: Int, file: String)], key: String, manifestPath: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: manifestPath),
+        guard let data = FileSystem.contents(manifestPath),
             let manifest = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
             manifest["key"]?.stringValue == key,
-            plan.allSatisfy({ FileManager.default.fileExists(atPath: job.outputDirectory + "/" + $0.file) })
+            plan.allSatisfy({ FileSystem.exists(job.outputDirectory + "/" + $0.file) })
         else { return false }
         for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.page, path: p.file)) }
         if options.contactSheet, let sheet = manifest["contactSheet"]?.stringValue {

@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import SystemIO
 
 /// The external check of one document's URI links: http(s) through the run's `URLChecker`,
 /// `file:` and relative URIs on disk, `mailto:` syntax, `#page=`/`#nameddest=` fragments of PDF
@@ -439,8 +440,7 @@ struct ExternalLinks {
             )
             return
         }
-        var isDirectory: ObjCBool = false
-        guard LocalCopies.fileExists(path, isDirectory: &isDirectory) else {
+        guard let kind = LocalCopies.kind(path) else {
             out.outcome = .fileMissing
             out.finding = Problem(
                 .uriFileMissing, "the file '\(relative(path))' does not exist",
@@ -448,7 +448,7 @@ struct ExternalLinks {
             return
         }
         out.outcome = .ok
-        if let fragment, !isDirectory.boolValue, PDFFragment.isPDF(path) {
+        if let fragment, kind != .directory, PDFFragment.isPDF(path) {
             let doc = remote.document(at: path)
             if let error = doc.error {
                 out.outcome = .fileUnreadable

@@ -1,5 +1,6 @@
 import Foundation
 import PDFPipeCore
+import SystemIO
 
 /// How many runs in a row each web link has failed (`external.confirmRuns`): the file beside the
 /// link cache (`links.json` → `links.history.json`), keyed by URL, with the dates. A run reads it
@@ -38,7 +39,7 @@ struct LinkHistory: Sendable {
     /// The file's entries; none when it is missing or not a history file (a broken file must not
     /// turn links red: it only makes them wait K runs again).
     static func load(_ path: String) -> LinkHistory {
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = FileSystem.contents(path),
             let json = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
             json["version"]?.intValue == version,
             let entries = try? json["entries"]?.decode([String: Entry].self)
@@ -76,14 +77,20 @@ struct LinkHistory: Sendable {
     /// first: shards finishing together each add theirs. Written atomically.
     static func update(_ path: String, with verdicts: [String: Bool], run: String, date: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do throws(Errno) {
+            if !folder.isEmpty { try FileSystem.createFolder(folder) }
+        } catch {
+            throw PDFPipeIOError("cannot create the folder '\(folder)': \(error)")
         }
-        let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard lock >= 0 else { throw PDFPipeIOError("cannot open \(path).lock: \(String(cString: strerror(errno)))") }
-        defer { close(lock) }
-        flock(lock, LOCK_EX)
-        defer { flock(lock, LOCK_UN) }
+        do {
+            try FileLock.withLock(path + ".lock") { try write(path, adding: verdicts, run: run, date: date) }
+        } catch let error as Errno {
+            throw PDFPipeIOError("cannot lock \(path).lock: \(error)")
+        }
+    }
+
+    /// Adds `verdicts` to the file (its lock held).
+    private static func write(_ path: String, adding verdicts: [String: Bool], run: String, date: String) throws {
         var history = load(path)
         history.record(verdicts, run: run, date: date)
         let json: JSONValue = [

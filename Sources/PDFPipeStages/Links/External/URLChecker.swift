@@ -370,7 +370,7 @@ package final class URLChecker: @unchecked Sendable {
 
     /// Called with the lock held (reads one small file).
     private func sharedEntry(_ url: String) -> URLFetch? {
-        guard let path = sharedPath(url), let data = FileManager.default.contents(atPath: path),
+        guard let path = sharedPath(url), let data = FileSystem.contents(path),
             let json = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
             let f = URLFetch(json: json), f.url == url
         else { return nil }
@@ -379,7 +379,7 @@ package final class URLChecker: @unchecked Sendable {
 
     private func writeSharedEntry(_ f: URLFetch) {
         guard let folder = sharedFolder, let path = sharedPath(f.url) else { return }
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? FileSystem.createFolder(folder)
         try? AtomicFile.write(JSONWriter.compact(f.json) + "\n", to: path)
     }
 
@@ -569,8 +569,7 @@ package final class URLChecker: @unchecked Sendable {
         else { return settle(.unreachable, "libcurl could not be initialised") }
         var download: (path: String, limit: Int)?
         if task.key.download {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("pdfpipe-\(UUID().uuidString).pdf")
-                .path
+            let path = FileSystem.temporaryDirectory + "/pdfpipe-\(UUID().uuidString).pdf"
             task.temporary = path
             download = (path, options.downloadLimit)
         }
@@ -625,7 +624,7 @@ package final class URLChecker: @unchecked Sendable {
                 if truncated {
                     fetch.message = "larger than \(limit >> 20) MB (downloadLimitMB); its fragment was not checked"
                 } else if HTMLAnchors.isHTML(contentType) {
-                    fetch.anchors = HTMLAnchors.parse(Array(FileManager.default.contents(atPath: temporary) ?? Data()))
+                    fetch.anchors = HTMLAnchors.parse(FileSystem.contents(temporary) ?? [])
                         .sorted()
                 } else {
                     fetch.document = RemoteDocument.load(temporary)
@@ -858,7 +857,7 @@ package final class URLChecker: @unchecked Sendable {
     private func loadCacheIfNeeded() {
         guard cache == nil, let path = options.cachePath else { return }
         cache = [:]
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = FileSystem.contents(path),
             let json = try? JSONParser.parse(String(decoding: data, as: UTF8.self)), json["version"]?.intValue == 1
         else { return }
         for (url, v) in json["entries"]?.objectValue ?? [:] {
@@ -875,8 +874,10 @@ package final class URLChecker: @unchecked Sendable {
         var entries: [String: JSONValue] = [:]
         for (url, f) in cache where fresh(f) { entries[url] = f.json }
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do throws(Errno) {
+            if !folder.isEmpty { try FileSystem.createFolder(folder) }
+        } catch {
+            throw PDFPipeIOError("cannot create the folder '\(folder)': \(error)")
         }
         let json: JSONValue = [
             "version": 1, "tool": .string("pdfpipe \(PDFPipeVersion.string)"), "entries": .object(entries),
