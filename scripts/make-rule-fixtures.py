@@ -71,6 +71,24 @@ FIXTURES = {
     "attachment.pdf": with_catalog(page(), b"/Names << /EmbeddedFiles << /Names [(note.txt) 6 0 R] >> >>")
     + [b"<< /Type /Filespec /F (note.txt) /UF (note.txt) /EF << /F 7 0 R >> >>",
        b"<< /Type /EmbeddedFile /Length 5 >>\nstream\nhello\nendstream"],
+    # A GoToR link to a file beside it that exists but is no PDF (this folder's README.md).
+    "gotor-unreadable.pdf": with_catalog(page(annots=b"6 0 R"), b"")
+    + [link(b"<< /S /GoToR /F (README.md) /D [0 /Fit] >>")],
+    # A relative URI to a file outside the input root and the PDF's folder (not followed: skipped).
+    "uri-outside-root.pdf": with_catalog(page(annots=b"6 0 R"), b"")
+    + [link(b"<< /S /URI /URI (../outside/notes.pdf) >>")],
+    # A tagged document whose Link element holds the link's OBJR, but the link has no /StructParent.
+    "link-no-struct-parent.pdf": with_catalog(
+        page(annots=b"6 0 R"), b"/MarkInfo << /Marked true >> /StructTreeRoot 7 0 R /Lang (en)")
+    + [
+        b"<< /Type /Annot /Subtype /Link /Rect [20 20 120 40] /Border [0 0 0] /Contents (Go to page 1)"
+        b" /A << /S /GoTo /D [3 0 R /Fit] >> >>",
+        b"<< /Type /StructTreeRoot /K [8 0 R] /ParentTree 9 0 R >>",
+        b"<< /Type /StructElem /S /Link /P 7 0 R /Pg 3 0 R /K [<< /Type /OBJR /Obj 6 0 R >>] /Alt (Go to page 1) >>",
+        b"<< /Nums [] >>",
+    ],
+    # A page tree that declares two pages and has one (qpdf's copy has one: pages lost or found).
+    "pages-count-wrong.pdf": [o.replace(b"/Count 1", b"/Count 2") for o in with_catalog(page(), b"")],
 }
 
 os.makedirs(OUT, exist_ok=True)

@@ -42,7 +42,8 @@ extension Rule {
             "the normalized copy has a different number of pages than the original's page tree declares (repair lost or found pages)",
         hint: "compare the copy with the original; the original's page tree is damaged",
         details:
-            #"the normalized copy has another number of pages than the original's page tree declares"#)
+            #"the pages found walking the normalized copy's page tree differ from the /Count the original declares: repair lost or found pages, or the /Count is wrong (poppler and MuPDF count pages by /Count, so they list pages that are not there; qpdf copies /Count as it was)"#,
+        sample: .init("Tests/Fixtures/rules/pages-count-wrong.pdf", stages: #"[{"use": "normalize"}]"#))
 
     public static let pdfCrashed = Rule(
         "pdf.crashed", severity: .error,
@@ -81,15 +82,18 @@ extension Rule {
         hint:
             "the message comes from the library named at its start (poppler or MuPDF); it often points at damaged or unusual structure",
         details:
-            #"poppler logged a problem while reading (with `crossCheck`, or while rendering; at most 20 per document; its messages about links, destinations and actions are left out when validate-links checked the document: its findings say more)"#
-    )
+            #"poppler logged a problem while reading (with `crossCheck`, or while rendering; at most 20 per document; its messages about links, destinations and actions are left out when validate-links checked the document: its findings say more)"#,
+        sample: .init("samples/actions.pdf", stages: #"[{"use": "thumbnails"}]"#))
 
     public static let pdfPageMismatch = Rule(
         "pdf.page-mismatch", severity: .warning,
         summary: "qpdf and poppler disagree about the document's pages (count, size or label)",
         hint: "the page tree is probably damaged; run the normalize stage to rewrite it",
         details:
-            #"qpdf and poppler disagree about page count, size or label (`inspect` with `crossCheck`; the link stages too, for a file read through qpdf: its links were checked on qpdf's pages only)"#
+            #"qpdf and poppler disagree about page count, size or label (`inspect` with `crossCheck`; the link stages too, for a file read through qpdf: its links were checked on qpdf's pages only)"#,
+        sample: .init(
+            "Tests/Fixtures/rules/pages-count-wrong.pdf", stages: #"[{"use": "inspect", "with": {"crossCheck": true}}]"#
+        )
     )
 
     public static let pdfLinkCountMismatch = Rule(
@@ -114,8 +118,8 @@ extension Rule {
             "the document has more links (maxLinks) or named destinations (maxDestinations) than the limit, or a stream that inflates past the reader's bounds (100 times the file's size per stream, 200 times in all; a decompression bomb), or it hit a budget of what one file may cost (details.budget names it: thumbnails.maxPixels, thumbnails.renderSeconds, extract-text.searchSeconds, external.documentSeconds); the rest were not checked",
         hint: "raise the limit if the document is genuine; hostile files use huge counts to exhaust memory",
         details:
-            #"a document has more link annotations than `maxLinks` (`validate-links`) or more named destinations than `maxDestinations` (`resolve-destinations`), or a stream that inflates past pdfpipe's reader's bounds (per stream 100 times the file's size, at least 16 MB and at most 256 MB; per document 200 times, 64 MB to 1 GB: a decompression bomb is stopped there, never handed to qpdf); the rest were not checked. Also a budget of what one file may cost, named in `budget`: `thumbnails.maxPixels` (a page larger than that many pixels is rendered at the resolution that fits), `thumbnails.renderSeconds` (a page that takes longer is not rendered, nor the pages after it), `extract-text.searchSeconds` (the regular-expression terms' time per document; the pages left are listed, not searched), `external.documentSeconds` (a document's web checks in all, at most `--timeout`; the links not answered by then are not verified). The budgets are listed in docs/reliability.md"#
-    )
+            #"a document has more link annotations than `maxLinks` (`validate-links`) or more named destinations than `maxDestinations` (`resolve-destinations`), or a stream that inflates past pdfpipe's reader's bounds (per stream 100 times the file's size, at least 16 MB and at most 256 MB; per document 200 times, 64 MB to 1 GB: a decompression bomb is stopped there, never handed to qpdf); the rest were not checked. Also a budget of what one file may cost, named in `budget`: `thumbnails.maxPixels` (a page larger than that many pixels is rendered at the resolution that fits), `thumbnails.renderSeconds` (a page that takes longer is not rendered, nor the pages after it), `extract-text.searchSeconds` (the regular-expression terms' time per document; the pages left are listed, not searched), `external.documentSeconds` (a document's web checks in all, at most `--timeout`; the links not answered by then are not verified). The budgets are listed in docs/reliability.md"#,
+        sample: .init("samples/broken-links.pdf", stages: #"[{"use": "validate-links", "with": {"maxLinks": 10}}]"#))
 
     public static let pdfWalkLimit = Rule(
         "pdf.walk-limit", severity: .note,

@@ -30,14 +30,27 @@ public struct Rule: Sendable, Hashable, CustomStringConvertible {
     public let sample: Sample?
 
     /// A rule's sample: the file, and the options its stage needs to report it (a JSON object, the
-    /// stage's `with`; nil: the defaults). A string literal is a file with the defaults.
+    /// stage's `with`; nil: the defaults). A string literal is a file with the defaults. A rule
+    /// that another stage's options bring out (a limit set by resolve-destinations, seen by
+    /// validate-links), or that no stage declares (Core's), names its `stages` instead: the
+    /// pipeline's `stages` list, as JSON.
     public struct Sample: Sendable, Equatable, ExpressibleByStringLiteral {
         public let file: String
         public let options: String?
+        /// The stages to run, as the pipeline file's `stages` array (JSON); nil: the stages that
+        /// declare the rule, the last with `options`.
+        public let stages: String?
 
         public init(_ file: String, with options: String? = nil) {
             self.file = file
             self.options = options
+            self.stages = nil
+        }
+
+        public init(_ file: String, stages: String) {
+            self.file = file
+            self.options = nil
+            self.stages = stages
         }
 
         public init(stringLiteral file: String) { self.init(file) }

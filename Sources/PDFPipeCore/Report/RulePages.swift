@@ -45,9 +45,12 @@ package enum RulePages {
             out += "## Example\n\nA PDF object that gives it:\n\n```\n\(example)\n```\n\n"
         }
         if let sample = rule.sample {
-            let with = sample.options.map { " with the options `\($0)`" } ?? " at its default options"
+            let with =
+                sample.stages.map { "the stages `\($0)`" }
+                ?? "the stage that reports it"
+                + (sample.options.map { " with the options `\($0)`" } ?? " at its default options")
             out +=
-                "## Sample\n\n[`\(sample.file)`](../../\(sample.file)) in the repository gives it: the stage that reports it\(with) (the tests check it there, and not on a clean file).\n\n"
+                "## Sample\n\n[`\(sample.file)`](../../\(sample.file)) in the repository gives it: \(with) (the tests check it there, and not on a clean file).\n\n"
         }
         let other = rule.severity == .error ? "warning" : "error"
         out += "## Its level, or accepting a finding\n\n"

@@ -529,7 +529,8 @@ extension Rule {
             "give the annotation a /StructParent key whose /ParentTree entry is its Link element (qpdf --check and the producer's tagging fix it)",
         details:
             #"the way back from a link annotation to its structure element is broken: no `/StructParent`, a key the `/ParentTree` lacks, or an entry that names another element than the one whose `OBJR` names the annotation (ISO 32000-1 14.7.4.4; veraPDF does not check the agreement, its issue 1630)"#,
-        example: "<< /Subtype /Link /Rect [72 700 200 712] /StructParent 7 >>   % /ParentTree has no key 7")
+        example: "<< /Subtype /Link /Rect [72 700 200 712] /StructParent 7 >>   % /ParentTree has no key 7",
+        sample: "Tests/Fixtures/rules/link-no-struct-parent.pdf")
 
     public static let accessLinkNoAlt = Rule(
         "access.link-no-alt", severity: .warning,

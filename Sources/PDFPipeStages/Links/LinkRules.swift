@@ -20,8 +20,10 @@ extension Rule {
             "a named destination that is not among the names read, when not all could be read (more than maxDestinations, a name tree deeper than the walk goes): it could not be checked",
         hint: "check the link by hand; raise maxDestinations if the document is genuine",
         details:
-            #"a named destination that is not among the names read when not all of them could be (more than `maxDestinations`, a name tree deeper than 64 levels: `pdf.walk-limit`): it could not be checked, which is not the same as missing"#
-    )
+            #"a named destination that is not among the names read when not all of them could be (more than `maxDestinations`, a name tree deeper than 64 levels: `pdf.walk-limit`): it could not be checked, which is not the same as missing"#,
+        sample: .init(
+            "samples/dests-nametree.pdf",
+            stages: #"[{"use": "resolve-destinations", "with": {"maxDestinations": 3}}, {"use": "validate-links"}]"#))
 
     public static let destPageNotInDocument = Rule(
         "dest.page-not-in-document", severity: .error,
@@ -349,7 +351,8 @@ extension Rule {
         hint: "replace the target file with a readable PDF",
         details:
             #"a GoToR file that is not a readable PDF"#,
-        failsIn: Viewer.mainstream)
+        failsIn: Viewer.mainstream,
+        sample: "Tests/Fixtures/rules/gotor-unreadable.pdf")
 
     public static let gotorDestMissing = Rule(
         "gotor.dest-missing", severity: .error,

@@ -200,8 +200,9 @@ public struct NormalizeStage: Stage {
         let declared =
             original.map { PDFObject.root(of: $0)["Pages"]?["Count"]?.int }
             ?? Self.declaredPageCount(input, password: pw)
-        // qpdf rebuilds the page tree it writes, so the copy's /Count is the pages it found.
-        let after = Self.declaredPageCount(output, password: nil)
+        // qpdf copies /Count as it was (a wrong /Count stays wrong), so the copy's pages are counted
+        // by walking its page tree: the pages qpdf kept, which later stages read.
+        let after = Self.pagesFound(output)
         if let declared, let after, declared != after {
             job.report(
                 Finding(
@@ -260,6 +261,12 @@ public struct NormalizeStage: Stage {
         if let r = try? PDFReader(path: path) { return PDFObject.root(of: r)["Pages"]?["Count"]?.int }
         guard let q = try? QPDFFile(path: path, password: password) else { return nil }
         return PDFObject.root(of: QPDFSource(q))["Pages"]?["Count"]?.int
+    }
+
+    /// The pages of the (qpdf-written) copy, found by walking its page tree.
+    static func pagesFound(_ path: String) -> Int? {
+        if let r = try? PDFReader(path: path) { return PageTree.pages(r).count }
+        return try? QPDFFile(path: path, password: nil).pageCount()
     }
 
 }

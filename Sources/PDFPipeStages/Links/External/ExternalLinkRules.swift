@@ -100,8 +100,8 @@ extension Rule {
             "a link was not checked on purpose: its host resolves to a loopback, private, link-local or multicast address, or its file lies outside the input root",
         hint: "set external.allowPrivateAddresses (or allowOutsideRoot) if such links are expected",
         details:
-            #"external check: not requested on purpose — the host resolves to a loopback, private, link-local or multicast address, or the file lies outside the input root"#
-    )
+            #"external check: not requested on purpose — the host resolves to a loopback, private, link-local or multicast address, or the file lies outside the input root"#,
+        sample: .init("Tests/Fixtures/rules/uri-outside-root.pdf", with: #"{"external": {"enabled": true}}"#))
 
     public static let uriFileMissing = Rule(
         "uri.file-missing", severity: .error,
