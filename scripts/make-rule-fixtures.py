@@ -48,6 +48,31 @@ def link(action):
     return b"<< /Type /Annot /Subtype /Link /Rect [20 20 120 40] /Border [0 0 0] /A " + action + b" >>"
 
 
+def uri_links(uris):
+    """Objects 1-5 of `page` with one URI link per entry of `uris`, top to bottom (objects 6...)."""
+    refs = b" ".join(b"%d 0 R" % (6 + i) for i in range(len(uris)))
+    return with_catalog(page(annots=refs), b"") + [
+        b"<< /Type /Annot /Subtype /Link /Rect [20 %d 180 %d] /Border [0 0 0] /A << /S /URI /URI (%s) >> >>"
+        % (180 - 12 * i, 188 - 12 * i, u)
+        for i, u in enumerate(uris)
+    ]
+
+
+# Web links for the rules of the external check: `web.test` (a reserved name, RFC 2606: it never
+# resolves) is remapped by the samples' stages to scripts/http-fixture.py on loopback, one route
+# per behaviour; port 9 on loopback is closed.
+WEB = [
+    b"http://web.test/status/404",  # uri.http-error
+    b"http://web.test/bot/captcha",  # uri.blocked
+    b"http://127.0.0.1:9/closed",  # uri.unreachable
+    b"http://web.test/slow",  # uri.timeout
+    b"http://web.test/always429",  # uri.rate-limited
+    b"http://web.test/r/308/ok",  # uri.redirected
+    b"http://web.test/loop/a",  # uri.redirect-loop
+    b"http://web.test/deep/0",  # uri.too-many-redirects
+    b"http://web.test/login.pdf#page=2",  # uri.fragment-unverified (a login page, not the PDF)
+]
+
 FIXTURES = {
     # A link whose /Rect has three numbers.
     "link-malformed.pdf": with_catalog(page(annots=b"6 0 R"), b"")
@@ -89,6 +114,10 @@ FIXTURES = {
     ],
     # A page tree that declares two pages and has one (qpdf's copy has one: pages lost or found).
     "pages-count-wrong.pdf": [o.replace(b"/Count 1", b"/Count 2") for o in with_catalog(page(), b"")],
+    # One web link per behaviour of the fixture server (WEB).
+    "web-links.pdf": uri_links(WEB),
+    # Three hosts on loopback where nothing listens: no host answers (uri.network-down).
+    "network-down.pdf": uri_links([b"http://127.0.0.1:9/a", b"http://127.0.0.2:9/b", b"http://127.0.0.3:9/c"]),
 }
 
 os.makedirs(OUT, exist_ok=True)

@@ -452,6 +452,48 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertFalse(URLChecker.isFresh(checkedAt: 1001 + URLChecker.clockSkew, now: 1000, maxAge: 10))
     }
 
+    /// (#48) Each web rule's sample (`Rule.sample`, `webServer`) fires there, with the fixture server
+    /// behind `PORT`, and not on a clean file; one run per distinct sample (file and stages).
+    func testEveryWebRuleFiresOnItsSample() throws {
+        let web = StageTable.rules.all.filter { $0.sample?.webServer ?? false }
+        XCTAssertGreaterThanOrEqual(web.count, 12)
+        func fired(_ file: String, _ stages: String, _ name: String) throws -> Set<String> {
+            let folder = dir + "/" + name
+            try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: file, toPath: folder + "/in/" + (file as NSString).lastPathComponent)
+            try
+                #"{"stages": \#(stages.replacingOccurrences(of: "PORT", with: String(port))), "report": {"formats": ["json"]}}"#
+                .write(toFile: folder + "/p.json", atomically: true, encoding: .utf8)
+            let cli = CapturedCLI()
+            let status = cli.run(["run", "p.json", "in", "--out", "out"], in: folder)
+            guard let text = try? String(contentsOfFile: folder + "/out/report.json", encoding: .utf8) else {
+                XCTFail("\(file) by '\(stages)': no report (\(status)): \(cli.stderr)")
+                return []
+            }
+            let report = try JSONParser.parse(text)
+            let documents = report["documents"]?.arrayValue?.flatMap { $0["findings"]?.arrayValue ?? [] } ?? []
+            let run = report["findings"]?.arrayValue ?? []
+            return Set((documents + run).compactMap { $0["rule"]?.stringValue })
+        }
+        var runs: [String: (sample: Set<String>, clean: Set<String>)] = [:]
+        for rule in web {
+            let sample = try XCTUnwrap(rule.sample)
+            let stages = try XCTUnwrap(sample.stages, "\(rule.id): a web sample names its stages")
+            let key = sample.file + stages
+            if runs[key] == nil {
+                let n = runs.count
+                runs[key] = (
+                    try fired(Repo.root + "/" + sample.file, stages, "s\(n)"),
+                    try fired(Repo.root + "/samples/links-internal.pdf", stages, "c\(n)")
+                )
+            }
+            XCTAssertTrue(
+                runs[key]!.sample.contains(rule.id), "\(rule.id): not reported on \(sample.file) by '\(stages)'")
+            XCTAssertFalse(runs[key]!.clean.contains(rule.id), "\(rule.id): reported on links-internal.pdf")
+        }
+    }
+
     func testFilesMailtoSchemesAndOffline() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in/sub", withIntermediateDirectories: true)
         try FileManager.default.copyItem(

@@ -33,24 +33,30 @@ public struct Rule: Sendable, Hashable, CustomStringConvertible {
     /// stage's `with`; nil: the defaults). A string literal is a file with the defaults. A rule
     /// that another stage's options bring out (a limit set by resolve-destinations, seen by
     /// validate-links), or that no stage declares (Core's), names its `stages` instead: the
-    /// pipeline's `stages` list, as JSON.
+    /// pipeline's `stages` list, as JSON. A web rule's sample needs the test web server.
     public struct Sample: Sendable, Equatable, ExpressibleByStringLiteral {
         public let file: String
         public let options: String?
         /// The stages to run, as the pipeline file's `stages` array (JSON); nil: the stages that
         /// declare the rule, the last with `options`.
         public let stages: String?
+        /// The sample's web links are answered by `scripts/http-fixture.py` on loopback: `PORT` in
+        /// `stages` is the port it prints. The fast tier's `RuleSampleTests` (offline) leaves such
+        /// samples to `ExternalLinkTests` (the integration tier).
+        public let webServer: Bool
 
         public init(_ file: String, with options: String? = nil) {
             self.file = file
             self.options = options
             self.stages = nil
+            self.webServer = false
         }
 
-        public init(_ file: String, stages: String) {
+        public init(_ file: String, stages: String, webServer: Bool = false) {
             self.file = file
             self.options = nil
             self.stages = stages
+            self.webServer = webServer
         }
 
         public init(stringLiteral file: String) { self.init(file) }

@@ -49,8 +49,12 @@ package enum RulePages {
                 sample.stages.map { "the stages `\($0)`" }
                 ?? "the stage that reports it"
                 + (sample.options.map { " with the options `\($0)`" } ?? " at its default options")
+            let server =
+                sample.webServer
+                ? ", its web links answered by [`scripts/http-fixture.py`](../../scripts/http-fixture.py) on loopback (`PORT`: the port it prints)"
+                : ""
             out +=
-                "## Sample\n\n[`\(sample.file)`](../../\(sample.file)) in the repository gives it: \(with) (the tests check it there, and not on a clean file).\n\n"
+                "## Sample\n\n[`\(sample.file)`](../../\(sample.file)) in the repository gives it: \(with)\(server) (the tests check it there, and not on a clean file).\n\n"
         }
         let other = rule.severity == .error ? "warning" : "error"
         out += "## Its level, or accepting a finding\n\n"

@@ -3,13 +3,28 @@ import PDFPipeCore
 /// The rules of validate-links' external check (`external`): web links requested, local files and
 /// fragments looked up, and what the run as a whole says about the network.
 extension Rule {
+    /// The web rules' samples: Tests/Fixtures/rules/web-links.pdf (one link per behaviour of
+    /// scripts/http-fixture.py; `web.test` remapped to it) with the external check's `options`.
+    static func webSample(_ options: String = "", file: String = "web-links.pdf") -> Sample {
+        let remap = #""remap": [{"pattern": "^http://web\\.test/", "replacement": "http://127.0.0.1:PORT/"}]"#
+        return Sample(
+            "Tests/Fixtures/rules/" + file,
+            stages:
+                #"[{"use": "validate-links", "with": {"external": {"enabled": true, \#(options)"retries": 0, "timeoutSeconds": 0.5, "maxRedirects": 3, \#(remap)}}}]"#,
+            webServer: true)
+    }
+
+    /// The options of most web samples: loopback may be requested (the fixture server is there).
+    static let webAllowed = #""allowPrivateAddresses": true, "#
+
     public static let uriHttpError = Rule(
         "uri.http-error", severity: .error,
         summary:
             "a web link's final answer (after redirects) is a status not accepted (default: anything outside 200-299)",
         hint: "fix or remove the link; if the status is expected, add it to external.accept",
         details:
-            #"external check: a web link's final status (after redirects) is not in `accept`"#)
+            #"external check: a web link's final status (after redirects) is not in `accept`"#,
+        sample: webSample(webAllowed))
 
     public static let uriBlocked = Rule(
         "uri.blocked", severity: .warning,
@@ -18,8 +33,8 @@ extension Rule {
         hint:
             "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it",
         details:
-            #"external check: a 403, 429 or 503 that carries a bot protection's signature (Cloudflare's `cf-mitigated` or challenge page, AWS WAF, DataDome, Imperva, Sucuri, Akamai, PerimeterX, DDoS-Guard, a CAPTCHA page): the checker was refused, the link probably works; the message says what was seen"#
-    )
+            #"external check: a 403, 429 or 503 that carries a bot protection's signature (Cloudflare's `cf-mitigated` or challenge page, AWS WAF, DataDome, Imperva, Sucuri, Akamai, PerimeterX, DDoS-Guard, a CAPTCHA page): the checker was refused, the link probably works; the message says what was seen"#,
+        sample: webSample(webAllowed))
 
     public static let uriUnreachable = Rule(
         "uri.unreachable", severity: .error,
@@ -27,14 +42,16 @@ extension Rule {
             "a web link's host cannot be reached: DNS failure, connection refused or reset, TLS error (after the retries)",
         hint: "check the host name; if the site is gone, remove or replace the link",
         details:
-            #"external check: DNS, connection or TLS failure (after the retries)"#)
+            #"external check: DNS, connection or TLS failure (after the retries)"#,
+        sample: webSample(webAllowed))
 
     public static let uriTimeout = Rule(
         "uri.timeout", severity: .error,
         summary: "a web link did not answer within external.timeoutSeconds (after the retries)",
         hint: "check the link by hand; raise external.timeoutSeconds for slow sites",
         details:
-            #"external check: no answer within `timeoutSeconds` (after the retries)"#)
+            #"external check: no answer within `timeoutSeconds` (after the retries)"#,
+        sample: webSample(webAllowed))
 
     public static let uriRateLimited = Rule(
         "uri.rate-limited", severity: .warning,
@@ -43,8 +60,8 @@ extension Rule {
         hint:
             "lower the host's pace under 'hosts' (maxPerHost, intervalSeconds), or check it by hand; a link cache spares the next run",
         details:
-            #"external check: still 429 after `retries` + 4 retries, the whole host paused in between (`Retry-After`, then an adaptive pace): not verified — never `uri.http-error`; `check.outcome` is `rate-limited`, report.json's `sections.web.hosts` shows the host's 429s and pauses"#
-    )
+            #"external check: still 429 after `retries` + 4 retries, the whole host paused in between (`Retry-After`, then an adaptive pace): not verified — never `uri.http-error`; `check.outcome` is `rate-limited`, report.json's `sections.web.hosts` shows the host's 429s and pauses"#,
+        sample: webSample(webAllowed))
 
     public static let uriFlaky = Rule(
         "uri.flaky", severity: .warning,
@@ -52,29 +69,32 @@ extension Rule {
             "a web link failed in this run, but not yet in external.confirmRuns consecutive runs: it may be down, or a passing failure",
         hint: "nothing yet: it becomes its real error (uri.http-error, …) once it has failed confirmRuns runs in a row",
         details:
-            #"external check with `confirmRuns` > 1: the link failed (the message says how) in fewer than `confirmRuns` consecutive runs, counted in the history file beside `cache.path` (`<cache>.history.json`); a run where it works resets the count"#
-    )
+            #"external check with `confirmRuns` > 1: the link failed (the message says how) in fewer than `confirmRuns` consecutive runs, counted in the history file beside `cache.path` (`<cache>.history.json`); a run where it works resets the count"#,
+        sample: webSample(webAllowed + #""confirmRuns": 2, "cache": {"path": "links.json"}, "#))
 
     public static let uriRedirected = Rule(
         "uri.redirected", severity: .note,
         summary: "a web link is permanently redirected (301 or 308) to another URL that works",
         hint: "link to the new URL",
         details:
-            #"external check: a permanent redirect (301/308) to a URL that works; the fix names it"#)
+            #"external check: a permanent redirect (301/308) to a URL that works; the fix names it"#,
+        sample: webSample(webAllowed))
 
     public static let uriRedirectLoop = Rule(
         "uri.redirect-loop", severity: .error,
         summary: "a web link's redirects lead back to a URL already visited",
         hint: "the site is misconfigured; link to a page that answers",
         details:
-            #"external check: the redirects come back to a URL already visited"#)
+            #"external check: the redirects come back to a URL already visited"#,
+        sample: webSample(webAllowed))
 
     public static let uriTooManyRedirects = Rule(
         "uri.too-many-redirects", severity: .error,
         summary: "a web link redirects more than external.maxRedirects times",
         hint: "link to the final URL, or raise external.maxRedirects",
         details:
-            #"external check: more than `maxRedirects` redirects"#)
+            #"external check: more than `maxRedirects` redirects"#,
+        sample: webSample(webAllowed))
 
     public static let uriNothingChecked = Rule(
         "uri.nothing-checked", severity: .warning,
@@ -82,8 +102,8 @@ extension Rule {
             "the run has web links but requested none of them (every one resolves to a private, loopback or link-local address): the web check checked nothing",
         hint: "set external.allowPrivateAddresses on a machine that may reach them, or exclude those links",
         details:
-            #"external check, said once for the run: it has web links but requested none (every one resolves to a private, loopback or link-local address) — a check that checked nothing is not silence"#
-    )
+            #"external check, said once for the run: it has web links but requested none (every one resolves to a private, loopback or link-local address) — a check that checked nothing is not silence"#,
+        sample: webSample())
 
     public static let uriNetworkDown = Rule(
         "uri.network-down", severity: .error,
@@ -92,7 +112,8 @@ extension Rule {
         hint: "check the runner's network and DNS (a proxy? an offline runner?), or run with --offline",
         details:
             #"external check, said once for the run: three or more web hosts and none answered (every request failed to resolve, connect or answer in time); each link's `uri.unreachable` stays in report.json, and the console and annotations leave them out"#,
-        collapses: [.uriUnreachable, .uriTimeout])
+        collapses: [.uriUnreachable, .uriTimeout],
+        sample: webSample(webAllowed, file: "network-down.pdf"))
 
     public static let uriSkipped = Rule(
         "uri.skipped", severity: .note,
@@ -131,8 +152,8 @@ extension Rule {
         hint:
             "check the fragment by hand; raise external.timeoutSeconds or downloadLimitMB if the document is merely big",
         details:
-            #"external check: the link answers, but its `#page=`/`#nameddest=` (or, with `htmlFragments`, its HTML anchor) could not be checked — the body did not arrive within `timeoutSeconds`, was larger than `downloadLimitMB`, or is not a PDF (or not HTML) although the link expects one; `check.outcome` is `fragment-unverified`, `check.reason` says why"#
-    )
+            #"external check: the link answers, but its `#page=`/`#nameddest=` (or, with `htmlFragments`, its HTML anchor) could not be checked — the body did not arrive within `timeoutSeconds`, was larger than `downloadLimitMB`, or is not a PDF (or not HTML) although the link expects one; `check.outcome` is `fragment-unverified`, `check.reason` says why"#,
+        sample: webSample(webAllowed))
 
     public static let uriUncheckedScheme = Rule(
         "uri.unchecked-scheme", severity: .note,
