@@ -9,10 +9,12 @@ import os
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "rules")
 TEXT = b"BT /F1 12 Tf 20 150 Td (pdfpipe rule sample) Tj ET"
+BACKTRACK = b"BT /F1 5 Tf 10 100 Td (" + b"a" * 60 + b") Tj ET"
 
 
-def pdf(objects):
-    """A PDF of `objects` (object 1 is the catalog), with a correct xref table."""
+def pdf(objects, shift=0):
+    """A PDF of `objects` (object 1 is the catalog), with a correct xref table (each offset off by
+    `shift`: a damaged table, which sends pdfpipe's reading to qpdf's repair)."""
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for i, body in enumerate(objects, start=1):
@@ -21,7 +23,7 @@ def pdf(objects):
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for o in offsets:
-        out += b"%010d 00000 n \n" % o
+        out += b"%010d 00000 n \n" % (o + shift)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
 
@@ -73,6 +75,15 @@ WEB = [
     b"http://web.test/login.pdf#page=2",  # uri.fragment-unverified (a login page, not the PDF)
 ]
 
+def image_page(image):
+    """Objects 1-6: `page` drawing the image XObject `image` (object 6) under its text."""
+    objects = with_catalog(page(extra=b"/Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >>"), b"")
+    objects[2] = objects[2].replace(b"/Resources << /Font << /F1 5 0 R >> >> ", b"")
+    content = TEXT + b"\nq 100 0 0 100 50 20 cm /Im1 Do Q"
+    objects[3] = b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"
+    return objects + [image]
+
+
 FIXTURES = {
     # A link whose /Rect has three numbers.
     "link-malformed.pdf": with_catalog(page(annots=b"6 0 R"), b"")
@@ -114,6 +125,31 @@ FIXTURES = {
     ],
     # A page tree that declares two pages and has one (qpdf's copy has one: pages lost or found).
     "pages-count-wrong.pdf": [o.replace(b"/Count 1", b"/Count 2") for o in with_catalog(page(), b"")],
+    # A link that names its destination in UTF-16BE; the name tree's key is PDFDocEncoding (chap2).
+    "dest-name-encoding.pdf": with_catalog(page(annots=b"6 0 R"), b"/Names << /Dests 7 0 R >>")
+    + [link(b"<< /S /GoTo /D <FEFF00630068006100700032> >>"), b"<< /Names [(chap2) [3 0 R /Fit]] >>"],
+    # A /Dests name tree 70 levels deep (each node one kid; the names at the bottom).
+    "name-tree-deep.pdf": with_catalog(page(), b"/Names << /Dests 6 0 R >>")
+    + [b"<< /Kids [%d 0 R] /Limits [(a) (a)] >>" % (7 + i) for i in range(69)]
+    + [b"<< /Names [(a) [3 0 R /Fit]] /Limits [(a) (a)] >>"],
+    # An image whose JPEG data is not JPEG: the page is drawn without it.
+    "image-undecodable.pdf": image_page(
+        b"<< /Type /XObject /Subtype /Image /Width 8 /Height 8 /ColorSpace /DeviceRGB /BitsPerComponent 8"
+        b" /Filter /DCTDecode /Length 16 >>\nstream\nnot a jpeg at al\nendstream"),
+    # A damaged xref table (read through qpdf) and a link with an integer past 64 bits: qpdf reads
+    # the link as null, poppler reads it.
+    "link-integer-overflow.pdf": (
+        with_catalog(page(annots=b"6 0 R"), b"")
+        + [b"<< /Type /Annot /Subtype /Link /Rect [20 20 120 40] /Border [0 0 0] /StructParent 99999999999999999999"
+           b" /A << /S /URI /URI (https://example.org/) >> >>"],
+        2,
+    ),
+    # A line of 60 a's: a regular expression with nested repeats, (a+)+b, backtracks on it for
+    # longer than a page's 2 s (2^60 ways to split the line).
+    "text-backtracks.pdf": [
+        o.replace(b"/Length %d" % len(TEXT), b"/Length %d" % len(BACKTRACK)).replace(TEXT, BACKTRACK)
+        for o in with_catalog(page(), b"")
+    ],
     # One web link per behaviour of the fixture server (WEB).
     "web-links.pdf": uri_links(WEB),
     # Three hosts on loopback where nothing listens: no host answers (uri.network-down).
@@ -122,6 +158,7 @@ FIXTURES = {
 
 os.makedirs(OUT, exist_ok=True)
 for name, objects in FIXTURES.items():
+    objects, shift = objects if isinstance(objects, tuple) else (objects, 0)
     with open(os.path.join(OUT, name), "wb") as f:
-        f.write(pdf(objects))
+        f.write(pdf(objects, shift))
 print(f"make-rule-fixtures: wrote {len(FIXTURES)} files to Tests/Fixtures/rules")

@@ -18,7 +18,7 @@ final class RuleSampleTests: XCTestCase {
         let samples = Samples.folder
         let root = (samples as NSString).deletingLastPathComponent
         let sampled = StageTable.rules.all.filter { $0.sample.map { !$0.webServer } ?? false }
-        XCTAssertGreaterThanOrEqual(sampled.count, 64)
+        XCTAssertGreaterThanOrEqual(sampled.count, 70)
         let out = NSTemporaryDirectory() + "/pdfpipe-rule-samples-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: out) }
         for rule in sampled {

@@ -102,7 +102,8 @@ extension Rule {
             "qpdf, reading a damaged file, and poppler find a different number of links on a page (qpdf reads an object with one unrepresentable value as null, and its links vanish); the links only poppler reads were checked as poppler reads them",
         hint: "re-save the document with a conforming writer; the page's objects are damaged",
         details:
-            #"a file read (in part) through qpdf, which reads an object holding one unrepresentable value (an integer past 64 bits) as null: qpdf and poppler count a different number of links on a page (`qpdfLinks`, `popplerLinks`); where poppler has more, the page's links were also checked as poppler reads them (`reader: "poppler"`)"#
+            #"a file read (in part) through qpdf, which reads an object holding one unrepresentable value (an integer past 64 bits) as null: qpdf and poppler count a different number of links on a page (`qpdfLinks`, `popplerLinks`); where poppler has more, the page's links were also checked as poppler reads them (`reader: "poppler"`)"#,
+        sample: .init("Tests/Fixtures/rules/link-integer-overflow.pdf", stages: #"[{"use": "validate-links"}]"#)
     )
 
     public static let stageFailed = Rule(
@@ -110,7 +111,8 @@ extension Rule {
         summary: "a stage could not finish on this document; later stages were skipped",
         hint: "the message says why; if it looks like a bug in pdfpipe, report it with the file",
         details:
-            #"a stage could not finish on a document; later stages were skipped"#)
+            #"a stage could not finish on a document; later stages were skipped (a warning when only part of its work was lost: a page's text or thumbnail)"#,
+        sample: .init("Tests/Fixtures/rules/pages-count-wrong.pdf", stages: #"[{"use": "extract-text"}]"#))
 
     public static let pdfLimitExceeded = Rule(
         "pdf.limit-exceeded", severity: .warning,
@@ -127,8 +129,8 @@ extension Rule {
             "a walk over the document's structure (a /Next chain of actions, the outline) stopped at a size limit; the message says where, and what lies past it was not checked (a limit, not a defect: no cycle was seen)",
         hint: "nothing to fix if the document is genuine; hostile files use huge structures to exhaust time",
         details:
-            #"a walk stopped at a size limit (a `/Next` chain of more than 10,000 actions, an outline of more than 100,000 bookmarks, a name tree deeper than 64 levels): the message says where; what lies past it was not checked. Walks are iterative, so depth alone never stops one, and only a real revisit of an object is a cycle"#
-    )
+            #"a walk stopped at a size limit (a `/Next` chain of more than 10,000 actions, an outline of more than 100,000 bookmarks, a name tree deeper than 64 levels): the message says where; what lies past it was not checked. Walks are iterative, so depth alone never stops one, and only a real revisit of an object is a cycle"#,
+        sample: .init("Tests/Fixtures/rules/name-tree-deep.pdf", stages: #"[{"use": "resolve-destinations"}]"#))
 
     public static let configSuppressionExpired = Rule(
         "config.suppression-expired", severity: .warning,

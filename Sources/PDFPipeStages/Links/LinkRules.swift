@@ -77,7 +77,8 @@ extension Rule {
             #"a named destination that matches its definition only as text, not byte for byte (`<FEFF0063…>` for a key `(chap2)`, locally or in a GoToR file): PDFium, MuPDF and pdf.js follow it; poppler and MuPDF 1.21 do not. One finding per pair of encodings (and GoToR file) and document, with `count`"#,
         example:
             "<< /S /GoToR /F (other.pdf) /D <FEFF00630068006100700032> >>   % other.pdf defines (chap2)",
-        failsIn: [.poppler])
+        failsIn: [.poppler],
+        sample: "Tests/Fixtures/rules/dest-name-encoding.pdf")
 
     public static let destViewerDependent = Rule(
         "dest.viewer-dependent", severity: .warning,

@@ -17,7 +17,10 @@ extension Rule {
         hint:
             "anchor the pattern so that it cannot backtrack, e.g. (?<![a-z0-9-])[a-z0-9-]+\\.example\\.com instead of [a-z0-9.-]+\\.example\\.com",
         details:
-            #"a regular-expression term ran out of its 2 s on a page (it backtracks on that text): the page was not fully searched"#
+            #"a regular-expression term ran out of its 2 s on a page (it backtracks on that text): the page was not fully searched"#,
+        sample: .init(
+            "Tests/Fixtures/rules/text-backtracks.pdf",
+            with: #"{"format": "none", "search": [{"term": "(a+)+b", "regex": true}]}"#)
     )
 
     public static let textNoTextLayer = Rule(
