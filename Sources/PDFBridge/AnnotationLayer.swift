@@ -83,6 +83,32 @@ package enum AnnotationLayer {
         return false
     }
 
+    /// Makes `page` draw its annotations' appearances and nothing else (its content and
+    /// resources replaced, its /Annots removed); false when no annotation has an appearance to draw.
+    private static func drawAnnotationsOnly(_ page: QPDFObject, in file: QPDFFile, hidden off: Set<Int>) -> Bool {
+        guard let annots = page["Annots"], annots.isArray else { return false }
+        var content = ""
+        let forms = file.make(.dictionary(PDFDictionary()))
+        var drawn = 0
+        // A page with more annotations than this is hostile; the text of its first ones is kept.
+        for annotation in annots.items.prefix(20_000) {
+            guard let form = appearance(annotation, hidden: off),
+                let rect = annotation["Rect"]?.rectangle,
+                let cm = placement(rect: rect, form: form)
+            else { continue }
+            forms.set("A\(drawn)", form)
+            content += "q \(cm.map(number).joined(separator: " ")) cm /A\(drawn) Do Q\n"
+            drawn += 1
+        }
+        guard drawn > 0 else { return false }
+        let resources = file.make(.dictionary(PDFDictionary()))
+        resources.set("XObject", forms)
+        page.set("Resources", resources)
+        page.set("Contents", file.makeStream(Array(content.utf8)))
+        page.remove("Annots")
+        return true
+    }
+
     /// The copy: only `pages` that draw an annotation, each drawing only its annotations. Nil when
     /// none does. Returns the copy's bytes and, per page of the copy, the original page index.
     static func copy(_ file: QPDFFile, pages: Set<Int>) throws(BridgeError) -> (bytes: [UInt8], kept: [Int])? {
@@ -97,26 +123,7 @@ package enum AnnotationLayer {
         var kept: [(index: Int, page: QPDFObject)] = []
         for i in 0..<count where pages.contains(i) {
             let page = file.page(i)
-            guard let annots = page["Annots"], annots.isArray else { continue }
-            var content = ""
-            let forms = file.make(.dictionary(PDFDictionary()))
-            var drawn = 0
-            // A page with more annotations than this is hostile; the text of its first ones is kept.
-            for annotation in annots.items.prefix(20_000) {
-                guard let form = appearance(annotation, hidden: off),
-                    let rect = annotation["Rect"]?.rectangle,
-                    let cm = placement(rect: rect, form: form)
-                else { continue }
-                forms.set("A\(drawn)", form)
-                content += "q \(cm.map(number).joined(separator: " ")) cm /A\(drawn) Do Q\n"
-                drawn += 1
-            }
-            guard drawn > 0 else { continue }
-            let resources = file.make(.dictionary(PDFDictionary()))
-            resources.set("XObject", forms)
-            page.set("Resources", resources)
-            page.set("Contents", file.makeStream(Array(content.utf8)))
-            page.remove("Annots")
+            guard drawAnnotationsOnly(page, in: file, hidden: off) else { continue }
             kept.append((i, page))
         }
         guard !kept.isEmpty else { return nil }

@@ -338,43 +338,54 @@ extension CLI {
         }
         var held: String?
         if let n = counts.max() {
-            var byIndex: [Int: [String]] = [:]
-            for (i, s) in shards.enumerated() {
-                for k in s?.indices ?? [] { byIndex[k, default: []].append(files[i]) }
-            }
-            let missing = (1...n).filter { byIndex[$0] == nil }
-            if !missing.isEmpty {
-                problems.append(
-                    "missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", "))"
-                )
-            }
-            for (k, fs) in byIndex.sorted(by: { $0.key < $1.key }) where fs.count > 1 {
-                problems.append("shard \(k)/\(n) given \(fs.count) times (\(fs.joined(separator: ", ")))")
-            }
-            // A shard whose run was interrupted (killed, pre-empted, out of time) wrote its report
-            // with "incomplete": it is not done, whatever file is there. (A merge of some shards is
-            // incomplete for the shards it lacks, which its list says.)
-            let unfinished = shards.enumerated().compactMap { i, s in
-                reports[i].incomplete && s?.indices.count == 1 ? s.map { ($0.indices[0], files[i]) } : nil
-            }
-            if !unfinished.isEmpty {
-                problems.append(
-                    "unfinished shard\(unfinished.count == 1 ? "" : "s") \(unfinished.map { "\($0.0)/\(n) (\($0.1))" }.joined(separator: ", "))"
-                )
-            }
-            let rerun = Set(missing + unfinished.map(\.0)).sorted()
-            if !rerun.isEmpty {
-                problems.append(
-                    "rerun \(rerun.map { "--shard \($0)/\(n)" }.joined(separator: ", ")) (each with --resume in its own output folder)"
-                )
-            }
-            let finished = Set(byIndex.keys).subtracting(unfinished.map(\.0))
-            held = shardList(Array(finished), count: n)
+            let coverage = Self.coverage(shards, of: n, reports: reports, files: files)
+            problems += coverage.problems
+            held = coverage.held
         }
         if problems.isEmpty { return (true, nil) }
         if allowPartial { return (false, held) }
         throw PipelineError(
             file: nil, message: "merge: \(problems.joined(separator: "; ")) (--allow-partial merges them anyway)")
+    }
+
+    /// Which of the `n` shards the reports hold: those missing, given twice or unfinished (with
+    /// the commands that rerun them), and the list of the finished ones.
+    static func coverage(_ shards: [(indices: [Int], count: Int)?], of n: Int, reports: [RunReport], files: [String])
+        -> (problems: [String], held: String)
+    {
+        var out: [String] = []
+        var byIndex: [Int: [String]] = [:]
+        for (i, s) in shards.enumerated() {
+            for k in s?.indices ?? [] { byIndex[k, default: []].append(files[i]) }
+        }
+        let missing = (1...n).filter { byIndex[$0] == nil }
+        if !missing.isEmpty {
+            out.append(
+                "missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", "))"
+            )
+        }
+        for (k, fs) in byIndex.sorted(by: { $0.key < $1.key }) where fs.count > 1 {
+            out.append("shard \(k)/\(n) given \(fs.count) times (\(fs.joined(separator: ", ")))")
+        }
+        // A shard whose run was interrupted (killed, pre-empted, out of time) wrote its report
+        // with "incomplete": it is not done, whatever file is there. (A merge of some shards is
+        // incomplete for the shards it lacks, which its list says.)
+        let unfinished = shards.enumerated().compactMap { i, s in
+            reports[i].incomplete && s?.indices.count == 1 ? s.map { ($0.indices[0], files[i]) } : nil
+        }
+        if !unfinished.isEmpty {
+            out.append(
+                "unfinished shard\(unfinished.count == 1 ? "" : "s") \(unfinished.map { "\($0.0)/\(n) (\($0.1))" }.joined(separator: ", "))"
+            )
+        }
+        let rerun = Set(missing + unfinished.map(\.0)).sorted()
+        if !rerun.isEmpty {
+            out.append(
+                "rerun \(rerun.map { "--shard \($0)/\(n)" }.joined(separator: ", ")) (each with --resume in its own output folder)"
+            )
+        }
+        let finished = Set(byIndex.keys).subtracting(unfinished.map(\.0))
+        return (out, shardList(Array(finished), count: n))
     }
 }
 

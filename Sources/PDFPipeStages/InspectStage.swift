@@ -228,28 +228,25 @@ public struct InspectStage: Stage {
         var reported = 0
         for (i, g) in geometries.enumerated() where reported < 20 {
             guard let page = poppler.page(i) else { continue }
-            let (w, h) = page.size
-            let expected = g.displaySize
-            if abs(w - expected.width) > 0.5 || abs(h - expected.height) > 0.5 {
-                job.report(
-                    Finding(
-                        rule: .pdfPageMismatch, page: i + 1,
-                        message:
-                            "qpdf sizes the page \(fmt(expected.width)) x \(fmt(expected.height)), poppler \(fmt(w)) x \(fmt(h))"
-                    ))
-                reported += 1
-            }
-            // Poppler gives the page number as the label when there are none.
-            let popplerLabel = page.label ?? ""
-            let ours = labels?[i] ?? String(i + 1)
-            if popplerLabel != ours {
-                job.report(
-                    Finding(
-                        rule: .pdfPageMismatch, page: i + 1,
-                        message: "page label is '\(ours)' by qpdf, '\(popplerLabel)' by poppler"))
-                reported += 1
-            }
+            let found = differences(g, label: labels?[i] ?? String(i + 1), poppler: page)
+            for message in found { job.report(Finding(rule: .pdfPageMismatch, page: i + 1, message: message)) }
+            reported += found.count
         }
+    }
+
+    /// Where poppler reads a page otherwise than qpdf: its displayed size, its label (poppler gives
+    /// the page number as the label when there are none).
+    func differences(_ g: PageGeometry, label ours: String, poppler page: PopplerFilePage) -> [String] {
+        var out: [String] = []
+        let (w, h) = page.size
+        let expected = g.displaySize
+        if abs(w - expected.width) > 0.5 || abs(h - expected.height) > 0.5 {
+            out.append(
+                "qpdf sizes the page \(fmt(expected.width)) x \(fmt(expected.height)), poppler \(fmt(w)) x \(fmt(h))")
+        }
+        let popplerLabel = page.label ?? ""
+        if popplerLabel != ours { out.append("page label is '\(ours)' by qpdf, '\(popplerLabel)' by poppler") }
+        return out
     }
 
     /// `pdf.password-required` or `pdf.encrypted` for an encrypted document qpdf opened.
@@ -383,17 +380,7 @@ public struct InspectStage: Stage {
                 o["size"] = .int(s)
             }
             if extractAttachments, let data = a.data {
-                // Names from the PDF are sanitized: a file name only, never a path.
-                var safe = a.name.split(separator: "/").last.map(String.init) ?? "attachment"
-                safe = safe.replacingOccurrences(of: "\\", with: "_")
-                if safe.isEmpty || safe == "." || safe == ".." { safe = "attachment" }
-                var candidate = safe
-                var n = 2
-                while used.contains(candidate) {
-                    candidate = "\(n)-\(safe)"
-                    n += 1
-                }
-                used.insert(candidate)
+                let candidate = Self.attachmentName(a.name, besides: &used)
                 let stem = OutputNames.file(for: job, folder: attachmentFolder, extension: "pdf").dropLast(4)
                 let relative = "\(stem)/\(candidate)"
                 try job.writeArtifact(
@@ -415,6 +402,22 @@ public struct InspectStage: Stage {
             if let t = DocumentInventory.mediaTarget(a.dictionary) { o["target"] = .string(t) }
             return .object(o)
         }
+    }
+
+    /// An attachment's file name: the PDF's name sanitized (a file name only, never a path) and
+    /// numbered when another attachment of the document took it (`2-notes.txt`).
+    static func attachmentName(_ name: String, besides used: inout Set<String>) -> String {
+        var safe = name.split(separator: "/").last.map(String.init) ?? "attachment"
+        safe = safe.replacingOccurrences(of: "\\", with: "_")
+        if safe.isEmpty || safe == "." || safe == ".." { safe = "attachment" }
+        var candidate = safe
+        var n = 2
+        while used.contains(candidate) {
+            candidate = "\(n)-\(safe)"
+            n += 1
+        }
+        used.insert(candidate)
+        return candidate
     }
 
     private func json(_ r: PDFRect) -> JSONValue { .array(r.array.map { .double(round($0)) }) }

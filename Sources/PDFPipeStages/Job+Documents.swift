@@ -350,26 +350,7 @@ final class ObjectSourceBox: PendingFindings {
                         "\(new.count == 1 ? "an object was" : "\(new.count) objects were") not read: a stream inflates past the bounds for a file of this size (\(named)); what they hold was not checked"
                 ))
         }
-        if let reader = source as? PDFReader, reader.repairs.count > reportedRepairs {
-            // One finding for the document, whichever stage read the objects: updated in place.
-            reportedRepairs = reader.repairs.count
-            let all = reader.repairs
-            let named = Abridged(all, limit: 3).joined(separator: "; ", more: { "; and \($0) more" }, text: \.reason)
-            let first = all[0].object
-            var f = Finding(
-                rule: .pdfDamaged, object: first.number > 0 ? first.description : nil,
-                message:
-                    "pdfpipe's reader repaired \(all.count == 1 ? "one thing" : "\(all.count) things") as viewers do (\(named)); the rest was read as written"
-            )
-            f.details["repairedObjects"] = .int(all.count)
-            if let i = job.findings.firstIndex(where: {
-                $0.rule == Rule.pdfDamaged.id && $0.details["repairedObjects"] != nil
-            }) {
-                job.findings[i] = f
-            } else {
-                job.report(f)
-            }
-        }
+        if let reader = source as? PDFReader { reportRepairs(of: reader, into: &job) }
         guard let reader = source as? PDFReader, reader.declines.count > reported else { return }
         let new = reader.declines[reported...]
         reported = reader.declines.count
@@ -388,6 +369,29 @@ final class ObjectSourceBox: PendingFindings {
                 message:
                     "pdfpipe's reader could not read \(what) as written (\(named)); read through qpdf's recovery"
             ))
+    }
+
+    /// What the reader repaired as viewers do: one finding for the document, whichever stage read
+    /// the objects, updated in place as more are read.
+    private func reportRepairs(of reader: PDFReader, into job: inout Job) {
+        guard reader.repairs.count > reportedRepairs else { return }
+        reportedRepairs = reader.repairs.count
+        let all = reader.repairs
+        let named = Abridged(all, limit: 3).joined(separator: "; ", more: { "; and \($0) more" }, text: \.reason)
+        let first = all[0].object
+        var f = Finding(
+            rule: .pdfDamaged, object: first.number > 0 ? first.description : nil,
+            message:
+                "pdfpipe's reader repaired \(all.count == 1 ? "one thing" : "\(all.count) things") as viewers do (\(named)); the rest was read as written"
+        )
+        f.details["repairedObjects"] = .int(all.count)
+        if let i = job.findings.firstIndex(where: {
+            $0.rule == Rule.pdfDamaged.id && $0.details["repairedObjects"] != nil
+        }) {
+            job.findings[i] = f
+        } else {
+            job.report(f)
+        }
     }
 }
 

@@ -26,18 +26,7 @@ public struct GitHubReporter: Reporter {
         var left = 0
         for severity in [Severity.error, .warning, .note] {
             let these = problems.filter { $0.finding.severity == severity }
-            for p in these.prefix(Self.perLevel) {
-                let f = p.finding
-                let command = severity == .error ? "error" : (severity == .warning ? "warning" : "notice")
-                var message = f.message
-                if !p.pages.isEmpty {
-                    let pages = Abridged(p.pages, limit: 5).joined { $0 }
-                    message = "page\(p.pages.count == 1 ? "" : "s") \(pages): " + message
-                }
-                if let h = f.hint { message += " (fix: \(h))" }
-                out +=
-                    "::\(command) file=\(Escape.githubProperty(p.path)),title=\(Escape.githubProperty(f.rule))::\(Escape.githubData(message))\n"
-            }
+            for p in these.prefix(Self.perLevel) { out += Self.annotation(p) }
             left += max(0, these.count - Self.perLevel)
         }
         var notes: [String] = []
@@ -59,6 +48,20 @@ public struct GitHubReporter: Reporter {
                 "::notice title=pdfpipe::\(Escape.githubData(notes.joined(separator: "; ") + "; every finding is in report.md (the step summary) and report.json"))\n"
         }
         return out
+    }
+
+    /// A problem's workflow command: its level, file, rule, pages, message and fix.
+    static func annotation(_ p: Problem) -> String {
+        let f = p.finding
+        let command = f.severity == .error ? "error" : (f.severity == .warning ? "warning" : "notice")
+        var message = f.message
+        if !p.pages.isEmpty {
+            let pages = Abridged(p.pages, limit: 5).joined { $0 }
+            message = "page\(p.pages.count == 1 ? "" : "s") \(pages): " + message
+        }
+        if let h = f.hint { message += " (fix: \(h))" }
+        return
+            "::\(command) file=\(Escape.githubProperty(p.path)),title=\(Escape.githubProperty(f.rule))::\(Escape.githubData(message))\n"
     }
 
     /// One annotation per distinct problem (document, rule, message) with the pages it is on.

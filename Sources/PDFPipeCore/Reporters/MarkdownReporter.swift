@@ -9,6 +9,21 @@ public struct MarkdownReporter: Reporter {
     /// GitHub takes at most 1 MiB of step summary: stop well before, and say so.
     public static let byteBudget = 900_000
 
+    /// What the comparison with the baseline found, and whether the ratchet wants it updated.
+    func baselineLine(_ b: BaselineUse, _ report: RunReport) -> String {
+        let s = report.summary
+        var out =
+            "**Baseline** `\(Escape.markdown(b.file))`: \(s.new) new, \(s.unchanged) unchanged (not listed below), \(s.fixed) fixed"
+        if b.ratchet && s.fixed > 0 {
+            out +=
+                " — **the baseline must be updated** (ratchet): `pdfpipe baseline REPORT.json --out \(Escape.markdown(b.file))`"
+        }
+        if let removed = report.removedText {
+            out += ". " + Escape.markdown(removed.prefix(1).uppercased() + removed.dropFirst())
+        }
+        return out + "\n\n"
+    }
+
     public func render(_ report: RunReport) -> String {
         let s = report.summary
         var out = "# pdfpipe: \(Escape.markdown(report.pipeline))\n\n"
@@ -17,18 +32,7 @@ public struct MarkdownReporter: Reporter {
             "| documents | failed | pages | errors | warnings | notes | suppressed |\n|---:|---:|---:|---:|---:|---:|---:|\n"
         out +=
             "| \(s.documents) | \(s.failedDocuments) | \(s.pages) | \(s.errors) | \(s.warnings) | \(s.notes) | \(s.suppressed) |\n\n"
-        if let b = report.baseline {
-            out +=
-                "**Baseline** `\(Escape.markdown(b.file))`: \(s.new) new, \(s.unchanged) unchanged (not listed below), \(s.fixed) fixed"
-            if b.ratchet && s.fixed > 0 {
-                out +=
-                    " — **the baseline must be updated** (ratchet): `pdfpipe baseline REPORT.json --out \(Escape.markdown(b.file))`"
-            }
-            if let removed = report.removedText {
-                out += ". " + Escape.markdown(removed.prefix(1).uppercased() + removed.dropFirst())
-            }
-            out += "\n\n"
-        }
+        if let b = report.baseline { out += baselineLine(b, report) }
         if !report.findings.isEmpty {
             out += "## Pipeline\n\n| severity | rule | message |\n|---|---|---|\n"
             for f in report.findings {

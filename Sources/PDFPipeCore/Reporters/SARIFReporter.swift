@@ -144,9 +144,8 @@ public struct SARIFReporter: StreamingReporter {
     }
 
     /// One finding as a SARIF result.
-    static func result(
-        _ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?, ruleIndex: Int?, withBaseline: Bool
-    ) -> JSONValue {
+    /// A result's properties: the finding's details and where it is, in the PDF's terms.
+    static func properties(_ f: Finding) -> [String: JSONValue] {
         var props = f.details
         props["suppressedBy"] = nil
         if let p = f.page { props["page"] = .int(p) }
@@ -154,8 +153,11 @@ public struct SARIFReporter: StreamingReporter {
         if let r = f.rect { props["rect"] = .array(r.map { .double($0) }) }
         if let o = f.object { props["object"] = .string(o) }
         if let s = f.stage { props["stage"] = .string(s) }
-        var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
-        if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
+        return props
+    }
+
+    /// A result's message: where on the page, what, and the fix.
+    static func text(_ f: Finding) -> String {
         var place = ""
         if let t = f.pageText { place = "Page \(t)" }
         if let r = f.rect {
@@ -163,13 +165,17 @@ public struct SARIFReporter: StreamingReporter {
                 (place.isEmpty ? "At" : ", at") + " [" + r.map { JSONWriter.format($0) }.joined(separator: " ")
                 + "]"
         }
+        return (place.isEmpty ? "" : place + ": ") + f.message + (f.hint.map { ". Fix: \($0)" } ?? "")
+    }
+
+    static func result(
+        _ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?, ruleIndex: Int?, withBaseline: Bool
+    ) -> JSONValue {
+        var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
+        if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
         var result: [String: JSONValue] = [
-            "ruleId": .string(f.rule), "level": .string(f.severity.rawValue),
-            "message": [
-                "text": .string(
-                    (place.isEmpty ? "" : place + ": ") + f.message + (f.hint.map { ". Fix: \($0)" } ?? ""))
-            ],
-            "locations": [.object(location)], "properties": .object(props),
+            "ruleId": .string(f.rule), "level": .string(f.severity.rawValue), "message": ["text": .string(text(f))],
+            "locations": [.object(location)], "properties": .object(properties(f)),
         ]
         // Code scanning would otherwise hash the "line" of a binary PDF, and alerts would
         // reopen on every rebuild.

@@ -261,30 +261,35 @@ public struct ExtractTextStage: Stage {
                     ))
             }
             for m in found {
-                let snippet = TextNormalizer.snippet(t.text, m.range)
-                let found = String(String.UnicodeScalarView(t.text[m.range])).replacingOccurrences(
-                    of: "\n", with: " ")
-                let rects = m.range.filter { $0 < t.layout.count && !t.text[$0].properties.isWhitespace }.map {
-                    t.layout[$0]
-                }
-                let box = userBox(rects[...], page)
-                var finding = Finding(
-                    rule: .textMatch, severity: term.severity, page: page,
-                    rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
-                    message: "found '\(found)' (search term '\(term.term)'): \(snippet)")
-                // Part of the finding's identity (its fingerprint): a baselined match of one term
-                // never stands for a match of another on the same page.
-                finding.details["term"] = .string(term.term)
-                job.report(finding)
-                var o: [String: JSONValue] = [
-                    "term": .string(term.term), "page": .int(page), "text": .string(found),
-                    "snippet": .string(snippet),
-                ]
-                if let box { o["box"] = rounded(box.user) }
-                matches.append(.object(o))
+                matches.append(match(m, of: term, in: t, page: page, into: &job, box: userBox, rounded: rounded))
             }
         }
         return matches
+    }
+
+    /// A match of `term` on the page: its `text.match` finding, and its entry in the matches.
+    func match(
+        _ m: TextMatch, of term: SearchTerm, in t: PageText, page: Int, into job: inout Job,
+        box userBox: (ArraySlice<PDFRect>, Int) -> (user: PDFRect, pixel: PDFRect)?,
+        rounded: (PDFRect) -> JSONValue
+    ) -> JSONValue {
+        let snippet = TextNormalizer.snippet(t.text, m.range)
+        let found = String(String.UnicodeScalarView(t.text[m.range])).replacingOccurrences(of: "\n", with: " ")
+        let rects = m.range.filter { $0 < t.layout.count && !t.text[$0].properties.isWhitespace }.map { t.layout[$0] }
+        let box = userBox(rects[...], page)
+        var finding = Finding(
+            rule: .textMatch, severity: term.severity, page: page,
+            rect: box.map { rounded($0.user).arrayValue!.compactMap(\.doubleValue) },
+            message: "found '\(found)' (search term '\(term.term)'): \(snippet)")
+        // Part of the finding's identity (its fingerprint): a baselined match of one term never
+        // stands for a match of another on the same page.
+        finding.details["term"] = .string(term.term)
+        job.report(finding)
+        var o: [String: JSONValue] = [
+            "term": .string(term.term), "page": .int(page), "text": .string(found), "snippet": .string(snippet),
+        ]
+        if let box { o["box"] = rounded(box.user) }
+        return .object(o)
     }
 
     /// The file's text: as pdftotext writes it (txt), or JSON with labels and word boxes.
