@@ -29,6 +29,19 @@ package final class FileReplacer {
     deinit { if let spare { FileSystem.unlink(spare) } }
 
     /// Replaces (or creates) the file at `path` with `bytes`. The folder must exist.
+    /// The spare (the file a previous write replaced), emptied for reuse; nil when there is none or
+    /// it cannot be reused. Reused only while the spare name is the old file's one name: an old
+    /// file that is also linked elsewhere (a hard-linked snapshot) keeps its content there.
+    private func reopenSpare() -> (FileDescriptor, String)? {
+        guard let s = spare else { return nil }
+        spare = nil
+        let opened = try? FileDescriptor.open(s, O_WRONLY)
+        if let fd = opened, FileStatus.of(fd)?.links == 1, fd.truncate() { return (fd, s) }
+        try? opened?.close()
+        FileSystem.unlink(s)
+        return nil
+    }
+
     package func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         if let s = spare, !s.hasPrefix(folder + "/.pdfpipe-spare-") || s.dropFirst(folder.count + 1).contains("/") {
@@ -36,23 +49,10 @@ package final class FileReplacer {
             spare = nil
         }
         var temporary = ""
-        var opened: FileDescriptor?
-        if let s = spare {
-            // Reused only while the spare name is the old file's one name: an old file that is also
-            // linked elsewhere (a hard-linked snapshot) keeps its content there.
-            spare = nil
-            opened = try? FileDescriptor.open(s, O_WRONLY)
-            if let fd = opened, FileStatus.of(fd)?.links == 1, fd.truncate() {
-                temporary = s
-            } else {
-                try? opened?.close()
-                opened = nil
-                FileSystem.unlink(s)
-            }
-        }
         let fd: FileDescriptor
-        if let opened {
+        if let (opened, name) = reopenSpare() {
             fd = opened
+            temporary = name
         } else {
             temporary = folder + "/.pdfpipe-spare-\(UUID().uuidString)"
             do throws(Errno) {

@@ -277,6 +277,13 @@ package final class HTTPConnection {
         let retry = pdfpipe_retry_after_seconds(pdfpipe_transfer_retry_after(transfer))
         if retry >= 0 { r.retryAfter = Double(retry) }
         r.truncated = transfer.pointee.body_truncated != 0
+        classify(code, download: download, into: &r)
+        return r
+    }
+
+    /// What libcurl's result says of the transfer: nothing (it ended, or was stopped on purpose),
+    /// or a failure (a timeout, a refused address, DNS, a connection error).
+    private func classify(_ code: CURLcode, download: Bool, into r: inout HTTPResponse) {
         let message = withUnsafeBytes(of: &transfer.pointee.error) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
@@ -305,7 +312,6 @@ package final class HTTPConnection {
         default:
             r.failure = .unreachable(text)
         }
-        return r
     }
 
     /// The libcurl easy handle, for `HTTPMulti`.

@@ -64,14 +64,38 @@ package enum XRefStreamCheck {
     }
 
     /// Why the dictionary's numbers cannot describe a file of `fileSize` bytes, or nil.
-    static func problem(_ d: PDFDictionary, fileSize: Int) -> String? {
-        func int(_ v: PDFValue?) -> Int? {
-            switch v {
-            case .int(let i)?: return i
-            case .real(let r)?: return r.isFinite && abs(r) < 1e18 ? Int(r) : .max
-            default: return nil
+    /// A number of the dictionary: an integer, or a real as the integer it is (huge: `.max`).
+    private static func int(_ v: PDFValue?) -> Int? {
+        switch v {
+        case .int(let i)?: return i
+        case .real(let r)?: return r.isFinite && abs(r) < 1e18 ? Int(r) : .max
+        default: return nil
+        }
+    }
+
+    /// Predictor rows longer than a cross-reference row can be (one /DecodeParms or an array).
+    private static func predictorProblem(_ decodeParms: PDFValue?) -> String? {
+        var parameters: [PDFDictionary] = []
+        switch decodeParms {
+        case .dictionary(let p)?: parameters = [p]
+        case .array(let a)?: parameters = a.compactMap { if case .dictionary(let p) = $0 { p } else { nil } }
+        default: break
+        }
+        for p in parameters {
+            let columns = int(p["Columns"]) ?? 1
+            let colors = int(p["Colors"]) ?? 1
+            let bits = int(p["BitsPerComponent"]) ?? 8
+            let (row, o1) = columns.multipliedReportingOverflow(by: colors)
+            let (rowBits, o2) = row.multipliedReportingOverflow(by: bits)
+            if columns < 0 || colors < 0 || bits < 0 || o1 || o2 || rowBits / 8 > Self.maxRowBytes {
+                return
+                    "its predictor's rows (/Columns \(columns), /Colors \(colors), /BitsPerComponent \(bits)) are longer than the \(Self.maxRowBytes) bytes a cross-reference row can be"
             }
         }
+        return nil
+    }
+
+    static func problem(_ d: PDFDictionary, fileSize: Int) -> String? {
         // Objects in a compressed object stream can take a few bytes each, never a hundredth of one.
         let most = fileSize.multipliedReportingOverflow(by: 100).partialValue + 1000
         if let size = int(d["Size"]), size < 0 || size > most {
@@ -95,23 +119,6 @@ package enum XRefStreamCheck {
                 k += 2
             }
         }
-        var parameters: [PDFDictionary] = []
-        switch d["DecodeParms"] {
-        case .dictionary(let p)?: parameters = [p]
-        case .array(let a)?: parameters = a.compactMap { if case .dictionary(let p) = $0 { p } else { nil } }
-        default: break
-        }
-        for p in parameters {
-            let columns = int(p["Columns"]) ?? 1
-            let colors = int(p["Colors"]) ?? 1
-            let bits = int(p["BitsPerComponent"]) ?? 8
-            let (row, o1) = columns.multipliedReportingOverflow(by: colors)
-            let (rowBits, o2) = row.multipliedReportingOverflow(by: bits)
-            if columns < 0 || colors < 0 || bits < 0 || o1 || o2 || rowBits / 8 > Self.maxRowBytes {
-                return
-                    "its predictor's rows (/Columns \(columns), /Colors \(colors), /BitsPerComponent \(bits)) are longer than the \(Self.maxRowBytes) bytes a cross-reference row can be"
-            }
-        }
-        return nil
+        return predictorProblem(d["DecodeParms"])
     }
 }

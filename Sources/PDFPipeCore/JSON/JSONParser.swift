@@ -247,19 +247,7 @@ public struct JSONParser {
                 case UInt8(ascii: "r"): out.append(0x0D)
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
-                    var scalar = try parseHex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                            bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw error("unpaired surrogate in \\u escape") }
-                        index += 2
-                        let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in \\u escape") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw error("unpaired surrogate in \\u escape")
-                    }
-                    out.append(contentsOf: Array(String(Character(UnicodeScalar(scalar)!)).utf8))
+                    out.append(contentsOf: Array(String(Character(try parseUnicodeEscape())).utf8))
                 default:
                     index -= 1
                     throw error("invalid escape '\\\(describe(e))'")
@@ -271,6 +259,22 @@ public struct JSONParser {
                 index += 1
             }
         }
+    }
+
+    /// The scalar of a `\\u` escape (after the `u`), a surrogate pair read as one.
+    private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> UnicodeScalar {
+        var scalar = try parseHex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+            guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { throw error("unpaired surrogate in \\u escape") }
+            index += 2
+            let low = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in \\u escape") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+            throw error("unpaired surrogate in \\u escape")
+        }
+        return UnicodeScalar(scalar)!
     }
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {

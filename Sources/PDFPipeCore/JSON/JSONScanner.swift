@@ -244,6 +244,26 @@ package enum JSONScanner {
 
         /// Skips one value of any kind; false when the text ends first. Containers are walked
         /// over raw bytes: only quotes and brackets stop the inner loop.
+        /// Skips 8 bytes at a time while none of them is a quote or a bracket (pretty JSON's
+        /// indentation, numbers, punctuation): a word has a byte equal to x when (w ^ x…) has a
+        /// zero byte, found by the usual borrow test. Returns where such a word starts, or the
+        /// last bytes (fewer than 8) begin.
+        @inline(__always)
+        static func skipPlain(_ base: UnsafePointer<UInt8>, from start: Int, count n: Int) -> Int {
+            var j = start
+            while j + 8 <= n {
+                let w = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+                let folded = w | 0x2020_2020_2020_2020
+                if Self.hasZeroByte(w ^ 0x2222_2222_2222_2222) || Self.hasZeroByte(folded ^ 0x7B7B_7B7B_7B7B_7B7B)
+                    || Self.hasZeroByte(folded ^ 0x7D7D_7D7D_7D7D_7D7D)
+                {
+                    break
+                }
+                j += 8
+            }
+            return j
+        }
+
         mutating func skipValue() -> Bool {
             guard let b = peek, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
             if b == UInt8(ascii: "\"") { return string() != nil }
@@ -252,20 +272,7 @@ package enum JSONScanner {
                 var depth = 0
                 var j = i
                 while j < n {
-                    // 8 bytes at a time while none of them is a quote or a bracket (pretty
-                    // JSON's indentation, numbers, punctuation): a word has a byte equal to x
-                    // when (w ^ x…) has a zero byte, found by the usual borrow test.
-                    while j + 8 <= n {
-                        let w = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
-                        let folded = w | 0x2020_2020_2020_2020
-                        if Self.hasZeroByte(w ^ 0x2222_2222_2222_2222)
-                            || Self.hasZeroByte(folded ^ 0x7B7B_7B7B_7B7B_7B7B)
-                            || Self.hasZeroByte(folded ^ 0x7D7D_7D7D_7D7D_7D7D)
-                        {
-                            break
-                        }
-                        j += 8
-                    }
+                    j = Self.skipPlain(base, from: j, count: n)
                     guard j < n else { break }
                     let c = base[j]
                     if c == 0x22 {

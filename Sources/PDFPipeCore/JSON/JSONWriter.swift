@@ -39,53 +39,47 @@ public enum JSONWriter {
         case .int(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d): out.append(contentsOf: format(d).utf8)
         case .string(let s): escape(s, into: &out)
-        case .array(let items):
-            if items.isEmpty {
-                out.append(UInt8(ascii: "["))
-                out.append(UInt8(ascii: "]"))
-                return
-            }
-            // Short arrays of scalars (rects, boxes) stay on one line.
-            if pretty, items.count <= 8, items.allSatisfy(isScalar) {
-                out.append(UInt8(ascii: "["))
-                for (n, item) in items.enumerated() {
-                    if n > 0 { out.append(contentsOf: ", ".utf8) }
-                    write(item, into: &out, indent: indent, pretty: false)
-                }
-                out.append(UInt8(ascii: "]"))
-                return
-            }
-            out.append(UInt8(ascii: "["))
-            for (n, item) in items.enumerated() {
-                if n > 0 { out.append(UInt8(ascii: ",")) }
-                if pretty { newline(&out, indent + 1) }
-                write(item, into: &out, indent: indent + 1, pretty: pretty)
-            }
-            if pretty { newline(&out, indent) }
-            out.append(UInt8(ascii: "]"))
-        case .object(let members):
-            if members.isEmpty {
-                out.append(UInt8(ascii: "{"))
-                out.append(UInt8(ascii: "}"))
-                return
-            }
-            out.append(UInt8(ascii: "{"))
-            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            for (n, member) in sorted.enumerated() {
-                if n > 0 { out.append(UInt8(ascii: ",")) }
-                if pretty { newline(&out, indent + 1) }
-                escape(member.key, into: &out)
-                if pretty {
-                    out.append(UInt8(ascii: ":"))
-                    out.append(0x20)
-                } else {
-                    out.append(UInt8(ascii: ":"))
-                }
-                write(member.value, into: &out, indent: indent + 1, pretty: pretty)
-            }
-            if pretty { newline(&out, indent) }
-            out.append(UInt8(ascii: "}"))
+        case .array(let items): writeArray(items, into: &out, indent: indent, pretty: pretty)
+        case .object(let members): writeObject(members, into: &out, indent: indent, pretty: pretty)
         }
+    }
+
+    private static func writeArray(_ items: [JSONValue], into out: inout [UInt8], indent: Int, pretty: Bool) {
+        out.append(UInt8(ascii: "["))
+        defer { out.append(UInt8(ascii: "]")) }
+        guard !items.isEmpty else { return }
+        // Short arrays of scalars (rects, boxes) stay on one line.
+        if pretty, items.count <= 8, items.allSatisfy(isScalar) {
+            for (n, item) in items.enumerated() {
+                if n > 0 { out.append(contentsOf: ", ".utf8) }
+                write(item, into: &out, indent: indent, pretty: false)
+            }
+            return
+        }
+        for (n, item) in items.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            if pretty { newline(&out, indent + 1) }
+            write(item, into: &out, indent: indent + 1, pretty: pretty)
+        }
+        if pretty { newline(&out, indent) }
+    }
+
+    private static func writeObject(
+        _ members: [String: JSONValue], into out: inout [UInt8], indent: Int, pretty: Bool
+    ) {
+        out.append(UInt8(ascii: "{"))
+        defer { out.append(UInt8(ascii: "}")) }
+        guard !members.isEmpty else { return }
+        let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        for (n, member) in sorted.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            if pretty { newline(&out, indent + 1) }
+            escape(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if pretty { out.append(0x20) }
+            write(member.value, into: &out, indent: indent + 1, pretty: pretty)
+        }
+        if pretty { newline(&out, indent) }
     }
 
     /// The pretty form of JSON text that `compact` wrote, without building the value: the bytes

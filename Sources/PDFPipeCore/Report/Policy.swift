@@ -106,16 +106,22 @@ public struct Suppression: Encodable, Sendable, Equatable {
                 file: nil, path: at,
                 message: "missing key 'reason': say why these findings may be ignored (it is shown beside each)")
         }
-        var page: Int?
-        if let p = o["page"] {
-            guard let n = p.intValue, n >= 1 else {
-                throw PipelineError(
-                    file: nil, path: "\(at).page",
-                    message: "expected a page number 1 or more, got \(p.shortDescription)")
-            }
-            page = n
-        }
         let rule = try text("rule")
+        let expires = try text("expires")
+        try Self.check(rule: rule, page: o["page"], expires: expires, at: at, rules: rules)
+        try self.init(
+            rule: rule, path: try text("path"), uri: try text("uri"), page: o["page"]?.intValue, reason: reason,
+            expires: expires, index: index)
+    }
+
+    /// An entry's page (a number from 1), rule (known, or a glob) and expiry date (YYYY-MM-DD).
+    static func check(rule: String?, page: JSONValue?, expires: String?, at: String, rules: RuleCatalog?)
+        throws(PipelineError)
+    {
+        if let p = page, (p.intValue ?? 0) < 1 {
+            throw PipelineError(
+                file: nil, path: "\(at).page", message: "expected a page number 1 or more, got \(p.shortDescription)")
+        }
         if let rule, let rules, !Glob.hasWildcard(rule), rules.rule(rule) == nil {
             throw PipelineError(
                 file: nil, path: "\(at).rule",
@@ -123,14 +129,10 @@ public struct Suppression: Encodable, Sendable, Equatable {
                     "unknown rule '\(rule)'\(Suggest.didYouMean(rule, rules.ids)) (`pdfpipe rules` lists them; * matches part of an id)"
             )
         }
-        let expires = try text("expires")
         if let expires, !Self.isDate(expires) {
             throw PipelineError(
                 file: nil, path: "\(at).expires", message: "expected a date YYYY-MM-DD, got '\(expires)'")
         }
-        try self.init(
-            rule: rule, path: try text("path"), uri: try text("uri"), page: page, reason: reason, expires: expires,
-            index: index)
     }
 
     static func isDate(_ s: String) -> Bool {

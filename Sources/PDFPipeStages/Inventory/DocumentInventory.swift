@@ -78,12 +78,7 @@ struct DocumentInventory {
             let widgets = kids.isEmpty ? [node] : kids
             let widgetPages = widgets.compactMap { w in w.objectRef.flatMap { pageOf[$0] } }
             let js =
-                widgets.contains { w in
-                    w["A"]?["S"]?.name == "JavaScript"
-                        || (w["AA"]?.keys ?? []).contains { w["AA"]?[$0]?["S"]?.name == "JavaScript" }
-                }
-                || node["AA"] != nil
-                    && (node["AA"]?.keys ?? []).contains { node["AA"]?[$0]?["S"]?.name == "JavaScript" }
+                widgets.contains { Self.runsJavaScript($0, action: true) } || Self.runsJavaScript(node, action: false)
             out.append(
                 Field(
                     name: name, type: Self.kind(type: type, flags: flags), flags: Self.flagNames(flags, type: type),
@@ -94,6 +89,14 @@ struct DocumentInventory {
             walk(f, parentName: "", inheritedType: nil, inheritedFlags: 0, inheritedValue: nil, depth: 0)
         }
         return out
+    }
+
+    /// Whether a field or widget runs JavaScript: its additional actions (/AA), or with `action`
+    /// its action (/A) too.
+    static func runsJavaScript(_ node: PDFObject, action: Bool) -> Bool {
+        if action && node["A"]?["S"]?.name == "JavaScript" { return true }
+        guard let aa = node["AA"] else { return false }
+        return aa.keys.contains { aa[$0]?["S"]?.name == "JavaScript" }
     }
 
     static func kind(type: String?, flags: Int) -> String {
