@@ -141,6 +141,23 @@ public struct InspectStage: Stage {
         return Facts(source: source, qpdf: file, pages: pages, info: info)
     }
 
+    /// A page's entry in `info.pages`: its boxes, rotation, size (points and millimetres), label.
+    func details(_ g: PageGeometry, page: Int, label: String?) -> JSONValue {
+        var p: [String: JSONValue] = [
+            "page": .int(page),
+            "mediaBox": json(g.mediaBox),
+            "cropBox": json(g.cropBox),
+            "rotate": .int(g.rotate),
+            "width": .double(round(g.displaySize.width)),
+            "height": .double(round(g.displaySize.height)),
+            "widthMm": .double((g.displaySize.width * 25.4 / 72 * 10).rounded() / 10),
+            "heightMm": .double((g.displaySize.height * 25.4 / 72 * 10).rounded() / 10),
+        ]
+        if g.trimBox != g.cropBox { p["trimBox"] = json(g.trimBox) }
+        if let label { p["label"] = .string(label) }
+        return .object(p)
+    }
+
     public func run(_ job: inout Job) throws {
         guard let facts = try facts(&job) else { return }
         let source = facts.source
@@ -158,21 +175,7 @@ public struct InspectStage: Stage {
         for i in 0..<count {
             let g = PageGeometry(page: facts.pages[i].isNull ? nil : facts.pages[i])
             geometries.append(g)
-            if pageDetails {
-                var p: [String: JSONValue] = [
-                    "page": .int(i + 1),
-                    "mediaBox": json(g.mediaBox),
-                    "cropBox": json(g.cropBox),
-                    "rotate": .int(g.rotate),
-                    "width": .double(round(g.displaySize.width)),
-                    "height": .double(round(g.displaySize.height)),
-                    "widthMm": .double((g.displaySize.width * 25.4 / 72 * 10).rounded() / 10),
-                    "heightMm": .double((g.displaySize.height * 25.4 / 72 * 10).rounded() / 10),
-                ]
-                if g.trimBox != g.cropBox { p["trimBox"] = json(g.trimBox) }
-                if let labels { p["label"] = .string(labels[i]) }
-                pages.append(.object(p))
-            }
+            if pageDetails { pages.append(details(g, page: i + 1, label: labels?[i])) }
             if let bad = g.invalidRotate {
                 job.report(
                     Finding(

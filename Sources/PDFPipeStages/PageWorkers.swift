@@ -31,6 +31,20 @@ enum PageWorkers {
     /// of the time. A document of `offerFrom` pages or more also offers its pages to the run's idle
     /// workers (`helpers`, see `PageHelpers`). `body` stores its result at index `k`, so results do
     /// not depend on who did which page.
+    /// A worker with its own document (a C handle is never shared between threads); nil when the
+    /// engine cannot open the file again, which `failed` keeps.
+    static func openWorker(_ engine: PageEngine, _ path: String, failed: Locked<String?>) -> PageWorker? {
+        do {
+            let document = try engine.open(path)
+            // What the engine says while opening, the job's own document said already.
+            _ = document.drainMessages()
+            return PageWorker(document: document)
+        } catch {
+            failed.withLock { $0 = "\(error)" }
+            return nil
+        }
+    }
+
     static func run(
         first: any EngineDocument, engine: PageEngine = .poppler, path: String, count: Int, workers: Int,
         helpers: PageHelpers?,
@@ -52,17 +66,7 @@ enum PageWorkers {
                     if !m.isEmpty { messages.withLock { $0[k] = m } }
                 }
             }
-            @Sendable func open() -> PageWorker? {
-                do {
-                    let document = try engine.open(path)
-                    // What the engine says while opening, the job's own document said already.
-                    _ = document.drainMessages()
-                    return PageWorker(document: document)
-                } catch {
-                    failed.withLock { $0 = "\(error)" }
-                    return nil
-                }
-            }
+            @Sendable func open() -> PageWorker? { openWorker(engine, path, failed: failed) }
             let offer =
                 count >= offerFrom
                 ? helpers?.offer(

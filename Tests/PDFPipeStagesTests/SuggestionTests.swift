@@ -66,6 +66,7 @@ final class SuggestionTests: XCTestCase {
             links: [
                 "#sec:intro", "#chapter-2", "#appendx", "#zzz-nothing-like-it", "gotor:../b/guide.pdf",
                 "launch:../b/notes.pdf", "gotor:moved.pdf", "gotor:../b/nowhere-at-all.pdf",
+                "gotor:../B/missing-too.pdf",
             ])
         let h = try hints("a/doc.pdf")
         XCTAssertEqual(h["#sec:intro"], "did you mean 'sec:introduction'? (the document has that name)")
@@ -80,6 +81,8 @@ final class SuggestionTests: XCTestCase {
         XCTAssertEqual(h["../b/notes.pdf"], "'../b/notes.html' exists: the same name with another extension")
         XCTAssertEqual(h["moved.pdf"], "'../b/moved.pdf' exists: the same file in a sibling folder")
         XCTAssertEqual(h["../b/nowhere-at-all.pdf"], Rule.gotorFileMissing.hint)
+        // Regression: a folder that differs in case, holding no such file, was named as the file.
+        XCTAssertEqual(h["../B/missing-too.pdf"], Rule.gotorFileMissing.hint)
 
         // A GoToR destination missing in the other file names that file's close names.
         try write(dir + "/a/other.pdf", names: ["results-2024"], links: [])

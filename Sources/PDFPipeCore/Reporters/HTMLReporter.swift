@@ -175,21 +175,7 @@ public struct HTMLReporter: Reporter {
             rest, title: report.baseline == nil ? "Broken targets" : "Broken targets already in the baseline")
         if !perRule.isEmpty { body += rulesSection(perRule) }
         body += indexSection(order, rank: rank, withFindings: withFindings, documents: s.documents)
-        // The documents in full, in rank order (rendered as they are read, placed by rank).
-        var sections: [Int: String] = [:]
-        var position = 0
-        for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
-            position += 1
-            guard let n = rank[position] else { continue }
-            sections[n] = documentSection(d, number: n, report: report)
-        }
-        for n in sections.keys.sorted() { body += sections[n]! }
-        let shown = sections.count
-        if position > shown {
-            body +=
-                "<p class=\"more\">The findings of \(position - shown) more documents are in report.json (this page shows the \(Self.expanded) with the most errors in full).</p>\n"
-        }
-        body += "</main>\n"
+        body += documentSections(report, rank: rank) + "</main>\n"
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>pdfpipe: \(h(report.pipeline))</title>
@@ -200,6 +186,26 @@ public struct HTMLReporter: Reporter {
             </body></html>
 
             """
+    }
+
+    /// The documents in full, in rank order (rendered as they are read, placed by rank), and how
+    /// many more have findings.
+    func documentSections(_ report: RunReport, rank: [Int: Int]) -> String {
+        var sections: [Int: String] = [:]
+        var position = 0
+        for d in report.results where !d.findings.isEmpty || !d.suppressed.isEmpty {
+            position += 1
+            guard let n = rank[position] else { continue }
+            sections[n] = documentSection(d, number: n, report: report)
+        }
+        var body = ""
+        for n in sections.keys.sorted() { body += sections[n]! }
+        let shown = sections.count
+        if position > shown {
+            body +=
+                "<p class=\"more\">The findings of \(position - shown) more documents are in report.json (this page shows the \(Self.expanded) with the most errors in full).</p>\n"
+        }
+        return body
     }
 
     /// One pass over the documents for the index: findings per rule, how many documents have

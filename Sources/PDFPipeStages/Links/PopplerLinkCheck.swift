@@ -44,51 +44,59 @@ struct PopplerLinkCheck {
         findings.append(f)
     }
 
+    /// A GoTo: its named destination defined, its page in the document.
+    private mutating func checkGoTo(_ link: PopplerLink, page: Int, pageCount n: Int) {
+        var dest = link.destination
+        if let name = link.name {
+            dest = file.findDestination(bytes: name)
+            let text = ConsoleText.escape(String(decoding: name, as: UTF8.self))
+            guard dest != nil else {
+                report(
+                    .destNameNotFound, "named destination '\(text)' does not exist", page: page, target: text)
+                return
+            }
+        }
+        guard let dest else {
+            report(.destMalformed, "poppler cannot read the link's destination", page: page)
+            return
+        }
+        if dest.page < 1 || dest.page > n {
+            report(
+                .destPageNotInDocument,
+                "the destination is not a page of this document (\(n) page\(n == 1 ? "" : "s"))", page: page)
+        }
+    }
+
+    /// A GoToR's or Launch's file, when it is a file (not a URL) pdfpipe may look at.
+    private mutating func checkFile(_ link: PopplerLink, page: Int) {
+        guard var path = link.file, !path.isEmpty else {
+            report(
+                .actionMalformed, "the \(link.kind == .gotor ? "GoToR" : "Launch") action has no file (/F)",
+                page: page)
+            return
+        }
+        if URIReference.parse(path).scheme.map({ $0.count > 1 }) == true { return }  // a URL
+        if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
+        guard !path.isEmpty else { return }
+        let target = Paths.absolute(
+            path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
+        LocalCopies.ensure(target)
+        guard Paths.isReachable(target, root: inputRoot, from: sourcePath),
+            !FileSystem.exists(target)
+        else { return }
+        if link.kind == .gotor {
+            report(.gotorFileMissing, "the file '\(path)' does not exist", page: page, target: path)
+        } else {
+            report(
+                .actionLaunchTargetMissing, "the Launch action's file '\(path)' does not exist", page: page,
+                target: path)
+        }
+    }
+
     private mutating func check(_ link: PopplerLink, page: Int, pageCount n: Int) {
         switch link.kind {
-        case .goto:
-            var dest = link.destination
-            if let name = link.name {
-                dest = file.findDestination(bytes: name)
-                let text = ConsoleText.escape(String(decoding: name, as: UTF8.self))
-                guard dest != nil else {
-                    report(
-                        .destNameNotFound, "named destination '\(text)' does not exist", page: page, target: text)
-                    return
-                }
-            }
-            guard let dest else {
-                report(.destMalformed, "poppler cannot read the link's destination", page: page)
-                return
-            }
-            if dest.page < 1 || dest.page > n {
-                report(
-                    .destPageNotInDocument,
-                    "the destination is not a page of this document (\(n) page\(n == 1 ? "" : "s"))", page: page)
-            }
-        case .gotor, .launch:
-            guard var path = link.file, !path.isEmpty else {
-                report(
-                    .actionMalformed, "the \(link.kind == .gotor ? "GoToR" : "Launch") action has no file (/F)",
-                    page: page)
-                return
-            }
-            if URIReference.parse(path).scheme.map({ $0.count > 1 }) == true { return }  // a URL
-            if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
-            guard !path.isEmpty else { return }
-            let target = Paths.absolute(
-                path.replacingOccurrences(of: "\\", with: "/"), relativeTo: Paths.parent(sourcePath))
-            LocalCopies.ensure(target)
-            guard Paths.isReachable(target, root: inputRoot, from: sourcePath),
-                !FileSystem.exists(target)
-            else { return }
-            if link.kind == .gotor {
-                report(.gotorFileMissing, "the file '\(path)' does not exist", page: page, target: path)
-            } else {
-                report(
-                    .actionLaunchTargetMissing, "the Launch action's file '\(path)' does not exist", page: page,
-                    target: path)
-            }
+        case .goto: checkGoTo(link, page: page, pageCount: n)
+        case .gotor, .launch: checkFile(link, page: page)
         case .uri:
             guard let uri = link.uri else { return }
             if let finding = URISchemes.judge(uri, custom: []).finding {

@@ -56,36 +56,41 @@ enum Suggestions {
 
     /// The file a missing `target` (absolute) most likely means, as the link should name it
     /// (relative to `folder`, the linking document's folder), with why; nil when nothing close exists.
-    static func fileHint(_ target: String, from folder: String, within root: String? = nil) -> String? {
-        func shown(_ path: String) -> String { linkPath(path, from: folder) }
-        // Nothing outside the input root is named (unless allowOutsideRoot): it was not asked about.
-        func allowed(_ path: String) -> Bool { root.map { Paths.isInside(path, root: $0) } ?? true }
-        func list(_ dir: String) -> [String]? {
-            guard let items = FileSystem.list(dir), items.count <= maxFolderEntries else {
-                return nil
-            }
-            return items
-        }
-        // 1. The same path but for case, folder by folder from the deepest that exists.
+    /// A folder's names, unless it holds more than `maxFolderEntries` (not searched).
+    static func list(_ dir: String) -> [String]? {
+        guard let items = FileSystem.list(dir), items.count <= maxFolderEntries else { return nil }
+        return items
+    }
+
+    /// The file that `target` names but for case (each part matched once, ignoring case), when
+    /// the names differ; nil when there is none, or the path exists as written.
+    static func sameButForCase(_ target: String) -> String? {
         var parts = Paths.standardize(target).split(separator: "/").map(String.init)
         var base = "/"
-        var resolved: [String] = []
         var caseDiffers = false
         while let part = parts.first {
             parts.removeFirst()
             let here = base == "/" ? "/" + part : base + "/" + part
             if FileSystem.exists(here) {
                 base = here
-                resolved.append(part)
                 continue
             }
             let matches = (list(base) ?? []).filter { $0.lowercased() == part.lowercased() }
-            guard matches.count == 1 else { break }
+            // A part that matches nothing (or several): no such file but for case. (Stopping
+            // there kept the folder above it, which the hint then named as the file.)
+            guard matches.count == 1 else { return nil }
             base = base == "/" ? "/" + matches[0] : base + "/" + matches[0]
-            resolved.append(matches[0])
             caseDiffers = true
         }
-        if parts.isEmpty, caseDiffers, FileSystem.exists(base), allowed(base) {
+        return caseDiffers ? base : nil
+    }
+
+    static func fileHint(_ target: String, from folder: String, within root: String? = nil) -> String? {
+        func shown(_ path: String) -> String { linkPath(path, from: folder) }
+        // Nothing outside the input root is named (unless allowOutsideRoot): it was not asked about.
+        func allowed(_ path: String) -> Bool { root.map { Paths.isInside(path, root: $0) } ?? true }
+        // 1. The same path but for case, folder by folder from the deepest that exists.
+        if let base = sameButForCase(target), allowed(base) {
             return
                 "'\(shown(base))' exists: the names differ only in case, which Windows and macOS ignore and Linux web servers do not; write it as it is on disk"
         }

@@ -182,23 +182,37 @@ public struct ValidateLinksStage: Stage {
             DeferredWork(
                 whenReady: { answers.whenReady($0) },
                 finish: { job in
-                    var sites = sites
-                    var c = checked
-                    let fetched = answers.value
-                    c.findings += check.judge(&sites, plans: plans, fetched: fetched)
-                    let late = Set(fetched.values.filter { $0.failure == .overBudget }.map(\.url)).sorted()
-                    if let first = late.first {
-                        c.findings.append(
-                            .budgetHit(
-                                "external.documentSeconds",
-                                "\(late.count) web link\(late.count == 1 ? " was" : "s were") not verified: the document's web checks may take \(JSONWriter.format(budget)) s (external.documentSeconds\(job.context.documentTimeout > 0 && job.context.documentTimeout <= external.documentSeconds ? ", lowered to --timeout" : "")), and \(late.count == 1 ? "it was" : "they were") not answered by then (first: '\(first)')"
-                            ))
-                    }
-                    for i in c.links.indices { c.links[i] = sites[i].record }
-                    for i in c.outline.indices { c.outline[i].link = sites[c.links.count + i].record }
-                    if c.openAction != nil { c.openAction = sites[c.links.count + c.outline.count].record }
-                    conclude(&job, c, audit: audit)
+                    let verdicts = Verdicts(check: check, sites: sites, plans: plans, fetched: answers.value)
+                    conclude(&job, joined(checked, verdicts, budget: budget, job: job), audit: audit)
                 }))
+    }
+
+    /// What the run's checker answered for a document's web links.
+    struct Verdicts {
+        let check: ExternalLinks
+        var sites: [ExternalLinks.Site]
+        let plans: [ExternalLinks.Plan]
+        let fetched: [URLChecker.Key: URLFetch]
+    }
+
+    /// The document's links with the web verdicts joined: their findings, each link's check, and
+    /// the links not answered within the document's web budget (`external.documentSeconds`).
+    func joined(_ checked: Checked, _ v: Verdicts, budget: Double, job: Job) -> Checked {
+        var sites = v.sites
+        var c = checked
+        c.findings += v.check.judge(&sites, plans: v.plans, fetched: v.fetched)
+        let late = Set(v.fetched.values.filter { $0.failure == .overBudget }.map(\.url)).sorted()
+        if let first = late.first {
+            c.findings.append(
+                .budgetHit(
+                    "external.documentSeconds",
+                    "\(late.count) web link\(late.count == 1 ? " was" : "s were") not verified: the document's web checks may take \(JSONWriter.format(budget)) s (external.documentSeconds\(job.context.documentTimeout > 0 && job.context.documentTimeout <= external.documentSeconds ? ", lowered to --timeout" : "")), and \(late.count == 1 ? "it was" : "they were") not answered by then (first: '\(first)')"
+                ))
+        }
+        for i in c.links.indices { c.links[i] = sites[i].record }
+        for i in c.outline.indices { c.outline[i].link = sites[c.links.count + i].record }
+        if c.openAction != nil { c.openAction = sites[c.links.count + c.outline.count].record }
+        return c
     }
 
     /// The link-accessibility check (`accessibility`): its findings and what `linkSummary` says of

@@ -108,6 +108,19 @@ public struct ExtractTextStage: Stage {
         var annotationError: String?
     }
 
+    /// The box around characters' boxes (top-left pixels at 72 dpi), in the page's PDF user space
+    /// too (`geometry` nil: a page without a page object, US Letter).
+    static func box(_ rects: ArraySlice<PDFRect>, on geometry: PageGeometry?) -> (user: PDFRect, pixel: PDFRect)? {
+        guard let first = rects.first else { return nil }
+        var u = first
+        for r in rects.dropFirst() {
+            u = PDFRect(min(u.x1, r.x1), min(u.y1, r.y1), max(u.x2, r.x2), max(u.y2, r.y2))
+        }
+        let g = geometry ?? PageGeometry(page: nil as PDFObject?)
+        let user = LinkGeometry.userRect(PixelRect(x: u.x1, y: u.y1, width: u.width, height: u.height), on: g, scale: 1)
+        return (user, u)
+    }
+
     public func run(_ job: inout Job) throws {
         let first = try job.engineDocumentWithPages(engine, making: "text")
         let count = first.pageCount
@@ -123,15 +136,7 @@ public struct ExtractTextStage: Stage {
             geometries = PageTree.pages(source).map { PageGeometry(page: $0) }
         }
         func userBox(_ rects: ArraySlice<PDFRect>, page: Int) -> (user: PDFRect, pixel: PDFRect)? {
-            guard let first = rects.first else { return nil }
-            var u = first
-            for r in rects.dropFirst() {
-                u = PDFRect(min(u.x1, r.x1), min(u.y1, r.y1), max(u.x2, r.x2), max(u.y2, r.y2))
-            }
-            let g = page - 1 < geometries.count ? geometries[page - 1] : PageGeometry(page: nil as PDFObject?)
-            let user = LinkGeometry.userRect(
-                PixelRect(x: u.x1, y: u.y1, width: u.width, height: u.height), on: g, scale: 1)
-            return (user, u)
+            Self.box(rects, on: page - 1 < geometries.count ? geometries[page - 1] : nil)
         }
         func rounded(_ r: PDFRect) -> JSONValue { .array(r.array.map { .double(($0 * 100).rounded() / 100) }) }
 

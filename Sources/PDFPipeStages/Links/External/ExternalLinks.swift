@@ -83,6 +83,20 @@ struct ExternalLinks {
 
     /// Judges every site from the answers (`fetch`); returns the findings, and the sites with
     /// `check` filled in.
+    /// The finding of a link's outcome, placed where the link is (nil: nothing to say).
+    static func finding(_ out: Outcome, at site: Site) -> Finding? {
+        guard let problem = out.finding else { return nil }
+        var f = Finding(
+            rule: problem.rule, page: site.page, object: site.object, rect: site.rect,
+            message: site.prefix + problem.message, hint: problem.hint)
+        f.details = [
+            "uri": .string(site.record.uriWritten ?? site.record.uri ?? ""),
+            "status": out.status.map { .int($0) } ?? .null,
+        ]
+        if let k = site.record.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        return f
+    }
+
     func judge(_ sites: inout [Site], plans: [Plan], fetched: [URLChecker.Key: URLFetch]) -> [Finding] {
         var findings: [Finding] = []
         for (i, p) in plans.enumerated() {
@@ -120,19 +134,7 @@ struct ExternalLinks {
                         download: fetched[URLChecker.Key(url: url, download: true)], into: &out)
                 }
             }
-            let site = sites[i]
-            if let problem = out.finding {
-                var f = Finding(
-                    rule: problem.rule, page: site.page, object: site.object, rect: site.rect,
-                    message: site.prefix + problem.message,
-                    hint: problem.hint)
-                f.details = [
-                    "uri": .string(site.record.uriWritten ?? site.record.uri ?? ""),
-                    "status": out.status.map { .int($0) } ?? .null,
-                ]
-                if let k = site.record.annotationIndex { f.details["annotationIndex"] = .int(k) }
-                findings.append(f)
-            }
+            if let f = Self.finding(out, at: sites[i]) { findings.append(f) }
             sites[i].record.check = out.json
         }
         return findings
