@@ -27,7 +27,8 @@ Routes (the query string is ignored, and kept by redirects):
   /huge.pdf               200 application/pdf; to GET, 3 MB of a PDF's bytes (past a 1 MB downloadLimitMB)
   /page.html              an HTML page with the anchors id="intro", id='Caf%C3%A9' (unquoted
                           too: id=plain) and <a name="legacy">; /page.html?redirected 301s to it
-  /__log                  JSON list of [method, path, X-Token header, monotonic time] so far (not logged)
+  /__log                  JSON list of [method, path, X-Token header, monotonic time, Authorization
+                          header] so far (not logged); as a plain-http proxy, path is the whole URL
   /__bytes                bytes of body sent by /big so far
   /hold/ID                200 after 0.3 s
   /__inflight             the most requests ever in progress at once (not counted itself)
@@ -116,7 +117,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def route(self, path):
         with LOCK:
-            LOG.append([self.command, path, self.headers.get("X-Token", ""), "%.3f" % time.monotonic()])
+            LOG.append(
+                [
+                    self.command,
+                    path,
+                    self.headers.get("X-Token", ""),
+                    "%.3f" % time.monotonic(),
+                    self.headers.get("Authorization", ""),
+                ]
+            )
         # Routes ignore the query string (the benchmark makes URLs distinct with ?n=...), but a
         # redirect keeps it, so that distinct URLs stay distinct.
         query = ""

@@ -29,3 +29,17 @@ package enum Checksum {
         return String(cString: g_checksum_get_string(c))
     }
 }
+
+extension Checksum {
+    /// HMAC-SHA256 of `data` under `key` (GLib's `g_compute_hmac_for_data`), as lowercase hex.
+    package static func hmacSHA256(key: [UInt8], _ data: [UInt8]) -> String {
+        let hex = key.withUnsafeBufferPointer { k in
+            data.withUnsafeBufferPointer { d in
+                g_compute_hmac_for_data(G_CHECKSUM_SHA256, k.baseAddress, gsize(k.count), d.baseAddress, gsize(d.count))
+            }
+        }
+        guard let hex else { return "" }
+        defer { g_free(hex) }
+        return String(cString: hex)
+    }
+}

@@ -187,7 +187,7 @@ struct GitHubFile {
     func append(_ text: String) {
         guard let path, let fd = try? FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND) else { return }
         defer { try? fd.close() }
-        try? fd.writeAll(Array(text.utf8))
+        try? fd.writeAll(Array(Secrets.scrub(text).utf8))
     }
 
     /// `name<<DELIMITER` … `DELIMITER`: a value with a line break (a file name in a message)

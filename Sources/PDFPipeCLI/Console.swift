@@ -22,8 +22,10 @@ package final class Console: Sendable {
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, interactive: Bool,
         colored: Bool = false, columns: Int? = nil
     ) {
-        self.out = out
-        self.err = err
+        // Every line written passes the secret scrubber (docs/security.md): a URL a redirect
+        // echoed a token into, a message, a file name.
+        self.out = { out(Secrets.scrub($0)) }
+        self.err = { err(Secrets.scrub($0)) }
         self.interactive = interactive
         self.colored = colored
         self.columns = columns

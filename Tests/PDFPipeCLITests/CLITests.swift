@@ -283,9 +283,13 @@ final class CLITests: XCTestCase {
     /// the run's secrets) warns and checks the rest; `run` refuses the pipeline.
     func testAnUnsetVariableIsAWarningForValidateAndAnErrorForRun() throws {
         let dir = Repo.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        setenv("PDFPIPE_SECRETS", "PDFPIPE_NOT_SET_ANYWHERE=a.example", 1)
+        defer {
+            unsetenv("PDFPIPE_SECRETS")
+            try? FileManager.default.removeItem(atPath: dir)
+        }
         let headers =
-            #"{"use": "validate-links", "with": {"external": {"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}"}]}}}"#
+            #"{"use": "validate-links", "with": {"external": {"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}", "hosts": "a.example"}]}}}"#
         try "{\"stages\": [\n  \(headers),\n  {\"use\": \"inspect\"}\n]}".write(
             toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let validate = CapturedCLI()

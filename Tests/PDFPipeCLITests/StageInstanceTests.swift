@@ -48,14 +48,15 @@ final class OfflineSecretsTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         unsetenv("PDFPIPE_TEST_UNSET_TOKEN")
         let external =
-            #"{"enabled": true, "headers": [{"name": "Authorization", "value": "Bearer ${PDFPIPE_TEST_UNSET_TOKEN}"}]}"#
+            #"{"enabled": true, "headers": [{"name": "Authorization", "value": "Bearer ${PDFPIPE_TEST_UNSET_TOKEN}", "hosts": "a.example"}]}"#
         try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"external": \#(external)}}]}"#.write(
             toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let online = CapturedCLI()
         XCTAssertEqual(
             online.run(["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/a"], in: dir), .usage)
         XCTAssertTrue(
-            online.stderr.contains("the environment variable 'PDFPIPE_TEST_UNSET_TOKEN' is not set"), online.stderr)
+            online.stderr.contains("the variable 'PDFPIPE_TEST_UNSET_TOKEN' is not handed to pipeline files"),
+            online.stderr)
         let offline = CapturedCLI()
         let code = offline.run(
             ["run", dir + "/p.json", Samples.path("uri-links.pdf"), "--out", dir + "/b", "--quiet", "--offline"],

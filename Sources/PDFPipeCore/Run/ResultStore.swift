@@ -365,6 +365,7 @@ extension ResultStore.State {
         _ line: [UInt8], at index: Int, of result: DocumentResult, fd: FileDescriptor, documentLength: Int = 0
     ) {
         guard failure == nil else { return }
+        let line = Secrets.scrub(line)
         do throws(Errno) {
             try fd.writeAll(line, at: end)
         } catch {

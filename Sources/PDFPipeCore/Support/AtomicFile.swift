@@ -17,7 +17,15 @@ public enum AtomicFile {
     /// - Parameter durable: flush to disk before the rename (reports); thumbnails by the thousand
     ///   skip it: readers still see the old file or the new one, never half of one.
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(WriteError) {
+        try write(bytes, to: path, durable: durable, binary: false)
+    }
+
+    /// - Parameter binary: an image, whose bytes are not text and are not scrubbed of secrets.
+    package static func write(_ bytes: [UInt8], to path: String, durable: Bool = true, binary: Bool)
+        throws(WriteError)
+    {
         let w = try Writer(path: path)
+        w.binary = binary
         w.write(bytes)
         try w.commit(durable: durable)
     }
@@ -31,6 +39,8 @@ public enum AtomicFile {
         private var fd: FileDescriptor?
         private var buffer: [UInt8] = []
         private var failure: String?
+        /// An image: its bytes are not text and are not scrubbed of secrets.
+        package var binary = false
         private static let bufferSize = 1 << 20
 
         public init(path: String) throws(WriteError) {
@@ -57,22 +67,32 @@ public enum AtomicFile {
 
         public func write(_ bytes: some Collection<UInt8>) {
             buffer.append(contentsOf: bytes)
-            if buffer.count >= Self.bufferSize { flush() }
+            if buffer.count >= Self.bufferSize { flush(final: false) }
         }
 
         public func write(_ text: String) { write(text.utf8) }
 
-        private func flush() {
+        /// Writes the buffer, its secrets scrubbed (`Secrets`); unless `final`, the last bytes a
+        /// secret could start in stay buffered, so that one split between two pieces is still found.
+        private func flush(final: Bool = true) {
             guard failure == nil else {
                 buffer.removeAll(keepingCapacity: true)
                 return
             }
+            var bytes = binary ? buffer : Secrets.scrub(buffer)
+            var kept: [UInt8] = []
+            let hold = final || binary ? 0 : min(Secrets.holdBack, bytes.count)
+            if hold > 0 {
+                kept = Array(bytes[(bytes.count - hold)...])
+                bytes.removeLast(hold)
+            }
             do throws(Errno) {
-                try fd?.writeAll(buffer)
+                try fd?.writeAll(bytes)
             } catch {
                 failure = error.description
             }
             buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: kept)
         }
 
         /// Flushes (to disk when `durable`) and renames the file over its target.

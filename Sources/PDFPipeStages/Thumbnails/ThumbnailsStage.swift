@@ -553,7 +553,8 @@ public struct ThumbnailsStage: Stage {
         let relative = OutputNames.file(for: job, folder: folder, extension: "contact.png")
         do {
             try AtomicFile.write(
-                try sheet.pngData(level: options.compression, alpha: false), to: job.outputDirectory + "/" + relative)
+                try sheet.pngData(level: options.compression, alpha: false), to: job.outputDirectory + "/" + relative,
+                binary: true)
         } catch {
             return nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PDFBridge
 import PDFPipeCore
 
 /// The `external` section of `validate-links` as the pipeline file writes it (declared once; read
@@ -92,10 +93,13 @@ public struct ExternalSection: OptionGroup {
     /// An entry of `headers`.
     public struct Header: OptionGroup {
         @Option("header name, or 'Name: value'") public var name = ""
-        @Option("value; ${VAR} is replaced by the environment variable VAR, and such values are never printed")
+        @Option(
+            "value; ${VAR} is replaced by the environment variable VAR if its owner handed it over in PDFPIPE_SECRETS with the hosts it may go to (docs/security.md); such values go over https only and are never written"
+        )
         public var value = ""
         @Option(
-            "comma-separated host names or globs ('*.example.com') the header is sent to (empty: every host)")
+            "comma-separated host names or globs ('*.example.com') the header is sent to (empty: every host; a value with ${VAR} must name them)"
+        )
         public var hosts = ""
         public init() {}
     }
@@ -139,10 +143,24 @@ public struct ExternalOptions: Sendable {
     public struct Header: Sendable {
         public var name: String
         public var value: String
-        /// The value came from the environment: never printed.
+        /// The value came from the environment: never printed, sent over https only.
         public var secret: Bool
         /// Lower-cased hosts; empty: all.
         public var hosts: [String]
+        /// For each variable in the value, the hosts (and ports) its owner named: the header goes
+        /// to a request only when every one of them allows its host and port.
+        package var granted: [[SecretGrants.HostPort]] = []
+
+        /// Whether the header goes with a request to `url`.
+        func applies(to url: String) -> Bool {
+            let host = URLParts.host(of: url) ?? ""
+            if !hosts.isEmpty && !hosts.contains(where: { ExternalOptions.hostMatches($0, host) }) { return false }
+            guard secret else { return true }
+            guard URLParts.scheme(of: url) == "https", let port = URLParts.port(of: url) else { return false }
+            return granted.allSatisfy { allowed in
+                allowed.contains { $0.port == port && ExternalOptions.hostMatches($0.host, host) }
+            }
+        }
     }
 
     public struct Remap: @unchecked Sendable {
@@ -266,16 +284,7 @@ public struct ExternalOptions: Sendable {
                 try Self.header(
                     item, path: "\(path).headers[\(i)]", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty))
         }
-        // The GitHub Action's `token` input (or the variable set by hand): a bearer token sent to
-        // GitHub's hosts only (a hop of a redirect chain elsewhere gets none: headers are chosen
-        // per request), unless the pipeline sends its own Authorization there.
-        if let token = ProcessInfo.processInfo.environment[Self.githubTokenVariable], !token.isEmpty,
-            !token.unicodeScalars.contains(where: Self.isControl),
-            !headers.contains(where: { $0.name.lowercased() == "authorization" })
-        {
-            headers.append(
-                Header(name: "Authorization", value: "Bearer " + token, secret: true, hosts: Self.githubHosts))
-        }
+        if let token = Self.githubTokenHeader(besides: headers) { headers.append(token) }
         let ua = o.userAgent
         if ua.unicodeScalars.contains(where: Self.isControl) {
             throw PipelineError(
@@ -285,6 +294,7 @@ public struct ExternalOptions: Sendable {
         userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
         allowPrivateAddresses = o.allowPrivateAddresses
         cachePath = o.cache.path.isEmpty ? nil : o.cache.path
+        if let cachePath { try Self.checkStatePaths(cachePath, option: "\(path).cache.path") }
         cacheMaxAge = o.cache.maxAgeSeconds
         neverCache = try StatusSet.parse(o.cache.neverCache, path: "\(path).cache.neverCache")
         downloadLimit = o.downloadLimitMB << 20
@@ -307,6 +317,30 @@ public struct ExternalOptions: Sendable {
         }
     }
 
+    /// The GitHub Action's `token` input (or the variable set by hand): a bearer token sent to
+    /// GitHub's hosts only, over https to port 443 (a hop of a redirect chain elsewhere gets none:
+    /// headers are chosen per request), unless the pipeline sends its own Authorization.
+    static func githubTokenHeader(besides headers: [Header]) -> Header? {
+        guard let token = ProcessInfo.processInfo.environment[Self.githubTokenVariable], !token.isEmpty,
+            !token.unicodeScalars.contains(where: Self.isControl),
+            !headers.contains(where: { $0.name.lowercased() == "authorization" })
+        else { return nil }
+        Secrets.add(token)
+        return Header(
+            name: "Authorization", value: "Bearer " + token, secret: true, hosts: Self.githubHosts,
+            granted: [Self.githubHosts.map { SecretGrants.HostPort(host: $0, port: 443) }])
+    }
+
+    /// The cache, its history and lock, the shards' shared folder: no symbolic link on the way,
+    /// nothing outside the working folder (docs/security.md).
+    static func checkStatePaths(_ cachePath: String, option: String) throws(PipelineError) {
+        let working = FileManager.default.currentDirectoryPath
+        let history = LinkHistory.path(besideCache: cachePath)
+        for p in [cachePath, history, history + ".lock", URLChecker.sharedFolder(besideCache: cachePath)] {
+            try StateSeal.check(p, option: option, working: working)
+        }
+    }
+
     /// One entry of `headers` (`hp`: its JSON path): a name and a value, or "Name: value"; `${VAR}`
     /// expanded (offline, the file's option or `run --offline`, nothing is sent: `unsetIsEmpty`).
     static func header(_ item: ExternalSection.Header, path hp: String, unsetIsEmpty: Bool) throws(PipelineError)
@@ -325,7 +359,13 @@ public struct ExternalOptions: Sendable {
                 file: nil, path: "\(hp).name", message: "a header needs a name made of letters, digits, '-' and '_'"
             )
         }
-        let (expanded, secret) = try ExternalOptions.expand(value, path: "\(hp).value", unsetIsEmpty: unsetIsEmpty)
+        let hosts = item.hosts.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }.filter { !$0.isEmpty }
+        let (expanded, variables) = try ExternalOptions.expand(
+            value, path: "\(hp).value", unsetIsEmpty: unsetIsEmpty)
+        let secret = !variables.isEmpty
+        let granted = try secret ? Self.grants(variables, hosts: hosts, path: hp, unsetIsEmpty: unsetIsEmpty) : []
         // By scalars: "\r\n" is one Character, equal to neither "\r" nor "\n".
         if expanded.unicodeScalars.contains(where: Self.isControl) {
             throw PipelineError(
@@ -334,10 +374,46 @@ public struct ExternalOptions: Sendable {
                     "a header value must not contain line breaks or other control characters\(secret ? " (after ${…} expansion)" : "")"
             )
         }
-        let hosts = item.hosts.split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }.filter { !$0.isEmpty }
-        return Header(name: name, value: expanded, secret: secret, hosts: hosts)
+        return Header(name: name, value: expanded, secret: secret, hosts: hosts, granted: granted)
+    }
+
+    /// The owner's hosts for each variable a header names (`PDFPIPE_SECRETS`): the header must
+    /// name its hosts, each one allowed by every variable's grant. Offline (nothing is sent) the
+    /// grants are not needed.
+    static func grants(_ variables: [String], hosts: [String], path hp: String, unsetIsEmpty: Bool)
+        throws(PipelineError) -> [[SecretGrants.HostPort]]
+    {
+        guard !hosts.isEmpty, !hosts.contains("*") else {
+            throw PipelineError(
+                file: nil, path: "\(hp).hosts",
+                message:
+                    "a header whose value names a variable (${\(variables[0])}) must name the hosts it goes to ('hosts': \"docs.example.com\"); it goes over https only"
+            )
+        }
+        let all = SecretGrants.current
+        var out: [[SecretGrants.HostPort]] = []
+        for name in variables {
+            guard let grant = all.grant(for: name) else {
+                if unsetIsEmpty {
+                    out.append([])
+                    continue
+                }
+                throw PipelineError(
+                    file: nil, path: "\(hp).value",
+                    message:
+                        "the variable '\(name)' is not handed to pipeline files: its owner names it and its hosts in the environment, PDFPIPE_SECRETS='\(name)=\(hosts.joined(separator: ","))' (docs/security.md)",
+                    needsEnvironment: true)
+            }
+            for h in hosts where !grant.hosts.contains(where: { $0.host == h || Self.hostMatches($0.host, h) }) {
+                throw PipelineError(
+                    file: nil, path: "\(hp).hosts",
+                    message:
+                        "the host '\(h)' is not one PDFPIPE_SECRETS lets '\(name)' go to (\(grant.hosts.map(\.host).joined(separator: ", ")))",
+                    needsEnvironment: true)
+            }
+            out.append(grant.hosts)
+        }
+        return out
     }
 
     static func compile(_ text: String, path: String) throws(PipelineError) -> NSRegularExpression {
@@ -363,12 +439,15 @@ public struct ExternalOptions: Sendable {
     /// Control characters, which would end a header line or smuggle another one in.
     static func isControl(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 && s != "\t" || s.value == 0x7F }
 
-    /// Replaces `${VAR}` with the environment's value; a missing variable is a pipeline error (a
-    /// request without its token would fail for a reason the report could not show).
-    static func expand(_ text: String, path: String, unsetIsEmpty: Bool = false) throws(PipelineError) -> (String, Bool)
-    {
-        guard text.contains("${") else { return (text, false) }
+    /// Replaces `${VAR}` with the environment's value, and says which variables it named; a
+    /// missing variable is a pipeline error (a request without its token would fail for a reason
+    /// the report could not show). The action's and the runner's tokens are never expanded.
+    static func expand(_ text: String, path: String, unsetIsEmpty: Bool = false) throws(PipelineError) -> (
+        String, [String]
+    ) {
+        guard text.contains("${") else { return (text, []) }
         let env = ProcessInfo.processInfo.environment
+        var names: [String] = []
         var out = ""
         var rest = Substring(text)
         while let open = rest.range(of: "${") {
@@ -377,16 +456,26 @@ public struct ExternalOptions: Sendable {
                 throw PipelineError(file: nil, path: path, message: "unterminated '${' in the header value")
             }
             let name = String(rest[open.upperBound..<close])
-            guard let value = env[name] ?? (unsetIsEmpty ? "" : nil) else {
+            if SecretGrants.isForbidden(name) {
+                throw PipelineError(
+                    file: nil, path: path,
+                    message:
+                        "'${\(name)}': a pipeline file never reaches the action's or the runner's tokens (docs/security.md)"
+                )
+            }
+            names.append(name)
+            let granted = SecretGrants.current.grant(for: name) != nil
+            guard let value = (granted ? env[name] : nil) ?? (unsetIsEmpty || !granted ? "" : nil) else {
                 throw PipelineError(
                     file: nil, path: path, message: "the environment variable '\(name)' is not set",
                     needsEnvironment: true)
             }
+            Secrets.add(value)
             out += value
             rest = rest[rest.index(after: close)...]
         }
         out += rest
-        return (out, true)
+        return (out, names)
     }
 
     /// Should this URL be requested (include/exclude)? `include` wins over `exclude`, as in lychee.
@@ -407,11 +496,10 @@ public struct ExternalOptions: Sendable {
         return url
     }
 
-    /// Header lines for a request to `host`.
-    func headerLines(for host: String) -> [String] {
-        headers.filter { $0.hosts.isEmpty || $0.hosts.contains { ExternalOptions.hostMatches($0, host) } }.map {
-            "\($0.name): \($0.value)"
-        }
+    /// Header lines for a request to `url`: a header with a secret only over https, to a host
+    /// and port its owner named.
+    func headerLines(for url: String) -> [String] {
+        headers.filter { $0.applies(to: url) }.map { "\($0.name): \($0.value)" }
     }
 
     /// Every secret value, to scrub from messages.

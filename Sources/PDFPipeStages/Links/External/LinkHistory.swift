@@ -21,6 +21,17 @@ struct LinkHistory: Sendable {
 
     var entries: [String: Entry] = [:]
     static let version = 1
+    /// Bounds (docs/security.md): a count past `maxFailures` reads as it (confirmRuns is at most
+    /// 100); the file keeps at most `maxEntries` links (the most recently failed), none whose last
+    /// failure is older than `maxAgeDays`; a file larger than `StateSeal.maxHistoryBytes` is not read.
+    static let maxFailures = 1000
+    static let maxEntries = 20000
+    static let maxAgeDays = 180.0
+
+    /// What the MAC of an entry covers.
+    static func sealed(_ url: String, _ e: Entry) -> String {
+        "\(e.failures)\n\(e.firstFailed)\n\(e.lastFailed)\n\(e.run)"
+    }
 
     /// `links.json` → `links.history.json` (beside it).
     static func path(besideCache cache: String) -> String {
@@ -36,15 +47,39 @@ struct LinkHistory: Sendable {
         return "local-\(Int(Date().timeIntervalSince1970))-\(getpid())"
     }()
 
-    /// The file's entries; none when it is missing or not a history file (a broken file must not
-    /// turn links red: it only makes them wait K runs again).
+    /// The file's entries; none when it is missing, too large, a symbolic link or not a history
+    /// file (a broken file must not turn links red: it only makes them wait K runs again). An entry
+    /// whose MAC does not verify (`StateSeal`: committed or planted) is not read; counts are
+    /// clamped to 1…`maxFailures`.
     static func load(_ path: String) -> LinkHistory {
-        guard let data = FileSystem.contents(path),
+        guard let data = FileStatus.readRegular(path, maxBytes: StateSeal.maxHistoryBytes),
             let json = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
-            json["version"]?.intValue == version,
-            let entries = try? json["entries"]?.decode([String: Entry].self)
+            json["version"]?.intValue == version, let object = json["entries"]?.objectValue
         else { return LinkHistory() }
-        return LinkHistory(entries: entries.filter { $0.value.failures >= 1 })
+        var out = LinkHistory()
+        for (url, v) in object {
+            guard var e = try? v.decode(Entry.self), e.failures >= 1,
+                StateSeal.verify(v["mac"]?.stringValue, "history", url, sealed(url, e))
+            else { continue }
+            e.failures = min(e.failures, maxFailures)
+            out.entries[url] = e
+        }
+        return out
+    }
+
+    /// Drops entries last failed more than `maxAgeDays` before `date`, then all but the
+    /// `maxEntries` most recently failed.
+    mutating func prune(now date: String) {
+        let formatter = ISO8601DateFormatter()
+        if let now = formatter.date(from: date) {
+            let oldest = now.addingTimeInterval(-Self.maxAgeDays * 86400)
+            entries = entries.filter { formatter.date(from: $0.value.lastFailed).map { $0 >= oldest } ?? false }
+        }
+        if entries.count > Self.maxEntries {
+            let kept = entries.sorted { ($0.value.lastFailed, $0.key) > ($1.value.lastFailed, $1.key) }.prefix(
+                Self.maxEntries)
+            entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        }
     }
 
     /// Runs in a row `url` failed before this one (not counting this run).
@@ -62,7 +97,7 @@ struct LinkHistory: Sendable {
             }
             if var e = entries[url] {
                 if e.run != run {
-                    e.failures += 1
+                    e.failures = min(e.failures, Self.maxFailures - 1) + 1
                     e.run = run
                 }
                 e.lastFailed = date
@@ -93,11 +128,17 @@ struct LinkHistory: Sendable {
     private static func write(_ path: String, adding verdicts: [String: Bool], run: String, date: String) throws {
         var history = load(path)
         history.record(verdicts, run: run, date: date)
+        history.prune(now: date)
+        var entries: [String: JSONValue] = [:]
+        for (url, e) in history.entries {
+            guard case .object(var o) = JSONValue(encoding: e) else { continue }
+            o["mac"] = .string(StateSeal.mac("history", url, sealed(url, e)))
+            entries[url] = .object(o)
+        }
         let json: JSONValue = [
-            "version": .int(version), "tool": .string("pdfpipe \(PDFPipeVersion.string)"),
-            "entries": JSONValue(encoding: history.entries),
+            "version": .int(version), "tool": .string("pdfpipe \(PDFPipeVersion.string)"), "entries": .object(entries),
         ]
-        try AtomicFile.write(JSONWriter.pretty(json) + "\n", to: path)
+        try AtomicFile.write(JSONWriter.compact(json) + "\n", to: path)
     }
 }
 

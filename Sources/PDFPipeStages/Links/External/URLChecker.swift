@@ -358,7 +358,12 @@ package final class URLChecker: @unchecked Sendable {
     /// The entry names its URL, so a hash collision is a miss; freshness is the cache's.
     private var sharedFolder: String? {
         guard options.shards > 1, let path = options.cachePath else { return nil }
-        return (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + ".shared"
+        return Self.sharedFolder(besideCache: path)
+    }
+
+    /// `links.json` → `links.shared`.
+    static func sharedFolder(besideCache path: String) -> String {
+        (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + ".shared"
     }
 
     private func sharedPath(_ url: String) -> String? {
@@ -368,11 +373,12 @@ package final class URLChecker: @unchecked Sendable {
         return folder + "/" + String(hash, radix: 16) + ".json"
     }
 
-    /// Called with the lock held (reads one small file).
+    /// Called with the lock held (reads one small file: a regular one, not a link, sealed).
     private func sharedEntry(_ url: String) -> URLFetch? {
-        guard let path = sharedPath(url), let data = FileSystem.contents(path),
+        guard let path = sharedPath(url),
+            let data = FileStatus.readRegular(path, maxBytes: StateSeal.maxSharedEntryBytes),
             let json = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
-            let f = URLFetch(json: json), f.url == url
+            let f = Self.unsealed(json, kind: "shared", url: url)
         else { return nil }
         return f
     }
@@ -380,7 +386,24 @@ package final class URLChecker: @unchecked Sendable {
     private func writeSharedEntry(_ f: URLFetch) {
         guard let folder = sharedFolder, let path = sharedPath(f.url) else { return }
         try? FileSystem.createFolder(folder)
-        try? AtomicFile.write(JSONWriter.compact(f.json) + "\n", to: path)
+        try? AtomicFile.write(JSONWriter.compact(Self.sealed(f, kind: "shared")) + "\n", to: path)
+    }
+
+    /// A fetch as a state file keeps it: its JSON and the MAC over it (`StateSeal`).
+    static func sealed(_ f: URLFetch, kind: String) -> JSONValue {
+        let json = f.json
+        guard case .object(var o) = json else { return json }
+        o["mac"] = .string(StateSeal.mac(kind, f.url, JSONWriter.compact(json)))
+        return .object(o)
+    }
+
+    /// The fetch of a state file's entry for `url`, when it is one and its MAC verifies; nil
+    /// otherwise (an entry this machine's key did not seal: committed, planted, or from elsewhere).
+    static func unsealed(_ json: JSONValue, kind: String, url: String) -> URLFetch? {
+        guard let f = URLFetch(json: json), f.url == url,
+            StateSeal.verify(json["mac"]?.stringValue, kind, url, JSONWriter.compact(f.json))
+        else { return nil }
+        return f
     }
 
     /// What the run's requests gave, over every URL asked (from the cache or the network).
@@ -575,7 +598,7 @@ package final class URLChecker: @unchecked Sendable {
         }
         state.tasks[id] = task
         if let refused = connection.prepare(
-            url, head: task.head, headers: options.headerLines(for: host), timeout: options.timeout,
+            url, head: task.head, headers: options.headerLines(for: url), timeout: options.timeout,
             connectTimeout: min(options.timeout, 10), download: download, fresh: task.confirming != nil)
         {
             state.idle.append(connection)
@@ -782,11 +805,12 @@ package final class URLChecker: @unchecked Sendable {
         return nil
     }
 
-    /// Messages never carry a header's secret value.
+    /// Messages never carry a header's secret value (everything written is scrubbed again:
+    /// `Secrets`).
     private func scrub(_ text: String) -> String {
         var t = text
         for s in options.secrets { t = t.replacingOccurrences(of: s, with: "***") }
-        return t
+        return Secrets.scrub(t)
     }
 
     // MARK: - Cache
@@ -857,11 +881,12 @@ package final class URLChecker: @unchecked Sendable {
     private func loadCacheIfNeeded() {
         guard cache == nil, let path = options.cachePath else { return }
         cache = [:]
-        guard let data = FileSystem.contents(path),
+        // A regular file (not a link) of at most 8 MB; entries without a valid MAC are not read.
+        guard let data = FileStatus.readRegular(path, maxBytes: StateSeal.maxCacheBytes),
             let json = try? JSONParser.parse(String(decoding: data, as: UTF8.self)), json["version"]?.intValue == 1
         else { return }
         for (url, v) in json["entries"]?.objectValue ?? [:] {
-            if let f = URLFetch(json: v), f.url == url { cache?[url] = f }
+            if let f = Self.unsealed(v, kind: "cache", url: url) { cache?[url] = f }
         }
     }
 
@@ -872,7 +897,7 @@ package final class URLChecker: @unchecked Sendable {
         try saveHistory()
         guard let path = options.cachePath, let cache, cacheDirty else { return }
         var entries: [String: JSONValue] = [:]
-        for (url, f) in cache where fresh(f) { entries[url] = f.json }
+        for (url, f) in cache where fresh(f) { entries[url] = Self.sealed(f, kind: "cache") }
         let folder = (path as NSString).deletingLastPathComponent
         do throws(Errno) {
             if !folder.isEmpty { try FileSystem.createFolder(folder) }
@@ -882,7 +907,7 @@ package final class URLChecker: @unchecked Sendable {
         let json: JSONValue = [
             "version": 1, "tool": .string("pdfpipe \(PDFPipeVersion.string)"), "entries": .object(entries),
         ]
-        try AtomicFile.write(JSONWriter.pretty(json) + "\n", to: path)
+        try AtomicFile.write(JSONWriter.compact(json) + "\n", to: path)
         cacheDirty = false
     }
 }
