@@ -56,6 +56,10 @@ extension CLI {
         let (whole, held) = try Self.checkShards(
             reports, files: files, allowPartial: a.has(\MergeFlags.allowPartial))
         var merged = reports[0]
+        // A whole set's report is the one run's (which names no batch); a partial merge keeps it,
+        // for the merge of merges to check.
+        let batch = try Self.checkBatch(reports, files: files, listed: cursors.map(\.elements.count), whole: whole)
+        merged.batch = whole ? nil : batch
         merged.incomplete = !whole
         for (file, r) in zip(files.dropFirst(), reports.dropFirst()) {
             guard r.pipeline == merged.pipeline else {
@@ -122,6 +126,15 @@ extension CLI {
                 let (report, mapped) = try readReport(files[k], documents: false, elements: &elements)
                 guard let mapped, let elements else {
                     throw PipelineError(file: files[k], message: "not a pdfpipe report (no documents array)")
+                }
+                // A shard report is a shard runner's word: its list must be the one its own
+                // summary counts (an emptied or cut list is not a finished shard).
+                if let declared = report.declaredDocuments, declared != elements.count {
+                    throw PipelineError(
+                        file: files[k],
+                        message:
+                            "lists \(elements.count) document\(elements.count == 1 ? "" : "s") where its summary counts \(declared): not the report its run wrote (run the shard again)"
+                    )
                 }
                 result = .success(ScannedReport(report: report, mapped: mapped, elements: elements))
             } catch {
@@ -287,6 +300,32 @@ extension CLI {
         return .array(byHost.keys.sorted().map { .object(byHost[$0]!) })
     }
 
+    /// The shards of one run name one batch (`batch`: its size and a digest of its paths), and a
+    /// whole set lists exactly its documents: a shard report emptied or cut (its summary made to
+    /// match) or taken from another run is refused. Reports without `batch` (older versions, runs
+    /// without --shard) are not held to it. Returns the batch, for the merged report.
+    static func checkBatch(_ reports: [RunReport], files: [String], listed: [Int], whole: Bool) throws(PipelineError)
+        -> BatchPlan?
+    {
+        guard let k = reports.firstIndex(where: { $0.batch != nil }), let plan = reports[k].batch else { return nil }
+        for (i, r) in reports.enumerated() where r.batch != nil && r.batch != plan {
+            throw PipelineError(
+                file: files[i],
+                message:
+                    "comes from another batch (\(r.batch!.documents) documents, digest \(r.batch!.digest)) than '\(files[k])' (\(plan.documents), \(plan.digest))"
+            )
+        }
+        let total = listed.reduce(0, +)
+        if whole && reports.allSatisfy({ $0.batch != nil }) && total != plan.documents {
+            throw PipelineError(
+                file: nil,
+                message:
+                    "the shards list \(total) document\(total == 1 ? "" : "s") where their batch had \(plan.documents) (\(listed.map(String.init).joined(separator: " + "))): a shard report is not the one its run wrote; run it again"
+            )
+        }
+        return plan
+    }
+
     /// The shards a report holds: `K/N` for a shard's report, `1-4,7/8` for a merge of some of
     /// them (merges compose: a merge's report is a shard input to the next); nil when the report
     /// is not of a sharded run.
@@ -413,6 +452,9 @@ struct MergeCursor {
         var path: String?
         var counted: DocumentResult?
         var lazy: Range<Int>?
+        /// Why the document cannot be merged (a key given twice: which value counts would depend
+        /// on the reader).
+        var problem: String?
     }
     /// The next documents, in order (the head first): read in batches of at most `aheadBytes` of
     /// report text, the batch's documents on all cores at once.
@@ -446,6 +488,9 @@ struct MergeCursor {
                 mapped.drop(elements[next].lowerBound..<elements[end - 1].upperBound)
             }
         }
+        if let problem = ahead.first?.problem {
+            throw PipelineError(file: file, message: "documents[\(next)]: \(problem)")
+        }
         if !ahead.isEmpty, ahead.first?.path == nil {
             throw PipelineError(file: file, message: "documents[\(next)]: no path")
         }
@@ -475,6 +520,10 @@ struct MergeCursor {
         let (compact, members) = JSONScanner.compactObject(text)
         return compact.withUnsafeBytes { raw in
             guard let members else { return Entry(compact: compact) }
+            var keys = Set<String>()
+            for m in members where !keys.insert(m.key).inserted {
+                return Entry(compact: compact, problem: "the key '\(m.key)' is given twice")
+            }
             var path: String?
             if let m = members.first(where: { $0.key == "path" }) {
                 var parser = JSONParser(
@@ -508,6 +557,13 @@ struct MergeCursor {
         if let range = head.lazy {
             head = mapped.withBytes { raw in
                 Self.entry(UnsafeRawBufferPointer(rebasing: raw[range]), counting: counting)
+            }
+            if let problem = head.problem {
+                throw PipelineError(file: file, message: "documents[\(next)]: \(problem)")
+            }
+            // Read ahead by its first "path" only: the one copied must be that document.
+            if head.path != ahead.first?.path {
+                throw PipelineError(file: file, message: "documents[\(next)]: its path changed while it was read")
             }
         }
         if let policy {

@@ -196,6 +196,7 @@ extension CLI {
     ) {
         report.shard = shard?.description
         report.shardSource = shard?.source
+        report.batch = shard == nil ? nil : set.batch
         report.baseline = pipeline.baselineFile.map { BaselineUse(file: $0, ratchet: pipeline.ratchet) }
         // Documents the baseline lists that the batch no longer has: their findings are fixed. A
         // shard cannot tell (the merge does).
@@ -302,7 +303,7 @@ extension CLI {
                     "no PDF file in the inputs (searched \(searched) for *.pdf); nothing was checked (--allow-empty accepts an empty batch)"
             )
         }
-        if let shard { set.documents = set.documents.filter { shard.contains($0.relativePath) } }
+        if let shard { set.keepShard(shard.contains) }
         for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
         let working = Paths.standardize(directory)
         for (link, target) in set.outsideLinks.prefix(20) {

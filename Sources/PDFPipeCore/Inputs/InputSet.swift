@@ -89,6 +89,18 @@ public struct InputSet: Sendable {
     /// Symbolic links met in a searched folder that lead out of it: not followed (a committed
     /// `docs/all -> /` would make the batch the whole machine), and said.
     public var outsideLinks: [(link: String, target: String)] = []
+    /// The whole batch a shard was cut from (`--shard`): what `merge` holds the shards against.
+    package var batch: BatchPlan?
+
+    /// Keeps the documents of one shard, noting the whole batch first.
+    package mutating func keepShard(_ contains: (String) -> Bool) {
+        let paths = documents.map(\.relativePath)
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in paths.joined(separator: "\n").utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let hex = String(h, radix: 16)
+        batch = BatchPlan(documents: paths.count, digest: String(repeating: "0", count: 16 - hex.count) + hex)
+        documents = documents.filter { contains($0.relativePath) }
+    }
 
     public init(root: String, documents: [InputDocument], emptyPatterns: [String] = []) {
         self.root = root

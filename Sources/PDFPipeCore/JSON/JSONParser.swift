@@ -19,7 +19,9 @@ public struct JSONParser {
     private var index = 0
     private var line = 1
     private var lineStart = 0
-    private let maxDepth = 512
+    /// The deepest nesting read (the scanner's too): deeper text is refused, never recursed into.
+    package static let maxDepth = 512
+    private var maxDepth: Int { Self.maxDepth }
     /// Whether to remember where each value starts (pipeline files want it; reports do not).
     private let tracksLocations: Bool
     /// Where each value starts: line, the offset where that line starts, and the value's offset.

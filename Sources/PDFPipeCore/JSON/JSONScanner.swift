@@ -161,6 +161,10 @@ package enum JSONScanner {
                 } else if b | 0x20 == UInt8(ascii: "{") {
                     if depth == 0, o == 1, b == UInt8(ascii: "{") { isObject = true }
                     depth += 1
+                    if depth > JSONParser.maxDepth {
+                        whole = false
+                        break
+                    }
                 } else if b | 0x20 == UInt8(ascii: "}") {
                     depth -= 1
                 }
@@ -286,6 +290,12 @@ package enum JSONScanner {
                     let folded = c | 0x20  // `[` → `{`, `]` → `}`
                     if folded == UInt8(ascii: "{") {
                         depth += 1
+                        // As deep as the parser goes, no deeper: what is copied unparsed (merge)
+                        // is written again by a writer that recurses (docs/security.md).
+                        guard depth <= JSONParser.maxDepth else {
+                            i = n
+                            return false
+                        }
                     } else if folded == UInt8(ascii: "}") {
                         depth -= 1
                         if depth == 0 {

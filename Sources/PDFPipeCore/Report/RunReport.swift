@@ -157,6 +157,11 @@ public struct RunReport: Sendable, Equatable {
     public var shard: String?
     /// With `--shard auto`: the engine's variable the shard came from (`SLURM_ARRAY_TASK_ID`, …).
     public var shardSource: String?
+    /// A shard's (or a merge's) whole batch: its number of documents and a digest of their paths.
+    package var batch: BatchPlan?
+    /// A report read back: the documents its own `summary` counts (nil when it has none), which
+    /// `merge` holds against the documents it lists.
+    package var declaredDocuments: Int?
     /// Findings about the run rather than a document (`config.suppression-expired`, …).
     public var findings: [Finding] = []
     /// What stages say about the run as a whole besides findings (`Stage.runSections`), by key:
@@ -307,7 +312,17 @@ public struct RunReport: Sendable, Equatable {
         baseline = file.baseline.map { BaselineUse(file: $0.file, ratchet: $0.ratchet) }
         removedSinceBaseline = file.removedSinceBaseline
         suppressions = file.suppressions
+        declaredDocuments = v["summary"]?["documents"]?.intValue
+        batch = file.batch
     }
+}
+
+/// The batch a sharded run was cut from (report.json's `batch`, beside `shard`): every shard of one
+/// run names the same; a merge of the whole set lists exactly `documents` documents.
+package struct BatchPlan: Codable, Sendable, Equatable {
+    package var documents: Int
+    /// FNV-1a of the batch's relative paths, in order, one a line.
+    package var digest: String
 }
 
 /// report.json's layout, declared once for the JSON reporter and for `merge` and `--baseline`,
@@ -337,6 +352,7 @@ struct ReportFile: Codable {
     var pipelineFailOn: FailOn?
     var shard: String?
     var shardSource: String?
+    var batch: BatchPlan?
     @OmittedWhenEmpty var findings: [Finding] = []
     var sections: [String: JSONValue]?
     var baseline: BaselineCounts?
@@ -345,7 +361,7 @@ struct ReportFile: Codable {
 
     enum CodingKeys: String, CodingKey {
         case tool, pipeline, summary, generatedAt, documents, incomplete, failOn, pipelineFailOn, shard, shardSource
-        case findings, sections, baseline, removedSinceBaseline, suppressions
+        case batch, findings, sections, baseline, removedSinceBaseline, suppressions
     }
 
     init(_ r: RunReport, includingDocuments: Bool) {
@@ -360,6 +376,7 @@ struct ReportFile: Codable {
         pipelineFailOn = r.pipelineFailOn
         shard = r.shard
         shardSource = r.shardSource
+        batch = r.batch
         findings = r.findings
         sections = r.sections.isEmpty ? nil : r.sections
         if let b = r.baseline {
@@ -382,6 +399,7 @@ struct ReportFile: Codable {
         pipelineFailOn = try c.decodeIfPresent(FailOn.self, forKey: .pipelineFailOn)
         shard = try c.decodeIfPresent(String.self, forKey: .shard)
         shardSource = try c.decodeIfPresent(String.self, forKey: .shardSource)
+        batch = try c.decodeIfPresent(BatchPlan.self, forKey: .batch)
         _findings = try c.decode(OmittedWhenEmpty<[Finding]>.self, forKey: .findings)
         sections = try c.decodeIfPresent([String: JSONValue].self, forKey: .sections)
         baseline = try c.decodeIfPresent(BaselineCounts.self, forKey: .baseline)
