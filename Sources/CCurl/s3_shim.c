@@ -8,6 +8,10 @@ static size_t pdfpipe_s3_write(char *data, size_t size, size_t n, void *userdata
     pdfpipe_s3_result *r = (pdfpipe_s3_result *)userdata;
     size_t len = size * n;
     if (r->download && r->status >= 200 && r->status < 300) {
+        if (r->download_limit > 0 && r->downloaded + (long long)len > r->download_limit) {
+            r->download_truncated = 1;
+            return 0;   // past the cap: the transfer stops (CURLE_WRITE_ERROR)
+        }
         if (fwrite(data, 1, len, r->download) != len) return 0;   // a write error stops the transfer
         r->downloaded += (long long)len;
         return len;
@@ -63,6 +67,7 @@ CURLcode pdfpipe_s3_request(
     r->body_len = 0;
     r->body_truncated = 0;
     r->downloaded = 0;
+    r->download_truncated = 0;
     if (r->body_cap <= 0) r->body_cap = 1 << 20;
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_URL, url);

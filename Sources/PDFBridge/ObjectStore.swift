@@ -201,6 +201,15 @@ package final class S3Client {
     package var sleep: (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
     /// Keys per listing page (S3's maximum and default is 1,000).
     package var pageSize = 1000
+    /// Bounds on what a store's answers may cost (docs/security.md): a listing stops with an
+    /// error past `maxListPages` pages, `maxListKeys` keys or `maxListSeconds`, or when a page's
+    /// continuation token repeats; a download past `maxObjectBytes` is stopped (and an object the
+    /// listing says is larger is not fetched: the caller checks). `PDFPIPE_S3_MAX_KEYS` and
+    /// `PDFPIPE_S3_MAX_OBJECT_MB` set the last two.
+    package var maxListPages = 10_000
+    package var maxListKeys = 1_000_000
+    package var maxListSeconds = 900.0
+    package var maxObjectBytes = 2048 << 20
     package var timeoutSeconds = 300.0
     /// Requests sent (retries included), for tests and statistics.
     package private(set) var requests = 0
@@ -215,9 +224,11 @@ package final class S3Client {
         result = .allocate(capacity: 1)
         result.initialize(to: pdfpipe_s3_result())
         result.pointee.body_cap = 16 << 20
-        if let n = ProcessInfo.processInfo.environment["PDFPIPE_S3_PAGE_SIZE"].flatMap(Int.init), (1...1000).contains(n)
-        {
-            pageSize = n
+        let env = ProcessInfo.processInfo.environment
+        if let n = env["PDFPIPE_S3_PAGE_SIZE"].flatMap(Int.init), (1...1000).contains(n) { pageSize = n }
+        if let n = env["PDFPIPE_S3_MAX_KEYS"].flatMap(Int.init), n >= 1 { maxListKeys = n }
+        if let n = env["PDFPIPE_S3_MAX_OBJECT_MB"].flatMap(Int.init), (1...(1 << 30)).contains(n) {
+            maxObjectBytes = n << 20
         }
     }
 
@@ -298,7 +309,7 @@ package final class S3Client {
                 download: download)
             let retryable: Bool
             switch a {
-            case .failure(let e): retryable = e.code != "upload"
+            case .failure(let e): retryable = e.code != "upload" && e.code != "ObjectTooLarge"
             case .success(let answer):
                 retryable = [500, 502, 503, 504].contains(answer.status) || (retryConflict && answer.status == 409)
             }
@@ -368,6 +379,14 @@ package final class S3Client {
         let r = result.pointee
         guard code == CURLE_OK else {
             if let tmp { FileSystem.unlink(tmp) }
+            if r.download_truncated != 0 {
+                return .failure(
+                    S3Error(
+                        location: location, status: nil, code: "ObjectTooLarge",
+                        message:
+                            "larger than \(r.download_limit >> 20) MB (PDFPIPE_S3_MAX_OBJECT_MB): stopped while downloading"
+                    ))
+            }
             let text = withUnsafeBytes(of: r.error) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
@@ -418,7 +437,19 @@ package final class S3Client {
     package func list(bucket: String, prefix: String) throws(S3Error) -> [S3Object] {
         var out: [S3Object] = []
         var token: String?
+        var tokens = Set<String>()
+        var pages = 0
+        let started = Date()
+        let location = "s3://\(bucket)/\(prefix)"
         repeat {
+            pages += 1
+            if pages > maxListPages || Date().timeIntervalSince(started) > maxListSeconds {
+                throw S3Error(
+                    location: location, status: nil, code: "ListingLimit",
+                    message:
+                        "the listing did not end within \(maxListPages) pages or \(Int(maxListSeconds)) s (\(out.count) keys so far): not used"
+                )
+            }
             var query = [("list-type", "2"), ("max-keys", String(pageSize)), ("prefix", prefix)]
             if let token { query.append(("continuation-token", token)) }
             let a = try send("GET", bucket: bucket, key: nil, query: query)
@@ -433,14 +464,35 @@ package final class S3Client {
                             in: CharacterSet(charactersIn: "\"")),
                         lastModified: XMLText.first("LastModified", in: contents).flatMap(Self.nanoseconds) ?? 0))
             }
+            if out.count > maxListKeys {
+                throw S3Error(
+                    location: location, status: nil, code: "ListingLimit",
+                    message:
+                        "more than \(maxListKeys) keys (PDFPIPE_S3_MAX_KEYS): the listing is not used; name a narrower prefix"
+                )
+            }
             token =
                 XMLText.first("IsTruncated", in: xml) == "true" ? XMLText.first("NextContinuationToken", in: xml) : nil
+            if let t = token, !tokens.insert(t).inserted {
+                throw S3Error(
+                    location: location, status: nil, code: "ListingLimit",
+                    message: "the store sent the continuation token of an earlier page again: the listing would not end"
+                )
+            }
+            if XMLText.first("IsTruncated", in: xml) == "true" && token == nil {
+                throw S3Error(
+                    location: location, status: nil, code: "ListingLimit",
+                    message: "the store says the listing goes on but gives no continuation token")
+            }
         } while token != nil
         return out
     }
 
-    /// Writes the object to `path` (through a temporary file renamed over it).
+    /// Writes the object to `path` (through a temporary file renamed over it); one that grows
+    /// past `maxObjectBytes` while it downloads is stopped and not written.
     package func download(bucket: String, key: String, to path: String) throws(S3Error) {
+        result.pointee.download_limit = Int64(maxObjectBytes)
+        defer { result.pointee.download_limit = 0 }
         let a = try send("GET", bucket: bucket, key: key, download: path)
         guard (200..<300).contains(a.status) else { throw failure(a, "s3://\(bucket)/\(key)") }
     }

@@ -199,6 +199,11 @@ final class RemoteInputs: @unchecked Sendable {
     /// `LastModified` (the input stamp `--resume` compares); the error's text, or nil.
     private func fetch(_ d: InputDocument, _ s: Source, client: S3Client) -> String? {
         do throws(S3Error) {
+            // The listing's size first: an object past the cap is not fetched at all.
+            if s.object.size > client.maxObjectBytes {
+                return
+                    "s3://\(s.bucket)/\(s.object.key): \(s.object.size >> 20) MB, larger than \(client.maxObjectBytes >> 20) MB (PDFPIPE_S3_MAX_OBJECT_MB): not downloaded"
+            }
             try? FileSystem.createFolder(Paths.parent(d.path))
             try client.download(bucket: s.bucket, key: s.object.key, to: d.path)
             Self.stamp(d.path, s.object.lastModified)
@@ -418,7 +423,13 @@ final class RemoteOutputs: @unchecked Sendable {
 
 /// The settings of the store, or the error as a pipeline error.
 func objectStoreSettings() throws(PipelineError) -> S3Settings {
-    do throws(S3Error) { return try S3Settings.fromEnvironment() } catch {
+    do throws(S3Error) {
+        let settings = try S3Settings.fromEnvironment()
+        // A secret read from a profile file is as secret as one in the environment.
+        Secrets.add(settings.secretKey)
+        if let token = settings.sessionToken { Secrets.add(token) }
+        return settings
+    } catch {
         throw PipelineError(file: nil, message: error.description)
     }
 }

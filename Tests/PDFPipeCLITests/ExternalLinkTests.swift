@@ -462,8 +462,12 @@ final class ExternalLinkTests: XCTestCase {
             try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
             try FileManager.default.copyItem(
                 atPath: file, toPath: folder + "/in/" + (file as NSString).lastPathComponent)
+            // The sample's cache beside the run, not in the test process's folder (the CLI runs
+            // in-process here, in another folder than the process's).
+            let local = stages.replacingOccurrences(of: "PORT", with: String(port)).replacingOccurrences(
+                of: #""path": "links.json""#, with: #""path": "\#(folder)/links.json""#)
             try
-                #"{"stages": \#(stages.replacingOccurrences(of: "PORT", with: String(port))), "report": {"formats": ["json"]}}"#
+                #"{"stages": \#(local), "report": {"formats": ["json"]}}"#
                 .write(toFile: folder + "/p.json", atomically: true, encoding: .utf8)
             let cli = CapturedCLI()
             let status = cli.run(["run", "p.json", "in", "--out", "out"], in: folder)

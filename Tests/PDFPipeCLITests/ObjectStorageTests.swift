@@ -331,3 +331,92 @@ enum ExternalToolCheck {
         (try? ExternalTool.run(python, ["-c", "import moto.server, boto3"]))?.status == 0
     }
 }
+
+/// The trust issue (#60), 4: nothing bounded what an object store sends. A listing that never
+/// ends (a new continuation token on every page) listed for ever with memory growing; a listed
+/// 20 GB object was downloaded into TMPDIR although the listing gave its size first. Against a
+/// hostile stand-in on loopback (scripts/hostile-s3.py): listings stop at their caps (exit 2,
+/// naming the cap), an object past the size cap is not fetched, and one that lies about its size
+/// is stopped while it downloads — its document fails, the others are reported.
+final class HostileStoreTests: XCTestCase {
+    var server: Process?
+    var port = 0
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = Repo.temporaryFolder()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [Repo.root + "/scripts/hostile-s3.py"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        server = p
+        port = try XCTUnwrap(Int(ExternalTool.firstLine(of: out).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    override func tearDown() {
+        server?.terminate()
+        server?.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func run(_ prefix: String) throws -> (status: Int32, output: String) {
+        let env = ProcessInfo.processInfo.environment.merging([
+            "AWS_ENDPOINT_URL": "http://127.0.0.1:\(port)", "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "key",
+            "AWS_SECRET_ACCESS_KEY": "hostile-store-secret", "PDFPIPE_S3_MAX_KEYS": "5000",
+            "PDFPIPE_S3_MAX_OBJECT_MB": "1", "TMPDIR": dir, "no_proxy": "127.0.0.1",
+        ]) { $1 }
+        return try ExternalTool.run(
+            try Repo.executable(),
+            ["run", "link-audit", "s3://b/\(prefix)/", "--offline", "--out", dir + "/out-" + prefix, "--quiet"],
+            environment: env)
+    }
+
+    func log() throws -> [[String]] {
+        let r = try ExternalTool.run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:\(port)/__log').read().decode())",
+            ])
+        return (try JSONParser.parse(r.output).arrayValue ?? []).map {
+            ($0.arrayValue ?? []).map { $0.stringValue ?? "" }
+        }
+    }
+
+    func testListingsStopAtTheirCaps() throws {
+        for (prefix, message) in [
+            ("endless", "more than 5000 keys (PDFPIPE_S3_MAX_KEYS)"),
+            ("repeat", "the store sent the continuation token of an earlier page again"),
+            ("notoken", "the store says the listing goes on but gives no continuation token"),
+        ] {
+            let (status, output) = try run(prefix)
+            XCTAssertEqual(status, 2, "\(prefix): \(output)")
+            XCTAssertTrue(output.contains("s3://b/\(prefix)/: ListingLimit: " + message), output)
+        }
+        XCTAssertLessThanOrEqual(try log().count, 6 + 2 + 1, "endless: 6 pages of 1,000 keys, then the cap")
+    }
+
+    func testObjectsPastTheSizeCapAreNotFetched() throws {
+        let (big, bigOutput) = try run("big")
+        XCTAssertEqual(big, 1, bigOutput)
+        XCTAssertTrue(
+            bigOutput.contains("20480 MB, larger than 1 MB (PDFPIPE_S3_MAX_OBJECT_MB): not downloaded"), bigOutput)
+        XCTAssertFalse(try log().contains { $0[1].contains("huge.pdf") }, "never requested")
+        let (liar, liarOutput) = try run("liar")
+        XCTAssertEqual(liar, 1, liarOutput)
+        XCTAssertTrue(liarOutput.contains("ObjectTooLarge: larger than 1 MB"), liarOutput)
+        XCTAssertEqual(try log().filter { $0[1].contains("small.pdf") }.count, 1, "stopped once, not retried")
+        for name in ["big", "liar"] {
+            let report = try JSONParser.parse(String(contentsOfFile: "\(dir)/out-\(name)/report.json", encoding: .utf8))
+            let docs = report["documents"]?.arrayValue ?? []
+            XCTAssertEqual(docs.count, 2, "the other document is reported")
+            XCTAssertEqual(docs.filter { $0["status"] == "ok" }.count, 1, name)
+        }
+        let left = (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? []).filter {
+            $0.contains(".part-")
+        }
+        XCTAssertEqual(left, [], "no partial download left behind")
+    }
+}

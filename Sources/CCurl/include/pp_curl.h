@@ -113,6 +113,10 @@ typedef struct pdfpipe_s3_result {
     /// The file the body goes to when the status is 2xx (a GET of an object), else NULL.
     FILE *download;
     long long downloaded;
+    /// Most bytes written to `download` (0: no limit); past it the transfer stops and
+    /// `download_truncated` is set.
+    long long download_limit;
+    int download_truncated;
 } pdfpipe_s3_result;
 
 /// One signed request (SigV4 through libcurl: `sigv4` is "aws:amz:REGION:s3", `userpwd`
