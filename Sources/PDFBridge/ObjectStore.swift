@@ -379,21 +379,7 @@ package final class S3Client {
         let r = result.pointee
         guard code == CURLE_OK else {
             if let tmp { FileSystem.unlink(tmp) }
-            if r.download_truncated != 0 {
-                return .failure(
-                    S3Error(
-                        location: location, status: nil, code: "ObjectTooLarge",
-                        message:
-                            "larger than \(r.download_limit >> 20) MB (PDFPIPE_S3_MAX_OBJECT_MB): stopped while downloading"
-                    ))
-            }
-            let text = withUnsafeBytes(of: r.error) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            return .failure(
-                S3Error(
-                    location: location, status: nil, code: "connection",
-                    message: text.isEmpty ? String(cString: curl_easy_strerror(code)) : text))
+            return .failure(Self.transferFailure(r, code, location: location))
         }
         let answer = Self.answer(r)
         if let tmp, let download {
@@ -408,6 +394,20 @@ package final class S3Client {
             }
         }
         return .success(answer)
+    }
+
+    /// A transfer that did not complete: stopped at the download cap, or libcurl's error.
+    private static func transferFailure(_ r: pdfpipe_s3_result, _ code: CURLcode, location: String) -> S3Error {
+        if r.download_truncated != 0 {
+            return S3Error(
+                location: location, status: nil, code: "ObjectTooLarge",
+                message:
+                    "larger than \(r.download_limit >> 20) MB (PDFPIPE_S3_MAX_OBJECT_MB): stopped while downloading")
+        }
+        let text = withUnsafeBytes(of: r.error) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        return S3Error(
+            location: location, status: nil, code: "connection",
+            message: text.isEmpty ? String(cString: curl_easy_strerror(code)) : text)
     }
 
     /// What a finished request's state holds: the status, the ETag without quotes, a kept body.
@@ -455,37 +455,48 @@ package final class S3Client {
             let a = try send("GET", bucket: bucket, key: nil, query: query)
             guard a.status == 200 else { throw failure(a, "s3://\(bucket)/\(prefix)") }
             let xml = String(decoding: a.body, as: UTF8.self)
-            for contents in XMLText.all("Contents", in: xml) {
-                guard let key = XMLText.first("Key", in: contents) else { continue }
-                out.append(
-                    S3Object(
-                        key: key, size: XMLText.first("Size", in: contents).flatMap(Int.init) ?? 0,
-                        etag: (XMLText.first("ETag", in: contents) ?? "").trimmingCharacters(
-                            in: CharacterSet(charactersIn: "\"")),
-                        lastModified: XMLText.first("LastModified", in: contents).flatMap(Self.nanoseconds) ?? 0))
-            }
-            if out.count > maxListKeys {
-                throw S3Error(
-                    location: location, status: nil, code: "ListingLimit",
-                    message:
-                        "more than \(maxListKeys) keys (PDFPIPE_S3_MAX_KEYS): the listing is not used; name a narrower prefix"
-                )
-            }
-            token =
-                XMLText.first("IsTruncated", in: xml) == "true" ? XMLText.first("NextContinuationToken", in: xml) : nil
-            if let t = token, !tokens.insert(t).inserted {
-                throw S3Error(
-                    location: location, status: nil, code: "ListingLimit",
-                    message: "the store sent the continuation token of an earlier page again: the listing would not end"
-                )
-            }
-            if XMLText.first("IsTruncated", in: xml) == "true" && token == nil {
-                throw S3Error(
-                    location: location, status: nil, code: "ListingLimit",
-                    message: "the store says the listing goes on but gives no continuation token")
-            }
+            out += Self.objects(in: xml)
+            token = try nextToken(xml, after: &tokens, keys: out.count, location: location)
         } while token != nil
         return out
+    }
+
+    /// The continuation token of a listing page, nil on the last one; an error past the key cap,
+    /// or when the token repeats or is missing from a truncated page.
+    private func nextToken(_ xml: String, after tokens: inout Set<String>, keys: Int, location: String) throws(S3Error)
+        -> String?
+    {
+        if keys > maxListKeys {
+            throw S3Error(
+                location: location, status: nil, code: "ListingLimit",
+                message:
+                    "more than \(maxListKeys) keys (PDFPIPE_S3_MAX_KEYS): the listing is not used; name a narrower prefix"
+            )
+        }
+        guard XMLText.first("IsTruncated", in: xml) == "true" else { return nil }
+        guard let token = XMLText.first("NextContinuationToken", in: xml) else {
+            throw S3Error(
+                location: location, status: nil, code: "ListingLimit",
+                message: "the store says the listing goes on but gives no continuation token")
+        }
+        guard tokens.insert(token).inserted else {
+            throw S3Error(
+                location: location, status: nil, code: "ListingLimit",
+                message: "the store sent the continuation token of an earlier page again: the listing would not end")
+        }
+        return token
+    }
+
+    /// The objects a listing page names.
+    private static func objects(in xml: String) -> [S3Object] {
+        XMLText.all("Contents", in: xml).compactMap { contents in
+            guard let key = XMLText.first("Key", in: contents) else { return nil }
+            return S3Object(
+                key: key, size: XMLText.first("Size", in: contents).flatMap(Int.init) ?? 0,
+                etag: (XMLText.first("ETag", in: contents) ?? "").trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\"")),
+                lastModified: XMLText.first("LastModified", in: contents).flatMap(Self.nanoseconds) ?? 0)
+        }
     }
 
     /// Writes the object to `path` (through a temporary file renamed over it); one that grows

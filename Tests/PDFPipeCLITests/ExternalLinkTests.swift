@@ -466,8 +466,7 @@ final class ExternalLinkTests: XCTestCase {
             // in-process here, in another folder than the process's).
             let local = stages.replacingOccurrences(of: "PORT", with: String(port)).replacingOccurrences(
                 of: #""path": "links.json""#, with: #""path": "\#(folder)/links.json""#)
-            try
-                #"{"stages": \#(local), "report": {"formats": ["json"]}}"#
+            try #"{"stages": \#(local), "report": {"formats": ["json"]}}"#
                 .write(toFile: folder + "/p.json", atomically: true, encoding: .utf8)
             let cli = CapturedCLI()
             let status = cli.run(["run", "p.json", "in", "--out", "out"], in: folder)

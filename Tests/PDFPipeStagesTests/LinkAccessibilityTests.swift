@@ -31,11 +31,13 @@ final class LinkAccessibilityTests: XCTestCase {
 
     /// Objects: 1 catalog, 2 pages, 3–4 pages, 5 struct tree root, 6 metadata, 7 Document element,
     /// 8 parent tree, then per link its annotation (9 + 2i) and element (10 + 2i).
-    static func document(claim: Int?, tagged: Bool = true, tabs: String? = "S", links: [Link]) -> [String] {
+    static func document(claim: Int?, xmp given: String? = nil, tagged: Bool = true, tabs: String? = "S", links: [Link])
+        -> [String]
+    {
         let annot = { (i: Int) in 9 + 2 * i }
         let element = { (i: Int) in 10 + 2 * i }
         let xmp =
-            claim.map {
+            given ?? claim.map {
                 #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/" pdfuaid:part="\#($0)"/></rdf:RDF></x:xmpmeta>"#
             } ?? #"<x:xmpmeta xmlns:x="adobe:ns:meta/"/>"#
         var objects = [
@@ -123,6 +125,38 @@ final class LinkAccessibilityTests: XCTestCase {
         // A role-mapped element type is its standard type; a hidden link is not presented.
         let r = try audit(Self.document(claim: 1, links: [Link(element: "Lnk"), Link(element: "P", hidden: true)]))
         XCTAssertEqual(access(r).map(\.message), [])
+    }
+
+    /// The trust issue (#60), 6: the claim was read by a text pattern, so a valid claim under
+    /// another prefix or with an `rdf:datatype` was missed and the document's errors dropped to
+    /// warnings. Read as XML with namespaces, every spelling gives the same findings; a prefix
+    /// bound to another namespace claims nothing.
+    func testEverySpellingOfTheClaimGivesTheSameFindings() throws {
+        let rdf = #"xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#""#
+        let ua = "http://www.aiim.org/pdfua/ns/id/"
+        let spellings = [
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF \#(rdf)><rdf:Description rdf:about="" xmlns:ua="\#(ua)" ua:part="1"/></rdf:RDF></x:xmpmeta>"#,
+            #"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF \#(rdf)><rdf:Description rdf:about=""><ua:part xmlns:ua="\#(ua)" rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">1</ua:part></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>"#,
+            #"<rdf:RDF \#(rdf)><rdf:Description xmlns="\#(ua)"><part> 1 </part></rdf:Description></rdf:RDF>"#,
+            #"<rdf:RDF \#(rdf)><!-- pdfuaid:part="2" --><rdf:Description xmlns:p='\#(ua)' p:part='&#49;'/></rdf:RDF>"#,
+            #"<rdf:RDF \#(rdf)><rdf:Description xmlns:pdfuaid="\#(ua)"><pdfuaid:part><![CDATA[1]]></pdfuaid:part></rdf:Description></rdf:RDF>"#,
+        ]
+        let links = [Link(element: "P"), Link(contents: nil)]
+        let reference = try audit(Self.document(claim: 1, links: links))
+        let expected = access(reference).map { "\($0.rule) \($0.severity.rawValue)" }
+        XCTAssertTrue(expected.contains("access.link-not-tagged error"), "\(expected)")
+        for xmp in spellings {
+            let r = try audit(Self.document(claim: nil, xmp: xmp, links: links))
+            XCTAssertEqual(access(r).map { "\($0.rule) \($0.severity.rawValue)" }, expected, xmp)
+        }
+        // The pdfuaid prefix bound to another namespace, or the claim only in a comment: no claim.
+        for xmp in [
+            #"<rdf:RDF \#(rdf)><rdf:Description xmlns:pdfuaid="http://example.com/other/" pdfuaid:part="1"/></rdf:RDF>"#,
+            #"<rdf:RDF \#(rdf)><!-- <pdfuaid:part>1</pdfuaid:part> --></rdf:RDF>"#,
+        ] {
+            let r = try audit(Self.document(claim: nil, xmp: xmp, links: links))
+            XCTAssertFalse(access(r).contains { $0.severity == .error }, xmp)
+        }
     }
 
     func testEachBrokenRequirementGivesItsRuleOnItsLink() throws {

@@ -92,15 +92,18 @@ struct LinkAccessibility {
         return (check, "\(part.name) (\(how))")
     }
 
-    /// The PDF/UA part the document's XMP metadata claims (`pdfuaid:part`, as an attribute or an
-    /// element); nil when it claims none.
+    /// The PDF/UA part the document's XMP metadata claims (`part` in the pdfuaid namespace, as an
+    /// attribute or an element, whatever its prefix); nil when it claims none.
     static func claimedPart(root: PDFObject, source: any ObjectSource) -> Part? {
         guard let meta = root["Metadata"], let ref = meta.objectRef, meta.isStream,
             let data = source.streamData(ref)
         else { return nil }
-        let text = String(decoding: data.prefix(maxMetadataBytes), as: UTF8.self)
-        guard let match = text.firstMatch(of: /pdfuaid:part\s*(?:=\s*["']|>)\s*(\d+)/) else { return nil }
-        return Int(match.1).flatMap(Part.init(rawValue:))
+        // Read as XML with namespaces (XMP): any prefix bound to the pdfuaid namespace, as an
+        // attribute or an element (with rdf:datatype or not).
+        guard let value = XMP.property(XMP.pdfuaNamespace, "part", in: Array(data.prefix(maxMetadataBytes))) else {
+            return nil
+        }
+        return Int(value).flatMap(Part.init(rawValue:))
     }
 
     // MARK: - Running
