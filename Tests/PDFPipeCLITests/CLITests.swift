@@ -152,7 +152,7 @@ final class CLITests: XCTestCase {
         try assertBadPipeline(
             text,
             """
-            p.json:4:45: error: stages[0].with.widht: unknown option 'widht'; did you mean 'width'? (known options: width, height, dpi, upscale, pages, background, compression, box, annotations, engine, overlay, format, quality, template, folder, pageWorkers, contactSheet, contactSheetColumns, incremental, renderSeconds, maxPixels)
+            p.json:4:45: error: stages[0].with.widht: unknown option 'widht'; did you mean 'width'? (known options: width, height, dpi, upscale, pages, background, compression, box, annotations, engine, overlay, format, quality, template, folder, pageWorkers, contactSheet, contactSheetColumns, incremental, renderSeconds, maxPixels, documentPixels, documentSeconds)
             p.json:4:59: error: stages[0].with.pages: expected a page list like '1-3,7,10-' or 'all', got '5'
             p.json:4:72: error: stages[0].with.format: expected one of 'png' | 'jpeg' | 'webp', got 'gif'
             p.json:5:39: error: stages[1].wiht: unknown key 'wiht'; did you mean 'with'? (a stage has 'use' and 'with')

@@ -19,6 +19,53 @@ final class ThumbnailsTests: XCTestCase {
             InputDocument(path: Samples.path(name), relativePath: name))
     }
 
+    /// The trust issue (#60), 5: render budgets were per page only, so a 3 KB file of 100 pages,
+    /// each just under maxPixels, took 6–7 minutes. The document's own budgets: its pixels (the
+    /// pages past it, in page order whatever the workers, are not rendered) and its time.
+    func testADocumentHasARenderBudgetOfItsOwn() throws {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let pages = 100
+        var objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0) 0 R" }.joined(separator: " "))] /Count \(pages) >>",
+        ]
+        for _ in 0..<pages { objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] >>") }
+        let file = out + "/budget.pdf"
+        try TestPDF.write(file, objects: objects)
+        func run(_ with: String) throws -> DocumentResult {
+            let pipeline = try Pipeline.parse(
+                #"{"stages": [{"use": "thumbnails", "with": {"pages": "all", "width": 300, "incremental": false, \#(with)}}]}"#,
+                file: "t.json", catalog: StageTable.all, formats: ["json"])
+            return Runner(pipeline: pipeline, outputDirectory: out + "/o", inputRoot: out, jobs: 1).process(
+                InputDocument(path: file, relativePath: "budget.pdf"))
+        }
+        // 300 x 300 = 90,000 pixels a page: 11 pages fit in 1,000,000.
+        var said: [String] = []
+        for workers in [1, 3] {
+            let r = try run(#""documentPixels": 1000000, "pageWorkers": \#(workers)"#)
+            let budget = r.findings.filter { $0.rule == "pdf.limit-exceeded" }
+            XCTAssertEqual(budget.map { $0.details["budget"]?.stringValue }, ["thumbnails.documentPixels"])
+            said += budget.map(\.message)
+            XCTAssertEqual(
+                r.artifacts.filter { $0.kind == "thumbnail" }.map(\.page), Array(1...11).map { Optional($0) })
+        }
+        XCTAssertEqual(
+            said.first,
+            "89 pages not rendered (12-100): the document's thumbnails would have more than 1000000 pixels in all (documentPixels)"
+        )
+        XCTAssertEqual(said.first, said.last, "the same pages whatever the workers")
+        // Time: a budget already spent renders nothing more and says so.
+        let late = try run(#""documentSeconds": 0.001"#)
+        let timed = late.findings.filter { $0.details["budget"]?.stringValue == "thumbnails.documentSeconds" }
+        XCTAssertEqual(timed.count, 1)
+        XCTAssertTrue(timed.first?.message.contains("took more than 0.001 s in all (documentSeconds)") == true)
+        XCTAssertLessThan(late.artifacts.filter { $0.kind == "thumbnail" }.count, pages)
+        // Without the budgets every page is rendered.
+        let all = try run(#""documentPixels": 0, "documentSeconds": 0"#)
+        XCTAssertEqual(all.artifacts.filter { $0.kind == "thumbnail" }.count, pages)
+        XCTAssertFalse(all.findings.contains { $0.rule == "pdf.limit-exceeded" })
+    }
+
     /// (#34, 4) Regression: `width: 200` gave 115×48 for a small page because upscale was off. The
     /// box asked for is the size given (as every peer's -scale-to); `upscale: false` keeps the old way.
     func testThumbnailsFitTheBoxAskedFor() throws {

@@ -67,6 +67,16 @@ public struct ThumbnailsOptions: OptionGroup {
         "pixels one page may have (0: cairo's limit only); a larger page is rendered at the resolution that fits, with a pdf.limit-exceeded warning"
     )
     public var maxPixels = 50_000_000
+    @Option(
+        in: 0...1_000_000_000_000,
+        "pixels the thumbnails of one document may have in all (0: no limit); the pages past it, in page order, are not rendered (pdf.limit-exceeded)"
+    )
+    public var documentPixels = 1_000_000_000
+    @Option(
+        in: 0...1_000_000,
+        "seconds the thumbnails of one document may take in all (0: no limit); pages not started by then are not rendered (pdf.limit-exceeded)"
+    )
+    public var documentSeconds = 120.0
 
     public init() {}
 }
@@ -175,6 +185,39 @@ public struct ThumbnailsStage: Stage {
         var stoppedAt: Int?
         /// This page went past `renderSeconds`.
         var overran = false
+        /// Not rendered: the document's own budget (`documentPixels`, `documentSeconds`) was spent.
+        var documentBudget: String?
+    }
+
+    /// What the incremental manifest keys on: the input's content, the options, the overlay.
+    func manifestKey(_ job: Job, marks: [[(PDFRect, Bool)]]) -> String {
+        let inputHash = Checksum.fileMD5(job.workingFile) ?? ""
+        let overlayKey = marks.map { m in m.map { "\($0.0)\($0.1)" }.joined() }.joined(separator: "|")
+        return Checksum.md5(Array((inputHash + fingerprint + overlayKey).utf8))
+    }
+
+    /// How many pages of the plan, in order, fit in `documentPixels` (each page's image as it
+    /// will be rendered, at most `maxPixels`): decided before any page is rendered, so that the
+    /// same pages are rendered whatever the workers' timing. Every page when the plan cannot reach
+    /// the budget (the page tree is then not read).
+    func pagesWithinPixelBudget(_ job: inout Job, pages: [Int], geometries given: [PageGeometry]) -> Int {
+        let budget = Double(options.documentPixels)
+        let perPage = options.maxPixels > 0 ? Double(options.maxPixels) : Double(32767 * 32767)
+        guard options.documentPixels > 0, Double(pages.count) * perPage > budget else { return pages.count }
+        let geometries =
+            given.isEmpty
+            ? ((try? job.objects()).map { PageTree.pages($0).map { PageGeometry(page: $0) } } ?? []) : given
+        var spent = 0.0
+        for (k, page) in pages.enumerated() {
+            guard page - 1 < geometries.count else { continue }
+            let g = geometries[page - 1]
+            let (w, h) = (g.visibleBox.width * g.userUnit, g.visibleBox.height * g.userUnit)
+            let s = scale(width: w, height: h)
+            let pixels = min((w * s).rounded(.up) * (h * s).rounded(.up), perPage)
+            spent += pixels.isFinite ? pixels : perPage
+            if spent > budget { return k }
+        }
+        return pages.count
     }
 
     public func run(_ job: inout Job) throws {
@@ -208,12 +251,7 @@ public struct ThumbnailsStage: Stage {
             job.outputDirectory + "/" + OutputNames.file(for: job, folder: folder + "/.manifest", extension: "json")
         // The file is hashed only for the manifest (it was 14% of a first-page run's CPU when done
         // always), streaming.
-        var key = ""
-        if options.incremental {
-            let inputHash = Checksum.fileMD5(job.workingFile) ?? ""
-            let overlayKey = plan.map { p in p.2.map { "\($0.0)\($0.1)" }.joined() }.joined(separator: "|")
-            key = Checksum.md5(Array((inputHash + fingerprint + overlayKey).utf8))
-        }
+        let key = options.incremental ? manifestKey(job, marks: plan.map(\.2)) : ""
         if options.incremental && !job.force
             && skipUpToDate(&job, plan: plan.map { ($0.0, $0.1) }, key: key, manifestPath: manifestPath)
         {
@@ -224,11 +262,19 @@ public struct ThumbnailsStage: Stage {
         let results = Locked([Rendered](repeating: Rendered(), count: plan.count))
         // The first page that went past renderSeconds: the pages after it are not started.
         let overran = Locked<Int?>(nil)
+        // The document's budgets: the pages within its pixels (decided now), and its time.
+        let withinPixels = pagesWithinPixelBudget(&job, pages: selected, geometries: geometries)
+        let deadline = options.documentSeconds > 0 ? URLChecker.now() + options.documentSeconds : .infinity
 
         @Sendable func render(_ worker: PageWorker, _ k: Int) {
             let (pageNumber, relative, pageMarks) = plan[k]
             if let p = overran.withLock({ $0 }) {
                 results.withLock { $0[k] = Rendered(path: relative, stoppedAt: p) }
+                return
+            }
+            if k >= withinPixels || URLChecker.now() > deadline {
+                let budget = k >= withinPixels ? "documentPixels" : "documentSeconds"
+                results.withLock { $0[k] = Rendered(path: relative, documentBudget: budget) }
                 return
             }
             let r = renderPage(
@@ -324,6 +370,21 @@ public struct ThumbnailsStage: Stage {
     /// A size for a message, whole.
     static func size(_ v: Double) -> String { v.isFinite && abs(v) < 1e15 ? String(Int(v.rounded(.up))) : "\(v)" }
 
+    /// One warning per document budget that left pages unrendered, listing them.
+    func reportUnrendered(_ job: inout Job, _ unrendered: [String: [Int]]) {
+        for (budget, pages) in unrendered.sorted(by: { $0.key < $1.key }) {
+            let limit =
+                budget == "documentPixels"
+                ? "the document's thumbnails would have more than \(options.documentPixels) pixels in all (documentPixels)"
+                : "the document's thumbnails took more than \(JSONWriter.format(options.documentSeconds)) s in all (documentSeconds)"
+            job.report(
+                .budgetHit(
+                    "thumbnails.\(budget)",
+                    "\(pages.count) page\(pages.count == 1 ? "" : "s") not rendered (\(Finding.pageList(pages))): \(limit)"
+                ))
+        }
+    }
+
     /// Reports the rendered pages (a failed page is a finding), the contact sheet and the section,
     /// and writes the manifest when every page was rendered.
     func finish(
@@ -346,7 +407,13 @@ public struct ThumbnailsStage: Stage {
         reportIncomplete(&job, incomplete)
         var failures = 0
         var stopped: (at: Int, pages: [Int])?
+        var unrendered: [String: [Int]] = [:]
         for (k, r) in results.enumerated() {
+            if let budget = r.documentBudget {
+                failures += 1
+                unrendered[budget, default: []].append(plan[k].page)
+                continue
+            }
             if let limit = r.limit {
                 job.report(
                     .budgetHit(
@@ -378,6 +445,7 @@ public struct ThumbnailsStage: Stage {
                     "\(stopped.pages.count) page\(stopped.pages.count == 1 ? "" : "s") not rendered (\(Finding.pageList(stopped.pages))): page \(stopped.at) went past the render budget (renderSeconds)"
                 ))
         }
+        reportUnrendered(&job, unrendered)
         var manifest: [String: JSONValue] = ["key": .string(key)]
         if !said.isEmpty { manifest["messages"] = .array(said.prefix(200).map { .string($0) }) }
         if !incomplete.isEmpty {
