@@ -431,10 +431,16 @@ package final class PDFReader: ObjectSource {
 
     /// The object; one the reader cannot read exactly as written is declined (listed in
     /// `declines`) and read through `fallback` instead.
+    /// Once the file has been cut short under the reader (its mapping faulted past the new end and
+    /// reads zeros), nothing more is read: every object is null, said once in `declines`, and no
+    /// object goes to the fallback (whose recovery would scan the zeros again for each one: 3,000
+    /// pages took 62 s, 4.3 s intact). The runner reports the document `pdf.changed-during-run`.
     package func resolve(_ ref: ObjectRef) -> PDFValue {
+        if data.truncatedWhileRead { return truncated(ref) }
         do {
             return try object(ref)
         } catch {
+            if data.truncatedWhileRead { return truncated(ref) }
             declines.append(Decline(object: ref, reason: error.description, isDamage: error.isDamage))
             if error.isLimit {
                 limitDeclines.append(declines.last!)
@@ -442,6 +448,21 @@ package final class PDFReader: ObjectSource {
             }
             return fallbackObjects()?.resolve(ref) ?? .null
         }
+    }
+
+    /// Whether the file was cut short while it was read.
+    package var truncatedWhileRead: Bool { data.truncatedWhileRead }
+    private var saidTruncated = false
+
+    private func truncated(_ ref: ObjectRef) -> PDFValue {
+        if !saidTruncated {
+            saidTruncated = true
+            declines.append(
+                Decline(
+                    object: ref, reason: "the file was cut short while it was read: nothing more is read",
+                    isDamage: false))
+        }
+        return .null
     }
 
     private func fallbackObjects() -> (any ObjectSource)? {
@@ -502,6 +523,7 @@ package final class PDFReader: ObjectSource {
     package func streamData(_ ref: ObjectRef) -> [UInt8]? {
         let declined = declines.count
         let value = resolve(ref)
+        if data.truncatedWhileRead { return nil }
         if declines.count > declined {
             return limitDeclines.last?.object == ref ? nil : fallbackObjects()?.streamData(ref)
         }
