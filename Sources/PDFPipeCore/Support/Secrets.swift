@@ -135,15 +135,17 @@ package enum Secrets {
             return r.patterns
         }
         guard !patterns.isEmpty, !bytes.isEmpty else { return bytes }
-        var firsts = Set(patterns.map { $0[0] })
-        firsts.insert(0x25)
-        firsts.insert(0x2B)
+        // The bytes a match can start with, as a table (this runs over every byte of every report).
+        var firsts = [Bool](repeating: false, count: 256)
+        for p in patterns { firsts[Int(p[0])] = true }
+        firsts[0x25] = true  // %: a percent-encoded first byte
+        firsts[0x2B] = true  // +: a space
         var out: [UInt8] = []
         var i = 0
         var copied = 0
         let n = bytes.count
         outer: while i < n {
-            if firsts.contains(bytes[i]) {
+            if firsts[Int(bytes[i])] {
                 for p in patterns {
                     if let end = matchEnd(p, in: bytes, at: i) {
                         if out.isEmpty { out.reserveCapacity(n) }
