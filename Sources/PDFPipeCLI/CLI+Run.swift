@@ -438,12 +438,7 @@ extension CLI {
     /// write its files there).
     func checkOutputFolder(_ out: String) throws(PipelineError) {
         let working = Paths.standardize(directory)
-        var links: [String] = []
-        var part = Paths.standardize(out)
-        while part.hasPrefix(working == "/" ? "/" : working + "/") {  // as written: links not resolved
-            if FileStatus.of(part)?.kind == .symbolicLink { links.append(part) }
-            part = Paths.parent(part)
-        }
+        var links = Paths.symbolicLinks(onTheWayTo: out, inside: working)
         links += FileStatus.symbolicLinks(under: Paths.standardize(out)).filter { !links.contains($0) }
         if !links.isEmpty {
             let shown = Paths.relative(out, to: working)
@@ -455,7 +450,7 @@ extension CLI {
             )
         }
         let nearest = FileSystem.nearestExisting(Paths.standardize(out))
-        part = nearest.path
+        let part = nearest.path
         guard nearest.kind != .directory else { return }
         let shown = Paths.relative(out, to: Paths.standardize(directory))
         let blocker = Paths.relative(part, to: Paths.standardize(directory))

@@ -22,16 +22,8 @@ final class ExternalLinkTests: XCTestCase {
 
     /// Starts scripts/http-fixture.py (fresh state) and reads its port.
     func startServer() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [
-            Repo.root + "/scripts/http-fixture.py", "--pdf", Repo.root + "/samples/links-internal.pdf", "--slow", "3",
-        ]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        server = p
-        port = try XCTUnwrap(Int(ExternalTool.firstLine(of: out).trimmingCharacters(in: .whitespacesAndNewlines)))
+        (server, port) = try ExternalTool.startServer(
+            Repo.root + "/scripts/http-fixture.py", ["--pdf", Repo.root + "/samples/links-internal.pdf", "--slow", "3"])
     }
 
     override func tearDown() {

@@ -345,14 +345,7 @@ final class HostileStoreTests: XCTestCase {
 
     override func setUpWithError() throws {
         dir = Repo.temporaryFolder()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [Repo.root + "/scripts/hostile-s3.py"]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        server = p
-        port = try XCTUnwrap(Int(ExternalTool.firstLine(of: out).trimmingCharacters(in: .whitespacesAndNewlines)))
+        (server, port) = try ExternalTool.startServer(Repo.root + "/scripts/hostile-s3.py")
     }
 
     override func tearDown() {

@@ -51,6 +51,11 @@ public enum TestPDF {
     }
 }
 
+/// A loopback server that did not start.
+public struct ServerFailure: Error, CustomStringConvertible {
+    public var description: String
+}
+
 /// A program the tests use as a second opinion (pdftotext, qpdf, xmllint, …), run to its end.
 public enum ExternalTool {
     /// What a started server prints first (its port, its address), up to its first newline.
@@ -62,6 +67,22 @@ public enum ExternalTool {
             line.append(chunk)
         }
         return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Starts one of the project's loopback servers (`python3 SCRIPT ARGS…`, which prints its port
+    /// first) and returns it with its port; the caller terminates it.
+    public static func startServer(_ script: String, _ arguments: [String] = []) throws -> (Process, Int) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [script] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        guard let port = Int(firstLine(of: out).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            p.terminate()
+            throw ServerFailure(description: "\(script) printed no port")
+        }
+        return (p, port)
     }
 
     /// The exit status and what the program wrote (standard output, and standard error if `mergingErrors`),

@@ -95,10 +95,7 @@ public struct InputSet: Sendable {
     /// Keeps the documents of one shard, noting the whole batch first.
     package mutating func keepShard(_ contains: (String) -> Bool) {
         let paths = documents.map(\.relativePath)
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in paths.joined(separator: "\n").utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        let hex = String(h, radix: 16)
-        batch = BatchPlan(documents: paths.count, digest: String(repeating: "0", count: 16 - hex.count) + hex)
+        batch = BatchPlan(documents: paths.count, digest: ResultStore.configurationHash(paths))
         documents = documents.filter { contains($0.relativePath) }
     }
 
@@ -210,6 +207,20 @@ package enum Paths {
     /// Whether `path` lies inside `root` once symbolic links are resolved: a link inside the root
     /// may point out of it, and what it points at is what would be opened. The one check for link
     /// targets (GoToR files, file and relative URIs).
+    /// The symbolic links on the way to `path` (itself and its parents, as written, links not
+    /// resolved) that lie inside `root`, nearest first: what a pull request could commit to send a
+    /// write elsewhere. The one check for output folders and state files.
+    package static func symbolicLinks(onTheWayTo path: String, inside root: String) -> [String] {
+        let base = standardize(root)
+        var part = standardize(path)
+        var links: [String] = []
+        while part.hasPrefix(base == "/" ? "/" : base + "/") {
+            if FileStatus.of(part)?.kind == .symbolicLink { links.append(part) }
+            part = parent(part)
+        }
+        return links
+    }
+
     package static func isInside(_ path: String, root: String) -> Bool {
         let r = resolved(root)
         let p = resolved(path)

@@ -321,7 +321,7 @@ public struct RunReport: Sendable, Equatable {
 /// run names the same; a merge of the whole set lists exactly `documents` documents.
 package struct BatchPlan: Codable, Sendable, Equatable {
     package var documents: Int
-    /// FNV-1a of the batch's relative paths, in order, one a line.
+    /// FNV-1a 64 of the batch's relative paths, in order (`ResultStore.configurationHash`).
     package var digest: String
 }
 

@@ -26,6 +26,9 @@ package enum Secrets {
         var values: Set<String> = []
         /// Every spelling of every value, longest first, as bytes.
         var patterns: [[UInt8]] = []
+        /// The bytes a match can start with, as a table (`scrub` runs over every byte written):
+        /// the patterns' first bytes, `%` (a percent-encoded first byte) and `+` (a space).
+        var firsts = [Bool](repeating: false, count: 256)
         var longest = 0
     }
 
@@ -36,14 +39,6 @@ package enum Secrets {
             loadEnvironment(&r)
             guard r.values.insert(value).inserted else { return }
             rebuild(&r)
-        }
-    }
-
-    /// Whether any secret is known (the fast path of `scrub`).
-    package static var isEmpty: Bool {
-        registry.withLock { r in
-            loadEnvironment(&r)
-            return r.patterns.isEmpty
         }
     }
 
@@ -76,6 +71,10 @@ package enum Secrets {
         }
         r.patterns = spellings.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
         r.longest = r.patterns.first?.count ?? 0
+        r.firsts = [Bool](repeating: false, count: 256)
+        for p in r.patterns { r.firsts[Int(p[0])] = true }
+        r.firsts[0x25] = true
+        r.firsts[0x2B] = true
     }
 
     /// The ways a value is written on its way into a file: as it is, JSON- and HTML-escaped. Any
@@ -120,26 +119,31 @@ package enum Secrets {
         return j
     }
 
+    /// The patterns and their first-byte table, the environment's secrets read on first use.
+    private static func current() -> (patterns: [[UInt8]], firsts: [Bool]) {
+        registry.withLock { r in
+            loadEnvironment(&r)
+            return (r.patterns, r.firsts)
+        }
+    }
+
     /// The text with every secret replaced by `***`.
     package static func scrub(_ text: String) -> String {
-        guard !isEmpty else { return text }
+        let (patterns, firsts) = current()
+        guard !patterns.isEmpty else { return text }
         let bytes = Array(text.utf8)
-        let out = scrub(bytes)
+        let out = scrub(bytes, patterns, firsts)
         return out.count == bytes.count && out == bytes ? text : String(decoding: out, as: UTF8.self)
     }
 
     /// The bytes with every secret replaced by `***`.
     package static func scrub(_ bytes: [UInt8]) -> [UInt8] {
-        let patterns = registry.withLock { r in
-            loadEnvironment(&r)
-            return r.patterns
-        }
+        let (patterns, firsts) = current()
+        return scrub(bytes, patterns, firsts)
+    }
+
+    private static func scrub(_ bytes: [UInt8], _ patterns: [[UInt8]], _ firsts: [Bool]) -> [UInt8] {
         guard !patterns.isEmpty, !bytes.isEmpty else { return bytes }
-        // The bytes a match can start with, as a table (this runs over every byte of every report).
-        var firsts = [Bool](repeating: false, count: 256)
-        for p in patterns { firsts[Int(p[0])] = true }
-        firsts[0x25] = true  // %: a percent-encoded first byte
-        firsts[0x2B] = true  // +: a space
         var out: [UInt8] = []
         var i = 0
         var copied = 0

@@ -209,6 +209,9 @@ public struct ThumbnailsStage: Stage {
             ? ((try? job.objects()).map { PageTree.pages($0).map { PageGeometry(page: $0) } } ?? []) : given
         var spent = 0.0
         for (k, page) in pages.enumerated() {
+            // A page the reader does not list (a page tree only the engine repairs) is not counted
+            // here: counting it as the largest would cut a damaged manual short. documentSeconds
+            // still bounds it.
             guard page - 1 < geometries.count else { continue }
             let g = geometries[page - 1]
             let (w, h) = (g.visibleBox.width * g.userUnit, g.visibleBox.height * g.userUnit)
@@ -264,7 +267,7 @@ public struct ThumbnailsStage: Stage {
         let overran = Locked<Int?>(nil)
         // The document's budgets: the pages within its pixels (decided now), and its time.
         let withinPixels = pagesWithinPixelBudget(&job, pages: selected, geometries: geometries)
-        let deadline = options.documentSeconds > 0 ? URLChecker.now() + options.documentSeconds : .infinity
+        let deadline = options.documentSeconds > 0 ? DispatchTime.now() + options.documentSeconds : .distantFuture
 
         @Sendable func render(_ worker: PageWorker, _ k: Int) {
             let (pageNumber, relative, pageMarks) = plan[k]
@@ -272,7 +275,7 @@ public struct ThumbnailsStage: Stage {
                 results.withLock { $0[k] = Rendered(path: relative, stoppedAt: p) }
                 return
             }
-            if k >= withinPixels || URLChecker.now() > deadline {
+            if k >= withinPixels || DispatchTime.now() > deadline {
                 let budget = k >= withinPixels ? "documentPixels" : "documentSeconds"
                 results.withLock { $0[k] = Rendered(path: relative, documentBudget: budget) }
                 return

@@ -401,7 +401,9 @@ public struct ExternalOptions: Sendable {
                 throw PipelineError(
                     file: nil, path: "\(hp).value",
                     message:
-                        "the variable '\(name)' is not handed to pipeline files: its owner names it and its hosts in the environment, PDFPIPE_SECRETS='\(name)=\(hosts.joined(separator: ","))' (docs/security.md)",
+                        "the variable '\(name)' is not handed to pipeline files: its owner names it and its hosts in the environment, PDFPIPE_SECRETS='\(name)=\(hosts.joined(separator: ","))' (docs/security.md)"
+                        + (all.problems.isEmpty
+                            ? "" : "; PDFPIPE_SECRETS was not read whole: \(all.problems.joined(separator: ", "))"),
                     needsEnvironment: true)
             }
             for h in hosts where !grant.hosts.contains(where: { $0.host == h || Self.hostMatches($0.host, h) }) {

@@ -111,13 +111,7 @@ package enum StateSeal {
     package static func check(_ path: String, option: String, working: String) throws(PipelineError) {
         let absolute = Paths.absolute(path, relativeTo: working)
         let base = Paths.standardize(working)
-        var part = absolute
-        var links: [String] = []
-        while part.hasPrefix(base == "/" ? "/" : base + "/") {
-            if FileStatus.of(part)?.kind == .symbolicLink { links.append(part) }
-            part = Paths.parent(part)
-        }
-        if let first = links.last {
+        if let first = Paths.symbolicLinks(onTheWayTo: absolute, inside: base).last {
             throw PipelineError(
                 file: nil, path: option,
                 message:
