@@ -3,7 +3,7 @@
 # samples, WITHOUT --isolate, release build: seconds, peak RSS of the whole run (the parent or its
 # largest worker, as /usr/bin/time reports it), whether every good document's result is the one of a
 # clean run, and what the hostile document got. Then a 10 MB input truncated to 4 KB while it is
-# read, and the bulk thumbnail run with the default (workers) against --no-isolate.
+# read, the three manuals cut to 1 MB early in a link audit, and the bulk thumbnail run with the default (workers) against --no-isolate.
 #
 #   bench/survival.sh      (needs python3; fetches the manuals of bench/common.sh)
 set -euo pipefail
@@ -79,6 +79,24 @@ python3 -c "
 import json; r = json.load(open('$work/out-trunc/report.json'))
 d = {x['path']: x for x in r['documents']}
 print('truncated        %7.1f s  exit $code  documents: %d  big.pdf: %s' % ($e - $s, len(d), ', '.join(f['rule'] for f in d['big.pdf']['findings'])))"
+
+# Truncated early in a link audit (issue 60, class 7): the three manuals, each cut to 1 MB a fraction of
+# a second into an offline audit. Before ff1e072 the reader went on through the zeros (5-26 s on
+# these; a 300 s case was seen); now each cut file stops its reader once.
+for delay in 0.15 0.3; do
+  rm -rf "$work/cut" "$work/out-cut" && mkdir -p "$work/cut" && cp "${files[@]}" "$work/cut/"
+  s=$(date +%s.%N)
+  ( sleep "$delay"; for f in "$work/cut/"*.pdf; do truncate -s 1M "$f"; done ) &
+  cutter=$!
+  code=0
+  "$pdfpipe" run link-audit "$work/cut" --offline --out "$work/out-cut" --quiet --fail-on never >/dev/null 2>&1 || code=$?
+  e=$(date +%s.%N)
+  wait "$cutter"
+  python3 -c "
+import json; r = json.load(open('$work/out-cut/report.json'))
+rules = sorted({f['rule'] for d in r['documents'] for f in d['findings'] if f['severity'] == 'error'})
+print('cut at %-5s s    %7.1f s  exit $code  documents: %d  errors: %s' % ('$delay', $e - $s, len(r['documents']), ', '.join(rules)))"
+done
 
 # The default's cost on the bulk thumbnail run (bench/thumbnails.sh's first row).
 echo '{"stages": [{"use": "thumbnails", "with": {"width": 200, "pages": "all", "incremental": false}}]}' > "$work/bulk.json"

@@ -58,6 +58,13 @@ extension CLI {
         if !inputs.value("fail-on").isEmpty { command += ["--fail-on", inputs.value("fail-on")] }
         if !inputs.value("baseline").isEmpty { command += ["--baseline", inputs.value("baseline")] }
         if merge.isEmpty, !inputs.isOn("fail-if-empty") { command += ["--allow-empty"] }
+        // The zero-config gate is offline unless the workflow asks for the web (`web-links: true`)
+        // or names its pipeline.
+        if merge.isEmpty, inputs.value("pipeline").isEmpty, inputs.value("web-links").lowercased() != "true",
+            !args.contains("--offline")
+        {
+            command += ["--offline"]
+        }
         command += args
         let operands = merge.isEmpty ? inputs.lines("inputs") : merge
         if !operands.isEmpty { command += ["--"] + operands }
@@ -103,6 +110,14 @@ extension CLI {
     private static let actionFormats = ["json", "sarif", "html", "markdown", "github"]
 
     package func githubAction(environment env: [String: String]) -> ExitCode {
+        guard env["GITHUB_ACTIONS"] == "true" else {
+            // Played by hand (`pdfpipe github-action` to see what it is), it would audit the
+            // current folder, web included, and write out/ there.
+            console.errorLines(
+                "pdfpipe github-action is the GitHub Action's entrypoint and runs only inside GitHub Actions (GITHUB_ACTIONS=true); here, run the same audit with: pdfpipe run link-audit DIR --offline (pdfpipe github-action --help says what it does)"
+            )
+            return .usage
+        }
         let inputs = ActionInputs(env: env)
         let outputs = GitHubFile(path: env["GITHUB_OUTPUT"])
         let summaryFile = GitHubFile(path: env["GITHUB_STEP_SUMMARY"])

@@ -44,7 +44,7 @@ package struct CLI: Sendable {
         Usage: pdfpipe <command> [options]
 
         Commands:
-        \(commandTable.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+        \(commandTable.map { "  " + $0.name.padding(toLength: 15, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
         Run 'pdfpipe <command> --help' for a command's options.
         Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad pipeline or arguments, 3 internal failure,
@@ -107,13 +107,17 @@ package struct CLI: Sendable {
                 file: file, relativeTo: directory, catalog: stages, formats: formats,
                 environment: environment)
         } catch {
-            // A bare name that is neither a file nor a built-in: say which names there are.
-            guard !file.contains("/"), !file.hasSuffix(".json"),
-                !FileSystem.exists(Paths.absolute(file, relativeTo: directory))
-            else { throw error }
+            guard !FileSystem.exists(Paths.absolute(file, relativeTo: directory)) else { throw error }
             var e = error
-            e.message +=
-                " (a file, or the name of a built-in pipeline: \(BuiltinPipelines.names)\(Suggest.didYouMean(file, BuiltinPipelines.all.map(\.name))))"
+            if let builtin = BuiltinPipelines.standingFor(missingFile: file) {
+                // A recipe written for pdfpipe's own repository, pasted into another.
+                e.message +=
+                    "; '\(builtin.name)' is built in: pdfpipe run \(builtin.name) … runs it, and pdfpipe pipelines show \(builtin.name) > \(file) writes it there to edit"
+            } else if !file.contains("/"), !file.hasSuffix(".json") {
+                // A bare name that is neither a file nor a built-in: say which names there are.
+                e.message +=
+                    " (a file, or the name of a built-in pipeline: \(BuiltinPipelines.names)\(Suggest.didYouMean(file, BuiltinPipelines.all.map(\.name))))"
+            }
             throw e
         }
     }
@@ -153,6 +157,36 @@ package struct CLI: Sendable {
             "\(p.file): ok (\(p.stageIDs.count) stage\(p.stageIDs.count == 1 ? "" : "s"): \(p.stageIDs.joined(separator: ", ")))"
         )
         return .clean
+    }
+
+    func pipelinesCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
+        let a = try NoFlags.parse(args)
+        switch a.positional.count {
+        case 0:
+            let width = BuiltinPipelines.all.map(\.name.count).max() ?? 0
+            for p in BuiltinPipelines.all {
+                console.print(p.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + p.summary)
+            }
+            console.print("")
+            console.print(
+                "Run one with pdfpipe run NAME [INPUT...]; start your own with pdfpipe pipelines show NAME > pdfpipe.json"
+            )
+            return .clean
+        case 2 where a.positional[0] == "show":
+            let name = a.positional[1]
+            guard let p = BuiltinPipelines.all.first(where: { $0.name == name }) else {
+                throw PipelineError(
+                    file: nil,
+                    message:
+                        "pipelines show: no built-in pipeline '\(name)'\(Suggest.didYouMean(name, BuiltinPipelines.all.map(\.name))) (built in: \(BuiltinPipelines.names))"
+                )
+            }
+            console.printLines(p.text)
+            return .clean
+        default:
+            throw PipelineError(
+                file: nil, message: "usage: pdfpipe pipelines [show NAME] (built in: \(BuiltinPipelines.names))")
+        }
     }
 
     func listStages(_ args: [String]) throws(PipelineError) -> ExitCode {

@@ -145,6 +145,11 @@ extension CLI {
                 "Writes the findings of a report as a baseline (default FILE: pdfpipe-baseline.json): their fingerprints, rule, page and message, sorted, to keep under version control. Runs given --baseline FILE then fail only on findings not in it. Run it again to accept the current findings (after fixes, with --ratchet).",
             flags: BaselineFlags.all, perform: { cli, args throws(PipelineError) in try cli.baselineCommand(args) }),
         Command(
+            "pipelines", operands: "[show NAME]", summary: "list the built-in pipelines (show NAME prints one)",
+            about:
+                "Lists the pipelines that come with pdfpipe, which `pdfpipe run NAME` runs without a pipeline file (\(BuiltinPipelines.names)); `show NAME` prints one as a pipeline file to start your own from: pdfpipe pipelines show link-audit > pdfpipe.json.",
+            perform: { cli, args throws(PipelineError) in try cli.pipelinesCommand(args) }),
+        Command(
             "stages", summary: "list the stages with their options and defaults",
             about: "Lists every stage with its options, their types and defaults.",
             perform: { cli, args throws(PipelineError) in try cli.listStages(args) }),
@@ -157,17 +162,18 @@ extension CLI {
             "schema", summary: "print the JSON Schema of pipeline files",
             about: "Prints the JSON Schema of pipeline files (the one in pipelines/).",
             perform: { cli, args throws(PipelineError) in try cli.printSchema(args) }),
+        Command(
+            "github-action", summary: "the GitHub Action's entrypoint (in GitHub Actions only; elsewhere use run)",
+            about:
+                "The entrypoint of pdfpipe's GitHub Action (action.yml): it reads the step's inputs from GitHub's INPUT_* variables, runs pdfpipe run (or merge), and writes the annotations, the step summary and the step's outputs. It runs only inside GitHub Actions (GITHUB_ACTIONS=true); elsewhere, pdfpipe run does the same: pdfpipe run link-audit DIR --offline.",
+            perform: { cli, _ in cli.githubAction(environment: ProcessInfo.processInfo.environment) }),
     ]
 
-    /// Commands `pdfpipe --help` does not list: the worker process `run --isolate` starts, and the
-    /// GitHub Action's entrypoint (its inputs come from the environment).
+    /// Commands `pdfpipe --help` does not list: the worker process `run --isolate` starts.
     static let hiddenCommands: [Command] = [
         Command(
             "__worker", summary: "", about: "", flags: WorkerFlags.all,
-            perform: { cli, args throws(PipelineError) in try cli.workerCommand(args) }),
-        Command(
-            "github-action", summary: "", about: "",
-            perform: { cli, _ in cli.githubAction(environment: ProcessInfo.processInfo.environment) }),
+            perform: { cli, args throws(PipelineError) in try cli.workerCommand(args) })
     ]
 
     static func command(_ name: String) -> Command? { commandTable.first { $0.name == name } }

@@ -350,7 +350,7 @@ final class CLITests: XCTestCase {
             ),
             (
                 ["rnu"],
-                "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, stages, rules, schema)"
+                "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, pipelines, stages, rules, schema, github-action)"
             ),
         ]
         for (args, message) in cases {
@@ -428,5 +428,34 @@ final class SampleGeneratorTests: XCTestCase {
                 FileManager.default.contents(atPath: Repo.root + "/samples/" + name),
                 "\(name) differs: regenerate with swift run pdfpipe-samples samples")
         }
+    }
+}
+
+extension CLITests {
+    /// #61 (1): a recipe from pdfpipe's own repository pasted into another names
+    /// pipelines/link-audit.json, which is not there: the message names the built-in and how to
+    /// write the file; `pdfpipe pipelines` lists the built-ins.
+    func testAMissingPipelineFileThatIsABuiltinSaysSo() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["link-audit", "web-links-nightly", "broken-link-report"] {
+            let cli = CapturedCLI()
+            XCTAssertEqual(cli.run(["run", "pipelines/\(name).json", "docs"], in: dir), .usage)
+            XCTAssertTrue(
+                cli.stderr.contains(
+                    "'\(name)' is built in: pdfpipe run \(name) … runs it, and pdfpipe pipelines show \(name) > pipelines/\(name).json writes it there to edit"
+                ), cli.stderr)
+        }
+        let other = CapturedCLI()
+        XCTAssertEqual(other.run(["run", "pipelines/mine.json", "docs"], in: dir), .usage)
+        XCTAssertFalse(other.stderr.contains("built in"), other.stderr)
+        let list = CapturedCLI()
+        XCTAssertEqual(list.run(["pipelines"], in: dir), .clean)
+        XCTAssertEqual(
+            list.stdout.split(separator: "\n").prefix(3).map { String($0.prefix(while: { $0 != " " })) },
+            ["link-audit", "web-links-nightly", "broken-link-report"])
+        let wrong = CapturedCLI()
+        XCTAssertEqual(wrong.run(["pipelines", "show", "link-audti"], in: dir), .usage)
+        XCTAssertTrue(wrong.stderr.contains("did you mean 'link-audit'"), wrong.stderr)
     }
 }

@@ -168,7 +168,7 @@ final class GitHubActionTests: XCTestCase {
             Set(report["documents"]?.arrayValue?.compactMap { $0["workingPath"]?.stringValue } ?? []), Set(listed))
         XCTAssertTrue(
             step.log.contains(
-                "pdfpipe run link-audit --out out/pdfpipe --format json,sarif,html,markdown,github --jobs 2 -- 'docs --fail-on never docs/a.pdf' --fail-on=never.pdf -q.pdf '[draft].pdf'"
+                "pdfpipe run link-audit --out out/pdfpipe --format json,sarif,html,markdown,github --offline --jobs 2 -- 'docs --fail-on never docs/a.pdf' --fail-on=never.pdf -q.pdf '[draft].pdf'"
             ), step.log)
         // An unclosed quote in args is the step's error, not a guess.
         let bad = try action(["args": "--jobs '2"])
@@ -261,16 +261,23 @@ final class GitHubActionTests: XCTestCase {
 }
 
 extension GitHubActionTests {
-    /// The built-in link audit is pipelines/link-audit.json with the current folder as its input.
-    func testTheBuiltinLinkAuditIsTheRepositorysPipeline() throws {
-        let builtin = try JSONParser.parse(try XCTUnwrap(BuiltinPipelines.all.first { $0.name == "link-audit" }).text)
-        var file = try JSONParser.parse(
-            String(contentsOfFile: Repo.root + "/pipelines/link-audit.json", encoding: .utf8))
-        guard case .object(var members) = file else { return XCTFail("an object") }
-        members["$schema"] = nil
-        members["inputs"] = ["."]
-        file = .object(members)
-        XCTAssertEqual(builtin, file)
+    /// Each built-in pipeline is the file of its name in pipelines/ with the current folder as its
+    /// input, and `pdfpipe pipelines show NAME` prints it.
+    func testTheBuiltinPipelinesAreTheRepositorysPipelines() throws {
+        XCTAssertEqual(BuiltinPipelines.all.map(\.name), ["link-audit", "web-links-nightly", "broken-link-report"])
+        for entry in BuiltinPipelines.all {
+            let builtin = try JSONParser.parse(entry.text)
+            var file = try JSONParser.parse(
+                String(contentsOfFile: Repo.root + "/pipelines/\(entry.name).json", encoding: .utf8))
+            guard case .object(var members) = file else { return XCTFail("an object") }
+            members["$schema"] = nil
+            members["inputs"] = ["."]
+            file = .object(members)
+            XCTAssertEqual(builtin, file, entry.name)
+            let shown = CapturedCLI()
+            XCTAssertEqual(shown.run(["pipelines", "show", entry.name]), .clean)
+            XCTAssertEqual(try JSONParser.parse(shown.stdout), builtin, entry.name)
+        }
     }
 }
 
@@ -315,5 +322,41 @@ extension GitHubActionTests {
         for bad in [#"'open"#, #""open"#, "trailing\\"] {
             XCTAssertThrowsError(try ShellWords.split(bad), bad)
         }
+    }
+}
+
+extension GitHubActionTests {
+    /// #61 (2): `pdfpipe github-action --help` prints help, and the entrypoint played outside GitHub
+    /// Actions refuses (it audited 2,770 PDFs under the current folder, web on, and wrote out/ there).
+    func testTheEntrypointRunsOnlyInsideGitHubActions() throws {
+        try pdf("docs/a.pdf", broken: ["x"])
+        let help = CapturedCLI()
+        XCTAssertEqual(help.run(["github-action", "--help"], in: workspace), .clean)
+        XCTAssertTrue(help.stdout.hasPrefix("Usage: pdfpipe github-action"), help.stdout)
+        let listed = CapturedCLI()
+        XCTAssertEqual(listed.run(["--help"], in: workspace), .clean)
+        XCTAssertTrue(listed.stdout.contains("  github-action  the GitHub Action's entrypoint"), listed.stdout)
+        let log = Locked("")
+        let console = Console(
+            out: { s in log.withLock { $0 += s } }, err: { s in log.withLock { $0 += s } }, interactive: false)
+        let code = CLI(console: console, directory: workspace).githubAction(environment: ["INPUT_ARGS": "--offline"])
+        XCTAssertEqual(code, .usage)
+        XCTAssertTrue(log.withLock { $0 }.contains("runs only inside GitHub Actions"), log.withLock { $0 })
+        XCTAssertTrue(log.withLock { $0 }.contains("pdfpipe run link-audit DIR --offline"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace + "/out"), "nothing written")
+    }
+
+    /// #61 (3): the zero-config gate is offline; `web-links: true`, or a pipeline of one's own, checks
+    /// the web as the pipeline says.
+    func testTheZeroConfigGateIsOffline() throws {
+        try pdf("docs/a.pdf")
+        let gate = try action()
+        XCTAssertEqual(gate.code, .clean, gate.log)
+        XCTAssertTrue(gate.log.contains(" --offline"), gate.log)
+        let web = try action(["web-links": "true"])
+        XCTAssertEqual(web.code, .clean, web.log)
+        XCTAssertFalse(web.log.contains("--offline"), web.log)
+        let named = try action(["pipeline": "link-audit"])
+        XCTAssertFalse(named.log.contains("--offline"), named.log)
     }
 }

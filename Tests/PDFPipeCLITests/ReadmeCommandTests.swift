@@ -24,10 +24,10 @@ final class ReadmeCommandTests: XCTestCase {
             "DebPackageTests (dpkg --root into a fresh root)",
         "bash scripts/setup.sh --mupdf": "scripts/test.sh (setup.sh --test --mupdf)",
         "bash scripts/build-image.sh": "ImageTests.testTheImageIsBuiltLoadedAndGivesTheHostsReport",
-        "array=$(sbatch --parsable contrib/slurm/pdfpipe-array.sbatch pipelines/link-audit.json samples --offline)":
+        "array=$(sbatch --parsable contrib/slurm/pdfpipe-array.sbatch link-audit samples --offline)":
             "SlurmTests (scripts/slurm-e2e.sh submits the same files on a real Slurm)",
         "sbatch --dependency=afterany:$array contrib/slurm/pdfpipe-merge.sbatch": "SlurmTests",
-        #"podman run --rm --user "$(id -u):$(id -g)" -v "$PWD":/github/workspace localhost/pdfpipe:0.1.0 run pipelines/link-audit.json samples --offline --out out/image || true"#:
+        #"podman run --rm --user "$(id -u):$(id -g)" -v "$PWD":/github/workspace localhost/pdfpipe:0.1.0 run link-audit samples --offline --out out/image || true"#:
             "ImageTests (the samples through a bind mount, and --user)",
         "swift build -c release --traits MuPDF --scratch-path .build/mupdf":
             "scripts/test.sh (the same trait and folder, a debug build) and bench/engines.sh (this release build)",

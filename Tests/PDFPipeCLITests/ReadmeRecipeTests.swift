@@ -5,7 +5,7 @@ import XCTest
 
 /// Every recipe of the README's "Using it in CI" runs, from the README's own text
 /// (scripts/run-readme-recipes.py plays GitHub Actions), in a scratch repository whose build/pdf
-/// holds the samples: the adoption path (first run, baseline, pull-request gate, nightly web links,
+/// holds the samples and that has nothing else (no pipeline files): the adoption path (first run, baseline, pull-request gate, nightly web links,
 /// shards and merge) must pass where it should and fail where it should (CI-gate issue, "Done when").
 final class ReadmeRecipeTests: XCTestCase {
     var repo = ""
@@ -16,23 +16,11 @@ final class ReadmeRecipeTests: XCTestCase {
         }
         repo = Repo.temporaryFolder()
         let fm = FileManager.default
-        try fm.copyItem(atPath: Repo.root + "/pipelines", toPath: repo + "/pipelines")
+        // A user's repository: PDFs and nothing of pdfpipe's (no pipelines/): the recipes must
+        // name built-in pipelines or files they write themselves.
         try fm.createDirectory(atPath: repo + "/build", withIntermediateDirectories: true)
         try fm.copyItem(atPath: Repo.root + "/samples", toPath: repo + "/build/pdf")
         XCTAssertEqual(try ExternalTool.run("/usr/bin/git", ["-C", repo, "init", "-q"]).status, 0)
-        // The scratch copy of the link audit sends its web requests to a closed loopback port:
-        // the tests never reach the internet, and every web link is then unreachable.
-        let path = repo + "/pipelines/link-audit.json"
-        var text = try String(contentsOfFile: path, encoding: .utf8)
-        let external = #""external": { "enabled": true,"#
-        XCTAssertTrue(text.contains(external))
-        text = text.replacingOccurrences(
-            of: external,
-            with: external
-                + #" "allowPrivateAddresses": true, "remap": [{"pattern": "^https?://.*$", "replacement": "http://127.0.0.1:9/"}],"#
-        )
-        text = text.replacingOccurrences(of: #""retries": 2"#, with: #""retries": 0"#)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: repo) }
@@ -56,7 +44,12 @@ final class ReadmeRecipeTests: XCTestCase {
             + only.flatMap { ["--only", String($0)] }
         let r = try ExternalTool.run(
             "/usr/bin/python3", args, mergingErrors: false,
-            environment: ["no_proxy": "127.0.0.1", "NO_PROXY": "127.0.0.1"])
+            // Every web request goes to a closed loopback port (a proxy that is not there): the
+            // tests never reach the internet, and every web link is then unreachable.
+            environment: [
+                "all_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9",
+                "http_proxy": "http://127.0.0.1:9", "no_proxy": "", "NO_PROXY": "",
+            ])
         XCTAssertEqual(r.status, 0, r.output)
         return try (JSONParser.parse(r.output).arrayValue ?? []).map { b in
             let jobs = (b["jobs"]?.objectValue ?? [:]).compactMapValues(\.boolValue)
@@ -77,7 +70,7 @@ final class ReadmeRecipeTests: XCTestCase {
         XCTAssertEqual(
             blocks.map(\.title),
             [
-                "pdfpipe run pipelines/link-audit.json build/pdf --offline --out out/first --format json,markdown || true",
+                "pdfpipe run link-audit build/pdf --offline --out out/first --format json,markdown || true",
                 "pdfpipe baseline out/first/report.json --out .pdfpipe/baseline.json",
                 "GitHub Actions: pull-request gate", "GitHub Actions: nightly web links",
                 "GitHub Actions: four shards, then one merge that is the gate",
