@@ -379,6 +379,7 @@ extension CLI {
     ) -> ExitCode {
         var report = report
         report.rules = rules
+        report.collapseFindings()
         report.locations = .init(
             working: Paths.standardize(directory),
             report: Paths.standardize(Paths.absolute(outDir, relativeTo: directory)))

@@ -344,7 +344,20 @@ final class ExternalLinkTests: XCTestCase {
             report["findings"]?[0]?["message"],
             "the network looks down: none of the 3 web hosts answered (4 URLs: 4 not connected); the web links were not verified"
         )
-        XCTAssertEqual(report["summary"]?["errors"], 9, "each link's verdict stays in report.json, and the run's")
+        // (#61, 3) One error, not nine: each link's verdict stays in report.json as a note that
+        // the link was not verified (counted, not an error, not a broken target).
+        XCTAssertEqual(report["summary"]?["errors"], 1, "the run's finding only")
+        let unreachable = (report["documents"]?.arrayValue ?? []).flatMap { $0["findings"]?.arrayValue ?? [] }
+            .filter { $0["rule"] == "uri.unreachable" }
+        XCTAssertEqual(unreachable.count, 8)
+        for f in unreachable {
+            XCTAssertEqual(f["severity"], "note")
+            XCTAssertTrue(
+                f["message"]?.stringValue?.hasSuffix("; not verified: the network looks down (uri.network-down)")
+                    == true, "\(f)")
+        }
+        XCTAssertEqual(report["summary"]?["links"]?["unverified"], 8)
+        XCTAssertEqual(report["summary"]?["links"]?["broken"], 0)
         let lines = cli.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(
             lines.first,
@@ -356,6 +369,24 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertFalse(github.contains("title=uri.unreachable"), github)
         XCTAssertTrue(github.contains("title=uri.network-down::the network looks down"), github)
         XCTAssertTrue(github.contains("8 unreachable web links not annotated: the network looks down"), github)
+        // Every surface: the Markdown summary lists no broken target, SARIF has no error for a link.
+        let quiet = CapturedCLI()
+        XCTAssertEqual(
+            quiet.run(["run", "p.json", "in", "--out", "out3", "--format", "json,markdown,sarif"], in: dir), .findings)
+        let markdown = try String(contentsOfFile: dir + "/out3/report.md", encoding: .utf8)
+        XCTAssertFalse(markdown.contains("http://127.0.0.1:9/a"), markdown)
+        XCTAssertTrue(markdown.contains("uri.network-down"), markdown)
+        let sarif = try JSONParser.parse(String(contentsOfFile: dir + "/out3/report.sarif", encoding: .utf8))
+        let levels = Set(
+            (sarif["runs"]?[0]?["results"]?.arrayValue ?? []).filter { $0["ruleId"] == "uri.unreachable" }.compactMap {
+                $0["level"]?.stringValue
+            })
+        XCTAssertEqual(levels, ["note"])
+        // The policy for a runner that may be offline: the run finding at warning passes.
+        try
+            #"{"stages": [{"use": "validate-links", "with": {"external": {"enabled": true, "allowPrivateAddresses": true, "retries": 0, "timeoutSeconds": 3}}}], "rules": {"uri.network-down": "warning"}}"#
+            .write(toFile: dir + "/p2.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(CapturedCLI().run(["run", "p2.json", "in", "--out", "out4", "--quiet"], in: dir), .clean)
 
         // One host that answers: the network is up, each verdict stands.
         try writeLinks(dir + "/in/c.pdf", [base + "/ok"])

@@ -230,10 +230,63 @@ public struct RunReport: Sendable, Equatable {
     /// at a time, and `documents` is empty: memory does not grow with the batch.
     package var store: ResultStore?
 
-    /// The documents in report order, from the results file or from memory.
+    /// The documents in report order, from the results file or from memory (with the findings a
+    /// run finding stands for made notes: `collapseFindings`).
     public var results: AnySequence<DocumentResult> {
-        if let store { return AnySequence(store.documents) }
+        if let store {
+            if let collapse { return AnySequence(store.documents.lazy.map(collapse.apply)) }
+            return AnySequence(store.documents)
+        }
         return AnySequence(documents)
+    }
+
+    /// Findings that a run finding stands for (`Rule.collapses`: with `uri.network-down`, each
+    /// link's `uri.unreachable` and `uri.timeout`). Such a finding says nothing about its link — no
+    /// host answered anything — so it is a note that the link was not verified: not an error, not a
+    /// broken target, not failing the run; the run finding is the one that does. Set by
+    /// `collapseFindings`.
+    package var collapse: Collapse?
+
+    package struct Collapse: Sendable, Equatable {
+        /// The rules, and the run finding that stands for them.
+        var rules: [String: String]
+        /// With the documents in a results file: the findings made notes, by their own severity,
+        /// all and those not `unchanged` against a baseline (the store's counts are adjusted by them).
+        var demoted: [Severity: Int] = [:]
+        var demotedGating: [Severity: Int] = [:]
+
+        func apply(_ d: DocumentResult) -> DocumentResult {
+            guard d.findings.contains(where: { rules[$0.rule] != nil && $0.severity > .note }) else { return d }
+            var d = d
+            for i in d.findings.indices {
+                guard let by = rules[d.findings[i].rule], d.findings[i].severity > .note else { continue }
+                d.findings[i].severity = .note
+                d.findings[i].message += "; not verified: the network looks down (\(by))"
+            }
+            return d
+        }
+    }
+
+    /// Makes the findings run findings stand for notes (`collapse`), once the run findings are
+    /// known. Documents in memory are rewritten; with a results file, they are as they are read.
+    public mutating func collapseFindings() {
+        var rules: [String: String] = [:]
+        for f in findings {
+            for r in self.rules.rule(f.rule)?.collapses ?? [] { rules[r.id] = f.rule }
+        }
+        guard !rules.isEmpty, collapse == nil else { return }
+        var c = Collapse(rules: rules)
+        if let store {
+            for d in store.documents {
+                for f in d.findings where rules[f.rule] != nil && f.severity > .note {
+                    c.demoted[f.severity, default: 0] += 1
+                    if f.baseline != .unchanged { c.demotedGating[f.severity, default: 0] += 1 }
+                }
+            }
+        } else {
+            documents = documents.map(c.apply)
+        }
+        collapse = c
     }
 
     /// The rules the run knew (`Pipeline.ruleCatalog`; SARIF lists them): set by whoever makes the
@@ -252,6 +305,11 @@ public struct RunReport: Sendable, Equatable {
         if let store {
             s = store.summary
             s.add(runFindings: findings)
+            if let c = collapse {
+                s.errors -= c.demoted[.error, default: 0]
+                s.warnings -= c.demoted[.warning, default: 0]
+                s.notes += c.demoted.values.reduce(0, +)
+            }
         } else {
             s = Summary(documents: documents, runFindings: findings)
         }
@@ -264,8 +322,14 @@ public struct RunReport: Sendable, Equatable {
 
     /// The findings that make the run fail (exit 1).
     public var failing: Int {
-        (store?.failing(failOn) ?? documents.reduce(0) { n, d in n + d.findings.count(where: fails) })
-            + findings.count(where: fails)
+        var stored = store?.failing(failOn) ?? documents.reduce(0) { n, d in n + d.findings.count(where: fails) }
+        if store != nil, let c = collapse {
+            for (severity, n) in c.demotedGating {
+                if failOn.fails(severity) { stored -= n }
+                if failOn.fails(.note) { stored += n }
+            }
+        }
+        return stored + findings.count(where: fails)
     }
 
     /// With a ratchet: the run also fails when findings of the baseline are gone but the baseline

@@ -83,12 +83,13 @@ public struct GitHubReporter: Reporter {
         let collapsed = report.collapsedRules
         var collapsedCount = 0
         for d in report.results {
-            for f in d.findings where f.severity >= .warning || report.fails(f) {
+            for f in d.findings {
                 // Said once by a run finding (the network looks down): counted, not annotated.
                 if collapsed.contains(f.rule) {
-                    collapsedCount += 1
+                    if f.baseline != .unchanged { collapsedCount += 1 }
                     continue
                 }
+                guard f.severity >= .warning || report.fails(f) else { continue }
                 // Findings already in the baseline are not news: counted, not annotated.
                 if f.baseline == .unchanged {
                     baselined += 1

@@ -81,9 +81,18 @@ public struct JSONReporter: StreamingReporter {
                 let slice = Array(positions[start..<min(start + batch, positions.count)])
                 let rendered = Locked([[UInt8]](repeating: [], count: slice.count))
                 DispatchQueue.concurrentPerform(iterations: slice.count) { k in
-                    let text =
-                        report.store.map { $0.documentText(slice[k], indent: 2) ?? Array("null".utf8) }
-                        ?? Array(JSONWriter.pretty(report.documents[slice[k]].json, indent: 2).utf8)
+                    let text: [UInt8]
+                    if let store = report.store, let collapse = report.collapse {
+                        // Findings made notes: the document decoded, not copied.
+                        text =
+                            store.document(slice[k]).map {
+                                Array(JSONWriter.pretty(collapse.apply($0).json, indent: 2).utf8)
+                            } ?? Array("null".utf8)
+                    } else {
+                        text =
+                            report.store.map { $0.documentText(slice[k], indent: 2) ?? Array("null".utf8) }
+                            ?? Array(JSONWriter.pretty(report.documents[slice[k]].json, indent: 2).utf8)
+                    }
                     rendered.withLock { $0[k] = text }
                 }
                 for (k, text) in rendered.withLock({ $0 }).enumerated() {

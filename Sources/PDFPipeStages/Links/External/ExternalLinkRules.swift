@@ -109,9 +109,10 @@ extension Rule {
         "uri.network-down", severity: .error,
         summary:
             "no web host answered (three or more, every request failed to resolve, connect or answer in time): the network looks down and no web link was verified",
-        hint: "check the runner's network and DNS (a proxy? an offline runner?), or run with --offline",
+        hint:
+            "check the runner's network and DNS (a proxy? an offline runner?), or run with --offline; where a runner may be offline, \"rules\": {\"uri.network-down\": \"warning\"} lets such a run pass",
         details:
-            #"external check, said once for the run: three or more web hosts and none answered (every request failed to resolve, connect or answer in time); each link's `uri.unreachable` stays in report.json, and the console and annotations leave them out"#,
+            #"external check, said once for the run: three or more web hosts and none answered (every request failed to resolve, connect or answer in time). It is the run's one error for it: each link's `uri.unreachable` or `uri.timeout` becomes a note that the link was not verified (in report.json; not an error, not a broken target, not annotated), and the link counts as unverified"#,
         collapses: [.uriUnreachable, .uriTimeout],
         sample: webSample(webAllowed, file: "network-down.pdf"))
 
