@@ -162,8 +162,9 @@ extension CLI {
                 errors.withLock { $0.append(text) }
                 console.status(text)
             }, interactive: false, colored: false, columns: console.columns)
-        let code = CLI(console: tee, directory: folder, fixedDate: fixedDate, stages: stages, reporters: reporters)
-            .run(command)
+        var inner = CLI(console: tee, directory: folder, fixedDate: fixedDate, stages: stages, reporters: reporters)
+        inner.inputsFromAPullRequest = true
+        let code = inner.run(command)
 
         func written(_ format: String) -> String? {
             guard let f = files.first(where: { $0.format == format }), let now = FileStatus.of(f.path),

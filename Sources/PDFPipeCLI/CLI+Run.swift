@@ -283,7 +283,8 @@ extension CLI {
     private func batch(
         _ inputs: [String], shard: Shard?, allowEmpty: Bool, output: String, listed: Set<String> = []
     ) throws(PipelineError) -> InputSet {
-        var set = try InputSet.expand(inputs, relativeTo: directory, missingAllowed: listed)
+        var set = try InputSet.expand(
+            inputs, relativeTo: directory, missingAllowed: listed, followFileLinks: !inputsFromAPullRequest)
         let out = Paths.resolved(output)
         let before = set.documents.count
         set.documents.removeAll { Paths.isInside($0.path, root: out) }
@@ -293,24 +294,32 @@ extension CLI {
                 "pdfpipe: note: \(excluded) PDF file\(excluded == 1 ? "" : "s") in the output folder '\(Paths.relative(out, to: Paths.resolved(directory)))' \(excluded == 1 ? "is" : "are") not an input"
             )
         }
+        let working = Paths.standardize(directory)
+        for (link, target) in set.outsideLinks.prefix(20) {
+            console.error(
+                "pdfpipe: warning: '\(Paths.relative(link, to: working))' is a symbolic link out of the folder searched (to '\(target)'): not followed\(inputsFromAPullRequest ? " under GitHub Actions (the inputs come from a pull request)" : ""); name it as an input to check it"
+            )
+        }
+        if set.outsideLinks.count > 20 {
+            console.error("pdfpipe: warning: … and \(set.outsideLinks.count - 20) more symbolic links not followed")
+        }
         // Nothing to check is not a pass: an error that leaves the output folder (and the last
         // report) alone, unless asked for. A shard may be empty; the batch may not.
         if set.documents.isEmpty && !allowEmpty {
             let searched = inputs.map { "'\($0)'" }.joined(separator: ", ")
+            let links = set.outsideLinks.count
+            let skipped =
+                links == 0
+                ? ""
+                : "; \(links) symbolic link\(links == 1 ? "" : "s") out of the folder searched \(links == 1 ? "was" : "were") not followed (named above)"
             throw PipelineError(
                 file: nil,
                 message:
-                    "no PDF file in the inputs (searched \(searched) for *.pdf); nothing was checked (--allow-empty accepts an empty batch)"
+                    "no PDF file in the inputs (searched \(searched) for *.pdf)\(skipped); nothing was checked (--allow-empty accepts an empty batch)"
             )
         }
         if let shard { set.keepShard(shard.contains) }
         for pattern in set.emptyPatterns { console.error("pdfpipe: warning: '\(pattern)' matches no file") }
-        let working = Paths.standardize(directory)
-        for (link, target) in set.outsideLinks.prefix(20) {
-            console.error(
-                "pdfpipe: warning: '\(Paths.relative(link, to: working))' is a symbolic link out of the folder searched (to '\(target)'): not followed; name it as an input to check it"
-            )
-        }
         if set.documents.isEmpty {
             console.error("pdfpipe: warning: no PDF files to check\(shard == nil ? "" : " in this shard")")
         }

@@ -22,6 +22,10 @@ package struct CLI: Sendable {
     let reporters: [any Reporter]
     /// Core's rules and the stages': what `pdfpipe rules` lists and every report knows.
     let rules: RuleCatalog
+    /// Whether the inputs come from a pull request (under GitHub Actions: `GITHUB_ACTIONS=true`, or
+    /// the action's entrypoint): a symbolic link to a PDF out of the folder searched is then named,
+    /// not followed (docs/security.md).
+    package var inputsFromAPullRequest = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
 
     package init(
         console: Console, directory: String = FileSystem.currentDirectory, fixedDate: String? = nil,

@@ -3,6 +3,7 @@ import PDFPipeCLI
 import PDFPipeCore
 import PDFPipeStages
 import Synchronization
+import TestSupport
 import XCTest
 
 /// The CLI run in-process, its output captured.
@@ -457,5 +458,51 @@ extension CLITests {
         let wrong = CapturedCLI()
         XCTAssertEqual(wrong.run(["pipelines", "show", "link-audti"], in: dir), .usage)
         XCTAssertTrue(wrong.stderr.contains("did you mean 'link-audit'"), wrong.stderr)
+    }
+}
+
+extension CLITests {
+    /// #61 (10): a folder of symbolic links to PDFs elsewhere (Bazel, Nix, stow) is checked on a
+    /// developer's machine; where the inputs come from a pull request the links are named, and the
+    /// empty batch's error says how many were not followed.
+    func testSymbolicLinksToPDFsInAnInputFolder() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir + "/store/x", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: dir + "/ws/docs", withIntermediateDirectories: true)
+        try TestPDF.withBrokenNames(dir + "/store/x/real-a.pdf", ["gone"])
+        try TestPDF.withBrokenNames(dir + "/store/x/real-b.pdf", [])
+        try fm.createSymbolicLink(atPath: dir + "/ws/docs/a.pdf", withDestinationPath: dir + "/store/x/real-a.pdf")
+        try fm.createSymbolicLink(atPath: dir + "/ws/docs/b.pdf", withDestinationPath: "../../store/x/real-b.pdf")
+        try fm.createSymbolicLink(atPath: dir + "/ws/docs/more", withDestinationPath: dir + "/store")
+        func run(fromAPullRequest: Bool) -> (ExitCode, String) {
+            let err = Mutex("")
+            var cli = CLI(
+                console: Console(out: { _ in }, err: { s in err.withLock { $0 += s } }, interactive: false),
+                directory: dir + "/ws", fixedDate: "2026-01-01T00:00:00Z")
+            cli.inputsFromAPullRequest = fromAPullRequest
+            let code = cli.run(["run", "link-audit", "docs", "--offline", "--out", "out", "--quiet"])
+            return (code, err.withLock { $0 })
+        }
+        let (code, said) = run(fromAPullRequest: false)
+        XCTAssertEqual(code, .findings, said)
+        let report = try JSONParser.parse(String(contentsOfFile: dir + "/ws/out/report.json", encoding: .utf8))
+        XCTAssertEqual(
+            report["documents"]?.arrayValue?.compactMap { $0["workingPath"]?.stringValue },
+            ["docs/a.pdf", "docs/b.pdf"],
+            "each link as it is named; the folder link out of it is not walked")
+        XCTAssertTrue(said.contains("'docs/more' is a symbolic link out of the folder searched"), said)
+        let (refused, why) = run(fromAPullRequest: true)
+        XCTAssertEqual(refused, .usage)
+        XCTAssertTrue(
+            why.contains(
+                "'docs/a.pdf' is a symbolic link out of the folder searched (to '\(Paths.resolved(dir))/store/x/real-a.pdf'): not followed under GitHub Actions"
+            ),
+            why)
+        XCTAssertTrue(
+            why.contains(
+                "no PDF file in the inputs (searched 'docs' for *.pdf); 3 symbolic links out of the folder searched were not followed (named above)"
+            ), why)
     }
 }

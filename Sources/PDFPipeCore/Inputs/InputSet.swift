@@ -110,7 +110,14 @@ public struct InputSet: Sendable {
     /// A path that does not exist is an error; a glob that matches nothing is not.
     /// `missingAllowed`: inputs (from a work list) that may not exist: each is still a document, whose
     /// result says it does not exist, instead of an error for the whole run.
-    public static func expand(_ inputs: [String], relativeTo directory: String, missingAllowed: Set<String> = [])
+    /// `followFileLinks`: a symbolic link to a PDF that leads out of the folder searched is
+    /// followed (a developer's tree of links: Bazel, Nix, stow); false where the inputs come from a
+    /// pull request (under the GitHub Action), where it is named instead. Links to folders out of
+    /// the folder searched are never followed (named, and checked when given as inputs).
+    public static func expand(
+        _ inputs: [String], relativeTo directory: String, missingAllowed: Set<String> = [],
+        followFileLinks: Bool = false
+    )
         throws(PipelineError) -> InputSet
     {
         var files: [String] = []
@@ -127,7 +134,9 @@ public struct InputSet: Sendable {
             if Glob.hasWildcard(input), !FileSystem.exists(absolute) {
                 let (base, pattern) = Glob.split(absolute)
                 bases.append(base)
-                let matches = Walker.files(under: base, undecodable: &undecodable, outside: &outside).filter { file in
+                let matches = Walker.files(
+                    under: base, undecodable: &undecodable, outside: &outside, followFileLinks: followFileLinks
+                ).filter { file in
                     Glob.match(pattern: pattern, path: Paths.relative(file, to: base))
                 }
                 if matches.isEmpty { empty.append(input) }
@@ -145,7 +154,9 @@ public struct InputSet: Sendable {
             }
             if kind == .directory {
                 bases.append(absolute)
-                files += Walker.files(under: absolute, undecodable: &undecodable, outside: &outside).filter {
+                files += Walker.files(
+                    under: absolute, undecodable: &undecodable, outside: &outside, followFileLinks: followFileLinks
+                ).filter {
                     $0.lowercased().hasSuffix(".pdf")
                 }
             } else {
@@ -279,13 +290,14 @@ enum Walker {
     /// The files under `root`; symbolic links that lead out of `root` are listed in `outside`
     /// instead of followed.
     static func files(
-        under root: String, undecodable: inout Set<String>, outside: inout [(link: String, target: String)]
+        under root: String, undecodable: inout Set<String>, outside: inout [(link: String, target: String)],
+        followFileLinks: Bool = false
     )
         -> [String]
     {
         var out: [String] = []
         var visited = Set<[UInt64]>()
-        var context = WalkContext(root: Paths.resolved(root))
+        var context = WalkContext(root: Paths.resolved(root), followFileLinks: followFileLinks)
         walk(root, &out, &undecodable, &visited, depth: 0, context: &context)
         outside += context.outside
         return out
@@ -293,6 +305,7 @@ enum Walker {
 
     struct WalkContext {
         var root: String
+        var followFileLinks = false
         var outside: [(link: String, target: String)] = []
     }
 
@@ -320,7 +333,9 @@ enum Walker {
             if FileStatus.of(path)?.kind == .symbolicLink {
                 let target = Paths.resolved(path)
                 let r = context.root
-                if target != r && !target.hasPrefix(r == "/" ? "/" : r + "/") {
+                if target != r && !target.hasPrefix(r == "/" ? "/" : r + "/")
+                    && !(context.followFileLinks && st.kind == .regular)
+                {
                     if st.kind == .directory || name.lowercased().hasSuffix(".pdf") {
                         context.outside.append((path, target))
                     }
