@@ -5,6 +5,7 @@
 # mapped to the package that holds it here, at least the upstream version found here). Also in the
 # package: the ready pipelines and the samples (/usr/share/pdfpipe), the licence and the README.
 #   bash scripts/build-deb.sh            then: sudo apt-get install ./out/deb/pdfpipe_*.deb
+# (PDFPIPE_BUILD_OUT=DIR writes DIR/deb instead of out/deb: the tests keep the tree clean.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -71,7 +72,8 @@ Description: declarative pipelines over batches of PDF files
  Built on qpdf, poppler and libcurl.
 CONTROL
 
-mkdir -p out/deb
-deb="out/deb/pdfpipe_${version}_${arch}.deb"
+outdir="${PDFPIPE_BUILD_OUT:-out}/deb"
+mkdir -p "$outdir"
+deb="$outdir/pdfpipe_${version}_${arch}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
 echo "build-deb: wrote $deb ($(du -h "$deb" | cut -f1)); Depends: $depends_line"

@@ -6,6 +6,7 @@
 # `docker load` accept.
 #
 #   bash scripts/build-image.sh            then: podman load -i out/image/pdfpipe-VERSION.tar
+# (PDFPIPE_BUILD_OUT=DIR: DIR/deb and DIR/image instead of out/: the tests keep the tree clean.)
 #
 # The image: entrypoint `pdfpipe`, working folder /github/workspace (GitHub mounts the repository
 # there for container actions), user root (GitHub requires it of container actions; run it locally
@@ -28,7 +29,9 @@ export CONTAINERS_CONF="$PWD/image/containers.conf"
 bash scripts/build-deb.sh >/dev/null
 version=$(bash scripts/version.sh)
 arch=$(dpkg --print-architecture)
-deb="$PWD/out/deb/pdfpipe_${version}_${arch}.deb"
+out="${PDFPIPE_BUILD_OUT:-out}"
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+deb="$out/deb/pdfpipe_${version}_${arch}.deb"
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 source_url=${PDFPIPE_SOURCE_URL:-https://github.com/pdfpipe/pdfpipe}
 work=$(mktemp -d)
@@ -56,11 +59,11 @@ podman import \
   --change "LABEL org.opencontainers.image.source=$source_url" \
   --change "LABEL org.opencontainers.image.description=Declarative pipelines over batches of PDF files: link audits, thumbnails, text" \
   "$work/rootfs.tar" "$tag" >/dev/null
-mkdir -p out/image
-rm -f "out/image/pdfpipe-$version.tar"
-podman save --quiet --format docker-archive -o "out/image/pdfpipe-$version.tar" "$tag" >/dev/null
+mkdir -p "$out/image"
+rm -f "$out/image/pdfpipe-$version.tar"
+podman save --quiet --format docker-archive -o "$out/image/pdfpipe-$version.tar" "$tag" >/dev/null
 size=$(podman image inspect "$tag" --format '{{.Size}}')
-echo "build-image: $tag, $((size >> 20)) MB; wrote out/image/pdfpipe-$version.tar ($(du -h "out/image/pdfpipe-$version.tar" | cut -f1))"
+echo "build-image: $tag, $((size >> 20)) MB; wrote $out/image/pdfpipe-$version.tar ($(du -h "$out/image/pdfpipe-$version.tar" | cut -f1))"
 if [ "$size" -gt $((250 << 20)) ]; then
   echo "build-image: the image is larger than 250 MB" >&2
   exit 1

@@ -40,14 +40,33 @@ moto() {
   "$venv/bin/python3" -c "import moto.server, boto3" 2>/dev/null && return 0
   echo "setup: installing moto[server] (PyPI) into $venv" >&2
   if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-    local root=""
-    [ "$(id -u)" -eq 0 ] || root="sudo"
-    $root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $root apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    apt_get update -qq
+    DEBIAN_FRONTEND=noninteractive apt_get install -y -qq --no-install-recommends python3-venv >/dev/null
     rm -rf "$venv"
     python3 -m venv "$venv"
   fi
   "$venv/bin/python3" -m pip install -q "moto[server]>=5,<6"
+}
+# apt_get ARGS...: apt-get, waiting (bounded, said on the console) while another apt-get or dpkg
+# holds the package manager's lock, as a fresh machine's unattended upgrades and CI runners' own
+# set-up do: up to 10 minutes, then the error as apt-get gave it.
+apt_get() {
+  local start=$SECONDS waited out rc
+  while :; do
+    waited=$((SECONDS - start))
+    rc=0
+    out=$($sudo apt-get -o DPkg::Lock::Timeout=30 "$@" 2>&1) || rc=$?
+    if [ $rc -eq 0 ]; then return 0; fi
+    if ! grep -q "Could not get lock\|Unable to acquire the dpkg frontend lock\|Unable to lock directory" <<<"$out" \
+      || [ $waited -ge 600 ]; then
+      printf '%s\n' "$out" >&2
+      return $rc
+    fi
+    echo "setup: waiting for the package manager's lock (another apt-get or dpkg is running; ${waited}s so far, at most 600s)" >&2
+    sleep 10
+  done
 }
 fetch_schemas() { [ "$test" != "--test" ] || /usr/bin/python3 "$(dirname "$0")/fetch-report-schemas.py"; moto; }
 if [ ${#missing[@]} -eq 0 ]; then fetch_schemas; exit 0; fi
@@ -59,6 +78,6 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+apt_get update -qq
+apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fetch_schemas

@@ -27,6 +27,11 @@ step scripts/setup.sh --test --mupdf
 # Everything the tests use is installed now: a test that finds a prerequisite missing fails
 # instead of skipping (Tests/TestSupport/Prerequisite.swift).
 export CI=true
+# No test writes into the source tree (two commits once committed a test's links.json): what git
+# sees, ignored files included (the build folders aside), is the same after the tests as before.
+tree() { git status --porcelain --untracked-files=all --ignored 2>/dev/null | grep -v '^!! "\{0,1\}\.build/\|^!! \.swiftpm/' || true; }
+before=$(tree)
+trap 'after=$(tree); if [ "$before" != "$after" ]; then echo "test.sh: the tests changed the source tree:" >&2; diff <(echo "$before") <(echo "$after") >&2; exit 1; fi' EXIT
 if [ "$tier" != fast ]; then
   # The runner and the page workers again under ThreadSanitizer (a report fails the run: TSan's exit
   # code 66); their stress tests keep the cores busy, since races hide on idle machines.

@@ -109,15 +109,17 @@ extension CLI {
     /// The files the action reads back, by format.
     private static let actionFormats = ["json", "sarif", "html", "markdown", "github"]
 
+    /// Played by hand (`pdfpipe github-action` to see what it is), the entrypoint would audit the
+    /// current folder and write out/ there: outside GitHub Actions it says what to run instead.
+    private func refuseOutsideGitHubActions() -> ExitCode {
+        console.errorLines(
+            "pdfpipe github-action is the GitHub Action's entrypoint and runs only inside GitHub Actions (GITHUB_ACTIONS=true); here, run the same audit with: pdfpipe run link-audit DIR --offline (pdfpipe github-action --help says what it does)"
+        )
+        return .usage
+    }
+
     package func githubAction(environment env: [String: String]) -> ExitCode {
-        guard env["GITHUB_ACTIONS"] == "true" else {
-            // Played by hand (`pdfpipe github-action` to see what it is), it would audit the
-            // current folder, web included, and write out/ there.
-            console.errorLines(
-                "pdfpipe github-action is the GitHub Action's entrypoint and runs only inside GitHub Actions (GITHUB_ACTIONS=true); here, run the same audit with: pdfpipe run link-audit DIR --offline (pdfpipe github-action --help says what it does)"
-            )
-            return .usage
-        }
+        guard env["GITHUB_ACTIONS"] == "true" else { return refuseOutsideGitHubActions() }
         let inputs = ActionInputs(env: env)
         let outputs = GitHubFile(path: env["GITHUB_OUTPUT"])
         let summaryFile = GitHubFile(path: env["GITHUB_STEP_SUMMARY"])
@@ -162,9 +164,8 @@ extension CLI {
                 errors.withLock { $0.append(text) }
                 console.status(text)
             }, interactive: false, colored: false, columns: console.columns)
-        var inner = CLI(console: tee, directory: folder, fixedDate: fixedDate, stages: stages, reporters: reporters)
-        inner.inputsFromAPullRequest = true
-        let code = inner.run(command)
+        let code = CLI(console: tee, directory: folder, fixedDate: fixedDate, stages: stages, reporters: reporters)
+            .fromAPullRequest().run(command)
 
         func written(_ format: String) -> String? {
             guard let f = files.first(where: { $0.format == format }), let now = FileStatus.of(f.path),

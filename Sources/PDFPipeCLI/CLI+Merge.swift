@@ -79,15 +79,25 @@ extension CLI {
             ResultPolicy(suppressions: [], baseline: try loadBaseline(file), today: merged.generatedAt)
         }
         let store: ResultStore
+        let outWasThere = FileSystem.exists(out)
         do throws(ResultStore.OpenError) {
             store = try ResultStore(directory: out, count: 0, pipelineHash: "merge")
         } catch {
             console.error("pdfpipe: error: \(error)")
             return .internalFailure
         }
-        let seen = try mergeDocuments(
-            of: cursors, policy: policy, into: store,
-            keepPaths: baselineFlag != nil || reports.contains { $0.baseline != nil })
+        let seen: Set<String>
+        do throws(PipelineError) {
+            seen = try mergeDocuments(
+                of: cursors, policy: policy, into: store,
+                keepPaths: baselineFlag != nil || reports.contains { $0.baseline != nil })
+        } catch {
+            // A refused merge leaves nothing behind: not its part of a results file, nor the folder
+            // it made for it.
+            FileSystem.unlink(store.path)
+            if !outWasThere { FileSystem.removeTree(out) }
+            throw error
+        }
         do throws(ResultStore.OpenError) {
             try store.finish()
         } catch {

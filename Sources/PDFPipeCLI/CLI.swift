@@ -27,6 +27,13 @@ package struct CLI: Sendable {
     /// not followed (docs/security.md).
     package var inputsFromAPullRequest = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
 
+    /// This CLI with `inputsFromAPullRequest` set (the action's run).
+    func fromAPullRequest() -> CLI {
+        var c = self
+        c.inputsFromAPullRequest = true
+        return c
+    }
+
     package init(
         console: Console, directory: String = FileSystem.currentDirectory, fixedDate: String? = nil,
         stages: [StageDescriptor] = StageTable.all, reporters: [any Reporter] = Reporters.all

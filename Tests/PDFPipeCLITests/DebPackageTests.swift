@@ -20,10 +20,10 @@ final class DebPackageTests: XCTestCase {
     }
 
     func testThePackageInstallsIntoACleanRootAndRunsTheDemo() throws {
-        let build = try sh("cd '\(Repo.root)' && bash scripts/build-deb.sh 2>&1")
+        let build = try sh("cd '\(Repo.root)' && PDFPIPE_BUILD_OUT='\(dir)/built' bash scripts/build-deb.sh 2>&1")
         XCTAssertEqual(build.status, 0, String(build.output.suffix(3000)))
         let arch = try sh("dpkg --print-architecture").output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let deb = Repo.root + "/out/deb/pdfpipe_\(PDFPipeVersion.string)_\(arch).deb"
+        let deb = dir + "/built/deb/pdfpipe_\(PDFPipeVersion.string)_\(arch).deb"
         XCTAssertTrue(FileManager.default.fileExists(atPath: deb), build.output)
 
         // The control file: name, version, and a Depends that covers every library the binary needs.

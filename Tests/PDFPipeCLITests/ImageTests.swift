@@ -41,10 +41,11 @@ final class ImageTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/podman") else {
             throw Prerequisite.missing("podman is not installed (scripts/setup.sh --test installs it)")
         }
-        let build = try sh("cd '\(Repo.root)' && bash scripts/build-image.sh 2>&1")
+        let build = try sh(
+            "cd '\(Repo.root)' && PDFPIPE_BUILD_OUT='\(dir)/context/out' bash scripts/build-image.sh 2>&1")
         XCTAssertEqual(build.status, 0, String(build.output.suffix(3000)))
         let version = PDFPipeVersion.string
-        let archive = Repo.root + "/out/image/pdfpipe-\(version).tar"
+        let archive = dir + "/context/out/image/pdfpipe-\(version).tar"
         let tag = "localhost/pdfpipe:\(version)"
         // Loadable from the archive alone.
         XCTAssertEqual(try sh("podman rmi -f \(tag) >/dev/null 2>&1; podman load -q -i '\(archive)'").status, 0)
@@ -168,7 +169,7 @@ final class ImageTests: XCTestCase {
             """)
         XCTAssertEqual(base.status, 0, base.output)
         let docker = try sh(
-            "cd '\(Repo.root)' && podman build --network host -q --build-arg VERSION=\(version) -t localhost/pdfpipe-dockerfile:test . 2>&1 && podman run --rm --network none localhost/pdfpipe-dockerfile:test --version"
+            "podman build --network host -q --build-arg VERSION=\(version) -t localhost/pdfpipe-dockerfile:test -f '\(Repo.root)/Dockerfile' '\(dir)/context' 2>&1 && podman run --rm --network none localhost/pdfpipe-dockerfile:test --version"
         )
         XCTAssertEqual(docker.status, 0, String(docker.output.suffix(2000)))
         XCTAssertTrue(docker.output.contains("pdfpipe \(version)"), docker.output)

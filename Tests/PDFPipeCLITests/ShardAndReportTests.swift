@@ -299,13 +299,16 @@ final class ShardTests: XCTestCase {
             .findings)
         XCTAssertEqual(CapturedCLI().run(["run", "pipelines/default.json", "--out", out + "/b", "--quiet"]), .findings)
         let mixed = CapturedCLI()
-        XCTAssertEqual(mixed.run(["merge", out + "/a/report.json", out + "/b/report.json"]), .usage)
+        XCTAssertEqual(
+            mixed.run(["merge", out + "/a/report.json", out + "/b/report.json", "--out", out + "/refused"]), .usage)
         XCTAssertEqual(
             mixed.stderr,
             "\(out)/b/report.json: error: comes from pipeline 'default', the first report from 'link-audit'\n")
         let twice = CapturedCLI()
-        XCTAssertEqual(twice.run(["merge", out + "/a/report.json", out + "/a/report.json"]), .usage)
+        XCTAssertEqual(
+            twice.run(["merge", out + "/a/report.json", out + "/a/report.json", "--out", out + "/refused"]), .usage)
         XCTAssertEqual(twice.stderr, "\(out)/a/report.json: error: 'actions.pdf' is in more than one report\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/refused"), "a refused merge leaves nothing")
     }
 }
 
