@@ -78,32 +78,11 @@ extension CLI {
         let policy = try baselineFlag.map { file throws(PipelineError) in
             ResultPolicy(suppressions: [], baseline: try loadBaseline(file), today: merged.generatedAt)
         }
-        let store: ResultStore
-        let outWasThere = FileSystem.exists(out)
-        do throws(ResultStore.OpenError) {
-            store = try ResultStore(directory: out, count: 0, pipelineHash: "merge")
-        } catch {
-            console.error("pdfpipe: error: \(error)")
-            return .internalFailure
-        }
-        let seen: Set<String>
-        do throws(PipelineError) {
-            seen = try mergeDocuments(
-                of: cursors, policy: policy, into: store,
+        guard
+            let (store, seen) = try mergedResults(
+                cursors, policy: policy, out: out,
                 keepPaths: baselineFlag != nil || reports.contains { $0.baseline != nil })
-        } catch {
-            // A refused merge leaves nothing behind: not its part of a results file, nor the folder
-            // it made for it.
-            FileSystem.unlink(store.path)
-            if !outWasThere { FileSystem.removeTree(out) }
-            throw error
-        }
-        do throws(ResultStore.OpenError) {
-            try store.finish()
-        } catch {
-            console.error("pdfpipe: error: \(error)")
-            return .internalFailure
-        }
+        else { return .internalFailure }
         merged.store = store
         // A partial merge says which shards it holds: merging it with merges of the others is whole.
         merged.shard = held
@@ -123,6 +102,37 @@ extension CLI {
             verbose: a.has(\MergeFlags.verbose), shownAs: remote?.output.map { $0.url($0.folder) })
         if let remote, !remote.upload(console: console) { return .internalFailure }
         return code
+    }
+
+    /// The shards' documents merged into a results file in `out` (nil: it could not be written,
+    /// said). A refused merge leaves nothing behind: not its part of a results file, nor the folder
+    /// it made for it.
+    private func mergedResults(
+        _ cursors: [MergeCursor], policy: ResultPolicy?, out: String, keepPaths: Bool
+    ) throws(PipelineError) -> (ResultStore, Set<String>)? {
+        let outWasThere = FileSystem.exists(out)
+        let store: ResultStore
+        let seen: Set<String>
+        do throws(ResultStore.OpenError) {
+            store = try ResultStore(directory: out, count: 0, pipelineHash: "merge")
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return nil
+        }
+        do throws(PipelineError) {
+            seen = try mergeDocuments(of: cursors, policy: policy, into: store, keepPaths: keepPaths)
+        } catch {
+            FileSystem.unlink(store.path)
+            if !outWasThere { FileSystem.removeTree(out) }
+            throw error
+        }
+        do throws(ResultStore.OpenError) {
+            try store.finish()
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return nil
+        }
+        return (store, seen)
     }
 
     /// Each report's header, and a cursor over where its documents lie: the reports scanned on

@@ -89,11 +89,14 @@ package struct CLI: Sendable {
         do throws(PipelineError) {
             guard let found = (Self.commandTable + Self.hiddenCommands).first(where: { $0.name == command }) else {
                 let names = Self.commandTable.map(\.name)
+                // Other tools' words for a command of this one.
+                let usual = ["explain": "rules RULE", "check": "run", "audit": "run", "lint": "validate"]
+                let hint =
+                    usual[command.lowercased()].map { "; did you mean 'pdfpipe \($0)'?" }
+                    ?? Suggest.didYouMean(command, names)
                 throw PipelineError(
                     file: nil,
-                    message:
-                        "unknown command '\(command)'\(Suggest.didYouMean(command, names)) (commands: \(names.joined(separator: ", ")))"
-                )
+                    message: "unknown command '\(command)'\(hint) (commands: \(names.joined(separator: ", ")))")
             }
             return try found.perform(self, rest)
         } catch {

@@ -124,8 +124,8 @@ final class CLITests: XCTestCase {
             p.json:2:14: error: versoin: unknown key 'versoin'; did you mean 'version'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)
             p.json:3:11: error: jobs: expected an integer 0...1024 (0: one per processor), got '-1'
             p.json:5:13: error: stages[0].use: unknown stage 'inspekt'; did you mean 'inspect'? (\(knownStages))
-            p.json:6:45: error: stages[1].with.width: expected an integer 0...20000, got 'big'
-            p.json:7:53: error: stages[2].with.inventory: expected a boolean, got 'yes'
+            p.json:6:45: error: stages[1].with.width: expected an integer 0...20000, got the string 'big'
+            p.json:7:53: error: stages[2].with.inventory: expected a boolean, got the string 'yes'
             p.json:9:27: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)
             p.json:10:24: error: report.failOn: expected one of 'error' | 'warning' | 'note' | 'never', got 'sometimes'
             """)
@@ -267,7 +267,7 @@ final class CLITests: XCTestCase {
         )
         try assertBadPipeline(
             #"{"stages": [{"use": "inspect", "with": {"crossCheck": "yes"}}]}"#,
-            "p.json:1:55: error: stages[0].with.crossCheck: expected a boolean, got 'yes'")
+            "p.json:1:55: error: stages[0].with.crossCheck: expected a boolean, got the string 'yes'")
         try assertBadPipeline(
             #"{"jobs": 2.5, "stages": [{"use": "inspect"}]}"#,
             "p.json:1:10: error: jobs: expected an integer 0...1024 (0: one per processor), got '2.5'")
@@ -504,5 +504,37 @@ extension CLITests {
             why.contains(
                 "no PDF file in the inputs (searched 'docs' for *.pdf); 3 symbolic links out of the folder searched were not followed (named above)"
             ), why)
+    }
+}
+
+extension CLITests {
+    /// #61 (6): a value of the wrong type names its type and how to write it; a level, a command or
+    /// an input path close to a real one is suggested.
+    func testMessagesNameTypesAndSuggestValues() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/samples", withIntermediateDirectories: true)
+        try
+            #"{"stages":[{"use":"thumbnails","with":{"width":"200","upscale":"true"}}],"rules":{"uri.malformed":"warn"}}"#
+            .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let validate = CapturedCLI()
+        XCTAssertEqual(validate.run(["validate", "p.json"], in: dir), .usage)
+        for expected in [
+            "stages[0].with.width: expected an integer 0...20000, got the string '200' (write 200 without quotes)",
+            "stages[0].with.upscale: expected a boolean, got the string 'true' (write true without quotes)",
+            "rules.uri.malformed: expected one of 'error' | 'warning' | 'note' | 'off', got 'warn'; did you mean 'warning'?",
+        ] {
+            XCTAssertTrue(validate.stderr.contains(expected), validate.stderr)
+        }
+        let level = CapturedCLI()
+        XCTAssertEqual(level.run(["run", "link-audit", "samples", "--fail-on", "warn"], in: dir), .usage)
+        XCTAssertTrue(level.stderr.contains("got 'warn'; did you mean 'warning'?"), level.stderr)
+        let command = CapturedCLI()
+        XCTAssertEqual(command.run(["explain", "uri.malformed"], in: dir), .usage)
+        XCTAssertTrue(command.stderr.contains("did you mean 'pdfpipe rules RULE'?"), command.stderr)
+        let path = CapturedCLI()
+        XCTAssertEqual(path.run(["run", "link-audit", "Samples", "--offline"], in: dir), .usage)
+        XCTAssertEqual(
+            path.stderr, "Samples: error: no such file or folder; did you mean 'samples'? (names differ in case)\n")
     }
 }

@@ -49,7 +49,7 @@ final class PipelineTests: XCTestCase {
             "p.json:1:64: error: stages[1].with.width: expected an integer 1...10000, got '-5'")
         assertError(
             #"{"stages": [{"use": "note", "with": {"width": "wide"}}]}"#,
-            "p.json:1:47: error: stages[0].with.width: expected an integer 1...10000, got 'wide'")
+            "p.json:1:47: error: stages[0].with.width: expected an integer 1...10000, got the string 'wide'")
         assertError(
             #"{"stages": [{"use": "note", "with": {"mode": "fsat"}}]}"#,
             "p.json:1:46: error: stages[0].with.mode: expected one of 'fast' | 'slow', got 'fsat'; did you mean 'fast'?"

@@ -150,7 +150,7 @@ public struct InputSet: Sendable {
                     missing.insert(absolute)
                     continue
                 }
-                throw PipelineError(file: input, message: "no such file or folder")
+                throw PipelineError(file: input, message: "no such file or folder" + Self.nearby(absolute))
             }
             if kind == .directory {
                 bases.append(absolute)
@@ -276,6 +276,21 @@ package enum Paths {
             common = Array(common.prefix(n))
         }
         return "/" + common.joined(separator: "/")
+    }
+}
+
+extension InputSet {
+    /// `; did you mean 'samples'?` for a missing input whose folder holds a name that differs in
+    /// case or by a letter or two (the whole path, as it was given, is what to type).
+    static func nearby(_ absolute: String) -> String {
+        let parent = Paths.parent(absolute)
+        let name = String(absolute.split(separator: "/").last ?? "")
+        guard !name.isEmpty, let names = FileSystem.names(in: parent) else { return "" }
+        let candidates = names.filter { !$0.undecodable && !$0.name.hasPrefix(".") }.map(\.name)
+        if let same = candidates.first(where: { $0.lowercased() == name.lowercased() }) {
+            return "; did you mean '\(same)'? (names differ in case)"
+        }
+        return Suggest.didYouMean(name, candidates)
     }
 }
 

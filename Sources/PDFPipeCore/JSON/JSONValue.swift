@@ -72,6 +72,32 @@ public enum JSONValue: Sendable {
     }
 
     /// A short rendering of the value for messages: `'-5'`, `'abc'`, `an array`.
+    /// The value with its JSON type, for messages about a value of the wrong type: `the string
+    /// '200'`, `the number 200`, `the boolean true`.
+    package var typedDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return "the boolean \(b)"
+        case .int, .double: return "the number \(JSONWriter.compact(self))"
+        case .string: return "the string \(shortDescription)"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// The value for a message about it: with its JSON type when that is not the one expected
+    /// (`the string '200'` where a number is), else as it is (`'-5'`).
+    package func described(typeExpected: Bool) -> String { typeExpected ? shortDescription : typedDescription }
+
+    /// For a string that holds a number or a boolean where that is expected: how to write it.
+    package func unquotedHint(number: Bool) -> String {
+        guard case .string(let s) = self else { return "" }
+        let t = s.trimmingCharacters(in: .whitespaces)
+        if number, Double(t) != nil { return " (write \(t) without quotes)" }
+        if !number, t == "true" || t == "false" { return " (write \(t) without quotes)" }
+        return ""
+    }
+
     public var shortDescription: String {
         switch self {
         case .null: return "null"

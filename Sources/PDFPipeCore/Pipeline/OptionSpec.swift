@@ -198,28 +198,38 @@ public struct OptionSpec: Sendable {
         }
         switch kind {
         case .bool:
-            guard case .bool = v else { throw fail(path, "\(expected), got \(v.shortDescription)") }
+            guard case .bool = v else {
+                throw fail(path, "\(expected), got \(v.typedDescription)\(v.unquotedHint(number: false))")
+            }
             return v
         case .integer(let lo, let hi):
             guard let i = v.intValue, i >= lo, i <= hi else {
-                throw fail(path, "\(expected), got \(v.shortDescription)")
+                throw fail(
+                    path,
+                    "\(expected), got \(v.described(typeExpected: v.doubleValue != nil))\(v.unquotedHint(number: true))"
+                )
             }
             return .int(i)
         case .number(let lo, let hi):
             guard let d = v.doubleValue, d >= lo, d <= hi else {
-                throw fail(path, "\(expected), got \(v.shortDescription)")
+                throw fail(
+                    path,
+                    "\(expected), got \(v.described(typeExpected: v.doubleValue != nil))\(v.unquotedHint(number: true))"
+                )
             }
             return v
         case .string:
-            guard case .string = v else { throw fail(path, "\(expected), got \(v.shortDescription)") }
+            guard case .string = v else { throw fail(path, "\(expected), got \(v.typedDescription)") }
             return v
         case .text:
-            guard let s = v.stringValue, !s.isEmpty else { throw fail(path, "\(expected), got \(v.shortDescription)") }
+            guard let s = v.stringValue, !s.isEmpty else {
+                throw fail(path, "\(expected), got \(v.described(typeExpected: v.stringValue != nil))")
+            }
             return v
         case .choice(let names):
             guard let s = v.stringValue, names.contains(s) else {
                 let hint = v.stringValue.map { Suggest.didYouMean($0, names) } ?? ""
-                throw fail(path, "\(expected), got \(v.shortDescription)\(hint)")
+                throw fail(path, "\(expected), got \(v.described(typeExpected: v.stringValue != nil))\(hint)")
             }
             return v
         case .pages:

@@ -65,9 +65,14 @@ package enum Suggest {
             if d <= limit, best == nil || d < best!.1 { best = (c, d) }
         }
         if let best { return best.0 }
+        let w = word.lowercased()
+        // An abbreviation (`warn` for `warning`): the only candidate it begins.
+        if w.count >= 3 {
+            let extending = candidates.filter { $0.lowercased().hasPrefix(w) }
+            if extending.count == 1 { return extending[0] }
+        }
         // A short form of a longer name (`thumbs` for `thumbnails`, `inspect` for
         // `inspect-links`): the only candidate that shares its first five letters.
-        let w = word.lowercased()
         guard w.count >= 5 else { return nil }
         let sharing = candidates.filter { $0.lowercased().hasPrefix(String(w.prefix(5))) }
         return sharing.count == 1 ? sharing[0] : nil

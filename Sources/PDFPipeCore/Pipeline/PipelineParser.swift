@@ -238,7 +238,8 @@ struct PipelineParser {
                 problems.append(
                     fail(
                         "rules.\(key)",
-                        "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.shortDescription)"))
+                        "expected one of 'error' | 'warning' | 'note' | 'off', got \(r[key]!.described(typeExpected: r[key]!.stringValue != nil))\(r[key]!.stringValue.map { Suggest.didYouMean($0, ["error", "warning", "note", "off"]) } ?? "")"
+                    ))
                 continue
             }
             rules[key] = level
