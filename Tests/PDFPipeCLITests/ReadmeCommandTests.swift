@@ -165,7 +165,8 @@ final class ReadmeCommandTests: XCTestCase {
         }
         // What the commands leave behind, as the README says.
         for file in [
-            "out/default/report.json", "pdfpipe.json", "pipeline.schema.json", "out/tutorial/report.html",
+            "out/demo/report.json", "out/demo/report.html", "pdfpipe.json", "pipeline.schema.json",
+            "out/tutorial/report.html",
             "out/broken-link-report/report.html", "out/broken-link-report/thumbnails/broken-links/1.png",
             "out/thumbs/thumbnails/broken-links/1.png",
             "out/text/report.json", "out/audit/junit.xml", "out/isolated/report.json",
