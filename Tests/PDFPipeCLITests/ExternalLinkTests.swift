@@ -805,6 +805,28 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertGreaterThan(hosts.first?["longestInterval"]?.doubleValue ?? 0, 0.08, "the host was slowed down")
     }
 
+    /// (#61, 5) Flaky means flaky: under confirmRuns, a 404 or 410 confirmed in the same run is an
+    /// error at once; a 500 (which may pass) waits, as a timeout would.
+    func testADefiniteAnswerIsNotFlaky() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try writeLinks(dir + "/in/a.pdf", [base + "/status/404", base + "/status/410", base + "/status/500"])
+        let (status, report, _) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "confirmRuns": 3, "cache": {"path": "\#(dir)/c/links.json"}}"#,
+            environment: ["PDFPIPE_RUN_ID": "r1"])
+        XCTAssertEqual(status, 1)
+        let rules = (report["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter {
+            $0["rule"] != "uri.insecure-scheme"
+        }.map { "\($0["rule"]?.stringValue ?? "") \($0["uri"]?.stringValue ?? "")" }
+        XCTAssertEqual(
+            rules.sorted(),
+            [
+                "uri.flaky \(base)/status/500", "uri.http-error \(base)/status/404",
+                "uri.http-error \(base)/status/410",
+            ])
+        let history = try JSONParser.parse(String(contentsOfFile: dir + "/c/links.history.json", encoding: .utf8))
+        XCTAssertEqual(history["entries"]?[base + "/status/404"]?["failures"], 1, "still counted")
+    }
+
     /// (#43, 4) confirmRuns: a failing link is uri.flaky (a warning) until it has failed in K runs
     /// in a row (counted beside the cache, once per run id); a run where it works resets it.
     func testALinkIsBrokenOnlyOnceItHasFailedInConfirmRunsRunsInARow() throws {

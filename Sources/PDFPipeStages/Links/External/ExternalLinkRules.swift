@@ -69,7 +69,7 @@ extension Rule {
             "a web link failed in this run, but not yet in external.confirmRuns consecutive runs: it may be down, or a passing failure",
         hint: "nothing yet: it becomes its real error (uri.http-error, …) once it has failed confirmRuns runs in a row",
         details:
-            #"external check with `confirmRuns` > 1: the link failed (the message says how) in fewer than `confirmRuns` consecutive runs, counted in the history file beside `cache.path` (`<cache>.history.json`); a run where it works resets the count"#,
+            #"external check with `confirmRuns` > 1: the link failed (the message says how) in fewer than `confirmRuns` consecutive runs, counted in the history file beside `cache.path` (`<cache>.history.json`); a run where it works resets the count. Only failures that may pass wait: a 404 or 410 confirmed in the same run (`confirmFailures`) is `uri.http-error` at once"#,
         sample: webSample(webAllowed + #""confirmRuns": 2, "cache": {"path": "links.json"}, "#))
 
     public static let uriRedirected = Rule(

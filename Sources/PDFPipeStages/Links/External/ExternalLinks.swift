@@ -124,7 +124,7 @@ struct ExternalLinks {
             case .network(let url, let fragment, let anchor):
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
                 judge(f, url: url, into: &out)
-                if options.confirmRuns > 1 { holdIfFlaky(url: url, into: &out) }
+                if options.confirmRuns > 1 { holdIfFlaky(url: url, status: f.status, into: &out) }
                 if out.accepted,
                     let kind = Self.fragmentCheck(
                         url: url, fragment: fragment, anchor: anchor, first: f, options: options)
@@ -141,10 +141,13 @@ struct ExternalLinks {
     }
 
     /// With `confirmRuns` K > 1, a web failure is an error only when the link failed in the K-1 runs
-    /// before this one too (`LinkHistory`); before that it is `uri.flaky`, saying how it failed.
-    func holdIfFlaky(url: String, into out: inout Outcome) {
+    /// before this one too (`LinkHistory`); before that it is `uri.flaky`, saying how it failed. A
+    /// definite answer confirmed in this run (404 Not Found, 410 Gone, asked again on a new
+    /// connection) is no passing failure: it is an error at once (the history still counts it).
+    func holdIfFlaky(url: String, status: Int?, into out: inout Outcome) {
         let failures: [Rule] = [.uriHttpError, .uriTimeout, .uriUnreachable, .uriRedirectLoop, .uriTooManyRedirects]
         guard let problem = out.finding, failures.contains(where: { $0.id == problem.rule.id }) else { return }
+        if problem.rule.id == Rule.uriHttpError.id, out.confirmed, status == 404 || status == 410 { return }
         let runs = checker.failuresBefore(url) + 1
         guard runs < options.confirmRuns else { return }
         out.outcome = .flaky
