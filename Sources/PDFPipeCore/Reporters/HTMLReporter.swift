@@ -1,5 +1,6 @@
 /// `report.html`: one self-contained page (inline CSS and JavaScript, thumbnails linked next to it)
-/// for people: the summary, then every document's findings grouped by page beside the page's
+/// for people that opens on the findings: the totals, then every document's findings (the worst
+/// first; the tables that sum them up after them) grouped by page beside the page's
 /// thumbnail (with the broken link outlined when the thumbnails stage drew link overlays), and
 /// filters by severity and rule. Works from the file system, without a server. The filters can be
 /// preset in the address: `report.html#severity=error&rule=dest.name-not-found`.
@@ -17,10 +18,7 @@ public struct HTMLReporter: Reporter {
         if report.incomplete {
             body += "<p class=\"incomplete\"><strong>Incomplete:</strong> \(h(RunReport.incompleteNote))</p>\n"
         }
-        body +=
-            "<table class=\"summary\"><tr><th>documents</th><th>failed</th><th>pages</th><th>errors</th><th>warnings</th><th>notes</th></tr>"
-        body +=
-            "<tr><td>\(s.documents)</td><td>\(s.failedDocuments)</td><td>\(s.pages)</td><td class=\"error\">\(s.errors)</td><td class=\"warning\">\(s.warnings)</td><td class=\"note\">\(s.notes)</td></tr></table>\n"
+        body += totals(s)
         if s.suppressed > 0 {
             body +=
                 "<p class=\"meta\">\(s.suppressed) finding\(s.suppressed == 1 ? "" : "s") suppressed by the pipeline's <code>ignore</code> list (shown under each document)</p>\n"
@@ -44,6 +42,21 @@ public struct HTMLReporter: Reporter {
         body +=
             "</select> <input id=\"doc\" type=\"search\" placeholder=\"document contains…\" size=\"18\"> <span id=\"shown\"></span></form></header>\n<main>\n"
         return body
+    }
+
+    /// The run's totals in a line or two at the top: findings, documents and pages, and the links'
+    /// verdicts (`summary.links`, as the console's last line and report.md say them).
+    func totals(_ s: Summary) -> String {
+        func n(_ count: Int, _ one: String, _ many: String? = nil) -> String {
+            "\(count) \(count == 1 ? one : many ?? one + "s")"
+        }
+        var out =
+            "<p class=\"totals\"><span class=\"error\">\(n(s.errors, "error"))</span>, <span class=\"warning\">\(n(s.warnings, "warning"))</span>, <span class=\"note\">\(n(s.notes, "note"))</span> · \(n(s.documents, "document"))\(s.failedDocuments > 0 ? " (\(s.failedDocuments) failed)" : ""), \(n(s.pages, "page"))"
+        if let l = s.links {
+            out +=
+                "<br>links: \(l.total) in all, \(l.ok) ok, <span class=\"error\">\(l.broken) broken</span>, \(l.blocked) blocked, \(l.unverified) unverified, \(l.skipped) skipped, \(l.redirected) redirected"
+        }
+        return out + "</p>\n"
     }
 
     /// Each broken target once, with the documents that link to it.
@@ -90,14 +103,14 @@ public struct HTMLReporter: Reporter {
     func rulesSection(_ perRule: [String: (severity: Severity, findings: Int, documents: Int)]) -> String {
         var body = ""
         body +=
-            "<section class=\"rules\"><h2>Rules <span class=\"count\">\(perRule.count)</span></h2><table><tr><th>rule</th><th>severity</th><th>findings</th><th>documents</th></tr>"
+            "<details class=\"rules more\"><summary><h2>Rules <span class=\"count\">\(perRule.count)</span></h2></summary><table><tr><th>rule</th><th>severity</th><th>findings</th><th>documents</th></tr>"
         for (rule, r) in perRule.sorted(by: {
             ($0.value.severity, $0.value.findings, $1.key) > ($1.value.severity, $1.value.findings, $0.key)
         }) {
             body +=
                 "<tr class=\"\(r.severity.rawValue)\"><td><a href=\"#rule=\(h(rule))\">\(ruleID(rule))</a> <a class=\"about\" href=\"\(h(RulePages.baseURL + rule + ".md"))\" title=\"what it means and how to fix it\">?</a></td><td>\(r.severity.rawValue)</td><td>\(r.findings)</td><td>\(r.documents)</td></tr>"
         }
-        body += "</table></section>\n"
+        body += "</table></details>\n"
         return body
     }
 
@@ -168,14 +181,16 @@ public struct HTMLReporter: Reporter {
                 "<section class=\"doc\"><h2>pipeline \(h(report.findings.first?.details["file"]?.stringValue ?? ""))</h2>\n"
             body += group(title: "ignore list", findings: report.findings, page: nil, thumbnail: nil) + "</section>\n"
         }
+        // The findings first, the worst document's at the top of the first screen; the tables that
+        // sum them up after them (the rules and the documents folded).
         let (fresh, rest) = BrokenTarget.split(report)
         body += newFindingsSection(report)
+        body += documentSections(report, rank: rank)
         body += targetsSection(fresh, title: "New broken targets")
         body += targetsSection(
             rest, title: report.baseline == nil ? "Broken targets" : "Broken targets already in the baseline")
         if !perRule.isEmpty { body += rulesSection(perRule) }
-        body += indexSection(order, rank: rank, withFindings: withFindings, documents: s.documents)
-        body += documentSections(report, rank: rank) + "</main>\n"
+        body += indexSection(order, rank: rank, withFindings: withFindings, documents: s.documents) + "</main>\n"
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>pdfpipe: \(h(report.pipeline))</title>
@@ -262,7 +277,7 @@ public struct HTMLReporter: Reporter {
         let clean = documents - withFindings
         var body = ""
         body +=
-            "<section class=\"index\"><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2>"
+            "<details class=\"index more\"><summary><h2>Documents <span class=\"count\">\(withFindings) with findings, \(clean) without</span></h2></summary>"
         if withFindings > 0 {
             body += "<table><tr><th>document</th><th>errors</th><th>warnings</th><th>notes</th></tr>\(index)</table>"
             if withFindings > indexRows {
@@ -273,7 +288,7 @@ public struct HTMLReporter: Reporter {
             body +=
                 "<p class=\"clean\">\(clean) document\(clean == 1 ? "" : "s") without findings (listed in report.json)</p>"
         }
-        body += "</section>\n"
+        body += "</details>\n"
         return body
     }
 
@@ -396,7 +411,7 @@ public struct HTMLReporter: Reporter {
                 "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
             let n = f.details["annotationIndex"]?.intValue.flatMap { numbers[$0] }
             out +=
-                "<td class=\"sev\">\(n.map { "<b class=\"n\">\($0)</b> " } ?? "")\(f.severity.rawValue)</td><td>\(ruleID(f.rule))</td><td>\(h(f.message))"
+                "<td class=\"sev\">\(n.map { "<b class=\"n\">\($0)</b> " } ?? "")\(f.severity.rawValue)</td><td>\(ruleID(f.rule)) \(h(f.message))"
             if f.baseline == .unchanged { out += " <span class=\"badge\">baseline</span>" }
             let text = f.details["linkText"]?.stringValue
             let target = f.details["target"]?.stringValue
@@ -417,9 +432,8 @@ public struct HTMLReporter: Reporter {
 
     /// A rule id that a narrow column breaks after its dot or at its hyphens, never inside a word
     /// ("gotor.fil e-missing" at 400 px).
-    func ruleID(_ rule: String) -> String {
-        "<code class=\"rule\">" + h(rule).replacingOccurrences(of: ".", with: ".<wbr>") + "</code>"
-    }
+    /// A rule id, never broken over lines (it is one word to search for).
+    func ruleID(_ rule: String) -> String { "<code class=\"rule\">" + h(rule) + "</code>" }
 
     static let css = """
         body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222}header{padding:12px 20px;background:#f4f4f6;border-bottom:1px solid #ddd;position:sticky;top:0;z-index:2}
@@ -436,10 +450,10 @@ public struct HTMLReporter: Reporter {
         .sev{font-weight:bold;width:5em}.error .sev,.error{color:#c00}.warning .sev,.warning{color:#b60}.note .sev,.note{color:#15c}
         .hint{color:#555;font-size:12px}.badge{font-size:12px;border:1px solid;border-radius:3px;padding:0 4px}.skipped{color:#888}
         .targets table,.new table{border-collapse:collapse}.targets td,.targets th,.new td,.new th{border-top:1px solid #eee;padding:3px 6px;text-align:left;vertical-align:top}.target{word-break:break-all}
-        .about{font-size:11px;color:#888;text-decoration:none}.fold summary{cursor:pointer}.fold summary h2{display:inline}code.rule{overflow-wrap:normal}.capped{background:#eef3fb;border:1px solid #c9d6ec;padding:6px 10px;margin:6px 0}
+        .about{font-size:11px;color:#888;text-decoration:none}.fold summary{cursor:pointer}.fold summary h2{display:inline}code.rule{white-space:nowrap}td.sev{white-space:nowrap;width:6em;vertical-align:top}.findings table{width:100%;table-layout:fixed}.totals{margin:4px 0;font-size:15px}.totals .error{font-weight:600}.more summary{cursor:pointer}.more summary h2{display:inline;font-size:16px}.capped{background:#eef3fb;border:1px solid #c9d6ec;padding:6px 10px;margin:6px 0}
         .suppressed{color:#666;font-size:13px}.baseline{margin:4px 0}.rules table,.index table{border-collapse:collapse}.rules td,.rules th,.index td,.index th{border-top:1px solid #eee;padding:2px 8px;text-align:left}
         .index td.error,.index td.warning,.index td.note{text-align:right}.clean,.more{color:#666}.path{word-break:break-all}
-        td{overflow-wrap:anywhere}@media (min-width:601px){.findings td:nth-child(2){white-space:nowrap}}
+        td{overflow-wrap:anywhere}
         @media (max-width:600px){header{position:static;padding:8px 10px}main{padding:6px 10px}
         table.summary th,table.summary td{padding:2px 3px;font-size:12px}#filters select{max-width:100%}
         .page{flex-direction:column;gap:6px}.shot{width:100%;max-width:360px}
