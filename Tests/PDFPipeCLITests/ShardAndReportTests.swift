@@ -450,3 +450,40 @@ final class CIReportTests: XCTestCase {
         XCTAssertEqual(zero["properties"]?["page"], 1)
     }
 }
+
+extension CIReportTests {
+    /// #61 (8): the step summary lists the documents worst first with the totals at the top and a
+    /// fix column; Code Quality gets errors and warnings (192 "use https" notes were sent to a merge
+    /// request), notes only when the run fails on them.
+    func testTheSummaryIsWorstFirstAndCodeQualityLeavesNotesOut() throws {
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", "--offline", "--out", out, "--format", "markdown,codequality",
+                "--quiet",
+            ]), .findings)
+        let md = try String(contentsOfFile: out + "/report.md", encoding: .utf8)
+        let links = try XCTUnwrap(md.range(of: "Links: 126 in all")).lowerBound
+        XCTAssertLessThan(links, try XCTUnwrap(md.range(of: "## Broken targets")).lowerBound, "the totals at the top")
+        let counts = md.components(separatedBy: "\n## ").dropFirst().compactMap { section -> [Int]? in
+            let lines = section.split(separator: "\n")
+            guard lines.count > 1, lines[1].contains(" error") else { return nil }
+            let words = lines[1].split(separator: " ")
+            return [Int(words[0]) ?? -1, Int(words[2]) ?? -1]
+        }
+        XCTAssertGreaterThan(counts.count, 5)
+        XCTAssertEqual(counts, counts.sorted { $0.lexicographicallyPrecedes($1) }.reversed(), "worst first")
+        XCTAssertTrue(md.contains("| page | severity | rule | message | fix |"))
+        XCTAssertTrue(md.contains("| fix: ") == false && md.contains("define the destination"), "the hint is the fix")
+        let quality = try JSONParser.parse(
+            String(contentsOfFile: out + "/gl-code-quality-report.json", encoding: .utf8))
+        XCTAssertEqual(quality.arrayValue?.count, 46)
+        XCTAssertFalse(quality.arrayValue?.contains { $0["severity"] == "info" } ?? true)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", "pipelines/link-audit.json", "--offline", "--out", out + "/n", "--format", "codequality",
+                "--quiet", "--fail-on", "note",
+            ]), .findings)
+        let all = try JSONParser.parse(String(contentsOfFile: out + "/n/gl-code-quality-report.json", encoding: .utf8))
+        XCTAssertEqual(all.arrayValue?.count, 53, "with --fail-on note, the notes too")
+    }
+}

@@ -5,7 +5,8 @@
 /// fingerprint, so each carries the finding's stable fingerprint (unique in the batch: the path is
 /// part of it), and a finding on page N is on "line" N of the PDF (GitLab shows a location, a PDF
 /// has pages). Severities: error → `major`, warning → `minor`, note → `info`; a finding that fails
-/// the gate (`failOn`) is `critical`. Written document by document.
+/// the gate (`failOn`) is `critical`. Notes are left out unless the run fails on them (`failOn`
+/// note): a merge request is no place for 192 "use https" items. Written document by document.
 public struct CodeQualityReporter: StreamingReporter {
     public init() {}
     public var format: String { "codequality" }
@@ -44,9 +45,10 @@ public struct CodeQualityReporter: StreamingReporter {
             let path = f.details["file"]?.stringValue ?? "pipeline"
             add(Self.issue(f, path: path, fingerprint: f.fingerprint ?? "pipeline:\(f.rule):\(i)", report: report))
         }
+        let notes = report.failOn == .note
         for d in report.results {
             let prints = d.fingerprints
-            for (f, fingerprint) in zip(d.findings, prints) {
+            for (f, fingerprint) in zip(d.findings, prints) where notes || f.severity > .note {
                 add(Self.issue(f, path: d.displayPath, fingerprint: fingerprint, report: report))
             }
         }

@@ -1,6 +1,6 @@
-/// `report.md`: a summary table, the broken targets across the batch, and the errors and warnings
-/// by document, fit for a CI job summary (GitHub's `$GITHUB_STEP_SUMMARY`). With a baseline, only
-/// new findings are listed.
+/// `report.md`: a summary table and the links' totals, the broken targets across the batch, and the
+/// errors and warnings by document, the worst first, each with its fix, fit for a CI job summary
+/// (GitHub's `$GITHUB_STEP_SUMMARY`). With a baseline, only new findings are listed.
 public struct MarkdownReporter: Reporter {
     public init() {}
     public var format: String { "markdown" }
@@ -32,6 +32,8 @@ public struct MarkdownReporter: Reporter {
             "| documents | failed | pages | errors | warnings | notes | suppressed |\n|---:|---:|---:|---:|---:|---:|---:|\n"
         out +=
             "| \(s.documents) | \(s.failedDocuments) | \(s.pages) | \(s.errors) | \(s.warnings) | \(s.notes) | \(s.suppressed) |\n\n"
+        // The links' totals at the top too (and last, as the console ends).
+        if let links = s.links { out += links.line.prefix(1).uppercased() + links.line.dropFirst() + "\n\n" }
         if let b = report.baseline { out += baselineLine(b, report) }
         if !report.findings.isEmpty {
             out += "## Pipeline\n\n| severity | rule | message |\n|---|---|---|\n"
@@ -82,38 +84,59 @@ public struct MarkdownReporter: Reporter {
         return out + "\n"
     }
 
-    /// The errors and warnings (with a baseline, the new ones) by document, within the byte
-    /// budget; returns whether it had to stop.
+    /// The errors and warnings (with a baseline, the new ones) by document, the worst first (most
+    /// errors, then warnings, then report order), each with its fix, within the byte budget;
+    /// returns whether it had to stop. Two passes over the documents: the counts, then the
+    /// sections of the `shownDocuments` worst.
     func findingsSection(_ report: RunReport, into out: inout String) -> Bool {
         let listed: (Finding) -> Bool = { $0.severity >= .warning && $0.baseline != .unchanged }
-        let shown = report.results.lazy.filter { d in d.findings.contains(where: listed) }
-        if shown.first(where: { _ in true }) == nil {
+        var ranked: [(position: Int, errors: Int, warnings: Int)] = []
+        for (position, d) in report.results.enumerated() {
+            let e = d.findings.count { $0.severity == .error && listed($0) }
+            let w = d.findings.count { $0.severity == .warning && listed($0) }
+            if e + w > 0 { ranked.append((position, e, w)) }
+        }
+        if ranked.isEmpty {
             out += report.baseline == nil ? "No errors or warnings.\n" : "No new errors or warnings.\n"
             return false
         }
+        ranked.sort { ($0.errors, $0.warnings, -$0.position) > ($1.errors, $1.warnings, -$1.position) }
+        var rank: [Int: Int] = [:]
+        for (i, r) in ranked.prefix(Self.shownDocuments).enumerated() { rank[r.position] = i }
+        var sections: [Int: [String]] = [:]
+        for (position, d) in report.results.enumerated() {
+            guard let i = rank[position] else { continue }
+            let r = ranked[i]
+            var parts = [
+                "## \(Escape.markdown(d.displayPath))\(d.status == .failed ? " (failed)" : "")\n\n\(r.errors) \(report.baseline == nil ? "" : "new ")error\(r.errors == 1 ? "" : "s"), \(r.warnings) warning\(r.warnings == 1 ? "" : "s")\n\n"
+                    + "| page | severity | rule | message | fix |\n|---|---|---|---|---|\n"
+            ]
+            for f in d.findings where listed(f) {
+                parts.append(
+                    "| \(Escape.markdown(f.pageText ?? "")) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) | \(Escape.markdown(f.hint ?? "")) |\n"
+                )
+            }
+            sections[i] = parts
+        }
         var lines = 0
-        documents: for d in shown {
+        for i in sections.keys.sorted() {
             guard lines < 1000 else {
                 out += "\n… more in report.json\n"
-                break
+                return false
             }
-            let e = d.findings.count { $0.severity == .error && listed($0) }
-            let w = d.findings.count { $0.severity == .warning && listed($0) }
-            let heading =
-                "## \(Escape.markdown(d.displayPath))\(d.status == .failed ? " (failed)" : "")\n\n\(e) \(report.baseline == nil ? "" : "new ")error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s")\n\n"
-                + "| page | severity | rule | message |\n|---|---|---|---|\n"
-            if out.utf8.count + heading.utf8.count > Self.byteBudget { return true }
-            out += heading
-            for f in d.findings where listed(f) {
-                let page = f.pageText ?? ""
-                let row =
-                    "| \(Escape.markdown(page)) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) |\n"
-                if out.utf8.count + row.utf8.count > Self.byteBudget { return true }
-                out += row
+            for part in sections[i]! {
+                if out.utf8.count + part.utf8.count > Self.byteBudget { return true }
+                out += part
                 lines += 1
             }
             out += "\n"
         }
+        if ranked.count > sections.count {
+            out += "… and \(ranked.count - sections.count) more documents with errors or warnings in report.json\n"
+        }
         return false
     }
+
+    /// The documents a summary lists in full, the worst first.
+    static let shownDocuments = 200
 }
