@@ -90,7 +90,10 @@ extension CLI {
         throws(PipelineError) -> (outDir: String, set: InputSet)
     {
         let outDir = remote?.outDir ?? Paths.absolute(pipeline.output, relativeTo: directory)
-        if remote?.outputLocation == nil { try checkOutputFolder(outDir) }
+        if remote?.outputLocation == nil {
+            try checkOutputFolder(outDir)
+            ignoreInHiddenFolder(outDir)
+        }
         if let remoteSet = remote?.set { return (outDir, remoteSet) }
         return (outDir, try inputSet(a, pipeline: pipeline, file: file, shard: shard, output: outDir))
     }
@@ -446,6 +449,25 @@ extension CLI {
     /// that holds one, or whose parents inside the working folder are one, is refused, naming them
     /// (a pull request can commit `out/pdfpipe/text -> ../../elsewhere`, and extract-text would
     /// write its files there).
+    /// A new output folder inside a hidden folder (`.pdfpipe/pre-commit`, where the pre-commit hook
+    /// writes) is a tool's state, never to be committed: it gets a `.gitignore` of `*`, as pytest's
+    /// and ruff's caches do. Other output folders are left as they are.
+    func ignoreInHiddenFolder(_ out: String) {
+        let relative = Paths.relative(Paths.standardize(out), to: Paths.standardize(directory))
+        let parts = relative.split(separator: "/")
+        guard parts.first != "..", parts.contains(where: { $0.hasPrefix(".") && $0 != "." && $0 != ".." }),
+            !FileSystem.exists(out)
+        else { return }
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.makeDirectory(out)
+            try AtomicFile.write(
+                "# pdfpipe's outputs in a hidden folder: not to be committed (pdfpipe wrote this file)\n*\n",
+                to: out + "/.gitignore")
+        } catch {
+            console.error("pdfpipe: warning: \(error.description)")
+        }
+    }
+
     func checkOutputFolder(_ out: String) throws(PipelineError) {
         let working = Paths.standardize(directory)
         var links = Paths.symbolicLinks(onTheWayTo: out, inside: working)

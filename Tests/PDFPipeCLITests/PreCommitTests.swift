@@ -41,5 +41,9 @@ final class PreCommitTests: XCTestCase {
         XCTAssertTrue(bad.output.contains("Failed"), bad.output)
         XCTAssertTrue(
             bad.output.contains("bad.pdf:1: error: named destination 'no.such.name' does not exist"), bad.output)
+        // (#61, 9) The hook's outputs are not left for the next commit: git sees nothing new.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: repo + "/.pdfpipe/pre-commit/report.json"))
+        let status = try sh("git status --porcelain --untracked-files=all").output
+        XCTAssertFalse(status.contains(".pdfpipe"), status)
     }
 }
