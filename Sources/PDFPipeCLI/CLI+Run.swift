@@ -425,6 +425,7 @@ extension CLI {
             if quiet { console.error(line) } else { console.print(line) }
         }
         if !quiet, let links = summary.links { console.print("pdfpipe: " + links.line) }
+        if !quiet, let thumbnails = summary.thumbnails { console.print("pdfpipe: " + thumbnails.line) }
         if report.ratchetFails {
             console.error(
                 "pdfpipe: " + report.ratchetText(report: Paths.relative(outDir + "/report.json", to: directory)))

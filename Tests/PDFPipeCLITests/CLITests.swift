@@ -538,3 +538,26 @@ extension CLITests {
             path.stderr, "Samples: error: no such file or folder; did you mean 'samples'? (names differ in case)\n")
     }
 }
+
+extension CLITests {
+    /// #61 (9): a thumbnail re-run says that it rendered nothing because nothing changed, in
+    /// report.json's summary and on the console.
+    func testAThumbnailReRunSaysWhatItKept() throws {
+        let dir = Repo.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pipeline = #"{"stages": [{"use": "thumbnails", "with": {"width": 60, "pages": "all"}}]}"#
+        try pipeline.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let args = ["run", "p.json", Samples.path("links-internal.pdf"), Samples.path("outlines.pdf"), "--out", "o"]
+        let first = CapturedCLI()
+        XCTAssertEqual(first.run(args, in: dir), .clean)
+        XCTAssertTrue(first.stdout.contains("pdfpipe: thumbnails: 7 pages rendered\n"), first.stdout)
+        let again = CapturedCLI()
+        XCTAssertEqual(again.run(args, in: dir), .clean)
+        XCTAssertTrue(
+            again.stdout.contains(
+                "pdfpipe: thumbnails: 0 pages rendered, 7 unchanged since the last run (--force renders them again)\n"),
+            again.stdout)
+        let report = try JSONParser.parse(String(contentsOfFile: dir + "/o/report.json", encoding: .utf8))
+        XCTAssertEqual(report["summary"]?["thumbnails"], ["rendered": 0, "unchanged": 7])
+    }
+}

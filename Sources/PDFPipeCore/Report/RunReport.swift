@@ -83,6 +83,8 @@ public struct Summary: Codable, Sendable, Equatable {
     /// The links' verdicts over the batch (validate-links' `linkSummary.checks` summed); nil when
     /// no document's links were checked.
     public var links: LinkTotals?
+    /// The thumbnails rendered and kept over the batch; nil when no document ran the stage.
+    public var thumbnails: ThumbnailTotals?
 
     public init() {}
 
@@ -101,6 +103,12 @@ public struct Summary: Codable, Sendable, Equatable {
         fixed += d.fixedSinceBaseline.count
         if let t = d[LinkSummarySection.sectionKey]?.checks {
             links = (links ?? LinkTotals()).adding(t)
+        }
+        if let t = d.section(ThumbnailsSection.self) {
+            var totals = thumbnails ?? ThumbnailTotals()
+            totals.rendered += t.rendered
+            totals.unchanged += t.skipped
+            thumbnails = totals
         }
     }
 
@@ -123,7 +131,7 @@ public struct Summary: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case documents, failedDocuments, pages, errors, warnings, notes, suppressed, links
+        case documents, failedDocuments, pages, errors, warnings, notes, suppressed, links, thumbnails
     }
 
     public var json: JSONValue { JSONValue(encoding: self) }
@@ -604,5 +612,21 @@ public struct LinkTotals: Codable, Sendable, Equatable {
     /// `links: 26 in all, 18 ok, 5 broken, 0 blocked, 1 unverified, 2 skipped, 0 redirected`.
     public var line: String {
         "links: \(total) in all, \(ok) ok, \(broken) broken, \(blocked) blocked, \(unverified) unverified, \(skipped) skipped, \(redirected) redirected"
+    }
+}
+
+/// What the thumbnails stage did over the batch (report.json's `summary.thumbnails`): pages
+/// rendered, and pages whose images were kept because nothing changed since the last run
+/// (`incremental`). A re-run says so instead of looking as if it did nothing.
+public struct ThumbnailTotals: Codable, Sendable, Equatable {
+    public var rendered = 0
+    public var unchanged = 0
+
+    public init() {}
+
+    /// `thumbnails: 0 pages rendered, 2,200 unchanged since the last run (--force renders them again)`.
+    public var line: String {
+        "thumbnails: \(rendered) page\(rendered == 1 ? "" : "s") rendered"
+            + (unchanged > 0 ? ", \(unchanged) unchanged since the last run (--force renders them again)" : "")
     }
 }
