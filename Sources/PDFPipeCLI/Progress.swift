@@ -53,27 +53,47 @@ package final class LogProgress: Sendable {
 
     private let console: Console
     private let total: Int
-    private let state = Locked<(latest: RunProgress?, lastLine: Double, stopped: Bool)>((nil, 0, false))
+    private let state = Locked<(latest: RunProgress?, lastLine: Double, doneAtLastLine: Int?, stopped: Bool)>(
+        (nil, 0, nil, false))
 
     package init(console: Console, total: Int) {
         self.console = console
         self.total = total
     }
 
-    package func update(_ p: RunProgress) { state.withLock { $0.latest = p } }
+    /// The first report counts the documents a resumed run found done (all at once) and the one
+    /// that just finished: the rate counts from there.
+    package func update(_ p: RunProgress) {
+        state.withLock { s in
+            if s.latest == nil, s.doneAtLastLine == nil { s.doneAtLastLine = max(0, p.done - 1) }
+            s.latest = p
+        }
+    }
 
     /// A line when `interval` has passed since the last one (or since the start); `now` is the
     /// run's elapsed time in seconds.
     package func tick(now: Double) {
         let line = state.withLock { s -> String? in
             guard !s.stopped, now - s.lastLine >= Self.interval else { return nil }
-            s.lastLine = now
             let p = s.latest ?? RunProgress(done: 0, total: total, pages: 0, elapsed: now)
-            let left =
-                p.done > 0 && p.done < p.total
-                ? ", about \(ProgressLine.duration(p.elapsed / Double(p.done) * Double(p.total - p.done))) left" : ""
+            // The estimate from the rate since the last line (documents resumed or done before it
+            // do not make it promise too soon); none when nothing finished since.
+            var left = ""
+            if p.done > 0, p.done < p.total {
+                let recent = p.done - (s.doneAtLastLine ?? 0)
+                left =
+                    recent > 0
+                    ? ", about \(ProgressLine.duration((now - s.lastLine) / Double(recent) * Double(p.total - p.done))) left"
+                    : ", no document finished in the last \(ProgressLine.duration(now - s.lastLine))"
+            }
+            s.lastLine = now
+            s.doneAtLastLine = p.done
+            // What the run does: links when it checks them, pages otherwise.
+            let work =
+                p.links > 0
+                ? "\(p.links) link\(p.links == 1 ? "" : "s") checked" : "\(p.pages) page\(p.pages == 1 ? "" : "s")"
             return
-                "pdfpipe: progress: \(p.done)/\(p.total) documents, \(p.links) link\(p.links == 1 ? "" : "s") checked, \(ProgressLine.duration(now)) elapsed\(left)"
+                "pdfpipe: progress: \(p.done)/\(p.total) documents, \(work), \(ProgressLine.duration(now)) elapsed\(left)"
         }
         if let line { console.error(line) }
     }

@@ -173,6 +173,27 @@ final class ConsoleTests: XCTestCase {
                 "pdfpipe: progress: 200/200 documents, 1400 links checked, 45s elapsed\n",
                 "pdfpipe: progress: 200/200 documents, 1400 links checked, 1m00s elapsed\n",
             ])
+        // (#61, 9) The estimate follows the rate since the last line: 150 documents resumed at
+        // once, then one every 3 s; a stall promises nothing; a run without links counts pages.
+        let later = Locked<[String]>([])
+        let resumed = LogProgress(
+            console: Console(out: { _ in }, err: { s in later.withLock { $0.append(s) } }, interactive: false),
+            total: 200)
+        var q = RunProgress(done: 150, total: 200, pages: 3000, elapsed: 0)
+        resumed.update(q)
+        for second in 1...45 {
+            if second % 3 == 0 && second <= 30 { q.done += 1 }
+            q.elapsed = Double(second)
+            resumed.update(q)
+            resumed.tick(now: Double(second))
+        }
+        XCTAssertEqual(
+            later.withLock { $0 },
+            [
+                "pdfpipe: progress: 155/200 documents, 3000 pages, 15s elapsed, about 1m53s left\n",
+                "pdfpipe: progress: 160/200 documents, 3000 pages, 30s elapsed, about 2m00s left\n",
+                "pdfpipe: progress: 160/200 documents, 3000 pages, 45s elapsed, no document finished in the last 15s\n",
+            ])
         // A run in a log says so (and nothing with --quiet, nor with --progress never).
         let cli = CapturedCLI()
         XCTAssertEqual(
