@@ -132,7 +132,7 @@ final class ImageTests: XCTestCase {
         let gate = try sh(
             """
             podman run --rm --network none --entrypoint /usr/share/pdfpipe/github-action.sh \\
-              -v '\(gh)/workspace':/github/workspace -e GITHUB_WORKSPACE=/github/workspace \\
+              -v '\(gh)/workspace':/github/workspace -e GITHUB_ACTIONS=true -e GITHUB_WORKSPACE=/github/workspace \\
               -e INPUT_INPUTS=samples -e INPUT_ARGS=--offline -e 'INPUT_WORKING-DIRECTORY=docs' \(tag); echo "exit=$?"
             """)
         XCTAssertTrue(gate.output.hasSuffix("exit=1\n"), String(gate.output.suffix(500)))
@@ -149,7 +149,7 @@ final class ImageTests: XCTestCase {
             """
             podman run --rm --network none --user 65534:65534 --entrypoint /usr/share/pdfpipe/github-action.sh \\
               -v '\(only)/ws':/github/workspace -v '\(only)/files':/github/file_commands \\
-              -e GITHUB_WORKSPACE=/github/workspace -e GITHUB_OUTPUT=/github/file_commands/output \\
+              -e GITHUB_ACTIONS=true -e GITHUB_WORKSPACE=/github/workspace -e GITHUB_OUTPUT=/github/file_commands/output \\
               -e INPUT_OUT=out/pdfpipe -e INPUT_ANNOTATIONS=true -e INPUT_FAIL-IF-EMPTY=true \(tag); echo "exit=$?"
             """)
         XCTAssertTrue(first.output.hasSuffix("exit=1\n"), String(first.output.suffix(1500)))
