@@ -31,19 +31,20 @@ extension CLI {
         Starter(
             name: "thumbnails", summary: "a PNG of every first page",
             comment: [
-                "Renders the first page of every document at 200 px wide, into out/thumbnails/thumbnails/STEM/1.png;",
+                "Renders the first page of every document at 200 px wide, into out/thumbnails/images/STEM/1.png;",
                 "pages: \"all\" renders every page; template: \"{stem}.png\" writes one flat file per document (one page only).",
                 "Fails (exit 1) when a document cannot be rendered. To outline broken links on the pages, put",
                 "{\"use\": \"validate-links\"} first and add overlay: \"links\" (pipelines/broken-link-report.json does).",
             ],
-            stages: [["use": "thumbnails", "with": ["width": 200, "pages": "1"]]],
+            // folder: the output folder is named for the job already (not out/thumbnails/thumbnails).
+            stages: [["use": "thumbnails", "with": ["width": 200, "pages": "1", "folder": "images"]]],
             report: ["formats": ["json", "html"], "failOn": "error"]),
         Starter(
             name: "text", summary: "the text of every page, as plain text",
             comment: [
-                "Writes the text of each document; format \"json\" adds pages and, with words: true, word boxes."
+                "Writes the text of each document into out/text/documents/STEM.txt; format \"json\" adds pages and, with words: true, word boxes."
             ],
-            stages: [["use": "extract-text", "with": ["format": "txt"]]],
+            stages: [["use": "extract-text", "with": ["format": "txt", "folder": "documents"]]],
             report: ["formats": ["json"], "failOn": "never"]),
         Starter(
             name: "ci", summary: "the link audit as a CI gate: JUnit, SARIF, GitHub annotations, a step summary",

@@ -45,8 +45,12 @@ final class InitTests: XCTestCase {
                 let report = try JSONParser.parse(
                     String(contentsOfFile: dir + "/out/thumbnails/report.json", encoding: .utf8))
                 XCTAssertEqual(report["summary"]?["errors"], 0, "thumbnails, not a link audit")
+                // (#61, 9) Not out/thumbnails/thumbnails/: the folder is the starter's own.
                 XCTAssertTrue(
-                    FileManager.default.fileExists(atPath: dir + "/out/thumbnails/thumbnails/broken-links/1.png"))
+                    FileManager.default.fileExists(atPath: dir + "/out/thumbnails/images/broken-links/1.png"))
+            }
+            if kind == "text" {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out/text/documents/broken-links.txt"))
             }
         }
         // (#32, 8) A flat layout: one file per document when one page is rendered.

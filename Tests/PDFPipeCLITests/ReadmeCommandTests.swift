@@ -168,7 +168,7 @@ final class ReadmeCommandTests: XCTestCase {
             "out/demo/report.json", "out/demo/report.html", "pdfpipe.json", "pipeline.schema.json",
             "out/tutorial/report.html",
             "out/broken-link-report/report.html", "out/broken-link-report/thumbnails/broken-links/1.png",
-            "out/thumbs/thumbnails/broken-links/1.png",
+            "out/thumbs/images/broken-links/1.png",
             "out/text/report.json", "out/audit/junit.xml", "out/isolated/report.json",
         ] {
             XCTAssertTrue(fm.fileExists(atPath: dir + "/" + file), "\(file) is missing after the README's commands")
