@@ -152,6 +152,8 @@ FIXTURES = {
     ],
     # One web link per behaviour of the fixture server (WEB).
     "web-links.pdf": uri_links(WEB),
+    # A link whose host answers 429 once, then 200 (uri.recovered).
+    "web-recovered.pdf": uri_links([b"http://web.test/ratelimited/sample"]),
     # Three hosts on loopback where nothing listens: no host answers (uri.network-down).
     "network-down.pdf": uri_links([b"http://127.0.0.1:9/a", b"http://127.0.0.2:9/b", b"http://127.0.0.3:9/c"]),
 }

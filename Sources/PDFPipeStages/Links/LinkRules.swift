@@ -406,6 +406,6 @@ enum LinkRules {
     static let external: [Rule] = [
         .uriHttpError, .uriBlocked, .uriUnreachable, .uriTimeout, .uriRedirected, .uriRedirectLoop,
         .uriTooManyRedirects, .uriNothingChecked, .uriNetworkDown, .uriSkipped, .uriFileMissing, .uriFragmentMissing,
-        .uriFragmentUnverified, .uriUncheckedScheme, .uriRateLimited, .uriFlaky,
+        .uriFragmentUnverified, .uriUncheckedScheme, .uriRateLimited, .uriFlaky, .uriRecovered,
     ]
 }

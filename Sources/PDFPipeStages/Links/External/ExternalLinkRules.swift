@@ -72,6 +72,15 @@ extension Rule {
             #"external check with `confirmRuns` > 1: the link failed (the message says how) in fewer than `confirmRuns` consecutive runs, counted in the history file beside `cache.path` (`<cache>.history.json`); a run where it works resets the count. Only failures that may pass wait: a 404 or 410 confirmed in the same run (`confirmFailures`) is `uri.http-error` at once"#,
         sample: webSample(webAllowed + #""confirmRuns": 2, "cache": {"path": "links.json"}, "#))
 
+    public static let uriRecovered = Rule(
+        "uri.recovered", severity: .note,
+        summary:
+            "a web link worked, but only when it was asked again (a timeout, a reset, a 5xx or a 429 first): it is flaky",
+        hint: "nothing to fix in the document; if it recurs, tell the site's owner",
+        details:
+            #"external check: the accepted answer came after `retries` (or the end-of-run confirmation) asked again; `check.outcome` is `ok-after-retry`. The link counts as ok"#,
+        sample: webSample(webAllowed, file: "web-recovered.pdf"))
+
     public static let uriRedirected = Rule(
         "uri.redirected", severity: .note,
         summary: "a web link is permanently redirected (301 or 308) to another URL that works",

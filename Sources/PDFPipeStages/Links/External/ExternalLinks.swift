@@ -340,32 +340,45 @@ struct ExternalLinks {
                 "set allowPrivateAddresses to check intranet links"
             )
         case nil:
-            let status = f.status ?? 0
-            if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status), let why = f.blocked {
-                out.outcome = .blocked
-                out.message = why
-                out.finding = Problem(
-                    .uriBlocked,
-                    "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at), but to the checker only: \(why); the link probably works in a browser",
-                    "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"
-                )
-            } else if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status) {
-                out.outcome = .httpError
-                out.message = f.message
-                let why = f.message.map { "; \($0)" } ?? ""
-                out.finding = Problem(
-                    .uriHttpError,
-                    "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)\(why)", nil
-                )
-            } else if f.permanentlyRedirected {
-                out.outcome = .redirected
-                out.finding = Problem(
-                    .uriRedirected, "'\(url)' has moved permanently to '\(f.finalURL)'",
-                    "link to '\(f.finalURL)' instead"
-                )
-            } else {
-                out.outcome = f.retries > 0 ? .okAfterRetry : .ok
-            }
+            judgeAnswer(f, url: url, at: at, into: &out)
+        }
+    }
+
+    /// A link that got an answer: blocked, an HTTP error, moved for good, or fine (at once, or only
+    /// when asked again).
+    private func judgeAnswer(_ f: URLFetch, url: String, at: String, into out: inout Outcome) {
+        let status = f.status ?? 0
+        if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status), let why = f.blocked {
+            out.outcome = .blocked
+            out.message = why
+            out.finding = Problem(
+                .uriBlocked,
+                "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at), but to the checker only: \(why); the link probably works in a browser",
+                "check it by hand; for a site that always refuses checkers, accept its status under 'hosts' or exclude it"
+            )
+        } else if !options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(status) {
+            out.outcome = .httpError
+            out.message = f.message
+            let why = f.message.map { "; \($0)" } ?? ""
+            out.finding = Problem(
+                .uriHttpError,
+                "'\(url)' answered \(status)\(HTTPStatus.phrase(status).map { " \($0)" } ?? "")\(at)\(why)", nil
+            )
+        } else if f.permanentlyRedirected {
+            out.outcome = .redirected
+            out.finding = Problem(
+                .uriRedirected, "'\(url)' has moved permanently to '\(f.finalURL)'",
+                "link to '\(f.finalURL)' instead"
+            )
+        } else if f.retries > 0 {
+            // It works, but not every time: the really flaky link, said as a note.
+            out.outcome = .okAfterRetry
+            out.finding = Problem(
+                .uriRecovered,
+                "'\(url)' answered \(status)\(at) only after \(f.retries) retr\(f.retries == 1 ? "y" : "ies") (a timeout, a reset, a 5xx or a 429 first)",
+                nil)
+        } else {
+            out.outcome = .ok
         }
     }
 
