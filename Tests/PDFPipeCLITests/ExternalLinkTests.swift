@@ -399,6 +399,26 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertTrue(up.stdout.contains("[uri.unreachable]"))
     }
 
+    /// (#61, 3) A runner without DNS: 499 links to 17 hosts took 191 s and gave 503 errors (every
+    /// URL asked, retried with backoff behind its slowed host, confirmed). A name that does not
+    /// resolve is an answer: not retried, and the host's other URLs share it (asked once more at
+    /// the end, once per host); the links are unverified notes under one uri.network-down.
+    func testAHostThatDoesNotResolveIsAskedOncePerHost() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        // `.invalid` never resolves (RFC 6761).
+        let uris = ["a", "b", "c"].flatMap { h in (1...40).map { "http://\(h).pdfpipe-test.invalid/\($0)" } }
+        try writeLinks(dir + "/in/a.pdf", uris)
+        let (status, report, stderr) = try run(#"{"enabled": true, "retries": 2}"#)
+        XCTAssertEqual(status, 1, stderr)
+        XCTAssertEqual(report["findings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue }, ["uri.network-down"])
+        XCTAssertEqual(report["summary"]?["errors"], 1)
+        XCTAssertEqual(report["summary"]?["links"]?["unverified"], 120)
+        let attempts = links(report).reduce(0) { $0 + ($1["check"]?["attempts"]?.intValue ?? 0) }
+        // At most the host's slots at once before its first answer, and as many confirmations.
+        XCTAssertLessThanOrEqual(attempts, 3 * (4 + 4), "requests made: \(attempts) for 120 links")
+        XCTAssertGreaterThanOrEqual(attempts, 3)
+    }
+
     /// Regression (trust issue, 9): the URL checker's threads never ended. After a run (here the
     /// CLI in this process) none is left.
     func testTheCheckersThreadsEndWithTheRun() throws {

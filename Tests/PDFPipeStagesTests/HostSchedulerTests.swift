@@ -32,6 +32,25 @@ final class HostSchedulerTests: XCTestCase {
         XCTAssertEqual(s.waiting, 4)
     }
 
+    /// (#61, 3) A host whose name did not resolve: its requests not started are taken out (queued
+    /// and waiting for a time), confirmations only when asked; other hosts keep theirs.
+    func testAHostsWaitingRequestsAreTakenOut() {
+        var s = scheduler(slots: 1, interval: 0)
+        for id in 0..<4 { s.enqueue(id, host: "a", now: 0) }
+        s.enqueue(10, host: "b", now: 0)
+        s.enqueue(5, host: "a", notBefore: 3, now: 0)
+        s.enqueue(6, host: "a", confirm: true, now: 0)
+        s.enqueue(7, host: "a", notBefore: 3, confirm: true, now: 0)
+        XCTAssertEqual(drain(&s, at: 0), [0, 10])
+        XCTAssertEqual(s.drain(host: "a", confirmations: false), [1, 2, 3, 5])
+        XCTAssertEqual(s.waiting, 2, "the confirmations stay")
+        s.finished(host: "a", signal: .failure, now: 1)
+        XCTAssertEqual(s.drain(host: "a", confirmations: true), [6, 7])
+        XCTAssertEqual(s.waiting, 0)
+        XCTAssertEqual(drain(&s, at: 5), [])
+        XCTAssertEqual(s.drain(host: "nobody", confirmations: true), [])
+    }
+
     func testPushbackPausesTheWholeHostAndRecoversSlowly() {
         var s = scheduler(slots: 4, interval: 0)
         for id in 0..<40 { s.enqueue(id, host: "a", now: 0) }

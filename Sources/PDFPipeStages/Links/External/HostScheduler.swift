@@ -127,6 +127,27 @@ struct HostScheduler: Sendable {
         hosts[name] = h
     }
 
+    /// Takes out every request of `host` not yet started (confirmations too when asked), and
+    /// returns their ids in the order they were queued: the checker answers them itself (a host
+    /// whose name did not resolve).
+    mutating func drain(host name: String, confirmations: Bool) -> [Int] {
+        guard var h = hosts[name] else { return [] }
+        var ids = Array(h.queue[h.head...])
+        h.queue.removeAll()
+        h.head = 0
+        if confirmations {
+            ids += h.confirm
+            h.confirm.removeAll()
+        }
+        for (id, d) in delayed.sorted(by: { $0.key < $1.key }) where d.host == name && (confirmations || !d.confirm) {
+            delayed[id] = nil
+            if !d.confirm { h.delayedOthers -= 1 }
+            ids.append(id)
+        }
+        hosts[name] = h
+        return ids
+    }
+
     /// The next request that may start now (its host's slot taken), or nil.
     mutating func next(now: Double) -> (id: Int, host: String)? {
         // Due ones in a stable order (time, then id): the same calls give the same starts.
