@@ -34,12 +34,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testTheReportRendersItsFindingsInABrowser() throws {
-        guard chromium() != nil else {
-            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
-        }
-        XCTAssertEqual(
-            CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]),
-            .findings)
+        try brokenLinkReportOfTheSamples()
         let page = "file://" + out + "/report.html"
         let all = try dom(page)
         let total =
@@ -130,12 +125,7 @@ final class HTMLReportTests: XCTestCase {
     /// desktop width the thumbnail stays beside them. Measured in Chromium, the report in a frame
     /// of that width (`--allow-file-access-from-files` lets the harness read the frame's layout).
     func testTheReportFitsA400PixelScreen() throws {
-        guard chromium() != nil else {
-            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
-        }
-        XCTAssertEqual(
-            CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]),
-            .findings)
+        try brokenLinkReportOfTheSamples()
         func layout(width: Int) throws -> String {
             let harness = """
                 <!DOCTYPE html><html><body><iframe id="f" src="report.html" style="width:\(width)px;height:900px;border:0"></iframe><pre id="out">pending</pre>
@@ -166,12 +156,7 @@ final class HTMLReportTests: XCTestCase {
     /// and a 59-row documents table); the totals, links included, at the top; the tables after the
     /// findings, the rules and documents folded; a rule id on one line.
     func testTheReportOpensOnTheFindings() throws {
-        guard chromium() != nil else {
-            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
-        }
-        XCTAssertEqual(
-            CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]),
-            .findings)
+        try brokenLinkReportOfTheSamples()
         let script = #"""
             var row=d.querySelector('tr.finding'),doc=row.closest('section.doc'),top=row.getBoundingClientRect().top;
             var lines=0;d.querySelectorAll('tr.finding code.rule').forEach(function(c){if(c.getClientRects().length>1)lines++;});
@@ -197,12 +182,7 @@ final class HTMLReportTests: XCTestCase {
     /// after its dot or at a hyphen; on a narrow screen the targets tables start folded, on a wide
     /// one open. The document index and the documents in full come worst first.
     func testNarrowScreensAndTheWorstDocumentsFirst() throws {
-        guard chromium() != nil else {
-            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
-        }
-        XCTAssertEqual(
-            CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]),
-            .findings)
+        try brokenLinkReportOfTheSamples()
         let script = #"""
             var bad=[];d.querySelectorAll('code.rule').forEach(function(c){var w=d.createTreeWalker(c,NodeFilter.SHOW_TEXT),n,prev=null,ch='';
               while((n=w.nextNode())){for(var i=0;i<n.length;i++){var r=d.createRange();r.setStart(n,i);r.setEnd(n,i+1);var t=r.getBoundingClientRect().top;
@@ -268,6 +248,16 @@ final class HTMLReportTests: XCTestCase {
 
     /// The report's layout measured by a harness page: `script` runs with `d` (the report's
     /// document in a frame of `width`) and returns a string, which this returns.
+    /// The broken-link report of the samples in `out`, for a browser to read (Chromium needed).
+    func brokenLinkReportOfTheSamples() throws {
+        guard chromium() != nil else {
+            throw Prerequisite.missing("chromium is not installed (scripts/setup.sh --test installs it)")
+        }
+        XCTAssertEqual(
+            CapturedCLI().run(["run", "pipelines/broken-link-report.json", "--out", out, "--quiet", "--offline"]),
+            .findings)
+    }
+
     func measure(width: Int = 1200, height: Int = 900, _ script: String) throws -> String {
         let harness = """
             <!DOCTYPE html><html><body><iframe id="f" src="report.html" style="width:\(width)px;height:\(height)px;border:0"></iframe><pre id="out">pending</pre>
