@@ -276,6 +276,16 @@ struct ExternalLinks {
         var finding: Problem?
         var accepted: Bool { outcome == .ok || outcome == .okAfterRetry || outcome == .redirected }
 
+        /// What the answer was, as the link's `check` records it.
+        mutating func record(_ f: URLFetch) {
+            status = f.status
+            attempts = f.attempts
+            redirects = f.redirects
+            finalURL = f.finalURL
+            fromCache = f.fromCache
+            confirmed = f.confirmed
+        }
+
         var json: JSONValue {
             var o: [String: JSONValue] = [
                 "outcome": .string(outcome.rawValue), "status": status.map { .int($0) } ?? .null,
@@ -294,12 +304,7 @@ struct ExternalLinks {
     }
 
     func judge(_ f: URLFetch, url: String, into out: inout Outcome) {
-        out.status = f.status
-        out.attempts = f.attempts
-        out.redirects = f.redirects
-        out.finalURL = f.finalURL
-        out.fromCache = f.fromCache
-        out.confirmed = f.confirmed
+        out.record(f)
         let at = f.redirects.isEmpty ? "" : " (after redirects to '\(f.finalURL)')"
         switch f.failure {
         case .timeout?:

@@ -27,6 +27,11 @@ package struct URLFetch: Sendable, Equatable {
 
     /// The URL as requested (after remapping, without fragment).
     package var url: String
+    /// What the resolver said when the host's name did not resolve, else nil.
+    var unresolvedName: String? {
+        failure == .unreachable && message?.hasPrefix("DNS:") == true ? message : nil
+    }
+
     /// The last answer's status, nil when none arrived.
     package var status: Int?
     /// Redirects followed: each hop's URL and the status that sent us on.
@@ -639,8 +644,8 @@ package final class URLChecker: @unchecked Sendable {
             return
         }
         state.scheduler.note(host: task.host, status: r.status, retried: false)
-        if task.fetch.failure == .unreachable, let message = task.fetch.message, message.hasPrefix("DNS:") {
-            unresolved(task.host, message, confirmed: task.confirming != nil, &state, now: now)
+        if let dns = task.fetch.unresolvedName {
+            unresolved(task.host, dns, confirmed: task.confirming != nil, &state, now: now)
         }
         guard let temporary else { return conclude(task, &state, now: now) }
         // Reading a downloaded PDF or page is CPU work: off the loop, which keeps the transfers going.
