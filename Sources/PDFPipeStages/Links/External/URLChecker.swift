@@ -633,6 +633,7 @@ package final class URLChecker: @unchecked Sendable {
         }
         let started = state.startedAt.removeValue(forKey: id) ?? now
         state.scheduler.finished(host: task.host, signal: signal, now: now, started: started)
+        if r.status != nil { state.unresolved[task.host] = nil }  // the name resolves again
         let temporary = task.temporary
         task.temporary = nil
         let retriesBefore = task.fetch.retries
