@@ -35,7 +35,7 @@ extension CLI {
         runner.context.documentTimeout = pipeline.timeoutSeconds
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         runner.policy = policy
-        let isolated = isolate(&runner, pipeline, file: pipelineFile, out: outDir, resume: resume, remote: remote)
+        isolate(&runner, pipeline, file: pipelineFile, resume: resume, documents: set.documents.count, remote: remote)
         let (onProgress, endProgress) = startProgress(progressMode, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
@@ -52,7 +52,6 @@ extension CLI {
         remote?.startFetching(set, store: store, jobs: jobs)
         let interruption = Interruption.shared
         _ = runner.run(set.documents, progress: onProgress, shouldStop: { interruption.signal != nil }, store: store)
-        isolated?.shutdown()
         endProgress()
         finish(runner)
 
@@ -333,19 +332,21 @@ extension CLI {
     /// `auto` with a stage that runs a page engine and a program that can be a worker (a test
     /// runner calling the CLI in its own process cannot, unless PDFPIPE_WORKER_EXECUTABLE names
     /// pdfpipe). `auto` stays `auto` in the resume hash: how it resolves does not change results.
+    /// Its workers are started at once, one a job (at most one a document), and are a service of
+    /// the run: `Runner.finish()` ends them.
     private func isolate(
-        _ runner: inout Runner, _ pipeline: Pipeline, file: String, out outputDirectory: String, resume: Bool,
-        remote: RemoteRun?
-    ) -> IsolatedRunner? {
+        _ runner: inout Runner, _ pipeline: Pipeline, file: String, resume: Bool, documents: Int, remote: RemoteRun?
+    ) {
         let isolation =
             pipeline.isolation == .auto
             ? (IsolatedRunner.workersAvailable ? pipeline.resolvedIsolation : .none) : pipeline.isolation
-        guard isolation == .process else { return nil }
+        guard isolation == .process else { return }
         let pool = isolatedPool(
-            pipeline, file: file, outputDirectory: outputDirectory, root: runner.inputRoot, resume: resume,
+            pipeline, file: file, outputDirectory: runner.outputDirectory, root: runner.inputRoot, resume: resume,
             context: runner.context, localCopies: remote?.inputs != nil)
         runner.isolate = { pool.run($0, pageWorkers: $1) }
-        return pool
+        _ = runner.context.service(IsolatedRunner.key) { pool }
+        pool.prestart(min(runner.jobs, documents))
     }
 
     /// The worker processes of process isolation.

@@ -12,12 +12,17 @@ import SystemIO
 /// Process isolation: documents run in child processes (this executable in worker mode), so a crash,
 /// a hang past the timeout or a memory blow-up costs that document only.
 ///
-/// The children are long-lived: each takes one document after another over a pipe (one JSON line
-/// in, one JSON line out), so a batch of small files pays for a process start once per worker, not
-/// once per document. A child that crashes or is killed for a timeout is replaced by a fresh one, and
-/// a child is retired after `documentsPerWorker` documents so that leaks and heap growth in the C
-/// libraries cannot pile up (and an out-of-memory is blamed on the document that caused it).
-final class IsolatedRunner: Sendable {
+/// The children are long-lived and started before the first document (`prestart`): each takes one
+/// document after another over a pipe (one JSON line in, one JSON line out), so a batch of small
+/// files pays for a process start once per worker, not once per document. A child that crashes or
+/// is killed for a timeout is replaced by a fresh one, and a child is retired after
+/// `documentsPerWorker` documents or once it holds `residentLimit` bytes, whichever comes first
+/// (Tika Pipes' pattern), so that leaks and heap growth in the C libraries cannot pile up (and an
+/// out-of-memory is blamed on the document that caused it). The pages of a big document are not
+/// held to one core: the cores other workers leave idle are lent to them (`CoreBook`).
+final class IsolatedRunner: RunService {
+    /// The run's worker processes, as a service of its context (ended by `Runner.finish()`).
+    static let key = ServiceKey<IsolatedRunner>("isolation")
     let executable: String
     let pipelineFile: String
     let outputDirectory: String
@@ -29,8 +34,15 @@ final class IsolatedRunner: Sendable {
     /// The inputs live in object storage: workers ask this process for the files links name
     /// (`LocalCopies`), which it fetches once for the run and keeps.
     let localCopies: Bool
-    let documentsPerWorker = 100
+    /// Documents a worker takes before it is retired. A start costs 25 ms of a core, and the first
+    /// pages a fresh process draws are slower (fonts and caches loaded anew): retired every 100
+    /// documents, workers took 6 % more time on 600 small manuals than in-process.
+    let documentsPerWorker = 1000
+    /// Resident memory past which a worker is retired after its document (1 GiB).
+    let residentLimit = 1 << 30
     private let idle = Locked<[WorkerProcess]>([])
+    /// The run's cores: which the busy workers use, which are lent to whose pages (`CoreBook`).
+    private let cores = Locked(CoreBook(total: ProcessInfo.processInfo.activeProcessorCount))
     /// Answers a worker's question for its stage at an index (`Stage.answer`); set before the first document.
     var answer: (@Sendable (Int, JSONValue) -> JSONValue)? {
         get { answerHook.withLock { $0 } }
@@ -84,6 +96,9 @@ final class IsolatedRunner: Sendable {
         }
         let request = WorkerChannel.Request(
             path: document.path, relative: document.relativePath, stem: document.outputStem, pageWorkers: pageWorkers)
+        let seat = ObjectIdentifier(worker)
+        cores.withLock { $0.begin(seat, cores: pageWorkers) }
+        defer { cores.withLock { $0.end(seat) } }
         var answer = worker.send(request.line) ? worker.readLine(timeout: timeout) : .closed
         // The time the parent spends on a worker's URL questions is not the document's.
         var remaining = timeout
@@ -97,14 +112,7 @@ final class IsolatedRunner: Sendable {
         }
         while case .line(let text) = answer, let question = WorkerChannel.Question(line: text) {
             if timeout > 0 { remaining -= Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-            let body: JSONValue
-            if question.stage == WorkerChannel.Question.localCopy, let path = question.body.stringValue {
-                LocalCopies.ensure(path)
-                body = .null
-            } else {
-                body = self.answer?(question.stage, question.body) ?? .null
-            }
-            let reply = WorkerChannel.Answer(body: body)
+            let reply = WorkerChannel.Answer(body: reply(to: question, from: seat))
             started = DispatchTime.now().uptimeNanoseconds
             answer =
                 worker.send(reply.line, keepStderrOffset: true)
@@ -115,7 +123,7 @@ final class IsolatedRunner: Sendable {
             worker.documents += 1
             if retire {
                 worker.kill()
-            } else if worker.documents >= documentsPerWorker {
+            } else if worker.documents >= documentsPerWorker || (worker.residentBytes ?? 0) > residentLimit {
                 worker.finish()
             } else {
                 idle.withLock { $0.append(worker) }
@@ -146,6 +154,34 @@ final class IsolatedRunner: Sendable {
             return failed(.pdfCrashed, "the document's process \(how)\(detail)")
         }
     }
+
+    /// The answer to a worker's question: a file made present, a lease of cores, or its stage's answer.
+    private func reply(to question: WorkerChannel.Question, from seat: ObjectIdentifier) -> JSONValue {
+        switch question.stage {
+        case WorkerChannel.Question.localCopy:
+            if let path = question.body.stringValue { LocalCopies.ensure(path) }
+            return .null
+        case WorkerChannel.Question.cores:
+            let wanted = question.body.intValue ?? 0
+            return .int(cores.withLock { $0.lease(seat, wanted: wanted) })
+        default:
+            return answer?(question.stage, question.body) ?? .null
+        }
+    }
+
+    /// Starts `count` workers now, so that their start (the program loaded, the pipeline read)
+    /// overlaps with the parent's own (inputs listed, the results file opened). One that cannot
+    /// start is left to the first document, which says why.
+    func prestart(_ count: Int) {
+        for _ in 0..<count {
+            guard let worker = try? WorkerProcess(executable: executable, arguments: workerArguments()) else { return }
+            idle.withLock { $0.append(worker) }
+        }
+    }
+
+    /// Nothing is lost when the run's context is dropped without `shutdown`: a worker whose input
+    /// closes (this process gone) exits.
+    var needsShutdown: Bool { false }
 
     /// Ends the idle workers (they exit when their input closes).
     func shutdown() {
@@ -178,6 +214,33 @@ final class IsolatedRunner: Sendable {
         case SIGKILL: " (SIGKILL)"
         default: ""
         }
+    }
+}
+
+/// Which cores the worker processes use: each busy one the cores its document was given
+/// (`pageWorkers`), and the cores the others leave idle lent to the pages of a document still
+/// running (`PageHelpers` with a `CoreLender` in the worker). A lease is asked for again every
+/// `PageHelpers.leaseInterval` while pages are left, so when another worker takes a document the
+/// lease shrinks and the core goes back within one page.
+struct CoreBook {
+    let total: Int
+    private var busy: [ObjectIdentifier: (own: Int, lent: Int)] = [:]
+
+    init(total: Int) { self.total = max(1, total) }
+
+    /// A worker took a document with `cores` threads of its own.
+    mutating func begin(_ worker: ObjectIdentifier, cores: Int) { busy[worker] = (max(1, cores), 0) }
+
+    /// The worker's document ended (a result, a crash, a timeout): its cores and lease are free.
+    mutating func end(_ worker: ObjectIdentifier) { busy[worker] = nil }
+
+    /// The worker's whole lease now, for `wanted` more threads: what the other workers leave free.
+    mutating func lease(_ worker: ObjectIdentifier, wanted: Int) -> Int {
+        guard let mine = busy[worker] else { return 0 }
+        let taken = busy.reduce(0) { $0 + $1.value.own + ($1.key == worker ? 0 : $1.value.lent) }
+        let granted = max(0, min(wanted, total - taken))
+        busy[worker] = (mine.own, granted)
+        return granted
     }
 }
 
@@ -219,6 +282,9 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     deinit { try? stderrReader?.close() }
+
+    /// The memory the child holds resident now (nil once it is gone).
+    var residentBytes: Int? { ProcessControl.residentBytes(of: process.pid) }
 
     /// Writes a request; false if the child is gone.
     func send(_ text: String, keepStderrOffset: Bool = false) -> Bool {
@@ -319,6 +385,7 @@ extension CLI {
         pipeline.force = a.has(\WorkerFlags.force)
         pipeline.offline = a.has(\WorkerFlags.offline)
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
+        let processors = ProcessInfo.processInfo.activeProcessorCount
         runner.context.documentTimeout = a.value(\WorkerFlags.timeout).flatMap(Double.init) ?? 0
         defer { runner.finish() }
         // The stages' shared work (validate-links: each URL once for the whole run) is the parent's;
@@ -336,6 +403,8 @@ extension CLI {
         for (index, configured) in pipeline.stages.enumerated() {
             configured.stage.forwardQuestions(to: { ask(index, $0) }, context: runner.context)
         }
+        // Cores the other workers leave idle, lent by the parent to this document's pages.
+        let helpers = PageHelpers(lender: ChannelLender(ask: ask), maxBorrowed: processors - 1)
         if a.has(\WorkerFlags.localCopies) {
             LocalCopies.install { path in _ = ask(WorkerChannel.Question.localCopy, .string(path)) }
         }
@@ -355,7 +424,7 @@ extension CLI {
             if trapOn == request.relative { fatalError("test hook: a trap while reading '\(request.relative)'") }
             let document = InputDocument(
                 path: request.path, relativePath: request.relative, outputStem: request.stem)
-            let result = runner.process(document, pageWorkers: request.pageWorkers)
+            let result = runner.process(document, pageWorkers: request.pageWorkers, helpers: helpers)
             // Engine work left running past a budget holds a core (and maybe poppler's locks):
             // this process answers and ends (`_exit`: no exit handler may wait for that thread).
             let retiring = EngineDeadline.abandoned > 0
@@ -418,6 +487,9 @@ enum WorkerChannel {
         /// The `stage` of a question no stage asks: make the file a link names present
         /// (`LocalCopies.ensure` in the parent); the body is its path.
         static let localCopy = -2
+        /// The `stage` of a worker's lease of lent cores (`CoreBook.lease`); the body is how many it
+        /// would like, the answer how many it has.
+        static let cores = -3
         var stage: Int
         var body: JSONValue
 
@@ -445,4 +517,10 @@ enum WorkerChannel {
             body = o["answer"] ?? .null
         }
     }
+}
+
+/// A worker process's lender: the parent keeps the book (`CoreBook`), asked over the channel.
+struct ChannelLender: CoreLender {
+    let ask: @Sendable (Int, JSONValue) -> JSONValue
+    func lease(wanted: Int) -> Int { ask(WorkerChannel.Question.cores, .int(wanted)).intValue ?? 0 }
 }

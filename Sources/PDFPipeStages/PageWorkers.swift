@@ -10,6 +10,8 @@ final class PageWorker {
     /// Work on `document` was left running past a time budget (`EngineDeadline`): the document is
     /// still in use on that thread, so this worker takes no more pages.
     var abandoned = false
+    /// Where this worker's engine work with a time budget runs (`EngineDeadline`), made when first asked.
+    private(set) lazy var engineThread = EngineThread()
     init(document: any EngineDocument) { self.document = document }
 }
 
@@ -56,8 +58,8 @@ enum PageWorkers {
         let failed = Locked<String?>(nil)
         _ = first.drainMessages()  // what came before is the stages' that used it
         withoutActuallyEscaping(body) { body in
-            @Sendable func work(_ worker: PageWorker) {
-                while true {
+            @Sendable func work(_ worker: PageWorker, keepGoing: () -> Bool = { true }) {
+                while keepGoing() {
                     let k = counter.next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard k < count else { return }
                     body(worker, k)
@@ -67,12 +69,11 @@ enum PageWorkers {
                 }
             }
             @Sendable func open() -> PageWorker? { openWorker(engine, path, failed: failed) }
-            let offer =
-                count >= offerFrom
-                ? helpers?.offer(
-                    hasWork: { counter.next.load(ordering: .relaxed) < count },
-                    assist: { if let w = open() { work(w) } })
-                : nil
+            @Sendable func left() -> Bool { counter.next.load(ordering: .relaxed) < count }
+            let assist: @Sendable (@escaping @Sendable () -> Bool) -> Void = { more in
+                if left(), more(), let w = open() { work(w, keepGoing: more) }
+            }
+            let offer = count >= offerFrom ? helpers?.offer(hasWork: left, assist: assist) : nil
             if workers <= 1 {
                 work(PageWorker(document: first))
             } else {

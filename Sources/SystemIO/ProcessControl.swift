@@ -42,6 +42,16 @@ package enum ProcessControl {
 
     /// This process's id.
     package static var id: Int32 { getpid() }
+
+    /// The memory process `pid` holds resident now, in bytes (`/proc/PID/statm`); nil where there
+    /// is no `/proc` or the process is gone. The parent of the worker processes retires one that
+    /// grew past its bound.
+    package static func residentBytes(of pid: Int32) -> Int? {
+        guard let bytes = FileStatus.readRegular("/proc/\(pid)/statm", maxBytes: 4096) else { return nil }
+        let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
 }
 
 /// The terminal standard streams may be.

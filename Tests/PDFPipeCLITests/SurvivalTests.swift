@@ -82,6 +82,50 @@ final class SurvivalTests: XCTestCase {
             xref.contains("cross-reference stream") || xref.contains("no page could be read"), xref)
     }
 
+    /// Issue 62: the pages of a big document run on the cores the other worker processes leave
+    /// idle (lent by the parent), and a crash in the middle of a document still costs that document
+    /// only: a 40-page document whose page 30 kills cairo gets `pdf.crashed` and nothing else; a
+    /// 40-page document beside it, and the samples, get the report and the thumbnails (byte for
+    /// byte) of a run without worker processes.
+    func testACrashMidDocumentCostsThatDocumentOnlyWithPagesOnLentCores() throws {
+        let batch = dir + "/batch"
+        let clean = dir + "/clean"
+        for folder in [batch, clean] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for g in good {
+                try FileManager.default.copyItem(atPath: Samples.folder + "/" + g, toPath: folder + "/" + g)
+            }
+            try Data(SurvivalPDFs.pages(40)).write(to: URL(fileURLWithPath: folder + "/long.pdf"))
+        }
+        try Data(SurvivalPDFs.pages(40, crashOn: 30)).write(to: URL(fileURLWithPath: batch + "/crash-mid.pdf"))
+        let pipeline = dir + "/p.json"
+        try #"""
+        {"stages": [
+          {"use": "thumbnails", "with": {"width": 120, "pages": "all", "incremental": false}},
+          {"use": "extract-text", "with": {"format": "txt"}}
+        ]}
+        """#.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        let common = ["--quiet", "--fail-on", "never", "--jobs", "2"]
+        XCTAssertEqual(try pdfpipe(["run", pipeline, batch, "--out", dir + "/o1"] + common), 0)
+        XCTAssertEqual(try pdfpipe(["run", pipeline, clean, "--out", dir + "/o2", "--no-isolate"] + common), 0)
+        let isolated = try documents(dir + "/o1/report.json")
+        let inProcess = try documents(dir + "/o2/report.json")
+        XCTAssertEqual(isolated.count, good.count + 2)
+        for g in good + ["long.pdf"] { XCTAssertEqual(isolated[g], inProcess[g], g) }
+        let crashed = isolated["crash-mid.pdf"]?["findings"]?.arrayValue ?? []
+        XCTAssertEqual(crashed.map { $0["rule"] }, ["pdf.crashed"], "\(crashed)")
+        XCTAssertEqual(isolated["crash-mid.pdf"]?["status"], "failed")
+        for page in 1...40 {
+            let name = "/thumbnails/long/\(page).png"
+            let a = FileManager.default.contents(atPath: dir + "/o1" + name)
+            XCTAssertNotNil(a, name)
+            XCTAssertEqual(a, FileManager.default.contents(atPath: dir + "/o2" + name), name)
+        }
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: dir + "/o1/text/long.txt"),
+            FileManager.default.contents(atPath: dir + "/o2/text/long.txt"))
+    }
+
     /// `--no-isolate` keeps every document in the one process (and `isolation: auto` resolves to
     /// none for a pipeline without a page engine): the report is the same for good documents.
     func testNoIsolateRunsInProcess() throws {

@@ -26,7 +26,7 @@ final class PageHelpersTests: XCTestCase {
         }
         let work = Work()
         let helpers = PageHelpers()
-        let id = helpers.offer(hasWork: { work.next.load(ordering: .relaxed) < 200 }, assist: { work.take("h") })
+        let id = helpers.offer(hasWork: { work.next.load(ordering: .relaxed) < 200 }, assist: { _ in work.take("h") })
         let helped = Locked(0)
         let helper = Thread { helped.withLock { $0 = helpers.help() } }
         helper.start()
@@ -48,10 +48,10 @@ final class PageHelpersTests: XCTestCase {
     func testNothingToHelpWith() {
         let helpers = PageHelpers()
         XCTAssertEqual(helpers.help(), 0)
-        let spent = helpers.offer(hasWork: { false }, assist: { XCTFail("no work left") })
+        let spent = helpers.offer(hasWork: { false }, assist: { _ in XCTFail("no work left") })
         XCTAssertEqual(helpers.help(), 0)
         helpers.withdraw(spent)
-        let gone = helpers.offer(hasWork: { true }, assist: { XCTFail("withdrawn") })
+        let gone = helpers.offer(hasWork: { true }, assist: { _ in XCTFail("withdrawn") })
         helpers.withdraw(gone)
         XCTAssertEqual(helpers.help(), 0)
     }
@@ -104,7 +104,7 @@ final class PageHelpersTests: XCTestCase {
                 }
                 let id = helpers.offer(
                     hasWork: { items.next.load(ordering: .relaxed) < items.count },
-                    assist: {
+                    assist: { _ in
                         joined.wrappingAdd(1, ordering: .relaxed)
                         take()
                     })
@@ -118,5 +118,81 @@ final class PageHelpersTests: XCTestCase {
         while helperThreads.contains(where: { $0.isExecuting }) { usleep(1000) }
         XCTAssertEqual(done.load(ordering: .relaxed), (0..<3000).reduce(0) { $0 + 2 + $1 % 7 }, "every item done once")
         XCTAssertGreaterThan(joined.load(ordering: .relaxed), 10, "helpers joined offers")
+    }
+
+    /// Process isolation (#62): a worker process has no idle worker of its own; cores another
+    /// process leaves idle are lent to it. A helper thread runs on each core lent; when the lease
+    /// shrinks the helper stops after the page in hand; the lease is given back at the end; each
+    /// item is done once, and the owner's withdrawal waits for the helpers.
+    func testLentCoresRunHelpersUntilTheLeaseShrinks() {
+        final class Lender: CoreLender {
+            /// The leases answered, in order, and the next item's index when each was answered.
+            let answers = Locked<[(wanted: Int, granted: Int, at: Int)]>([])
+            let position: @Sendable () -> Int
+            let grants: [Int]
+            init(grants: [Int], position: @escaping @Sendable () -> Int) {
+                self.grants = grants
+                self.position = position
+            }
+            func lease(wanted: Int) -> Int {
+                answers.withLock { a in
+                    let granted = wanted == 0 ? 0 : grants[min(a.filter { $0.wanted > 0 }.count, grants.count - 1)]
+                    a.append((wanted, min(granted, wanted), position()))
+                    return min(granted, wanted)
+                }
+            }
+        }
+        final class Work: Sendable {
+            let next = Atomic<Int>(0)
+            let count = 400
+            let done = Locked([String](repeating: "", count: 400))
+            func take(_ who: String, keepGoing: () -> Bool = { true }) {
+                while keepGoing() {
+                    let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard k < count else { return }
+                    usleep(300)
+                    done.withLock { $0[k] += who }
+                }
+            }
+        }
+        // Lent two cores for the first three asks, then none: the helpers stop, the owner finishes.
+        let work = Work()
+        let lender = Lender(grants: [2, 2, 2, 0]) { work.next.load(ordering: .relaxed) }
+        let helpers = PageHelpers(lender: lender, maxBorrowed: 3)
+        let id = helpers.offer(
+            hasWork: { work.next.load(ordering: .relaxed) < work.count },
+            assist: { keepGoing in work.take("h", keepGoing: keepGoing) })
+        // The owner starts once a helper has taken an item (a slow thread start must not fail the test).
+        let deadline = Date().addingTimeInterval(10)
+        while work.next.load(ordering: .relaxed) == 0 && Date() < deadline { usleep(200) }
+        work.take("o")
+        helpers.withdraw(id)
+        let done = work.done.withLock { $0 }
+        XCTAssertTrue(done.allSatisfy { $0 == "o" || $0 == "h" }, "each item once: \(Set(done))")
+        let answers = lender.answers.withLock { $0 }
+        XCTAssertEqual(answers.first?.wanted, 3, "asked for the most it may use")
+        XCTAssertEqual(answers.first?.granted, 2)
+        XCTAssertGreaterThan(helpers.helped, 0, "helpers ran on the lent cores")
+        XCTAssertGreaterThan(done.filter { $0 == "h" }.count, 0)
+        if let shrunk = answers.first(where: { $0.wanted > 0 && $0.granted == 0 }) {
+            // Past the shrink, each of the two helpers finishes at most the item in hand (and one
+            // it claimed while the answer was on its way).
+            let late = done.indices.filter { $0 >= shrunk.at && done[$0] == "h" }
+            XCTAssertLessThanOrEqual(late.count, 4, "helpers stopped after the lease shrank: \(late)")
+        }
+        XCTAssertEqual(answers.last?.granted, 0, "the lease ended at nothing (given back, or taken)")
+
+        // Nothing lent: no helper, and no give-back either.
+        let alone = Work()
+        let stingy = Lender(grants: [0]) { alone.next.load(ordering: .relaxed) }
+        let none = PageHelpers(lender: stingy, maxBorrowed: 1)
+        let offer = none.offer(
+            hasWork: { alone.next.load(ordering: .relaxed) < alone.count },
+            assist: { keepGoing in alone.take("h", keepGoing: keepGoing) })
+        alone.take("o")
+        none.withdraw(offer)
+        XCTAssertEqual(none.helped, 0)
+        XCTAssertTrue(alone.done.withLock { $0 }.allSatisfy { $0 == "o" })
+        XCTAssertFalse(stingy.answers.withLock { $0 }.contains { $0.wanted == 0 }, "nothing to give back")
     }
 }

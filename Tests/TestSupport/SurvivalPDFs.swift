@@ -19,6 +19,29 @@ public enum SurvivalPDFs {
         ])
     }
 
+    /// `count` pages of text (Helvetica, a few lines each); with `crashOn`, that page (1-based) shows
+    /// the recursive Type3 glyph of `type3Recursion` instead: a crash in the middle of a document.
+    public static func pages(_ count: Int, crashOn: Int? = nil) -> [UInt8] {
+        // 1 catalog, 2 pages, 3 Helvetica, 4 the Type3 font, 5 its glyph; then a page and its content each.
+        let kids = (0..<count).map { "\(6 + 2 * $0) 0 R" }.joined(separator: " ")
+        var objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [\(kids)] /Count \(count) >>",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            "<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1 1] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a 5 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1000] /Resources << /Font << /F2 4 0 R >> >> >>",
+            stream("1000 0 d0 BT /F2 1000 Tf 0 0 Td (a) Tj ET"),
+        ]
+        for page in 1...count {
+            objects.append(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 400] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents \(7 + 2 * (page - 1)) 0 R >>"
+            )
+            let lines = (0..<6).map { "(Page \(page), line \($0): the quick brown fox) Tj 0 -20 Td" }.joined(
+                separator: " ")
+            objects.append(
+                stream(page == crashOn ? "BT /F2 50 Tf 20 50 Td (a) Tj ET" : "BT /F1 12 Tf 20 360 Td \(lines) ET"))
+        }
+        return HostilePDFs.classic(objects)
+    }
+
     /// Two pages of 14400 pt a side (200 inches): 30000 x 30000 pixels each at 150 dpi.
     public static var hugePages: [UInt8] {
         HostilePDFs.classic([

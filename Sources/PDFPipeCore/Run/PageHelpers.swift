@@ -18,16 +18,27 @@ import Dispatch
 /// closures, so when it returns nothing in the process refers to them any more, whatever the
 /// helper threads still hold. (Before, a helper kept its copy of the offer — closures included —
 /// for a moment after leaving, and the owner's `withoutActuallyEscaping` trapped the whole run.)
+///
+/// Under process isolation the documents run in worker processes, one at a time each, and no
+/// other worker of the same process is ever idle; the cores the other processes leave idle are
+/// lent instead (`CoreLender`: the parent knows which processes are busy). An offer then starts a
+/// borrower that asks for a lease every `leaseInterval` while pages are left, starts a helper
+/// thread for each core lent, and lets a helper go after its page when the lease shrinks (a
+/// process that starts a document wants its core back). Pages never leave their document's
+/// process, so a crash still costs that document only.
 public final class PageHelpers: Sendable {
-    /// One offer: `hasWork` says whether pages are left, `assist` does pages until none are.
+    /// One offer: `hasWork` says whether pages are left, `assist` does pages until none are
+    /// (or until the `keepGoing` it is given says stop, checked before each page).
     final class Offer: Sendable {
         struct Work {
             let hasWork: @Sendable () -> Bool
-            let assist: @Sendable () -> Void
+            let assist: @Sendable (_ keepGoing: @escaping @Sendable () -> Bool) -> Void
         }
         let id: Int
         let helpers = DispatchGroup()
         private let work: Locked<Work?>
+        /// Ends a borrower's wait early (`withdraw`).
+        let stopBorrowing = DispatchSemaphore(value: 0)
 
         init(id: Int, work: Work) {
             self.id = id
@@ -44,9 +55,9 @@ public final class PageHelpers: Sendable {
         /// long) into this frame only; it is released when this call returns, before the caller
         /// leaves `helpers`.
         @inline(never)
-        func assist() {
+        func assist(keepGoing: @escaping @Sendable () -> Bool = { true }) {
             guard let assist = work.withLock({ $0?.assist }) else { return }
-            assist()
+            assist(keepGoing)
         }
 
         /// Drops the closures; called by the owner once no helper is on the offer.
@@ -55,19 +66,39 @@ public final class PageHelpers: Sendable {
 
     private let offers = Locked<(next: Int, list: [Offer])>((0, []))
     private let joined = Locked(0)
+    private let lender: (any CoreLender)?
+    /// The most helper threads a borrower starts for one offer.
+    private let maxBorrowed: Int
+    /// How often a borrower asks for its lease again while pages are left.
+    public static let leaseInterval = 0.01
 
-    /// How many times an idle worker joined an offer, over this object's life.
+    /// How many times an idle worker (or a helper on a lent core) joined an offer, over this object's life.
     public var helped: Int { joined.withLock { $0 } }
 
-    public init() {}
+    /// Helpers from this process's idle workers; with a `lender`, helper threads on up to
+    /// `maxBorrowed` cores lent by other processes.
+    public init(lender: (any CoreLender)? = nil, maxBorrowed: Int = 0) {
+        self.lender = lender
+        self.maxBorrowed = lender == nil ? 0 : max(0, maxBorrowed)
+    }
 
-    /// Offers pages to idle workers; returns the token for `withdraw`.
-    public func offer(hasWork: @escaping @Sendable () -> Bool, assist: @escaping @Sendable () -> Void) -> Int {
-        offers.withLock { o in
+    /// Offers pages to idle workers; returns the token for `withdraw`. `assist` does pages until
+    /// none are left or the `keepGoing` it is given turns false (asked before each page).
+    public func offer(
+        hasWork: @escaping @Sendable () -> Bool,
+        assist: @escaping @Sendable (_ keepGoing: @escaping @Sendable () -> Bool) -> Void
+    ) -> Int {
+        let offer = offers.withLock { o in
             o.next += 1
-            o.list.append(Offer(id: o.next, work: Offer.Work(hasWork: hasWork, assist: assist)))
-            return o.next
+            let offer = Offer(id: o.next, work: Offer.Work(hasWork: hasWork, assist: assist))
+            o.list.append(offer)
+            return offer
         }
+        if let lender, maxBorrowed > 0 {
+            offer.helpers.enter()  // the borrower; `withdraw` waits for it as for a helper
+            DispatchQueue.global().async { self.borrow(for: offer, from: lender) }
+        }
+        return offer.id
     }
 
     /// Takes the offer back (no new helper joins), waits until the helpers on it are done, and
@@ -78,8 +109,42 @@ public final class PageHelpers: Sendable {
             return o.list.remove(at: i)
         }
         guard let offer else { return }
+        offer.stopBorrowing.signal()
         offer.helpers.wait()
         offer.drop()
+    }
+
+    /// A borrower: while `offer` has pages, asks `lender` for cores and keeps one helper thread
+    /// on each core lent; a helper whose rank is past the lease stops after its page. Gives the
+    /// lease back when done. Runs inside `offer.helpers` (entered by `offer`).
+    private func borrow(for offer: Offer, from lender: any CoreLender) {
+        let lease = Locked(0)
+        let running = Locked(0)
+        while offer.hasWork() {
+            let granted = lender.lease(wanted: maxBorrowed)
+            lease.withLock { $0 = granted }
+            while let rank = running.withLock({ r -> Int? in
+                guard r < granted else { return nil }
+                r += 1
+                return r
+            }) {
+                offer.helpers.enter()
+                joined.withLock { $0 += 1 }
+                DispatchQueue.global().async {
+                    offer.assist(keepGoing: { rank <= lease.withLock { $0 } })
+                    running.withLock { $0 -= 1 }
+                    offer.helpers.leave()
+                }
+            }
+            if offer.stopBorrowing.wait(timeout: .now() + Self.leaseInterval) == .success { break }
+        }
+        if lease.withLock({ l in
+            defer { l = 0 }
+            return l
+        }) > 0 {
+            _ = lender.lease(wanted: 0)
+        }
+        offer.helpers.leave()
     }
 
     /// Helps with offered pages until no offer has any left; returns how many offers it helped.
@@ -100,4 +165,12 @@ public final class PageHelpers: Sendable {
             helped += 1
         }
     }
+}
+
+/// Lends a process cores that other processes of the run leave idle (process isolation: the
+/// parent of the worker processes keeps the book).
+public protocol CoreLender: Sendable {
+    /// How many threads beyond its own this process may run for pages now, asked with how many it
+    /// would like: the whole lease, which replaces the one before (0 gives every core back).
+    func lease(wanted: Int) -> Int
 }

@@ -333,7 +333,9 @@ public struct ThumbnailsStage: Stage {
             let annotations = options.annotations
             // MuPDF's render is stopped through its cookie; poppler's is left to finish on its thread.
             let canceller = page.cancellable ? RenderCancel() : nil
-            let outcome = EngineDeadline.outcome(seconds: budget, cancel: canceller.map { c in { c.cancel() } }) {
+            let outcome = EngineDeadline.outcome(
+                seconds: budget, on: worker.engineThread, cancel: canceller.map { c in { c.cancel() } }
+            ) {
                 () -> Result<CairoImage, BridgeError> in
                 Result { () throws(BridgeError) in
                     try page.render(
