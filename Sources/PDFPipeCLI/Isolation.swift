@@ -98,7 +98,6 @@ final class IsolatedRunner: RunService {
             path: document.path, relative: document.relativePath, stem: document.outputStem, pageWorkers: pageWorkers)
         let seat = ObjectIdentifier(worker)
         cores.withLock { $0.begin(seat, cores: pageWorkers) }
-        defer { cores.withLock { $0.end(seat) } }
         var answer = worker.send(request.line) ? worker.readLine(timeout: timeout) : .closed
         // The time the parent spends on a worker's URL questions is not the document's.
         var remaining = timeout
@@ -118,6 +117,9 @@ final class IsolatedRunner: RunService {
                 worker.send(reply.line, keepStderrOffset: true)
                 ? worker.readLine(timeout: timeout > 0 ? max(remaining, 0.001) : 0) : .closed
         }
+        // Its cores are free from here, before the worker can go back to the pool (where another
+        // document's `begin` for the same worker must not be undone by this one's end).
+        cores.withLock { $0.end(seat) }
         switch answer {
         case .line(let text):
             worker.documents += 1
