@@ -106,6 +106,36 @@ final class AccuracyTests: XCTestCase {
         XCTAssertNotNil(URIReference.problem(in: form("http://exa mple.com/") ?? "http://exa mple.com/"))
     }
 
+    /// #63 (3): a `mailto:` whose subject holds a space was `uri.malformed` (an error), though every
+    /// viewer opens it (the browser's URL parser writes the space as %20). Now a warning that says
+    /// how it is read; a space in the address itself is still not repaired.
+    func testAMailtoWithASpaceInItsQueryIsReadAsBrowsersReadIt() throws {
+        XCTAssertEqual(
+            URIReference.browserForm("mailto:team@example.org?subject=Broken link&body=Hi there")?.repaired,
+            "mailto:team@example.org?subject=Broken%20link&body=Hi%20there")
+        XCTAssertNil(URIReference.browserForm("mailto:john doe@example.org"), "the address is not repaired")
+        XCTAssertNil(URIReference.browserForm("news:comp.text pdf"), "other schemes are not repaired")
+        let link = { (uri: String) in
+            "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /Border [0 0 0] /A << /S /URI /URI (\(uri)) >> >>"
+        }
+        let path = dir + "/mailto.pdf"
+        try Data(
+            HostilePDFs.classic(
+                HostilePDFs.onePage(
+                    page: "/MediaBox [0 0 200 200]",
+                    annots: [link("mailto:team@example.org?subject=Broken link"), link("mailto:john doe@example.org")]))
+        ).write(to: URL(fileURLWithPath: path))
+        let r = try run(path, #"[{"use": "validate-links"}]"#)
+        let rules = r.findings.map(\.rule)
+        XCTAssertTrue(rules.contains("uri.browser-repaired"), "\(r.findings.map(\.message))")
+        XCTAssertFalse(
+            r.findings.contains { $0.rule == "uri.malformed" && $0.message.contains("subject") },
+            "\(r.findings.map(\.message))")
+        XCTAssertTrue(
+            r.findings.contains { $0.message.contains("john doe") && $0.severity == .error },
+            "a space inside the address stays an error: \(r.findings.map(\.message))")
+    }
+
     /// (6) "looks like a web address without https://" was said of file names.
     func testHostGuessesAreNotMadeOnFileNames() {
         for name in ["transapp.cs", "INSTALL.nut", "XDGA.3.man", "notes.txt", "guide.html", "setup.py", "example.de"] {

@@ -302,7 +302,7 @@ extension Rule {
             "a URI that is not valid as written but that browsers repair the same way (non-ASCII characters, spaces or characters like ^ | { } after the host, a stray %, slashes after https:): it works in browsers, perhaps not in other tools",
         hint: "percent-encode it as the message shows",
         details:
-            #"not valid as written, but browsers repair it the same way (the WHATWG URL standard): non-ASCII characters, spaces or `^ | { } " < >` after the host, a stray `%`, slashes after `https:` other than `//`, control characters or spaces before or after it (a C string's terminating NUL, a trailing line break; MuPDF drops the NUL too), tabs and line breaks inside it, a backslash in the path (a slash to browsers); the message gives what a browser requests, and the external check requests that"#,
+            #"not valid as written, but browsers repair it the same way (the WHATWG URL standard): non-ASCII characters, spaces or `^ | { } " < >` after the host, a stray `%`, slashes after `https:` other than `//`, control characters or spaces before or after it (a C string's terminating NUL, a trailing line break; MuPDF drops the NUL too), tabs and line breaks inside it, a backslash in the path (a slash to browsers); in a `mailto:` the same in its query and fragment (a space in `?subject=`: every viewer opens it), never in the address; the message gives what a browser requests, and the external check requests that"#,
         example:
             "<< /S /URI /URI (https://example.com/a^b c) >>   % browsers send %5E and %20",
         sample: "samples/uri-links.pdf")

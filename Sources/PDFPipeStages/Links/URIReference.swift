@@ -99,7 +99,11 @@ package struct URIReference: Sendable, Equatable {
         }
         let t = Substring(String(kept))
         // Other schemes (`ctan:`, `news:`, …) are not URLs a browser follows: nothing is repaired.
-        if let scheme = parse(String(t)).scheme, !specialSchemes.contains(scheme.lowercased()) { return nil }
+        // `mailto:` is (#63): its query and fragment are percent-encoded as in any URL (a space in
+        // `?subject=` becomes %20, and every viewer opens it); its address is an opaque path, left alone.
+        let scheme = parse(String(t)).scheme?.lowercased()
+        if let scheme, !specialSchemes.contains(scheme), scheme != "mailto" { return nil }
+        let opaque = scheme == "mailto"
         var head = ""
         var rest = t
         if let colon = t.firstIndex(of: ":"), let scheme = Optional(t[..<colon].lowercased()),
@@ -148,6 +152,7 @@ package struct URIReference: Sendable, Equatable {
                 why = "'%' without two hex digits at position \(at)"
             }
             if let why {
+                if opaque && inPath { return nil }  // in the address: not repaired (MailtoCheck judges it)
                 reason = reason ?? why
                 for b in String(c).utf8 { out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2) }
             } else {
