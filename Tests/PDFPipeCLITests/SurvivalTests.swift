@@ -26,15 +26,20 @@ final class SurvivalTests: XCTestCase {
         return out
     }
 
-    func testHostileFilesCostOneDocumentEachByDefault() throws {
-        let hostile = dir + "/batch"
-        let clean = dir + "/clean"
-        for folder in [hostile, clean] {
+    /// `batch` and `clean` in the test's folder, each with a copy of the good samples.
+    func twoFoldersOfTheGoodSamples() throws -> (batch: String, clean: String) {
+        let (batch, clean) = (dir + "/batch", dir + "/clean")
+        for folder in [batch, clean] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for g in good {
                 try FileManager.default.copyItem(atPath: Samples.folder + "/" + g, toPath: folder + "/" + g)
             }
         }
+        return (batch, clean)
+    }
+
+    func testHostileFilesCostOneDocumentEachByDefault() throws {
+        let (hostile, clean) = try twoFoldersOfTheGoodSamples()
         let files: [(String, [UInt8])] = [
             ("type3-recursion.pdf", SurvivalPDFs.type3Recursion), ("huge-pages.pdf", SurvivalPDFs.hugePages),
             ("operator-bomb.pdf", SurvivalPDFs.operatorBomb()), ("search-bomb.pdf", SurvivalPDFs.searchBomb()),
@@ -88,13 +93,8 @@ final class SurvivalTests: XCTestCase {
     /// 40-page document beside it, and the samples, get the report and the thumbnails (byte for
     /// byte) of a run without worker processes.
     func testACrashMidDocumentCostsThatDocumentOnlyWithPagesOnLentCores() throws {
-        let batch = dir + "/batch"
-        let clean = dir + "/clean"
+        let (batch, clean) = try twoFoldersOfTheGoodSamples()
         for folder in [batch, clean] {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for g in good {
-                try FileManager.default.copyItem(atPath: Samples.folder + "/" + g, toPath: folder + "/" + g)
-            }
             try Data(SurvivalPDFs.pages(40)).write(to: URL(fileURLWithPath: folder + "/long.pdf"))
         }
         try Data(SurvivalPDFs.pages(40, crashOn: 30)).write(to: URL(fileURLWithPath: batch + "/crash-mid.pdf"))
