@@ -9,6 +9,11 @@ import os
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "rules")
 TEXT = b"BT /F1 12 Tf 20 150 Td (pdfpipe rule sample) Tj ET"
+SPACES_CMAP = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Spaces def"
+    b" 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <00> <FF> [" + b"<0020>" * 256
+    + b"] endbfrange"
+    b" endcmap CMapName currentdict /CMap defineresource pop end end")
 BACKTRACK = b"BT /F1 5 Tf 10 100 Td (" + b"a" * 60 + b") Tj ET"
 
 
@@ -150,6 +155,11 @@ FIXTURES = {
         o.replace(b"/Length %d" % len(TEXT), b"/Length %d" % len(BACKTRACK)).replace(TEXT, BACKTRACK)
         for o in with_catalog(page(), b"")
     ],
+    # A line of text whose font's /ToUnicode maps every code to a space: the content shows 19
+    # characters, poppler's extraction reads only white space (text.extraction-incomplete).
+    "text-unreadable.pdf": with_catalog(page(), b"")[:4]
+    + [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+       b"<< /Length %d >>\nstream\n" % len(SPACES_CMAP) + SPACES_CMAP + b"\nendstream"],
     # One web link per behaviour of the fixture server (WEB).
     "web-links.pdf": uri_links(WEB),
     # A link whose host answers 429 once, then 200 (uri.recovered).

@@ -64,6 +64,10 @@ package protocol EnginePage {
     /// Whether annotations or form fields of the page may draw text, when the engine can tell from
     /// the page it loaded (MuPDF); nil when it cannot (poppler: the caller looks at the objects).
     var mayDrawAnnotationText: Bool? { get }
+    /// The page's text read another of the engine's own ways (bidi controls left out, lines kept):
+    /// a second opinion on `textAndLayout`, which may lose lines of mixed direction (poppler); nil
+    /// when the engine has no other way.
+    func charactersReadAnotherWay() -> [Unicode.Scalar]?
 }
 
 /// Stops one render from another thread (`EnginePage.render(…cancel:)`): MuPDF's `fz_cookie`.
@@ -84,6 +88,7 @@ extension EnginePage {
     }
     package var cancellable: Bool { false }
     package var mayDrawAnnotationText: Bool? { nil }
+    package func charactersReadAnotherWay() -> [Unicode.Scalar]? { nil }
     package func textAndLayout(vertical: Bool) throws(BridgeError) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         try textAndLayout()
     }

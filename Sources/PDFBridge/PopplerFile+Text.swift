@@ -45,14 +45,105 @@ extension PopplerFilePage {
         }
         // From the top right to the bottom left; and down the middle (which, on a page mostly
         // right to left, reads the last lines that both corners miss).
-        var merged = forward
+        var merged: (text: [Unicode.Scalar], boxes: [PDFRect]) = forward
         for other in [
             PopplerRectangle(x1: width, y1: 0, x2: 0, y2: height),
             PopplerRectangle(x1: width / 2, y1: 0, x2: width / 2, y2: height),
         ] {
             merged = Self.mergeLines(merged, (selection(other).text, boxes(other)))
         }
+        // A line none of the three reads takes (a right-to-left last line of a block: the end
+        // point maps before it) is in poppler's selection by whole lines, which has no boxes:
+        // each line it covers is read on its own, both ways, and the lines merged in page order.
+        // Done on every page with right-to-left text (a lost line's letters may all be in other
+        // lines, so no count tells), and where the whole lines have more.
+        let whole = wholeLines()
+        if marks || Self.lacks(merged.text, of: whole) || Self.lineCount(whole) > Self.lineCount(merged.text) {
+            var text: [Unicode.Scalar] = []
+            var boxes: [PDFRect] = []
+            for band in lineBands().prefix(Self.maxBands) {
+                var best: (text: [Unicode.Scalar], boxes: [PDFRect]) = ([], [])
+                for area in [
+                    PopplerRectangle(x1: band.x2, y1: band.middle, x2: band.x1, y2: band.middle),
+                    PopplerRectangle(x1: band.x1, y1: band.middle, x2: band.x2, y2: band.middle),
+                ] {
+                    let read = (text: selection(area).text, boxes: self.boxes(area))
+                    if read.text.count == read.boxes.count, read.text.count > best.text.count { best = read }
+                }
+                guard !best.boxes.isEmpty else { continue }
+                if let last = boxes.last {
+                    text.append("\n")
+                    boxes.append(PDFRect(last.x2, last.y1, last.x2, last.y2))
+                }
+                text += best.text
+                boxes += best.boxes
+            }
+            merged = Self.mergeLines(merged, (text, boxes))
+        }
         return merged
+    }
+
+    /// Lines read one by one at most (`textAndLayoutBothWays`); past it the rest are not.
+    static let maxBands = 2_000
+
+    /// The lines of `text` with something other than white space.
+    static func lineCount(_ text: [Unicode.Scalar]) -> Int {
+        var n = 0
+        var blank = true
+        for c in text {
+            if c == "\n" {
+                if !blank { n += 1 }
+                blank = true
+            } else if !c.properties.isWhitespace {
+                blank = false
+            }
+        }
+        return blank ? n : n + 1
+    }
+
+    /// Whether `text` lacks characters `other` has (white space aside, counted over the page).
+    static func lacks(_ text: [Unicode.Scalar], of other: [Unicode.Scalar]) -> Bool {
+        var count: [Unicode.Scalar: Int] = [:]
+        for c in other where !c.properties.isWhitespace { count[c, default: 0] += 1 }
+        for c in text where count[c] != nil { count[c]! -= 1 }
+        return count.values.contains { $0 > 0 }
+    }
+
+    /// The page's text as poppler selects it by whole lines (the first and last taken whole,
+    /// whatever their direction), bidi controls left out. The corresponding C function is
+    /// `poppler_page_get_selected_text` with `POPPLER_SELECTION_LINE`.
+    func wholeLines() -> [Unicode.Scalar] {
+        let (width, height) = size
+        var all = PopplerRectangle(x1: 0, y1: 0, x2: width, y2: height)
+        let s = document.log.capture {
+            PopplerFile.string(poppler_page_get_selected_text(page, POPPLER_SELECTION_LINE, &all)) ?? ""
+        }
+        return s.unicodeScalars.filter { u in
+            !((0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value))
+        }
+    }
+
+    /// The boxes of the lines poppler selects by whole lines, top to bottom: the rectangles of the
+    /// selected region, one per line (merged where two touch on one row). The corresponding C
+    /// function is `poppler_page_get_selected_region`.
+    func lineBands() -> [(x1: Double, x2: Double, middle: Double)] {
+        let (width, height) = size
+        var all = PopplerRectangle(x1: 0, y1: 0, x2: width, y2: height)
+        return document.log.capture {
+            guard let region = poppler_page_get_selected_region(page, 1, POPPLER_SELECTION_LINE, &all) else {
+                return []
+            }
+            defer { cairo_region_destroy(region) }
+            let n = Int(cairo_region_num_rectangles(region))
+            var bands: [(x1: Double, x2: Double, middle: Double)] = []
+            for i in 0..<min(n, Self.maxBands) {
+                var r = cairo_rectangle_int_t()
+                cairo_region_get_rectangle(region, Int32(i), &r)
+                guard r.width > 0, r.height > 0 else { continue }
+                bands.append((Double(r.x), Double(r.x + r.width), Double(r.y) + Double(r.height) / 2))
+            }
+            return bands.sorted { $0.middle < $1.middle }
+        }
     }
 
     /// The lines of `forward` with what `backward` (the same page read the other way) has that they
@@ -118,16 +209,52 @@ extension PopplerFilePage {
             text += source.text[r]
             boxes += source.boxes[r]
         }
+        let trailing = placeTrailing(pending, of: backward, among: fLines.map { extent(forward, $0) }, into: &inserted)
         for (j, r) in fLines.enumerated() {
             for b in inserted[j] ?? [] { add(backward, b) }
             if let b = replacement[j] { add(backward, b) } else { add(forward, r) }
         }
-        for b in pending { add(backward, b) }
+        for b in trailing { add(backward, b) }
         if forward.text.last == "\n", let last = boxes.last {
             text.append("\n")
             boxes.append(PDFRect(last.x2, last.y1, last.x2, last.y2))
         }
         return (text, boxes)
+    }
+
+    /// poppler's selection of the whole page by whole lines (`wholeLines`): its first and last
+    /// lines are taken whole, where the glyph selections `textAndLayout` reads (the only ones
+    /// poppler gives boxes for) take them from a corner in reading order.
+    package func charactersReadAnotherWay() -> [Unicode.Scalar]? { wholeLines() }
+
+    /// Places lines of `backward` after its last line shared with the forward read: each before
+    /// the first forward line (`forwardLines`, their extents) below it that it overlaps across the
+    /// page (the two reads may share no line at all); returns those that go at the end.
+    private static func placeTrailing(
+        _ lines: [Range<Int>], of backward: (text: [Unicode.Scalar], boxes: [PDFRect]), among forwardLines: [PDFRect?],
+        into inserted: inout [Int: [Range<Int>]]
+    ) -> [Range<Int>] {
+        var trailing: [Range<Int>] = []
+        for b in lines {
+            guard let e = extent(backward, b),
+                let j = forwardLines.firstIndex(where: { f in
+                    f.map { $0.y1 + $0.y2 > e.y1 + e.y2 && min($0.x2, e.x2) > max($0.x1, e.x1) } ?? false
+                })
+            else {
+                trailing.append(b)
+                continue
+            }
+            inserted[j, default: []].append(b)
+        }
+        return trailing
+    }
+
+    /// The box around a line's characters (white space and empty boxes aside).
+    private static func extent(_ t: (text: [Unicode.Scalar], boxes: [PDFRect]), _ r: Range<Int>) -> PDFRect? {
+        r.lazy.filter { !t.text[$0].properties.isWhitespace && t.boxes[$0].height > 0 }.map { t.boxes[$0] }
+            .reduce(nil) { u, b in
+                u.map { PDFRect(min($0.x1, b.x1), min($0.y1, b.y1), max($0.x2, b.x2), max($0.y2, b.y2)) } ?? b
+            }
     }
 
     /// The text of a glyph selection, without poppler's bidi embedding controls; whether it had any.

@@ -136,6 +136,74 @@ final class AccuracyTests: XCTestCase {
             "a space inside the address stays an error: \(r.findings.map(\.message))")
     }
 
+    /// #63 (4): a path from the root written without `file:` (`/usr/local/share/…`) got only notes;
+    /// viewers open that path on the reader's machine, as they do the same path as a `file:` URI.
+    func testAnAbsolutePathWithoutFileSchemeIsAnAbsoluteFile() throws {
+        XCTAssertEqual(URIReference.absolutePath("/usr/local/share/doc/r%20x.html"), "/usr/local/share/doc/r x.html")
+        XCTAssertNil(URIReference.absolutePath("//server/share/x.pdf"), "a network path")
+        XCTAssertNil(URIReference.absolutePath("chapter2.html"))
+        XCTAssertNil(URIReference.absolutePath("file:///usr/x"))
+        let link = { (uri: String) in
+            "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /Border [0 0 0] /A << /S /URI /URI (\(uri)) >> >>"
+        }
+        let path = dir + "/abs.pdf"
+        try Data(
+            HostilePDFs.classic(
+                HostilePDFs.onePage(
+                    page: "/MediaBox [0 0 200 200]",
+                    annots: [link("/usr/local/share/doc/R/manual.html"), link("chapter2.html")]))
+        ).write(to: URL(fileURLWithPath: path))
+        let r = try run(path, #"[{"use": "validate-links"}]"#)
+        let absolute = r.findings.filter { $0.rule == "uri.absolute-file" }
+        XCTAssertEqual(absolute.count, 1, "\(r.findings.map(\.message))")
+        XCTAssertEqual(absolute.first?.severity, .warning)
+        XCTAssertTrue(absolute.first?.message.contains("/usr/local/share/doc/R/manual.html") ?? false)
+        XCTAssertEqual(
+            r.findings.filter { $0.rule == "uri.relative" }.map(\.message).count, 1,
+            "only chapter2.html stays relative: \(r.findings.map(\.message))")
+        XCTAssertFalse(
+            r.findings.contains { $0.message.contains("/usr/local") && $0.rule != "uri.absolute-file" },
+            "nothing else is said of the absolute path (not looked up on this machine): \(r.findings.map(\.message))")
+        // With a /URI /Base the same path is a path on that site, as viewers resolve it.
+        let based = dir + "/abs-base.pdf"
+        try Data(
+            HostilePDFs.classic(
+                HostilePDFs.onePage(
+                    catalog: "/URI << /Base (https://example.org/) >>", page: "/MediaBox [0 0 200 200]",
+                    annots: [link("/usr/local/share/doc/R/manual.html")]))
+        ).write(to: URL(fileURLWithPath: based))
+        let b = try run(based, #"[{"use": "validate-links"}]"#)
+        XCTAssertFalse(b.findings.contains { $0.rule == "uri.absolute-file" }, "\(b.findings.map(\.message))")
+    }
+
+    /// #63 (9): a PDF 2.0 structure destination (`[structElem /Fit]`, veraPDF's pass file for
+    /// PDF/UA-2 8.2.5.20) was "not a page of this document" and "without a structure destination":
+    /// it goes to the element's page (its /Pg), a warning naming the viewer that does not follow it.
+    func testAPDF20StructureDestinationGoesToItsElementsPage() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/verapdf").path
+        let r = try run(fixtures + "/8.2.5.20-t02-pass-b.pdf", #"[{"use": "validate-links"}]"#)
+        XCTAssertFalse(r.findings.contains { $0.rule == "dest.page-not-in-document" }, "\(r.findings.map(\.message))")
+        XCTAssertFalse(r.findings.contains { $0.rule == "access.dest-not-structure" }, "\(r.findings.map(\.message))")
+        let structure = r.findings.filter { $0.rule == "dest.viewer-dependent" }
+        XCTAssertEqual(structure.count, 1, "one finding with the count: \(structure.map(\.message))")
+        XCTAssertTrue(structure.first?.message.contains("on page 1") ?? false, "\(structure.map(\.message))")
+        XCTAssertEqual(structure.first?.details["count"], .int(3))
+        // A dictionary that is no structure element is still no page.
+        let path = dir + "/not-element.pdf"
+        try Data(
+            HostilePDFs.classic(
+                HostilePDFs.onePage(
+                    page: "/MediaBox [0 0 200 200]",
+                    annots: [
+                        "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /Border [0 0 0] /Dest [5 0 R /Fit] >>",
+                        "<< /Type /Foo /Pg 3 0 R >>",
+                    ]))
+        ).write(to: URL(fileURLWithPath: path))
+        let n = try run(path, #"[{"use": "validate-links"}]"#)
+        XCTAssertTrue(n.findings.contains { $0.rule == "dest.page-not-in-document" }, "\(n.findings.map(\.message))")
+    }
+
     /// (6) "looks like a web address without https://" was said of file names.
     func testHostGuessesAreNotMadeOnFileNames() {
         for name in ["transapp.cs", "INSTALL.nut", "XDGA.3.man", "notes.txt", "guide.html", "setup.py", "example.de"] {

@@ -340,6 +340,48 @@ final class ExtractTextTests: XCTestCase {
         XCTAssertEqual(offPage["pages"]?.arrayValue?.first?["text"]?.stringValue, "Inside")
     }
 
+    /// #63 (1, 7): lines that mix directions come out in logical order, as pdftotext reads them
+    /// (poppler's selection gave a Latin line on a Hebrew page from right to left, with a line
+    /// break at each word); and no space is added beside a combining mark.
+    func testMixedDirectionLinesAreReadInLogicalOrder() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        let path = out + "/in/mixed.pdf"
+        try TestPDF.write(path, objects: ScriptTextPDF.mixedDirections())
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "extract-text", "with": {"format": "txt"}}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: out + "/in", jobs: 1).process(
+            InputDocument(path: path, relativePath: "mixed.pdf"))
+        XCTAssertEqual(r.status, .ok)
+        let text = try String(contentsOfFile: out + "/text/mixed.txt", encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        // On a page mostly in Hebrew a line of both directions is read right to left, as
+        // pdftotext reads it; a line of one direction in its own.
+        XCTAssertEqual(
+            lines,
+            [
+                "שלום עולם מבחן טקסט XeTeX run", "are Hebrew. עולם שלום The words", "Engine: XeTeX using texnegar and",
+                "מבחן טקסט שלום עולם מבחן", "עולם מבחן טקסט שלום טקסט", "טקסט שלום עולם", "\u{0C}",
+            ],
+            text)
+        XCTAssertTrue(r.findings.isEmpty, "\(r.findings.map(\.message))")
+        // pdftotext's lines, its embedding marks taken out: the same lines.
+        let theirs = try ExternalTool.run("/usr/bin/pdftotext", [path, "-"], mergingErrors: false).output
+        let bidi = CharacterSet(charactersIn: "\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}")
+        let theirLines = theirs.components(separatedBy: bidi).joined().split(separator: "\n").map {
+            $0.split(separator: " ").joined(separator: " ")
+        }
+        // (Its words, as characters: pdftotext runs "Hebrew.עולם" together.)
+        XCTAssertEqual(
+            lines.prefix(6).map { $0.filter { $0 != " " }.sorted() },
+            theirLines.prefix(6).map { $0.filter { $0 != " " }.sorted() }, theirs)
+        // A combining mark is no word of its own: no space is added beside it.
+        let letter = PDFRect(100, 0, 110, 12)
+        let (marked, _) = TextAssembler.respace(
+            ["ب", "\u{0650}", "س"], [letter, PDFRect(112, 12, 116, 14), PDFRect(88, 0, 99, 12)])
+        XCTAssertEqual(String(String.UnicodeScalarView(marked)), "بِس")
+    }
+
     /// Hostile annotations: numbers past any page, an appearance that is the annotation itself, a
     /// form that draws itself, a state that names nothing. The page's own text is read; nothing of
     /// theirs is guessed, and nothing crashes.

@@ -137,6 +137,38 @@ extension ScriptTextPDF {
     /// A page mostly in Hebrew, drawn as producers draw right-to-left text (each word's glyphs
     /// from left to right, the first word at the right): two Hebrew lines with "Between." between
     /// them. poppler-glib's page text reads nothing of it; pdftotext reads all three lines.
+    /// Lines that mix directions (#63, 1): a line mostly in Hebrew with two Latin words at its
+    /// left end, a Latin line with two Hebrew words in it, and a Latin line of five words, on a
+    /// page mostly in Hebrew. poppler's selection gave the Latin line's words from right to left
+    /// (and a new line at each), and none of its corner reads has the last line.
+    public static func mixedDirections() -> [String] {
+        var objects = rightToLeft()
+        // Hebrew words end at x 409.8; "XeTeX run" is 57.4 wide, "The words" 56.0.
+        let hebrewLine = line(["שלום", "עולם", "מבחן", "טקסט"], 700) + " BT /F 12 Tf 348 700 Td (XeTeX run) Tj ET"
+        let latinLine =
+            "BT /F 12 Tf 300 680 Td (The words) Tj ET " + line(["עולם", "שלום"], 680, from: 425)
+            + " BT /F 12 Tf 430 680 Td (are Hebrew.) Tj ET"
+        let engine = "BT /F 12 Tf 340 660 Td (Engine: XeTeX using texnegar and) Tj ET"
+        // Mostly Hebrew (the page's direction), the last line one poppler's corner reads lose.
+        let more = [
+            line(["מבחן", "טקסט", "שלום", "עולם", "מבחן"], 640), line(["עולם", "מבחן", "טקסט", "שלום", "טקסט"], 620),
+            line(["טקסט", "שלום", "עולם"], 600),
+        ]
+        objects[3] = stream(([hebrewLine, latinLine, engine] + more).joined(separator: "\n"))
+        return objects
+    }
+
+    /// Hebrew words drawn as producers draw right-to-left text: each word's glyphs from left to
+    /// right in visual order, the first word at `from` (its right end).
+    static func line(_ words: [String], _ y: Int, from right: Double = 540) -> String {
+        var x = right
+        return words.map { w in
+            x -= Double(w.count) * 12 * 0.6
+            defer { x -= 5 }
+            return String(format: "BT /H 12 Tf %.2f %d Td %@ Tj ET", x, y, hebrewCIDs(String(w.reversed())))
+        }.joined(separator: " ")
+    }
+
     public static func rightToLeft() -> [String] {
         func line(_ words: [String], _ y: Int) -> String {
             var x = 540.0

@@ -31,6 +31,50 @@ package struct Destination: Sendable, Equatable {
     package var viewerDependent: String?
     /// The viewers that do not follow it (of poppler and pdf.js), empty when all do.
     package var viewersFailing: [String] = []
+    /// The structure element a PDF 2.0 structure destination names in place of a page (its
+    /// reference); `target` is then the element's page.
+    package var structureElement: String?
+
+    /// What a destination's first element names: a page, a page number, a PDF 2.0 structure
+    /// element (its page, and its reference), or nothing that is a page.
+    static func target(_ first: PDFObject, pages: PageIndex) -> (Target, String?) {
+        if let i = first.int { return (.pageNumber(i), nil) }
+        if first.isDictionary, let id = first.objectID {
+            if let index = pages.index(of: id) { return (.page(index), nil) }
+            // PDF 2.0: a structure destination names the element; the page is the element's.
+            if let element = Self.structurePage(first, pages: pages) {
+                return (.page(element), "\(id.number) \(id.generation) R")
+            }
+            return (.notAPage("\(id.number) \(id.generation) R"), nil)
+        }
+        if first.isDictionary { return (.notAPage(nil), nil) }
+        // A reference to a missing object reads as null.
+        if first.isIndirect || first.isNull { return (.notAPage(first.reference), nil) }
+        return (.invalid("the first element is \(Self.typeName(first)), not a page"), nil)
+    }
+
+    /// The 0-based page of a structure element (PDF 2.0 §12.3.2.2, structure destinations): its
+    /// `/Pg`, else that of its content (marked-content references and object references with
+    /// `/Pg`, then its kids, depth first, at most `maxStructureVisits` objects); nil when the
+    /// object is no structure element or no page is found.
+    static func structurePage(_ element: PDFObject, pages: PageIndex) -> Int? {
+        guard element["Type"]?.name == "StructElem" || (element["S"]?.name != nil && element["P"] != nil) else {
+            return nil
+        }
+        var stack = [element]
+        var visits = 0
+        while let e = stack.popLast(), visits < maxStructureVisits {
+            visits += 1
+            if let id = e["Pg"]?.objectID, let index = pages.index(of: id) { return index }
+            guard let k = e["K"] else { continue }
+            let kids = k.isArray ? (0..<k.count).map { k[$0] } : [k]
+            stack += kids.reversed().filter(\.isDictionary)
+        }
+        return nil
+    }
+
+    /// Objects visited at most to find a structure element's page (hostile trees).
+    static let maxStructureVisits = 1_000
 
     /// Parameters of each fit type, and whether `null` is allowed for them. (A switch, not a global
     /// dictionary: every worker reads it for every destination, and a shared dictionary's reference
@@ -89,22 +133,7 @@ package struct Destination: Sendable, Equatable {
         problem = nil
         guard n > 0 else { return }
         let first = array[0]
-        if let i = first.int {
-            target = .pageNumber(i)
-        } else if first.isDictionary, let id = first.objectID {
-            if let index = pages.index(of: id) {
-                target = .page(index)
-            } else {
-                target = .notAPage("\(id.number) \(id.generation) R")
-            }
-        } else if first.isDictionary {
-            target = .notAPage(nil)
-        } else if first.isIndirect || first.isNull {
-            // A reference to a missing object reads as null.
-            target = .notAPage(first.reference)
-        } else {
-            target = .invalid("the first element is \(Self.typeName(first)), not a page")
-        }
+        (target, structureElement) = Self.target(first, pages: pages)
         let name = n > 1 ? array[1].name : nil
         fit = name ?? ""
         let args = n > 2 ? (2..<n).map { array[$0] } : []

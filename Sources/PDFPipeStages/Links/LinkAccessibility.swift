@@ -317,7 +317,10 @@ struct LinkAccessibility {
             hasDest = item["Dest"] != nil
             hasSD = false
         }
-        if hasDest && !hasSD { unstructuredDestinations.append((page, object, what)) }
+        // A PDF 2.0 structure destination names the element in the array itself.
+        let dest = (action.flatMap { $0.isDictionary ? $0["D"] : nil }) ?? (bare ? item : item["Dest"])
+        let namesElement = dest.map { d in d.isArray && d.count > 0 && d[0]["Type"]?.name == "StructElem" } ?? false
+        if hasDest && !hasSD && !namesElement { unstructuredDestinations.append((page, object, what)) }
     }
 
     /// The findings grouped per document: tab order and structure destinations.

@@ -411,6 +411,12 @@ package struct LinkAudit {
         case .invalid(let why):
             report(.destMalformed, "\(label): \(why)", at: place)
         }
+        if let element = d.structureElement, let page {
+            // Measured: PDFium finds no page for it (MuPDF goes to the element's page).
+            let reason =
+                "a PDF 2.0 structure destination (the structure element \(element), on page \(page + 1)): PDFium does not follow it"
+            report(.destViewerDependent, "\(label) is \(reason)", at: place, groupBy: "PDF 2.0 structure destination")
+        }
         if let tolerated = d.tolerated { report(.destMissingParameter, "\(label): \(tolerated)", at: place) }
         if let viewerDependent = d.viewerDependent {
             report(.destViewerDependent, "\(label): \(viewerDependent)", at: place, groupBy: viewerDependent)
@@ -536,6 +542,33 @@ package struct LinkAudit {
         return state
     }
 
+    /// The catalog's /URI /Base when it is an absolute URI to resolve relative ones against.
+    var usableBase: String? {
+        guard let base = uriBase, URIReference.problem(in: base) == nil, !URIReference.parse(base).isRelative else {
+            return nil
+        }
+        return base
+    }
+
+    /// Reports a relative URI in a document without a usable /URI /Base: a path from the root of
+    /// the author's disk is `uri.absolute-file` (viewers open that path on the reader's machine, a
+    /// file URL's path resolved against the document's, where it is not: what the rule says of the
+    /// same path as a file: URI), any other `uri.relative`.
+    mutating func reportRelative(_ written: String, place: Place) -> LinkRecord.URIState {
+        if let path = URIReference.absolutePath(written) {
+            report(
+                .uriAbsoluteFile,
+                "'\(ConsoleText.escape(written))' names a file by its absolute path (\(ConsoleText.escape(path))) without 'file:', and the document has no /URI /Base: viewers open that path on the reader's machine, so it works only on the machine the PDF was made on",
+                at: place, target: written)
+        } else {
+            report(
+                .uriRelative,
+                "'\(ConsoleText.escape(written))' is relative and the document has no /URI /Base; viewers resolve it against the document's own location",
+                at: place)
+        }
+        return .relative
+    }
+
     /// Checks a URI's syntax; returns it resolved against the catalog's /URI /Base.
     mutating func checkURI(_ text: String?, place: Place) -> (String?, LinkRecord.URIState) {
         guard let text else {
@@ -581,15 +614,8 @@ package struct LinkAudit {
         }
         var resolved = written
         if URIReference.parse(written).isRelative {
-            if let base = uriBase, URIReference.problem(in: base) == nil, !URIReference.parse(base).isRelative {
-                resolved = URIReference.resolve(written, against: base)
-            } else {
-                report(
-                    .uriRelative,
-                    "'\(ConsoleText.escape(written))' is relative and the document has no /URI /Base; viewers resolve it against the document's own location",
-                    at: place)
-                return (written, .relative)
-            }
+            guard let base = usableBase else { return (written, reportRelative(written, place: place)) }
+            resolved = URIReference.resolve(written, against: base)
         }
         let parts = URIReference.parse(resolved)
         if parts.scheme?.lowercased() == "file", parts.path.hasPrefix("/"),

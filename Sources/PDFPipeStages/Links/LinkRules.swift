@@ -87,7 +87,7 @@ extension Rule {
         hint:
             "write the view as PDF 32000 gives it: [page /XYZ left top zoom], [page /Fit], [page /FitH top], [page /FitR l b r t]",
         details:
-            #"an explicit destination whose view some viewers refuse: PDFium and MuPDF go to the page, the message names those that do nothing (poppler: an unknown view, `/FitV` without its operand, `/FitR` with three…; pdf.js: wrong operand counts, non-numbers). One finding per problem and document, with `count`; every case in [docs/destinations.md](destinations.md)"#,
+            #"an explicit destination whose view some viewers refuse: PDFium and MuPDF go to the page, the message names those that do nothing (poppler: an unknown view, `/FitV` without its operand, `/FitR` with three…; pdf.js: wrong operand counts, non-numbers), and PDF 2.0 structure destinations (`[structElem /Fit]`: the element's page, which PDFium does not go to). One finding per problem and document, with `count`; every case in [docs/destinations.md](destinations.md)"#,
         example:
             "<< /Subtype /Link /Rect [72 700 200 712] /Dest [3 0 R /XYZ 0] >>   % /XYZ takes 3 operands",
         sample: "samples/broken-links.pdf")
@@ -313,7 +313,7 @@ extension Rule {
             "a file: URI with an absolute path (file:///home/…): it names a file on the machine the PDF was made on, and works for no other reader",
         hint: "ship the file beside the PDF and link to it with a relative path",
         details:
-            #"a `file:` URI with an absolute path (`file:///home/…`), or a Windows path with a drive letter, as a `file:` URI or bare (`file://C:\Users\…`, `C:\Users\…`): it works only on the machine the PDF was made on (not requested by the external check)"#,
+            #"a `file:` URI with an absolute path (`file:///home/…`), or a Windows path with a drive letter, as a `file:` URI or bare (`file://C:\Users\…`, `C:\Users\…`), or a path from the root without `file:` (`/usr/local/share/…`) in a document without `/URI /Base` (viewers open that path on the reader's machine): it works only on the machine the PDF was made on (not requested by the external check)"#,
         example:
             "<< /S /URI /URI (file:///home/author/notes.pdf) >>", sample: "samples/uri-links.pdf")
 

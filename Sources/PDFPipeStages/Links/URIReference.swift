@@ -178,6 +178,14 @@ package struct URIReference: Sendable, Equatable {
         return String(c[0]) + ":" + t.dropFirst(2).replacingOccurrences(of: "/", with: "\\")
     }
 
+    /// The path of a reference that is an absolute path without a scheme (`/usr/local/share/…`;
+    /// not `//host/…`, a network path), percent-decoded; nil for anything else.
+    package static func absolutePath(_ text: String) -> String? {
+        let parts = parse(text)
+        guard parts.scheme == nil, parts.authority == nil, parts.path.hasPrefix("/") else { return nil }
+        return percentDecoded(parts.path)
+    }
+
     /// `%XX` escapes decoded (as UTF-8; invalid sequences become U+FFFD).
     package static func percentDecoded(_ text: String) -> String {
         guard text.contains("%") else { return text }

@@ -58,7 +58,7 @@ public struct ExtractTextStage: Stage {
         ExtractTextStage.self, id: "extract-text",
         summary:
             "extract each page's text (txt or JSON with word boxes), search it, and find pages without a text layer",
-        rules: [.textMatch, .textSearchIncomplete, .textNoTextLayer], runsPageEngine: true)
+        rules: [.textMatch, .textSearchIncomplete, .textExtractionIncomplete, .textNoTextLayer], runsPageEngine: true)
 
     /// The options as the pipeline gave them; the values checked or made from them are below.
     public var options: ExtractTextOptions
@@ -102,6 +102,8 @@ public struct ExtractTextStage: Stage {
         var images = 0
         /// Per scalar, whether an annotation drew it (empty: none did).
         var fromAnnotation: [Bool] = []
+        /// Characters the engine's other reading of the page finds that this text lacks.
+        var unread = 0
         /// Why the engine read nothing of the page (nil: it was read, with or without text).
         var error: String?
         /// Why the text its annotations draw was not read (nil: read, or there is none).
@@ -128,7 +130,6 @@ public struct ExtractTextStage: Stage {
         let selected = options.pages.pages(count: count)
         let needLayout = options.words || !terms.isEmpty  // keep the boxes past extraction
         let texts = try read(&job, first: first, pages: selected, layout: needLayout)
-
         // Geometry, for boxes in PDF user space.
         var geometries: [PageGeometry] = []
         if needLayout {
@@ -145,9 +146,10 @@ public struct ExtractTextStage: Stage {
         var characters = 0
         var matches: [JSONValue] = []
         var budget = SearchBudget(seconds: options.searchSeconds)
+        let shown = Self.shownButUnread(texts, pages: selected, job: job)
         for (k, page) in selected.enumerated() {
             let t = texts[k]
-            guard report(t, page: page, into: &job) else { continue }
+            guard report(t, page: page, shown: shown[page], into: &job) else { continue }
             if t.text.contains(where: { !TextAssembler.isSpace($0) }) { pagesWithText += 1 }
             characters += t.text.count
             matches += search(t, page: page, into: &job, budget: &budget, box: userBox, rounded: rounded)
@@ -211,9 +213,30 @@ public struct ExtractTextStage: Stage {
         return texts
     }
 
+    /// The pages whose extraction read no text while their content shows some (`ShownText`), with
+    /// the bytes shown: the fidelity guard. Read without side effects (the object source a stage
+    /// before opened, else pdfpipe's reader on its own); only pages read as empty are scanned.
+    static func shownButUnread(_ texts: [PageText], pages: [Int], job: Job) -> [Int: Int] {
+        let empty = pages.indices.filter { k in
+            texts[k].error == nil && !texts[k].text.contains(where: { !TextAssembler.isSpace($0) })
+        }
+        guard !empty.isEmpty else { return [:] }
+        let source: (any ObjectSource)? =
+            job.resources.existing(ObjectSourceBox.self)?.source ?? (try? PDFReader(path: job.workingFile))
+        guard let source else { return [:] }
+        let objects = PageTree.pages(source)
+        var out: [Int: Int] = [:]
+        for k in empty where pages[k] - 1 < objects.count {
+            let shown = ShownText.bytes(onPage: objects[pages[k] - 1]).count
+            if shown > 0 { out[pages[k]] = shown }
+        }
+        return out
+    }
+
     /// A page's findings about what was read: nothing (returns false: the page is not searched),
-    /// its annotations' text unread, or no text layer under images.
-    func report(_ t: PageText, page: Int, into job: inout Job) -> Bool {
+    /// its annotations' text unread, text shown but not read (`shown`: the bytes its content
+    /// shows), or no text layer under images.
+    func report(_ t: PageText, page: Int, shown: Int?, into job: inout Job) -> Bool {
         if let error = t.error {
             // Nothing was read: not the same as a page without text, and said.
             job.report(
@@ -227,7 +250,23 @@ public struct ExtractTextStage: Stage {
                     rule: .stageFailed, severity: .warning, page: page,
                     message: "the text its annotations draw (form fields, notes, stamps) was not read: \(error)"))
         }
-        if options.noTextLayer && t.images > 0 && !t.text.contains(where: { !TextAssembler.isSpace($0) }) {
+        if t.unread > 0 {
+            job.report(
+                Finding(
+                    rule: .textExtractionIncomplete, page: page,
+                    message:
+                        "poppler's readings of the page disagree: \(t.unread) character\(t.unread == 1 ? "" : "s") its selection by words finds \(t.unread == 1 ? "is" : "are") not in the text (a line of mixed directions), so the text file and search miss \(t.unread == 1 ? "it" : "them")"
+                ))
+        }
+        if let shown {
+            // Never silence: the page has text, the engine read none of it.
+            job.report(
+                Finding(
+                    rule: .textExtractionIncomplete, page: page,
+                    message:
+                        "the page's content shows text (\(shown) bytes of strings) but \(engine == .mupdf ? "MuPDF" : "poppler") read none of it: the text file and search miss this page"
+                ))
+        } else if options.noTextLayer && t.images > 0 && !t.text.contains(where: { !TextAssembler.isSpace($0) }) {
             job.report(
                 Finding(
                     rule: .textNoTextLayer, page: page,
@@ -343,6 +382,13 @@ public struct ExtractTextStage: Stage {
             return t
         }
         (t.text, t.layout) = TextAssembler.respace(text, boxes, addSpaces: engine == .poppler)
+        // Where the engine's reads can disagree (lines of both directions, CJK, vertical writing),
+        // its other reading counts what this one may have lost: never silence.
+        if vertical || text.contains(where: { TextAssembler.isRTL($0) || TextAssembler.isCJK($0) }),
+            let other = page.charactersReadAnotherWay()
+        {
+            t.unread = TextAssembler.unread(other, comparedTo: text)
+        }
         // A scan with a stamp on it is still a page without a text layer: the content decides.
         if options.noTextLayer && !t.text.contains(where: { !TextAssembler.isSpace($0) }) { t.images = page.imageCount }
         if annotations ?? page.mayDrawAnnotationText ?? true {

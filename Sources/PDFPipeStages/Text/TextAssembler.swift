@@ -24,11 +24,14 @@ package enum TextAssembler {
         [Unicode.Scalar], [PDFRect]
     ) {
         guard text.count == boxes.count, !text.isEmpty else { return (text, boxes) }
+        // poppler's words of a line in logical order first (MuPDF's text is in its own order).
+        let (text, boxes) = addSpaces ? logicalOrder(text, boxes) : (text, boxes)
         var outText: [Unicode.Scalar] = []
         var outBoxes: [PDFRect] = []
         outText.reserveCapacity(text.count + text.count / 8)
         outBoxes.reserveCapacity(text.count + text.count / 8)
         var last: Int?  // the character before, a space left out aside
+        var base: Int?  // the last letter (not a mark) since the last space
         for i in 0..<text.count {
             // A control character is a glyph the engine could not map to text (a Type 3 font
             // without /ToUnicode; MuPDF reads ZapfDingbats' check mark as U+0014): U+FFFD, as
@@ -41,8 +44,14 @@ package enum TextAssembler {
             {
                 continue
             }
-            defer { last = i }
-            if let p = last, !isSpace(c), !isSpace(text[p]),
+            if addSpaces, c == " ", let p = last, isSpaceInWord(at: i, after: p, base: base, text, boxes) { continue }
+            defer {
+                last = i
+                if isSpace(c) { base = nil } else if !isMark(c) { base = i }
+            }
+            // A combining mark (an Arabic vowel sign, an accent) sits on its letter wherever its
+            // box is, and engines box it apart from the letter: no break is added beside it.
+            if let p = last, !isSpace(c), !isSpace(text[p]), !isMark(c), !isMark(text[p]),
                 let br = separator(
                     boxes[p], boxes[i], cjk: isCJK(text[p]) && isCJK(c), rtl: isRTL(text[p]) || isRTL(c)),
                 addSpaces || br != " "
@@ -55,6 +64,20 @@ package enum TextAssembler {
             outBoxes.append(boxes[i])
         }
         return dehyphenate(outText, outBoxes)
+    }
+
+    /// Whether the space at `i` (after `p`; `base` the last letter since the last space) is one
+    /// poppler puts between a letter and its combining mark, or between two letters of one word
+    /// where a mark parted them (its words break at marks whose boxes stand apart): no gap between
+    /// the letters, no space. Measured from letter to letter.
+    static func isSpaceInWord(at i: Int, after p: Int, base: Int?, _ text: [Unicode.Scalar], _ boxes: [PDFRect])
+        -> Bool
+    {
+        guard i + 1 < text.count, isMark(text[p]) || isMark(text[i + 1]),
+            let right = (i + 1..<min(text.count, i + 8)).first(where: { !isMark(text[$0]) }), !isSpace(text[right]),
+            let left = isMark(text[p]) ? base : p
+        else { return false }
+        return separator(boxes[left], boxes[right], rtl: isRTL(text[left]) || isRTL(text[right])) == nil
     }
 
     /// Joins words hyphenated at a line end ("indepen-\ndently" reads "independently"), as
@@ -86,6 +109,15 @@ package enum TextAssembler {
     /// C0 control characters but tab, line feed, form feed and carriage return; and DEL.
     @inline(__always) static func isControl(_ c: Unicode.Scalar) -> Bool {
         (c.value < 0x20 && !(0x09...0x0D).contains(c.value) && c.value != 0x0C) || c.value == 0x7F
+    }
+
+    /// Combining marks (general categories Mn, Mc, Me): vowel signs, accents, Indic matras.
+    @inline(__always) static func isMark(_ c: Unicode.Scalar) -> Bool {
+        guard c.value >= 0x300 else { return false }
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 
     /// White space, with a fast path for ASCII (the Unicode property lookup is slow).

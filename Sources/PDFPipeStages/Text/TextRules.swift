@@ -23,6 +23,16 @@ extension Rule {
             with: #"{"format": "none", "search": [{"term": "(a+)+b", "regex": true}]}"#)
     )
 
+    public static let textExtractionIncomplete = Rule(
+        "text.extraction-incomplete", severity: .warning,
+        summary:
+            "a page's content shows text but the engine's extraction read none of it: the text file, search and every check that reads text miss it",
+        hint:
+            "compare with pdftotext or mutool draw -F txt; try extract-text with the other engine (engine: mupdf), and report the file to the engine's project",
+        details:
+            #"a page whose content streams show text (strings of `Tj`, `TJ`, `'`, `"`, in the page and the forms it draws, read without any engine) while the engine's extraction read none, or (poppler) where poppler's selection by whole lines finds characters its text lacks: the text file and search miss them (never silence)"#,
+        sample: "Tests/Fixtures/rules/text-unreadable.pdf")
+
     public static let textNoTextLayer = Rule(
         "text.no-text-layer", severity: .warning,
         summary:

@@ -48,6 +48,9 @@ struct ExternalLinks {
         if URIReference.windowsPath(uri) != nil { return .skipped("absolute Windows path") }
         let parts = URIReference.parse(uri)
         let fragment = parts.fragment.flatMap(PDFFragment.init)
+        // A path from the root of the author's disk (uri.absolute-file): what it names on this
+        // machine says nothing of a reader's.
+        if r.uriState == .relative, URIReference.absolutePath(uri) != nil { return .skipped("absolute path") }
         if r.uriState == .relative {
             // Viewers resolve it against the document's own folder.
             return .file(path: resolveLocal(URIReference.percentDecoded(parts.path)), fragment: fragment)
