@@ -160,6 +160,15 @@ FIXTURES = {
     "text-unreadable.pdf": with_catalog(page(), b"")[:4]
     + [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
        b"<< /Length %d >>\nstream\n" % len(SPACES_CMAP) + SPACES_CMAP + b"\nendstream"],
+    # A tagged link whose alternate text is a web address other than its target: a person reads
+    # one address and goes to another (access.link-purpose; the target's own address would pass).
+    "access-link-purpose.pdf": with_catalog(
+        page(annots=b"6 0 R", extra=b"/Tabs /S"), b"/MarkInfo << /Marked true >> /StructTreeRoot 7 0 R")
+    + [b"<< /Type /Annot /Subtype /Link /Rect [20 20 120 40] /Border [0 0 0] /StructParent 0"
+       b" /Contents (https://example.org/) /A << /S /URI /URI (https://example.com/other) >> >>",
+       b"<< /Type /StructTreeRoot /K 8 0 R /ParentTree 9 0 R >>",
+       b"<< /Type /StructElem /S /Link /P 7 0 R /Pg 3 0 R /K << /Type /OBJR /Obj 6 0 R >> >>",
+       b"<< /Nums [0 8 0 R] >>"],
     # One web link per behaviour of the fixture server (WEB).
     "web-links.pdf": uri_links(WEB),
     # A link whose host answers 429 once, then 200 (uri.recovered).

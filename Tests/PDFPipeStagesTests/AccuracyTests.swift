@@ -204,6 +204,58 @@ final class AccuracyTests: XCTestCase {
         XCTAssertTrue(n.findings.contains { $0.rule == "dest.page-not-in-document" }, "\(n.findings.map(\.message))")
     }
 
+    /// #63 (2): a name in UTF-8 without a byte-order mark, the same bytes in the link and in the
+    /// name tree (XeTeX's labels past ASCII), matched by bytes and said of nothing; MuPDF finds no
+    /// page for it. A UTF-16 action /D for an ASCII key stays the warning it was.
+    func testANameInUTF8WithoutABOMIsSaidToBreakInMuPDF() throws {
+        func file(_ d: String, key: String) -> [UInt8] {
+            HostilePDFs.classic(
+                HostilePDFs.onePage(
+                    catalog: "/Names << /Dests 5 0 R >>", page: "/MediaBox [0 0 200 200]",
+                    annots: [
+                        "<< /Type /Annot /Subtype /Link /Rect [10 10 100 30] /Border [0 0 0] /A << /S /GoTo /D \(d) >> >>",
+                        "<< /Names [\(key) [3 0 R /Fit]] >>",
+                    ]))
+        }
+        let utf8 = "(séc3)"  // written as UTF-8: the bytes C3 A9 for é
+        let cases: [(String, [UInt8], String?)] = [
+            ("utf8.pdf", file(utf8, key: utf8), "MuPDF reads the link's name as PDFDocEncoding"),
+            ("utf16.pdf", file("<FEFF0073006500630033>", key: "(sec3)"), "written as a UTF-16BE string"),
+            ("ascii.pdf", file("(sec3)", key: "(sec3)"), nil),
+        ]
+        for (name, bytes, expected) in cases {
+            let path = dir + "/" + name
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let r = try run(path, #"[{"use": "validate-links"}]"#)
+            let found = r.findings.filter { $0.rule == "dest.name-encoding" }
+            if let expected {
+                XCTAssertEqual(found.count, 1, "\(name): \(r.findings.map(\.message))")
+                XCTAssertTrue(found.first?.message.contains(expected) ?? false, "\(name): \(found.map(\.message))")
+                XCTAssertEqual(found.first?.severity, .warning)
+            } else {
+                XCTAssertTrue(r.findings.isEmpty, "\(name): \(r.findings.map(\.message))")
+            }
+        }
+    }
+
+    /// #63 (6): a URL as a link's alternate text that is the link's own target tells a person
+    /// where it goes (WCAG 2.4.4, in context): not access.link-purpose; another address is.
+    func testAURLAsAlternateTextIsAPurposeWhenItIsTheTarget() throws {
+        XCTAssertTrue(LinkAccessibility.sameAddress("www.example.org/", "https://www.example.org"))
+        XCTAssertTrue(LinkAccessibility.sameAddress("HTTPS://Example.org/a", "https://example.org/a/"))
+        XCTAssertFalse(LinkAccessibility.sameAddress("https://example.org/", "https://example.com/other"))
+        XCTAssertFalse(LinkAccessibility.sameAddress("the report", "https://example.org"), "not an address")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let same = try run(
+            root.appendingPathComponent("Fixtures/verapdf/7.18.5-t02-pass-a.pdf").path, #"[{"use": "validate-links"}]"#)
+        XCTAssertFalse(same.findings.contains { $0.rule == "access.link-purpose" }, "\(same.findings.map(\.message))")
+        let other = try run(
+            root.appendingPathComponent("Fixtures/rules/access-link-purpose.pdf").path, #"[{"use": "validate-links"}]"#)
+        let purpose = other.findings.filter { $0.rule == "access.link-purpose" }
+        XCTAssertEqual(purpose.count, 1, "\(other.findings.map(\.message))")
+        XCTAssertTrue(purpose.first?.message.contains("https://example.com/other") ?? false)
+    }
+
     /// (6) "looks like a web address without https://" was said of file names.
     func testHostGuessesAreNotMadeOnFileNames() {
         for name in ["transapp.cs", "INSTALL.nut", "XDGA.3.man", "notes.txt", "guide.html", "setup.py", "example.de"] {

@@ -288,6 +288,21 @@ package enum NameText {
         return nil
     }
 
+    /// The warning's text for a name written the same in the link and in its definition, in UTF-8
+    /// without a byte-order mark (XeTeX's and LuaTeX's labels with letters past ASCII): not a
+    /// text string as PDF gives them, and viewers part ways (measured with PyMuPDF 1.26 and
+    /// pypdfium2 4.30 on such a link): poppler and PDFium compare bytes and follow the link;
+    /// MuPDF reads the link's name as PDFDocEncoding and the name tree's key as UTF-8, and finds
+    /// no page. Nil for any other name.
+    package static func utf8WithoutBOM(_ key: DestinationKey) -> String? {
+        guard case .string(let b) = key, b.contains(where: { $0 >= 0x80 }), !b.starts(with: [0xFE, 0xFF]),
+            !b.starts(with: [0xEF, 0xBB, 0xBF]), let text = String(validating: b, as: UTF8.self)
+        else { return nil }
+        let misread = PDFTextDecoding.decode(b)
+        return
+            "named destination '\(text)' is written in UTF-8 without a byte-order mark (in the link and in its definition): poppler and PDFium compare bytes and follow the link; MuPDF reads the link's name as PDFDocEncoding ('\(misread)') and finds no page"
+    }
+
     /// The warning's text for a link whose name matches its destination's only as text.
     package static func mismatch(_ key: DestinationKey, definedAs defined: DestinationKey, in file: String? = nil)
         -> String

@@ -53,7 +53,7 @@ struct LinkAccessibility {
     private var tabStrings = 0
     private var unstructuredDestinations: [(page: Int?, object: String?, what: String)] = []
     /// Links with no alternate text: their purpose is the text under them.
-    private var textless: [LinkAudit.Place] = []
+    private var textless: [(place: LinkAudit.Place, uri: String?)] = []
 
     /// What `mode` makes of the document: the check to run, and what `linkSummary.accessibility`
     /// says (`PDF/UA-1 (claimed)`, `PDF/UA-1 (tagged, no claim)`, `not tagged: not checked`…).
@@ -246,21 +246,26 @@ struct LinkAccessibility {
             report(.accessLinkNoAlt, message, at: place, details: alt.isEmpty ? [:] : ["elementAlt": .string(alt)])
         }
         let purpose = !contents.isEmpty ? contents : !alt.isEmpty ? alt : holder?.actualText ?? ""
+        let uri = annot["A"].flatMap { $0["S"]?.name == "URI" ? $0["URI"]?.text : nil }
         if purpose.isEmpty {
             // Its purpose is the text under it, read afterwards (`judgePurpose`).
-            if tagged && textless.count < LinkText.maxFindings { textless.append(place) }
+            if tagged && textless.count < LinkText.maxFindings { textless.append((place, uri)) }
         } else if tagged {
-            judge(purpose, from: "its alternate text", at: place)
+            judge(purpose, from: "its alternate text", at: place, target: uri)
         }
     }
 
     /// WCAG 2.4.4/2.4.9 on a link's purpose: not empty, not a bare address.
-    private mutating func judge(_ purpose: String, from source: String, at place: LinkAudit.Place) {
+    /// A bare address that is the link's own target (`target`, its URI) is its purpose all the
+    /// same: a person reads where the link goes (WCAG 2.4.4 judges the purpose in context).
+    private mutating func judge(_ purpose: String, from source: String, at place: LinkAudit.Place, target: String?) {
         let problem: String
+        if let target, Self.sameAddress(purpose, target) { return }
         if purpose.isEmpty {
             problem = "is empty (no /Contents, no /Alt, no text under it): a screen reader says only 'link'"
         } else if Self.isBareAddress(purpose) {
-            problem = "is a bare address ('\(purpose)', \(source)): a screen reader spells it out"
+            problem =
+                "is a bare address ('\(purpose)', \(source))\(target.map { " that is not where it leads ('\($0)')" } ?? ""): a screen reader spells it out"
         } else {
             return
         }
@@ -276,17 +281,17 @@ struct LinkAccessibility {
     /// these links alone, `LinkText`); a link whose page could not be read is not judged.
     private mutating func judgePurpose(path: String) {
         guard !textless.isEmpty else { return }
-        var probes = textless.map { place in
+        var probes = textless.map { place, _ in
             var f = Finding(rule: .accessLinkPurpose, page: place.page, rect: place.rect?.array, message: "")
             if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
             return f
         }
         LinkText.annotate(&probes, path: path, geometries: geometries, markEmpty: true)
         var texts: [[Int]: String] = [:]  // [page, annotationIndex] → the text under the link
-        for (place, probe) in zip(textless, probes) {
+        for ((place, uri), probe) in zip(textless, probes) {
             guard let text = probe.details["linkText"]?.stringValue else { continue }
             if let p = place.page, let k = place.annotationIndex, !text.isEmpty { texts[[p, k]] = text }
-            judge(text, from: "the text under it", at: place)
+            judge(text, from: "the text under it", at: place, target: uri)
         }
         // The findings about these links carry the text already read: poppler is not opened
         // again for them when the stage labels its findings.
@@ -368,6 +373,18 @@ struct LinkAccessibility {
     }
 
     /// Text that is only an address: a URL with a scheme, or `www.…`, with no spaces.
+    /// Whether a bare address names the same place as a URI: compared without case, the web
+    /// schemes and a final slash (`www.example.org/` for `https://www.example.org`).
+    static func sameAddress(_ text: String, _ uri: String) -> Bool {
+        func plain(_ s: String) -> String {
+            var t = Substring(s.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+            for scheme in ["https://", "http://"] where t.hasPrefix(scheme) { t = t.dropFirst(scheme.count) }
+            while t.hasSuffix("/") { t = t.dropLast() }
+            return String(t)
+        }
+        return isBareAddress(text) && !plain(text).isEmpty && plain(text) == plain(uri)
+    }
+
     static func isBareAddress(_ s: String) -> Bool {
         guard !s.contains(where: \.isWhitespace) else { return false }
         let lower = s.lowercased()
@@ -587,9 +604,9 @@ extension Rule {
             "a tagged link's purpose (its /Contents, else its element's /Alt or /ActualText, else the text under it) is empty or a bare address (WCAG 2.2 2.4.4, 2.4.9; veraPDF's WCAG machine check 2.4.9-1): a screen reader says only 'link', or spells the address out",
         hint: "describe where the link leads ('the 2024 annual report'), not its address",
         details:
-            #"the text a screen reader reads for a link — its `/Contents`, else its element's `/Alt` or `/ActualText`, else the text under it (read with poppler for those links only) — is empty, or only a URL, `www.` address or `mailto:`; checked in the documents the accessibility check covers. A warning whatever the claim (WCAG is not part of PDF/UA)"#,
+            #"the text a screen reader reads for a link — its `/Contents`, else its element's `/Alt` or `/ActualText`, else the text under it (read with poppler for those links only) — is empty, or only a URL, `www.` address or `mailto:` other than the link's own target (the target's address as its text tells a person where it goes: WCAG 2.4.4 judges the purpose in context); checked in the documents the accessibility check covers. A warning whatever the claim (WCAG is not part of PDF/UA)"#,
         example: "<< /Subtype /Link /Contents (https://example.org/report.pdf) ... >>",
-        sample: "Tests/Fixtures/verapdf/7.18.5-t02-pass-a.pdf")
+        sample: "Tests/Fixtures/rules/access-link-purpose.pdf")
 }
 
 extension LinkRules {

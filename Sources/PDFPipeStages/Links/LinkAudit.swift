@@ -373,6 +373,8 @@ package struct LinkAudit {
                 report(
                     .destNameEncoding, NameText.mismatch(key, definedAs: asText), at: place, target: "#" + name,
                     groupBy: key.encoding + "\u{0}" + asText.encoding)
+            } else if let utf8 = NameText.utf8WithoutBOM(key) {
+                report(.destNameEncoding, utf8, at: place, target: "#" + name, groupBy: "UTF-8 without a BOM")
             }
             guard let d = entry.destination else {
                 report(

@@ -74,7 +74,7 @@ extension Rule {
             "a link names its destination in another text encoding than the definition (UTF-16BE, UTF-8 with a BOM, PDFDocEncoding, a name object): PDFium, MuPDF and pdf.js compare names as text and follow it, poppler (Evince, Okular) compares bytes and does not; one finding per pair of encodings (and file) and document, with the count",
         hint: "write the link's name and the destination's key the same way (PDFDocEncoding for ASCII names)",
         details:
-            #"a named destination that matches its definition only as text, not byte for byte (`<FEFF0063…>` for a key `(chap2)`, locally or in a GoToR file): PDFium, MuPDF and pdf.js follow it; poppler and MuPDF 1.21 do not. One finding per pair of encodings (and GoToR file) and document, with `count`"#,
+            #"a named destination that matches its definition only as text, not byte for byte (`<FEFF0063…>` for a key `(chap2)`, locally or in a GoToR file): PDFium, MuPDF and pdf.js follow it; poppler and MuPDF 1.21 do not. Also a name written in UTF-8 without a byte-order mark in both places (XeTeX and LuaTeX labels past ASCII): poppler and PDFium follow it, MuPDF does not. One finding per pair of encodings (and GoToR file) and document, with `count`"#,
         example:
             "<< /S /GoToR /F (other.pdf) /D <FEFF00630068006100700032> >>   % other.pdf defines (chap2)",
         failsIn: [.poppler],
