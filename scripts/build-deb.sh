@@ -53,6 +53,9 @@ while read -r lib; do
   v=${v%%-*}; v=${v%%+*}
   depends+=("$pkg (>= $v)")
 done < <(readelf -d "$exe" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+# poppler reads text in fonts that use the predefined Chinese, Japanese and Korean CMaps (no
+# /ToUnicode) only with poppler-data's tables: without it that text is silently lost.
+depends+=("poppler-data")
 depends_line=$(printf '%s\n' "${depends[@]}" | sort -u | paste -sd, - | sed 's/,/, /g')
 
 install -d "$stage/DEBIAN"

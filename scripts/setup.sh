@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pdfpipe needs, only those that are missing.
-#   scripts/setup.sh          build and run: libqpdf-dev, libpoppler-glib-dev, zlib1g-dev, libjpeg-dev,
+#   scripts/setup.sh          build and run: libqpdf-dev, libpoppler-glib-dev, poppler-data (the
+#                             CJK character collections poppler reads text with), zlib1g-dev, libjpeg-dev,
 #                             libwebp-dev, libcurl4-openssl-dev, pkg-config
 #   scripts/setup.sh --test   also what the tests use: qpdf and poppler-utils (second opinions),
 #                             chromium (the HTML report is checked in a real headless browser),
@@ -16,7 +17,7 @@
 #                             (swift build --traits MuPDF); --test --mupdf: both
 set -euo pipefail
 
-packages=(libqpdf-dev libpoppler-glib-dev zlib1g-dev libjpeg-dev libwebp-dev libcurl4-openssl-dev pkg-config)
+packages=(libqpdf-dev libpoppler-glib-dev poppler-data zlib1g-dev libjpeg-dev libwebp-dev libcurl4-openssl-dev pkg-config)
 test=""
 for a in "$@"; do
   case "$a" in

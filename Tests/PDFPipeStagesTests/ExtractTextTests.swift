@@ -340,6 +340,35 @@ final class ExtractTextTests: XCTestCase {
         XCTAssertEqual(offPage["pages"]?.arrayValue?.first?["text"]?.stringValue, "Inside")
     }
 
+    /// #63 (8): files of public packages that the generated look-alikes passed and pdfpipe still
+    /// failed: pdfminer's simple3.pdf writes its vertical Japanese with Adobe-Japan1's plain `V`
+    /// CMap, which was not taken for vertical writing (only `…-V` names were), so its column was
+    /// lost. Read with poppler-data installed (scripts/setup.sh), as pdftotext reads it.
+    func testPublicFilesReadAsPdftotextReadsThem() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/public").path
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "extract-text", "with": {"format": "txt"}}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: out, inputRoot: fixtures, jobs: 1).process(
+            InputDocument(path: fixtures + "/pdfminer-simple3.pdf", relativePath: "pdfminer-simple3.pdf"))
+        XCTAssertNotEqual(r.status, .failed, "\(r.findings)")
+        let text = try String(contentsOfFile: out + "/text/pdfminer-simple3.txt", encoding: .utf8)
+        let theirs = try ExternalTool.run(
+            "/usr/bin/pdftotext", [fixtures + "/pdfminer-simple3.pdf", "-"], mergingErrors: false
+        ).output
+        XCTAssertTrue(theirs.contains("あいうえお"), "poppler-data is installed: \(theirs)")
+        XCTAssertTrue(text.contains("あいうえおあいうえお"), text)
+        XCTAssertEqual(words(text).sorted(), words(theirs).sorted())
+        // Without poppler-data that column is dropped without a word; poppler says why, and the
+        // stage turns it into text.extraction-incomplete.
+        XCTAssertEqual(
+            ExtractTextStage.missingLanguagePacks([
+                "Syntax Error: Missing language pack for 'Adobe-Japan1' mapping", "Syntax Error: Unknown font tag 'F2'",
+                "Syntax Error: Missing language pack for 'Adobe-Japan1' mapping",
+            ]), ["Adobe-Japan1"])
+    }
+
     /// #63 (1, 7): lines that mix directions come out in logical order, as pdftotext reads them
     /// (poppler's selection gave a Latin line on a Hebrew page from right to left, with a line
     /// break at each word); and no space is added beside a combining mark.

@@ -207,10 +207,31 @@ public struct ExtractTextStage: Stage {
         }
         var texts = results.withLock { $0 }
         job.reportPopplerMessages(messages.flatMap { $0 }, library: engine == .mupdf ? "MuPDF" : "poppler")
+        for collection in Self.missingLanguagePacks(messages.flatMap { $0 }) {
+            // Text in such a font is dropped without a word: never silence.
+            job.report(
+                Finding(
+                    rule: .textExtractionIncomplete,
+                    message:
+                        "poppler lacks the '\(collection)' character collection (the Debian package poppler-data): text in the document's fonts that use it was not read"
+                ))
+        }
         if engine == .poppler && !annotated.isEmpty {
             addAnnotationText(to: &texts, pages: selected, annotated: annotated, path: job.workingFile, layout: layout)
         }
         return texts
+    }
+
+    /// The character collections poppler said it has no tables for ("Missing language pack for
+    /// 'Adobe-Japan1' mapping": poppler-data is not installed), each once.
+    package static func missingLanguagePacks(_ messages: [String]) -> [String] {
+        var out: [String] = []
+        for m in messages {
+            guard let r = m.range(of: "Missing language pack for '") else { continue }
+            let name = String(m[r.upperBound...].prefix { $0 != "'" })
+            if !name.isEmpty, !out.contains(name) { out.append(name) }
+        }
+        return out
     }
 
     /// The pages whose extraction read no text while their content shows some (`ShownText`), with

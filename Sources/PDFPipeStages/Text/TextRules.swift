@@ -30,7 +30,7 @@ extension Rule {
         hint:
             "compare with pdftotext or mutool draw -F txt; try extract-text with the other engine (engine: mupdf), and report the file to the engine's project",
         details:
-            #"a page whose content streams show text (strings of `Tj`, `TJ`, `'`, `"`, in the page and the forms it draws, read without any engine) while the engine's extraction read none, or (poppler) where poppler's selection by whole lines finds characters its text lacks: the text file and search miss them (never silence)"#,
+            #"a page whose content streams show text (strings of `Tj`, `TJ`, `'`, `"`, in the page and the forms it draws, read without any engine) while the engine's extraction read none, or (poppler) where poppler's selection by whole lines finds characters its text lacks, or where poppler lacks a CJK character collection (poppler-data not installed): the text file and search miss them (never silence)"#,
         sample: "Tests/Fixtures/rules/text-unreadable.pdf")
 
     public static let textNoTextLayer = Rule(

@@ -1,7 +1,7 @@
 import PDFReader
 
 /// Which pages draw vertical writing, from their fonts: a Type0 font whose CMap is vertical (a
-/// predefined `-V` CMap such as `Identity-V` or `UniJIS-UCS2-V`, or an embedded one with `/WMode
+/// predefined `-V` CMap such as `Identity-V` or `UniJIS-UCS2-V` or Adobe-Japan1's `V`, or an embedded one with `/WMode
 /// 1`, directly or through `/UseCMap`), in the page's resources (inherited ones too) or in those
 /// of a form it draws. poppler-glib's page text loses such columns when they come first or last
 /// in its reading order, whatever else the page holds (`PopplerFilePage.textAndLayoutBothWays`):
@@ -62,7 +62,9 @@ enum WritingModes {
     static func isVertical(_ font: PDFObject) -> Bool {
         guard font["Subtype"]?.name == "Type0", var cmap = font["Encoding"] else { return false }
         for _ in 0..<8 {
-            if let name = cmap.name { return name.hasSuffix("-V") }
+            // The predefined vertical CMaps: `…-V`, and Adobe-Japan1's plain `V` (JIS X 0208,
+            // pdfminer's simple3.pdf writes it).
+            if let name = cmap.name { return name == "V" || name.hasSuffix("-V") }
             guard cmap.isStream || cmap.isDictionary else { return false }
             if let mode = cmap["WMode"]?.int { return mode == 1 }
             guard let next = cmap["UseCMap"] else { return false }
