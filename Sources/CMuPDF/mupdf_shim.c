@@ -152,12 +152,14 @@ int pp_mu_text(
     fz_context *ctx = m->ctx;
     fz_page *page = (fz_page *)p;
     fz_stext_page *text = NULL;
+    fz_display_list *list = NULL;
     fz_device *dev = NULL;
     uint32_t *cs = NULL;
     double *bs = NULL;
     size_t n = 0, cap = 0;
     int ok = 1, nimages = 0;
     fz_var(text);
+    fz_var(list);
     fz_var(dev);
     fz_var(cs);
     fz_var(bs);
@@ -170,15 +172,24 @@ int pp_mu_text(
         // Text outside the page (the bounds: its crop box) is none a viewer shows: left out, as mutool
         // and pdftotext leave it out.
         options.flags = FZ_STEXT_MEDIABOX_CLIP | (images ? FZ_STEXT_PRESERVE_IMAGES : 0);
-        // As fz_new_stext_page_from_page (which runs the content only), with the layer asked for.
-        text = fz_new_stext_page(ctx, b);
-        dev = fz_new_stext_device(ctx, text, &options);
+        // As mutool draw -F txt: the layer asked for is recorded in a display list, which is then
+        // run into the text device. Run into it directly, a word kerned apart inside a TJ gets a
+        // space MuPDF's pen model adds ("r epresent  the r ecorded" on a page of PyMuPDF's
+        // tests/resources/test_3725.pdf, where mutool reads "represent the recorded").
+        list = fz_new_display_list(ctx, b);
+        dev = fz_new_list_device(ctx, list);
         if (layer == 0) {
             fz_run_page_contents(ctx, page, dev, fz_identity, NULL);
         } else {
             fz_run_page_annots(ctx, page, dev, fz_identity, NULL);
             fz_run_page_widgets(ctx, page, dev, fz_identity, NULL);
         }
+        fz_close_device(ctx, dev);
+        fz_drop_device(ctx, dev);
+        dev = NULL;
+        text = fz_new_stext_page(ctx, b);
+        dev = fz_new_stext_device(ctx, text, &options);
+        fz_run_display_list(ctx, list, dev, fz_identity, fz_infinite_rect, NULL);
         fz_close_device(ctx, dev);
         for (fz_stext_block *block = text->first_block; block; block = block->next) {
             if (block->type == FZ_STEXT_BLOCK_IMAGE) { nimages++; continue; }
@@ -213,6 +224,7 @@ int pp_mu_text(
     }
     fz_always(ctx) {
         fz_drop_device(ctx, dev);
+        fz_drop_display_list(ctx, list);
         fz_drop_stext_page(ctx, text);
     }
     fz_catch(ctx) {

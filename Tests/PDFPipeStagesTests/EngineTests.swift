@@ -151,8 +151,10 @@ final class EngineTests: XCTestCase {
         // Text drawn off the page is none a viewer shows (MuPDF's text device keeps it unless told).
         try TestPDF.write(out + "/in/offpage.pdf", objects: ScriptTextPDF.offPage())
         try TestPDF.write(out + "/in/kerned.pdf", objects: ScriptTextPDF.kerned())
+        // #63 (8): invisible spaces inside words: "represent", as mutool reads it.
+        try TestPDF.write(out + "/in/invisible.pdf", objects: ScriptTextPDF.invisibleSpaces())
         try FileManager.default.copyItem(atPath: Samples.path("inventory.pdf"), toPath: out + "/in/inventory.pdf")
-        for name in ["form.pdf", "inventory.pdf", "scripts.pdf", "offpage.pdf", "kerned.pdf"] {
+        for name in ["form.pdf", "inventory.pdf", "scripts.pdf", "offpage.pdf", "kerned.pdf", "invisible.pdf"] {
             let r = try run(
                 name, #"[{"use": "extract-text", "with": {"engine": "mupdf"}}]"#, root: out + "/in", folder: "m")
             XCTAssertEqual(r.status, .ok, name)

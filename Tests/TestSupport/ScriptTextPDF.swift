@@ -67,6 +67,22 @@ public enum ScriptTextPDF {
         return objects + [form]
     }
 
+    /// Invisible spaces drawn inside words, back at the previous word space (Acrobat's
+    /// accessibility repair writes them so; PyMuPDF's tests/resources/test_3725.pdf): "Amounts r",
+    /// an invisible space (`3 Tr`) at the space after "Amounts", then "epresent the". MuPDF's text
+    /// device, run on the page directly, reads "r epresent"; `mutool draw -F txt` (through a
+    /// display list) reads "represent".
+    public static func invisibleSpaces() -> [String] {
+        // Helvetica 14: "Amounts " is 59.14 wide, "Amounts r" 63.80.
+        let content = [
+            "BT /F 14 Tf 72 700 Td (Amounts r) Tj ET",
+            "BT 3 Tr /F 14 Tf 127.24 700 Td ( ) Tj ET",
+            "BT /F 14 Tf 135.80 700 Td (epresent the recorded investment) Tj ET",
+            "BT /F 14 Tf 72 680 Td (in loans after) Tj ET",
+        ].joined(separator: "\n")
+        return page(content)
+    }
+
     /// Words kerned apart and together inside TJ arrays, as TeX, InDesign and Word set them
     /// (#45, 5: "r epresent", "loa ns a fter"): tightening kerns (positive), loosening ones up to
     /// 0.1 em (negative), a word split over three strings, and a word whose pieces sit on the same
