@@ -264,13 +264,18 @@ final class LinkAccessibilityTests: XCTestCase {
         let r = try audit(Self.document(claim: nil, links: links))
         XCTAssertEqual(
             access(r).map { "\($0.rule) \($0.details["annotationIndex"]?.intValue ?? -1)" },
-            [
-                "access.link-no-alt 0", "access.link-no-alt 1", "access.link-purpose 2", "access.link-purpose 3",
-                "access.link-purpose 0",
-            ], access(r).map(\.message).joined(separator: "\n"))
-        XCTAssertTrue(access(r)[4].message.contains("('https://example.org/x', the text under it)"))
+            ["access.link-no-alt 0", "access.link-purpose 2", "access.link-purpose 3", "access.link-purpose 0"],
+            access(r).map(\.message).joined(separator: "\n"))
+        XCTAssertTrue(access(r)[3].message.contains("('https://example.org/x', the text under it)"))
         XCTAssertEqual(access(r)[0].details["linkText"], "https://example.org/x")
-        XCTAssertEqual(access(r)[1].details["linkText"], "the annual report")
+        // #63 (6): one finding per document for the links without alternate text, every link in
+        // its locations with the text under it.
+        XCTAssertEqual(access(r)[0].details["count"], .int(2))
+        XCTAssertTrue(access(r)[0].message.contains("(2 links in all, on page 1)"), access(r)[0].message)
+        let locations = try XCTUnwrap(access(r)[0].details["locations"]?.arrayValue)
+        XCTAssertEqual(locations.map { $0["annotationIndex"]?.intValue }, [0, 1])
+        XCTAssertEqual(locations.map { $0["linkText"]?.stringValue }, ["https://example.org/x", "the annual report"])
+        XCTAssertEqual(locations.map { $0["page"]?.intValue }, [1, 1])
     }
 
     /// The review copy puts the text under a link without alternate text in as its /Contents (a

@@ -54,6 +54,14 @@ struct LinkAccessibility {
     private var unstructuredDestinations: [(page: Int?, object: String?, what: String)] = []
     /// Links with no alternate text: their purpose is the text under them.
     private var textless: [(place: LinkAudit.Place, uri: String?)] = []
+    /// Findings said once per document (`reportGrouped`): the first's index, and every link's
+    /// location.
+    private var grouped: [String: (index: Int, locations: [JSONValue], count: Int)] = [:]
+    private var groupOrder: [String] = []
+    /// The text under each link read for its purpose, by [page, annotationIndex] (`judgePurpose`).
+    private var linkTexts: [[Int]: String] = [:]
+    /// Locations kept per grouped finding at most (`locationsTruncated` past it; `count` is all).
+    static let maxLocations = 10_000
 
     /// What `mode` makes of the document: the check to run, and what `linkSummary.accessibility`
     /// says (`PDF/UA-1 (claimed)`, `PDF/UA-1 (tagged, no claim)`, `not tagged: not checked`…).
@@ -174,6 +182,7 @@ struct LinkAccessibility {
             }
         }
         judgePurpose(path: path)
+        flushGrouped()
         flush()
     }
 
@@ -243,7 +252,9 @@ struct LinkAccessibility {
                 message +=
                     "; its Link element has /Alt '\(alt)', which PAC 2024 accepts and veraPDF does not (ISO 14289 asks for /Contents): put the same text in /Contents"
             }
-            report(.accessLinkNoAlt, message, at: place, details: alt.isEmpty ? [:] : ["elementAlt": .string(alt)])
+            reportGrouped(
+                .accessLinkNoAlt, message, at: place, group: alt.isEmpty ? "" : "alt",
+                details: alt.isEmpty ? [:] : ["elementAlt": .string(alt)])
         }
         let purpose = !contents.isEmpty ? contents : !alt.isEmpty ? alt : holder?.actualText ?? ""
         let uri = annot["A"].flatMap { $0["S"]?.name == "URI" ? $0["URI"]?.text : nil }
@@ -301,6 +312,7 @@ struct LinkAccessibility {
             else { continue }
             findings[i].details["linkText"] = .string(text)
         }
+        linkTexts = texts
         textless = []
     }
 
@@ -353,6 +365,65 @@ struct LinkAccessibility {
             f.details["count"] = .int(unstructuredDestinations.count)
             findings.append(f)
         }
+    }
+
+    /// Reports a finding said once per document and `group` (a rule every link of a producer
+    /// breaks: one warning per Chromium link was 39 % of a corpus's warnings): the first link's,
+    /// with `count`, `pages` (the first 20) and `locations` (every link's page, object, rectangle
+    /// and annotation index, up to `maxLocations`).
+    private mutating func reportGrouped(
+        _ rule: Rule, _ message: String, at place: LinkAudit.Place, group: String, details: [String: JSONValue] = [:]
+    ) {
+        let key = rule.id + "\u{0}" + group
+        var location: [String: JSONValue] = [:]
+        if let p = place.page { location["page"] = .int(p) }
+        if let o = place.object { location["object"] = .string(o) }
+        if let r = place.rect { location["rect"] = .array(r.array.map { .double($0) }) }
+        if let k = place.annotationIndex { location["annotationIndex"] = .int(k) }
+        if var g = grouped[key] {
+            g.count += 1
+            if g.locations.count < Self.maxLocations { g.locations.append(.object(location)) }
+            grouped[key] = g
+            return
+        }
+        report(rule, message, at: place, details: details)
+        grouped[key] = (findings.count - 1, [.object(location)], 1)
+        groupOrder.append(key)
+    }
+
+    /// The grouped findings' counts, pages and locations (`reportGrouped`).
+    private mutating func flushGrouped() {
+        for key in groupOrder {
+            guard let g = grouped[key] else { continue }
+            var f = findings[g.index]
+            var pages: [Int] = []
+            for case .object(let l) in g.locations {
+                if let p = l["page"]?.intValue, pages.last != p, !pages.contains(p), pages.count < 20 {
+                    pages.append(p)
+                }
+            }
+            if g.count > 1 {
+                let all = " (\(g.count) links in all, on \(Pages.list(pages)))"
+                let tail = "; " + claim
+                f.message =
+                    f.message.hasSuffix(tail) ? String(f.message.dropLast(tail.count)) + all + tail : f.message + all
+            }
+            f.details["count"] = .int(g.count)
+            f.details["pages"] = .array(pages.map { .int($0) })
+            // Each link's text under it, where it was read for its purpose (`judgePurpose`).
+            f.details["locations"] = .array(
+                g.locations.map { l in
+                    guard case .object(var o) = l, let p = o["page"]?.intValue, let k = o["annotationIndex"]?.intValue,
+                        let text = linkTexts[[p, k]]
+                    else { return l }
+                    o["linkText"] = .string(text)
+                    return .object(o)
+                })
+            if g.count > g.locations.count { f.details["locationsTruncated"] = .bool(true) }
+            findings[g.index] = f
+        }
+        grouped = [:]
+        groupOrder = []
     }
 
     private mutating func report(
@@ -561,7 +632,7 @@ extension Rule {
             "a link annotation has no alternate text (/Contents; PDF/UA-2 also accepts the element's /Alt) (PDF/UA-1 7.18.5-2, Matterhorn 28-012; PDF/UA-2 8.9.4.1): a screen reader cannot say where it leads",
         hint: "put a description of the link's target in the annotation's /Contents",
         details:
-            #"a link annotation without `/Contents` (or with empty text). PDF/UA-1 7.18.5-2 asks for `/Contents`; when the Link element carries `/Alt` instead, PAC 2024 accepts it and veraPDF does not (its issue 1497): the finding says so (`elementAlt`) rather than choosing. PDF/UA-2 8.9.4.1 accepts either"#,
+            #"a link annotation without `/Contents` (or with empty text). PDF/UA-1 7.18.5-2 asks for `/Contents`; when the Link element carries `/Alt` instead, PAC 2024 accepts it and veraPDF does not (its issue 1497): the finding says so (`elementAlt`) rather than choosing. PDF/UA-2 8.9.4.1 accepts either. One finding per document (and `/Alt` or not), with `count`, `pages` and every link in `locations` (page, object, rectangle, annotation index, the text under it; up to 10,000)"#,
         example:
             "<< /Subtype /Link /Rect [72 700 200 712] /A << /S /URI /URI (https://example.org) >> >>   % no /Contents",
         sample: "Tests/Fixtures/verapdf/7.18.5-t02-fail-a.pdf"

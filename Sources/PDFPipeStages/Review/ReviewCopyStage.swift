@@ -136,10 +136,16 @@ public struct ReviewCopyStage: Stage {
     /// says so. Returns how many links were given one.
     func suggestContents(_ file: QPDFFile, for findings: [Finding]) -> Int {
         var n = 0
-        for f in findings where f.rule == Rule.accessLinkNoAlt.id {
-            guard let text = f.details["linkText"]?.stringValue, !text.isEmpty,
-                let parts = f.object?.split(separator: " "), parts.count == 3, let id = Int(parts[0]),
-                let generation = Int(parts[1])
+        // Said once per document: every link is in `locations`, with the text under it.
+        let links = findings.filter { $0.rule == Rule.accessLinkNoAlt.id }.flatMap { f -> [(String?, String?)] in
+            guard let locations = f.details["locations"]?.arrayValue else {
+                return [(f.object, f.details["linkText"]?.stringValue)]
+            }
+            return locations.map { ($0["object"]?.stringValue, $0["linkText"]?.stringValue) }
+        }
+        for (object, text) in links {
+            guard let text, !text.isEmpty, let parts = object?.split(separator: " "), parts.count == 3,
+                let id = Int(parts[0]), let generation = Int(parts[1])
             else { continue }
             let annot = file.object(id: id, generation: generation)
             guard annot.isDictionary, annot["Subtype"]?.name == "Link", annot["Contents"]?.text?.isEmpty ?? true
