@@ -253,6 +253,54 @@ final class LinkAccessibilityTests: XCTestCase {
             access(ua1).map(\.message).joined(separator: "\n"))
     }
 
+    /// #63 (5): links without alternate text were judged by the text under them for the first 500
+    /// of a document only (the labels' budget), so a large Chromium file's later bare-URL links
+    /// went unsaid. 30 pages of 20 such links: the 600th, a bare URL, is said.
+    func testEveryLinkWithoutAlternateTextIsJudgedInALargeDocument() throws {
+        let (pages, perPage) = (30, 20)
+        let firstPage = 6
+        var objects = [
+            "<< /Type /Catalog /Pages 2 0 R /MarkInfo << /Marked true >> /StructTreeRoot 3 0 R >>",
+            "<< /Type /Pages /Kids [\((0..<pages).map { "\(firstPage + $0 * (2 + 2 * perPage)) 0 R" }.joined(separator: " "))] /Count \(pages) >>",
+            "", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        ]
+        var elements: [Int] = []
+        for p in 0..<pages {
+            let pageObject = firstPage + p * (2 + 2 * perPage)
+            let annots = (0..<perPage).map { pageObject + 2 + 2 * $0 }
+            var content = ""
+            for i in 0..<perPage {
+                let last = p == pages - 1 && i == perPage - 1
+                content +=
+                    "BT /F1 12 Tf 74 \(703 - 30 * i) Td (\(last ? "https://example.org/late" : "chapter \(p * perPage + i)")) Tj ET\n"
+            }
+            objects.append(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Tabs /S /Resources << /Font << /F1 5 0 R >> >> /Contents \(pageObject + 1) 0 R /Annots [\(annots.map { "\($0) 0 R" }.joined(separator: " "))] >>"
+            )
+            objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)endstream")
+            for i in 0..<perPage {
+                let n = p * perPage + i
+                objects.append(
+                    "<< /Type /Annot /Subtype /Link /Rect [72 \(700 - 30 * i) 300 \(715 - 30 * i)] /Border [0 0 0] /StructParent \(n) /A << /S /URI /URI (https://example.org/\(n)) >> >>"
+                )
+                objects.append(
+                    "<< /Type /StructElem /S /Link /P 3 0 R /Pg \(pageObject) 0 R /K << /Type /OBJR /Obj \(annots[i]) 0 R >> >>"
+                )
+                elements.append(annots[i] + 1)
+            }
+        }
+        objects[2] =
+            "<< /Type /StructTreeRoot /K [\(elements.map { "\($0) 0 R" }.joined(separator: " "))] /ParentTree 4 0 R >>"
+        objects[3] =
+            "<< /Nums [\(elements.enumerated().map { "\($0.offset) \($0.element) 0 R" }.joined(separator: " "))] >>"
+        let r = try audit(objects)
+        let purpose = access(r).filter { $0.rule == "access.link-purpose" }
+        XCTAssertEqual(purpose.map(\.page), [pages], purpose.map(\.message).joined(separator: "\n"))
+        XCTAssertTrue(purpose.first?.message.contains("https://example.org/late") ?? false)
+        XCTAssertEqual(access(r).first { $0.rule == "access.link-no-alt" }?.details["count"], .int(pages * perPage))
+        XCTAssertFalse(r.findings.contains { $0.rule == "pdf.limit-exceeded" }, "\(r.findings.map(\.message))")
+    }
+
     /// WCAG 2.4.4/2.4.9: without alternate text, a link's purpose is the text under it (read with
     /// poppler): a bare address there is said; words are not; the findings carry that text.
     func testWithoutAlternateTextThePurposeIsTheTextUnderTheLink() throws {

@@ -52,6 +52,12 @@ struct LinkAccessibility {
     /// Of those, the pages whose /Tabs is a string ((S): LibreOffice 7.4's PDF/UA export), not a name.
     private var tabStrings = 0
     private var unstructuredDestinations: [(page: Int?, object: String?, what: String)] = []
+    /// Links without alternate text judged by the text under them at most, per document (each
+    /// page they are on is read once). It was the labels' 500, which left the links of large
+    /// Chromium files past the 500th unjudged, silently (#63, 5).
+    static let maxJudgedByText = 100_000
+    /// Links without alternate text past `maxJudgedByText`: not judged, said as a limit.
+    private var unjudged = 0
     /// Links with no alternate text: their purpose is the text under them.
     private var textless: [(place: LinkAudit.Place, uri: String?)] = []
     /// Findings said once per document (`reportGrouped`): the first's index, and every link's
@@ -260,7 +266,10 @@ struct LinkAccessibility {
         let uri = annot["A"].flatMap { $0["S"]?.name == "URI" ? $0["URI"]?.text : nil }
         if purpose.isEmpty {
             // Its purpose is the text under it, read afterwards (`judgePurpose`).
-            if tagged && textless.count < LinkText.maxFindings { textless.append((place, uri)) }
+            if tagged {
+                // Past the budget a link is not judged, and that is said (`judgePurpose`).
+                if textless.count < Self.maxJudgedByText { textless.append((place, uri)) } else { unjudged += 1 }
+            }
         } else if tagged {
             judge(purpose, from: "its alternate text", at: place, target: uri)
         }
@@ -297,7 +306,14 @@ struct LinkAccessibility {
             if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
             return f
         }
-        LinkText.annotate(&probes, path: path, geometries: geometries, markEmpty: true)
+        LinkText.annotate(&probes, path: path, geometries: geometries, markEmpty: true, limit: Self.maxJudgedByText)
+        if unjudged > 0 {
+            findings.append(
+                .budgetHit(
+                    "validate-links.accessibility",
+                    "\(unjudged) links without alternate text past the first \(Self.maxJudgedByText) were not judged by the text under them (access.link-purpose)"
+                ))
+        }
         var texts: [[Int]: String] = [:]  // [page, annotationIndex] → the text under the link
         for ((place, uri), probe) in zip(textless, probes) {
             guard let text = probe.details["linkText"]?.stringValue else { continue }
@@ -675,7 +691,7 @@ extension Rule {
             "a tagged link's purpose (its /Contents, else its element's /Alt or /ActualText, else the text under it) is empty or a bare address (WCAG 2.2 2.4.4, 2.4.9; veraPDF's WCAG machine check 2.4.9-1): a screen reader says only 'link', or spells the address out",
         hint: "describe where the link leads ('the 2024 annual report'), not its address",
         details:
-            #"the text a screen reader reads for a link — its `/Contents`, else its element's `/Alt` or `/ActualText`, else the text under it (read with poppler for those links only) — is empty, or only a URL, `www.` address or `mailto:` other than the link's own target (the target's address as its text tells a person where it goes: WCAG 2.4.4 judges the purpose in context); checked in the documents the accessibility check covers. A warning whatever the claim (WCAG is not part of PDF/UA)"#,
+            #"the text a screen reader reads for a link — its `/Contents`, else its element's `/Alt` or `/ActualText`, else the text under it (read with poppler for those links only) — is empty, or only a URL, `www.` address or `mailto:` other than the link's own target (the target's address as its text tells a person where it goes: WCAG 2.4.4 judges the purpose in context; up to 100,000 links a document are judged by the text under them, past it `pdf.limit-exceeded` with `budget: "validate-links.accessibility"`); checked in the documents the accessibility check covers. A warning whatever the claim (WCAG is not part of PDF/UA)"#,
         example: "<< /Subtype /Link /Contents (https://example.org/report.pdf) ... >>",
         sample: "Tests/Fixtures/rules/access-link-purpose.pdf")
 }

@@ -18,13 +18,14 @@ package enum LinkText {
 
     /// Adds `linkText` to the findings that concern a link rectangle on a page; with `markEmpty`,
     /// an empty `linkText` where the page was read and no text lies under the link (absent: not read).
+    /// `limit`: the findings given a text at most (the labels: `maxFindings`).
     package static func annotate(
         _ findings: inout [Finding], path: String, geometries: [PageGeometry],
-        where wanted: (Finding) -> Bool = { _ in true }, markEmpty: Bool = false
+        where wanted: (Finding) -> Bool = { _ in true }, markEmpty: Bool = false, limit: Int = maxFindings
     ) {
         var pages: [Int: [Int]] = [:]  // page → indices of findings
         var n = 0
-        for (i, f) in findings.enumerated() where n < maxFindings {
+        for (i, f) in findings.enumerated() where n < limit {
             guard let p = f.page, p >= 1, p <= geometries.count, let r = f.rect, r.count == 4,
                 f.details["annotationIndex"] != nil, f.details["linkText"] == nil, wanted(f)
             else { continue }
