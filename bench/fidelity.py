@@ -8,14 +8,19 @@ documents under ROOT, written to OUT_DIR. For each document: the thumbnail's siz
 pixel difference (0-255, over the RGB channels) against `pdftocairo -cropbox -scale-to-x 200 -scale-to-y -1` and
 PDFium (pypdfium2, crop box, the same width); the text's word-multiset similarity (shared words over
 the larger count) against `pdftotext` and PDFium. Prints the distributions and every document whose
-text similarity to pdftotext is below 0.95. Run by bench/fidelity.sh (which makes the report).
+text similarity to pdftotext is below 0.95; the pages pdfpipe read as empty where the tool read
+text, and the tool's right-to-left words pdfpipe has (#63). Run by bench/fidelity.sh (which makes
+the report).
 With `mupdf` (the MuPDF engine's run), the engine's own tool is `mutool draw` (`-w 200` of the
 page's bounds, which are its crop box; `-F txt` for the text) instead of poppler's.
 """
-import collections, json, os, subprocess, sys, tempfile
+import collections, json, os, re, subprocess, sys, tempfile
 
 import pypdfium2 as pdfium
 from PIL import Image, ImageChops, ImageStat
+
+
+RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 
 
 def words(text):
@@ -97,8 +102,18 @@ def main():
                 row["sizePdfium"] = pimg.size
                 row["madPdfium"] = mad(img, pimg)
         if text:
-            mine = words(open(os.path.join(out, text), encoding="utf-8", errors="replace").read())
+            raw = open(os.path.join(out, text), encoding="utf-8", errors="replace").read()
+            mine = words(raw)
             row["words"] = sum(mine.values())
+            # (#63) Pages pdfpipe read as empty where the tool read text (both write a form feed
+            # between pages), and the tool's right-to-left words (Hebrew, Arabic) pdfpipe has.
+            ours_pages, their_pages = raw.split("\f"), ctext.split("\f")
+            row["emptyPages"] = [i + 1 for i in range(min(len(ours_pages), len(their_pages)))
+                                 if not ours_pages[i].strip() and their_pages[i].strip()]
+            theirs_rtl = collections.Counter(w for w in ctext.split() if RTL.search(w))
+            if theirs_rtl:
+                row["rtlWords"] = sum(theirs_rtl.values())
+                row["rtlFound"] = sum((theirs_rtl & mine).values())
             row["textTool"] = similarity(mine, words(ctext))
             if ptext is not None:
                 row["textPdfium"] = similarity(mine, words(ptext))
@@ -130,6 +145,14 @@ def main():
     print("thumbnail MAD vs PDFium (0-255):   ", dist_up("madPdfium"))
     print("text similarity vs %s:" % tool, dist("textTool"))
     print("text similarity vs PDFium:   ", dist("textPdfium"))
+    empty = [(r["path"], p) for r in rows for p in r.get("emptyPages", [])]
+    print("pages with no text where %s has some (target 0): %d" % (tool, len(empty)))
+    for path, page in empty[:20]:
+        print("  %s page %d" % (path, page))
+    rtl_words = sum(r.get("rtlWords", 0) for r in rows)
+    if rtl_words:
+        print("right-to-left word recall against %s (target >= 0.95): %.3f of %d words in %d documents" % (
+            tool, sum(r.get("rtlFound", 0) for r in rows) / rtl_words, rtl_words, sum("rtlWords" in r for r in rows)))
     low = sorted((r for r in rows if r.get("textTool", 1) < 0.95), key=lambda r: r["textTool"])
     print("\n%d documents below 0.95 against %s:" % (len(low), tool))
     for r in low:
