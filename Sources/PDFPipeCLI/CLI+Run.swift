@@ -61,17 +61,14 @@ extension CLI {
             console.error("pdfpipe: error: \(error)")
             return .internalFailure
         }
-        var report = RunReport(
-            toolVersion: Self.version, pipeline: pipeline.name, documents: [], generatedAt: generatedAt)
-        report.store = store
-        report.failOn = pipeline.failOn
-        report.pipelineFailOn = fileFailOn
-        describe(
-            &report, pipeline: pipeline, file: pipelineFile, set: set, shard: shard, baseline: baseline, policy: policy,
-            context: runner.context)
+        var facts = RunFacts(
+            toolVersion: Self.version, generatedAt: generatedAt, inputs: set, shard: shard?.description,
+            shardSource: shard?.source, pipelineFailOn: fileFailOn,
+            pipelineFile: Self.workingPath(Paths.absolute(pipelineFile, relativeTo: directory), in: directory))
+        facts.interrupted = interruption.signal != nil
+        let report = runner.report(facts, store: store)
         if let signal = interruption.signal {
             // Interrupted: the documents that finished, marked incomplete; exit 128 + the signal.
-            report.incomplete = true
             _ = write(report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose)
             console.error(
                 "pdfpipe: interrupted: \(store.count) of \(set.documents.count) documents finished; the report says \"incomplete\": true; --resume goes on from here"
@@ -190,57 +187,11 @@ extension CLI {
         }
     }
 
-    /// What a run's report says besides its documents: the shard, the baseline and what it
-    /// fixed, the suppressions used, and the run's own findings.
-    private func describe(
-        _ report: inout RunReport, pipeline: Pipeline, file pipelineFile: String, set: InputSet, shard: Shard?,
-        baseline: Baseline?, policy: ResultPolicy, context: RunContext
-    ) {
-        report.shard = shard?.description
-        report.shardSource = shard?.source
-        report.batch = shard == nil ? nil : set.batch
-        report.baseline = pipeline.baselineFile.map { BaselineUse(file: $0, ratchet: pipeline.ratchet) }
-        // Documents the baseline lists that the batch no longer has: their findings are fixed. A
-        // shard cannot tell (the merge does).
-        if let baseline, shard == nil {
-            report.removedSinceBaseline = RunReport.removed(
-                from: baseline, batch: Set(set.documents.map(\.relativePath)))
-        }
-        report.suppressions = policy.uses
-        report.findings = runFindings(pipeline, context: context)
-        for configured in pipeline.stages {
-            report.sections.merge(configured.stage.runSections(context)) { a, _ in a }
-        }
-        report.findings += SuppressionUse.findings(
-            report.suppressions, today: policy.today,
-            wholeBatch: shard == nil && Interruption.shared.signal == nil,
-            pipelineFile: Self.workingPath(Paths.absolute(pipelineFile, relativeTo: directory), in: directory))
-    }
-
-    /// The stages' findings about the run as a whole, at the levels the pipeline's `rules` give.
-    private func runFindings(_ pipeline: Pipeline, context: RunContext) -> [Finding] {
-        var out: [Finding] = []
-        let levels = pipeline.ruleLevels
-        for configured in pipeline.stages {
-            for var f in configured.stage.runFindings(context) {
-                switch levels[f.rule] {
-                case .off?: continue
-                case .severity(let s)?: f.severity = s
-                case nil: break
-                }
-                f.stage = configured.label
-                out.append(f)
-            }
-        }
-        return out
-    }
-
     /// Ends the run's services (validate-links saves its URL cache and stops its threads); says
     /// what failed.
     private func finish(_ runner: Runner) {
-        for (key, error) in runner.finish() {
-            let stage = key.split(separator: ".").first.map(String.init) ?? key
-            console.error("pdfpipe: warning: stage '\(stage)': \(error)")
+        for (whose, error) in runner.finish() {
+            console.error("pdfpipe: warning: \(whose): \(error)")
         }
     }
 
@@ -343,7 +294,7 @@ extension CLI {
         guard isolation == .process else { return }
         let pool = isolatedPool(
             pipeline, file: file, outputDirectory: runner.outputDirectory, root: runner.inputRoot, resume: resume,
-            context: runner.context, localCopies: remote?.inputs != nil)
+            runner: runner, localCopies: remote?.inputs != nil)
         runner.isolate = { pool.run($0, pageWorkers: $1) }
         _ = runner.context.service(IsolatedRunner.key) { pool }
         pool.prestart(min(runner.jobs, documents))
@@ -352,7 +303,7 @@ extension CLI {
     /// The worker processes of process isolation.
     private func isolatedPool(
         _ pipeline: Pipeline, file pipelineFile: String, outputDirectory outDir: String, root: String, resume: Bool,
-        context: RunContext, localCopies: Bool
+        runner: Runner, localCopies: Bool
     ) -> IsolatedRunner {
         let pool = IsolatedRunner(
             executable: IsolatedRunner.currentExecutable(),
@@ -362,10 +313,7 @@ extension CLI {
             force: pipeline.force || resume, offline: pipeline.offline, localCopies: localCopies)
         // Workers' stages ask this process's (validate-links: its URL checker), so each URL
         // is requested once per run and the cache is written once.
-        let stages = pipeline.stages.map(\.stage)
-        pool.answer = { index, question in
-            stages.indices.contains(index) ? stages[index].answer(question, context: context) : .null
-        }
+        pool.answer = { index, question in runner.answer(question, stage: index) }
         return pool
     }
 

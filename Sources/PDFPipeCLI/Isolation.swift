@@ -402,9 +402,7 @@ extension CLI {
             else { return .null }
             return reply.body
         }
-        for (index, configured) in pipeline.stages.enumerated() {
-            configured.stage.forwardQuestions(to: { ask(index, $0) }, context: runner.context)
-        }
+        runner.forwardQuestions(to: ask)
         // Cores the other workers leave idle, lent by the parent to this document's pages.
         let helpers = PageHelpers(lender: ChannelLender(ask: ask), maxBorrowed: processors - 1)
         if a.has(\WorkerFlags.localCopies) {

@@ -73,3 +73,37 @@ struct GrowingStage: Stage {
 }
 
 let fakeCatalog = [NoteStage.descriptor, FailingStage.descriptor]
+
+/// A stage with a run-wide service (#64): the service counts the documents of its stage instance,
+/// says the count as a run finding and a run section, answers a worker's question with it, and in
+/// a worker forwards to the parent's.
+struct CountingStage: Stage {
+    static let descriptor = StageDescriptor(
+        CountingStage.self, id: "count", summary: "counts documents in a run-wide service",
+        service: { _, label, context in CountingStage.service(context, label) })
+
+    final class Counter: RunService, @unchecked Sendable {
+        let count = Locked(0)
+        let asked = Locked<(@Sendable (JSONValue) -> JSONValue)?>(nil)
+        func shutdown() throws {}
+        var needsShutdown: Bool { false }
+        func runFindings() -> [Finding] {
+            [Finding(rule: .pdfEncrypted, message: "counted \(count.withLock { $0 })")]
+        }
+        func runSections() -> [String: JSONValue] { ["counted": .int(count.withLock { $0 })] }
+        func answer(_ question: JSONValue) -> JSONValue {
+            .int(count.withLock { $0 } + (question.intValue ?? 0))
+        }
+        func forward(to ask: @escaping @Sendable (JSONValue) -> JSONValue) { asked.withLock { $0 = ask } }
+    }
+
+    static func service(_ context: RunContext, _ label: String) -> Counter {
+        context.service(ServiceKey(stage: label, "counter")) { Counter() }
+    }
+
+    init(_ options: NoOptions) {}
+
+    func run(_ job: inout Job) throws {
+        Self.service(job.context, job.stage).count.withLock { $0 += 1 }
+    }
+}

@@ -227,8 +227,59 @@ final class RunContextTests: XCTestCase {
         XCTAssertNil(context.existingService(ServiceKey<Service>("c")))
         let failures = context.shutdown()
         XCTAssertEqual(log.withLock { $0 }, ["a", "b"], "in the order they were made")
-        XCTAssertEqual(failures.map(\.key), ["b"], "what failed, said")
+        XCTAssertEqual(failures.map(\.key.description), ["b"], "what failed, said")
         XCTAssertTrue(context.shutdown().isEmpty)
         XCTAssertEqual(log.withLock { $0 }, ["a", "b"], "ended once")
+    }
+}
+
+/// (#64) Run-wide work is a service's, found by its stage: the runner reads its findings (at the
+/// pipeline's levels, named after the stage instance) and sections, routes the workers' questions
+/// to it by the stage's index, and in a worker has it forward them.
+final class RunServiceTests: XCTestCase {
+    func pipeline(_ text: String) throws -> Pipeline {
+        try Pipeline.parse(
+            text, file: "p.json", catalog: [NoteStage.descriptor, CountingStage.descriptor], formats: ["json"])
+    }
+
+    func testTheRunnerFindsEachStageInstancesServiceForTheRunsFindingsAndSections() throws {
+        let p = try pipeline(
+            #"{"stages": [{"use": "count"}, {"use": "note"}, {"use": "count"}], "rules": {"pdf.encrypted": "note"}}"#)
+        let runner = Runner(pipeline: p, outputDirectory: "/out", jobs: 2)
+        XCTAssertEqual(runner.runFindings(), [], "a service never started says nothing")
+        _ = runner.run(["a.pdf", "b.pdf", "c.pdf"].map { InputDocument(path: "/in/" + $0, relativePath: $0) })
+        let findings = runner.runFindings()
+        XCTAssertEqual(findings.map(\.message), ["counted 3", "counted 3"])
+        XCTAssertEqual(findings.map(\.stage), ["count", "count#2"], "each instance keeps its own service")
+        XCTAssertEqual(findings.map(\.severity), [.note, .note], "the pipeline's level, as for a document's")
+        XCTAssertEqual(runner.runSections(), ["counted": .int(3)])
+        XCTAssertEqual(runner.stageServices().map(\.stage.label), ["count", "count#2"])
+        XCTAssertEqual(runner.answer(.int(10), stage: 2), .int(13), "the question goes to the stage's service")
+        XCTAssertEqual(runner.answer(.int(10), stage: 1), .null, "a stage without a service answers null")
+        XCTAssertEqual(runner.answer(.int(10), stage: 7), .null)
+        runner.finish()
+    }
+
+    func testRuleLevelsOffDropARunFinding() throws {
+        let p = try pipeline(#"{"stages": [{"use": "count"}], "rules": {"pdf.encrypted": "off"}}"#)
+        let runner = Runner(pipeline: p, outputDirectory: "/out", jobs: 1)
+        _ = runner.run([InputDocument(path: "/in/a.pdf", relativePath: "a.pdf")])
+        XCTAssertEqual(runner.runFindings(), [])
+        runner.finish()
+    }
+
+    func testAWorkersServicesForwardTheirQuestionsWithTheStagesIndex() throws {
+        let p = try pipeline(#"{"stages": [{"use": "note"}, {"use": "count"}]}"#)
+        let runner = Runner(pipeline: p, outputDirectory: "/out", jobs: 1)
+        let asked = Locked<[Int]>([])
+        runner.forwardQuestions { index, body in
+            asked.withLock { $0.append(index) }
+            return body
+        }
+        let counter = try XCTUnwrap(runner.stageServices().first?.service as? CountingStage.Counter)
+        let ask = try XCTUnwrap(counter.asked.withLock { $0 })
+        XCTAssertEqual(ask(.int(5)), .int(5))
+        XCTAssertEqual(asked.withLock { $0 }, [1])
+        runner.finish()
     }
 }

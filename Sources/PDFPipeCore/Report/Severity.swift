@@ -32,6 +32,19 @@ public enum RuleLevel: Sendable, Equatable {
     }
 
     public static let names = Severity.mostSevereFirst.map(\.rawValue) + ["off"]
+
+    /// `finding` as the report shows it under `levels` (a pipeline's `ruleLevels`): its rule's
+    /// level applied, nil when the rule is off. One function for a document's findings
+    /// (`Job.effectiveFindings`) and the run's (`Runner.runFindings`).
+    public static func applied(_ levels: [String: RuleLevel], to finding: Finding) -> Finding? {
+        var f = finding
+        switch levels[f.rule] {
+        case .off?: return nil
+        case .severity(let s)?: f.severity = s
+        case nil: break
+        }
+        return f
+    }
 }
 
 /// The threshold at which a run fails: findings at or above it give exit code 1.

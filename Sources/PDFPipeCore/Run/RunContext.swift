@@ -1,5 +1,9 @@
 /// A service a run keeps for all its documents (validate-links' URL checker, with its threads and
-/// cache; the GoToR files read once), started on first use and ended with the run.
+/// cache; the GoToR files read once), started on first use and ended with the run. It holds the
+/// run-wide work a stage's per-document `run` cannot: what the run as a whole says (findings,
+/// sections), and, with process isolation, the answers to the questions the workers' copies ask.
+/// A stage that keeps one declares it (`StageDescriptor.service`), so the runner can find it by
+/// the stage; the stage itself stays `descriptor`, `init(_:)` and `run(_:)`.
 public protocol RunService: AnyObject, Sendable {
     /// Ends the service: saves what it keeps across runs, stops its threads. Called once, by
     /// `RunContext.shutdown`.
@@ -7,15 +11,63 @@ public protocol RunService: AnyObject, Sendable {
     /// Whether the service holds what only `shutdown` ends (threads, unsaved state): a context
     /// dropped while one does was not shut down.
     var needsShutdown: Bool { get }
+    /// After the last document, before the run's services end: findings about the run as a whole
+    /// rather than a document (validate-links: no web link could be requested, the network looks
+    /// down). The runner gives them the pipeline's levels and the stage's label, as it does a
+    /// document's. The default has none.
+    func runFindings() -> [Finding]
+    /// After the last document: what the service says about the run besides findings, under keys
+    /// of report.json's run-level `sections` (validate-links: `web`, each host's requests, 429s,
+    /// retries and pauses). The default has none.
+    func runSections() -> [String: JSONValue]
+    /// With process isolation, in the parent: the answer to a question a worker's copy of the
+    /// service asked (`forward(to:)`), with the parent's state (validate-links: each URL requested
+    /// once per run). The CLI carries the JSON both ways without knowing what is asked. The
+    /// default answers null.
+    func answer(_ question: JSONValue) -> JSONValue
+    /// In a worker process, before the first document: where the service's questions go (`ask`
+    /// returns the parent's `answer`). The default asks nothing.
+    func forward(to ask: @escaping @Sendable (JSONValue) -> JSONValue)
+}
+
+extension RunService {
+    public func runFindings() -> [Finding] { [] }
+    public func runSections() -> [String: JSONValue] { [:] }
+    public func answer(_ question: JSONValue) -> JSONValue { .null }
+    public func forward(to ask: @escaping @Sendable (JSONValue) -> JSONValue) {}
+}
+
+/// Whose a run service is: a stage instance's (by its label: `validate-links`, `validate-links#2`,
+/// so that two instances of a stage keep two services and a failure names the stage), or the
+/// run's own (the isolation's worker processes).
+public struct ServiceName: Sendable, Hashable, CustomStringConvertible {
+    /// The stage instance's label, or nil for the run's own service.
+    public let stage: String?
+    /// The service's name among its owner's.
+    public let name: String
+
+    public init(stage: String?, name: String) {
+        self.stage = stage
+        self.name = name
+    }
+
+    /// `stage 'validate-links'`, or the run's service's name: for messages.
+    public var description: String { stage.map { "stage '\($0)'" } ?? name }
 }
 
 /// The key of a run service, typed by the service it holds (#48): `context.service(key) { … }` and
-/// `context.existingService(key)` give that type, with no cast at the call. The name says whose it
-/// is (a stage instance's own, so that two instances of a stage keep two services).
+/// `context.existingService(key)` give that type, with no cast at the call.
 public struct ServiceKey<S: RunService>: Sendable, Hashable {
-    public let name: String
+    public let id: ServiceName
 
-    public init(_ name: String) { self.name = name }
+    /// The run's own service called `name`.
+    public init(_ name: String) { id = ServiceName(stage: nil, name: name) }
+
+    /// The service `name` of the stage instance labelled `stage` (`Job.stage` while it runs).
+    public init(stage: String, _ name: String) { id = ServiceName(stage: stage, name: name) }
+
+    /// The run's own service's name (nil for a stage's).
+    public var name: String { id.name }
 }
 
 /// What a run shares among its documents besides the stages' configuration: the run-wide
@@ -26,8 +78,8 @@ public struct ServiceKey<S: RunService>: Sendable, Hashable {
 /// bug, which an assertion catches in debug builds.
 public final class RunContext: Sendable {
     private struct State {
-        var services: [String: any RunService] = [:]
-        var order: [String] = []
+        var services: [ServiceName: any RunService] = [:]
+        var order: [ServiceName] = []
         var ended = false
     }
 
@@ -59,7 +111,7 @@ public final class RunContext: Sendable {
 
     /// The service under `key` (a stage instance's own key), made on first use.
     public func service<S: RunService>(_ key: ServiceKey<S>, make: () -> S) -> S {
-        let key = key.name
+        let key = key.id
         return state.withLock { s in
             if let existing = s.services[key] as? S { return existing }
             precondition(!s.ended, "a service was asked for after the run's context was shut down")
@@ -72,19 +124,24 @@ public final class RunContext: Sendable {
 
     /// The service under `key` if it was made.
     public func existingService<S: RunService>(_ key: ServiceKey<S>) -> S? {
-        state.withLock { $0.services[key.name] as? S }
+        state.withLock { $0.services[key.id] as? S }
+    }
+
+    /// The services the stage instance labelled `stage` made, in the order they were made.
+    public func services(ofStage stage: String) -> [any RunService] {
+        state.withLock { s in s.order.filter { $0.stage == stage }.compactMap { s.services[$0] } }
     }
 
     /// Ends every service, in the order they were made, once (a second call does nothing).
-    /// Returns what failed, by key.
+    /// Returns what failed, by whose service it was.
     @discardableResult
-    public func shutdown() -> [(key: String, error: any Error)] {
-        let services = state.withLock { s -> [(String, any RunService)] in
+    public func shutdown() -> [(key: ServiceName, error: any Error)] {
+        let services = state.withLock { s -> [(ServiceName, any RunService)] in
             guard !s.ended else { return [] }
             s.ended = true
             return s.order.compactMap { k in s.services[k].map { (k, $0) } }
         }
-        var failures: [(key: String, error: any Error)] = []
+        var failures: [(key: ServiceName, error: any Error)] = []
         for (key, service) in services {
             do { try service.shutdown() } catch { failures.append((key, error)) }
         }

@@ -60,9 +60,9 @@ public struct Runner: Sendable {
 
     /// Ends the run: each service the stages started for it (the URL checker saves its cache and
     /// stops its threads). Call it once the last document is done, on every path; returns what
-    /// failed, by service. The runner's stages' run findings (`Stage.runFindings`) are read before.
+    /// failed, by whose service it was. The services' run findings (`runFindings()`) are read before.
     @discardableResult
-    public func finish() -> [(key: String, error: any Error)] { context.shutdown() }
+    public func finish() -> [(key: ServiceName, error: any Error)] { context.shutdown() }
 
     /// Processes every document. `progress` is called after each document (from any thread).
     /// When `shouldStop` turns true no new document is started; the ones running finish, and only

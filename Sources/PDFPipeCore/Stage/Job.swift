@@ -64,22 +64,11 @@ public struct Job {
 
     /// The findings so far as the report will show them: rule levels applied, rules off dropped.
     public var effectiveFindings: [Finding] {
-        findings.compactMap { f in
-            guard let s = effectiveSeverity(of: f) else { return nil }
-            var f = f
-            f.severity = s
-            return f
-        }
+        findings.compactMap { RuleLevel.applied(ruleLevels, to: $0) }
     }
 
     /// The severity the pipeline's `rules` give `f`; nil when its rule is off.
-    public func effectiveSeverity(of f: Finding) -> Severity? {
-        switch ruleLevels[f.rule] {
-        case .off?: return nil
-        case .severity(let s)?: return s
-        case nil: return f.severity
-        }
-    }
+    public func effectiveSeverity(of f: Finding) -> Severity? { RuleLevel.applied(ruleLevels, to: f)?.severity }
 
     /// Reports what the shared resources learnt (see `PendingFindings`).
     public mutating func flushPendingFindings() {

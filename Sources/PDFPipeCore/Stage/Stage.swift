@@ -15,6 +15,11 @@ public struct StageDescriptor: Sendable {
     /// needs `LinkPlacements`): a product type and why, or none. The loader checks, before any
     /// document is opened, that an earlier stage `produces` each; no stage names another's id.
     public var needs: (@Sendable (_ options: OptionValues) -> [Need])?
+    /// The run-wide service a stage instance keeps (validate-links: its URL checker and GoToR
+    /// files), made on first use in the run's context under the instance's label: the runner
+    /// finds it by the stage to read the run's findings and sections, to answer the isolated
+    /// workers' questions and, in a worker, to forward them. Nil: the stage keeps none.
+    public var service: (@Sendable (_ stage: any Stage, _ label: String, RunContext) -> (any RunService)?)?
 
     /// A type of `Job.products`, as a value (its identity and its name for messages).
     public struct Product: Sendable, Hashable, CustomStringConvertible {
@@ -47,8 +52,10 @@ public struct StageDescriptor: Sendable {
         id: String, summary: String, rules: [Rule] = [], options: [OptionSpec],
         produces: [Product] = [], needs: (@Sendable (_ options: OptionValues) -> [Need])? = nil,
         readsEarlierFindings: Bool = false, runsPageEngine: Bool = false,
+        service: (@Sendable (_ stage: any Stage, _ label: String, RunContext) -> (any RunService)?)? = nil,
         make: @escaping @Sendable (OptionValues) throws(PipelineError) -> any Stage
     ) {
+        self.service = service
         self.readsEarlierFindings = readsEarlierFindings
         self.runsPageEngine = runsPageEngine
         self.id = id
@@ -64,12 +71,18 @@ public struct StageDescriptor: Sendable {
 extension StageDescriptor {
     /// The descriptor of `stage`, made from its types (#48): its options are `S.Options`' declared
     /// properties (`@Option`), and the loader builds it as `S(options)` from the validated, typed
-    /// values; what it needs is said from its typed options.
+    /// values; what it needs is said from its typed options; its run-wide service is made from
+    /// the typed stage (`service`).
     public init<S: Stage>(
         _ stage: S.Type, id: String, summary: String, rules: [Rule] = [], produces: [Product] = [],
         needs: (@Sendable (S.Options) -> [Need])? = nil, readsEarlierFindings: Bool = false,
-        runsPageEngine: Bool = false
+        runsPageEngine: Bool = false,
+        service: (@Sendable (_ stage: S, _ label: String, RunContext) -> any RunService)? = nil
     ) {
+        var typedService: (@Sendable (any Stage, String, RunContext) -> (any RunService)?)?
+        if let service {
+            typedService = { stage, label, context in (stage as? S).map { service($0, label, context) } }
+        }
         var typedNeeds: (@Sendable (OptionValues) -> [Need])?
         if let needs {
             typedNeeds = { values in
@@ -83,7 +96,8 @@ extension StageDescriptor {
         }
         self.init(
             id: id, summary: summary, rules: rules, options: S.Options.specs, produces: produces, needs: typedNeeds,
-            readsEarlierFindings: readsEarlierFindings, runsPageEngine: runsPageEngine, make: make)
+            readsEarlierFindings: readsEarlierFindings, runsPageEngine: runsPageEngine, service: typedService,
+            make: make)
     }
 }
 
@@ -94,9 +108,10 @@ public struct NoOptions: OptionGroup {
 
 /// A pipeline stage. A stage value is made for one run (each run loads its pipeline) and shared by
 /// every worker: it holds its configuration only. What a run shares besides — validate-links' URL
-/// checker and its cache, the GoToR documents read once — are services in the run's `RunContext`
-/// (`job.context.service(_:make:)`), which the run ends; everything a stage learns about a document
-/// goes into the `Job` (what later stages need, typed, into `Job.products`).
+/// checker and its cache, the GoToR documents read once — is the stage's `RunService`, declared in
+/// its descriptor (`StageDescriptor.service`) and kept in the run's `RunContext`, which the run
+/// ends; everything a stage learns about a document goes into the `Job` (what later stages need,
+/// typed, into `Job.products`). What the run as a whole says is its service's, not the stage's.
 public protocol Stage: Sendable {
     /// The stage's options: an `OptionGroup` whose `@Option` properties declare them.
     associatedtype Options: OptionGroup = NoOptions
@@ -110,34 +125,6 @@ public protocol Stage: Sendable {
     /// Runs on one document. Throw `DocumentFailure` when the document cannot be processed further
     /// (later stages are then skipped); any other error becomes a `stage.failed` finding.
     func run(_ job: inout Job) throws
-
-    /// After the last document, before the run's services end: findings about the run as a whole
-    /// rather than a document (validate-links: no web link could be requested, the network looks
-    /// down). They go to the report's run-level `findings`. The default has none.
-    func runFindings(_ context: RunContext) -> [Finding]
-
-    /// After the last document: what the stage says about the run as a whole besides findings,
-    /// under keys of report.json's run-level `sections` (validate-links: `web`, each host's
-    /// requests, 429s, retries and pauses). The default has none.
-    func runSections(_ context: RunContext) -> [String: JSONValue]
-
-    /// With process isolation, the stage's work that is shared by the whole run (validate-links:
-    /// each URL requested once per run) stays in the parent process: a worker process's copy of
-    /// the stage asks (`forwardQuestions`), the parent's copy answers here, with the parent's
-    /// services. The CLI carries the JSON both ways without knowing what is asked. The default
-    /// answers null.
-    func answer(_ question: JSONValue, context: RunContext) -> JSONValue
-
-    /// In a worker process, before the first document: where this stage's questions go (`ask`
-    /// returns the parent's `answer`). The default asks nothing.
-    func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue, context: RunContext)
-}
-
-extension Stage {
-    public func runFindings(_ context: RunContext) -> [Finding] { [] }
-    public func runSections(_ context: RunContext) -> [String: JSONValue] { [:] }
-    public func answer(_ question: JSONValue, context: RunContext) -> JSONValue { .null }
-    public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue, context: RunContext) {}
 }
 
 /// Thrown by a stage when a document cannot be processed further: becomes a finding with `rule`,

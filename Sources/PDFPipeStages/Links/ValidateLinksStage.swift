@@ -48,15 +48,14 @@ public struct ValidateLinksStage: Stage {
         summary:
             "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
         rules: LinkRules.destinations + LinkRules.links + LinkRules.external + LinkRules.accessibility,
-        produces: [.of(LinkPlacements.self)])
+        produces: [.of(LinkPlacements.self)],
+        service: { stage, label, context in stage.services(context, label: label) })
 
     public var inventory: Bool
     public var linkText: Bool
     package var options = LinkAudit.Options()
     public var external = ExternalOptions()
     public var accessibility = AccessibilityMode.auto
-    /// This stage instance's services in the run's context (`LinkServices`).
-    let serviceKey = ServiceKey<LinkServices>("validate-links." + UUID().uuidString)
 
     public init(_ o: ValidateLinksOptions) throws(PipelineError) {
         inventory = o.inventory
@@ -73,73 +72,13 @@ public struct ValidateLinksStage: Stage {
         external = try ExternalOptions(o.external, path: "external", version: PDFPipeVersion.string)
     }
 
-    /// The run's URL checker and GoToR files for this stage, made on first use.
-    func services(_ context: RunContext) -> LinkServices {
-        context.service(serviceKey) {
+    /// The run's URL checker and GoToR files for the stage instance labelled `label` (`Job.stage`),
+    /// made on first use.
+    func services(_ context: RunContext, label: String) -> LinkServices {
+        context.service(ServiceKey(stage: label, "links")) {
             var options = external
             options.shards = context.shards
-            return LinkServices(external: options)
-        }
-    }
-
-    /// A web check that checked nothing says so once, for the run: every URL was not requested
-    /// (private addresses), or no host answered at all (the network looks down, and the
-    /// `uri.unreachable` verdicts say nothing about the links).
-    public func runFindings(_ context: RunContext) -> [Finding] {
-        guard external.enabled, let checker = context.existingService(serviceKey)?.checker,
-            checker.forward == nil
-        else { return [] }
-        let o = checker.outcomes()
-        var out: [Finding] = []
-        if o.urls > 0 && o.privateAddresses == o.urls {
-            out.append(
-                Finding(
-                    rule: .uriNothingChecked,
-                    message:
-                        "0 of \(o.urls) web URL\(o.urls == 1 ? "" : "s") checked: every one resolves to a private, loopback or link-local address, which pdfpipe does not request (external.allowPrivateAddresses)"
-                ))
-        }
-        if o.networkLooksDown {
-            var how: [String] = []
-            if o.notResolved > 0 { how.append("\(o.notResolved) not resolved (DNS)") }
-            if o.notConnected > 0 { how.append("\(o.notConnected) not connected") }
-            if o.timedOut > 0 { how.append("\(o.timedOut) timed out") }
-            out.append(
-                Finding(
-                    rule: .uriNetworkDown,
-                    message:
-                        "the network looks down: none of the \(o.hosts) web hosts answered (\(o.urls - o.privateAddresses) URLs: \(how.joined(separator: ", "))); the web links were not verified"
-                ))
-        }
-        return out
-    }
-
-    /// `web`: each host's requests, 429 and 503 answers, retries, pauses and peak rate, when the
-    /// web check requested anything.
-    public func runSections(_ context: RunContext) -> [String: JSONValue] {
-        guard external.enabled, let checker = context.existingService(serviceKey)?.checker,
-            checker.forward == nil
-        else { return [:] }
-        let hosts = checker.statistics.filter { $0.requests > 0 }
-        guard !hosts.isEmpty else { return [:] }
-        return ["web": ["hosts": JSONValue(encoding: hosts)]]
-    }
-
-    /// A worker's URLs, checked by this process's checker (once per run, whichever worker asks).
-    public func answer(_ question: JSONValue, context: RunContext) -> JSONValue {
-        [
-            "fetches": URLChecker.answer(
-                services(context).checker.check(
-                    URLChecker.keys(from: question),
-                    within: min(
-                        URLChecker.budget(from: question),
-                        context.documentTimeout > 0 ? context.documentTimeout : .infinity)))
-        ]
-    }
-
-    public func forwardQuestions(to ask: @escaping @Sendable (JSONValue) -> JSONValue, context: RunContext) {
-        services(context).checker.forward = { keys, seconds in
-            URLChecker.fetches(from: ask(URLChecker.request(keys, within: seconds))["fetches"] ?? .null)
+            return LinkServices(external: options, documentTimeout: context.documentTimeout)
         }
     }
 
@@ -148,7 +87,7 @@ public struct ValidateLinksStage: Stage {
         var audit = LinkAudit(
             source: tables.source, pages: tables.pageObjects, table: tables.table, options: options,
             sourcePath: job.source,
-            inputRoot: job.inputRoot, remote: services(job.context).remote)
+            inputRoot: job.inputRoot, remote: services(job.context, label: job.stage).remote)
         audit.run()
         if let qpdf = (tables.source as? QPDFSource)?.file { job.reportWarnings(of: qpdf) }
         if !audit.limitReached,
@@ -327,8 +266,9 @@ public struct ValidateLinksStage: Stage {
         }
         var options = external
         if job.offline { options.offline = true }
+        let services = services(job.context, label: job.stage)
         let check = ExternalLinks(
-            options: options, checker: services(job.context).checker, remote: services(job.context).remote,
+            options: options, checker: services.checker, remote: services.remote,
             sourcePath: job.source, inputRoot: job.inputRoot,
             allowOutsideRoot: self.options.allowOutsideRoot)
         return (check, sites, sites.map { check.plan($0.record) })
@@ -372,19 +312,79 @@ final class Answers: Sendable {
 final class LinkServices: RunService {
     let checker: URLChecker
     let remote = RemoteDocuments()
-    private let savesCache: Bool
+    private let external: ExternalOptions
+    /// `--timeout`: a worker's question is answered within it.
+    private let documentTimeout: Double
 
-    init(external: ExternalOptions) {
+    init(external: ExternalOptions, documentTimeout: Double = 0) {
         checker = URLChecker(options: external)
-        savesCache = external.enabled
+        self.external = external
+        self.documentTimeout = documentTimeout
     }
 
     func shutdown() throws {
         defer { checker.shutdown() }
-        if savesCache { try checker.saveCache() }
+        if external.enabled { try checker.saveCache() }
     }
 
     var needsShutdown: Bool { checker.isRunning }
+
+    /// A web check that checked nothing says so once, for the run: every URL was not requested
+    /// (private addresses), or no host answered at all (the network looks down, and the
+    /// `uri.unreachable` verdicts say nothing about the links). A worker's copy says nothing: its
+    /// URLs were the parent's to check.
+    func runFindings() -> [Finding] {
+        guard external.enabled, checker.forward == nil else { return [] }
+        let o = checker.outcomes()
+        var out: [Finding] = []
+        if o.urls > 0 && o.privateAddresses == o.urls {
+            out.append(
+                Finding(
+                    rule: .uriNothingChecked,
+                    message:
+                        "0 of \(o.urls) web URL\(o.urls == 1 ? "" : "s") checked: every one resolves to a private, loopback or link-local address, which pdfpipe does not request (external.allowPrivateAddresses)"
+                ))
+        }
+        if o.networkLooksDown {
+            var how: [String] = []
+            if o.notResolved > 0 { how.append("\(o.notResolved) not resolved (DNS)") }
+            if o.notConnected > 0 { how.append("\(o.notConnected) not connected") }
+            if o.timedOut > 0 { how.append("\(o.timedOut) timed out") }
+            out.append(
+                Finding(
+                    rule: .uriNetworkDown,
+                    message:
+                        "the network looks down: none of the \(o.hosts) web hosts answered (\(o.urls - o.privateAddresses) URLs: \(how.joined(separator: ", "))); the web links were not verified"
+                ))
+        }
+        return out
+    }
+
+    /// `web`: each host's requests, 429 and 503 answers, retries, pauses and peak rate, when the
+    /// web check requested anything.
+    func runSections() -> [String: JSONValue] {
+        guard external.enabled, checker.forward == nil else { return [:] }
+        let hosts = checker.statistics.filter { $0.requests > 0 }
+        guard !hosts.isEmpty else { return [:] }
+        return ["web": ["hosts": JSONValue(encoding: hosts)]]
+    }
+
+    /// A worker's URLs, checked by this process's checker (once per run, whichever worker asks).
+    func answer(_ question: JSONValue) -> JSONValue {
+        [
+            "fetches": URLChecker.answer(
+                checker.check(
+                    URLChecker.keys(from: question),
+                    within: min(URLChecker.budget(from: question), documentTimeout > 0 ? documentTimeout : .infinity)))
+        ]
+    }
+
+    /// In a worker: the URLs go to the parent's checker.
+    func forward(to ask: @escaping @Sendable (JSONValue) -> JSONValue) {
+        checker.forward = { keys, seconds in
+            URLChecker.fetches(from: ask(URLChecker.request(keys, within: seconds))["fetches"] ?? .null)
+        }
+    }
 }
 
 // The sections validate-links writes (`linkSummary` is Core's: the run's summary reads it).
