@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge", "PDFReader", "SystemIO"]),
         // Argument parsing and commands.
         .target(name: "PDFPipeCLI", dependencies: ["PDFBridge", "PDFPipeCore", "PDFPipeStages", "SystemIO"]),
-        .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages"]),
+        .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages", "SystemIO"]),
         // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
         .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge", "PDFReader", "SystemIO"]),
         // Where the tests find samples/.

@@ -12,6 +12,11 @@ Counted over Sources/ (Swift only; comments and string literals left out where i
   public declarations   declarations marked `public` or `open`
   functions 50+ lines   `func`/`init` from its line to its closing brace (as CodeShapeTests counts)
   rules without sample  rules (Rule("…")) with no `sample:` in their declaration
+  Stage requirements    what a type conforming to `Stage` must have (#64: descriptor, init, run)
+  clock and environment reads
+                        `Date()`, `Date.now`, `DispatchTime.now()`, `ProcessInfo…environment`
+                        outside Sources/SystemIO (its `Clock` and `Environment` are the one door)
+  files 400+ lines      Swift files of 400 lines or more; `largest file` names the largest
 """
 
 import os
@@ -36,6 +41,7 @@ PUBLIC = re.compile(
 DECL = re.compile(
     r"^\s*(?:@[A-Za-z]+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|mutating|override|final|nonisolated)\s+)*(?:func\s|init[?(<])"
 )
+CLOCK_OR_ENV = re.compile(r"\bDate\(\)|\bDate\.now\b|\bDispatchTime\.now\(\)|processInfo\.environment\b")
 FLAG_READ = re.compile(r'(?:values|flags)(?:\[|\.contains\()\s*"--|\.(?:value|flag)\(\s*"--')
 
 
@@ -128,7 +134,9 @@ def main():
         return
     listing = "--list" in sys.argv
     found = {k: [] for k in ["string flag reads", "string section keys", "raw system calls", "FileManager calls",
-                             "public declarations", "functions 50+ lines", "rules without sample"]}
+                             "public declarations", "functions 50+ lines", "rules without sample",
+                             "Stage requirements", "clock and environment reads", "files 400+ lines"]}
+    largest = (0, "")
     # A call to a Swift function of the same module (the CLI's own `write(_:formats:to:)`) is not
     # the C library's.
     own_by_module = {}
@@ -141,6 +149,12 @@ def main():
         in_system = rel.startswith("Sources/SystemIO/")
         lines = open(path, encoding="utf-8").read().split("\n")
         own = own_by_module.get(rel.split("/")[1], set())
+        length = len(lines) - (1 if lines and lines[-1] == "" else 0)
+        if length >= 400:
+            found["files 400+ lines"].append(f"{rel} ({length} lines)")
+        largest = max(largest, (length, rel))
+        if rel == "Sources/PDFPipeCore/Stage/Stage.swift":
+            found["Stage requirements"] += stage_requirements(lines, rel)
         for i, line in enumerate(lines):
             where = f"{rel}:{i + 1}"
             code = code_of(line)
@@ -155,6 +169,8 @@ def main():
                     found["raw system calls"].append(f"{where} {m.group(1)}")
                 if "FileManager" in code:
                     found["FileManager calls"].append(where)
+                if CLOCK_OR_ENV.search(code) and not line.lstrip().startswith("///"):
+                    found["clock and environment reads"].append(where)
             if PUBLIC.match(line):
                 found["public declarations"].append(where)
             if re.search(r'\bRule\(\s*$|\bRule\(\s*"[a-z]+\.', line) and "static let" in "".join(lines[max(0, i - 1):i + 1]):
@@ -195,6 +211,24 @@ def main():
         if listing:
             for it in items:
                 print(f"  {it}")
+    print(f"largest file: {largest[0]} lines ({largest[1]})")
+
+
+def stage_requirements(lines, rel):
+    """The requirements declared in `public protocol Stage` (associated types aside)."""
+    out, inside, depth = [], False, 0
+    for i, line in enumerate(lines):
+        code = code_of(line)
+        if not inside:
+            if re.match(r"\s*public protocol Stage\b", code):
+                inside, depth = True, code.count("{") - code.count("}")
+            continue
+        if depth == 1 and re.match(r"\s*(?:static\s+)?(?:func|init|var|subscript)\b", code):
+            out.append(f"{rel}:{i + 1} {code.strip()}")
+        depth += code.count("{") - code.count("}")
+        if depth <= 0:
+            break
+    return out
 
 
 if __name__ == "__main__":

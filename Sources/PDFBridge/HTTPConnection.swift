@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import SystemIO
 
 /// What one HTTP request gave.
 package struct HTTPResponse: Sendable, Equatable {
@@ -81,7 +82,7 @@ package final class HTTPConnection {
     /// proxy) is always applied to the connection that is really made. Before, pdfpipe's reading
     /// of `no_proxy` and libcurl's differed (trailing dots, an empty `no_proxy` beside `NO_PROXY`),
     /// and a direct connection to loopback went unchecked.
-    private static let environment = ProcessInfo.processInfo.environment
+    private static let environment = Environment.all
 
     package static func proxyConfigured(for url: String) -> Bool { proxy(for: url, environment: environment) != nil }
 

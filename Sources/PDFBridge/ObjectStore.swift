@@ -106,7 +106,7 @@ package struct S3Settings: Sendable, Equatable {
     }
 
     package static func fromEnvironment(
-        _ env: [String: String] = ProcessInfo.processInfo.environment, home: String? = nil
+        _ env: [String: String] = Environment.all, home: String? = nil
     ) throws(S3Error) -> S3Settings {
         func get(_ k: String) -> String? { env[k].flatMap { $0.isEmpty ? nil : $0 } }
         let home = home ?? get("HOME") ?? NSHomeDirectory()
@@ -224,7 +224,7 @@ package final class S3Client {
         result = .allocate(capacity: 1)
         result.initialize(to: pdfpipe_s3_result())
         result.pointee.body_cap = 16 << 20
-        let env = ProcessInfo.processInfo.environment
+        let env = Environment.all
         if let n = env["PDFPIPE_S3_PAGE_SIZE"].flatMap(Int.init), (1...1000).contains(n) { pageSize = n }
         if let n = env["PDFPIPE_S3_MAX_KEYS"].flatMap(Int.init), n >= 1 { maxListKeys = n }
         if let n = env["PDFPIPE_S3_MAX_OBJECT_MB"].flatMap(Int.init), (1...(1 << 30)).contains(n) {
@@ -439,11 +439,11 @@ package final class S3Client {
         var token: String?
         var tokens = Set<String>()
         var pages = 0
-        let started = Date()
+        let started = SystemClock.now
         let location = "s3://\(bucket)/\(prefix)"
         repeat {
             pages += 1
-            if pages > maxListPages || Date().timeIntervalSince(started) > maxListSeconds {
+            if pages > maxListPages || SystemClock.now.timeIntervalSince(started) > maxListSeconds {
                 throw S3Error(
                     location: location, status: nil, code: "ListingLimit",
                     message:

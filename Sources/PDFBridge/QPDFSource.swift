@@ -1,6 +1,7 @@
 internal import CQPDF
 import Foundation
 import PDFReader
+import SystemIO
 
 /// Objects read through qpdf, as `PDFValue`s: the fallback for files pdfpipe's own reader refuses
 /// (qpdf repairs damaged files and decrypts encrypted ones). Each resolved object is converted and
@@ -67,7 +68,7 @@ package enum ObjectSources {
     package static func open(path: String, qpdf: () throws(BridgeError) -> QPDFFile) throws(BridgeError)
         -> any ObjectSource
     {
-        if ProcessInfo.processInfo.environment["PDFPIPE_READER"] == "qpdf" { return QPDFSource(try qpdf()) }
+        if Environment["PDFPIPE_READER"] == "qpdf" { return QPDFSource(try qpdf()) }
         do {
             return try PDFReader(path: path)
         } catch {

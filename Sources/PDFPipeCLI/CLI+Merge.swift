@@ -73,7 +73,7 @@ extension CLI {
         for (r, s) in zip(reports, reports.map { $0.shard.flatMap(Self.coveredShards) }) where r.incomplete {
             if s == nil || s?.indices.count == 1 || !whole { merged.incomplete = true }
         }
-        merged.generatedAt = fixedDate ?? Date().ISO8601Format()
+        merged.generatedAt = fixedDate ?? SystemClock.now.ISO8601Format()
         // A baseline given to merge is applied afresh; otherwise the shards' comparison stands.
         let policy = try baselineFlag.map { file throws(PipelineError) in
             ResultPolicy(suppressions: [], baseline: try loadBaseline(file), today: merged.generatedAt)

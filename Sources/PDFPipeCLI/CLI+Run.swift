@@ -18,7 +18,7 @@ extension CLI {
         let fileFailOn = pipeline.failOn
         let shard = try applyRunFlags(a, to: &pipeline)
         let baseline = try pipeline.baselineFile.map { file throws(PipelineError) in try loadBaseline(file) }
-        let generatedAt = fixedDate ?? Date().ISO8601Format()
+        let generatedAt = fixedDate ?? SystemClock.now.ISO8601Format()
 
         // Object storage (s3://): inputs fetched into a staging folder, outputs written there and
         // uploaded (ObjectStorage.swift).
@@ -224,7 +224,7 @@ extension CLI {
                 file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
         }
         let shard = try a.value(\RunFlags.shard).map { text throws(PipelineError) in
-            try Shard.resolve(text, environment: ProcessInfo.processInfo.environment)
+            try Shard.resolve(text, environment: Environment.all)
         }
         pipeline.output = try Shard.placing(shard, in: pipeline.output)
         return shard

@@ -25,7 +25,7 @@ package struct CLI: Sendable {
     /// Whether the inputs come from a pull request (under GitHub Actions: `GITHUB_ACTIONS=true`, or
     /// the action's entrypoint): a symbolic link to a PDF out of the folder searched is then named,
     /// not followed (docs/security.md).
-    package var inputsFromAPullRequest = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
+    package var inputsFromAPullRequest = Environment["GITHUB_ACTIONS"] == "true"
 
     /// This CLI with `inputsFromAPullRequest` set (the action's run).
     func fromAPullRequest() -> CLI {
@@ -40,7 +40,7 @@ package struct CLI: Sendable {
     ) {
         self.console = console
         self.directory = directory
-        self.fixedDate = fixedDate ?? ProcessInfo.processInfo.environment["PDFPIPE_FIXED_DATE"]
+        self.fixedDate = fixedDate ?? Environment["PDFPIPE_FIXED_DATE"]
         self.stages = stages
         self.reporters = reporters
         self.rules = RuleCatalog(stages: stages)
@@ -161,7 +161,7 @@ package struct CLI: Sendable {
         // A lint job may not have the run's secrets: a variable that is not set is a warning here.
         let p = try loadPipeline(a.positional[0], environment: .unchecked)
         for problem in p.environmentProblems { console.error(problem.warning + " (pdfpipe run needs it)") }
-        let today = String((fixedDate ?? Date().ISO8601Format()).prefix(10))
+        let today = String((fixedDate ?? SystemClock.now.ISO8601Format()).prefix(10))
         for s in p.suppressions where s.isExpired(today: today) {
             console.error(
                 "\(p.file): warning: \(s.label) expired on \(s.expires ?? ""); its findings count again [config.suppression-expired]"

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import SystemIO
 
 /// One option of a command, described once (#22, 1): `Arguments` parses with it, `--help` is made
 /// from it, and a test holds the README's synopsis and flag table to it.
@@ -166,7 +167,7 @@ extension CLI {
             "github-action", summary: "the GitHub Action's entrypoint (in GitHub Actions only; elsewhere use run)",
             about:
                 "The entrypoint of pdfpipe's GitHub Action (action.yml): it reads the step's inputs from GitHub's INPUT_* variables, runs pdfpipe run (or merge), and writes the annotations, the step summary and the step's outputs. It runs only inside GitHub Actions (GITHUB_ACTIONS=true); elsewhere, pdfpipe run does the same: pdfpipe run link-audit DIR --offline.",
-            perform: { cli, _ in cli.githubAction(environment: ProcessInfo.processInfo.environment) }),
+            perform: { cli, _ in cli.githubAction(environment: Environment.all) }),
     ]
 
     /// Commands `pdfpipe --help` does not list: the worker process `run --isolate` starts.

@@ -34,7 +34,7 @@ package final class Console: Sendable {
     /// Standard error's terminal width (TIOCGWINSZ), else `COLUMNS`, else nil.
     static func terminalColumns() -> Int? {
         if let columns = Terminal.columns(.standardError) { return columns }
-        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        return Environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// The process's standard streams.
@@ -44,8 +44,8 @@ package final class Console: Sendable {
             err: { s in FileHandle.standardError.write(Data(s.utf8)) },
             interactive: Terminal.isTerminal(.standardError),
             colored: Terminal.isTerminal(.standardOutput)
-                && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-                && ProcessInfo.processInfo.environment["TERM"] != "dumb",
+                && (Environment["NO_COLOR"] ?? "").isEmpty
+                && Environment["TERM"] != "dumb",
             columns: terminalColumns())
     }
 

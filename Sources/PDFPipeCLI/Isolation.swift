@@ -70,12 +70,12 @@ final class IsolatedRunner: RunService {
     /// Whether worker processes can be started: this program is pdfpipe (`main.swift` says so), or
     /// `PDFPIPE_WORKER_EXECUTABLE` names it.
     static var workersAvailable: Bool {
-        CLI.isMainProgram || ProcessInfo.processInfo.environment["PDFPIPE_WORKER_EXECUTABLE"] != nil
+        CLI.isMainProgram || Environment["PDFPIPE_WORKER_EXECUTABLE"] != nil
     }
 
     /// This executable (`PDFPIPE_WORKER_EXECUTABLE` overrides it, for running the CLI inside a test runner).
     static func currentExecutable() -> String {
-        if let e = ProcessInfo.processInfo.environment["PDFPIPE_WORKER_EXECUTABLE"] { return e }
+        if let e = Environment["PDFPIPE_WORKER_EXECUTABLE"] { return e }
         return ProcessControl.executablePath ?? CommandLine.arguments[0]
     }
 
@@ -101,7 +101,7 @@ final class IsolatedRunner: RunService {
         var answer = worker.send(request.line) ? worker.readLine(timeout: timeout) : .closed
         // The time the parent spends on a worker's URL questions is not the document's.
         var remaining = timeout
-        var started = DispatchTime.now().uptimeNanoseconds
+        var started = SystemClock.uptimeNanoseconds
         // A worker that left engine work running past a budget says so before its result: it is
         // then stopped rather than given another document.
         var retire = false
@@ -110,9 +110,9 @@ final class IsolatedRunner: RunService {
             answer = worker.readLine(timeout: timeout)
         }
         while case .line(let text) = answer, let question = WorkerChannel.Question(line: text) {
-            if timeout > 0 { remaining -= Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+            if timeout > 0 { remaining -= SystemClock.seconds(since: started) }
             let reply = WorkerChannel.Answer(body: reply(to: question, from: seat))
-            started = DispatchTime.now().uptimeNanoseconds
+            started = SystemClock.uptimeNanoseconds
             answer =
                 worker.send(reply.line, keepStderrOffset: true)
                 ? worker.readLine(timeout: timeout > 0 ? max(remaining, 0.001) : 0) : .closed
@@ -276,7 +276,7 @@ final class WorkerProcess: @unchecked Sendable {
         }
         stderrReader = FileHandle(forReadingAtPath: stderrPath)
         // The crash message, not a backtrace (which takes a third of a second and buries it).
-        var environment = ProcessInfo.processInfo.environment
+        var environment = Environment.all
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process = try ChildProcess(
             executable: executable, arguments: arguments, environment: environment,
@@ -297,7 +297,7 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Reads one line of answer, waiting at most `timeout` seconds (0: no limit).
     func readLine(timeout: Double) -> Answer {
-        let deadline = timeout > 0 ? DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9) : nil
+        let deadline = timeout > 0 ? SystemClock.uptimeNanoseconds + UInt64(timeout * 1e9) : nil
         var chunk = [UInt8](repeating: 0, count: 65536)
         var scanned = 0  // bytes of the buffer known to hold no newline (answers can be megabytes)
         while true {
@@ -309,7 +309,7 @@ final class WorkerProcess: @unchecked Sendable {
             scanned = buffer.count
             var wait: Int32 = -1
             if let deadline {
-                let now = DispatchTime.now().uptimeNanoseconds
+                let now = SystemClock.uptimeNanoseconds
                 if now >= deadline { return .timedOut }
                 wait = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
             }
@@ -410,8 +410,8 @@ extension CLI {
         }
         // Test hooks (debug builds only): how a crash in a C library, and a Swift trap, look to the parent.
         #if DEBUG
-            let crashOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_CRASH_ON"]
-            let trapOn = ProcessInfo.processInfo.environment["PDFPIPE_TEST_TRAP_ON"]
+            let crashOn = Environment["PDFPIPE_TEST_CRASH_ON"]
+            let trapOn = Environment["PDFPIPE_TEST_TRAP_ON"]
         #else
             let crashOn: String? = nil
             let trapOn: String? = nil

@@ -304,7 +304,7 @@ final class RemoteOutputs: @unchecked Sendable {
     private(set) var written = 0
     private(set) var existed = 0
     private(set) var failures: [String] = []
-    private let killAfter = ProcessInfo.processInfo.environment["PDFPIPE_TEST_KILL_AFTER_RESULTS"].flatMap(Int.init)
+    private let killAfter = Environment["PDFPIPE_TEST_KILL_AFTER_RESULTS"].flatMap(Int.init)
 
     init(settings: S3Settings, location: S3Location, staging: String, hash: String, shard: String?) {
         self.settings = settings

@@ -1,5 +1,6 @@
 import Foundation
 import PDFPipeCore
+import SystemIO
 
 /// The progress line on a terminal: documents done/total, time so far, pages per second, time
 /// left, and the document that just finished.
@@ -100,11 +101,11 @@ package final class LogProgress: Sendable {
 
     /// Ticks once a second, on a thread of its own, until `finish` (which waits for nothing).
     package func start() {
-        let begin = DispatchTime.now().uptimeNanoseconds
+        let begin = SystemClock.uptimeNanoseconds
         Thread.detachNewThread { [self] in
             while !state.withLock({ $0.stopped }) {
                 Thread.sleep(forTimeInterval: 1)
-                tick(now: Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+                tick(now: SystemClock.seconds(since: begin))
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 import PDFReader
+import SystemIO
 
 /// The documents a job opens, shared by its stages (each opened once per working file).
 extension Job {
@@ -51,7 +52,7 @@ extension Job {
             resources.store(box)
             return box.source
         }
-        if ProcessInfo.processInfo.environment["PDFPIPE_READER"] == "qpdf" {
+        if Environment["PDFPIPE_READER"] == "qpdf" {
             let box = ObjectSourceBox(QPDFSource(try qpdf()))
             resources.store(box)
             return box.source

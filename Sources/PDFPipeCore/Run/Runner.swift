@@ -82,7 +82,7 @@ public struct Runner: Sendable {
         // Kept here only without a store (a store takes each result as it comes).
         let results = Locked<[DocumentResult?]>(store == nil ? Array(repeating: nil, count: count) : [])
         let next = Atomic<Int>(0)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = SystemClock.uptimeNanoseconds
         let workers = min(jobs, max(count, 1))
         let pageWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         // Resumed documents count as done from the start.
@@ -115,7 +115,7 @@ public struct Runner: Sendable {
             }
             var p = RunProgress(
                 done: done, total: count, pages: pages,
-                elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+                elapsed: SystemClock.seconds(since: start),
                 document: d.relativePath)
             p.links = links
             progress?(p)
@@ -258,8 +258,8 @@ public struct Runner: Sendable {
             job.stage = configured.label
             job.stageRules = Set(
                 (CoreRules.document + type(of: configured.stage).descriptor.rules + CoreRules.process).map(\.id))
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            defer { state.timings[configured.label] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9 }
+            let t0 = SystemClock.uptimeNanoseconds
+            defer { state.timings[configured.label] = SystemClock.seconds(since: t0) }
             do {
                 try configured.stage.run(&job)
                 job.flushPendingFindings()

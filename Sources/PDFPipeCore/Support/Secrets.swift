@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// Every value the run knows to be secret, and the one function that takes them out of what is
 /// written (docs/security.md, "Secrets"). Scrubbing works on the final bytes: the console's
@@ -54,7 +55,7 @@ package enum Secrets {
     private static func loadEnvironment(_ r: inout Registry) {
         guard !r.loaded else { return }
         r.loaded = true
-        let env = ProcessInfo.processInfo.environment
+        let env = Environment.all
         for name in knownVariables {
             if let v = env[name], v.utf8.count >= minimumLength { r.values.insert(v) }
         }
@@ -240,7 +241,7 @@ package struct SecretGrants: Sendable, Equatable {
 
     /// The process environment's grants.
     package static var current: SecretGrants {
-        parse(ProcessInfo.processInfo.environment[variable] ?? "")
+        parse(Environment[variable] ?? "")
     }
 
     package func grant(for name: String) -> Grant? { grants.first { $0.variable == name } }

@@ -135,7 +135,7 @@ public struct NormalizeStage: Stage {
             from = ("passwords[\(i)].env", "passwords[\(i)].file")
         }
         if !env.isEmpty {
-            guard let v = ProcessInfo.processInfo.environment[env] else {
+            guard let v = Environment[env] else {
                 return (nil, "the environment variable '\(env)' named by \(from.0) is not set")
             }
             return (v, "")

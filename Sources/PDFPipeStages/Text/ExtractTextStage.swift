@@ -3,6 +3,7 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 import PDFReader
+import SystemIO
 
 /// What `extract-text` writes per document.
 public enum TextFormat: String, Sendable, CaseIterable, OptionChoice {
@@ -312,9 +313,9 @@ public struct ExtractTextStage: Stage {
             normalized[term.options] = n
             let pageBudget = term.isRegex ? budget.forPage(page) : TextNormalizer.regexBudget
             if pageBudget <= 0 { continue }
-            let started = DispatchTime.now().uptimeNanoseconds
+            let started = SystemClock.uptimeNanoseconds
             let (found, complete) = TextNormalizer.search(term, in: n, budget: pageBudget)
-            if term.isRegex { budget.spend(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9) }
+            if term.isRegex { budget.spend(SystemClock.seconds(since: started)) }
             if !complete && budget.isSpent {
                 _ = budget.forPage(page)  // stopped by the document's budget: listed with the pages left
             } else if !complete {

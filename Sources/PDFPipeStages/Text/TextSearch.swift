@@ -1,5 +1,6 @@
 import Foundation
 import PDFPipeCore
+import SystemIO
 
 /// One search term of the `extract-text` stage, compiled.
 public struct SearchTerm: Sendable {
@@ -143,7 +144,7 @@ extension TextNormalizer {
             }
             scalarAt.append(text.count)
             let deadline =
-                budget.isFinite ? DispatchTime.now().uptimeNanoseconds + UInt64(max(0, budget) * 1e9) : UInt64.max
+                budget.isFinite ? SystemClock.uptimeNanoseconds + UInt64(max(0, budget) * 1e9) : UInt64.max
             regex.enumerateMatches(
                 in: string, options: [.reportProgress], range: NSRange(location: 0, length: scalarAt.count - 1)
             ) {
@@ -151,7 +152,7 @@ extension TextNormalizer {
                 if let m, m.range.length > 0 {
                     found.append(scalarAt[m.range.location]..<scalarAt[m.range.location + m.range.length])
                 }
-                if DispatchTime.now().uptimeNanoseconds > deadline {
+                if SystemClock.uptimeNanoseconds > deadline {
                     complete = false
                     stop.pointee = true
                 }

@@ -267,7 +267,7 @@ public struct ThumbnailsStage: Stage {
         let overran = Locked<Int?>(nil)
         // The document's budgets: the pages within its pixels (decided now), and its time.
         let withinPixels = pagesWithinPixelBudget(&job, pages: selected, geometries: geometries)
-        let deadline = options.documentSeconds > 0 ? DispatchTime.now() + options.documentSeconds : .distantFuture
+        let deadline = options.documentSeconds > 0 ? SystemClock.uptime + options.documentSeconds : .infinity
 
         @Sendable func render(_ worker: PageWorker, _ k: Int) {
             let (pageNumber, relative, pageMarks) = plan[k]
@@ -275,7 +275,7 @@ public struct ThumbnailsStage: Stage {
                 results.withLock { $0[k] = Rendered(path: relative, stoppedAt: p) }
                 return
             }
-            if k >= withinPixels || DispatchTime.now() > deadline {
+            if k >= withinPixels || SystemClock.uptime > deadline {
                 let budget = k >= withinPixels ? "documentPixels" : "documentSeconds"
                 results.withLock { $0[k] = Rendered(path: relative, documentBudget: budget) }
                 return

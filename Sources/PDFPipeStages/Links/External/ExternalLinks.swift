@@ -406,7 +406,7 @@ struct ExternalLinks {
         }
         guard !keys.isEmpty else { return done([:]) }
         let (checker, options, asked) = (self.checker, self.options, wanted)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = SystemClock.uptimeNanoseconds
         checker.submit(keys, within: seconds) { fetched in
             var downloads: Set<URLChecker.Key> = []
             for (url, fragment, anchor) in asked {
@@ -417,7 +417,7 @@ struct ExternalLinks {
                 downloads.insert(URLChecker.Key(url: url, download: true))
             }
             guard !downloads.isEmpty else { return done(fetched) }
-            let left = seconds - Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let left = seconds - SystemClock.seconds(since: start)
             checker.submit(downloads.sorted { $0.url < $1.url }, within: max(left, 0.001)) { more in
                 done(fetched.merging(more) { a, _ in a })
             }

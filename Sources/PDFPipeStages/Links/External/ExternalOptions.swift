@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import SystemIO
 
 /// The `external` section of `validate-links` as the pipeline file writes it (declared once; read
 /// into `ExternalOptions`, which the checker uses).
@@ -321,7 +322,7 @@ public struct ExternalOptions: Sendable {
     /// GitHub's hosts only, over https to port 443 (a hop of a redirect chain elsewhere gets none:
     /// headers are chosen per request), unless the pipeline sends its own Authorization.
     static func githubTokenHeader(besides headers: [Header]) -> Header? {
-        guard let token = ProcessInfo.processInfo.environment[Self.githubTokenVariable], !token.isEmpty,
+        guard let token = Environment[Self.githubTokenVariable], !token.isEmpty,
             !token.unicodeScalars.contains(where: Self.isControl),
             !headers.contains(where: { $0.name.lowercased() == "authorization" })
         else { return nil }
@@ -448,7 +449,7 @@ public struct ExternalOptions: Sendable {
         String, [String]
     ) {
         guard text.contains("${") else { return (text, []) }
-        let env = ProcessInfo.processInfo.environment
+        let env = Environment.all
         var names: [String] = []
         var out = ""
         var rest = Substring(text)

@@ -41,10 +41,10 @@ struct LinkHistory: Sendable {
 
     /// This run's id (see the type's comment).
     static let runID: String = {
-        let env = ProcessInfo.processInfo.environment
+        let env = Environment.all
         if let id = env["PDFPIPE_RUN_ID"], !id.isEmpty { return id }
         if let id = env["GITHUB_RUN_ID"], !id.isEmpty { return "github-\(id)-\(env["GITHUB_RUN_ATTEMPT"] ?? "1")" }
-        return "local-\(Int(Date().timeIntervalSince1970))-\(getpid())"
+        return "local-\(Int(SystemClock.now.timeIntervalSince1970))-\(getpid())"
     }()
 
     /// The file's entries; none when it is missing, too large, a symbolic link or not a history

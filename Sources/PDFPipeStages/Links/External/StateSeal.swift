@@ -25,7 +25,7 @@ package enum StateSeal {
     }
 
     package static let key: (bytes: [UInt8], source: Source) = load(
-        environment: ProcessInfo.processInfo.environment, working: FileManager.default.currentDirectoryPath)
+        environment: Environment.all, working: FileManager.default.currentDirectoryPath)
 
     /// The key folder for an environment: `XDG_CACHE_HOME/pdfpipe`, else `HOME/.cache/pdfpipe`.
     package static func folder(environment env: [String: String]) -> String? {
@@ -118,7 +118,7 @@ package enum StateSeal {
                     "'\(Paths.relative(first, to: base))' is a symbolic link: pdfpipe reads and writes no state through one (remove it, or name a real folder)"
             )
         }
-        let env = ProcessInfo.processInfo.environment
+        let env = Environment.all
         let roots =
             [Paths.standardize(working), Paths.standardize(FileSystem.temporaryDirectory)]
             + (folder(environment: env).map { [Paths.parent($0)] } ?? [])

@@ -231,7 +231,7 @@ package final class URLChecker: @unchecked Sendable {
         return out
     }
 
-    @Sendable package static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    @Sendable package static func now() -> Double { SystemClock.uptime }
 
     /// The results for `keys`, requesting what is neither known nor cached. Blocks until all are in,
     /// or `seconds` have passed (the keys not in by then are `overBudget`).
@@ -329,7 +329,7 @@ package final class URLChecker: @unchecked Sendable {
     /// A key's result is in: kept (and cached), and the askers it completes are called back.
     private func deliver(_ key: Key, _ fetch: URLFetch) {
         var fetch = fetch
-        fetch.checkedAt = Date().timeIntervalSince1970
+        fetch.checkedAt = SystemClock.now.timeIntervalSince1970
         lock.lock()
         results[key] = fetch
         pending.remove(key)
@@ -847,7 +847,7 @@ package final class URLChecker: @unchecked Sendable {
     // MARK: - Cache
 
     private func fresh(_ f: URLFetch) -> Bool {
-        Self.isFresh(checkedAt: f.checkedAt, now: Date().timeIntervalSince1970, maxAge: options.cacheMaxAge)
+        Self.isFresh(checkedAt: f.checkedAt, now: SystemClock.now.timeIntervalSince1970, maxAge: options.cacheMaxAge)
             && cacheable(f)
     }
 
@@ -904,7 +904,7 @@ package final class URLChecker: @unchecked Sendable {
             if let failed = isWebFailure(f) { verdicts[key.url] = failed }
         }
         guard !verdicts.isEmpty else { return }
-        let date = ISO8601DateFormatter().string(from: Date())
+        let date = ISO8601DateFormatter().string(from: SystemClock.now)
         try LinkHistory.update(
             LinkHistory.path(besideCache: cachePath), with: verdicts, run: LinkHistory.runID, date: date)
     }
