@@ -493,8 +493,8 @@ final class ExternalLinkTests: XCTestCase {
         let (_, fourth, _) = try run(options)
         XCTAssertEqual(links(fourth).map { $0["check"]?["fromCache"] }, [true, false, false])
         XCTAssertEqual(links(fourth)[1]["check"]?["status"], 404)
-        XCTAssertTrue(URLChecker.isFresh(checkedAt: 1000 + URLChecker.clockSkew, now: 1000, maxAge: 10))
-        XCTAssertFalse(URLChecker.isFresh(checkedAt: 1001 + URLChecker.clockSkew, now: 1000, maxAge: 10))
+        XCTAssertTrue(LinkCache.isFresh(checkedAt: 1000 + LinkCache.clockSkew, now: 1000, maxAge: 10))
+        XCTAssertFalse(LinkCache.isFresh(checkedAt: 1001 + LinkCache.clockSkew, now: 1000, maxAge: 10))
     }
 
     /// (#48) Each web rule's sample (`Rule.sample`, `webServer`) fires there, with the fixture server

@@ -89,10 +89,10 @@ final class HostSchedulerTests: XCTestCase {
         XCTAssertEqual(drain(&s, at: 0), [0])
         for k in 0..<10 { s.finished(host: "a", signal: .pushback(retryAfter: nil), now: Double(k)) }
         let stats = s.statistics[0]
-        XCTAssertEqual(stats.longestInterval, HostScheduler.longestInterval, "doubling stops at 10 s")
-        XCTAssertEqual(s.nextWake(now: 9)!, 9 + HostScheduler.longestInterval * 2, accuracy: 1e-9)
+        XCTAssertEqual(stats.longestInterval, RetryPolicy.longestInterval, "doubling stops at 10 s")
+        XCTAssertEqual(s.nextWake(now: 9)!, 9 + RetryPolicy.longestInterval * 2, accuracy: 1e-9)
         s.finished(host: "a", signal: .pushback(retryAfter: 3600), now: 20)
-        XCTAssertEqual(s.nextWake(now: 20)!, 20 + HostScheduler.longestPause, accuracy: 1e-9, "at most 60 s")
+        XCTAssertEqual(s.nextWake(now: 20)!, 20 + RetryPolicy.longestWait, accuracy: 1e-9, "at most 60 s")
     }
 
     func testDelayedRequestsAndConfirmationsGoLast() {
@@ -106,17 +106,36 @@ final class HostSchedulerTests: XCTestCase {
     }
 
     func testRetryDelaysAreJitteredDeterministicallyAndBounded() {
-        let a = HostScheduler.retryDelay(url: "https://a/x", retry: 0, base: 1, retryAfter: nil)
-        XCTAssertEqual(a, HostScheduler.retryDelay(url: "https://a/x", retry: 0, base: 1, retryAfter: nil))
+        let a = RetryPolicy.delay(url: "https://a/x", retry: 0, base: 1, retryAfter: nil)
+        XCTAssertEqual(a, RetryPolicy.delay(url: "https://a/x", retry: 0, base: 1, retryAfter: nil))
         XCTAssert((0.5..<1).contains(a))
         let delays = (0..<50).map {
-            HostScheduler.retryDelay(url: "https://a/\($0)", retry: 1, base: 1, retryAfter: nil)
+            RetryPolicy.delay(url: "https://a/\($0)", retry: 1, base: 1, retryAfter: nil)
         }
         XCTAssert(delays.allSatisfy { (1..<2).contains($0) }, "doubled, jittered")
         XCTAssertGreaterThan(Set(delays).count, 25, "different URLs wait different times")
-        XCTAssertEqual(HostScheduler.retryDelay(url: "u", retry: 30, base: 10, retryAfter: nil), 60, accuracy: 30)
-        XCTAssertLessThanOrEqual(HostScheduler.retryDelay(url: "u", retry: 30, base: 10, retryAfter: nil), 60)
-        XCTAssertEqual(HostScheduler.retryDelay(url: "u", retry: 0, base: 1, retryAfter: 2), 2, "Retry-After wins")
+        XCTAssertEqual(RetryPolicy.delay(url: "u", retry: 30, base: 10, retryAfter: nil), 60, accuracy: 30)
+        XCTAssertLessThanOrEqual(RetryPolicy.delay(url: "u", retry: 30, base: 10, retryAfter: nil), 60)
+        XCTAssertEqual(RetryPolicy.delay(url: "u", retry: 0, base: 1, retryAfter: 2), 2, "Retry-After wins")
+    }
+
+    /// (#64) The retry decisions are the policy's: failures get `retries`, 429s four more, and a
+    /// Retry-After past a minute is not waited for (and said).
+    func testTheRetryPolicyDecidesWhetherAndWhenARequestIsAskedAgain() {
+        let p = RetryPolicy(retries: 2, firstWait: 1)
+        XCTAssertEqual(
+            p.decide(url: "u", used: 0, rateLimited: false, retryAfter: nil),
+            .retry(after: RetryPolicy.delay(url: "u", retry: 0, base: 1, retryAfter: nil)))
+        XCTAssertEqual(p.decide(url: "u", used: 1, rateLimited: false, retryAfter: 3), .retry(after: 3))
+        XCTAssertEqual(p.decide(url: "u", used: 2, rateLimited: false, retryAfter: nil), .giveUp(nil))
+        XCTAssertEqual(p.decide(url: "u", used: 5, rateLimited: true, retryAfter: 1), .retry(after: 1))
+        XCTAssertEqual(p.decide(url: "u", used: 6, rateLimited: true, retryAfter: 1), .giveUp(nil))
+        XCTAssertEqual(
+            p.decide(url: "u", used: 0, rateLimited: true, retryAfter: 3600),
+            .giveUp("the server asks to wait 3600 s before retrying (Retry-After); not waited for"))
+        XCTAssertEqual(
+            RetryPolicy(retries: 0, firstWait: 1).decide(url: "u", used: 0, rateLimited: false, retryAfter: nil),
+            .giveUp(nil))
     }
 
     func testPeakPerSecondIsCounted() {

@@ -178,6 +178,8 @@ public struct ExternalOptions: Sendable {
     /// Seconds a document's web checks may take in all (0: no limit).
     public var documentSeconds = 300.0
     public var retryWait: Double
+    /// `retries` and `retryWait` with every other constant of the retries and pacing.
+    package var retryPolicy: RetryPolicy { RetryPolicy(retries: retries, firstWait: retryWait) }
     public var maxRedirects: Int
     public var maxConcurrency: Int
     public var maxPerHost: Int
@@ -337,7 +339,7 @@ public struct ExternalOptions: Sendable {
     static func checkStatePaths(_ cachePath: String, option: String) throws(PipelineError) {
         let working = FileManager.default.currentDirectoryPath
         let history = LinkHistory.path(besideCache: cachePath)
-        for p in [cachePath, history, history + ".lock", URLChecker.sharedFolder(besideCache: cachePath)] {
+        for p in [cachePath, history, history + ".lock", SharedCacheFolder.path(besideCache: cachePath)] {
             try StateSeal.check(p, option: option, working: working)
         }
     }

@@ -79,9 +79,6 @@ struct HostScheduler: Sendable {
 
     let maxConcurrency: Int
     let limits: @Sendable (String) -> Limits
-    static let recoverAfter = 3
-    static let longestPause = 60.0
-    static let longestInterval = 10.0
 
     private var hosts: [String: Host] = [:]
     /// Hosts with ready requests, in the order they are served (round robin).
@@ -208,8 +205,8 @@ struct HostScheduler: Sendable {
             // Answers to requests sent before the host was slowed say nothing of the new pace.
             guard started >= h.slowedAt else { break }
             h.successes += 1
-            h.interval = max(h.limits.interval, h.interval * 0.7)
-            if h.successes >= Self.recoverAfter {
+            h.interval = max(h.limits.interval, h.interval * RetryPolicy.speedUp)
+            if h.successes >= RetryPolicy.speedUpAfter {
                 h.successes = 0
                 h.slots = min(h.limits.slots, h.slots + 1)
             }
@@ -217,12 +214,14 @@ struct HostScheduler: Sendable {
             h.successes = 0
             if started >= h.slowedAt {
                 h.slowedAt = now
-                h.interval = min(Self.longestInterval, max(h.interval * 1.5, 0.1))
+                h.interval = min(
+                    RetryPolicy.longestInterval,
+                    max(h.interval * RetryPolicy.slowDown, RetryPolicy.leastSlowedInterval))
                 // The slots stay: the interval sets the pace, and halving them let two requests
                 // waiting for a slow answer (20 s) stall a host that was merely asked to slow down.
                 h.slots = max(1, min(h.slots, h.limits.slots))
             }
-            let pause = min(Self.longestPause, retryAfter ?? max(1, h.interval * 2))
+            let pause = min(RetryPolicy.longestWait, retryAfter ?? max(1, h.interval * 2))
             let until = now + pause
             if until > h.pausedUntil {
                 h.stats.pauses += 1
@@ -260,19 +259,6 @@ struct HostScheduler: Sendable {
             wake = min(wake ?? t, t)
         }
         return wake
-    }
-
-    /// The seconds a retry waits: the server's `Retry-After` when given (at most 60 s), else
-    /// `base` doubled per earlier retry (at most 60 s), scaled by a jitter in [0.5, 1) that
-    /// depends on the URL and the attempt only, so that retries of many URLs spread out while a
-    /// run stays reproducible.
-    static func retryDelay(url: String, retry: Int, base: Double, retryAfter: Double?) -> Double {
-        if let retryAfter { return min(max(retryAfter, 0), longestPause) }
-        let raw = min(base * Double(1 << min(retry, 16)), longestPause)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in url.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-        hash = (hash ^ UInt64(retry)) &* 0x100_0000_01b3
-        return raw * (0.5 + Double(hash % 1000) / 2000)
     }
 
     /// A host's current pace (for tests).
