@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import Synchronization
 import SystemIO
 
 /// The `pdfpipe` command line. `run(_:)` returns the exit code; everything it prints goes through
@@ -9,7 +10,11 @@ package struct CLI: Sendable {
     package static let version = PDFPipeVersion.string
     /// Set by the pdfpipe program's `main` before it runs a command: this process can start copies
     /// of itself as workers (`__worker`). A test runner calling the CLI leaves it false.
-    package nonisolated(unsafe) static var isMainProgram = false
+    package static var isMainProgram: Bool {
+        get { mainProgram.load(ordering: .relaxed) }
+        set { mainProgram.store(newValue, ordering: .relaxed) }
+    }
+    private static let mainProgram = Atomic(false)
 
     let console: Console
     /// Relative paths (pipeline, inputs, output) are taken from here.

@@ -149,3 +149,34 @@ extension Finding {
         return parts.joined(separator: ", ")
     }
 }
+
+extension Finding {
+    /// The link annotation a finding is about, by its place in its page's `/Annots` (0-based):
+    /// with `page`, the link's identity (the inventory's `annotationIndex`, what the HTML report's
+    /// boxes and the thumbnails' overlay match on). Kept in `details` (report.json's
+    /// `details.annotationIndex`); this is the one place its key is spelt.
+    public var annotationIndex: Int? {
+        get { details[Self.annotationIndexKey]?.intValue }
+        set { details[Self.annotationIndexKey] = newValue.map { .int($0) } }
+    }
+
+    /// The link a finding is about, as a value: its page and its place in the page's `/Annots`.
+    public var link: LinkID? {
+        guard let page, let annotationIndex else { return nil }
+        return LinkID(page: page, annotationIndex: annotationIndex)
+    }
+
+    static let annotationIndexKey = "annotationIndex"
+}
+
+/// A link annotation's identity in a document: its 1-based page and its 0-based place in the
+/// page's `/Annots` (what findings, the inventory and the overlay share).
+public struct LinkID: Sendable, Hashable {
+    public var page: Int
+    public var annotationIndex: Int
+
+    public init(page: Int, annotationIndex: Int) {
+        self.page = page
+        self.annotationIndex = annotationIndex
+    }
+}

@@ -557,7 +557,7 @@ extension DocumentResult {
         var seen: [String: Int] = [:]
         return findings.map { f in
             var parts = [f.rule, path, f.page.map(String.init) ?? "-"]
-            if let k = f.details["annotationIndex"]?.intValue { parts.append("annotation \(k)") }
+            if let k = f.annotationIndex { parts.append("annotation \(k)") }
             if let u = f.details["uri"]?.stringValue { parts.append(u) }
             // What makes it this finding besides the place: the search term (text.match). Not the
             // object number, which a rebuild of the PDF renumbers (the link is its annotation's

@@ -371,7 +371,7 @@ public struct HTMLReporter: Reporter {
         let boxes = page.flatMap { links.boxes[$0] } ?? [:]
         if thumbnail != nil {
             for f in findings {
-                guard let k = f.details["annotationIndex"]?.intValue, let b = boxes[k] else { continue }
+                guard let k = f.annotationIndex, let b = boxes[k] else { continue }
                 if let n = numbers[k] {
                     if f.severity > marks[n - 1].severity { marks[n - 1].severity = f.severity }
                 } else {
@@ -409,7 +409,7 @@ public struct HTMLReporter: Reporter {
         for f in findings {
             out +=
                 "<tr class=\"finding \(f.severity.rawValue)\" data-severity=\"\(f.severity.rawValue)\" data-rule=\"\(h(f.rule))\">"
-            let n = f.details["annotationIndex"]?.intValue.flatMap { numbers[$0] }
+            let n = f.annotationIndex.flatMap { numbers[$0] }
             out +=
                 "<td class=\"sev\">\(n.map { "<b class=\"n\">\($0)</b> " } ?? "")\(f.severity.rawValue)</td><td>\(ruleID(f.rule)) \(h(f.message))"
             if f.baseline == .unchanged { out += " <span class=\"badge\">baseline</span>" }

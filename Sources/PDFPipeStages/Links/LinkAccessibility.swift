@@ -65,7 +65,7 @@ struct LinkAccessibility {
     private var grouped: [String: (index: Int, locations: [JSONValue], count: Int)] = [:]
     private var groupOrder: [String] = []
     /// The text under each link read for its purpose, by [page, annotationIndex] (`judgePurpose`).
-    private var linkTexts: [[Int]: String] = [:]
+    private var linkTexts: [LinkID: String] = [:]
     /// Locations kept per grouped finding at most (`locationsTruncated` past it; `count` is all).
     static let maxLocations = 10_000
 
@@ -293,7 +293,7 @@ struct LinkAccessibility {
             rule: .accessLinkPurpose, severity: .warning, page: place.page, object: place.object,
             rect: place.rect?.array,
             message: "the link's purpose \(problem); say where it leads (WCAG 2.2 2.4.4, 2.4.9)")
-        if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        f.annotationIndex = place.annotationIndex
         findings.append(f)
     }
 
@@ -303,7 +303,7 @@ struct LinkAccessibility {
         guard !textless.isEmpty else { return }
         var probes = textless.map { place, _ in
             var f = Finding(rule: .accessLinkPurpose, page: place.page, rect: place.rect?.array, message: "")
-            if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+            f.annotationIndex = place.annotationIndex
             return f
         }
         LinkText.annotate(&probes, path: path, geometries: geometries, markEmpty: true, limit: Self.maxJudgedByText)
@@ -314,18 +314,18 @@ struct LinkAccessibility {
                     "\(unjudged) links without alternate text past the first \(Self.maxJudgedByText) were not judged by the text under them (access.link-purpose)"
                 ))
         }
-        var texts: [[Int]: String] = [:]  // [page, annotationIndex] → the text under the link
+        var texts: [LinkID: String] = [:]  // the text under each link
         for ((place, uri), probe) in zip(textless, probes) {
             guard let text = probe.details["linkText"]?.stringValue else { continue }
-            if let p = place.page, let k = place.annotationIndex, !text.isEmpty { texts[[p, k]] = text }
+            if let p = place.page, let k = place.annotationIndex, !text.isEmpty {
+                texts[LinkID(page: p, annotationIndex: k)] = text
+            }
             judge(text, from: "the text under it", at: place, target: uri)
         }
         // The findings about these links carry the text already read: poppler is not opened
         // again for them when the stage labels its findings.
         for i in findings.indices {
-            guard let p = findings[i].page, let k = findings[i].details["annotationIndex"]?.intValue,
-                let text = texts[[p, k]]
-            else { continue }
+            guard let link = findings[i].link, let text = texts[link] else { continue }
             findings[i].details["linkText"] = .string(text)
         }
         linkTexts = texts
@@ -430,7 +430,7 @@ struct LinkAccessibility {
             f.details["locations"] = .array(
                 g.locations.map { l in
                     guard case .object(var o) = l, let p = o["page"]?.intValue, let k = o["annotationIndex"]?.intValue,
-                        let text = linkTexts[[p, k]]
+                        let text = linkTexts[LinkID(page: p, annotationIndex: k)]
                     else { return l }
                     o["linkText"] = .string(text)
                     return .object(o)
@@ -448,7 +448,7 @@ struct LinkAccessibility {
         var f = Finding(
             rule: rule, severity: severity, page: place.page, object: place.object, rect: place.rect?.array,
             message: message + "; " + claim)
-        if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        f.annotationIndex = place.annotationIndex
         for (k, v) in details { f.details[k] = v }
         findings.append(f)
     }

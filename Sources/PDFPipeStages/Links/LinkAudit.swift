@@ -104,7 +104,7 @@ package struct LinkAudit {
             rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message
         )
         if let hint { f.hint = hint }
-        if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        f.annotationIndex = place.annotationIndex
         if let target { f.details["target"] = .string(target) }
         if Self.groupedRules.contains(rule) {
             let key = rule.id + "\u{0}" + groupBy
@@ -586,7 +586,7 @@ package struct LinkAudit {
                 message: place.prefix
                     + "'\(ConsoleText.escape(text))' lacks the ':' after '\(scheme.dropLast(2))': every viewer reads it as a path relative to the document",
                 hint: "write '\(ConsoleText.escape(fixed))'")
-            if let k = place.annotationIndex { f.details["annotationIndex"] = .int(k) }
+            f.annotationIndex = place.annotationIndex
             findings.append(f)
             return (text, .malformed)
         }

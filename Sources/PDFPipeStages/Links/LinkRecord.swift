@@ -48,8 +48,14 @@ package struct LinkRecord: Sendable, Equatable {
     package var uriWritten: String?
     /// How `uri` reads: well formed and absolute, malformed, or relative with no base to resolve it.
     package var uriState: URIState = .absolute
-    /// The external check's result (the `external` section of validate-links).
-    package var check: JSONValue?
+    /// The external check's verdict (report.json's `check`), typed until the report's edge.
+    package var check: LinkCheck?
+
+    /// The link's identity (page and place in the page's `/Annots`), for a link annotation.
+    package var link: LinkID? {
+        guard let page, let annotationIndex else { return nil }
+        return LinkID(page: page, annotationIndex: annotationIndex)
+    }
 
     /// `unknownScheme`: a scheme no system handles (uri.unknown-scheme said so; not checked further).
     package enum URIState: Sendable, Equatable { case absolute, malformed, relative, unknownScheme }
@@ -66,7 +72,7 @@ package struct LinkRecord: Sendable, Equatable {
         if let uri { o["uri"] = .string(uri) }
         if let file { o["file"] = .string(file) }
         if let action { o["action"] = .string(action) }
-        if let check { o["check"] = check }
+        if let check { o["check"] = check.json }
         return .object(o)
     }
 }
@@ -83,6 +89,75 @@ package struct OutlineRecord: Sendable, Equatable {
         guard case .object(var o) = link.json else { return .null }
         o["title"] = .string(titles.last ?? "")
         o["level"] = .int(titles.count)
+        return .object(o)
+    }
+}
+
+/// What the external check concluded about one link: typed from the checker to the report's edge
+/// (`json`, a link's `check` in report.json), where the run's summary counts it (`verdict`).
+package struct LinkCheck: Sendable, Equatable {
+    /// report.json's `check.outcome`.
+    package enum Outcome: String, Sendable {
+        case ok
+        case okAfterRetry = "ok-after-retry"
+        case redirected, blocked, malformed, skipped, timeout, unreachable
+        case fileMissing = "file-missing"
+        case fileUnreadable = "file-unreadable"
+        case fragmentMissing = "fragment-missing"
+        case fragmentUnverified = "fragment-unverified"
+        case httpError = "http-error"
+        case redirectLoop = "redirect-loop"
+        case tooManyRedirects = "too-many-redirects"
+        case rateLimited = "rate-limited"
+        /// Not answered before the document's web budget ran out (`documentSeconds`).
+        case overBudget = "over-budget"
+        /// Failed, but not yet in `confirmRuns` consecutive runs (`uri.flaky`).
+        case flaky
+    }
+
+    package var outcome = Outcome.ok
+    package var status: Int?
+    package var attempts = 0
+    package var redirects: [URLFetch.Hop] = []
+    package var finalURL: String?
+    package var fromCache = false
+    /// Failed twice: when first asked and when asked again at the end of the run.
+    package var confirmed = false
+    package var reason: String?
+    package var message: String?
+
+    package init() {}
+
+    /// How the run's `summary.links` counts the link.
+    package enum Verdict: Sendable { case ok, redirected, blocked, skipped, unverified, broken }
+
+    package var verdict: Verdict {
+        switch outcome {
+        case .ok, .okAfterRetry: .ok
+        case .redirected: .redirected
+        case .blocked: .blocked
+        case .skipped: .skipped
+        case .timeout, .unreachable, .fragmentUnverified, .rateLimited, .flaky, .overBudget: .unverified
+        case .malformed, .fileMissing, .fileUnreadable, .fragmentMissing, .httpError, .redirectLoop,
+            .tooManyRedirects:
+            .broken
+        }
+    }
+
+    /// As report.json writes it.
+    package var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "outcome": .string(outcome.rawValue), "status": status.map { .int($0) } ?? .null,
+            "attempts": .int(attempts),
+            "fromCache": .bool(fromCache),
+        ]
+        if let finalURL {
+            o["finalURL"] = .string(finalURL)
+            o["redirects"] = .array(redirects.map { ["url": .string($0.url), "status": .int($0.status)] })
+        }
+        if let reason { o["reason"] = .string(reason) }
+        if let message { o["message"] = .string(message) }
+        if confirmed { o["confirmed"] = true }
         return .object(o)
     }
 }

@@ -27,7 +27,7 @@ package enum LinkText {
         var n = 0
         for (i, f) in findings.enumerated() where n < limit {
             guard let p = f.page, p >= 1, p <= geometries.count, let r = f.rect, r.count == 4,
-                f.details["annotationIndex"] != nil, f.details["linkText"] == nil, wanted(f)
+                f.annotationIndex != nil, f.details["linkText"] == nil, wanted(f)
             else { continue }
             // No text can lie under a link of no area or off the page (source3.pdf's off-page
             // links cost a poppler open of 1,300 pages for nothing).

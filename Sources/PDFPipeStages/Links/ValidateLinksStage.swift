@@ -207,27 +207,25 @@ public struct ValidateLinksStage: Stage {
     /// names that link — by its object, or its page and place in the page's /Annots — else ok.
     static func verdicts(_ records: [LinkRecord], findings: [Finding], job: Job) -> LinkTotals {
         var errorObjects = Set<String>()
-        var errorPlaces = Set<[Int]>()
+        var errorLinks = Set<LinkID>()
         for f in findings where (job.effectiveSeverity(of: f) ?? .note) == .error {
             if let o = f.object { errorObjects.insert(o) }
-            if let p = f.page, let k = f.details["annotationIndex"]?.intValue { errorPlaces.insert([p, k]) }
+            if let link = f.link { errorLinks.insert(link) }
         }
         var t = LinkTotals()
         for r in records {
             t.total += 1
-            if let outcome = r.check?["outcome"]?.stringValue.flatMap(ExternalLinks.CheckOutcome.init(rawValue:)) {
-                switch outcome {
-                case .ok, .okAfterRetry: t.ok += 1
+            if let verdict = r.check?.verdict {
+                switch verdict {
+                case .ok: t.ok += 1
                 case .redirected: t.redirected += 1
                 case .blocked: t.blocked += 1
                 case .skipped: t.skipped += 1
-                case .timeout, .unreachable, .fragmentUnverified, .rateLimited, .flaky, .overBudget: t.unverified += 1
-                case .malformed, .fileMissing, .fileUnreadable, .fragmentMissing, .httpError, .redirectLoop,
-                    .tooManyRedirects:
-                    t.broken += 1
+                case .unverified: t.unverified += 1
+                case .broken: t.broken += 1
                 }
             } else if r.object.map(errorObjects.contains) == true
-                || (r.page.flatMap { p in r.annotationIndex.map { [p, $0] } }.map(errorPlaces.contains) ?? false)
+                || (r.link.map(errorLinks.contains) ?? false)
             {
                 t.broken += 1
             } else if r.kind == .goto || r.kind == .gotor {

@@ -491,14 +491,14 @@ public struct ThumbnailsStage: Stage {
         var labelled: [Label] = []
         // A link has a finding when the finding names it: page and position in /Annots, its
         // identity (rectangles, rounded in the inventory, would mismatch).
-        var withFindings: [String: Severity] = [:]
+        var withFindings: [LinkID: Severity] = [:]
         for f in job.effectiveFindings {
-            guard let p = f.page, let k = f.details["annotationIndex"]?.intValue else { continue }
-            withFindings["\(p)#\(k)"] = max(withFindings["\(p)#\(k)"] ?? f.severity, f.severity)
+            guard let link = f.link else { continue }
+            withFindings[link] = max(withFindings[link] ?? f.severity, f.severity)
         }
         for l in job.products[LinkPlacements.self]?.links ?? [] {
             let (p, k, rect) = (l.page, l.annotationIndex, l.rect)
-            let severity = withFindings["\(p)#\(k)"]
+            let severity = withFindings[LinkID(page: p, annotationIndex: k)]
             marks[p, default: []].append((rect, severity.map { $0 >= .warning } ?? false))
             if severity != nil { labelled.append(Label(page: p, index: k, rect: rect)) }
         }

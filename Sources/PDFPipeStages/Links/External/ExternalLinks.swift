@@ -96,7 +96,7 @@ struct ExternalLinks {
             "uri": .string(site.record.uriWritten ?? site.record.uri ?? ""),
             "status": out.status.map { .int($0) } ?? .null,
         ]
-        if let k = site.record.annotationIndex { f.details["annotationIndex"] = .int(k) }
+        f.annotationIndex = site.record.annotationIndex
         return f
     }
 
@@ -138,7 +138,7 @@ struct ExternalLinks {
                 }
             }
             if let f = Self.finding(out, at: sites[i]) { findings.append(f) }
-            sites[i].record.check = out.json
+            sites[i].record.check = out.check
         }
         return findings
     }
@@ -245,64 +245,31 @@ struct ExternalLinks {
         }
     }
 
-    /// What the check of one link concluded (report.json's `check.outcome`).
-    enum CheckOutcome: String {
-        case ok
-        case okAfterRetry = "ok-after-retry"
-        case redirected, blocked, malformed, skipped, timeout, unreachable
-        case fileMissing = "file-missing"
-        case fileUnreadable = "file-unreadable"
-        case fragmentMissing = "fragment-missing"
-        case fragmentUnverified = "fragment-unverified"
-        case httpError = "http-error"
-        case redirectLoop = "redirect-loop"
-        case tooManyRedirects = "too-many-redirects"
-        case rateLimited = "rate-limited"
-        /// Not answered before the document's web budget ran out (`documentSeconds`).
-        case overBudget = "over-budget"
-        /// Failed, but not yet in `confirmRuns` consecutive runs (`uri.flaky`).
-        case flaky
-    }
+    typealias CheckOutcome = LinkCheck.Outcome
 
+    /// What the check of one link concluded (`check`, the link's typed verdict) and the problem it
+    /// found, when it found one; `out.outcome` reads and writes `out.check.outcome`.
+    @dynamicMemberLookup
     struct Outcome {
-        var outcome = CheckOutcome.ok
-        var status: Int?
-        var attempts = 0
-        var redirects: [URLFetch.Hop] = []
-        var finalURL: String?
-        var fromCache = false
-        /// Failed twice: when first asked and when asked again at the end of the run.
-        var confirmed = false
-        var reason: String?
-        var message: String?
+        var check = LinkCheck()
         /// The problem the check found, when it found one.
         var finding: Problem?
-        var accepted: Bool { outcome == .ok || outcome == .okAfterRetry || outcome == .redirected }
+
+        subscript<T>(dynamicMember path: WritableKeyPath<LinkCheck, T>) -> T {
+            get { check[keyPath: path] }
+            set { check[keyPath: path] = newValue }
+        }
+
+        var accepted: Bool { check.outcome == .ok || check.outcome == .okAfterRetry || check.outcome == .redirected }
 
         /// What the answer was, as the link's `check` records it.
         mutating func record(_ f: URLFetch) {
-            status = f.status
-            attempts = f.attempts
-            redirects = f.redirects
-            finalURL = f.finalURL
-            fromCache = f.fromCache
-            confirmed = f.confirmed
-        }
-
-        var json: JSONValue {
-            var o: [String: JSONValue] = [
-                "outcome": .string(outcome.rawValue), "status": status.map { .int($0) } ?? .null,
-                "attempts": .int(attempts),
-                "fromCache": .bool(fromCache),
-            ]
-            if let finalURL {
-                o["finalURL"] = .string(finalURL)
-                o["redirects"] = .array(redirects.map { ["url": .string($0.url), "status": .int($0.status)] })
-            }
-            if let reason { o["reason"] = .string(reason) }
-            if let message { o["message"] = .string(message) }
-            if confirmed { o["confirmed"] = true }
-            return .object(o)
+            check.status = f.status
+            check.attempts = f.attempts
+            check.redirects = f.redirects
+            check.finalURL = f.finalURL
+            check.fromCache = f.fromCache
+            check.confirmed = f.confirmed
         }
     }
 
