@@ -149,8 +149,8 @@ final class HostSchedulerTests: XCTestCase {
     /// Under --shard K/N each shard takes its share of every host's pace.
     func testShardsDivideTheHostLimits() throws {
         var o = ExternalOptions()
-        o.maxPerHost = 4
-        o.hostInterval = 0.05
+        o.section.maxPerHost = 4
+        o.section.hostIntervalSeconds = 0.05
         o.shards = 4
         XCTAssertEqual(o.maxPerHost(for: "h"), 1)
         XCTAssertEqual(o.hostInterval(for: "h"), 0.2, accuracy: 1e-9)

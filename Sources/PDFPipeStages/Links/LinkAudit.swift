@@ -7,21 +7,22 @@ import SystemIO
 /// resolves their targets and reports what is broken. Viewers and libraries silently drop the
 /// very links an audit must report, so nothing here goes through a renderer's link list.
 package struct LinkAudit {
+    /// validate-links' options as the pipeline file wrote them (`ValidateLinksOptions`), read
+    /// through `options.outlines`, `options.maxLinks`… rather than copied field by field; what is
+    /// compiled from them, once, beside.
+    @dynamicMemberLookup
     package struct Options: Sendable {
-        package var outlines = true
-        package var openAction = true
-        package var gotor = true
-        package var allowOutsideRoot = false
-        /// How far (in points) a destination position may lie outside the target page's media box.
-        /// Half an inch by default: LaTeX anchors often sit a few points above or left of the page,
-        /// which viewers clamp; on 932 real manuals 43 of 52 such positions were within it.
-        package var positionTolerance = 36.0
-        /// Link annotations checked per document (0: all). The largest of 935 real manuals has
-        /// 57,956; a hostile file can hold millions, each a record and perhaps a finding.
-        package var maxLinks = 1_000_000
-        /// Schemes the pipeline says its readers handle (`customSchemes`, lowercased).
-        package var customSchemes: Set<String> = []
-        package init() {}
+        package var values: ValidateLinksOptions
+        /// Schemes the pipeline says its readers handle (`customSchemes`, lowercased, no colon).
+        package let customSchemes: Set<String>
+
+        package init(_ values: ValidateLinksOptions = ValidateLinksOptions()) {
+            self.values = values
+            customSchemes = Set(
+                values.customSchemes.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":")) })
+        }
+
+        package subscript<T>(dynamicMember path: KeyPath<ValidateLinksOptions, T>) -> T { values[keyPath: path] }
     }
 
     let root: PDFObject

@@ -15,11 +15,15 @@ public struct ValidateLinksOptions: OptionGroup {
     @Option("check that GoToR files exist and hold the named destination or page") public var gotor = true
     @Option("follow GoToR links to files outside the input root (otherwise reported as gotor.outside-root)")
     public var allowOutsideRoot = false
+    /// Half an inch by default: LaTeX anchors often sit a few points above or left of the page,
+    /// which viewers clamp; on 932 real manuals 43 of 52 such positions were within it.
     @Option(
         in: 0...Double.infinity,
         "points a destination's top may lie below the bottom of the target page before dest.position-off-page (positions above the top or beyond a side are clamped by viewers)"
     )
     public var positionTolerance = 36.0
+    /// The largest of 935 real manuals has 57,956; a hostile file can hold millions, each a record
+    /// and perhaps a finding.
     @Option(
         in: 0...100_000_000,
         "link annotations checked per document; past it, pdf.limit-exceeded and the rest are skipped (0: no limit)")
@@ -53,7 +57,7 @@ public struct ValidateLinksStage: Stage {
 
     public var inventory: Bool
     public var linkText: Bool
-    package var options = LinkAudit.Options()
+    package var options: LinkAudit.Options
     public var external = ExternalOptions()
     public var accessibility = AccessibilityMode.auto
 
@@ -61,14 +65,7 @@ public struct ValidateLinksStage: Stage {
         inventory = o.inventory
         linkText = o.linkText
         accessibility = o.accessibility
-        options.outlines = o.outlines
-        options.openAction = o.openAction
-        options.gotor = o.gotor
-        options.allowOutsideRoot = o.allowOutsideRoot
-        options.positionTolerance = o.positionTolerance
-        options.maxLinks = o.maxLinks
-        options.customSchemes = Set(
-            o.customSchemes.map { $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ":")) })
+        options = LinkAudit.Options(o)
         external = try ExternalOptions(o.external, path: "external", version: PDFPipeVersion.string)
     }
 

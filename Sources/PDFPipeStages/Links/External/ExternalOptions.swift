@@ -127,7 +127,9 @@ public struct ExternalSection: OptionGroup {
     }
 }
 
-/// The `external` section of `validate-links`: how URI links are checked beyond their syntax.
+/// The `external` section of `validate-links`: how URI links are checked beyond their syntax — the
+/// section's typed values, and what the checker needs compiled from them.
+@dynamicMemberLookup
 public struct ExternalOptions: Sendable {
     public static var specs: [OptionSpec] { ExternalSection.specs }
 
@@ -169,41 +171,41 @@ public struct ExternalOptions: Sendable {
         let replacement: String
     }
 
-    // The values come from `ExternalSection` (its defaults too: `init()`), checked and made
-    // ready for the checker (status sets parsed, patterns compiled, headers expanded).
-    public var enabled: Bool
-    public var offline: Bool
-    public var timeout: Double
-    public var retries: Int
-    /// Seconds a document's web checks may take in all (0: no limit).
-    public var documentSeconds = 300.0
-    public var retryWait: Double
-    /// `retries` and `retryWait` with every other constant of the retries and pacing.
-    package var retryPolicy: RetryPolicy { RetryPolicy(retries: retries, firstWait: retryWait) }
-    public var maxRedirects: Int
-    public var maxConcurrency: Int
-    public var maxPerHost: Int
-    public var hostInterval: Double
-    public var confirmFailures: Bool
-    public var confirmRuns: Int
-    public var divideHostLimitsAmongShards: Bool
-    /// Shards of the run (`--shard K/N`: N) among which the host limits are divided.
+    /// The section as the pipeline file wrote it, validated and typed: every plain value is read
+    /// from it (`options.retries`, `options.maxConcurrency`: `subscript(dynamicMember:)`), so a
+    /// new option is declared once, on `ExternalSection`. Below: what is derived from it, and what
+    /// is compiled from it once (status sets, patterns, headers, host rules).
+    public var section: ExternalSection
+
+    public subscript<T>(dynamicMember path: WritableKeyPath<ExternalSection, T>) -> T {
+        get { section[keyPath: path] }
+        set { section[keyPath: path] = newValue }
+    }
+
+    /// `retries` and `retryWaitSeconds` with every other constant of the retries and pacing.
+    package var retryPolicy: RetryPolicy {
+        RetryPolicy(retries: section.retries, firstWait: section.retryWaitSeconds)
+    }
+    public var headFirst: Bool { section.method == .head }
+    public var getAfterAnyError: Bool { section.getAfterHead == .errors }
+    public var cachePath: String? { section.cache.path.isEmpty ? nil : section.cache.path }
+    public var cacheMaxAge: Double { section.cache.maxAgeSeconds }
+    public var downloadLimit: Int { section.downloadLimitMB << 20 }
+    public var noteOtherSchemes: Bool { section.schemes == .note }
+
+    /// Shards of the run (`--shard K/N`: N) among which the host limits are divided (not an
+    /// option: the run's).
     public var shards = 1
-    public var headFirst: Bool
-    public var getAfterAnyError: Bool
+    // Compiled once from the section.
     package var accept: StatusSet
     public var include: [Pattern]
     public var exclude: [Pattern]
     public var remaps: [Remap] = []
+    /// `headers`, variables expanded, with the GitHub token's when it is handed over.
     public var headers: [Header] = []
+    /// `userAgent`, or pdfpipe's when empty.
     public var userAgent: String
-    public var allowPrivateAddresses: Bool
-    public var cachePath: String?
-    public var cacheMaxAge: Double
     package var neverCache: StatusSet
-    public var downloadLimit: Int
-    public var noteOtherSchemes: Bool
-    public var htmlFragments: Bool
     public var hostRules: [HostRule] = []
 
     /// The variable the GitHub Action's `token` input is passed in.
@@ -225,14 +227,14 @@ public struct ExternalOptions: Sendable {
     /// 1/N of the slots, at least one, and N times the interval (at least N × 50 ms: N shards
     /// together start no more often than one run would).
     public func maxPerHost(for host: String) -> Int {
-        let n = rule(for: host)?.maxPerHost ?? maxPerHost
+        let n = rule(for: host)?.maxPerHost ?? section.maxPerHost
         return divided ? max(1, n / shards) : n
     }
     public func hostInterval(for host: String) -> Double {
-        let t = rule(for: host)?.interval ?? hostInterval
+        let t = rule(for: host)?.interval ?? section.hostIntervalSeconds
         return divided ? max(t, 0.05) * Double(shards) : t
     }
-    private var divided: Bool { divideHostLimitsAmongShards && shards > 1 }
+    private var divided: Bool { section.divideHostLimitsAmongShards && shards > 1 }
 
     public struct Pattern: @unchecked Sendable {
         public let text: String
@@ -253,26 +255,12 @@ public struct ExternalOptions: Sendable {
 
     /// Reads validated options; `path` is the JSON path of the section for messages.
     public init(_ o: ExternalSection, path: String, version: String) throws(PipelineError) {
-        enabled = o.enabled
-        offline = o.offline
-        timeout = o.timeoutSeconds
-        retries = o.retries
-        documentSeconds = o.documentSeconds
-        retryWait = o.retryWaitSeconds
-        maxRedirects = o.maxRedirects
-        maxConcurrency = o.maxConcurrency
-        maxPerHost = o.maxPerHost
-        hostInterval = o.hostIntervalSeconds
-        confirmFailures = o.confirmFailures
-        confirmRuns = o.confirmRuns
-        divideHostLimitsAmongShards = o.divideHostLimitsAmongShards
+        section = o
         if o.confirmRuns > 1 && o.cache.path.isEmpty {
             throw PipelineError(
                 file: nil, path: "\(path).confirmRuns",
                 message: "confirmRuns counts the runs a link failed in a file beside the cache: set cache.path too")
         }
-        headFirst = o.method == .head
-        getAfterAnyError = o.getAfterHead == .errors
         accept = try StatusSet.parse(o.accept, path: "\(path).accept")
         include = try ExternalOptions.patterns(o.include, path: "\(path).include")
         exclude = try ExternalOptions.patterns(o.exclude, path: "\(path).exclude")
@@ -285,7 +273,7 @@ public struct ExternalOptions: Sendable {
         for (i, item) in o.headers.enumerated() {
             headers.append(
                 try Self.header(
-                    item, path: "\(path).headers[\(i)]", unsetIsEmpty: offline || Pipeline.unsetVariablesAreEmpty))
+                    item, path: "\(path).headers[\(i)]", unsetIsEmpty: o.offline || Pipeline.unsetVariablesAreEmpty))
         }
         if let token = Self.githubTokenHeader(besides: headers) { headers.append(token) }
         let ua = o.userAgent
@@ -295,14 +283,8 @@ public struct ExternalOptions: Sendable {
                 message: "the User-Agent must not contain line breaks or other control characters")
         }
         userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
-        allowPrivateAddresses = o.allowPrivateAddresses
-        cachePath = o.cache.path.isEmpty ? nil : o.cache.path
-        if let cachePath { try Self.checkStatePaths(cachePath, option: "\(path).cache.path") }
-        cacheMaxAge = o.cache.maxAgeSeconds
+        if !o.cache.path.isEmpty { try Self.checkStatePaths(o.cache.path, option: "\(path).cache.path") }
         neverCache = try StatusSet.parse(o.cache.neverCache, path: "\(path).cache.neverCache")
-        downloadLimit = o.downloadLimitMB << 20
-        noteOtherSchemes = o.schemes == .note
-        htmlFragments = o.htmlFragments
         for (i, item) in o.hosts.enumerated() {
             let hp = "\(path).hosts[\(i)]"
             let pattern = item.host.trimmingCharacters(in: .whitespaces).lowercased()

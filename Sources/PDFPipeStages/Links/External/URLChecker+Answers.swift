@@ -38,7 +38,7 @@ extension URLChecker {
                 "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
         case .timeout?:
             return retry(&task, after: nil, now: now)
-                ?? finish(&task, .timeout, "no answer within \(JSONWriter.format(options.timeout)) s")
+                ?? finish(&task, .timeout, "no answer within \(JSONWriter.format(options.timeoutSeconds)) s")
         case .unreachable(let text)? where text.hasPrefix("DNS:"):
             // A name that does not resolve is an answer, not a passing failure: no retries (the
             // end-of-run confirmation asks once more, once per host).

@@ -137,8 +137,8 @@ extension URLChecker {
         }
         state.tasks[id] = task
         if let refused = connection.prepare(
-            url, head: task.head, headers: options.headerLines(for: url), timeout: options.timeout,
-            connectTimeout: min(options.timeout, 10), download: download, fresh: task.confirming != nil)
+            url, head: task.head, headers: options.headerLines(for: url), timeout: options.timeoutSeconds,
+            connectTimeout: min(options.timeoutSeconds, 10), download: download, fresh: task.confirming != nil)
         {
             state.idle.append(connection)
             return answered(id, refused, &state, now: now)
