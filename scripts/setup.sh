@@ -13,6 +13,9 @@
 #                             single-node Slurm for scripts/slurm-e2e.sh), awscli (the AWS Batch
 #                             job definitions are checked by its validation), and moto[server] from PyPI
 #                             (a real S3 API on loopback, scripts/s3-fixture.py)
+#   scripts/setup.sh --fast-test   only what the fast tier uses (scripts/test.sh fast): qpdf and
+#                             poppler-utils (second opinions), python3 and python3-yaml (scripts/shape.py,
+#                             the samples' and the release workflow's checks)
 #   scripts/setup.sh --mupdf  also libmupdf-dev and the libraries it links, for the MuPDF engine
 #                             (swift build --traits MuPDF); --test --mupdf: both
 set -euo pipefail
@@ -22,8 +25,9 @@ test=""
 for a in "$@"; do
   case "$a" in
     --test) test=--test; packages+=(qpdf poppler-utils chromium python3 libxml2-utils python3-jsonschema python3-yaml jq podman runc mmdebstrap pre-commit slurm-wlm munge awscli) ;;
+    --fast-test) packages+=(qpdf poppler-utils python3 python3-yaml) ;;
     --mupdf) packages+=(libmupdf-dev libmujs-dev libgumbo-dev libopenjp2-7-dev libjbig2dec0-dev libfreetype-dev libharfbuzz-dev mupdf-tools) ;;
-    *) echo "setup: unknown option $a (--test, --mupdf)" >&2; exit 2 ;;
+    *) echo "setup: unknown option $a (--test, --fast-test, --mupdf)" >&2; exit 2 ;;
   esac
 done
 

@@ -23,7 +23,8 @@ integration='\.(DebPackageTests|ImageTests|SlurmTests|AWSBatchTests|KubernetesTe
 # Lint first (seconds): the tree is formatted with .swift-format; `swift format format -i -r
 # Sources Tests Package.swift` fixes what this finds.
 step swift format lint --strict --recursive Sources Tests Package.swift
-step scripts/setup.sh --test --mupdf
+# The fast tier installs only what it uses; the integration tier everything (docs/development.md).
+if [ "$tier" = fast ]; then step scripts/setup.sh --fast-test; else step scripts/setup.sh --test --mupdf; fi
 # Everything the tests use is installed now: a test that finds a prerequisite missing fails
 # instead of skipping (Tests/TestSupport/Prerequisite.swift).
 export CI=true
