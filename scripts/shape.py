@@ -17,6 +17,10 @@ Counted over Sources/ (Swift only; comments and string literals left out where i
                         `Date()`, `Date.now`, `DispatchTime.now()`, `ProcessInfo…environment`
                         outside Sources/SystemIO (its `Clock` and `Environment` are the one door)
   files 400+ lines      Swift files of 400 lines or more; `largest file` names the largest
+  detached doc comments a `///` comment followed by no declaration (a blank line, a closing brace,
+                        a plain comment): what a split left behind. A doc comment moved onto the
+                        wrong function is not counted (#64 fixed seven by reading)
+  unsafe globals        `nonisolated(unsafe)` declarations
 """
 
 import os
@@ -135,7 +139,8 @@ def main():
     listing = "--list" in sys.argv
     found = {k: [] for k in ["string flag reads", "string section keys", "raw system calls", "FileManager calls",
                              "public declarations", "functions 50+ lines", "rules without sample",
-                             "Stage requirements", "clock and environment reads", "files 400+ lines"]}
+                             "Stage requirements", "clock and environment reads", "files 400+ lines",
+                             "detached doc comments", "unsafe globals"]}
     largest = (0, "")
     # A call to a Swift function of the same module (the CLI's own `write(_:formats:to:)`) is not
     # the C library's.
@@ -158,6 +163,13 @@ def main():
         for i, line in enumerate(lines):
             where = f"{rel}:{i + 1}"
             code = code_of(line)
+            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            if line.strip().startswith("///") and (
+                nxt == "" or nxt == "}" or (nxt.startswith("//") and not nxt.startswith("///"))
+            ):
+                found["detached doc comments"].append(where)
+            if "nonisolated(unsafe)" in code:
+                found["unsafe globals"].append(where)
             if FLAG_READ.search(line):
                 found["string flag reads"].append(where)
             if SECTION_WRITE.search(code) and not rel.startswith("Sources/PDFPipeCore/Report/Sections.swift"):

@@ -28,7 +28,6 @@ package final class FileReplacer {
 
     deinit { if let spare { FileSystem.unlink(spare) } }
 
-    /// Replaces (or creates) the file at `path` with `bytes`. The folder must exist.
     /// The spare (the file a previous write replaced), emptied for reuse; nil when there is none or
     /// it cannot be reused. Reused only while the spare name is the old file's one name: an old
     /// file that is also linked elsewhere (a hard-linked snapshot) keeps its content there.
@@ -42,6 +41,7 @@ package final class FileReplacer {
         return nil
     }
 
+    /// Replaces (or creates) the file at `path` with `bytes`. The folder must exist.
     package func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         if let s = spare, !s.hasPrefix(folder + "/.pdfpipe-spare-") || s.dropFirst(folder.count + 1).contains("/") {

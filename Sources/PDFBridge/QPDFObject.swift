@@ -125,5 +125,4 @@ package struct QPDFObject {
         return filtered != 0 ? Array(UnsafeBufferPointer(start: buffer, count: length)) : nil
     }
 
-    /// The object as PDF syntax (for messages and tests). The corresponding C function is `qpdf_oh_unparse`.
 }

@@ -22,17 +22,6 @@ enum PageWorkers {
         let next = Atomic<Int>(0)
     }
 
-    /// Calls `body(worker, k)` for every `k` in `0..<count` and returns the engine's messages page
-    /// by page.
-    ///
-    /// With one worker, the pages are done on this thread with `first` (the job's document); with
-    /// more, each worker thread opens its own document of `path` with `engine` (one document used by two
-    /// threads crashes in cairo). The indices are handed out one at a time from a shared counter, not
-    /// in contiguous runs: the pages of real manuals differ tenfold in cost, and the two halves of
-    /// hyperref.pdf render in 0.53 s and 0.98 s, so with runs one of two threads sat idle for a third
-    /// of the time. A document of `offerFrom` pages or more also offers its pages to the run's idle
-    /// workers (`helpers`, see `PageHelpers`). `body` stores its result at index `k`, so results do
-    /// not depend on who did which page.
     /// A worker with its own document (a C handle is never shared between threads); nil when the
     /// engine cannot open the file again, which `failed` keeps.
     static func openWorker(_ engine: PageEngine, _ path: String, failed: Locked<String?>) -> PageWorker? {
@@ -47,6 +36,17 @@ enum PageWorkers {
         }
     }
 
+    /// Calls `body(worker, k)` for every `k` in `0..<count` and returns the engine's messages page
+    /// by page.
+    ///
+    /// With one worker, the pages are done on this thread with `first` (the job's document); with
+    /// more, each worker thread opens its own document of `path` with `engine` (one document used by two
+    /// threads crashes in cairo). The indices are handed out one at a time from a shared counter, not
+    /// in contiguous runs: the pages of real manuals differ tenfold in cost, and the two halves of
+    /// hyperref.pdf render in 0.53 s and 0.98 s, so with runs one of two threads sat idle for a third
+    /// of the time. A document of `offerFrom` pages or more also offers its pages to the run's idle
+    /// workers (`helpers`, see `PageHelpers`). `body` stores its result at index `k`, so results do
+    /// not depend on who did which page.
     static func run(
         first: any EngineDocument, engine: PageEngine = .poppler, path: String, count: Int, workers: Int,
         helpers: PageHelpers?,

@@ -459,7 +459,6 @@ struct LinkAccessibility {
         "ISO 14289-\(part.rawValue) \(number)" + (matterhorn.map { ", Matterhorn \($0)" } ?? "")
     }
 
-    /// Text that is only an address: a URL with a scheme, or `www.…`, with no spaces.
     /// Whether a bare address names the same place as a URI: compared without case, the web
     /// schemes and a final slash (`www.example.org/` for `https://www.example.org`).
     static func sameAddress(_ text: String, _ uri: String) -> Bool {
@@ -472,6 +471,7 @@ struct LinkAccessibility {
         return isBareAddress(text) && !plain(text).isEmpty && plain(text) == plain(uri)
     }
 
+    /// Text that is only an address: a URL with a scheme, or `www.…`, with no spaces.
     static func isBareAddress(_ s: String) -> Bool {
         guard !s.contains(where: \.isWhitespace) else { return false }
         let lower = s.lowercased()

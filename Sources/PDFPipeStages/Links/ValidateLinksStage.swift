@@ -236,8 +236,6 @@ public struct ValidateLinksStage: Stage {
         return t
     }
 
-    /// The external check over links, bookmarks and the open action: the checker, each link's
-    /// site and how it is checked.
     /// Seconds the document's web checks may take in all: `documentSeconds`, and no more than the
     /// document's `--timeout` (infinite: no limit).
     func webBudget(_ job: Job) -> Double {
@@ -246,6 +244,8 @@ public struct ValidateLinksStage: Stage {
         return timeout > 0 ? min(own, timeout) : own
     }
 
+    /// The external check over links, bookmarks and the open action: the checker, each link's
+    /// site and how it is checked.
     func externalCheck(_ job: Job, _ c: Checked) -> (ExternalLinks, [ExternalLinks.Site], [ExternalLinks.Plan]) {
         typealias Site = ExternalLinks.Site
         var sites: [Site] = []

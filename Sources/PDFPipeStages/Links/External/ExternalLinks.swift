@@ -84,8 +84,6 @@ struct ExternalLinks {
         Paths.absolute(path, relativeTo: Paths.parent(sourcePath))
     }
 
-    /// Judges every site from the answers (`fetch`); returns the findings, and the sites with
-    /// `check` filled in.
     /// The finding of a link's outcome, placed where the link is (nil: nothing to say).
     static func finding(_ out: Outcome, at site: Site) -> Finding? {
         guard let problem = out.finding else { return nil }
@@ -100,6 +98,8 @@ struct ExternalLinks {
         return f
     }
 
+    /// Judges every site from the answers (`fetch`); returns the findings, and the sites with
+    /// `check` filled in.
     func judge(_ sites: inout [Site], plans: [Plan], fetched: [URLChecker.Key: URLFetch]) -> [Finding] {
         var findings: [Finding] = []
         for (i, p) in plans.enumerated() {

@@ -6,9 +6,9 @@ import SystemIO
 /// What a relative URI probably meant: a web host whose scheme was forgotten, or a mail address
 /// written without `mailto:` (viewers look for a file of that name).
 extension ExternalLinks {
-    /// The host, when a relative URI starts like one (`www.example.org/…`, `example.com/x`): a
-    /// scheme was forgotten. On 935 real manuals: `mathworld.wolfram.com/topics/…` in pgfmanual.
-    /// The host a relative URI probably meant (`www.ctan.org/pkg/x`), or nil. A dot is not enough:
+    /// The host a relative URI probably meant when it starts like one (`www.example.org/…`,
+    /// `example.com/x`: a scheme was forgotten; on 935 real manuals, `mathworld.wolfram.com/topics/…`
+    /// in pgfmanual), or nil. A dot is not enough:
     /// `transapp.cs`, `INSTALL.nut` and `XDGA.3.man` are file names. The last label must be a
     /// top-level domain people link to: a generic one from the list below or an assigned
     /// two-letter country code; a name that is also a common file extension (`.pl`, `.sh`, `.md`)
