@@ -88,7 +88,8 @@ extension CLI {
         merged.shard = held
         merged.shardSource = nil
         mergeRunFindings(of: reports, into: &merged, whole: whole)
-        if let web = Self.mergedWebHosts(reports.map(\.sections)) { merged.sections["web"] = ["hosts": web] }
+        // The run-level sections (validate-links' `web`), each merged by its type.
+        for type in stages.flatMap(\.runSections) { type.merge(reports.map(\.sections), into: &merged.sections) }
         try mergeBaseline(
             a, flag: baselineFlag, policy: policy, reports: reports, into: &merged, whole: whole, batch: seen)
         // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
@@ -289,35 +290,6 @@ extension CLI {
             + SuppressionUse.findings(
                 uses, today: String(merged.generatedAt.prefix(10)), wholeBatch: whole && !merged.incomplete,
                 pipelineFile: runFindingsFile)
-    }
-
-    /// The shards' `sections.web.hosts` as one run's: per host, the counts summed, the peak per
-    /// second and the longest interval the largest, the least slots the smallest; nil when no
-    /// shard has any.
-    static func mergedWebHosts(_ sections: [[String: JSONValue]]) -> JSONValue? {
-        var byHost: [String: [String: JSONValue]] = [:]
-        for s in sections {
-            for h in s["web"]?["hosts"]?.arrayValue ?? [] {
-                guard case .object(let o) = h, let name = o["host"]?.stringValue else { continue }
-                guard var m = byHost[name] else {
-                    byHost[name] = o
-                    continue
-                }
-                for (k, v) in o where k != "host" {
-                    let (a, b) = (m[k]?.doubleValue ?? 0, v.doubleValue ?? 0)
-                    let combined: Double
-                    switch k {
-                    case "peakPerSecond", "longestInterval": combined = max(a, b)
-                    case "leastSlots": combined = min(a, b)
-                    default: combined = a + b
-                    }
-                    m[k] = v.intValue != nil && m[k]?.intValue != nil ? .int(Int(combined)) : .double(combined)
-                }
-                byHost[name] = m
-            }
-        }
-        guard !byHost.isEmpty else { return nil }
-        return .array(byHost.keys.sorted().map { .object(byHost[$0]!) })
     }
 
     /// The shards of one run name one batch (`batch`: its size and a digest of its paths), and a

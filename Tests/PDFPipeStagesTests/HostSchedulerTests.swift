@@ -1,3 +1,4 @@
+import PDFPipeCore
 import XCTest
 
 @testable import PDFPipeStages
@@ -136,6 +137,41 @@ final class HostSchedulerTests: XCTestCase {
         XCTAssertEqual(
             RetryPolicy(retries: 0, firstWait: 1).decide(url: "u", used: 0, rateLimited: false, retryAfter: nil),
             .giveUp(nil))
+    }
+
+    /// (#64) The run-level `web` section is merged by its type: counts summed, the peak and the
+    /// longest interval the largest, the least slots the smallest; a section that does not read as
+    /// one is left out.
+    func testShardsWebSectionsMergeByTheirType() throws {
+        var a = HostScheduler.Statistics(host: "a.example")
+        a.requests = 3
+        a.rateLimited = 1
+        a.peakPerSecond = 2
+        a.leastSlots = 4
+        a.longestInterval = 0.1
+        a.pausedSeconds = 1.5
+        var b = a
+        b.requests = 5
+        b.peakPerSecond = 7
+        b.leastSlots = 1
+        b.longestInterval = 0.05
+        let c = HostScheduler.Statistics(host: "b.example")
+        let shards: [[String: JSONValue]] = [
+            WebSection(hosts: [a]).runSection, WebSection(hosts: [c, b]).runSection, ["web": "not a section"], [:],
+        ]
+        var merged: [String: JSONValue] = [:]
+        WebSection.merge(shards, into: &merged)
+        let web = try XCTUnwrap(WebSection.read(from: merged))
+        XCTAssertEqual(web.hosts.map(\.host), ["a.example", "b.example"])
+        XCTAssertEqual(web.hosts[0].requests, 8)
+        XCTAssertEqual(web.hosts[0].rateLimited, 2)
+        XCTAssertEqual(web.hosts[0].peakPerSecond, 7)
+        XCTAssertEqual(web.hosts[0].leastSlots, 1)
+        XCTAssertEqual(web.hosts[0].longestInterval, 0.1)
+        XCTAssertEqual(web.hosts[0].pausedSeconds, 3)
+        var none: [String: JSONValue] = [:]
+        WebSection.merge([[:], ["web": 1]], into: &none)
+        XCTAssertTrue(none.isEmpty, "no shard has a web section: none is made up")
     }
 
     func testPeakPerSecondIsCounted() {

@@ -8,6 +8,30 @@ public protocol ReportSection: Codable, Sendable {
     static var key: String { get }
 }
 
+/// A section of the run's report (report.json's run-level `sections`): written by a stage's run
+/// service (`RunService.runSections`), declared in the stage's descriptor (`runSections`), and
+/// merged across shards' reports by its type (`merge`), not as JSON.
+public protocol RunSection: ReportSection {
+    /// The sections of several shards' reports as one run's; nil when there are none.
+    static func merged(_ sections: [Self]) -> Self?
+}
+
+extension RunSection {
+    /// The section as the run's `sections` hold it, under its key.
+    public var runSection: [String: JSONValue] { [Self.key: JSONValue(encoding: self)] }
+
+    /// The section in a run's `sections`, when it is there and reads as this type.
+    public static func read(from sections: [String: JSONValue]) -> Self? {
+        try? sections[key]?.decode(Self.self)
+    }
+
+    /// Merges this section of `reports`' run-level sections into `merged` (left alone when none has it).
+    public static func merge(_ sections: [[String: JSONValue]], into merged: inout [String: JSONValue]) {
+        guard let m = Self.merged(sections.compactMap(read(from:))) else { return }
+        merged[key] = JSONValue(encoding: m)
+    }
+}
+
 /// The key of a section of a document's report entry, typed by its value: stages write
 /// `job[.destinations] = section` and readers get the value back as that type. The name is
 /// report.json's key, spelled once where the key is declared (string keys only at the JSON edge:

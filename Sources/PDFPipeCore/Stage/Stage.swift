@@ -20,6 +20,9 @@ public struct StageDescriptor: Sendable {
     /// finds it by the stage to read the run's findings and sections, to answer the isolated
     /// workers' questions and, in a worker, to forward them. Nil: the stage keeps none.
     public var service: (@Sendable (_ stage: any Stage, _ label: String, RunContext) -> (any RunService)?)?
+    /// The run-level sections its service writes (validate-links: `web`), by type: `merge` joins
+    /// shards' reports through them.
+    public var runSections: [any RunSection.Type] = []
 
     /// A type of `Job.products`, as a value (its identity and its name for messages).
     public struct Product: Sendable, Hashable, CustomStringConvertible {
@@ -77,7 +80,8 @@ extension StageDescriptor {
         _ stage: S.Type, id: String, summary: String, rules: [Rule] = [], produces: [Product] = [],
         needs: (@Sendable (S.Options) -> [Need])? = nil, readsEarlierFindings: Bool = false,
         runsPageEngine: Bool = false,
-        service: (@Sendable (_ stage: S, _ label: String, RunContext) -> any RunService)? = nil
+        service: (@Sendable (_ stage: S, _ label: String, RunContext) -> any RunService)? = nil,
+        runSections: [any RunSection.Type] = []
     ) {
         var typedService: (@Sendable (any Stage, String, RunContext) -> (any RunService)?)?
         if let service {
@@ -98,6 +102,7 @@ extension StageDescriptor {
             id: id, summary: summary, rules: rules, options: S.Options.specs, produces: produces, needs: typedNeeds,
             readsEarlierFindings: readsEarlierFindings, runsPageEngine: runsPageEngine, service: typedService,
             make: make)
+        self.runSections = runSections
     }
 }
 

@@ -53,7 +53,7 @@ public struct ValidateLinksStage: Stage {
             "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
         rules: LinkRules.destinations + LinkRules.links + LinkRules.external + LinkRules.accessibility,
         produces: [.of(LinkPlacements.self)],
-        service: { stage, label, context in stage.services(context, label: label) })
+        service: { stage, label, context in stage.services(context, label: label) }, runSections: [WebSection.self])
 
     public var inventory: Bool
     public var linkText: Bool
@@ -361,7 +361,7 @@ final class LinkServices: RunService {
         guard external.enabled, checker.forward == nil else { return [:] }
         let hosts = checker.statistics.filter { $0.requests > 0 }
         guard !hosts.isEmpty else { return [:] }
-        return ["web": ["hosts": JSONValue(encoding: hosts)]]
+        return WebSection(hosts: hosts).runSection
     }
 
     /// A worker's URLs, checked by this process's checker (once per run, whichever worker asks).

@@ -50,6 +50,8 @@ struct HostScheduler: Sendable {
         /// The slowest pace it was brought down to: least slots, longest interval.
         var leastSlots = 0
         var longestInterval = 0.0
+
+        init(host: String) { self.host = host }
     }
 
     /// Requests of one host: the ones ready to go, in order, and its pace.
