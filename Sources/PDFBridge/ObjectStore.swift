@@ -439,11 +439,11 @@ package final class S3Client {
         var token: String?
         var tokens = Set<String>()
         var pages = 0
-        let started = SystemClock.now
+        let started = SystemClock.uptimeNanoseconds
         let location = "s3://\(bucket)/\(prefix)"
         repeat {
             pages += 1
-            if pages > maxListPages || SystemClock.now.timeIntervalSince(started) > maxListSeconds {
+            if pages > maxListPages || SystemClock.seconds(since: started) > maxListSeconds {
                 throw S3Error(
                     location: location, status: nil, code: "ListingLimit",
                     message:

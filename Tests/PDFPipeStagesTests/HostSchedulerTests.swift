@@ -169,6 +169,17 @@ final class HostSchedulerTests: XCTestCase {
         XCTAssertEqual(web.hosts[0].leastSlots, 1)
         XCTAssertEqual(web.hosts[0].longestInterval, 0.1)
         XCTAssertEqual(web.hosts[0].pausedSeconds, 3)
+        // A shard report is data: counts at Int.max, or past it, do not trap the merge.
+        var huge = a
+        huge.requests = .max
+        var hostile: [String: JSONValue] = [:]
+        WebSection.merge(
+            [
+                WebSection(hosts: [huge]).runSection, WebSection(hosts: [huge]).runSection,
+                ["web": ["hosts": [["host": "a.example", "requests": 1e300]]]],
+            ],
+            into: &hostile)
+        XCTAssertEqual(WebSection.read(from: hostile)?.hosts.first?.requests, .max)
         var none: [String: JSONValue] = [:]
         WebSection.merge([[:], ["web": 1]], into: &none)
         XCTAssertTrue(none.isEmpty, "no shard has a web section: none is made up")

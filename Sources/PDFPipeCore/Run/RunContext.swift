@@ -66,7 +66,7 @@ public struct ServiceKey<S: RunService>: Sendable, Hashable {
     /// The service `name` of the stage instance labelled `stage` (`Job.stage` while it runs).
     public init(stage: String, _ name: String) { id = ServiceName(stage: stage, name: name) }
 
-    /// The run's own service's name (nil for a stage's).
+    /// The service's name among its owner's (`id.stage`: whose).
     public var name: String { id.name }
 }
 

@@ -7,8 +7,9 @@ struct WebSection: RunSection, Equatable {
     static let key = "web"
     var hosts: [HostScheduler.Statistics]
 
-    /// The shards' sections as one run's: per host, the counts summed, the peak per second and
-    /// the longest interval the largest, the least slots the smallest; hosts in name order.
+    /// The shards' sections as one run's: per host, the counts summed (saturating: a shard report
+    /// is data, and Int.max in one must not trap the merge), the peak per second and the longest
+    /// interval the largest, the least slots the smallest; hosts in name order.
     static func merged(_ sections: [WebSection]) -> WebSection? {
         var byHost: [String: HostScheduler.Statistics] = [:]
         for s in sections {
@@ -17,11 +18,11 @@ struct WebSection: RunSection, Equatable {
                     byHost[h.host] = h
                     continue
                 }
-                m.requests += h.requests
-                m.rateLimited += h.rateLimited
-                m.unavailable += h.unavailable
-                m.retries += h.retries
-                m.pauses += h.pauses
+                m.requests = sum(m.requests, h.requests)
+                m.rateLimited = sum(m.rateLimited, h.rateLimited)
+                m.unavailable = sum(m.unavailable, h.unavailable)
+                m.retries = sum(m.retries, h.retries)
+                m.pauses = sum(m.pauses, h.pauses)
                 m.pausedSeconds += h.pausedSeconds
                 m.peakPerSecond = max(m.peakPerSecond, h.peakPerSecond)
                 m.longestInterval = max(m.longestInterval, h.longestInterval)
@@ -31,5 +32,11 @@ struct WebSection: RunSection, Equatable {
         }
         guard !byHost.isEmpty else { return nil }
         return WebSection(hosts: byHost.keys.sorted().map { byHost[$0]! })
+    }
+
+    /// `a + b`, clamped to `Int`'s range.
+    private static func sum(_ a: Int, _ b: Int) -> Int {
+        let (s, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : s
     }
 }
