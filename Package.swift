@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "pdfpipe", targets: ["pdfpipe"]),
         .library(name: "PDFPipeCore", targets: ["PDFPipeCore"]),
         .library(name: "PDFPipeStages", targets: ["PDFPipeStages"]),
+        .library(name: "PDFPipeWeb", targets: ["PDFPipeWeb"]),
     ],
     // MuPDF is AGPL-3.0 (pdfpipe and poppler are GPL): it is built in only on request,
     // `swift build --traits MuPDF`, which needs libmupdf-dev (scripts/setup.sh --mupdf).
@@ -65,10 +66,16 @@ let package = Package(
             ]),
         // Pipeline model, runner, findings, reporters: no C.
         .target(name: "PDFPipeCore", dependencies: ["SystemIO"]),
+        // The web check: URI syntax, the run's URL checker (transfers, host pacing, retries, the
+        // cache and history) and its options. It knows URLs, not links: what a link means, and the
+        // checker of each scheme, are validate-links' (PDFPipeStages).
+        .target(name: "PDFPipeWeb", dependencies: ["PDFPipeCore", "PDFBridge", "PDFReader", "SystemIO"]),
         // The stages: core + bridge.
-        .target(name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFBridge", "PDFReader", "SystemIO"]),
+        .target(
+            name: "PDFPipeStages", dependencies: ["PDFPipeCore", "PDFPipeWeb", "PDFBridge", "PDFReader", "SystemIO"]),
         // Argument parsing and commands.
-        .target(name: "PDFPipeCLI", dependencies: ["PDFBridge", "PDFPipeCore", "PDFPipeStages", "SystemIO"]),
+        .target(
+            name: "PDFPipeCLI", dependencies: ["PDFBridge", "PDFPipeCore", "PDFPipeStages", "PDFPipeWeb", "SystemIO"]),
         .executableTarget(name: "pdfpipe", dependencies: ["PDFPipeCLI", "PDFPipeStages", "SystemIO"]),
         // Writes samples/ (raw PDF syntax; qpdf only to encrypt).
         .executableTarget(name: "pdfpipe-samples", dependencies: ["PDFBridge", "PDFReader", "SystemIO"]),
@@ -79,10 +86,10 @@ let package = Package(
         .testTarget(name: "PDFPipeCoreTests", dependencies: ["PDFPipeCore", "SystemIO", "TestSupport"]),
         .testTarget(
             name: "PDFPipeStagesTests",
-            dependencies: ["PDFPipeStages", "PDFBridge", "PDFReader", "PDFPipeCore", "TestSupport"]),
+            dependencies: ["PDFPipeStages", "PDFPipeWeb", "PDFBridge", "PDFReader", "PDFPipeCore", "TestSupport"]),
         .testTarget(
             name: "PDFPipeCLITests",
-            dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "PDFBridge", "TestSupport"],
+            dependencies: ["PDFPipeCLI", "PDFPipeCore", "PDFPipeStages", "PDFPipeWeb", "PDFBridge", "TestSupport"],
             exclude: ["Golden", "Schemas"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,12 +1,13 @@
 // Stand-in for the RemoteDocuments class of Sources/PDFPipeStages/Links/RemoteDocuments.swift in the
 // link fuzzer, which is built without qpdf: GoToR targets are read through pdfpipe's own reader.
-// (RemoteDocument itself, Links/RemoteDocument.swift, is compiled as it is.)
+// (RemoteDocument itself, in PDFPipeWeb, and Links/RemoteDocument+Source.swift are compiled as they are.)
+import PDFPipeWeb
 import PDFReader
 
-public final class RemoteDocuments: @unchecked Sendable {
-    public init() {}
+package final class RemoteDocuments: @unchecked Sendable {
+    package init() {}
 
-    public func document(at path: String) -> RemoteDocument {
+    package func document(at path: String) -> RemoteDocument {
         guard let reader = try? PDFReader(path: path) else {
             var r = RemoteDocument()
             r.error = "unreadable"

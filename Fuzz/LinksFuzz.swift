@@ -6,6 +6,7 @@
 // a stand-in for GoToR targets (FuzzRemoteDocuments.swift: no qpdf in this build).
 import Foundation
 import PDFPipeCore
+import PDFPipeWeb
 import PDFReader
 
 let fuzzPath = "/dev/shm/pdfpipe-fuzz-links-\(getpid()).pdf"

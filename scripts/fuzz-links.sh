@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of the destination and link parsers
-# (DestinationTable, Destination, PDFAction, LinkAudit, URIReference), seeded with samples/*.pdf, and
+# (DestinationTable, Destination, PDFAction, LinkAudit, PDFPipeWeb's URIReference), seeded with samples/*.pdf, and
 # of the HTML anchor tokenizer (HTMLAnchors: the same bytes read as a web page).
 # Usage: bash scripts/fuzz-links.sh [SECONDS=60]
 # The modules are built with the instrumentation, as SwiftPM lays them out: PDFPipeCore, SystemIO and
@@ -15,12 +15,17 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-n
 source scripts/fuzz-build-reader.sh
 swiftc "${flags[@]}" -I "$out/csystem" -emit-library -static -emit-module -module-name PDFPipeCore \
   $(find Sources/PDFPipeCore -name '*.swift') -o "$out/libPDFPipeCore.a" -emit-module-path "$out/PDFPipeCore.swiftmodule"
+# PDFPipeWeb's files that need no C library (URI syntax, the HTML anchor tokenizer, a target's facts,
+# the fetch model a link's check records, the web options).
+w=Sources/PDFPipeWeb
+swiftc "${flags[@]}" -I Sources/CZlib -I "$out/csystem" -emit-library -static -emit-module -module-name PDFPipeWeb \
+  $w/URIReference.swift $w/HTMLAnchors.swift $w/RemoteDocument.swift $w/URLFetch.swift $w/ExternalSection.swift \
+  -o "$out/libPDFPipeWeb.a" -emit-module-path "$out/PDFPipeWeb.swiftmodule"
 l=Sources/PDFPipeStages/Links
 swiftc "${flags[@]}" -I Sources/CZlib -I "$out/csystem" -module-name LinksFuzz \
-  $l/LinkRules.swift $l/External/ExternalLinkRules.swift $l/Suggestions.swift $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/URIReference.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/RemoteDocument.swift \
-  $l/External/HTMLAnchors.swift \
+  $l/LinkRules.swift $l/External/ExternalLinkRules.swift $l/Suggestions.swift $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/ValidateLinksOptions.swift $l/URISchemes.swift $l/RemoteDocument+Source.swift \
   Sources/PDFPipeStages/PageGeometry.swift Fuzz/FuzzRemoteDocuments.swift Fuzz/LinksFuzz.swift \
-  -lPDFReader -lSystemIO "$out/system.o" -lPDFPipeCore -lz -o "$out/fuzz-links" 2> >(grep -v "ld.gold: warning" >&2)
+  -lPDFPipeWeb -lPDFPipeCore -lPDFReader -lSystemIO "$out/system.o" -lz -o "$out/fuzz-links" 2> >(grep -v "ld.gold: warning" >&2)
 corpus=.build/fuzz/links-corpus
 mkdir -p "$corpus"
 cp samples/*.pdf "$corpus/"

@@ -65,7 +65,7 @@ def code_of(line):
     return STRING.sub('""', line).split("//", 1)[0]
 
 
-API_MODULES = ["PDFPipeCore", "PDFPipeStages"]
+API_MODULES = ["PDFPipeCore", "PDFPipeStages", "PDFPipeWeb"]
 TYPE_DECL = re.compile(r"\b(struct|class|enum|protocol|extension|actor)\s+([A-Za-z_][\w.]*)")
 
 

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import PDFPipeWeb
 import SystemIO
 
 /// `pdfpipe github-action`: the GitHub Action's entrypoint (action.yml; the image's

@@ -1,6 +1,7 @@
 import Foundation
 import PDFPipeCore
 import PDFPipeStages
+import PDFPipeWeb
 import TestSupport
 import XCTest
 

@@ -5,6 +5,7 @@ import TestSupport
 import XCTest
 
 @testable import PDFPipeCLI
+@testable import PDFPipeWeb
 
 /// (#22, 1) The README's reference tables are held to the one option model: the command synopses
 /// and the `run` flag table to the command table (`CLI.commandTable`, which also makes `--help` and

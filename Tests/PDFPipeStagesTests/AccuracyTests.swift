@@ -5,6 +5,7 @@ import TestSupport
 import XCTest
 
 @testable import PDFPipeStages
+@testable import PDFPipeWeb
 
 /// Real-world accuracy (issue 19): judgements held to what viewers do, on files made the way real
 /// producers make them.

@@ -2,6 +2,7 @@ import PDFPipeCore
 import XCTest
 
 @testable import PDFPipeStages
+@testable import PDFPipeWeb
 
 /// What counts as a refused checker (uri.blocked) and what stays a broken link (CI-gate issue, 13).
 final class BotProtectionTests: XCTestCase {

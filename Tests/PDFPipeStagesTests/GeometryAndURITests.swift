@@ -1,5 +1,6 @@
 import PDFBridge
 import PDFPipeStages
+import PDFPipeWeb
 import PDFReader
 import TestSupport
 import XCTest

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import PDFPipeStages
+@testable import PDFPipeWeb
 
 final class HTMLAnchorsTests: XCTestCase {
     func testAnchorsOfAPage() {

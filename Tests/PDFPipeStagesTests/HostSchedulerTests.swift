@@ -2,6 +2,7 @@ import PDFPipeCore
 import XCTest
 
 @testable import PDFPipeStages
+@testable import PDFPipeWeb
 
 /// The URL checker's scheduler, driven by hand with the time passed in: every verdict follows from
 /// the calls, none from a clock or a sleep.

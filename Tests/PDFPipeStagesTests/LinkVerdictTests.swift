@@ -2,6 +2,7 @@ import PDFPipeCore
 import XCTest
 
 @testable import PDFPipeStages
+@testable import PDFPipeWeb
 
 /// (#64) A link's verdict is typed from the checker to the report's edge, and findings name their
 /// link by a typed id: report.json's `check` and `details.annotationIndex` are written in one place.

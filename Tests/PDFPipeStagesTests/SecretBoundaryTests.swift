@@ -5,6 +5,7 @@ import TestSupport
 import XCTest
 
 @testable import PDFPipeStages
+@testable import PDFPipeWeb
 
 /// The trust issue (#60), class 1: a secret goes only over TLS, only to the hosts its owner named,
 /// and a pipeline file (which a pull request edits) cannot reach the process's secrets; every value

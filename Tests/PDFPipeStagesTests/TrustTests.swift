@@ -2,6 +2,7 @@ import Foundation
 import PDFBridge
 import PDFPipeCore
 import PDFPipeStages
+import PDFPipeWeb
 import TestSupport
 import XCTest
 

@@ -2,19 +2,6 @@ import Foundation
 import PDFPipeCore
 import PDFReader
 
-/// `validate-links`' `accessibility` option: which documents the link-accessibility rules check.
-public enum AccessibilityMode: String, Sendable, CaseIterable, OptionChoice {
-    /// No check.
-    case off
-    /// Documents that are tagged (`/MarkInfo /Marked true` with a `/StructTreeRoot`) or claim
-    /// PDF/UA in their XMP (`pdfuaid:part`): each against the part it claims, PDF/UA-1 when it
-    /// claims none. An untagged document that claims nothing is said to be skipped.
-    case auto
-    /// Every document held to PDF/UA-1 (or -2): what fails is an error.
-    case pdfUA1 = "pdf-ua-1"
-    case pdfUA2 = "pdf-ua-2"
-}
-
 /// The machine-checkable link requirements of PDF/UA-1 (ISO 14289-1), PDF/UA-2 (ISO 14289-2) and
 /// WCAG 2.2, read from the raw objects: the structure tree (each link annotation's `OBJR` and its
 /// `Link` element, the `/ParentTree` back-reference), `/Contents`, the pages' `/Tabs`, structure

@@ -1,5 +1,6 @@
 import Foundation
 import PDFPipeCore
+import PDFPipeWeb
 import PDFReader
 import SystemIO
 

@@ -1,4 +1,5 @@
 import PDFPipeCore
+import PDFPipeWeb
 import PDFReader
 
 /// Where the link annotations of a document lie, as validate-links read them (exact rectangles,

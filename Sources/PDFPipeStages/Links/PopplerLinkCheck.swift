@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFPipeWeb
 import SystemIO
 
 /// The link stages' second reader. A file that neither pdfpipe's object reader nor qpdf's recovery

@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFPipeWeb
 import PDFReader
 
 extension RemoteDocument {

@@ -1,5 +1,6 @@
 import Foundation
 import PDFPipeCore
+import PDFPipeWeb
 
 /// What a URI's scheme lets a reader do. A viewer hands a URI link to the browser or the system,
 /// which opens it only if some program handles the scheme: `htp://`, `email:` or `doi:` open

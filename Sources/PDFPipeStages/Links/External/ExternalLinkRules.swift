@@ -1,4 +1,5 @@
 import PDFPipeCore
+import PDFPipeWeb
 
 /// The rules of validate-links' external check (`external`): web links requested, local files and
 /// fragments looked up, and what the run as a whole says about the network.

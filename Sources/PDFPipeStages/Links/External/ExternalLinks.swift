@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFPipeWeb
 import SystemIO
 
 /// The external check of one document's URI links: http(s) through the run's `URLChecker`,

@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFPipeWeb
 import SystemIO
 
 /// The file checker: `file:` and relative URIs on disk (inside the input root unless

@@ -1,6 +1,8 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFPipeWeb
+import PDFReader
 import SystemIO
 
 /// The fragment checker: `#page=`/`#nameddest=` of a PDF target (on disk or fetched) and, with

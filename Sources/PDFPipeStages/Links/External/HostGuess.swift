@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFPipeWeb
 import SystemIO
 
 /// What a relative URI probably meant: a web host whose scheme was forgotten, or a mail address

@@ -1,6 +1,7 @@
 import Foundation
 import PDFBridge
 import PDFPipeCore
+import PDFPipeWeb
 import SystemIO
 
 /// The web checker: what a URL's answer (`URLFetch`) means for its link, and `confirmRuns`' hold on

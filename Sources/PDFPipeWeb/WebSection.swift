@@ -3,14 +3,16 @@ import PDFPipeCore
 /// report.json's run-level `web` section: each host's requests, 429 and 503 answers, retries,
 /// pauses and pace (`HostScheduler.Statistics`), written by validate-links' run service and merged
 /// across shards by its type.
-struct WebSection: RunSection, Equatable {
-    static let key = "web"
-    var hosts: [HostScheduler.Statistics]
+package struct WebSection: RunSection, Equatable {
+    package static let key = "web"
+    package var hosts: [HostScheduler.Statistics]
+
+    package init(hosts: [HostScheduler.Statistics]) { self.hosts = hosts }
 
     /// The shards' sections as one run's: per host, the counts summed (saturating: a shard report
     /// is data, and Int.max in one must not trap the merge), the peak per second and the longest
     /// interval the largest, the least slots the smallest; hosts in name order.
-    static func merged(_ sections: [WebSection]) -> WebSection? {
+    package static func merged(_ sections: [WebSection]) -> WebSection? {
         var byHost: [String: HostScheduler.Statistics] = [:]
         for s in sections {
             for h in s.hosts {

@@ -1,7 +1,7 @@
 import PDFPipeCore
 import PDFReader
 
-/// What a GoToR link needs to know about its target file: its page count and named destinations.
+/// What a GoToR link or a `#nameddest=` fragment needs to know about its target file: its page count and named destinations.
 package struct RemoteDocument: Codable, Sendable, Equatable {
     package var pageCount = 0
     /// Why the file could not be read, if it could not.
@@ -42,6 +42,13 @@ package struct RemoteDocument: Codable, Sendable, Equatable {
 
     package init() {}
 
+    package init(pageCount: Int, tree: [[UInt8]: Int?], catalog: [String: Int?]) {
+        self.pageCount = pageCount
+        self.tree = tree
+        self.catalog = catalog
+        byText = NameText.index(tree: tree, catalog: catalog)  // observers do not run in an initializer
+    }
+
     /// As `json` (the name tree's keys are bytes, written as hex).
     package init(from decoder: any Decoder) throws { self.init(json: try JSONValue(from: decoder)) }
     package func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
@@ -64,23 +71,5 @@ package struct RemoteDocument: Codable, Sendable, Equatable {
         self.tree = tree
         catalog = (json["catalog"]?.objectValue ?? [:]).mapValues { v -> Int? in v.intValue }
         byText = NameText.index(tree: tree, catalog: catalog)  // observers do not run in an initializer
-    }
-
-    /// The facts of a document already opened (no C library here: the link fuzzer builds this file).
-    package init(source: any ObjectSource) {
-        let pageObjects = PageTree.pages(source)
-        let pages = PageIndex(pageObjects)
-        pageCount = pages.count
-        let table = DestinationTable(root: PDFObject.root(of: source), pages: pages)
-        func page(_ n: NamedDestination) -> Int? {
-            switch n.destination?.target {
-            case .page(let i)?: i
-            case .pageNumber(let i)? where i >= 0 && i < pages.count: i
-            default: nil
-            }
-        }
-        tree = table.tree.mapValues(page)
-        catalog = table.catalog.mapValues(page)
-        byText = NameText.index(tree: tree, catalog: catalog)
     }
 }

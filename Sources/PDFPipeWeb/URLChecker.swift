@@ -18,9 +18,17 @@ package final class URLChecker: @unchecked Sendable {
     package struct Key: Codable, Hashable, Sendable {
         package var url: String
         package var download: Bool
+
+        package init(url: String, download: Bool) {
+            self.url = url
+            self.download = download
+        }
     }
 
     let options: ExternalOptions
+    /// Reads a downloaded PDF's pages and named destinations (for `#page=` and `#nameddest=`
+    /// fragments). Given by validate-links: PDFs are read there; this module only fetches them.
+    let readDocument: @Sendable (_ path: String) -> RemoteDocument
     /// The checker's clock, in seconds (monotonic; tests of the scheduler inject their own there).
     let clock: @Sendable () -> Double
 
@@ -55,8 +63,12 @@ package final class URLChecker: @unchecked Sendable {
     }
     private let forwardHook = Locked<(@Sendable ([Key], Double) -> [Key: URLFetch])?>(nil)
 
-    package init(options: ExternalOptions, clock: @escaping @Sendable () -> Double = URLChecker.now) {
+    package init(
+        options: ExternalOptions, readDocument: @escaping @Sendable (_ path: String) -> RemoteDocument,
+        clock: @escaping @Sendable () -> Double = URLChecker.now
+    ) {
         self.options = options
+        self.readDocument = readDocument
         self.clock = clock
         cache = LinkCache(options: options)
     }
@@ -253,7 +265,7 @@ package final class URLChecker: @unchecked Sendable {
 
     /// Each host's requests, pushbacks, retries and pauses so far (as of the last time the checker
     /// had nothing in flight), by host name.
-    var statistics: [HostScheduler.Statistics] {
+    package var statistics: [HostScheduler.Statistics] {
         lock.lock()
         defer { lock.unlock() }
         return hostStatistics

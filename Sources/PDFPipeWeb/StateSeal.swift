@@ -25,7 +25,7 @@ package enum StateSeal {
     }
 
     package static let key: (bytes: [UInt8], source: Source) = load(
-        environment: Environment.all, working: FileManager.default.currentDirectoryPath)
+        environment: Environment.all, working: FileSystem.currentDirectory)
 
     /// The key folder for an environment: `XDG_CACHE_HOME/pdfpipe`, else `HOME/.cache/pdfpipe`.
     package static func folder(environment env: [String: String]) -> String? {

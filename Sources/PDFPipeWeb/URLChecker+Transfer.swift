@@ -193,7 +193,7 @@ extension URLChecker {
                     fetch.anchors = HTMLAnchors.parse(FileSystem.contents(temporary) ?? [])
                         .sorted()
                 } else {
-                    fetch.document = RemoteDocument.load(temporary)
+                    fetch.document = readDocument(temporary)
                 }
             }
             deliver(key, fetch)

@@ -16,7 +16,7 @@
 ///   full rate again at once, and one that pushed back once (a 429 for one URL) is soon back at
 ///   full pace. A host's confirmations (re-checks of its failures) wait until nothing else of that
 ///   host is ready or waiting.
-struct HostScheduler: Sendable {
+package struct HostScheduler: Sendable {
     /// The configured pace of one host.
     struct Limits: Sendable, Equatable {
         var slots: Int
@@ -33,25 +33,25 @@ struct HostScheduler: Sendable {
     }
 
     /// What a host saw during the run (report.json's `web.hosts`).
-    struct Statistics: Sendable, Equatable, Codable {
-        var host: String
-        var requests = 0
+    package struct Statistics: Sendable, Equatable, Codable {
+        package var host: String
+        package var requests = 0
         /// 429 answers.
-        var rateLimited = 0
+        package var rateLimited = 0
         /// 503 answers.
-        var unavailable = 0
+        package var unavailable = 0
         /// Requests queued again after a failure or pushback.
-        var retries = 0
+        package var retries = 0
         /// Times the host was paused, and the seconds it stayed paused.
-        var pauses = 0
-        var pausedSeconds = 0.0
+        package var pauses = 0
+        package var pausedSeconds = 0.0
         /// The most requests started within one second.
-        var peakPerSecond = 0
+        package var peakPerSecond = 0
         /// The slowest pace it was brought down to: least slots, longest interval.
-        var leastSlots = 0
-        var longestInterval = 0.0
+        package var leastSlots = 0
+        package var longestInterval = 0.0
 
-        init(host: String) { self.host = host }
+        package init(host: String) { self.host = host }
     }
 
     /// Requests of one host: the ones ready to go, in order, and its pace.

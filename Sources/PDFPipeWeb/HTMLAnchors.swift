@@ -6,19 +6,19 @@ import PDFPipeCore
 /// (quoted, single-quoted or bare values, character references decoded) and skips comments,
 /// `<script>`, `<style>` and `<template>` contents, where no anchor a browser scrolls to can be.
 /// Anchors made by scripts at load time are not seen, which is why the check is off by default.
-enum HTMLAnchors {
-    static func isHTML(_ contentType: String?) -> Bool {
+package enum HTMLAnchors {
+    package static func isHTML(_ contentType: String?) -> Bool {
         let t = (contentType ?? "").lowercased()
         return t.hasPrefix("text/html") || t.hasPrefix("application/xhtml+xml")
     }
 
     /// Fragments that name no element: text fragments (`#:~:text=…`) and the empty one.
-    static func isCheckable(_ fragment: String) -> Bool { !fragment.isEmpty && !fragment.hasPrefix(":~:") }
+    package static func isCheckable(_ fragment: String) -> Bool { !fragment.isEmpty && !fragment.hasPrefix(":~:") }
 
     /// Whether `fragment` (as written in the URL) indicates a part of a page with these anchors:
     /// the fragment itself, then percent-decoded, then `top` (any case), as the HTML standard's
     /// "scroll to the fragment" steps go.
-    static func indicates(_ fragment: String, in anchors: [String]) -> Bool {
+    package static func indicates(_ fragment: String, in anchors: [String]) -> Bool {
         let set = Set(anchors)
         if !isCheckable(fragment) || set.contains(fragment) { return true }
         let decoded = URIReference.percentDecoded(fragment)
@@ -28,7 +28,7 @@ enum HTMLAnchors {
     /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): one scanner
     /// over bytes (comments, tags, attributes in their quoting styles) whose helpers share the
     /// cursor; split into functions, each would take and return it.
-    static func parse(_ html: [UInt8]) -> Set<String> {
+    package static func parse(_ html: [UInt8]) -> Set<String> {
         var anchors = Set<String>()
         var i = 0
         let n = html.count
