@@ -5,25 +5,30 @@
 // - what parses round-trips: writing it compactly and parsing again gives the same value;
 // - a pipeline that loads has stages from the catalog with every option of a declared kind.
 
+enum FuzzMode: String, Sendable, CaseIterable, OptionChoice {
+    case a, b
+}
+
+struct FuzzSearch: OptionGroup {
+    @Option("") var term = ""
+    @Option("") var severity = FuzzMode.a
+}
+
+/// Every option kind a stage can declare.
+struct FuzzOptions: OptionGroup {
+    @Option("") var flag = false
+    @Option(in: 0...100, "") var count = 1
+    @Option(in: 0...1, "") var ratio = 0.5
+    @Option("") var name = "x"
+    @Option("") var mode = FuzzMode.a
+    @Option("") var pages = PageRanges.one
+    @Option("") var search: [FuzzSearch] = []
+    @Option("") var limit: Int? = nil
+}
+
 struct FuzzStage: Stage {
-    static let descriptor = StageDescriptor(
-        id: "fuzz",
-        summary: "every option kind",
-        options: [
-            OptionSpec("flag", .bool, default: false, ""),
-            OptionSpec("count", .integer(min: 0, max: 100), default: 1, ""),
-            OptionSpec("ratio", .number(min: 0, max: 1), default: 0.5, ""),
-            OptionSpec("name", .string, default: "x", ""),
-            OptionSpec("mode", .choice(["a", "b"]), default: "a", ""),
-            OptionSpec("pages", .pages, default: "1", ""),
-            OptionSpec(
-                "search",
-                .list([
-                    OptionSpec("term", .string, default: "", ""),
-                    OptionSpec("severity", .choice(["error", "note"]), default: "error", ""),
-                ]), default: [], ""),
-        ],
-        make: { _ in FuzzStage() })
+    static let descriptor = StageDescriptor(FuzzStage.self, id: "fuzz", summary: "every option kind")
+    init(_ options: FuzzOptions) {}
     func run(_ job: inout Job) throws {}
 }
 

@@ -53,4 +53,7 @@ if [ "$tier" != fast ]; then
     --filter 'EngineTests|ThumbnailsTests|ExtractTextTests|IncrementalThumbnailsTests|ThumbnailFormatTests'
   # The contributor recipe followed literally, in a copy of the tree: the toy stage in the real table.
   step bash scripts/recipe-check.sh
+  # The coverage-guided fuzzers build outside SwiftPM (libFuzzer brings its own main), so nothing
+  # else notices when a change breaks them (two did, unnoticed): each built and run a few seconds.
+  for f in reader links pipeline; do step bash "scripts/fuzz-$f.sh" 5; done
 fi

@@ -25,15 +25,15 @@ extension CLI {
     /// `pdfpipe baseline REPORT.json [--out FILE]`: the findings of a report as a baseline file.
     func baselineCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try BaselineFlags.parse(args)
-        guard a.positional.count == 1 else {
+        guard a.operands.count == 1 else {
             throw PipelineError(
                 file: nil, message: "baseline takes one report: pdfpipe baseline REPORT.json [--out FILE]")
         }
-        let report = try readReport(a.positional[0], documents: false)
-        let out = a.value(\BaselineFlags.out) ?? "pdfpipe-baseline.json"
+        let report = try readReport(a.operands[0], documents: false)
+        let out = a.out ?? "pdfpipe-baseline.json"
         var documents: [DocumentResult] = []
         var count = 0
-        try eachDocument(of: a.positional[0]) { d in
+        try eachDocument(of: a.operands[0]) { d in
             count += 1
             // Only what the baseline keeps: the findings.
             documents.append(DocumentResult(path: d.path, findings: d.findings))

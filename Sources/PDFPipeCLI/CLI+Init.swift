@@ -63,11 +63,11 @@ extension CLI {
 
     func initCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try InitFlags.parse(args)
-        guard a.positional.isEmpty else {
+        guard a.operands.isEmpty else {
             throw PipelineError(file: nil, message: "init takes no inputs: pdfpipe init [--for KIND] [--out FILE]")
         }
         let names = Self.starters.map(\.name)
-        let kind = a.value(\InitFlags.`for`) ?? "link-audit"
+        let kind = a.`for` ?? "link-audit"
         guard let starter = Self.starters.first(where: { $0.name == kind }) else {
             throw PipelineError(
                 file: nil,
@@ -75,9 +75,9 @@ extension CLI {
                     "--for: unknown kind '\(kind)'\(Suggest.didYouMean(kind, names)) (kinds: \(names.joined(separator: ", ")))"
             )
         }
-        let file = a.value(\InitFlags.out) ?? "pdfpipe.json"
+        let file = a.out ?? "pdfpipe.json"
         let path = Paths.absolute(file, relativeTo: directory)
-        guard a.has(\InitFlags.force) || !FileSystem.exists(path) else {
+        guard a.force || !FileSystem.exists(path) else {
             throw PipelineError(file: file, message: "exists already; --force replaces it")
         }
         let schemaName = "pipeline.schema.json"

@@ -39,22 +39,22 @@ extension CLI {
 
     func mergeCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try MergeFlags.parse(args)
-        let baselineFlag = try Self.value(of: \MergeFlags.baseline, in: a)?.stringValue
-        guard !a.positional.isEmpty else {
+        let baselineFlag = a.baseline
+        guard !a.operands.isEmpty else {
             throw PipelineError(file: nil, message: "merge needs report files: pdfpipe merge REPORT.json|DIR...")
         }
         // Each report is scanned once (its header read, where its documents lie kept), then the
         // documents are merged as sorted streams into the merged results file: memory holds one
         // document per report, not the reports. Reports in object storage are fetched into a
         // staging folder; a merged report for the store is written there and uploaded.
-        let remote = try RemoteMerge(operands: a.positional, out: a.value(\MergeFlags.out))
+        let remote = try RemoteMerge(operands: a.operands, out: a.out)
         defer { remote?.cleanUp() }
-        let out = remote?.outDir ?? Paths.absolute(a.value(\MergeFlags.out) ?? "out/merged", relativeTo: directory)
+        let out = remote?.outDir ?? Paths.absolute(a.out ?? "out/merged", relativeTo: directory)
         if remote?.outDir == nil { try checkOutputFolder(out) }
-        let files = try reportFiles(remote?.operands ?? a.positional, besides: out)
+        let files = try reportFiles(remote?.operands ?? a.operands, besides: out)
         let (reports, cursors) = try scanReports(files, counting: baselineFlag == nil)
         let (whole, held) = try Self.checkShards(
-            reports, files: files, allowPartial: a.has(\MergeFlags.allowPartial))
+            reports, files: files, allowPartial: a.allowPartial)
         var merged = reports[0]
         // A whole set's report is the one run's (which names no batch); a partial merge keeps it,
         // for the merge of merges to check.
@@ -95,12 +95,12 @@ extension CLI {
         // The threshold: --fail-on, else the pipeline file's own report.failOn, else error — never
         // a shard's command-line override (shards run with --fail-on never to finish the matrix).
         merged.failOn =
-            try Self.value(of: \MergeFlags.failOn, in: a)?.stringValue.flatMap(FailOn.init) ?? reports.lazy
+            a.failOn ?? reports.lazy
             .compactMap(\.pipelineFailOn).first ?? .error
-        let chosen = try a.value(\MergeFlags.format).map { list throws(PipelineError) in try formats(list) } ?? ["json"]
+        let chosen = try a.format.map { list throws(PipelineError) in try formats(list) } ?? ["json"]
         let code = write(
-            merged, formats: chosen, to: out, quiet: a.has(\MergeFlags.quiet),
-            verbose: a.has(\MergeFlags.verbose), shownAs: remote?.output.map { $0.url($0.folder) })
+            merged, formats: chosen, to: out, quiet: a.quiet,
+            verbose: a.verbose, shownAs: remote?.output.map { $0.url($0.folder) })
         if let remote, !remote.upload(console: console) { return .internalFailure }
         return code
     }
@@ -187,12 +187,12 @@ extension CLI {
     /// The merged report's baseline: the one given to merge (`--baseline`, `--ratchet`), else the
     /// shards'; with the whole batch known, the documents it lists that no shard had are fixed.
     private func mergeBaseline(
-        _ a: Arguments, flag baselineFlag: String?, policy: ResultPolicy?, reports: [RunReport],
+        _ a: MergeFlags, flag baselineFlag: String?, policy: ResultPolicy?, reports: [RunReport],
         into merged: inout RunReport, whole: Bool, batch seen: Set<String>
     ) throws(PipelineError) {
         if let file = baselineFlag {
-            merged.baseline = BaselineUse(file: file, ratchet: a.has(\MergeFlags.ratchet))
-        } else if a.has(\MergeFlags.ratchet) {
+            merged.baseline = BaselineUse(file: file, ratchet: a.ratchet)
+        } else if a.ratchet {
             guard var b = reports.lazy.compactMap(\.baseline).first else {
                 throw PipelineError(
                     file: nil, message: "--ratchet needs a baseline: --baseline FILE, or shards run with one")
@@ -206,7 +206,7 @@ extension CLI {
         guard let use = merged.baseline, whole, !merged.incomplete else { return }
         if let baseline = policy?.baseline ?? (try? loadBaseline(use.file)) {
             merged.removedSinceBaseline = RunReport.removed(from: baseline, batch: seen)
-        } else if !a.has(\MergeFlags.quiet) {
+        } else if !a.quiet {
             console.error(
                 "pdfpipe: note: cannot read the baseline '\(use.file)' the shards were compared with: documents it lists that are no longer in the batch are not counted as fixed (give it: --baseline FILE)"
             )

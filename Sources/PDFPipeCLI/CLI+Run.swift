@@ -6,14 +6,13 @@ import SystemIO
 extension CLI {
     func runCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try RunFlags.parse(args)
-        guard let pipelineFile = a.positional.first else {
+        guard let pipelineFile = a.operands.first else {
             throw PipelineError(file: nil, message: "run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]")
         }
         // Offline, nothing is sent: the web check's secrets are not needed.
-        var pipeline = try loadPipeline(pipelineFile, environment: a.has(\RunFlags.offline) ? .offline : .required)
-        let quiet = a.has(\RunFlags.quiet)
-        let progressMode = try Self.progressMode(a)
-        let verbose = a.has(\RunFlags.verbose)
+        var pipeline = try loadPipeline(pipelineFile, environment: a.offline ? .offline : .required)
+        let quiet = a.quiet
+        let verbose = a.verbose
 
         let fileFailOn = pipeline.failOn
         let shard = try applyRunFlags(a, to: &pipeline)
@@ -28,7 +27,7 @@ extension CLI {
         // A shard the engine retries (Slurm --requeue, Kubernetes backoffLimitPerIndex, AWS Batch
         // retries) goes on where it stopped: --resume is the default under --shard auto, and with
         // outputs in object storage (what makes a retried task exactly-once).
-        let resume = a.has(\RunFlags.resume) || shard?.source != nil || remote?.outputLocation != nil
+        let resume = a.resume || shard?.source != nil || remote?.outputLocation != nil
         let jobs = pipeline.jobs == 0 ? ProcessInfo.processInfo.activeProcessorCount : pipeline.jobs
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         runner.context.shards = shard?.count ?? 1
@@ -36,13 +35,13 @@ extension CLI {
         let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         runner.policy = policy
         isolate(&runner, pipeline, file: pipelineFile, resume: resume, documents: set.documents.count, remote: remote)
-        let (onProgress, endProgress) = startProgress(progressMode, quiet: quiet, total: set.documents.count)
+        let (onProgress, endProgress) = startProgress(a.progress, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
         let hash = configurationHash(pipeline, file: pipelineFile)
         try remote?.begin(&runner, set: set, hash: hash, shard: shard?.description, console: console)
         guard
             let store = openStore(
-                outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.has(\RunFlags.resume),
+                outDir, set: set, hash: hash, resume: resume, quiet: quiet, asked: a.resume,
                 remote: remote)
         else { return .internalFailure }
         // Documents the earlier run did not record may have left up-to-date outputs behind (the
@@ -82,7 +81,7 @@ extension CLI {
 
     /// Where the run writes (checked) and the batch it reads: a staging folder and the store's
     /// listing for a run in object storage.
-    private func places(_ a: Arguments, pipeline: Pipeline, file: String, shard: Shard?, remote: RemoteRun?)
+    private func places(_ a: RunFlags, pipeline: Pipeline, file: String, shard: Shard?, remote: RemoteRun?)
         throws(PipelineError) -> (outDir: String, set: InputSet)
     {
         let outDir = remote?.outDir ?? Paths.absolute(pipeline.output, relativeTo: directory)
@@ -94,25 +93,13 @@ extension CLI {
         return (outDir, try inputSet(a, pipeline: pipeline, file: file, shard: shard, output: outDir))
     }
 
-    /// `--progress`'s value, checked.
-    static func progressMode(_ a: Arguments) throws(PipelineError) -> String {
-        let modes = ["auto", "always", "never"]
-        let mode = a.value(\RunFlags.progress) ?? "auto"
-        guard modes.contains(mode) else {
-            throw PipelineError(
-                file: nil,
-                message: "--progress: '\(mode)' is not one of auto, always, never\(Suggest.didYouMean(mode, modes))")
-        }
-        return mode
-    }
-
     /// `--progress`: auto (a line redrawn on a terminal, a line every 15 s in a log; none with
     /// `--quiet`), always (also with `--quiet`), never. Returns what the runner calls as documents
     /// finish, and what ends the progress.
-    private func startProgress(_ mode: String, quiet: Bool, total: Int) -> (
+    private func startProgress(_ mode: ProgressMode, quiet: Bool, total: Int) -> (
         (@Sendable (RunProgress) -> Void)?, () -> Void
     ) {
-        guard mode == "always" || (mode == "auto" && !quiet) else { return (nil, {}) }
+        guard mode == .always || (mode == .auto && !quiet) else { return (nil, {}) }
         if console.interactive {
             let line = ProgressLine(console: console)
             return ({ line.update($0) }, { line.finish() })
@@ -155,17 +142,17 @@ extension CLI {
 
     /// The inputs: named after the pipeline, listed by `--inputs-from`, else the pipeline's own
     /// `inputs` (command-line flags override the file), expanded into the batch.
-    private func inputSet(_ a: Arguments, pipeline: Pipeline, file pipelineFile: String, shard: Shard?, output: String)
+    private func inputSet(_ a: RunFlags, pipeline: Pipeline, file pipelineFile: String, shard: Shard?, output: String)
         throws(PipelineError) -> InputSet
     {
         var listed: [String] = []
-        if let from = a.value(\RunFlags.inputsFrom) {
+        if let from = a.inputsFrom {
             listed = try Self.workList(
                 from == "-" ? from : Paths.absolute(from, relativeTo: directory),
-                nullSeparated: a.has(\RunFlags.null)
+                nullSeparated: a.null
             ) { Array(FileHandle.standardInput.readDataToEndOfFile()) }
         }
-        let named = a.positional.count > 1 ? Array(a.positional.dropFirst()) : (listed.isEmpty ? pipeline.inputs : [])
+        let named = a.operands.count > 1 ? Array(a.operands.dropFirst()) : (listed.isEmpty ? pipeline.inputs : [])
         let inputs = named + listed
         guard !inputs.isEmpty else {
             throw PipelineError(
@@ -174,11 +161,11 @@ extension CLI {
         }
         do throws(PipelineError) {
             return try batch(
-                inputs, shard: shard, allowEmpty: a.has(\RunFlags.allowEmpty), output: output,
+                inputs, shard: shard, allowEmpty: a.allowEmpty, output: output,
                 listed: Set(listed))
         } catch {
             // An input the pipeline file named (not the command line): say where it came from.
-            guard a.positional.count == 1, listed.isEmpty, let input = error.file, pipeline.inputs.contains(input)
+            guard a.operands.count == 1, listed.isEmpty, let input = error.file, pipeline.inputs.contains(input)
             else { throw error }
             var e = error
             e.message +=
@@ -196,34 +183,31 @@ extension CLI {
     }
 
     /// The flags of `run` that override the pipeline file; returns the shard asked for.
-    private func applyRunFlags(_ a: Arguments, to pipeline: inout Pipeline) throws(PipelineError) -> Shard? {
-        // Values of flags that override a key are checked by the key's declaration (Pipeline.keys).
-        func flag(_ f: KeyPath<RunFlags, Flag>) throws(PipelineError) -> JSONValue? {
-            try Self.value(of: f, in: a)
-        }
-        if let out = try flag(\.out)?.stringValue { pipeline.output = out }
-        if let jobs = try flag(\.jobs)?.intValue { pipeline.jobs = jobs }
-        if let f = a.value(\RunFlags.format) { pipeline.formats = try formats(f) }
-        if let f = try flag(\.failOn)?.stringValue.flatMap(FailOn.init) { pipeline.failOn = f }
-        pipeline.force = a.has(\RunFlags.force)
-        pipeline.offline = a.has(\RunFlags.offline)
-        if a.has(\RunFlags.isolate) { pipeline.isolation = .process }
-        if a.has(\RunFlags.noIsolate) { pipeline.isolation = .none }
-        if let t = try flag(\.timeout)?.doubleValue { pipeline.timeoutSeconds = t }
-        if let m = try flag(\.memoryLimit)?.intValue { pipeline.memoryLimitMB = m }
+    private func applyRunFlags(_ a: RunFlags, to pipeline: inout Pipeline) throws(PipelineError) -> Shard? {
+        // Values of flags that override a key were checked by the key's declaration when parsed.
+        if let out = a.out { pipeline.output = out }
+        if let jobs = a.jobs { pipeline.jobs = jobs }
+        if let f = a.format { pipeline.formats = try formats(f) }
+        if let f = a.failOn { pipeline.failOn = f }
+        pipeline.force = a.force
+        pipeline.offline = a.offline
+        if a.isolate { pipeline.isolation = .process }
+        if a.noIsolate { pipeline.isolation = .none }
+        if let t = a.timeout { pipeline.timeoutSeconds = t }
+        if let m = a.memoryLimit { pipeline.memoryLimitMB = m }
         // A time or memory limit can only be enforced on a process of its own, so either one turns isolation on.
         if pipeline.timeoutSeconds > 0 || pipeline.memoryLimitMB > 0 { pipeline.isolation = .process }
-        guard !(a.has(\RunFlags.isolate) && a.has(\RunFlags.noIsolate)) else {
+        guard !(a.isolate && a.noIsolate) else {
             throw PipelineError(file: nil, message: "--isolate and --no-isolate contradict each other")
         }
 
-        if let b = try flag(\.baseline)?.stringValue { pipeline.baselineFile = b }
-        if a.has(\RunFlags.ratchet) { pipeline.ratchet = true }
+        if let b = a.baseline { pipeline.baselineFile = b }
+        if a.ratchet { pipeline.ratchet = true }
         guard !pipeline.ratchet || pipeline.baselineFile != nil else {
             throw PipelineError(
                 file: nil, message: "--ratchet (report.ratchet) needs a baseline: --baseline FILE or report.baseline")
         }
-        let shard = try a.value(\RunFlags.shard).map { text throws(PipelineError) in
+        let shard = try a.shard.map { text throws(PipelineError) in
             try Shard.resolve(text, environment: Environment.all)
         }
         pipeline.output = try Shard.placing(shard, in: pipeline.output)

@@ -160,11 +160,11 @@ package struct CLI: Sendable {
 
     func validateCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try NoFlags.parse(args)
-        guard a.positional.count == 1 else {
+        guard a.operands.count == 1 else {
             throw PipelineError(file: nil, message: "validate takes one pipeline file")
         }
         // A lint job may not have the run's secrets: a variable that is not set is a warning here.
-        let p = try loadPipeline(a.positional[0], environment: .unchecked)
+        let p = try loadPipeline(a.operands[0], environment: .unchecked)
         for problem in p.environmentProblems { console.error(problem.warning + " (pdfpipe run needs it)") }
         let today = String((fixedDate ?? SystemClock.now.ISO8601Format()).prefix(10))
         for s in p.suppressions where s.isExpired(today: today) {
@@ -180,7 +180,7 @@ package struct CLI: Sendable {
 
     func pipelinesCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try NoFlags.parse(args)
-        switch a.positional.count {
+        switch a.operands.count {
         case 0:
             let width = BuiltinPipelines.all.map(\.name.count).max() ?? 0
             for p in BuiltinPipelines.all {
@@ -191,8 +191,8 @@ package struct CLI: Sendable {
                 "Run one with pdfpipe run NAME [INPUT...]; start your own with pdfpipe pipelines show NAME > pdfpipe.json"
             )
             return .clean
-        case 2 where a.positional[0] == "show":
-            let name = a.positional[1]
+        case 2 where a.operands[0] == "show":
+            let name = a.operands[1]
             guard let p = BuiltinPipelines.all.first(where: { $0.name == name }) else {
                 throw PipelineError(
                     file: nil,
@@ -236,7 +236,7 @@ package struct CLI: Sendable {
 
     func listRules(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try RulesFlags.parse(args)
-        if let dir = a.value(\RulesFlags.pages) {
+        if let dir = a.pages {
             // docs/rules/<id>.md, one page per rule (scripts and the release keep them current).
             for r in rules.all {
                 let path = Paths.absolute(dir, relativeTo: directory) + "/" + r.id + ".md"
@@ -251,7 +251,7 @@ package struct CLI: Sendable {
             console.print("pdfpipe: wrote \(rules.all.count) rule pages to \(dir)")
             return .clean
         }
-        if let id = a.positional.first {
+        if let id = a.operands.first {
             guard let rule = rules.rule(id) else {
                 throw PipelineError(
                     file: nil,

@@ -3,35 +3,6 @@ import PDFPipeCore
 import PDFPipeStages
 import SystemIO
 
-/// One option of a command, described once (#22, 1): `Arguments` parses with it, `--help` is made
-/// from it, and a test holds the README's synopsis and flag table to it.
-struct Flag: Sendable {
-    var name: String
-    /// The value's placeholder (`DIR`); nil for a flag that takes none.
-    var value: String?
-    var help: String
-    /// The pipeline key the flag overrides (`jobs`, `report.failOn`): its value is checked by that
-    /// key's declaration in `Pipeline.keys`, so file and flag accept the same values.
-    var key: String?
-
-    /// A flag that takes a value.
-    init(_ name: String, _ value: String, _ help: String, key: String? = nil) {
-        self.name = name
-        self.value = value
-        self.help = help
-        self.key = key
-    }
-
-    /// A flag that takes none.
-    init(_ name: String, _ help: String) {
-        self.name = name
-        self.help = help
-    }
-
-    /// `--out DIR`, `--force`.
-    var usage: String { value.map { "\(name) \($0)" } ?? name }
-}
-
 /// A command of the command line.
 struct Command: Sendable {
     var name: String
@@ -40,14 +11,14 @@ struct Command: Sendable {
     /// What follows the command name before the flags (`PIPELINE [INPUT...]`).
     var operands: String
     var about: String
-    var flags: [Flag]
+    var flags: [FlagInfo]
     /// After the options (exit codes).
     var footer: String?
     /// What the command does: the dispatch is this table's (no `switch` beside it).
     var perform: @Sendable (CLI, [String]) throws(PipelineError) -> ExitCode
 
     init(
-        _ name: String, operands: String = "", summary: String, about: String, flags: [Flag] = [],
+        _ name: String, operands: String = "", summary: String, about: String, flags: [FlagInfo] = [],
         footer: String? = nil, perform: @escaping @Sendable (CLI, [String]) throws(PipelineError) -> ExitCode
     ) {
         self.perform = perform
@@ -179,19 +150,17 @@ extension CLI {
 
     static func command(_ name: String) -> Command? { commandTable.first { $0.name == name } }
 
-    /// The value of a flag that overrides a pipeline key, checked by that key's declaration (nil:
-    /// not given).
-    static func value<F: FlagSet>(of flag: KeyPath<F, Flag>, in a: Arguments) throws(PipelineError) -> JSONValue? {
-        guard let raw = a.value(flag) else { return nil }
-        let flagName = F[flag].name
-        guard let key = F[flag].key, let spec = Self.spec(key) else { return .string(raw) }
+    /// Checks the text given to a flag that overrides a pipeline key (`--jobs`: `jobs`) by that
+    /// key's declaration, so that the file and the flag accept the same values.
+    static func checkFlagValue(_ raw: String, flag: String, key: String) throws(PipelineError) {
+        guard let spec = Self.spec(key) else { return }
         let v: JSONValue
         switch spec.kind {
         case .integer: v = Int(raw).map(JSONValue.int) ?? .string(raw)
         case .number: v = Double(raw).map(JSONValue.double) ?? .string(raw)
         default: v = .string(raw)
         }
-        return try spec.validated(v, path: flagName) { path, message in
+        _ = try spec.validated(v, path: flag) { path, message in
             PipelineError(file: nil, message: "\(path): \(message)")
         }
     }
@@ -211,141 +180,115 @@ extension CLI {
 
 /// The flags of `pdfpipe init`, in the order its help lists them.
 struct InitFlags: FlagSet {
-    let `for` = Flag("--for", CLI.starters.map(\.name).joined(separator: "|"), "the job the pipeline is for")
-    let out = Flag("--out", "FILE", "where to write it (default pdfpipe.json)")
-    let force = Flag("--force", "replace an existing FILE")
+    var operands: [String] = []
+    @Flag("--for", CLI.starters.map(\.name).joined(separator: "|"), "the job the pipeline is for") var `for`: String?
+    @Flag("--out", "FILE", "where to write it (default pdfpipe.json)") var out: String?
+    @Flag("--force", "replace an existing FILE") var force = false
 }
 
 /// The flags of `pdfpipe run`, in the order its help lists them.
 struct RunFlags: FlagSet {
-    let out = Flag(
+    var operands: [String] = []
+    @Flag(
         "--out", "DIR",
         "output folder (default: the pipeline's \"output\", else out/NAME); {shard} in it becomes the shard's K",
-        key: "output")
-    let jobs = Flag(
+        key: "output") var out: String?
+    @Flag(
         "--jobs", "N",
         "documents processed at once (default: the pipeline's \"jobs\", else one per processor)",
-        key: "jobs")
-    let format = Flag(
+        key: "jobs") var jobs: Int?
+    @Flag(
         "--format", "LIST",
         "report formats, comma-separated (\(Reporters.formats.joined(separator: ", "))); default: the pipeline's report.formats, else json"
-    )
-    let failOn = Flag(
+    ) var format: String?
+    @Flag(
         "--fail-on", "LEVEL",
         "\(FailOn.names): exit 1 when a finding is at or above LEVEL (default: the pipeline's report.failOn, else error)",
-        key: "report.failOn")
-    let shard = Flag(
+        key: "report.failOn") var failOn: FailOn?
+    @Flag(
         "--shard", "K/N|auto",
         "run only the K-th of N deterministic parts of the batch (by a stable hash of each input's path); join the parts' reports with pdfpipe merge. auto: K (and N) from the job-array engine's variables (Slurm, Kubernetes Indexed Jobs, AWS Batch, GitLab, CircleCI, Buildkite), N from auto/N or PDFPIPE_SHARDS where the engine has none; the report says which variable (shardSource)"
-    )
-    let force = Flag("--force", "redo work incremental stages would skip (thumbnails up to date)")
-    let isolate = Flag(
+    ) var shard: String?
+    @Flag("--force", "redo work incremental stages would skip (thumbnails up to date)") var force = false
+    @Flag(
         "--isolate",
         "run each document in a worker process: a crash, hang or memory blow-up costs that document only (pdf.crashed, pdf.timeout, …); the default when a stage renders pages or reads their text"
-    )
-    let noIsolate = Flag(
+    ) var isolate = false
+    @Flag(
         "--no-isolate",
         "run every document in this process, even when a stage renders pages (faster to debug; a crash in poppler or cairo then ends the run)"
-    )
-    let timeout = Flag(
+    ) var noIsolate = false
+    @Flag(
         "--timeout", "SECONDS", "stop a document that takes longer (turns --isolate on)",
-        key: "timeoutSeconds")
-    let memoryLimit = Flag(
+        key: "timeoutSeconds") var timeout: Double?
+    @Flag(
         "--memory-limit", "MB", "address-space limit of each worker process (turns --isolate on)",
-        key: "memoryLimitMB")
-    let offline = Flag(
+        key: "memoryLimitMB") var memoryLimit: Int?
+    @Flag(
         "--offline",
         "no network: the external link check skips http(s) links (files, mailto: and fragments of local PDFs are still checked)"
-    )
-    let allowEmpty = Flag("--allow-empty", "accept a batch with no PDF (otherwise an error, exit 2)")
-    let inputsFrom = Flag(
+    ) var offline = false
+    @Flag("--allow-empty", "accept a batch with no PDF (otherwise an error, exit 2)") var allowEmpty = false
+    @Flag(
         "--inputs-from", "FILE",
         "also take the inputs from FILE (- for standard input), one path a line, relative to the current folder; a listed path that does not exist is that document's pdf.unreadable, not an error"
-    )
-    let null = Flag("--null", "with --inputs-from: paths separated by NUL bytes (find -print0), not lines")
-    let baseline = Flag(
+    ) var inputsFrom: String?
+    @Flag("--null", "with --inputs-from: paths separated by NUL bytes (find -print0), not lines") var null = false
+    @Flag(
         "--baseline", "FILE",
         "findings already in FILE (pdfpipe baseline, or an earlier report.json) are \"unchanged\" and do not fail the run; the others are \"new\" (default: the pipeline's report.baseline)",
-        key: "report.baseline")
-    let ratchet = Flag(
+        key: "report.baseline") var baseline: String?
+    @Flag(
         "--ratchet",
         "also exit 1 when findings of the baseline are fixed, until the baseline is updated (default: the pipeline's report.ratchet)"
-    )
-    let resume = Flag(
+    ) var ratchet = false
+    @Flag(
         "--resume",
         "go on with an interrupted run in the same output folder: documents its results.jsonl records (same pipeline, same file) are not redone"
-    )
-    let progress = Flag(
+    ) var resume = false
+    @Flag(
         "--progress", "auto|always|never",
         "progress on stderr: auto (default) redraws a line on a terminal and writes a line every 15 s to a log (CI, Slurm), none with --quiet; always also with --quiet; never none"
-    )
-    let verbose = Flag("--verbose", "also list the notes")
-    let quiet = Flag("--quiet", "print nothing but errors (and the summary line when the run fails)")
+    ) var progress = ProgressMode.auto
+    @Flag("--verbose", "also list the notes") var verbose = false
+    @Flag("--quiet", "print nothing but errors (and the summary line when the run fails)") var quiet = false
 }
 
 /// The flags of `pdfpipe merge`, in the order its help lists them.
 struct MergeFlags: FlagSet {
-    let out = Flag("--out", "DIR", "output folder (default out/merged)")
-    let format = Flag("--format", "LIST", "report formats, comma-separated (default json)")
-    let failOn = Flag(
+    var operands: [String] = []
+    @Flag("--out", "DIR", "output folder (default out/merged)") var out: String?
+    @Flag("--format", "LIST", "report formats, comma-separated (default json)") var format: String?
+    @Flag(
         "--fail-on", "LEVEL", "\(FailOn.names) (default: the pipeline's report.failOn)",
-        key: "report.failOn")
-    let allowPartial = Flag("--allow-partial", "merge a set with a missing shard (the report says incomplete)")
-    let baseline = Flag("--baseline", "FILE", "compare the merged findings with FILE", key: "report.baseline")
-    let ratchet = Flag("--ratchet", "also exit 1 when findings of the baseline are fixed")
-    let verbose = Flag("--verbose", "also list the notes")
-    let quiet = Flag("--quiet", "print nothing but errors (and the summary line when the merge fails)")
+        key: "report.failOn") var failOn: FailOn?
+    @Flag("--allow-partial", "merge a set with a missing shard (the report says incomplete)") var allowPartial = false
+    @Flag("--baseline", "FILE", "compare the merged findings with FILE", key: "report.baseline") var baseline: String?
+    @Flag("--ratchet", "also exit 1 when findings of the baseline are fixed") var ratchet = false
+    @Flag("--verbose", "also list the notes") var verbose = false
+    @Flag("--quiet", "print nothing but errors (and the summary line when the merge fails)") var quiet = false
 }
 
 /// The flags of `pdfpipe baseline`, in the order its help lists them.
 struct BaselineFlags: FlagSet {
-    let out = Flag("--out", "FILE", "where to write it (default pdfpipe-baseline.json)")
+    var operands: [String] = []
+    @Flag("--out", "FILE", "where to write it (default pdfpipe-baseline.json)") var out: String?
 }
 
 /// The flags of `pdfpipe rules`, in the order its help lists them.
 struct RulesFlags: FlagSet {
-    let pages = Flag("--pages", "DIR", "write every rule's page to DIR (docs/rules)")
+    var operands: [String] = []
+    @Flag("--pages", "DIR", "write every rule's page to DIR (docs/rules)") var pages: String?
 }
 /// `pdfpipe __worker`'s flags (not for people: `run --isolate` starts it, `IsolatedRunner` writes
 /// its command line from the same declarations).
 struct WorkerFlags: FlagSet {
-    let out = Flag("--out", "DIR", "the run's output folder")
-    let root = Flag("--root", "DIR", "the batch's input root")
-    let memoryLimit = Flag("--memory-limit", "MB", "this worker's address-space limit")
-    let timeout = Flag("--timeout", "SECONDS", "a document's time limit")
-    let force = Flag("--force", "redo work incremental stages would skip")
-    let offline = Flag("--offline", "no network")
-    let localCopies = Flag("--local-copies", "ask the parent for the files links name (s3 inputs)")
-}
-
-/// A command's flags, declared once as the properties of a type (#48): the command table lists
-/// them (`all`: parsing, `--help`, the reference's tests), and commands read them by key path
-/// (`a.value(\RunFlags.out)`, `a.has(\RunFlags.force)`), so a flag read is a flag declared.
-protocol FlagSet: Sendable {
-    init()
-}
-
-extension FlagSet {
-    /// The flags, in the order declared.
-    static var all: [Flag] { Mirror(reflecting: Self()).children.compactMap { $0.value as? Flag } }
-
-    static subscript(_ flag: KeyPath<Self, Flag>) -> Flag { Self()[keyPath: flag] }
-
-    /// Parses a command line by these flags.
-    static func parse(_ args: [String]) throws(PipelineError) -> Arguments {
-        try Arguments(
-            args, valued: all.filter { $0.value != nil }.map(\.name), flags: all.filter { $0.value == nil }.map(\.name),
-            listed: all.map(\.name))
-    }
-}
-
-/// A command with no flags.
-struct NoFlags: FlagSet {}
-
-extension Arguments {
-    /// The value given to a flag that takes one (nil: not given).
-    func value<F: FlagSet>(_ flag: KeyPath<F, Flag>) -> String? { values[F[flag].name] }
-
-    /// Whether a flag that takes no value was given.
-    func has<F: FlagSet>(_ flag: KeyPath<F, Flag>) -> Bool { flags.contains(F[flag].name) }
+    var operands: [String] = []
+    @Flag("--out", "DIR", "the run's output folder") var out: String?
+    @Flag("--root", "DIR", "the batch's input root") var root: String?
+    @Flag("--memory-limit", "MB", "this worker's address-space limit") var memoryLimit: Int?
+    @Flag("--timeout", "SECONDS", "a document's time limit") var timeout: Double?
+    @Flag("--force", "redo work incremental stages would skip") var force = false
+    @Flag("--offline", "no network") var offline = false
+    @Flag("--local-copies", "ask the parent for the files links name (s3 inputs)") var localCopies = false
 }

@@ -196,12 +196,12 @@ final class IsolatedRunner: RunService {
     private func workerArguments() -> [String] {
         let f = WorkerFlags()
         var args = [
-            "__worker", pipelineFile, f.out.name, outputDirectory, f.root.name, inputRoot, f.memoryLimit.name,
-            String(memoryLimitMB), f.timeout.name, JSONWriter.format(timeout),
+            "__worker", pipelineFile, f.$out.name, outputDirectory, f.$root.name, inputRoot, f.$memoryLimit.name,
+            String(memoryLimitMB), f.$timeout.name, JSONWriter.format(timeout),
         ]
-        if force { args.append(f.force.name) }
-        if offline { args.append(f.offline.name) }
-        if localCopies { args.append(f.localCopies.name) }
+        if force { args.append(f.$force.name) }
+        if offline { args.append(f.$offline.name) }
+        if localCopies { args.append(f.$localCopies.name) }
         return args
     }
 
@@ -373,22 +373,22 @@ extension CLI {
     /// document and answers with its result as one JSON line. Not for people: `run --isolate` starts it.
     func workerCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try WorkerFlags.parse(args)
-        guard let file = a.positional.first, let outDir = a.value(\WorkerFlags.out),
-            let root = a.value(\WorkerFlags.root)
+        guard let file = a.operands.first, let outDir = a.out,
+            let root = a.root
         else { throw PipelineError(file: nil, message: "__worker: missing arguments") }
-        if let mb = a.value(\WorkerFlags.memoryLimit).flatMap(Int.init), mb > 0 {
+        if let mb = a.memoryLimit, mb > 0 {
             ProcessControl.limitAddressSpace(to: mb << 20)
         }
         // Ctrl-C reaches the whole process group; the parent decides what stops (running documents finish).
         ProcessControl.ignore(SIGINT)
         // Answers go to a private copy of stdout; whatever a library prints lands on stderr instead.
         let answers = ProcessControl.divertStandardOutput()
-        var pipeline = try loadPipeline(file, environment: a.has(\WorkerFlags.offline) ? .offline : .required)
-        pipeline.force = a.has(\WorkerFlags.force)
-        pipeline.offline = a.has(\WorkerFlags.offline)
+        var pipeline = try loadPipeline(file, environment: a.offline ? .offline : .required)
+        pipeline.force = a.force
+        pipeline.offline = a.offline
         let runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: root, jobs: 1)
         let processors = ProcessInfo.processInfo.activeProcessorCount
-        runner.context.documentTimeout = a.value(\WorkerFlags.timeout).flatMap(Double.init) ?? 0
+        runner.context.documentTimeout = a.timeout ?? 0
         defer { runner.finish() }
         // The stages' shared work (validate-links: each URL once for the whole run) is the parent's;
         // so are the files links name when the inputs live in object storage. One question at a
@@ -405,7 +405,7 @@ extension CLI {
         runner.forwardQuestions(to: ask)
         // Cores the other workers leave idle, lent by the parent to this document's pages.
         let helpers = PageHelpers(lender: ChannelLender(ask: ask), maxBorrowed: processors - 1)
-        if a.has(\WorkerFlags.localCopies) {
+        if a.localCopies {
             LocalCopies.install { path in _ = ask(WorkerChannel.Question.localCopy, .string(path)) }
         }
         // Test hooks (debug builds only): how a crash in a C library, and a Swift trap, look to the parent.

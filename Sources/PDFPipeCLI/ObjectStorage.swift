@@ -594,10 +594,10 @@ extension CLI {
     }
 
     /// A run with `s3://` inputs or output, set up; nil when it has neither.
-    func remoteRun(_ a: Arguments, pipeline: Pipeline, shard: Shard?) throws(PipelineError) -> RemoteRun? {
-        var named = a.positional.count > 1 ? Array(a.positional.dropFirst()) : pipeline.inputs
-        let listFrom = a.value(\RunFlags.inputsFrom).flatMap { S3Location.isS3($0) ? $0 : nil }
-        if let listFrom { named = try Self.remoteWorkList(listFrom, nullSeparated: a.has(\RunFlags.null)) }
+    func remoteRun(_ a: RunFlags, pipeline: Pipeline, shard: Shard?) throws(PipelineError) -> RemoteRun? {
+        var named = a.operands.count > 1 ? Array(a.operands.dropFirst()) : pipeline.inputs
+        let listFrom = a.inputsFrom.flatMap { S3Location.isS3($0) ? $0 : nil }
+        if let listFrom { named = try Self.remoteWorkList(listFrom, nullSeparated: a.null) }
         let remoteInputs = named.filter(S3Location.isS3)
         let outLocation: S3Location?
         do throws(S3Error) { outLocation = try S3Location.parse(pipeline.output) } catch {
@@ -605,7 +605,7 @@ extension CLI {
         }
         guard !remoteInputs.isEmpty || outLocation != nil else { return nil }
         if !remoteInputs.isEmpty
-            && (remoteInputs.count != named.count || (a.value(\RunFlags.inputsFrom) != nil && listFrom == nil))
+            && (remoteInputs.count != named.count || (a.inputsFrom != nil && listFrom == nil))
         {
             throw PipelineError(
                 file: nil,
@@ -626,7 +626,7 @@ extension CLI {
                     "pdfpipe: warning: '\(ConsoleText.escape(key))' is not a path (an empty, '.' or '..' part): left out of the batch"
                 )
             }
-            if set.documents.isEmpty && !a.has(\RunFlags.allowEmpty) {
+            if set.documents.isEmpty && !a.allowEmpty {
                 throw PipelineError(
                     file: nil,
                     message:

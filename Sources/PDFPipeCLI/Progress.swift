@@ -2,6 +2,12 @@ import Foundation
 import PDFPipeCore
 import SystemIO
 
+/// `run --progress`: `auto` redraws a line on a terminal and writes a line every 15 s to a log
+/// (none with `--quiet`); `always` also with `--quiet`; `never` none.
+enum ProgressMode: String, FlagChoice {
+    case auto, always, never
+}
+
 /// The progress line on a terminal: documents done/total, time so far, pages per second, time
 /// left, and the document that just finished.
 /// Redrawn at most five times a second; nothing at all when stderr is not a terminal.
