@@ -20,7 +20,7 @@ extension CLI {
         let generatedAt = fixedDate ?? SystemClock.now.ISO8601Format()
 
         // Object storage (s3://): inputs fetched into a staging folder, outputs written there and
-        // uploaded (ObjectStorage.swift).
+        // uploaded (RemoteInputs.swift, RemoteOutputs.swift, RemoteRun.swift).
         let remote = try remoteRun(a, pipeline: pipeline, shard: shard)  // its staging folder goes with it
         let (outDir, set) = try places(a, pipeline: pipeline, file: pipelineFile, shard: shard, remote: remote)
 

@@ -6,81 +6,6 @@ import PDFReader
 import Synchronization
 import SystemIO
 
-/// The image formats thumbnails are written in.
-public enum ImageFormat: String, Sendable, CaseIterable, OptionChoice {
-    case png, jpeg, webp
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
-}
-
-/// A thumbnail's background.
-public enum ThumbnailBackground: String, Sendable, CaseIterable, OptionChoice {
-    case white, transparent
-}
-
-/// What `thumbnails` draws over the page.
-public enum ThumbnailOverlay: String, Sendable, CaseIterable, OptionChoice {
-    case none, links
-}
-
-extension PageBox: OptionChoice {}
-
-/// `thumbnails`' options (`with`).
-public struct ThumbnailsOptions: OptionGroup {
-    @Option(in: 0...20_000, "fit into this width in pixels (0: no limit)") public var width = 200
-    @Option(in: 0...20_000, "fit into this height in pixels (0: no limit)") public var height = 0
-    @Option(in: 0...2400, "render at this resolution instead of fitting (0: fit)") public var dpi = 0.0
-    @Option("fit every page into the box, enlarging small ones (false: never larger than 1 px per point)")
-    public var upscale = true
-    @Option("pages to render ('1', '1-3', '2,5,last', 'all', 'last-2'…)") public var pages = PageRanges.one
-    @Option("page background (transparent writes RGBA)") public var background = ThumbnailBackground.white
-    @Option(in: 0...9, "PNG compression level: 1 is fast, 9 small") public var compression = 1
-    @Option(
-        "page box to render; poppler renders no farther than the crop box, so a larger box (media, often) is cut to it"
-    )
-    package var box = PageBox.crop
-    @Option(
-        "draw annotations (notes, stamps, form fields, link borders); false renders the page content only, as pdftoppm -hide-annotations"
-    )
-    public var annotations = true
-    @Option(EngineOption.summary, listed: EngineOption.listed) package var engine = PageEngine.poppler
-    @Option("draw link rectangles (needs validate-links earlier in the pipeline)") public var overlay =
-        ThumbnailOverlay.none
-    @Option("image format") public var format = ImageFormat.png
-    @Option(in: 1...100, "JPEG and WebP quality") public var quality = 85
-    @Option(
-        "file names: {stem} (document path without .pdf), {name}, {page}, {page:03}, {ext}; {page} may be left out when pages names one page ('{stem}.png' with pages '1')"
-    )
-    public var template = "{stem}/{page}.{ext}"
-    @Option("folder in the output folder") public var folder = "thumbnails"
-    @Option(in: 0...64, "threads for the pages of one document; 0: automatic") public var pageWorkers = 0
-    @Option("also write one image per document with its thumbnails in a grid") public var contactSheet = false
-    @Option(in: 1...50, "columns of the contact sheet") public var contactSheetColumns = 6
-    @Option("skip documents whose thumbnails are up to date (same content, same options); --force renders again")
-    public var incremental = true
-    @Option(
-        in: 0...100_000,
-        "seconds one page may take to render (0: no limit); past it the page and the rest of the document are not rendered (pdf.limit-exceeded)"
-    )
-    public var renderSeconds = 10.0
-    @Option(
-        in: 0...1_000_000_000,
-        "pixels one page may have (0: cairo's limit only); a larger page is rendered at the resolution that fits, with a pdf.limit-exceeded warning"
-    )
-    public var maxPixels = 50_000_000
-    @Option(
-        in: 0...1_000_000_000_000,
-        "pixels the thumbnails of one document may have in all (0: no limit); the pages past it, in page order, are not rendered (pdf.limit-exceeded)"
-    )
-    public var documentPixels = 1_000_000_000
-    @Option(
-        in: 0...1_000_000,
-        "seconds the thumbnails of one document may take in all (0: no limit); pages not started by then are not rendered (pdf.limit-exceeded)"
-    )
-    public var documentSeconds = 120.0
-
-    public init() {}
-}
-
 /// `thumbnails`: pages rendered with poppler and cairo to PNG, fitted into a box, upright, with the
 /// link rectangles drawn over them on request (working links yellow, broken ones red).
 public struct ThumbnailsStage: Stage {
@@ -138,34 +63,6 @@ public struct ThumbnailsStage: Stage {
         fingerprint = JSONWriter.compact(.object(o.values.filter { !["pageWorkers", "incremental"].contains($0.key) }))
     }
 
-    /// The file name of one thumbnail, relative to the output folder; never outside it.
-    func fileName(for job: Job, page: Int) -> String {
-        let stem = job.outputStem
-        let name = stem.split(separator: "/").last.map(String.init) ?? stem
-        // One pass over the template: a document named '{page}.pdf' keeps its name.
-        var t = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            t += rest[..<open]
-            let token = rest[rest.index(after: open)..<close]
-            switch token {
-            case "stem": t += stem
-            case "name": t += name
-            case "page": t += String(page)
-            default:
-                if token.hasPrefix("page:0"), let digits = Int(token.dropFirst(6)), (1...9).contains(digits) {
-                    t += String(format: "%0\(digits)d", page)
-                } else {
-                    t += rest[open...close]
-                }
-            }
-            rest = rest[rest.index(after: close)...]
-        }
-        t += rest
-        // Inside the folder whatever the template says ("../" cannot climb out).
-        return folder + Paths.standardize("/" + t)
-    }
-
     /// Pixels per point for a page of this displayed size.
     func scale(width w: Double, height h: Double) -> Double {
         if options.dpi > 0 { return options.dpi / 72 }
@@ -187,13 +84,6 @@ public struct ThumbnailsStage: Stage {
         var overran = false
         /// Not rendered: the document's own budget (`documentPixels`, `documentSeconds`) was spent.
         var documentBudget: String?
-    }
-
-    /// What the incremental manifest keys on: the input's content, the options, the overlay.
-    func manifestKey(_ job: Job, marks: [[(PDFRect, Bool)]]) -> String {
-        let inputHash = Checksum.fileMD5(job.workingFile) ?? ""
-        let overlayKey = marks.map { m in m.map { "\($0.0)\($0.1)" }.joined() }.joined(separator: "|")
-        return Checksum.md5(Array((inputHash + fingerprint + overlayKey).utf8))
     }
 
     /// How many pages of the plan, in order, fit in `documentPixels` (each page's image as it
@@ -469,91 +359,11 @@ public struct ThumbnailsStage: Stage {
         }
     }
 
-    /// Draws link rectangles over a rendered page: broken ones red, working ones yellow.
-    static func draw(
-        _ marks: [(PDFRect, Bool)], on image: CairoImage, page: PageGeometry, region: PixelRect?, scale s: Double
-    ) {
-        for (rect, isBroken) in marks {
-            var px = LinkGeometry.pixelRect(rect, on: page, scale: s)
-            px.x -= (region?.x ?? 0) * s
-            px.y -= (region?.y ?? 0) * s
-            image.strokeRect(
-                x: px.x, y: px.y, width: px.width, height: px.height, red: 1, green: isBroken ? 0 : 0.8, blue: 0,
-                lineWidth: max(1, s * 1.5))
-        }
-    }
-
-    /// Where the links validate-links read lie (`LinkPlacements`), by page, each marked broken when a
-    /// finding at warning or above names it; and the links with findings of any severity, for the
-    /// report's numbered boxes.
-    func overlayMarks(_ job: Job) -> (marks: [Int: [(PDFRect, Bool)]], labelled: [Label]) {
-        var marks: [Int: [(PDFRect, Bool)]] = [:]
-        var labelled: [Label] = []
-        // A link has a finding when the finding names it: page and position in /Annots, its
-        // identity (rectangles, rounded in the inventory, would mismatch).
-        var withFindings: [LinkID: Severity] = [:]
-        for f in job.effectiveFindings {
-            guard let link = f.link else { continue }
-            withFindings[link] = max(withFindings[link] ?? f.severity, f.severity)
-        }
-        for l in job.products[LinkPlacements.self]?.links ?? [] {
-            let (p, k, rect) = (l.page, l.annotationIndex, l.rect)
-            let severity = withFindings[LinkID(page: p, annotationIndex: k)]
-            marks[p, default: []].append((rect, severity.map { $0 >= .warning } ?? false))
-            if severity != nil { labelled.append(Label(page: p, index: k, rect: rect)) }
-        }
-        return (marks, labelled)
-    }
-
     /// A link with a finding: where its numbered box goes.
     struct Label {
         var page: Int
         var index: Int
         var rect: PDFRect
-    }
-
-    /// `thumbnails.labels`: each labelled link on a rendered page, its box as fractions of the image.
-    static func labels(
-        _ labelled: [Label], pages: Set<Int>, geometries geo: [PageGeometry], region: (Int) -> PixelRect?
-    ) -> [ThumbnailsSection.Label] {
-        labelled.compactMap { l in
-            guard pages.contains(l.page), l.page - 1 < geo.count else { return nil }
-            let g = geo[l.page - 1]
-            let whole = LinkGeometry.pixelRect(g.visibleBox, on: g, scale: 1)
-            let area = region(l.page) ?? PixelRect(x: 0, y: 0, width: whole.width, height: whole.height)
-            let px = LinkGeometry.pixelRect(l.rect, on: g, scale: 1)
-            guard area.width > 0, area.height > 0 else { return nil }
-            // Hostile rectangles (huge, or far off the page) stay finite and near the image.
-            func f(_ v: Double) -> Double { v.isFinite ? (min(max(v, -1), 2) * 10_000).rounded() / 10_000 : 0 }
-            return ThumbnailsSection.Label(
-                page: l.page, annotationIndex: l.index,
-                box: [
-                    f((px.x - area.x) / area.width), f((px.y - area.y) / area.height), f(px.width / area.width),
-                    f(px.height / area.height),
-                ])
-        }
-    }
-
-    /// Incremental: when the manifest has the same key (content, options, overlay) and every file
-    /// is still there, records the thumbnails as they are and returns true.
-    func skipUpToDate(_ job: inout Job, plan: [(page: Int, file: String)], key: String, manifestPath: String) -> Bool {
-        guard let data = FileSystem.contents(manifestPath),
-            let manifest = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
-            manifest["key"]?.stringValue == key,
-            plan.allSatisfy({ FileSystem.exists(job.outputDirectory + "/" + $0.file) })
-        else { return false }
-        for p in plan { job.artifacts.append(Artifact(kind: "thumbnail", page: p.page, path: p.file)) }
-        if options.contactSheet, let sheet = manifest["contactSheet"]?.stringValue {
-            job.artifacts.append(Artifact(kind: "contact-sheet", path: sheet))
-        }
-        // What poppler said while rendering them, said again: a skip reports what a render would.
-        job.reportPopplerMessages(manifest["messages"]?.arrayValue?.compactMap(\.stringValue) ?? [], library: library)
-        reportIncomplete(
-            &job,
-            (manifest["incomplete"]?.arrayValue ?? []).compactMap { e in
-                e["page"]?.intValue.map { ($0, e["messages"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
-            })
-        return true
     }
 
     /// Each page's /UserUnit, read without side effects (no finding, no qpdf): from the object
@@ -595,42 +405,4 @@ public struct ThumbnailsStage: Stage {
 
     /// The engine's name in messages.
     var library: String { engine == .mupdf ? "MuPDF" : "poppler" }
-
-    func encode(_ image: CairoImage) throws(BridgeError) -> [UInt8] {
-        switch options.format {
-        case .jpeg: try image.jpegData(quality: options.quality)
-        case .webp: try image.webpData(quality: options.quality)
-        case .png: try image.pngData(level: options.compression, alpha: transparent)
-        }
-    }
-
-    /// One image with the document's thumbnails in a grid, from the files just written (PNG) or
-    /// rendered again small (JPEG and WebP, which cairo cannot read back).
-    func writeContactSheet(_ job: Job, files: [String]) -> String? {
-        guard options.format == .png else { return nil }
-        let images = files.compactMap { try? CairoImage(png: job.outputDirectory + "/" + $0) }
-        guard !images.isEmpty else { return nil }
-        let cellW = images.map(\.width).max()!
-        let cellH = images.map(\.height).max()!
-        let gap = 8
-        let columns = min(options.contactSheetColumns, images.count)
-        let rows = (images.count + columns - 1) / columns
-        guard let sheet = try? CairoImage(width: columns * (cellW + gap) + gap, height: rows * (cellH + gap) + gap)
-        else { return nil }
-        sheet.fill(red: 1, green: 1, blue: 1)
-        for (i, image) in images.enumerated() {
-            let x = gap + (i % columns) * (cellW + gap) + (cellW - image.width) / 2
-            let y = gap + (i / columns) * (cellH + gap)
-            sheet.draw(image, x: x, y: y)
-        }
-        let relative = OutputNames.file(for: job, folder: folder, extension: "contact.png")
-        do {
-            try AtomicFile.write(
-                try sheet.pngData(level: options.compression, alpha: false), to: job.outputDirectory + "/" + relative,
-                binary: true)
-        } catch {
-            return nil
-        }
-        return relative
-    }
 }
