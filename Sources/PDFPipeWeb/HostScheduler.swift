@@ -1,8 +1,9 @@
 /// When the URL checker's requests may start: per-host slots and intervals, host-wide backoff on
 /// pushback, and the retry delays — decided with no I/O and the time passed in, so that its tests
 /// are deterministic (no sleeps, no timing thresholds). The transfer loop drives it: it queues
-/// requests (`enqueue`), starts what `next` gives, reports how each ended (`finished`), and sleeps
-/// until `nextWake`.
+/// requests (`enqueue`), starts what `next` gives, reports how each ended (`finished`),
+/// asks what becomes of one that failed (`afterFailure`: `.retry(at:)` or `.giveUp(reason:)`, by
+/// its `RetryPolicy`), and sleeps until `nextWake`.
 ///
 /// Politeness, as lychee's per-host limiter and browsers' connection pools do it, plus adaptation:
 /// - at most `slots` requests in flight to a host and at least `interval` seconds between two
@@ -21,6 +22,15 @@ package struct HostScheduler: Sendable {
     struct Limits: Sendable, Equatable {
         var slots: Int
         var interval: Double
+    }
+
+    /// What becomes of a request that failed (`afterFailure`); a request that may start is
+    /// `next`'s answer.
+    package enum Retry: Sendable, Equatable {
+        /// Ask again, no earlier than this time.
+        case retry(at: Double)
+        /// Do not ask again: the answer stands (with why, when it is not the retries used up).
+        case giveUp(reason: String?)
     }
 
     /// How a request ended, as far as the host's pace is concerned.
@@ -90,8 +100,12 @@ package struct HostScheduler: Sendable {
     private var delayed: [Int: (host: String, at: Double, confirm: Bool)] = [:]
     private(set) var active = 0
 
-    init(maxConcurrency: Int, limits: @escaping @Sendable (String) -> Limits) {
+    /// Whether and when a failed request is asked again, and the pacing constants.
+    let policy: RetryPolicy
+
+    init(maxConcurrency: Int, policy: RetryPolicy, limits: @escaping @Sendable (String) -> Limits) {
         self.maxConcurrency = max(1, maxConcurrency)
+        self.policy = policy
         self.limits = limits
     }
 
@@ -194,6 +208,16 @@ package struct HostScheduler: Sendable {
             return (id, name)
         }
         return nil
+    }
+
+    /// What becomes of a request of `url` that failed (`rateLimited`: answered 429) after `used`
+    /// retries of its kind: asked again at a time (`RetryPolicy.decide`'s wait from `now`), or
+    /// given up.
+    func afterFailure(url: String, used: Int, rateLimited: Bool, retryAfter: Double?, now: Double) -> Retry {
+        switch policy.decide(url: url, used: used, rateLimited: rateLimited, retryAfter: retryAfter) {
+        case .retry(let wait): .retry(at: now + wait)
+        case .giveUp(let why): .giveUp(reason: why)
+        }
     }
 
     /// A request to `host` (started at `started`) ended: its slot is free, and the host's pace

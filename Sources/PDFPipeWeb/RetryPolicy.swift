@@ -1,5 +1,7 @@
 /// When the web check asks again, and how long a request and a host wait: every constant of its
-/// retries and pacing in one value, as async-http-client's backoff keeps them.
+/// retries and pacing in one value, as async-http-client's backoff keeps them. The `HostScheduler`
+/// holds it: the transfer loop asks the scheduler (`afterFailure`), which answers `.retry(at:)`
+/// or `.giveUp(reason:)` from `decide`.
 ///
 /// | what | value | used by |
 /// |---|---|---|

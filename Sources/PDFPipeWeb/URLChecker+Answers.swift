@@ -25,7 +25,9 @@ extension URLChecker {
     /// Long on purpose (one of the five functions of 80+ lines, docs/development.md): what happens
     /// to one answer (a retry, a redirect, GET after HEAD, pushback) read in one place, each branch
     /// ending by saying what becomes of the task.
-    func advance(_ task: inout Task, _ r: HTTPResponse, temporary: String?, now: Double) -> Task? {
+    func advance(
+        _ task: inout Task, _ r: HTTPResponse, temporary: String?, scheduler: HostScheduler, now: Double
+    ) -> Task? {
         let url = task.current
         let host = URLParts.host(of: url) ?? ""
         task.fetch.status = r.status
@@ -37,14 +39,14 @@ extension URLChecker {
                 &task, .privateAddress,
                 "'\(host)' resolves to \(address), a loopback, private, link-local or multicast address")
         case .timeout?:
-            return retry(&task, after: nil, now: now)
+            return retry(&task, after: nil, scheduler, now: now)
                 ?? finish(&task, .timeout, "no answer within \(JSONWriter.format(options.timeoutSeconds)) s")
         case .unreachable(let text)? where text.hasPrefix("DNS:"):
             // A name that does not resolve is an answer, not a passing failure: no retries (the
             // end-of-run confirmation asks once more, once per host).
             return finish(&task, .unreachable, scrub(text))
         case .unreachable(let text)?:
-            return retry(&task, after: nil, now: now) ?? finish(&task, .unreachable, scrub(text))
+            return retry(&task, after: nil, scheduler, now: now) ?? finish(&task, .unreachable, scrub(text))
         case .other(let text)?:
             return finish(&task, .malformed, scrub(text))
         case nil:
@@ -73,7 +75,7 @@ extension URLChecker {
         // 429: the host is slowed (HostScheduler); the request waits (Retry-After) and asks the
         // same way again, on a budget of its own. Still refused after it: not verified.
         if status == 429 && !accept.contains(status) {
-            if let again = retry(&task, after: r.retryAfter, rateLimited: true, now: now) { return again }
+            if let again = retry(&task, after: r.retryAfter, rateLimited: true, scheduler, now: now) { return again }
             task.fetch.failure = .rateLimited
             if task.fetch.message == nil {
                 task.fetch.message =
@@ -83,7 +85,7 @@ extension URLChecker {
         }
         // 5xx: a server failing HEAD may still answer GET, so switch first and retry the GET.
         if (500...599).contains(status) && !accept.contains(status) && !(task.head && !task.triedGet) {
-            if let again = retry(&task, after: r.retryAfter, now: now) { return again }
+            if let again = retry(&task, after: r.retryAfter, scheduler, now: now) { return again }
         }
         if task.head && !accept.contains(status) && !task.triedGet
             && (status == 405 || status == 501 || (options.getAfterAnyError && status >= 400))
@@ -100,19 +102,23 @@ extension URLChecker {
         return nil
     }
 
-    /// The task again after the backoff (`RetryPolicy`), or nil when it is not retried.
-    func retry(_ task: inout Task, after retryAfter: Double?, rateLimited: Bool = false, now: Double) -> Task? {
+    /// The task again, to start at the time the scheduler says (`afterFailure`), or nil when it
+    /// is not retried.
+    func retry(
+        _ task: inout Task, after retryAfter: Double?, rateLimited: Bool = false, _ scheduler: HostScheduler,
+        now: Double
+    ) -> Task? {
         let used = rateLimited ? task.rateRetries : task.hopRetries
-        switch options.retryPolicy.decide(
-            url: task.current, used: used, rateLimited: rateLimited, retryAfter: retryAfter)
+        switch scheduler.afterFailure(
+            url: task.current, used: used, rateLimited: rateLimited, retryAfter: retryAfter, now: now)
         {
         case .giveUp(let why):
             if let why { task.fetch.message = why }
             return nil
-        case .retry(let wait):
+        case .retry(let at):
             if rateLimited { task.rateRetries += 1 } else { task.hopRetries += 1 }
             task.fetch.retries += 1
-            task.notBefore = now + wait
+            task.notBefore = at
             return task
         }
     }

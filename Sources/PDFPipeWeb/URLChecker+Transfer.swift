@@ -31,7 +31,7 @@ extension URLChecker {
         do {
             let options = self.options
             var state = Loop(
-                scheduler: HostScheduler(maxConcurrency: options.maxConcurrency) { host in
+                scheduler: HostScheduler(maxConcurrency: options.maxConcurrency, policy: options.retryPolicy) { host in
                     HostScheduler.Limits(
                         slots: options.maxPerHost(for: host), interval: options.hostInterval(for: host))
                 })
@@ -164,7 +164,7 @@ extension URLChecker {
         let temporary = task.temporary
         task.temporary = nil
         let retriesBefore = task.fetch.retries
-        if var next = advance(&task, r, temporary: temporary, now: now) {
+        if var next = advance(&task, r, temporary: temporary, scheduler: state.scheduler, now: now) {
             if let temporary { FileSystem.unlink(temporary) }
             state.scheduler.note(host: task.host, status: r.status, retried: next.fetch.retries > retriesBefore)
             next.host = URLParts.host(of: next.current) ?? ""

@@ -8,7 +8,9 @@ import XCTest
 /// the calls, none from a clock or a sleep.
 final class HostSchedulerTests: XCTestCase {
     func scheduler(total: Int = 128, slots: Int = 2, interval: Double = 0) -> HostScheduler {
-        HostScheduler(maxConcurrency: total) { _ in HostScheduler.Limits(slots: slots, interval: interval) }
+        HostScheduler(maxConcurrency: total, policy: RetryPolicy(retries: 2, firstWait: 1)) { _ in
+            HostScheduler.Limits(slots: slots, interval: interval)
+        }
     }
 
     /// Everything that may start at `now`.
@@ -138,6 +140,17 @@ final class HostSchedulerTests: XCTestCase {
         XCTAssertEqual(
             RetryPolicy(retries: 0, firstWait: 1).decide(url: "u", used: 0, rateLimited: false, retryAfter: nil),
             .giveUp(nil))
+        // The scheduler answers the transfer loop with a time to start again, from now.
+        let s = scheduler()
+        XCTAssertEqual(s.afterFailure(url: "u", used: 1, rateLimited: false, retryAfter: 3, now: 100), .retry(at: 103))
+        XCTAssertEqual(
+            s.afterFailure(url: "u", used: 0, rateLimited: false, retryAfter: nil, now: 10),
+            .retry(at: 10 + RetryPolicy.delay(url: "u", retry: 0, base: 1, retryAfter: nil)))
+        XCTAssertEqual(
+            s.afterFailure(url: "u", used: 2, rateLimited: false, retryAfter: nil, now: 10), .giveUp(reason: nil))
+        XCTAssertEqual(
+            s.afterFailure(url: "u", used: 0, rateLimited: true, retryAfter: 7200, now: 0),
+            .giveUp(reason: "the server asks to wait 7200 s before retrying (Retry-After); not waited for"))
     }
 
     /// (#64) The run-level `web` section is merged by its type: counts summed, the peak and the
