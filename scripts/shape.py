@@ -60,9 +60,13 @@ def swift_files():
                 yield os.path.join(base, n)
 
 
+RAW_STRING = re.compile(r'#"(?:.*?)"#')
+
+
 def code_of(line):
-    """The line without string literals and its `//` comment."""
-    return STRING.sub('""', line).split("//", 1)[0]
+    """The line without string literals (raw ones, `#"…"#`, first: they hold quotes) and its `//`
+    comment."""
+    return STRING.sub('""', RAW_STRING.sub('""', line)).split("//", 1)[0]
 
 
 API_MODULES = ["PDFPipeCore", "PDFPipeStages", "PDFPipeWeb"]

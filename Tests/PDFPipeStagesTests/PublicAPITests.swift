@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// (#48) The public API of the library products does not grow (or shrink) by accident: every
-/// `public` declaration of PDFPipeCore and PDFPipeStages, as `scripts/shape.py --api` lists it (by
+/// `public` declaration of PDFPipeCore, PDFPipeStages and PDFPipeWeb, as `scripts/shape.py --api` lists it (by
 /// module and enclosing type, so moving code between files changes nothing), is in
 /// docs/api-surface.txt. A change to the list is a change to the API (docs/api.md says what that
 /// means); regenerate it with `python3 scripts/shape.py --api > docs/api-surface.txt` and let the
