@@ -14,7 +14,7 @@ the report).
 With `mupdf` (the MuPDF engine's run), the engine's own tool is `mutool draw` (`-w 200` of the
 page's bounds, which are its crop box; `-F txt` for the text) instead of poppler's.
 """
-import collections, json, os, re, subprocess, sys, tempfile
+import collections, json, os, re, subprocess, sys, tempfile, unicodedata
 
 import pypdfium2 as pdfium
 from PIL import Image, ImageChops, ImageStat
@@ -25,6 +25,31 @@ RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 
 def words(text):
     return collections.Counter(text.split())
+
+
+def letter_words(text):
+    """The words a search finds: runs of letters, marks and digits (no punctuation, which each tool
+    places differently around a right-to-left run), cut where the script's direction changes (a
+    tool that drops a bidi control glues "\\ptext" to the Arabic word after it); zero-width
+    (non-)joiners left out, as a search ignores them."""
+    out, cur, prev = [], [], None
+    for ch in text:
+        if ch in "\u200c\u200d":
+            continue
+        cat = unicodedata.category(ch)
+        if cat[0] in "LMN":
+            rtl = prev if cat[0] == "M" else bool(RTL.match(ch))
+            if cur and prev is not None and rtl != prev:
+                out.append("".join(cur))
+                cur = []
+            cur.append(ch)
+            prev = rtl
+        elif cur:
+            out.append("".join(cur))
+            cur, prev = [], None
+    if cur:
+        out.append("".join(cur))
+    return collections.Counter(out)
 
 
 def similarity(a, b):
@@ -114,6 +139,9 @@ def main():
             if theirs_rtl:
                 row["rtlWords"] = sum(theirs_rtl.values())
                 row["rtlFound"] = sum((theirs_rtl & mine).values())
+                theirs_letters = collections.Counter({w: n for w, n in letter_words(ctext).items() if RTL.search(w)})
+                row["rtlLetterWords"] = sum(theirs_letters.values())
+                row["rtlLetterFound"] = sum((theirs_letters & letter_words(raw)).values())
             row["textTool"] = similarity(mine, words(ctext))
             if ptext is not None:
                 row["textPdfium"] = similarity(mine, words(ptext))
@@ -153,6 +181,12 @@ def main():
     if rtl_words:
         print("right-to-left word recall against %s (target >= 0.95): %.3f of %d words in %d documents" % (
             tool, sum(r.get("rtlFound", 0) for r in rows) / rtl_words, rtl_words, sum("rtlWords" in r for r in rows)))
+        letters = sum(r.get("rtlLetterWords", 0) for r in rows)
+        print("  the same over words of letters (punctuation aside, cut where the direction changes): %.3f of %d" % (
+            sum(r.get("rtlLetterFound", 0) for r in rows) / max(1, letters), letters))
+        low_rtl = sorted((r for r in rows if r.get("rtlLetterWords")), key=lambda r: r["rtlLetterFound"] / r["rtlLetterWords"])
+        for r in low_rtl[:10]:
+            print("    %.3f of %d %s" % (r["rtlLetterFound"] / r["rtlLetterWords"], r["rtlLetterWords"], r["path"]))
     low = sorted((r for r in rows if r.get("textTool", 1) < 0.95), key=lambda r: r["textTool"])
     print("\n%d documents below 0.95 against %s:" % (len(low), tool))
     for r in low:

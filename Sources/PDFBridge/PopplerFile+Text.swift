@@ -38,8 +38,8 @@ extension PopplerFilePage {
     package func textAndLayoutBothWays(vertical: Bool = false) -> (text: [Unicode.Scalar], boxes: [PDFRect]) {
         let (width, height) = size
         let all = PopplerRectangle(x1: 0, y1: 0, x2: width, y2: height)
-        let (text, marks) = selection(all)
-        let forward = (text, boxes(all))
+        let (text, marks, words) = selection(all)
+        let forward = (text, Self.unmirrored(boxes(all), words, text: text))
         guard vertical || marks || text.allSatisfy(\.properties.isWhitespace) || text.contains(where: Self.isCJK) else {
             return forward
         }
@@ -50,7 +50,8 @@ extension PopplerFilePage {
             PopplerRectangle(x1: width, y1: 0, x2: 0, y2: height),
             PopplerRectangle(x1: width / 2, y1: 0, x2: width / 2, y2: height),
         ] {
-            merged = Self.mergeLines(merged, (selection(other).text, boxes(other)))
+            let read = selection(other)
+            merged = Self.mergeLines(merged, (read.text, Self.unmirrored(boxes(other), read.words, text: read.text)))
         }
         // A line none of the three reads takes (a right-to-left last line of a block: the end
         // point maps before it) is in poppler's selection by whole lines, which has no boxes:
@@ -67,7 +68,8 @@ extension PopplerFilePage {
                     PopplerRectangle(x1: band.x2, y1: band.middle, x2: band.x1, y2: band.middle),
                     PopplerRectangle(x1: band.x1, y1: band.middle, x2: band.x2, y2: band.middle),
                 ] {
-                    let read = (text: selection(area).text, boxes: self.boxes(area))
+                    let s = selection(area)
+                    let read = (text: s.text, boxes: Self.unmirrored(self.boxes(area), s.words, text: s.text))
                     if read.text.count == read.boxes.count, read.text.count > best.text.count { best = read }
                 }
                 guard !best.boxes.isEmpty else { continue }
@@ -257,19 +259,94 @@ extension PopplerFilePage {
             }
     }
 
-    /// The text of a glyph selection, without poppler's bidi embedding controls; whether it had any.
-    private func selection(_ area: PopplerRectangle) -> (text: [Unicode.Scalar], marks: Bool) {
+    /// The text of a glyph selection, without poppler's bidi embedding controls; whether it had any;
+    /// and the right-to-left words it marked (`unmirrored`).
+    private func selection(_ area: PopplerRectangle) -> (text: [Unicode.Scalar], marks: Bool, words: [RightToLeftRun]) {
         var area = area
         let s = document.log.capture {
             PopplerFile.string(poppler_page_get_selected_text(page, POPPLER_SELECTION_GLYPH, &area)) ?? ""
         }
+        return Self.strippingControls(s.unicodeScalars)
+    }
+
+    /// `text` without bidi controls (U+202A–U+202E, U+2066–U+2069); whether it had any; and the
+    /// right-to-left runs poppler marked: each range (in the text without the controls) between a
+    /// right-to-left embedding or override and its pop, with the left-to-right runs nested in it
+    /// (digits, Latin words, weak punctuation). A run with deeper nesting is left out.
+    static func strippingControls(_ text: some Sequence<Unicode.Scalar>) -> (
+        text: [Unicode.Scalar], marks: Bool, words: [RightToLeftRun]
+    ) {
+        var out: [Unicode.Scalar] = []
+        var runs: [RightToLeftRun] = []
         var marks = false
-        let text = s.unicodeScalars.filter { u in
-            let bidi = (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value)
-            if bidi { marks = true }
-            return !bidi
+        var depth = 0  // embeddings open
+        var run: (start: Int, depth: Int, nested: [Range<Int>], nestedStart: Int?, valid: Bool)?
+        for u in text {
+            switch u.value {
+            case 0x202A...0x202E, 0x2066...0x2069:
+                marks = true
+                let opensRTL = u.value == 0x202B || u.value == 0x202E
+                let opensLTR = u.value == 0x202A || u.value == 0x202D
+                if opensRTL || opensLTR {
+                    depth += 1
+                    if run == nil, opensRTL {
+                        run = (out.count, depth, [], nil, true)
+                    } else if let r = run {
+                        if depth == r.depth + 1 && opensLTR { run!.nestedStart = out.count } else { run!.valid = false }
+                    }
+                } else if u.value == 0x202C {
+                    if let r = run {
+                        if depth == r.depth {
+                            if r.valid, r.start < out.count {
+                                runs.append(RightToLeftRun(range: r.start..<out.count, nested: r.nested))
+                            }
+                            run = nil
+                        } else if depth == r.depth + 1, let s = r.nestedStart {
+                            run!.nested.append(s..<out.count)
+                            run!.nestedStart = nil
+                        }
+                    }
+                    depth = max(0, depth - 1)
+                } else {
+                    run?.valid = false  // isolates: not poppler's
+                }
+            default:
+                out.append(u)
+            }
         }
-        return (Array(text), marks)
+        return (out, marks, runs)
+    }
+
+    static func isDigit(_ c: Unicode.Scalar) -> Bool { c.properties.numericType == .decimal }
+
+    /// A right-to-left run of poppler's selection text (`strippingControls`).
+    struct RightToLeftRun {
+        var range: Range<Int>
+        /// Left-to-right runs inside it.
+        var nested: [Range<Int>]
+    }
+
+    /// `boxes` paired with the text of a selection whose right-to-left runs (`strippingControls`)
+    /// poppler gives in logical order but boxes in the order of the page, left to right: the first
+    /// letter of an Arabic word got its last glyph's box, so the gap between two words was measured
+    /// from their wrong ends and words poppler kept whole were split ("ﺑﻪ ﺳﺘﻪ ی" for "ﺑﻪﺳﺘﻪی").
+    /// poppler's text of such a run is its glyphs backwards, each left-to-right run nested in it
+    /// forwards: so are its boxes put. Left as they are when the boxes do not pair with the text
+    /// (`text`), for a run whose boxes already run right to left, and for one with digits.
+    static func unmirrored(_ boxes: [PDFRect], _ runs: [RightToLeftRun], text: [Unicode.Scalar]) -> [PDFRect] {
+        guard boxes.count == text.count, !runs.isEmpty else { return boxes }
+        var boxes = boxes
+        for run in runs where run.range.count > 1 && boxes[run.range.first!].x1 < boxes[run.range.last!].x1 {
+            // Digits (Arabic-Indic ones too) run left to right: poppler does not reverse them.
+            guard run.range.allSatisfy({ k in run.nested.contains { $0.contains(k) } || !isDigit(text[k]) }) else {
+                continue
+            }
+            boxes[run.range].reverse()
+            // A nested run's glyphs stand in the mirror of its place, forwards: the whole run
+            // reversed put them backwards at its place.
+            for n in run.nested { boxes[n].reverse() }
+        }
+        return boxes
     }
 
     /// The boxes of a glyph selection's characters. The corresponding C function is

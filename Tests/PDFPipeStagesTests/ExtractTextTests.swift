@@ -304,6 +304,28 @@ final class ExtractTextTests: XCTestCase {
         }
     }
 
+    /// (#63, 7) Right-to-left words as producers draw them come out whole, in logical order, with
+    /// each point after its letter: a word drawn in two runs (XeTeX), points drawn after their
+    /// letters from the left (Chromium, Typst), a word drawn glyph by glyph on a Latin line
+    /// (LuaTeX). pdftotext, the second opinion, reads the first and third the same and puts the
+    /// points before their letters.
+    func testRightToLeftWordsComeOutWholeAndInOrder() throws {
+        let (r, path) = try runWritten("rtl-words.pdf", objects: RightToLeftWordsPDF.rightToLeftPage())
+        XCTAssertEqual(r.status, .ok)
+        let text = try String(contentsOfFile: out + "/text/rtl-words.txt", encoding: .utf8)
+        XCTAssertEqual(
+            text.precomposedStringWithCanonicalMapping.split(separator: "\n").map(String.init),
+            ["בראשית ברא", "שָׁלוֹם עולם".precomposedStringWithCanonicalMapping, "עוד שם", "\u{0C}"])
+        let theirs = try ExternalTool.run("/usr/bin/pdftotext", [path, "-"], mergingErrors: false).output
+        XCTAssertTrue(theirs.contains("בראשית"), theirs)
+        let (r2, path2) = try runWritten("ltr-words.pdf", objects: RightToLeftWordsPDF.leftToRightPage())
+        XCTAssertEqual(r2.status, .ok)
+        let text2 = try String(contentsOfFile: out + "/text/ltr-words.txt", encoding: .utf8)
+        XCTAssertEqual(text2.split(separator: "\n").first.map(String.init), "Glyph by glyph: שלום ends the line.")
+        let theirs2 = try ExternalTool.run("/usr/bin/pdftotext", [path2, "-"], mergingErrors: false).output
+        XCTAssertTrue(theirs2.contains("שלום"), theirs2)
+    }
+
     func testRightToLeftLinesAreNotDropped() throws {
         try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
         let path = out + "/in/hebrew.pdf"

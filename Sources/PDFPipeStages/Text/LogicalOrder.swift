@@ -26,6 +26,7 @@ extension TextAssembler {
     /// `maxWords`, is left as it is.
     static func logicalOrder(_ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> ([Unicode.Scalar], [PDFRect]) {
         guard text.count == boxes.count, text.contains(where: isRTL) else { return (text, boxes) }
+        let (text, boxes) = reversingVisualRuns(text, boxes)
         var outText: [Unicode.Scalar] = []
         var outBoxes: [PDFRect] = []
         outText.reserveCapacity(text.count)
@@ -47,6 +48,118 @@ extension TextAssembler {
             start = i + 1
         }
         return (outText, outBoxes)
+    }
+
+    /// Right-to-left letters poppler gives in the order of the page, left to right, put in logical
+    /// order: LuaTeX draws each Arabic glyph as a word of its own, which poppler, on a line it reads
+    /// left to right, lists from the left ("زومر" for "رموز"; with the vowel signs, each placed at
+    /// the left edge of its letter, "يِ ذّ َ لا" for "الَّذِي"). A run of right-to-left letters each
+    /// right beside the one before (the next one's box begins where the last one's ends), with
+    /// the marks among them, is reversed character by character (so each mark lands after its
+    /// letter), and the spaces poppler put beside those marks are left out. Letters of one
+    /// word in logical order run leftwards and are left alone, as are words apart.
+    static func reversingVisualRuns(_ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> ([Unicode.Scalar], [PDFRect]) {
+        var runs: [Range<Int>] = []
+        var i = 0
+        while i < text.count {
+            guard isRTLLetter(text[i]), boxes[i].height > 0 else {
+                i += 1
+                continue
+            }
+            var last = i  // the run's last letter
+            var end = i + 1
+            var j = i + 1
+            while j < text.count {
+                let c = text[j]
+                if isMark(c) && isRTL(c) {
+                    j += 1
+                    end = j
+                } else if c == " ", isMark(text[j - 1]) || (j + 1 < text.count && isMark(text[j + 1])) {
+                    j += 1
+                } else if isRTLLetter(c), beside(boxes[last], boxes[j]) {
+                    last = j
+                    j += 1
+                    end = j
+                } else {
+                    break
+                }
+            }
+            if last > i { runs.append(i..<end) }
+            i = end
+        }
+        guard !runs.isEmpty else { return (text, boxes) }
+        var outText: [Unicode.Scalar] = []
+        var outBoxes: [PDFRect] = []
+        outText.reserveCapacity(text.count)
+        outBoxes.reserveCapacity(text.count)
+        var at = 0
+        for run in runs {
+            outText += text[at..<run.lowerBound]
+            outBoxes += boxes[at..<run.lowerBound]
+            for k in run.reversed() where text[k] != " " {
+                outText.append(text[k])
+                outBoxes.append(boxes[k])
+            }
+            at = run.upperBound
+        }
+        outText += text[at...]
+        outBoxes += boxes[at...]
+        return (outText, outBoxes)
+    }
+
+    /// Right-to-left combining marks (vowel signs, shadda) put after the letter they belong to where
+    /// the page gives them before it.
+    ///
+    /// In logical order a mark follows its letter, so a word never begins with one; but poppler,
+    /// reversing a right-to-left word it holds in the order of the page, puts each mark before its
+    /// letter when the producer drew the mark after the letter from the left (Chromium and Typst:
+    /// "ِبْسِم" for "بِسْمِ"), and after it when the producer drew it first (LuaTeX). Which a page
+    /// did is told by its right-to-left words: where more begin with a mark than end with one,
+    /// every run of marks in them moves after the letter that follows it. A page of the other kind,
+    /// or one that does not tell, is left as it is.
+    static func marksAfterLetters(_ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> ([Unicode.Scalar], [PDFRect]) {
+        guard text.count == boxes.count, text.contains(where: { isMark($0) && isRTL($0) }) else { return (text, boxes) }
+        // Right-to-left words: runs without white space that hold a right-to-left letter.
+        var words: [Range<Int>] = []
+        var start = 0
+        for i in 0...text.count where i == text.count || isSpace(text[i]) {
+            if start < i, text[start..<i].contains(where: { isRTL($0) && !isMark($0) }) { words.append(start..<i) }
+            start = i + 1
+        }
+        let begin = words.reduce(0) { $0 + (isMark(text[$1.lowerBound]) ? 1 : 0) }
+        let end = words.reduce(0) { $0 + (isMark(text[$1.upperBound - 1]) ? 1 : 0) }
+        guard begin > end else { return (text, boxes) }
+        var text = text
+        var boxes = boxes
+        for w in words {
+            var i = w.lowerBound
+            while i < w.upperBound {
+                guard isMark(text[i]) else {
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j < w.upperBound, isMark(text[j]) { j += 1 }
+                guard j < w.upperBound else { break }  // marks ending the word stay
+                // text[i..<j] are marks, text[j] their letter: the letter first.
+                let letter = (text[j], boxes[j])
+                for k in stride(from: j, to: i, by: -1) {
+                    text[k] = text[k - 1]
+                    boxes[k] = boxes[k - 1]
+                }
+                text[i] = letter.0
+                boxes[i] = letter.1
+                i = j + 1
+            }
+        }
+        return (text, boxes)
+    }
+
+    /// Whether `b` begins where `a` ends, on its right (one row; a tenth of the height apart at most).
+    private static func beside(_ a: PDFRect, _ b: PDFRect) -> Bool {
+        let size = min(a.height, b.height)
+        guard size > 0, min(a.y2, b.y2) - max(a.y1, b.y1) > 0.5 * size else { return false }
+        return b.x1 >= a.x1 + 0.5 * min(a.width, b.width) && abs(b.x1 - a.x2) <= 0.1 * size
     }
 
     /// Past this many words a line is left in the engine's order (hostile pages).

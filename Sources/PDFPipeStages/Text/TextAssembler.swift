@@ -45,6 +45,16 @@ package enum TextAssembler {
                 continue
             }
             if addSpaces, c == " ", let p = last, isSpaceInWord(at: i, after: p, base: base, text, boxes) { continue }
+            // poppler's selection text puts the spaces of a right-to-left line where they stand in
+            // the line's visual order, not its logical one ("ﭘﻮﺧﺘﻪی ﺑﺎﺳﻪ ﻛﻪ" for "ﭘﻮﺧﺘﻪی ﺑﺎﺳﻪﻛﻪ"):
+            // a space between two right-to-left letters whose glyphs touch is left out. (Where they
+            // stand apart, however little, it stays: the boxes' height, an Arabic font's ascent
+            // and descent, overstates the size a word space is measured against.)
+            if addSpaces, c == " ", let p = last, i + 1 < text.count, isRTLLetter(text[p]), isRTLLetter(text[i + 1]),
+                touching(boxes[p], boxes[i + 1])
+            {
+                continue
+            }
             defer {
                 last = i
                 if isSpace(c) { base = nil } else if !isMark(c) { base = i }
@@ -53,7 +63,8 @@ package enum TextAssembler {
             // box is, and engines box it apart from the letter: no break is added beside it.
             if let p = last, !isSpace(c), !isSpace(text[p]), !isMark(c), !isMark(text[p]),
                 let br = separator(
-                    boxes[p], boxes[i], cjk: isCJK(text[p]) && isCJK(c), rtl: isRTL(text[p]) || isRTL(c)),
+                    runBox(p, beside: i, text, boxes), runBox(i, beside: p, text, boxes),
+                    cjk: isCJK(text[p]) && isCJK(c), rtl: isRTL(text[p]) || isRTL(c)),
                 addSpaces || br != " "
             {
                 outText.append(br)
@@ -63,6 +74,7 @@ package enum TextAssembler {
             outText.append(c)
             outBoxes.append(boxes[i])
         }
+        if addSpaces { (outText, outBoxes) = marksAfterLetters(outText, outBoxes) }
         return dehyphenate(outText, outBoxes)
     }
 
@@ -78,6 +90,46 @@ package enum TextAssembler {
             let left = isMark(text[p]) ? base : p
         else { return false }
         return separator(boxes[left], boxes[right], rtl: isRTL(text[left]) || isRTL(text[right])) == nil
+    }
+
+    /// The box of the character at `k` or, where it is a right-to-left letter and `other` (its
+    /// neighbour in the text) is neither one nor white space, the box of its right-to-left run
+    /// (the letters and marks about it, at most 64 each way): what stands beside a run in logical
+    /// order ("غضسج." on a Latin line, the full stop after the word's last letter) stands beside
+    /// the run on the page, not beside that letter, which is at the run's far end.
+    static func runBox(_ k: Int, beside other: Int, _ text: [Unicode.Scalar], _ boxes: [PDFRect]) -> PDFRect {
+        guard isRTLLetter(text[k]), !isRTL(text[other]), !isSpace(text[other]) else { return boxes[k] }
+        var box = boxes[k]
+        func add(_ j: Int) -> Bool {
+            guard isRTLLetter(text[j]) || (isMark(text[j]) && isRTL(text[j])) else { return false }
+            let b = boxes[j]
+            if b.height > 0, b.x1.isFinite, b.x2.isFinite {
+                box = PDFRect(min(box.x1, b.x1), min(box.y1, b.y1), max(box.x2, b.x2), max(box.y2, b.y2))
+            }
+            return true
+        }
+        var j = k - 1
+        while j >= max(0, k - 64), add(j) { j -= 1 }
+        j = k + 1
+        while j < min(text.count, k + 65), add(j) { j += 1 }
+        return box
+    }
+
+    /// Hebrew and Arabic letters (not their digits, which run left to right, nor marks).
+    @inline(__always) static func isRTLLetter(_ c: Unicode.Scalar) -> Bool {
+        guard isRTL(c) else { return false }
+        switch c.properties.generalCategory {
+        case .otherLetter, .modifierLetter, .lowercaseLetter, .uppercaseLetter, .titlecaseLetter: return true
+        default: return false
+        }
+    }
+
+    /// Whether `b`, the next character of a right-to-left line, touches or overlaps `a` on its left
+    /// (both on one row).
+    static func touching(_ a: PDFRect, _ b: PDFRect) -> Bool {
+        let size = min(a.height, b.height)
+        guard size > 0, min(a.y2, b.y2) - max(a.y1, b.y1) > 0.5 * size, b.x1 < a.x1 else { return false }
+        return a.x1 - b.x2 <= 0.01 * size
     }
 
     /// Joins words hyphenated at a line end ("indepen-\ndently" reads "independently"), as
