@@ -177,6 +177,29 @@ final class AccuracyTests: XCTestCase {
         XCTAssertFalse(b.findings.contains { $0.rule == "uri.absolute-file" }, "\(b.findings.map(\.message))")
     }
 
+    /// #63 (6): a destination whose top lies below the bottom of its page names where each viewer
+    /// lands, as `bench/viewers.sh` measured: Chrome's PDF viewer on the next page (Chromium writes
+    /// headings that moved to the next page so), MuPDF at the bottom of the page.
+    func testAPositionBelowThePageNamesWhereEachViewerLands() throws {
+        let path = dir + "/below.pdf"
+        try TestPDF.write(
+            path,
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>",
+                "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Annots [5 0 R] >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+                "<< /Type /Annot /Subtype /Link /Rect [72 700 200 712] /Border [0 0 0] /Dest [3 0 R /XYZ 0 -120 null] >>",
+            ])
+        let r = try run(path, #"[{"use": "validate-links"}]"#)
+        let off = r.findings.filter { $0.rule == "dest.position-off-page" }
+        XCTAssertEqual(
+            off.map(\.message),
+            [
+                "the destination: /XYZ top -120 lies 120 pt below the bottom of page 1 (y from 0 to 792): viewers land apart: Chrome's PDF viewer (pages in one scroll) shows page 2, 120 pt down it; MuPDF (one page at a time) stays at the bottom of page 1"
+            ])
+    }
+
     /// #63 (9): a PDF 2.0 structure destination (`[structElem /Fit]`, veraPDF's pass file for
     /// PDF/UA-2 8.2.5.20) was "not a page of this document" and "without a structure destination":
     /// it goes to the element's page (its /Pg), a warning naming the viewer that does not follow it.

@@ -62,7 +62,7 @@ final class LinkFindingsTests: XCTestCase {
             F("link.no-target", 1, "the link has neither /Dest nor /A; clicking it does nothing"),
             F(
                 "dest.position-off-page", 1,
-                "the destination: /XYZ top -300 lies below the bottom of page 3 (y from 0 to 792): viewers show the next page instead"
+                "the destination: /XYZ top -300 lies 300 pt below the bottom of page 3 (y from 0 to 792): viewers land apart: Chrome's PDF viewer (pages in one scroll) goes to the end of the document; MuPDF (one page at a time) stays at the bottom of page 3"
             ),
             F(
                 "dest.missing-parameter", 1,
