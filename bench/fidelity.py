@@ -142,6 +142,11 @@ def main():
                 theirs_letters = collections.Counter({w: n for w, n in letter_words(ctext).items() if RTL.search(w)})
                 row["rtlLetterWords"] = sum(theirs_letters.values())
                 row["rtlLetterFound"] = sum((theirs_letters & letter_words(raw)).values())
+                # Vowelled text (Arabic vowel signs on more than 5 % of the letters): where pdftotext
+                # cuts words at their marks, so its words are no reference.
+                rtl_letters = sum(1 for ch in ctext if RTL.match(ch) and unicodedata.category(ch)[0] == "L")
+                marks = sum(1 for ch in ctext if "\u064b" <= ch <= "\u065f" or ch == "\u0670")
+                row["vowelled"] = marks > 0.05 * max(1, rtl_letters)
             row["textTool"] = similarity(mine, words(ctext))
             if ptext is not None:
                 row["textPdfium"] = similarity(mine, words(ptext))
@@ -184,6 +189,10 @@ def main():
         letters = sum(r.get("rtlLetterWords", 0) for r in rows)
         print("  the same over words of letters (punctuation aside, cut where the direction changes): %.3f of %d" % (
             sum(r.get("rtlLetterFound", 0) for r in rows) / max(1, letters), letters))
+        plain = [r for r in rows if r.get("rtlLetterWords") and not r.get("vowelled")]
+        print("  the same on the %d documents without vowel signs: %.3f of %d" % (
+            len(plain), sum(r["rtlLetterFound"] for r in plain) / max(1, sum(r["rtlLetterWords"] for r in plain)),
+            sum(r["rtlLetterWords"] for r in plain)))
         low_rtl = sorted((r for r in rows if r.get("rtlLetterWords")), key=lambda r: r["rtlLetterFound"] / r["rtlLetterWords"])
         for r in low_rtl[:10]:
             print("    %.3f of %d %s" % (r["rtlLetterFound"] / r["rtlLetterWords"], r["rtlLetterWords"], r["path"]))

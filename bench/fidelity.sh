@@ -6,7 +6,10 @@
 # similar to the tool's.
 #
 # Both print the pages pdfpipe read as empty where the tool read text (target 0) and the word
-# recall on right-to-left scripts (target 0.95 of the tool's words, #63).
+# recall on right-to-left scripts (target 0.95 of the tool's words, #63): over the tool's words as
+# they are, over words of letters (punctuation aside), and over the documents without vowel signs
+# (where pdftotext cuts words at their marks, its words are no reference: bench/rtl-truth.sh
+# measures against the typeset text instead).
 #
 #   bash bench/fidelity.sh           # the poppler engine
 #   bash bench/fidelity.sh mupdf     # the MuPDF engine (a build with the MuPDF trait)
