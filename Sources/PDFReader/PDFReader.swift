@@ -207,6 +207,17 @@ package final class PDFReader: ObjectSource {
 
     // MARK: - Cross-reference sections
 
+    /// Where the newest cross-reference section starts, and whether it is a stream: what an
+    /// incremental update's `/Prev` points at, and the kind of section it writes
+    /// (`IncrementalUpdate`).
+    package private(set) var newestSection: (offset: Int, isStream: Bool) = (0, false)
+
+    /// The number of bytes of the file.
+    package var byteCount: Int { data.count }
+
+    /// The file's last byte (an incremental update begins on a line of its own).
+    package var lastByte: UInt8? { data.count > 0 ? data[data.count - 1] : nil }
+
     private func readCrossReferences() throws {
         guard var start = findStartXref() else { throw PDFReaderError(description: "no startxref") }
         if let found = sectionNear(start) {
@@ -228,6 +239,7 @@ package final class PDFReader: ObjectSource {
             let dict = try readSection(at: o)
             if first {
                 trailer = .dictionary(dict)
+                newestSection = (o, dict["Type"] == .name("XRef"))
                 first = false
             }
             // A hybrid file's /XRefStm holds entries the table leaves out.
