@@ -277,44 +277,55 @@ extension PopplerFilePage {
         text: [Unicode.Scalar], marks: Bool, words: [RightToLeftRun]
     ) {
         var out: [Unicode.Scalar] = []
-        var runs: [RightToLeftRun] = []
+        var runs = RunTracker()
         var marks = false
-        var depth = 0  // embeddings open
-        var run: (start: Int, depth: Int, nested: [Range<Int>], nestedStart: Int?, valid: Bool)?
         for u in text {
-            switch u.value {
-            case 0x202A...0x202E, 0x2066...0x2069:
+            if (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value) {
                 marks = true
-                let opensRTL = u.value == 0x202B || u.value == 0x202E
-                let opensLTR = u.value == 0x202A || u.value == 0x202D
-                if opensRTL || opensLTR {
-                    depth += 1
-                    if run == nil, opensRTL {
-                        run = (out.count, depth, [], nil, true)
-                    } else if let r = run {
-                        if depth == r.depth + 1 && opensLTR { run!.nestedStart = out.count } else { run!.valid = false }
-                    }
-                } else if u.value == 0x202C {
-                    if let r = run {
-                        if depth == r.depth {
-                            if r.valid, r.start < out.count {
-                                runs.append(RightToLeftRun(range: r.start..<out.count, nested: r.nested))
-                            }
-                            run = nil
-                        } else if depth == r.depth + 1, let s = r.nestedStart {
-                            run!.nested.append(s..<out.count)
-                            run!.nestedStart = nil
-                        }
-                    }
-                    depth = max(0, depth - 1)
-                } else {
-                    run?.valid = false  // isolates: not poppler's
-                }
-            default:
+                runs.control(u.value, at: out.count)
+            } else {
                 out.append(u)
             }
         }
-        return (out, marks, runs)
+        return (out, marks, runs.runs)
+    }
+
+    /// The embeddings open while poppler's text is read (`strippingControls`).
+    struct RunTracker {
+        var runs: [RightToLeftRun] = []
+        private var depth = 0
+        private var run: (start: Int, depth: Int, nested: [Range<Int>], nestedStart: Int?, valid: Bool)?
+
+        /// A bidi control, `at` the position in the text without them.
+        mutating func control(_ c: UInt32, at position: Int) {
+            switch c {
+            case 0x202A, 0x202B, 0x202D, 0x202E:  // LRE, RLE, LRO, RLO
+                depth += 1
+                let rtl = c == 0x202B || c == 0x202E
+                if run == nil {
+                    if rtl { run = (position, depth, [], nil, true) }
+                } else if depth == run!.depth + 1 && !rtl {
+                    run!.nestedStart = position
+                } else {
+                    run!.valid = false
+                }
+            case 0x202C:  // PDF
+                if let r = run {
+                    if depth == r.depth {
+                        if r.valid, r.start < position {
+                            runs.append(RightToLeftRun(range: r.start..<position, nested: r.nested))
+                        }
+                        run = nil
+                    } else if depth == r.depth + 1, let s = r.nestedStart {
+                        run!.nested.append(s..<position)
+                        run!.nestedStart = nil
+                    }
+                }
+                depth = max(0, depth - 1)
+            default:
+                run?.valid = false  // isolates: not poppler's
+            }
+        }
     }
 
     static func isDigit(_ c: Unicode.Scalar) -> Bool { c.properties.numericType == .decimal }

@@ -12,6 +12,7 @@ public enum StageTable {
         ThumbnailsStage.descriptor,
         ExtractTextStage.descriptor,
         ReviewCopyStage.descriptor,
+        FixLinksStage.descriptor,
     ]
 
     /// Every rule pdfpipe reports: Core's and every stage's (`pdfpipe rules`, the rule pages).

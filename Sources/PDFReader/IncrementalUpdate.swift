@@ -41,40 +41,54 @@ package enum IncrementalUpdate {
         next["Prev"] = .int(reader.newestSection.offset)
         let sectionOffset = base + out.count
         if reader.newestSection.isStream {
-            // The stream is an object of its own, the next number; its entries: type 1, offset,
-            // generation (/W [1 4 2] would not hold offsets past 4 GB: 8 bytes for them).
-            let own = ObjectRef(size, 0)
-            let entries = (offsets + [(own, sectionOffset)]).sorted { $0.0.number < $1.0.number }
-            let width = sectionOffset > Int(UInt32.max) ? 8 : 4
-            var data: [UInt8] = []
-            for (ref, offset) in entries {
-                data.append(1)
-                for k in stride(from: width - 1, through: 0, by: -1) { data.append(UInt8((offset >> (8 * k)) & 0xFF)) }
-                data.append(UInt8((ref.generation >> 8) & 0xFF))
-                data.append(UInt8(ref.generation & 0xFF))
-            }
-            next["Type"] = .name("XRef")
-            next["Size"] = .int(size + 1)
-            next["W"] = .array([.int(1), .int(width), .int(2)])
-            next["Index"] = .array(entries.flatMap { [PDFValue.int($0.0.number), .int(1)] })
-            next["Length"] = .int(data.count)
-            guard let dict = PDFValue.dictionary(next).written else { throw Refusal(description: "the trailer") }
-            out += Array("\(own.number) 0 obj\n".utf8) + dict + Array("\nstream\n".utf8) + data
-            out += Array("\nendstream\nendobj\n".utf8)
+            try appendStream(offsets, own: ObjectRef(size, 0), at: sectionOffset, trailer: next, to: &out)
         } else {
             next["Size"] = .int(size)
-            out += Array("xref\n".utf8)
-            for (ref, offset) in offsets {
-                out += Array("\(ref.number) 1\n".utf8)
-                let line = String(repeating: "0", count: max(0, 10 - String(offset).count)) + String(offset)
-                let generation =
-                    String(repeating: "0", count: max(0, 5 - String(ref.generation).count)) + String(ref.generation)
-                out += Array("\(line) \(generation) n\r\n".utf8)
-            }
-            guard let dict = PDFValue.dictionary(next).written else { throw Refusal(description: "the trailer") }
-            out += Array("trailer\n".utf8) + dict + Array("\n".utf8)
+            try appendTable(offsets, trailer: next, to: &out)
         }
         out += Array("startxref\n\(sectionOffset)\n%%EOF\n".utf8)
         return out
+    }
+
+    /// A cross-reference stream (object `own`, at `offset`) for the objects at `offsets`, itself
+    /// included: type 1, offset, generation in each entry (`/W [1 4 2]`; 8 bytes for offsets
+    /// past 4 GB).
+    static func appendStream(
+        _ offsets: [(ObjectRef, Int)], own: ObjectRef, at offset: Int, trailer: PDFDictionary, to out: inout [UInt8]
+    ) throws(Refusal) {
+        var next = trailer
+        let entries = (offsets + [(own, offset)]).sorted { $0.0.number < $1.0.number }
+        let width = offset > Int(UInt32.max) ? 8 : 4
+        var data: [UInt8] = []
+        for (ref, offset) in entries {
+            data.append(1)
+            for k in stride(from: width - 1, through: 0, by: -1) { data.append(UInt8((offset >> (8 * k)) & 0xFF)) }
+            data.append(UInt8((ref.generation >> 8) & 0xFF))
+            data.append(UInt8(ref.generation & 0xFF))
+        }
+        next["Type"] = .name("XRef")
+        next["Size"] = .int(own.number + 1)
+        next["W"] = .array([.int(1), .int(width), .int(2)])
+        next["Index"] = .array(entries.flatMap { [PDFValue.int($0.0.number), .int(1)] })
+        next["Length"] = .int(data.count)
+        guard let dict = PDFValue.dictionary(next).written else { throw Refusal(description: "the trailer") }
+        out += Array("\(own.number) 0 obj\n".utf8) + dict + Array("\nstream\n".utf8) + data
+        out += Array("\nendstream\nendobj\n".utf8)
+    }
+
+    /// A cross-reference table for the objects at `offsets`, and its trailer.
+    static func appendTable(_ offsets: [(ObjectRef, Int)], trailer: PDFDictionary, to out: inout [UInt8])
+        throws(Refusal)
+    {
+        func padded(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        out += Array("xref\n".utf8)
+        for (ref, offset) in offsets {
+            out += Array("\(ref.number) 1\n\(padded(offset, 10)) \(padded(ref.generation, 5)) n\r\n".utf8)
+        }
+        guard let dict = PDFValue.dictionary(trailer).written else { throw Refusal(description: "the trailer") }
+        out += Array("trailer\n".utf8) + dict + Array("\n".utf8)
     }
 }

@@ -215,6 +215,11 @@ package final class PDFReader: ObjectSource {
     /// The number of bytes of the file.
     package var byteCount: Int { data.count }
 
+    /// The file's bytes, for `body` to read (a copy the update is appended to).
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try data.withUnsafeBufferPointer(body)
+    }
+
     /// The file's last byte (an incremental update begins on a line of its own).
     package var lastByte: UInt8? { data.count > 0 ? data[data.count - 1] : nil }
 

@@ -54,10 +54,11 @@ final class ExternalLinkTests: XCTestCase {
     }
 
     func run(
-        _ external: String, inputs: [String]? = nil, environment: [String: String] = [:], flags: [String] = []
+        _ external: String, inputs: [String]? = nil, environment: [String: String] = [:], flags: [String] = [],
+        then more: String = ""
     ) throws -> (Int32, JSONValue, String) {
         try
-            #"{"stages": [{"use": "validate-links", "with": {"external": \#(external)}}], "report": {"formats": ["json", "sarif"]}}"#
+            #"{"stages": [{"use": "validate-links", "with": {"external": \#(external)}}\#(more)], "report": {"formats": ["json", "sarif"]}}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Repo.executable())

@@ -57,6 +57,30 @@ final class SuggestionTests: XCTestCase {
         return out
     }
 
+    /// (#65, 1) A name that matches exactly one of the document's names but for case is fixed by
+    /// fix-links (PDFium, MuPDF and poppler compare names byte for byte); two such names are no
+    /// fix, and are listed as not fixed. The repaired copy's links resolve.
+    func testFixLinksRewritesANameInAnotherCase() throws {
+        try write(dir + "/a/names.pdf", names: ["Intro", "SEC", "Sec"], links: ["#intro", "#sec"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
+            InputDocument(path: dir + "/a/names.pdf", relativePath: "a/names.pdf"))
+        let fixes = try XCTUnwrap(r.sections["fixes"])
+        XCTAssertEqual(fixes["changed"]?.arrayValue?.map { $0["to"] }, ["Intro"])
+        XCTAssertEqual(fixes["changed"]?.arrayValue?.first?["field"], "dest")
+        XCTAssertEqual(fixes["unfixed"]?.arrayValue?.map { $0["rule"] }, ["dest.name-not-found"])
+        XCTAssertEqual(fixes["file"], "fixed/a/names.pdf")
+        let again = Runner(
+            pipeline: try Pipeline.parse(
+                #"{"stages": [{"use": "validate-links"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"]),
+            outputDirectory: dir + "/out2", inputRoot: dir + "/out", jobs: 1
+        ).process(InputDocument(path: dir + "/out/fixed/a/names.pdf", relativePath: "fixed/a/names.pdf"))
+        XCTAssertEqual(
+            again.findings.filter { $0.rule == "dest.name-not-found" }.map { $0.details["target"] }, [.string("#sec")])
+    }
+
     func testTheHintNamesWhatTheAuthorProbablyMeant() throws {
         try write(dir + "/b/Guide.pdf", names: ["start"], links: [])
         try write(dir + "/b/notes.html", names: [], links: [])

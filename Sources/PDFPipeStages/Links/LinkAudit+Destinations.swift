@@ -27,7 +27,7 @@ extension LinkAudit {
                 }
                 report(
                     .destNameNotFound, "named destination '\(name)' does not exist", at: place, target: "#" + name,
-                    hint: suggestName(for: name))
+                    hint: suggestName(for: name), fix: nameFix(for: name))
                 return (name, nil)
             }
             if let asText {

@@ -100,12 +100,13 @@ package struct LinkAudit {
     /// report's list of broken targets.
     mutating func report(
         _ rule: Rule, _ message: String, at place: Place, target: String? = nil, groupBy: String = "",
-        hint: String? = nil
+        hint: String? = nil, fix: LinkFix? = nil
     ) {
         var f = Finding(
             rule: rule, page: place.page, object: place.object, rect: place.rect?.array, message: place.prefix + message
         )
         if let hint { f.hint = hint }
+        if let fix { f.details["fix"] = fix.json }
         f.annotationIndex = place.annotationIndex
         if let target { f.details["target"] = .string(target) }
         if Self.groupedRules.contains(rule) {
@@ -336,6 +337,19 @@ package struct LinkAudit {
             destinationNames = table.tree.keys.map { String(decoding: $0, as: UTF8.self) } + Array(table.catalog.keys)
         }
         return Suggestions.nameHint(missing, in: destinationNames!)
+    }
+
+    /// The one name of this document that differs from a missing one only in case, if exactly one
+    /// does: the fix of the link (a name written in another case than its anchor's; PDFium, MuPDF
+    /// and poppler compare names byte for byte).
+    mutating func nameFix(for missing: String) -> LinkFix? {
+        if destinationNames == nil {
+            destinationNames = table.tree.keys.map { String(decoding: $0, as: UTF8.self) } + Array(table.catalog.keys)
+        }
+        let lower = missing.lowercased()
+        let same = Set(destinationNames!.filter { $0 != missing && $0.lowercased() == lower })
+        guard same.count == 1, let to = same.first else { return nil }
+        return LinkFix(.dest, from: missing, to: to, why: "the document's only name that differs from it only in case")
     }
 
     /// The file a missing one most likely means, inside the input root (unless allowOutsideRoot).

@@ -44,15 +44,7 @@ package enum TextAssembler {
             {
                 continue
             }
-            if addSpaces, c == " ", let p = last, isSpaceInWord(at: i, after: p, base: base, text, boxes) { continue }
-            // poppler's selection text puts the spaces of a right-to-left line where they stand in
-            // the line's visual order, not its logical one ("ﭘﻮﺧﺘﻪی ﺑﺎﺳﻪ ﻛﻪ" for "ﭘﻮﺧﺘﻪی ﺑﺎﺳﻪﻛﻪ"):
-            // a space between two right-to-left letters whose glyphs touch is left out. (Where they
-            // stand apart, however little, it stays: the boxes' height, an Arabic font's ascent
-            // and descent, overstates the size a word space is measured against.)
-            if addSpaces, c == " ", let p = last, i + 1 < text.count, isRTLLetter(text[p]), isRTLLetter(text[i + 1]),
-                touching(boxes[p], boxes[i + 1])
-            {
+            if addSpaces, c == " ", let p = last, isSpaceToLeaveOut(at: i, after: p, base: base, text, boxes) {
                 continue
             }
             defer {
@@ -76,6 +68,20 @@ package enum TextAssembler {
         }
         if addSpaces { (outText, outBoxes) = marksAfterLetters(outText, outBoxes) }
         return dehyphenate(outText, outBoxes)
+    }
+
+    /// Whether poppler's space at `i` (after `p`) is no word break: one beside a combining mark
+    /// (`isSpaceInWord`), or one between two right-to-left letters whose glyphs touch — poppler's
+    /// selection text puts the spaces of a right-to-left line where they stand in the line's
+    /// visual order, not its logical one ("ﭘﻮﺧﺘﻪی ﺑﺎﺳﻪ ﻛﻪ" for "ﭘﻮﺧﺘﻪی ﺑﺎﺳﻪﻛﻪ"). (Where two letters
+    /// stand apart, however little, the space stays: the boxes' height, an Arabic font's ascent
+    /// and descent, overstates the size a word space is measured against.)
+    static func isSpaceToLeaveOut(at i: Int, after p: Int, base: Int?, _ text: [Unicode.Scalar], _ boxes: [PDFRect])
+        -> Bool
+    {
+        if isSpaceInWord(at: i, after: p, base: base, text, boxes) { return true }
+        return i + 1 < text.count && isRTLLetter(text[p]) && isRTLLetter(text[i + 1])
+            && touching(boxes[p], boxes[i + 1])
     }
 
     /// Whether the space at `i` (after `p`; `base` the last letter since the last space) is one

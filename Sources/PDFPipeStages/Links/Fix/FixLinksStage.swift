@@ -1,0 +1,254 @@
+import PDFPipeCore
+import PDFReader
+import SystemIO
+
+/// `fix-links`' options (`with`).
+public struct FixLinksOptions: OptionGroup {
+    @Option("folder in the output folder for the repaired copies") public var folder = "fixed"
+
+    public init() {}
+}
+
+/// `fixes`: what `fix-links` changed in a document, and what it could not.
+public struct FixesSection: ReportSection, Equatable {
+    public static let key = "fixes"
+
+    public struct Change: Codable, Sendable, Equatable {
+        public var page: Int?
+        public var object: String
+        public var rule: String
+        public var field: String
+        public var from: String
+        public var to: String
+        public var why: String
+    }
+
+    public struct Unfixed: Codable, Sendable, Equatable {
+        public var page: Int?
+        public var object: String?
+        public var rule: String
+        public var reason: String
+    }
+
+    /// The repaired copy (in the output folder), when something changed.
+    public var file: String?
+    public var changed: [Change]
+    public var unfixed: [Unfixed]
+}
+
+/// `fix-links`: for each document whose link findings carry an unambiguous fix (`LinkFix`: a
+/// permanent redirect's final URL, the one name that differs only in case), a repaired copy in
+/// `fixed/`, written as an incremental update — the original's bytes untouched as the copy's
+/// prefix (a signature over them stays valid), then new versions of only the link annotations and
+/// actions that change. The `fixes` section lists each change (old → new, why) and each broken
+/// link left as it is, with the reason. A checker may decline, never guess: a finding without a
+/// fix is listed, not touched.
+public struct FixLinksStage: Stage {
+    public static let descriptor = StageDescriptor(
+        FixLinksStage.self, id: "fix-links",
+        summary:
+            "write fixed/<document>.pdf: the links with an unambiguous fix rewritten, as an incremental update of the original",
+        readsEarlierFindings: true)
+
+    let folder: String
+
+    public init(_ o: FixLinksOptions) throws(PipelineError) {
+        folder = try OutputNames.folder(o.folder)
+    }
+
+    /// Findings of these severities without a fix are listed as not fixed (notes are not broken).
+    static let brokenLinkSeverities: Set<Severity> = [.error, .warning]
+
+    public func run(_ job: inout Job) throws {
+        // Findings about one link's target (they name it: `target` or `uri`).
+        let findings = job.effectiveFindings.filter {
+            $0.details["fix"] != nil || $0.details["target"] != nil || $0.details["uri"] != nil
+        }
+        let fixable = findings.compactMap { f in LinkFix(f).map { (f, $0) } }
+        var unfixed = findings.filter { LinkFix($0) == nil && Self.brokenLinkSeverities.contains($0.severity) }.map {
+            FixesSection.Unfixed(
+                page: $0.page, object: $0.object, rule: $0.rule, reason: "no unambiguous fix is known for \($0.rule)")
+        }
+        guard !fixable.isEmpty else {
+            if !unfixed.isEmpty { job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed)) }
+            return
+        }
+        let reader: PDFReader
+        switch Self.reader(for: job) {
+        case .success(let r): reader = r
+        case .failure(let why):
+            unfixed += fixable.map {
+                .init(page: $0.0.page, object: $0.0.object, rule: $0.0.rule, reason: why.description)
+            }
+            return job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed))
+        }
+        let edits = Self.edits(fixable, reader: reader)
+        unfixed += edits.unfixed
+        guard !edits.changed.isEmpty else {
+            return job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed))
+        }
+        let tail: [UInt8]
+        do {
+            tail = try IncrementalUpdate.tail(for: reader, replacing: edits.objects)
+        } catch {
+            unfixed += edits.changed.map {
+                .init(page: $0.page, object: $0.object, rule: $0.rule, reason: error.description)
+            }
+            return job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed))
+        }
+        let relative = OutputNames.file(for: job, folder: folder, extension: "pdf")
+        try Self.write(reader, then: tail, to: job.outputDirectory + "/" + relative)
+        job.artifacts.append(Artifact(kind: "fixed-copy", path: relative))
+        job.setSection(FixesSection(file: relative, changed: edits.changed, unfixed: unfixed))
+    }
+
+    /// The original's bytes and the update after them, written atomically to `path`.
+    static func write(_ reader: PDFReader, then tail: [UInt8], to path: String) throws {
+        do throws(AtomicFile.WriteError) {
+            let w = try AtomicFile.Writer(path: path)
+            w.binary = true
+            reader.withBytes { w.write($0) }
+            w.write(tail)
+            try w.commit()
+        } catch {
+            throw DocumentFailure(rule: .stageFailed, message: "cannot write the repaired copy: \(error.reason)")
+        }
+    }
+
+    /// The original, read as written; or why no update is made over it.
+    static func reader(for job: Job) -> Result<PDFReader, Decline> {
+        // The findings name objects of the file validate-links read: the original's only when
+        // no earlier stage made a copy (normalize renumbers objects).
+        guard job.workingFile == job.source else {
+            return .failure(
+                Decline(description: "the findings name objects of the normalized copy, not of the original"))
+        }
+        do {
+            let reader = try PDFReader(path: job.source)
+            guard reader.declines.isEmpty, reader.repairs.isEmpty else {
+                return .failure(
+                    Decline(description: "parts of the file are damaged; an update over it would keep what is wrong"))
+            }
+            return .success(reader)
+        } catch {
+            return .failure(
+                Decline(
+                    description:
+                        "the file is not read as written (\(error.description)); an update over it would keep what is wrong"
+                ))
+        }
+    }
+
+    /// The objects' new versions (each object's fixes applied in turn, in the order first
+    /// changed), what changed, and the fixes that did not apply.
+    static func edits(_ fixable: [(Finding, LinkFix)], reader: PDFReader) -> (
+        objects: [(ObjectRef, PDFValue)], changed: [FixesSection.Change], unfixed: [FixesSection.Unfixed]
+    ) {
+        var edited: [ObjectRef: PDFValue] = [:]
+        var order: [ObjectRef] = []
+        var changed: [FixesSection.Change] = []
+        var unfixed: [FixesSection.Unfixed] = []
+        func set(_ ref: ObjectRef, _ value: PDFValue) {
+            if edited[ref] == nil { order.append(ref) }
+            edited[ref] = value
+        }
+        for (finding, fix) in fixable {
+            guard let ref = finding.object.flatMap(Self.objectRef) else {
+                unfixed.append(
+                    .init(
+                        page: finding.page, object: finding.object, rule: finding.rule,
+                        reason: "the finding names no object"))
+                continue
+            }
+            switch Self.apply(fix, to: edited[ref] ?? reader.resolve(ref), reader: reader) {
+            case .success(let (value, action)):
+                set(ref, value)
+                if let (actionRef, actionValue) = action { set(actionRef, actionValue) }
+                changed.append(
+                    .init(
+                        page: finding.page, object: ref.description, rule: finding.rule, field: fix.field.rawValue,
+                        from: fix.from, to: fix.to, why: fix.why))
+            case .failure(let why):
+                unfixed.append(
+                    .init(page: finding.page, object: finding.object, rule: finding.rule, reason: why.description))
+            }
+        }
+        return (order.map { ($0, edited[$0]!) }, changed, unfixed)
+    }
+
+    /// The object's action (`/A`), and its own object when it is one.
+    static func action(of d: PDFDictionary, reader: PDFReader) -> (ObjectRef?, PDFDictionary?) {
+        switch d["A"] {
+        case .dictionary(let a)?: return (nil, a)
+        case .ref(let r)?:
+            if case .dictionary(let a) = reader.resolve(r) { return (r, a) }
+            return (r, nil)
+        default: return (nil, nil)
+        }
+    }
+
+    /// `12 0 R` as a reference.
+    static func objectRef(_ s: String) -> ObjectRef? {
+        let parts = s.split(separator: " ")
+        guard parts.count == 3, parts[2] == "R", let n = Int(parts[0]), let g = Int(parts[1]), n > 0, g >= 0 else {
+            return nil
+        }
+        return ObjectRef(n, g)
+    }
+
+    struct Decline: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `object` (a link annotation or an outline item) with `fix` applied; and, when the value to
+    /// change is in an action of its own (`/A 14 0 R`), that action's new version. Declines when
+    /// the object does not say what the finding read (`fix.from`).
+    static func apply(_ fix: LinkFix, to object: PDFValue, reader: PDFReader) -> Result<
+        (PDFValue, (ObjectRef, PDFValue)?), Decline
+    > {
+        guard case .dictionary(var d) = object else {
+            return .failure(Decline(description: "the object is not a dictionary"))
+        }
+        let (actionRef, action) = Self.action(of: d, reader: reader)
+        func matches(_ v: PDFValue?) -> Bool {
+            switch v {
+            case .string(let b)?: return String(decoding: b, as: UTF8.self) == fix.from
+            case .name(let n)?: return n == fix.from
+            default: return false
+            }
+        }
+        func replaced(_ v: PDFValue?) -> PDFValue {
+            if case .name? = v { return .name(fix.to) }
+            return .string(Array(fix.to.utf8))
+        }
+        func withAction(_ a: PDFDictionary) -> (PDFValue, (ObjectRef, PDFValue)?) {
+            if let actionRef { return (.dictionary(d), (actionRef, .dictionary(a))) }
+            d["A"] = .dictionary(a)
+            return (.dictionary(d), nil)
+        }
+        switch fix.field {
+        case .uri:
+            guard var a = action, a["S"] == PDFValue.name("URI"), matches(a["URI"]) else {
+                return .failure(Decline(description: "the link's URI action does not say '\(fix.from)'"))
+            }
+            a["URI"] = replaced(a["URI"])
+            return .success(withAction(a))
+        case .dest:
+            if matches(d["Dest"]) {
+                d["Dest"] = replaced(d["Dest"])
+                return .success((.dictionary(d), nil))
+            }
+            guard var a = action, a["S"] == PDFValue.name("GoTo"), matches(a["D"]) else {
+                return .failure(Decline(description: "the link's destination is not the name '\(fix.from)'"))
+            }
+            a["D"] = replaced(a["D"])
+            return .success(withAction(a))
+        case .file:
+            guard var a = action, matches(a["F"]) else {
+                return .failure(Decline(description: "the action's file is not '\(fix.from)'"))
+            }
+            a["F"] = replaced(a["F"])
+            return .success(withAction(a))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PDFPipeCore
+import TestSupport
+import XCTest
+
+/// (#65, 1) fix-links against the loopback server: permanent redirects rewritten to where they
+/// lead, in a copy that is the original plus an incremental update of only those links.
+extension ExternalLinkTests {
+    func testFixLinksRewritesPermanentRedirectsInAnIncrementalUpdate() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let original = dir + "/in/moved.pdf"
+        try writeLinks(
+            original,
+            [
+                base + "/r/301/ok", base + "/r/308/page.html#intro", base + "/r/302/ok", base + "/chain", base + "/ok",
+            ])
+        let (_, report, stderr) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "timeoutSeconds": 3}"#,
+            then: #", {"use": "fix-links"}"#)
+        let doc = try XCTUnwrap(report["documents"]?.arrayValue?.first, stderr)
+        let changed = try XCTUnwrap(doc["fixes"]?["changed"]?.arrayValue, "\(doc)")
+        XCTAssertEqual(
+            changed.map { [$0["from"]?.stringValue ?? "", $0["to"]?.stringValue ?? "", $0["why"]?.stringValue ?? ""] },
+            [
+                [base + "/r/301/ok", base + "/ok", "moved permanently (301)"],
+                [base + "/r/308/page.html#intro", base + "/page.html#intro", "moved permanently (308)"],
+                // 301, then 302: the permanent move only (the next address may change back).
+                [base + "/chain", base + "/chain2", "moved permanently (301)"],
+            ])
+        XCTAssertEqual(doc["fixes"]?["file"], "fixed/moved.pdf")
+        // Each finding says its fix; a temporary redirect (302) has neither a finding nor a fix.
+        let moved = (doc["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.redirected" }
+        XCTAssertEqual(moved.compactMap { $0["fix"]?["to"]?.stringValue }.count, 3)
+
+        // The copy: the original's bytes, then an update of the three annotations only.
+        let before = try Data(contentsOf: URL(fileURLWithPath: original))
+        let after = try Data(contentsOf: URL(fileURLWithPath: dir + "/out/fixed/moved.pdf"))
+        XCTAssertTrue(after.starts(with: before))
+        let update = String(decoding: after.dropFirst(before.count), as: UTF8.self)
+        XCTAssertEqual(update.components(separatedBy: " obj\n").count - 1, 3, update)
+        let check = try ExternalTool.run("/usr/bin/qpdf", ["--check", dir + "/out/fixed/moved.pdf"])
+        XCTAssertEqual(check.status, 0, check.output)
+        // qpdf, the second opinion, reads the new targets.
+        let shown = try ExternalTool.run(
+            "/usr/bin/qpdf", ["--qdf", "--object-streams=disable", dir + "/out/fixed/moved.pdf", "-"])
+        for c in changed { XCTAssertTrue(shown.output.contains("(" + (c["to"]?.stringValue ?? "") + ")"), "\(c)") }
+        XCTAssertFalse(shown.output.contains("(" + base + "/r/301/ok)"))
+
+        // Checked again, the repaired copy has no permanent redirect left that a fix could take:
+        // /chain2 answers 302 first (then 307, 308), so it has no fix, and is said as before.
+        try FileManager.default.createDirectory(atPath: dir + "/again", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: dir + "/out/fixed/moved.pdf", toPath: dir + "/again/moved.pdf")
+        let (_, again, _) = try run(
+            #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "timeoutSeconds": 3}"#,
+            inputs: [dir + "/again"])
+        let left = (again["documents"]?.arrayValue?.first?["findings"]?.arrayValue ?? []).filter {
+            $0["rule"] == "uri.redirected"
+        }
+        XCTAssertEqual(left.map { $0["uri"]?.stringValue ?? "" }, [base + "/chain2"])
+        XCTAssertEqual(left.first?["fix"], nil)
+    }
+}
