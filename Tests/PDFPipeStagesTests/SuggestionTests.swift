@@ -81,6 +81,43 @@ final class SuggestionTests: XCTestCase {
             again.findings.filter { $0.rule == "dest.name-not-found" }.map { $0.details["target"] }, [.string("#sec")])
     }
 
+    /// (#65, 1) A GoToR to a file that exists under another case is fixed to the name on disk; one
+    /// with no such file is listed as not fixed.
+    func testFixLinksRewritesAFileNameInAnotherCase() throws {
+        try Data("%PDF-1.4\n".utf8).write(to: URL(fileURLWithPath: dir + "/b/Chapter-2.pdf"))
+        try write(dir + "/a/files.pdf", names: ["x"], links: ["gotor:../b/chapter-2.pdf", "gotor:../b/none.pdf"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
+            InputDocument(path: dir + "/a/files.pdf", relativePath: "a/files.pdf"))
+        let fixes = try XCTUnwrap(r.sections["fixes"])
+        XCTAssertEqual(fixes["changed"]?.arrayValue?.map { $0["to"] }, ["../b/Chapter-2.pdf"])
+        XCTAssertEqual(fixes["unfixed"]?.arrayValue?.map { $0["rule"] }, ["gotor.file-missing"])
+    }
+
+    /// (#65, 1) A misspelt scheme is fixed to the URI its finding names: `htps:`, `http;//`,
+    /// `mialto:`.
+    func testFixLinksRewritesAMisspeltScheme() throws {
+        try write(
+            dir + "/a/schemes.pdf", names: ["x"],
+            links: ["uri:htps://example.org/a", "uri:http;//example.org/b", "uri:mialto:someone@example.org"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
+            InputDocument(path: dir + "/a/schemes.pdf", relativePath: "a/schemes.pdf"))
+        let changed = try XCTUnwrap(r.sections["fixes"]?["changed"]?.arrayValue)
+        XCTAssertEqual(
+            changed.map { $0["to"] }, ["https://example.org/a", "http://example.org/b", "mailto:someone@example.org"])
+        let again = Runner(
+            pipeline: try Pipeline.parse(
+                #"{"stages": [{"use": "validate-links"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"]),
+            outputDirectory: dir + "/out2", inputRoot: dir + "/out", jobs: 1
+        ).process(InputDocument(path: dir + "/out/fixed/a/schemes.pdf", relativePath: "fixed/a/schemes.pdf"))
+        XCTAssertEqual(again.findings.filter { $0.rule == "uri.scheme-misspelt" }.count, 0, "\(again.findings)")
+    }
+
     func testTheHintNamesWhatTheAuthorProbablyMeant() throws {
         try write(dir + "/b/Guide.pdf", names: ["start"], links: [])
         try write(dir + "/b/notes.html", names: [], links: [])

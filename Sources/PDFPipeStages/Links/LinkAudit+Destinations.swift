@@ -145,7 +145,7 @@ extension LinkAudit {
             let looked = shown == path ? "" : " (looked for '\(shown)')"
             report(
                 .gotorFileMissing, "the file '\(path)' does not exist\(looked)", at: place, target: path,
-                hint: suggestFile(for: target))
+                hint: suggestFile(for: target), fix: fileFix(for: target, written: path))
             return nil
         }
         guard let remote else { return nil }

@@ -12,7 +12,10 @@ extension LinkAudit {
     mutating func checkScheme(_ text: String, place: Place) -> LinkRecord.URIState? {
         let (finding, state) = URISchemes.judge(text, custom: options.customSchemes)
         if let finding {
-            report(finding.rule, finding.message, at: place, groupBy: finding.group, hint: finding.hint)
+            let fix = finding.rule == .uriSchemeMisspelt ? URISchemes.fixed(text, custom: options.customSchemes) : nil
+            report(
+                finding.rule, finding.message, at: place, groupBy: finding.group, hint: finding.hint,
+                fix: fix.map { LinkFix(.uri, from: text, to: $0, why: "the scheme misspelt") })
         }
         return state
     }

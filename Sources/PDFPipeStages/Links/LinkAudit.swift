@@ -309,7 +309,7 @@ package struct LinkAudit {
         guard let kind = LocalCopies.kind(target) else {
             report(
                 .actionLaunchTargetMissing, "the Launch action's file '\(path)' does not exist", at: place,
-                target: path, hint: suggestFile(for: target))
+                target: path, hint: suggestFile(for: target), fix: fileFix(for: target, written: path))
             return
         }
         let lower = target.lowercased()
@@ -350,6 +350,18 @@ package struct LinkAudit {
         let same = Set(destinationNames!.filter { $0 != missing && $0.lowercased() == lower })
         guard same.count == 1, let to = same.first else { return nil }
         return LinkFix(.dest, from: missing, to: to, why: "the document's only name that differs from it only in case")
+    }
+
+    /// The file on disk a missing one names but for case (inside the input root unless
+    /// allowOutsideRoot), as the link should write it: the fix of a GoToR or Launch action made on
+    /// a case-insensitive file system.
+    func fileFix(for target: String, written: String) -> LinkFix? {
+        guard let base = Suggestions.sameButForCase(target),
+            options.allowOutsideRoot || Paths.isInside(base, root: inputRoot)
+        else { return nil }
+        return LinkFix(
+            .file, from: written, to: Suggestions.linkPath(base, from: Paths.parent(sourcePath)),
+            why: "the file on disk is named so: the names differ only in case")
     }
 
     /// The file a missing one most likely means, inside the input root (unless allowOutsideRoot).

@@ -111,6 +111,16 @@ package enum URISchemes {
         }
     }
 
+    /// The URI a misspelt scheme means (`uri.scheme-misspelt`'s fix), nil for any other.
+    static func fixed(_ text: String, custom: Set<String>) -> String? {
+        if let (fixed, _) = misplacedColon(text) { return fixed }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let scheme = URIReference.parse(trimmed).scheme,
+            case .misspelt(let fixed, _) = verdict(scheme: scheme, of: trimmed, custom: custom)
+        else { return nil }
+        return fixed
+    }
+
     /// The scheme a near miss means: one edit (a letter added, dropped, changed, or two swapped)
     /// from http, https or mailto, or a word for mail (`email`, `e-mail`, `mail`). `hxxp` and
     /// `hxxps` are defanged links, written so on purpose: not near misses.

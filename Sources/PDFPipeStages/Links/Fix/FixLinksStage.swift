@@ -244,10 +244,24 @@ public struct FixLinksStage: Stage {
             a["D"] = replaced(a["D"])
             return .success(withAction(a))
         case .file:
-            guard var a = action, matches(a["F"]) else {
+            guard var a = action else { return .failure(Decline(description: "the link has no action")) }
+            if matches(a["F"]) {
+                a["F"] = replaced(a["F"])
+                return .success(withAction(a))
+            }
+            // A file specification: its /F and /UF (the Unicode name viewers prefer) both.
+            guard case .dictionary(var spec)? = a["F"], matches(spec["UF"]) || matches(spec["F"]) else {
                 return .failure(Decline(description: "the action's file is not '\(fix.from)'"))
             }
-            a["F"] = replaced(a["F"])
+            if spec["F"] != nil { spec["F"] = .string(Array(fix.to.utf8)) }
+            // /UF is a text string: UTF-16BE with its byte-order mark past ASCII.
+            if spec["UF"] != nil {
+                spec["UF"] = .string(
+                    fix.to.utf8.allSatisfy { $0 < 0x80 }
+                        ? Array(fix.to.utf8)
+                        : [0xFE, 0xFF] + fix.to.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+            }
+            a["F"] = .dictionary(spec)
             return .success(withAction(a))
         }
     }
