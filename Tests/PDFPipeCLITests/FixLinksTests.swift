@@ -16,7 +16,7 @@ extension ExternalLinkTests {
             ])
         let (_, report, stderr) = try run(
             #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "timeoutSeconds": 3}"#,
-            then: #", {"use": "fix-links"}"#)
+            flags: ["--format", "json,replacements,replacements-csv"], then: #", {"use": "fix-links"}"#)
         let doc = try XCTUnwrap(report["documents"]?.arrayValue?.first, stderr)
         let changed = try XCTUnwrap(doc["fixes"]?["changed"]?.arrayValue, "\(doc)")
         XCTAssertEqual(
@@ -28,6 +28,18 @@ extension ExternalLinkTests {
                 [base + "/chain", base + "/chain2", "moved permanently (301)"],
             ])
         XCTAssertEqual(doc["fixes"]?["file"], "fixed/moved.pdf")
+        // The run's lists of replacements: JSON, and CSV for people.
+        let list = try JSONParser.parse(try String(contentsOfFile: dir + "/out/replacements.json", encoding: .utf8))
+        XCTAssertEqual(list.arrayValue?.map { $0["to"] }, changed.map { $0["to"] })
+        XCTAssertEqual(list.arrayValue?.first?["document"], "moved.pdf")
+        XCTAssertEqual(list.arrayValue?.first?["file"], "fixed/moved.pdf")
+        let csv = try String(contentsOfFile: dir + "/out/replacements.csv", encoding: .utf8)
+        XCTAssertEqual(
+            csv.components(separatedBy: "\r\n").prefix(2),
+            [
+                "document,page,object,rule,field,from,to,why,file",
+                "moved.pdf,1,\"4 0 R\",uri.redirected,uri,\(base)/r/301/ok,\(base)/ok,\"moved permanently (301)\",fixed/moved.pdf",
+            ])
         // Each finding says its fix; a temporary redirect (302) has neither a finding nor a fix.
         let moved = (doc["findings"]?.arrayValue ?? []).filter { $0["rule"] == "uri.redirected" }
         XCTAssertEqual(moved.compactMap { $0["fix"]?["to"]?.stringValue }.count, 3)

@@ -59,3 +59,15 @@ final class CIReporterUnitTests: XCTestCase {
         XCTAssertEqual(targets[0].usesText(), "a.pdf (pages 3, 7), docs/b.pdf (page 1)")
     }
 }
+
+/// (#65) replacements.csv's fields: values from documents are hostile — a spreadsheet runs a
+/// field that begins with `=`, `+`, `-` or `@` as a formula, and a line break starts a new row.
+final class ReplacementsCSVTests: XCTestCase {
+    func testFieldsAreQuotedAndFormulasDefused() {
+        XCTAssertEqual(ReplacementsCSVReporter.field("https://example.org/a"), "https://example.org/a")
+        XCTAssertEqual(ReplacementsCSVReporter.field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"")
+        XCTAssertEqual(ReplacementsCSVReporter.field("-1+1"), "\"'-1+1\"")
+        XCTAssertEqual(ReplacementsCSVReporter.field("a,b"), "\"a,b\"")
+        XCTAssertEqual(ReplacementsCSVReporter.field("line\nbreak"), "line\\nbreak")
+    }
+}

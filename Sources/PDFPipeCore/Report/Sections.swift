@@ -110,7 +110,7 @@ extension DocumentResult {
 
     /// The keys of the sections Core reads.
     static let sectionKeys: Set<String> = [
-        SkippedStagesSection.key, ThumbnailsSection.key, ReviewCopySection.key,
+        SkippedStagesSection.key, ThumbnailsSection.key, ReviewCopySection.key, FixesSection.key,
     ]
 }
 
@@ -222,5 +222,51 @@ public struct LinkSummarySection: ReportSection, Equatable {
         self.accessibility = accessibility
         self.kinds = kinds
         self.checks = checks
+    }
+}
+
+/// `fixes`: what `fix-links` changed in a document, and what it could not (the replacements
+/// reporters read it).
+public struct FixesSection: ReportSection, Equatable {
+    public static let key = "fixes"
+
+    public struct Change: Codable, Sendable, Equatable {
+        public init(
+            page: Int?, object: String, rule: String, field: String, from: String, to: String, why: String
+        ) {
+            (self.page, self.object, self.rule, self.field, self.from, self.to, self.why) = (
+                page, object, rule, field, from, to, why
+            )
+        }
+
+        public var page: Int?
+        public var object: String
+        public var rule: String
+        public var field: String
+        public var from: String
+        public var to: String
+        public var why: String
+    }
+
+    public struct Unfixed: Codable, Sendable, Equatable {
+        public init(page: Int?, object: String?, rule: String, reason: String) {
+            (self.page, self.object, self.rule, self.reason) = (page, object, rule, reason)
+        }
+
+        public var page: Int?
+        public var object: String?
+        public var rule: String
+        public var reason: String
+    }
+
+    /// The repaired copy (in the output folder), when something changed.
+    public var file: String?
+    public var changed: [Change]
+    public var unfixed: [Unfixed]
+
+    public init(file: String?, changed: [Change], unfixed: [Unfixed]) {
+        self.file = file
+        self.changed = changed
+        self.unfixed = unfixed
     }
 }

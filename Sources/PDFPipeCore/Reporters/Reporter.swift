@@ -41,7 +41,7 @@ extension StreamingReporter {
 public enum Reporters {
     public static let all: [any Reporter] = [
         JSONReporter(), JUnitReporter(), SARIFReporter(), MarkdownReporter(), GitHubReporter(), HTMLReporter(),
-        CodeQualityReporter(),
+        CodeQualityReporter(), ReplacementsReporter(), ReplacementsCSVReporter(),
     ]
 
     public static var formats: [String] { all.map(\.format) }

@@ -9,33 +9,6 @@ public struct FixLinksOptions: OptionGroup {
     public init() {}
 }
 
-/// `fixes`: what `fix-links` changed in a document, and what it could not.
-public struct FixesSection: ReportSection, Equatable {
-    public static let key = "fixes"
-
-    public struct Change: Codable, Sendable, Equatable {
-        public var page: Int?
-        public var object: String
-        public var rule: String
-        public var field: String
-        public var from: String
-        public var to: String
-        public var why: String
-    }
-
-    public struct Unfixed: Codable, Sendable, Equatable {
-        public var page: Int?
-        public var object: String?
-        public var rule: String
-        public var reason: String
-    }
-
-    /// The repaired copy (in the output folder), when something changed.
-    public var file: String?
-    public var changed: [Change]
-    public var unfixed: [Unfixed]
-}
-
 /// `fix-links`: for each document whose link findings carry an unambiguous fix (`LinkFix`: a
 /// permanent redirect's final URL, the one name that differs only in case), a repaired copy in
 /// `fixed/`, written as an incremental update — the original's bytes untouched as the copy's
