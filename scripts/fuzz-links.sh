@@ -23,7 +23,7 @@ swiftc "${flags[@]}" -I Sources/CZlib -I "$out/csystem" -emit-library -static -e
   -o "$out/libPDFPipeWeb.a" -emit-module-path "$out/PDFPipeWeb.swiftmodule"
 l=Sources/PDFPipeStages/Links
 swiftc "${flags[@]}" -I Sources/CZlib -I "$out/csystem" -module-name LinksFuzz \
-  $l/LinkRules.swift $l/DestinationRules.swift $l/External/ExternalLinkRules.swift $l/Suggestions.swift $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/LinkAudit+Destinations.swift $l/LinkAudit+URIs.swift $l/LinkAudit+Outline.swift $l/ValidateLinksOptions.swift $l/URISchemes.swift $l/RemoteDocument+Source.swift \
+  $l/LinkRules.swift $l/DestinationRules.swift $l/External/ExternalLinkRules.swift $l/Suggestions.swift $l/Destination.swift $l/DestinationTable.swift $l/PDFAction.swift $l/LinkRecord.swift $l/LinkAudit.swift $l/LinkAudit+Destinations.swift $l/LinkAudit+URIs.swift $l/LinkAudit+Outline.swift $l/ValidateLinksOptions.swift $l/URISchemes.swift $l/RemoteDocument+Source.swift $l/Fix/LinkFix.swift \
   Sources/PDFPipeStages/PageGeometry.swift Fuzz/FuzzRemoteDocuments.swift Fuzz/LinksFuzz.swift \
   -lPDFPipeWeb -lPDFPipeCore -lPDFReader -lSystemIO "$out/system.o" -lz -o "$out/fuzz-links" 2> >(grep -v "ld.gold: warning" >&2)
 corpus=.build/fuzz/links-corpus

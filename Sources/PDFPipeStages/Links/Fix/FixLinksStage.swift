@@ -20,8 +20,8 @@ public struct FixLinksStage: Stage {
     public static let descriptor = StageDescriptor(
         FixLinksStage.self, id: "fix-links",
         summary:
-            "write fixed/<document>.pdf: the links with an unambiguous fix rewritten, as an incremental update of the original",
-        readsEarlierFindings: true)
+            "write fixed/<document>.pdf: the links with an unambiguous fix rewritten, as an incremental update of the original"
+    )
 
     let folder: String
 
@@ -32,7 +32,27 @@ public struct FixLinksStage: Stage {
     /// Findings of these severities without a fix are listed as not fixed (notes are not broken).
     static let brokenLinkSeverities: Set<Severity> = [.error, .warning]
 
+    /// Leaves the work until the document's earlier deferred work (validate-links' web checks) is
+    /// done, without holding a worker: the document stays parked while its URLs are checked, and
+    /// the fixes are made when its findings are complete (deferred work finishes in order).
+    /// Reading the findings at once (`readsEarlierFindings`) made every worker wait on the network:
+    /// 200 documents took 201 s instead of 3.
     public func run(_ job: inout Job) throws {
+        let stage = self
+        job.defer(
+            DeferredWork(
+                whenReady: { ready in ready() },
+                finish: { job in
+                    do {
+                        try stage.fix(&job)
+                    } catch {
+                        job.report(Finding(rule: .stageFailed, message: "\(error)"))
+                    }
+                }))
+    }
+
+    /// The fixes of the document's findings, written (see the type).
+    func fix(_ job: inout Job) throws {
         // Findings about one link's target (they name it: `target` or `uri`).
         let findings = job.effectiveFindings.filter {
             $0.details["fix"] != nil || $0.details["target"] != nil || $0.details["uri"] != nil
