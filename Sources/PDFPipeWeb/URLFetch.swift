@@ -6,6 +6,11 @@ package struct URLFetch: Sendable, Equatable {
     package struct Hop: Codable, Sendable, Equatable {
         package var url: String
         package var status: Int
+
+        package init(url: String, status: Int) {
+            self.url = url
+            self.status = status
+        }
     }
 
     /// Why no acceptable answer could be had, apart from the status.

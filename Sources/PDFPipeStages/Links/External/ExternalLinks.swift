@@ -95,12 +95,17 @@ struct ExternalLinks {
             "uri": .string(site.record.uriWritten ?? site.record.uri ?? ""),
             "status": out.status.map { .int($0) } ?? .null,
         ]
-        if problem.rule == .uriRedirected, let written = site.record.uriWritten ?? site.record.uri,
-            let fix = LinkFix.redirect(
-                written: written, resolved: site.record.uri ?? written, redirects: out.check.redirects,
+        if problem.rule == .uriRedirected, let written = site.record.uriWritten ?? site.record.uri {
+            let resolved = site.record.uri ?? written
+            if let fix = LinkFix.redirect(
+                written: written, resolved: resolved, redirects: out.check.redirects,
                 finalURL: out.check.finalURL ?? "")
-        {
-            f.details["fix"] = fix.json
+            {
+                f.details["fix"] = fix.json
+            } else {
+                f.details["fixDeclined"] = .string(
+                    LinkFix.redirectDeclined(written: written, resolved: resolved, redirects: out.check.redirects))
+            }
         }
         f.annotationIndex = site.record.annotationIndex
         return f

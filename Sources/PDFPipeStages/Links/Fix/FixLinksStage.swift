@@ -58,9 +58,12 @@ public struct FixLinksStage: Stage {
             $0.details["fix"] != nil || $0.details["target"] != nil || $0.details["uri"] != nil
         }
         let fixable = findings.compactMap { f in LinkFix(f).map { (f, $0) } }
-        var unfixed = findings.filter { LinkFix($0) == nil && Self.brokenLinkSeverities.contains($0.severity) }.map {
+        var unfixed = findings.filter {
+            LinkFix($0) == nil && (Self.brokenLinkSeverities.contains($0.severity) || $0.details["fixDeclined"] != nil)
+        }.map {
             FixesSection.Unfixed(
-                page: $0.page, object: $0.object, rule: $0.rule, reason: "no unambiguous fix is known for \($0.rule)")
+                page: $0.page, object: $0.object, rule: $0.rule,
+                reason: $0.details["fixDeclined"]?.stringValue ?? "no unambiguous fix is known for \($0.rule)")
         }
         guard !fixable.isEmpty else {
             if !unfixed.isEmpty { job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed)) }

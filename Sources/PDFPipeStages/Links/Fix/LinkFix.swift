@@ -39,8 +39,9 @@ package struct LinkFix: Sendable, Equatable {
 
     /// For a web link that redirects: the URL its permanent redirects lead to (301 and 308 from
     /// the start, and a redirect of any kind that only moves to https on the same host and path),
-    /// its fragment kept; nil when the first redirect is temporary (the address may change back)
-    /// or when the link is written relative to the document's `/URI /Base`.
+    /// its fragment kept; nil when the first redirect is temporary (the address may change back),
+    /// when it leads to another site (`sameSite`), or when the link is written relative to the
+    /// document's `/URI /Base` (`redirectDeclined` says which).
     package static func redirect(written: String, resolved: String, redirects: [URLFetch.Hop], finalURL: String)
         -> LinkFix?
     {
@@ -54,13 +55,39 @@ package struct LinkFix: Sendable, Equatable {
             target = location
             statuses.append(permanent ? "\(hop.status)" : "\(hop.status) to https")
         }
-        guard var to = target else { return nil }
+        guard var to = target, sameSite(written, to) else { return nil }
         let fragment = written.firstIndex(of: "#").map { String(written[$0...]) }
         if let fragment, !to.contains("#") { to += fragment }
         guard to != written else { return nil }
         return LinkFix(
             .uri, from: written, to: to,
             why: "moved permanently (\(statuses.joined(separator: ", then ")))")
+    }
+
+    /// Whether two URLs are on one site: the same host, `www.` aside. A permanent redirect to
+    /// another site is a server's word that a person should weigh (a sold or parked domain
+    /// redirects permanently too): not fixed.
+    static func sameSite(_ a: String, _ b: String) -> Bool {
+        func host(_ s: String) -> String? {
+            guard let authority = URIReference.parse(s).authority, !authority.isEmpty else { return nil }
+            // userinfo@host:port, the host alone ([IPv6] keeps its colons).
+            var h = String(authority.split(separator: "@", omittingEmptySubsequences: false).last ?? "").lowercased()
+            if !h.hasPrefix("["), let colon = h.lastIndex(of: ":") { h = String(h[..<colon]) }
+            if h.hasPrefix("www.") { h.removeFirst(4) }
+            return h
+        }
+        guard let x = host(a), let y = host(b) else { return false }
+        return x == y
+    }
+
+    /// Why a redirect has no fix, when `redirect` gives none.
+    package static func redirectDeclined(written: String, resolved: String, redirects: [URLFetch.Hop]) -> String {
+        if written != resolved { return "the link is written relative to the document's /URI /Base" }
+        if let first = redirects.first, first.status != 301, first.status != 308 {
+            return "its first redirect is temporary (\(first.status)): the address may change back"
+        }
+        return
+            "it moves to another site; a person should judge that (a sold or parked domain redirects permanently too)"
     }
 
     /// Whether `to` is `from` with `https` for `http` and nothing else changed.
