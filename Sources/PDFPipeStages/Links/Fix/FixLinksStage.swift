@@ -9,8 +9,9 @@ public struct FixLinksOptions: OptionGroup {
     public init() {}
 }
 
-/// `fix-links`: for each document whose link findings carry an unambiguous fix (`LinkFix`: a
-/// permanent redirect's final URL, the one name that differs only in case), a repaired copy in
+/// `fix-links`: for each document whose link findings carry an unambiguous fix (`LinkFix`: where a
+/// link's permanent redirects lead within its site, the URI a misspelt scheme means, the one name
+/// or file that differs only in case), a repaired copy in
 /// `fixed/`, written as an incremental update — the original's bytes untouched as the copy's
 /// prefix (a signature over them stays valid), then new versions of only the link annotations and
 /// actions that change. The `fixes` section lists each change (old → new, why) and each broken
