@@ -6,7 +6,11 @@
     external_urls.py compare PDFPIPE_REPORT LYCHEE_JSON
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdfgen import pdf  # noqa: E402
 
 
 def urls(port, kind):
@@ -41,16 +45,8 @@ def write_pdf(path, uris, per_page=40):
             y = 860 - i * 20
             objs.append("<< /Type /Annot /Subtype /Link /Rect [72 %d 400 %d] /Border [0 0 0] /A << /S /URI /URI (%s) >> >>" % (y, y + 12, u))
     objs[1] = "<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join("%d 0 R" % k for k in kids), len(kids))
-    out = "%PDF-1.7\n"
-    offsets = []
-    for i, o in enumerate(objs):
-        offsets.append(len(out))
-        out += "%d 0 obj\n%s\nendobj\n" % (i + 1, o)
-    xref = len(out)
-    out += "xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1) + "".join("%010d 00000 n \n" % o for o in offsets)
-    out += "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    with open(path, "w") as f:
-        f.write(out)
+    with open(path, "wb") as f:
+        f.write(pdf(objs))
 
 
 def pdfpipe_verdicts(path):

@@ -17,39 +17,15 @@ page's bounds, which are its crop box; `-F txt` for the text) instead of poppler
 import collections, json, os, re, subprocess, sys, tempfile, unicodedata
 
 import pypdfium2 as pdfium
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rtl_words import RTL, letter_words  # noqa: E402
 from PIL import Image, ImageChops, ImageStat
 
-
-RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
 
 
 def words(text):
     return collections.Counter(text.split())
-
-
-def letter_words(text):
-    """The words a search finds: runs of letters, marks and digits (no punctuation, which each tool
-    places differently around a right-to-left run), cut where the script's direction changes (a
-    tool that drops a bidi control glues "\\ptext" to the Arabic word after it); zero-width
-    (non-)joiners left out, as a search ignores them."""
-    out, cur, prev = [], [], None
-    for ch in text:
-        if ch in "\u200c\u200d":
-            continue
-        cat = unicodedata.category(ch)
-        if cat[0] in "LMN":
-            rtl = prev if cat[0] == "M" else bool(RTL.match(ch))
-            if cur and prev is not None and rtl != prev:
-                out.append("".join(cur))
-                cur = []
-            cur.append(ch)
-            prev = rtl
-        elif cur:
-            out.append("".join(cur))
-            cur, prev = [], None
-    if cur:
-        out.append("".join(cur))
-    return collections.Counter(out)
 
 
 def similarity(a, b):

@@ -13,18 +13,8 @@ signature, checked by pyHanko, still covers the original revision intact.
 """
 import os, sys
 
-
-def pdf(objects):
-    out = b"%PDF-1.7\n"
-    offsets = []
-    for i, o in enumerate(objects):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (i + 1, o.encode("latin-1"))
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdfgen import pdf  # noqa: E402
 
 
 def links(base, i):

@@ -9,33 +9,16 @@ a search ignores them), cut where the direction changes: punctuation, which ever
 differently around a right-to-left run, is no part of it. Recall is the share of the typeset text's
 words (with their counts) a tool's text has.
 """
-import collections, glob, html, os, re, subprocess, sys, unicodedata
+import collections, glob, html, os, re, subprocess, sys
 
-RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rtl_words import RTL, letter_words  # noqa: E402
 COPIES = 6
 LANG = {"ar": "ar", "fa": "fa", "he": "he", "arv": "ar", "hev": "he", "mix": "fa"}
 
 
 def words(text):
-    text = unicodedata.normalize("NFKC", text)
-    out, cur, prev = [], [], None
-    for ch in text:
-        if ch in "\u200c\u200d":
-            continue
-        cat = unicodedata.category(ch)
-        if cat[0] in "LMN":
-            rtl = prev if cat[0] == "M" else bool(RTL.match(ch))
-            if cur and prev is not None and rtl != prev:
-                out.append("".join(cur))
-                cur = []
-            cur.append(ch)
-            prev = rtl
-        elif cur:
-            out.append("".join(cur))
-            cur, prev = [], None
-    if cur:
-        out.append("".join(cur))
-    return collections.Counter(out)
+    return letter_words(text, nfkc=True)
 
 
 def make(texts, work):

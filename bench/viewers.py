@@ -14,7 +14,10 @@ reach 295), one 100 pt below the bottom of the last page, plus controls: page 1 
   goes to);
 - PDFium's own reading of the destination (pypdfium2: page index and location in the page).
 """
-import base64, ctypes, json, sys, time, urllib.request
+import base64, ctypes, json, os, sys, time, urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdfgen import pdf  # noqa: E402
 
 COLOURS = [(1, 0, 0), (0, 0.6, 0), (0, 0, 1)]
 CASES = {"below-20": (0, -20), "below-100": (0, -100), "below-295": (0, -295),
@@ -31,14 +34,7 @@ def write(path):
     for r, g, b in COLOURS:
         s = "%g %g %g rg 0 0 612 792 re f" % (r, g, b)
         objs.append("<< /Length %d >>\nstream\n%s\nendstream" % (len(s), s))
-    out, offsets = "%PDF-1.7\n", []
-    for i, o in enumerate(objs):
-        offsets.append(len(out))
-        out += "%d 0 obj\n%s\nendobj\n" % (i + 1, o)
-    xref = len(out)
-    out += "xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1) + "".join("%010d 00000 n \n" % o for o in offsets)
-    out += "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    open(path, "w").write(out)
+    open(path, "wb").write(pdf(objs))
 
 
 def chrome(path, name):

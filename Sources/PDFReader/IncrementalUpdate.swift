@@ -35,6 +35,11 @@ package enum IncrementalUpdate {
         }
         var size = 0
         if case .int(let s)? = trailer["Size"] { size = s }
+        // A hostile /Size would overflow the next object number: past the numbers the reader
+        // accepts, no update is written.
+        guard size >= 0, size <= PDFReader.maxObjectNumber + 1 else {
+            throw Refusal(description: "the trailer's /Size \(size) is out of range")
+        }
         size = max(size, (offsets.map { $0.0.number }.max() ?? 0) + 1)
         var next = PDFDictionary()
         for key in ["Root", "Info", "ID"] { if let v = trailer[key] { next[key] = v } }

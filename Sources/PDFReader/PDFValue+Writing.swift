@@ -48,12 +48,15 @@ extension PDFValue {
         return true
     }
 
+    /// The delimiters and `#`, which a name writes as `#xx`.
+    static let delimiters: Set<UInt8> = Set("#()<>[]{}/%".utf8)
+
     /// A name: `/` and its bytes, each outside `!`…`~`, a delimiter or `#` written `#xx`.
     static func writeName(_ name: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "/"))
         let hex = Array("0123456789ABCDEF".utf8)
         for b in name.utf8 {
-            if b < 0x21 || b > 0x7E || Array("#()<>[]{}/%".utf8).contains(b) {
+            if b < 0x21 || b > 0x7E || delimiters.contains(b) {
                 out.append(UInt8(ascii: "#"))
                 out.append(hex[Int(b >> 4)])
                 out.append(hex[Int(b & 15)])

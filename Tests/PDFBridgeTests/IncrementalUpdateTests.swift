@@ -79,6 +79,23 @@ final class IncrementalUpdateTests: XCTestCase {
         }
     }
 
+    /// A hostile trailer /Size (the largest integer) is refused, not an overflow of the next
+    /// object number.
+    func testAHostileSizeIsRefused() throws {
+        let path = dir + "/size.pdf"
+        let body =
+            "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n"
+        let xref = body.utf8.count
+        let pdf =
+            body + "xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000058 00000 n \n"
+            + "trailer\n<< /Size 9223372036854775807 /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        try pdf.write(toFile: path, atomically: true, encoding: .ascii)
+        let reader = try PDFReader(path: path)
+        XCTAssertThrowsError(
+            try IncrementalUpdate.tail(for: reader, replacing: [(ObjectRef(1, 0), .dictionary(["Type": .name("Catalog")]))])
+        ) { XCTAssertTrue("\($0)".contains("out of range"), "\($0)") }
+    }
+
     func firstURILink(_ reader: PDFReader) -> (ObjectRef, PDFValue)? {
         for page in PageTree.pages(reader) {
             guard case .array(let annots)? = page.dictionary?["Annots"] else { continue }

@@ -57,26 +57,35 @@ final class SuggestionTests: XCTestCase {
         return out
     }
 
+    /// validate-links then fix-links over `name` (under the test folder).
+    func fixLinks(_ name: String) throws -> DocumentResult {
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        return Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
+            InputDocument(path: dir + "/" + name, relativePath: name))
+    }
+
+    /// validate-links over the repaired copy of `name` that `fixLinks` wrote.
+    func checkFixedCopy(_ name: String) throws -> DocumentResult {
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"])
+        return Runner(pipeline: pipeline, outputDirectory: dir + "/out2", inputRoot: dir + "/out", jobs: 1).process(
+            InputDocument(path: dir + "/out/fixed/" + name, relativePath: "fixed/" + name))
+    }
+
     /// (#65, 1) A name that matches exactly one of the document's names but for case is fixed by
     /// fix-links (PDFium, MuPDF and poppler compare names byte for byte); two such names are no
     /// fix, and are listed as not fixed. The repaired copy's links resolve.
     func testFixLinksRewritesANameInAnotherCase() throws {
         try write(dir + "/a/names.pdf", names: ["Intro", "SEC", "Sec"], links: ["#intro", "#sec"])
-        let pipeline = try Pipeline.parse(
-            #"{"stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#, file: "t.json",
-            catalog: StageTable.all, formats: ["json"])
-        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
-            InputDocument(path: dir + "/a/names.pdf", relativePath: "a/names.pdf"))
+        let r = try fixLinks("a/names.pdf")
         let fixes = try XCTUnwrap(r.sections["fixes"])
         XCTAssertEqual(fixes["changed"]?.arrayValue?.map { $0["to"] }, ["Intro"])
         XCTAssertEqual(fixes["changed"]?.arrayValue?.first?["field"], "dest")
         XCTAssertEqual(fixes["unfixed"]?.arrayValue?.map { $0["rule"] }, ["dest.name-not-found"])
         XCTAssertEqual(fixes["file"], "fixed/a/names.pdf")
-        let again = Runner(
-            pipeline: try Pipeline.parse(
-                #"{"stages": [{"use": "validate-links"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"]),
-            outputDirectory: dir + "/out2", inputRoot: dir + "/out", jobs: 1
-        ).process(InputDocument(path: dir + "/out/fixed/a/names.pdf", relativePath: "fixed/a/names.pdf"))
+        let again = try checkFixedCopy("a/names.pdf")
         XCTAssertEqual(
             again.findings.filter { $0.rule == "dest.name-not-found" }.map { $0.details["target"] }, [.string("#sec")])
     }
@@ -86,11 +95,7 @@ final class SuggestionTests: XCTestCase {
     func testFixLinksRewritesAFileNameInAnotherCase() throws {
         try Data("%PDF-1.4\n".utf8).write(to: URL(fileURLWithPath: dir + "/b/Chapter-2.pdf"))
         try write(dir + "/a/files.pdf", names: ["x"], links: ["gotor:../b/chapter-2.pdf", "gotor:../b/none.pdf"])
-        let pipeline = try Pipeline.parse(
-            #"{"stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#, file: "t.json",
-            catalog: StageTable.all, formats: ["json"])
-        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
-            InputDocument(path: dir + "/a/files.pdf", relativePath: "a/files.pdf"))
+        let r = try fixLinks("a/files.pdf")
         let fixes = try XCTUnwrap(r.sections["fixes"])
         XCTAssertEqual(fixes["changed"]?.arrayValue?.map { $0["to"] }, ["../b/Chapter-2.pdf"])
         XCTAssertEqual(fixes["unfixed"]?.arrayValue?.map { $0["rule"] }, ["gotor.file-missing"])
@@ -102,19 +107,11 @@ final class SuggestionTests: XCTestCase {
         try write(
             dir + "/a/schemes.pdf", names: ["x"],
             links: ["uri:htps://example.org/a", "uri:http;//example.org/b", "uri:mialto:someone@example.org"])
-        let pipeline = try Pipeline.parse(
-            #"{"stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#, file: "t.json",
-            catalog: StageTable.all, formats: ["json"])
-        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
-            InputDocument(path: dir + "/a/schemes.pdf", relativePath: "a/schemes.pdf"))
+        let r = try fixLinks("a/schemes.pdf")
         let changed = try XCTUnwrap(r.sections["fixes"]?["changed"]?.arrayValue)
         XCTAssertEqual(
             changed.map { $0["to"] }, ["https://example.org/a", "http://example.org/b", "mailto:someone@example.org"])
-        let again = Runner(
-            pipeline: try Pipeline.parse(
-                #"{"stages": [{"use": "validate-links"}]}"#, file: "t.json", catalog: StageTable.all, formats: ["json"]),
-            outputDirectory: dir + "/out2", inputRoot: dir + "/out", jobs: 1
-        ).process(InputDocument(path: dir + "/out/fixed/a/schemes.pdf", relativePath: "fixed/a/schemes.pdf"))
+        let again = try checkFixedCopy("a/schemes.pdf")
         XCTAssertEqual(again.findings.filter { $0.rule == "uri.scheme-misspelt" }.count, 0, "\(again.findings)")
     }
 
