@@ -92,7 +92,8 @@ final class IncrementalUpdateTests: XCTestCase {
         try pdf.write(toFile: path, atomically: true, encoding: .ascii)
         let reader = try PDFReader(path: path)
         XCTAssertThrowsError(
-            try IncrementalUpdate.tail(for: reader, replacing: [(ObjectRef(1, 0), .dictionary(["Type": .name("Catalog")]))])
+            try IncrementalUpdate.tail(
+                for: reader, replacing: [(ObjectRef(1, 0), .dictionary(["Type": .name("Catalog")]))])
         ) { XCTAssertTrue("\($0)".contains("out of range"), "\($0)") }
     }
 
