@@ -16,7 +16,7 @@ extension ExternalLinkTests {
             ])
         let (_, report, stderr) = try run(
             #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "timeoutSeconds": 3}"#,
-            flags: ["--format", "json,replacements,replacements-csv"], then: #", {"use": "fix-links"}"#)
+            flags: ["--format", "json,replacements,replacements-csv,sarif,html"], then: #", {"use": "fix-links"}"#)
         let doc = try XCTUnwrap(report["documents"]?.arrayValue?.first, stderr)
         let changed = try XCTUnwrap(doc["fixes"]?["changed"]?.arrayValue, "\(doc)")
         XCTAssertEqual(
@@ -57,6 +57,35 @@ extension ExternalLinkTests {
             "/usr/bin/qpdf", ["--qdf", "--object-streams=disable", dir + "/out/fixed/moved.pdf", "-"])
         for c in changed { XCTAssertTrue(shown.output.contains("(" + (c["to"]?.stringValue ?? "") + ")"), "\(c)") }
         XCTAssertFalse(shown.output.contains("(" + base + "/r/301/ok)"))
+
+        // SARIF proposes each change alone: inserted at the original's end, the bytes give a file
+        // qpdf finds sound with that link, and only that one, rewritten.
+        let sarif = try JSONParser.parse(try String(contentsOfFile: dir + "/out/report.sarif", encoding: .utf8))
+        let results = sarif["runs"]?[0]?["results"]?.arrayValue ?? []
+        let withFixes = results.filter { $0["fixes"] != nil }
+        XCTAssertEqual(withFixes.count, 3, "\(results)")
+        let first = try XCTUnwrap(
+            withFixes.first { $0["properties"]?["uri"]?.stringValue == base + "/r/301/ok" }?["fixes"]?[0])
+        let replacement = try XCTUnwrap(first["artifactChanges"]?[0]?["replacements"]?[0])
+        XCTAssertEqual(
+            first["artifactChanges"]?[0]?["artifactLocation"]?["uri"]?.stringValue.map {
+                $0.hasSuffix("/in/moved.pdf")
+            },
+            true)
+        XCTAssertEqual(replacement["deletedRegion"]?["byteOffset"]?.intValue, before.count)
+        XCTAssertEqual(replacement["deletedRegion"]?["byteLength"]?.intValue, 0)
+        let inserted = try XCTUnwrap(
+            Data(base64Encoded: replacement["insertedContent"]?["binary"]?.stringValue ?? ""))
+        try (before + inserted).write(to: URL(fileURLWithPath: dir + "/one.pdf"))
+        XCTAssertEqual(try ExternalTool.run("/usr/bin/qpdf", ["--check", dir + "/one.pdf"]).status, 0)
+        let one = try ExternalTool.run("/usr/bin/qpdf", ["--qdf", "--object-streams=disable", dir + "/one.pdf", "-"])
+        XCTAssertTrue(one.output.contains("(" + base + "/ok)"))
+        XCTAssertFalse(one.output.contains("(" + base + "/r/301/ok)"))
+        XCTAssertTrue(one.output.contains("(" + base + "/r/308/page.html#intro)"), "the other links stay")
+        // The HTML report names the replacement beside the finding (a note: the Markdown summary
+        // lists errors and warnings only; ReportSchemaTests checks it on an error).
+        let html = try String(contentsOfFile: dir + "/out/report.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("replace with <span class=\"target\">\(base)/page.html#intro</span>"))
 
         // Checked again, the repaired copy has no permanent redirect left that a fix could take:
         // /chain2 answers 302 first (then 307, 308), so it has no fix, and is said as before.

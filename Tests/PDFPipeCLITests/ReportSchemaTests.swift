@@ -128,6 +128,38 @@ final class ReportSchemaTests: XCTestCase {
         XCTAssertGreaterThan(findings, 100, "the reports checked have results in them")
     }
 
+    /// (#65) A result that fix-links fixed carries SARIF `fixes` (the change as bytes to append),
+    /// valid against the schema, and the Markdown summary names it; offline, a misspelt scheme is
+    /// such a fix.
+    func testSARIFFixesAreValid() throws {
+        try FileManager.default.createDirectory(atPath: out + "/in", withIntermediateDirectories: true)
+        try TestPDF.write(
+            out + "/in/scheme.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>",
+                "<< /Type /Annot /Subtype /Link /Rect [0 0 50 8] /A << /S /URI /URI (htps://example.org/a) >> >>",
+            ])
+        try #"{"version": 1, "stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#.write(
+            toFile: out + "/fix.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", out + "/fix.json", out + "/in", "--offline", "--out", out + "/fixed", "--format",
+                "sarif,markdown",
+                "--quiet", "--fail-on", "never",
+            ]), .clean)
+        XCTAssertNil(try sarifErrors(out + "/fixed/report.sarif"))
+        let sarif = try JSONParser.parse(try String(contentsOfFile: out + "/fixed/report.sarif", encoding: .utf8))
+        let fixes = (sarif["runs"]?[0]?["results"]?.arrayValue ?? []).compactMap { $0["fixes"] }
+        XCTAssertEqual(fixes.count, 1)
+        XCTAssertEqual(
+            fixes.first?[0]?["description"]?["text"]?.stringValue.map { $0.contains("to 'https://example.org/a'") },
+            true)
+        // The Markdown summary names the replacement in the finding's fix column.
+        let markdown = try String(contentsOfFile: out + "/fixed/report.md", encoding: .utf8)
+        XCTAssertTrue(markdown.contains("**Replace with** https://example.org/a (the scheme misspelt)"), markdown)
+    }
+
     /// The checks are live: a JUnit case without its name, and a SARIF result with a level SARIF does
     /// not have, are refused with the place named.
     func testTheValidatorsRefuseBrokenReports() throws {

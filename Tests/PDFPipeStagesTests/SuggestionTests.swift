@@ -1,4 +1,5 @@
 import Foundation
+import PDFBridge
 import PDFPipeCore
 import PDFPipeStages
 import TestSupport
@@ -113,6 +114,22 @@ final class SuggestionTests: XCTestCase {
             changed.map { $0["to"] }, ["https://example.org/a", "http://example.org/b", "mailto:someone@example.org"])
         let again = try checkFixedCopy("a/schemes.pdf")
         XCTAssertEqual(again.findings.filter { $0.rule == "uri.scheme-misspelt" }.count, 0, "\(again.findings)")
+    }
+
+    /// (#65) The review copy's note over a link with a fix says the replacement.
+    func testTheReviewCopyNotesTheFix() throws {
+        try write(dir + "/a/scheme.pdf", names: ["x"], links: ["uri:htps://example.org/a"])
+        let pipeline = try Pipeline.parse(
+            #"{"stages": [{"use": "validate-links"}, {"use": "review-copy"}]}"#, file: "t.json",
+            catalog: StageTable.all, formats: ["json"])
+        let r = Runner(pipeline: pipeline, outputDirectory: dir + "/out", inputRoot: dir, jobs: 1).process(
+            InputDocument(path: dir + "/a/scheme.pdf", relativePath: "a/scheme.pdf"))
+        let file = try XCTUnwrap(r.sections["reviewCopy"]?["file"]?.stringValue, "\(r.findings)")
+        let copy = try PopplerFile(path: dir + "/out/" + file)
+        let first = r.sections["reviewCopy"]?["summaryPages"]?.intValue ?? 0
+        let notes = try XCTUnwrap(copy.page(first)).annotations.filter { $0.type == "square" }.compactMap(\.contents)
+        XCTAssertTrue(
+            notes.contains { $0.hasSuffix("\nReplace with: https://example.org/a (the scheme misspelt)") }, "\(notes)")
     }
 
     func testTheHintNamesWhatTheAuthorProbablyMeant() throws {

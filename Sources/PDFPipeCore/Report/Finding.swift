@@ -33,6 +33,14 @@ public struct Finding: Sendable, Equatable {
     /// labels (`12 (xii)`); nil when the finding is not about a page. The one place that says how.
     public var pageText: String? { page.map { p in "\(p)" + (pageLabel.map { " (\($0))" } ?? "") } }
 
+    /// The fix the finding proposes (`details["fix"]`, which `fix-links` applies), as people read
+    /// it: "replace with `to` (why)".
+    public var suggestedFix: (from: String, to: String, why: String)? {
+        guard case .object(let o)? = details["fix"], let from = o["from"]?.stringValue, let to = o["to"]?.stringValue
+        else { return nil }
+        return (from, to, o["why"]?.stringValue ?? "")
+    }
+
     /// The keys every finding may have, declared once for writing and reading; anything else in a
     /// report's finding is a detail.
     enum CodingKeys: String, CodingKey, CaseIterable {

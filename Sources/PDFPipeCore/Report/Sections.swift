@@ -232,10 +232,11 @@ public struct FixesSection: ReportSection, Equatable {
 
     public struct Change: Codable, Sendable, Equatable {
         public init(
-            page: Int?, object: String, rule: String, field: String, from: String, to: String, why: String
+            page: Int?, object: String, rule: String, field: String, from: String, to: String, why: String,
+            update: String? = nil
         ) {
-            (self.page, self.object, self.rule, self.field, self.from, self.to, self.why) = (
-                page, object, rule, field, from, to, why
+            (self.page, self.object, self.rule, self.field, self.from, self.to, self.why, self.update) = (
+                page, object, rule, field, from, to, why, update
             )
         }
 
@@ -246,6 +247,10 @@ public struct FixesSection: ReportSection, Equatable {
         public var from: String
         public var to: String
         public var why: String
+        /// This change alone as bytes to append to the original (base64): an incremental update
+        /// of the one link, what SARIF's `fixes` propose. Each is made against the original, so
+        /// they do not compose; the repaired copy (`file`) has them all.
+        public var update: String?
     }
 
     public struct Unfixed: Codable, Sendable, Equatable {
@@ -261,11 +266,14 @@ public struct FixesSection: ReportSection, Equatable {
 
     /// The repaired copy (in the output folder), when something changed.
     public var file: String?
+    /// The original's size in bytes, where each change's `update` goes, when something changed.
+    public var size: Int?
     public var changed: [Change]
     public var unfixed: [Unfixed]
 
-    public init(file: String?, changed: [Change], unfixed: [Unfixed]) {
+    public init(file: String?, size: Int? = nil, changed: [Change], unfixed: [Unfixed]) {
         self.file = file
+        self.size = size
         self.changed = changed
         self.unfixed = unfixed
     }

@@ -422,6 +422,10 @@ public struct HTMLReporter: Reporter {
                 out += "</div>"
             }
             if let hint = f.hint { out += "<div class=\"hint\">fix: \(h(hint))</div>" }
+            if let fix = f.suggestedFix {
+                out +=
+                    "<div class=\"hint\">replace with <span class=\"target\">\(h(fix.to))</span>\(fix.why.isEmpty ? "" : " (\(h(fix.why)))")</div>"
+            }
             out += "</td></tr>"
         }
         return out + "</table></div></div>\n"

@@ -113,7 +113,7 @@ public struct MarkdownReporter: Reporter {
             ]
             for f in d.findings where listed(f) {
                 parts.append(
-                    "| \(Escape.markdown(f.pageText ?? "")) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) | \(Escape.markdown(f.hint ?? "")) |\n"
+                    "| \(Escape.markdown(f.pageText ?? "")) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) | \(Self.fixText(f)) |\n"
                 )
             }
             sections[i] = parts
@@ -135,6 +135,17 @@ public struct MarkdownReporter: Reporter {
             out += "… and \(ranked.count - sections.count) more documents with errors or warnings in report.json\n"
         }
         return false
+    }
+
+    /// A finding's fix column: its hint, and the replacement it proposes when it has one.
+    static func fixText(_ f: Finding) -> String {
+        var text = Escape.markdown(f.hint ?? "")
+        if let fix = f.suggestedFix {
+            text +=
+                (text.isEmpty ? "" : " ") + "**Replace with** \(Escape.markdown(fix.to))"
+                + (fix.why.isEmpty ? "" : " (\(Escape.markdown(fix.why)))")
+        }
+        return text
     }
 
     /// The documents a summary lists in full, the worst first.

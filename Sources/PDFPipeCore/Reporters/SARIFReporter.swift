@@ -2,7 +2,8 @@
 /// in text and Markdown, default level), one result per finding, located at the PDF's path as the inputs
 /// were named (file-level: a PDF has no lines; page, label and rectangle are in the message and in
 /// `properties`), with pdfpipe's fingerprint as `partialFingerprints`, the baseline state when
-/// there was a baseline, and `ignore`d findings as suppressed results with their reason.
+/// there was a baseline, `ignore`d findings as suppressed results with their reason, and the change
+/// `fix-links` made for a finding as its `fixes`.
 public struct SARIFReporter: StreamingReporter {
     public init() {}
     public var format: String { "sarif" }
@@ -25,16 +26,15 @@ public struct SARIFReporter: StreamingReporter {
         let s = report.summary
         let total = s.errors + s.warnings + s.notes + s.suppressed
         var written = 0
-        var streamed = 0
-        func element(_ v: JSONValue, _ n: Int) -> [UInt8] {
-            Array(((n > 0 ? "," : "") + "\n        ").utf8) + Array(JSONWriter.pretty(v, indent: 4).utf8)
-        }
-        func add(_ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?) {
+        func add(
+            _ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?, fixes: FixesSection? = nil
+        ) {
             guard written < Self.maxResults else { return }
-            let result = Self.result(
+            var result = Self.result(
                 f, path: path, fingerprint: fingerprint, suppressedBy: suppressedBy, ruleIndex: index[f.rule],
                 withBaseline: withBaseline)
-            sink(element(result, written))
+            if let fix = Self.fix(for: f, in: fixes, path: path) { result["fixes"] = [fix] }
+            sink(Self.element(.object(result), written))
             written += 1
         }
         let skeleton = Array(JSONWriter.pretty(Self.skeleton(report, rules: rules, total: total)).utf8)
@@ -43,20 +43,16 @@ public struct SARIFReporter: StreamingReporter {
             a.upperBound <= r.lowerBound
         else { return }
         sink(Array(skeleton[..<a.lowerBound]))
-        sink(Array("[".utf8))
-        for d in report.results {
-            sink(element(["location": Self.artifactLocation(d.displayPath)], streamed))
-            streamed += 1
-        }
-        sink(Array((streamed == 0 ? "]" : "\n      ]").utf8))
+        Self.emitArtifacts(report, sink)
         sink(Array(skeleton[a.upperBound..<r.lowerBound]))
         sink(Array("[".utf8))
         for f in report.findings {
             add(f, path: f.details["file"]?.stringValue ?? "pipeline", fingerprint: nil, suppressedBy: nil)
         }
         for d in report.results {
+            let fixes = d.section(FixesSection.self)
             for (f, fingerprint) in zip(d.findings, d.fingerprints) {
-                add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil)
+                add(f, path: d.displayPath, fingerprint: fingerprint, suppressedBy: nil, fixes: fixes)
             }
             for f in d.suppressed {
                 add(f, path: d.displayPath, fingerprint: f.fingerprint, suppressedBy: f.details["suppressedBy"])
@@ -64,6 +60,22 @@ public struct SARIFReporter: StreamingReporter {
         }
         sink(Array((written == 0 ? "]" : "\n      ]").utf8))
         sink(Array(skeleton[r.upperBound...]))
+    }
+
+    /// An element of a streamed array, laid out as `JSONWriter.pretty` lays out the log.
+    static func element(_ v: JSONValue, _ n: Int) -> [UInt8] {
+        Array(((n > 0 ? "," : "") + "\n        ").utf8) + Array(JSONWriter.pretty(v, indent: 4).utf8)
+    }
+
+    /// The artifacts array: each document's location.
+    static func emitArtifacts(_ report: RunReport, _ sink: ([UInt8]) -> Void) {
+        sink(Array("[".utf8))
+        var streamed = 0
+        for d in report.results {
+            sink(element(["location": artifactLocation(d.displayPath)], streamed))
+            streamed += 1
+        }
+        sink(Array((streamed == 0 ? "]" : "\n      ]").utf8))
     }
 
     /// The log without its artifacts and results (placeholders where they are streamed): the tool
@@ -170,7 +182,7 @@ public struct SARIFReporter: StreamingReporter {
 
     static func result(
         _ f: Finding, path: String, fingerprint: String?, suppressedBy: JSONValue?, ruleIndex: Int?, withBaseline: Bool
-    ) -> JSONValue {
+    ) -> [String: JSONValue] {
         var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
         if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
         var result: [String: JSONValue] = [
@@ -198,7 +210,42 @@ public struct SARIFReporter: StreamingReporter {
                 ]
             ]
         }
-        return .object(result)
+        return result
+    }
+
+    /// The SARIF fix for a finding that `fix-links` fixed: the change alone, as bytes to insert at
+    /// the end of the original (an incremental update of the one link, `insertedContent.binary`;
+    /// a PDF has no lines to replace). nil for a finding without a change (its proposed fix, if
+    /// any, is in the result's properties: `fix`).
+    static func fix(for f: Finding, in section: FixesSection?, path: String) -> JSONValue? {
+        guard let section, let size = section.size, case .object(let proposed)? = f.details["fix"] else {
+            return nil
+        }
+        guard
+            let change = section.changed.first(where: {
+                $0.object == f.object && $0.rule == f.rule && $0.from == proposed["from"]?.stringValue
+                    && $0.to == proposed["to"]?.stringValue
+            }), let update = change.update
+        else { return nil }
+        let page = change.page.map { " on page \($0)" } ?? ""
+        return [
+            "description": [
+                "text": .string(
+                    "Rewrite the link's \(change.field)\(page) (object \(change.object)) from '\(change.from)' to '\(change.to)': \(change.why). Appends an incremental update to the original; \(section.file ?? "the repaired copy") has every fix of the document."
+                )
+            ],
+            "artifactChanges": [
+                [
+                    "artifactLocation": artifactLocation(path),
+                    "replacements": [
+                        [
+                            "deletedRegion": ["byteOffset": .int(size), "byteLength": 0],
+                            "insertedContent": ["binary": .string(update)],
+                        ]
+                    ],
+                ]
+            ],
+        ]
     }
 
     /// A path as a SARIF artifact location: relative ones from the checkout root (`%SRCROOT%`,

@@ -162,6 +162,9 @@ public struct ReviewCopyStage: Stage {
         let box = PDFValue.array(rect.array.map { .real($0) })
         var text = "\(f.rule) (\(f.severity.rawValue)): \(f.message)"
         if let hint = f.hint { text += "\nFix: \(hint)" }
+        if let fix = f.suggestedFix {
+            text += "\nReplace with: \(fix.to)" + (fix.why.isEmpty ? "" : " (\(fix.why))")
+        }
         if f.rule == Rule.accessLinkNoAlt.id, let under = f.details["linkText"]?.stringValue, !under.isEmpty {
             text += "\nSuggested in this copy: /Contents (\(under)), the text under the link"
         }

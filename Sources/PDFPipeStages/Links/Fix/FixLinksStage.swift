@@ -1,3 +1,4 @@
+import Foundation
 import PDFPipeCore
 import PDFReader
 import SystemIO
@@ -85,8 +86,10 @@ public struct FixLinksStage: Stage {
             return job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed))
         }
         let tail: [UInt8]
+        var changed = edits.changed
         do {
             tail = try IncrementalUpdate.tail(for: reader, replacing: edits.objects)
+            try Self.addUpdates(edits.alone, to: &changed, reader: reader)
         } catch {
             unfixed += edits.changed.map {
                 .init(page: $0.page, object: $0.object, rule: $0.rule, reason: error.description)
@@ -96,7 +99,16 @@ public struct FixLinksStage: Stage {
         let relative = OutputNames.file(for: job, folder: folder, extension: "pdf")
         try Self.write(reader, then: tail, to: job.outputDirectory + "/" + relative)
         job.artifacts.append(Artifact(kind: "fixed-copy", path: relative))
-        job.setSection(FixesSection(file: relative, changed: edits.changed, unfixed: unfixed))
+        job.setSection(FixesSection(file: relative, size: reader.byteCount, changed: changed, unfixed: unfixed))
+    }
+
+    /// Each change alone, for SARIF's fixes: an update of its own objects over the original.
+    static func addUpdates(
+        _ alone: [[(ObjectRef, PDFValue)]], to changed: inout [FixesSection.Change], reader: PDFReader
+    ) throws(IncrementalUpdate.Refusal) {
+        for (i, objects) in alone.enumerated() {
+            changed[i].update = Data(try IncrementalUpdate.tail(for: reader, replacing: objects)).base64EncodedString()
+        }
     }
 
     /// The original's bytes and the update after them, written atomically to `path`.
@@ -137,13 +149,16 @@ public struct FixLinksStage: Stage {
     }
 
     /// The objects' new versions (each object's fixes applied in turn, in the order first
-    /// changed), what changed, and the fixes that did not apply.
+    /// changed), what changed, the objects of each change made alone over the original, and the
+    /// fixes that did not apply.
     static func edits(_ fixable: [(Finding, LinkFix)], reader: PDFReader) -> (
-        objects: [(ObjectRef, PDFValue)], changed: [FixesSection.Change], unfixed: [FixesSection.Unfixed]
+        objects: [(ObjectRef, PDFValue)], changed: [FixesSection.Change], alone: [[(ObjectRef, PDFValue)]],
+        unfixed: [FixesSection.Unfixed]
     ) {
         var edited: [ObjectRef: PDFValue] = [:]
         var order: [ObjectRef] = []
         var changed: [FixesSection.Change] = []
+        var alone: [[(ObjectRef, PDFValue)]] = []
         var unfixed: [FixesSection.Unfixed] = []
         func set(_ ref: ObjectRef, _ value: PDFValue) {
             if edited[ref] == nil { order.append(ref) }
@@ -161,6 +176,13 @@ public struct FixLinksStage: Stage {
             case .success(let (value, action)):
                 set(ref, value)
                 if let (actionRef, actionValue) = action { set(actionRef, actionValue) }
+                // The same fix over the original objects (equal to the above unless an earlier
+                // fix changed this object too).
+                if case .success(let (v, a)) = Self.apply(fix, to: reader.resolve(ref), reader: reader) {
+                    alone.append([(ref, v)] + (a.map { [$0] } ?? []))
+                } else {
+                    alone.append([(ref, value)] + (action.map { [$0] } ?? []))
+                }
                 changed.append(
                     .init(
                         page: finding.page, object: ref.description, rule: finding.rule, field: fix.field.rawValue,
@@ -170,7 +192,7 @@ public struct FixLinksStage: Stage {
                     .init(page: finding.page, object: finding.object, rule: finding.rule, reason: why.description))
             }
         }
-        return (order.map { ($0, edited[$0]!) }, changed, unfixed)
+        return (order.map { ($0, edited[$0]!) }, changed, alone, unfixed)
     }
 
     /// The object's action (`/A`), and its own object when it is one.
