@@ -17,6 +17,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let anchors = HTMLAnchors.parse(bytes).sorted()
     _ = HTMLAnchors.indicates(String(decoding: bytes.prefix(32), as: UTF8.self), in: anchors)
+    // And as a page whose title, heading and parking words are read (SilentPass), its start a URL.
+    let page = SilentPass.Page(html: String(decoding: bytes.prefix(65536), as: UTF8.self))
+    _ = page.saysNotFound
+    let url = String(decoding: bytes.prefix(200), as: UTF8.self)
+    _ = (SilentPass.probeURL(for: url), SilentPass.isSignIn(url), SilentPass.parkingService(url))
     guard FileManager.default.createFile(atPath: fuzzPath, contents: Data(bytes: data, count: size)),
         let reader = try? PDFReader(path: fuzzPath)
     else { return 0 }

@@ -120,6 +120,7 @@ def scenario(name, pdfpipe, lychee):
     runs = [("pdfpipe (defaults)", {}, None)]
     if name == "chaos":
         runs.append(("pdfpipe (lychee's settings)", {"maxPerHost": 10, "retries": 3}, None))
+        runs.append(("pdfpipe (probeHosts off)", {"probeHosts": False}, None))
     runs.append(("lychee (defaults)", None, []))
     for label, external, largs in runs:
         server = Server()

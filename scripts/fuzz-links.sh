@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of the destination and link parsers
 # (DestinationTable, Destination, PDFAction, LinkAudit, PDFPipeWeb's URIReference), seeded with samples/*.pdf, and
-# of the HTML anchor tokenizer (HTMLAnchors: the same bytes read as a web page).
+# of the HTML anchor tokenizer (HTMLAnchors) and what a page says (SilentPass): the same bytes read as a web page.
 # Usage: bash scripts/fuzz-links.sh [SECONDS=60]
 # The modules are built with the instrumentation, as SwiftPM lays them out: PDFPipeCore, SystemIO and
 # PDFReader (no C library but zlib), and the link code with the harness
@@ -16,10 +16,10 @@ source scripts/fuzz-build-reader.sh
 swiftc "${flags[@]}" -I "$out/csystem" -emit-library -static -emit-module -module-name PDFPipeCore \
   $(find Sources/PDFPipeCore -name '*.swift') -o "$out/libPDFPipeCore.a" -emit-module-path "$out/PDFPipeCore.swiftmodule"
 # PDFPipeWeb's files that need no C library (URI syntax, the HTML anchor tokenizer, a target's facts,
-# the fetch model a link's check records, the web options).
+# the fetch model a link's check records and what a page says, the web options).
 w=Sources/PDFPipeWeb
 swiftc "${flags[@]}" -I Sources/CZlib -I "$out/csystem" -emit-library -static -emit-module -module-name PDFPipeWeb \
-  $w/URIReference.swift $w/HTMLAnchors.swift $w/RemoteDocument.swift $w/URLFetch.swift $w/ExternalSection.swift \
+  $w/URIReference.swift $w/HTMLAnchors.swift $w/RemoteDocument.swift $w/URLFetch.swift $w/SilentPass.swift $w/ExternalSection.swift \
   -o "$out/libPDFPipeWeb.a" -emit-module-path "$out/PDFPipeWeb.swiftmodule"
 l=Sources/PDFPipeStages/Links
 swiftc "${flags[@]}" -I Sources/CZlib -I "$out/csystem" -module-name LinksFuzz \

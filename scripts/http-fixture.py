@@ -32,6 +32,13 @@ Routes (the query string is ignored, and kept by redirects):
   /__bytes                bytes of body sent by /big so far
   /hold/ID                200 after 0.3 s
   /__inflight             the most requests ever in progress at once (not counted itself)
+  /account/private        302 to /login?next=/account/private (a page behind a sign-in)
+  /login                  200, a sign-in form
+
+Two more sites on the same port, told apart by their address (and Host header):
+  127.0.0.2 (a site without 404s): every path 200 with a "Page not found" page, but /welcome,
+                          a real page (the same site's title in both)
+  127.0.0.3 (a parked domain): every path 200 with a "This domain is for sale" page
 """
 import json
 import os
@@ -133,6 +140,18 @@ class Handler(BaseHTTPRequestHandler):
             path, query = path.split("?", 1)
             query = "?" + query
         parts = path.strip("/").split("/")
+        site = self.headers.get("Host", "").rsplit(":", 1)[0]
+        if site == "127.0.0.2":
+            if path == "/welcome":
+                return self.answer(200, b"<html><head><title>Welcome | Soft Site</title></head><body><h1>Welcome</h1></body></html>", content_type="text/html")
+            return self.answer(200, b"<html><head><title>Page not found | Soft Site</title></head><body><h1>Sorry</h1></body></html>", content_type="text/html")
+        if site == "127.0.0.3":
+            body = b"<html><head><title>parked.test</title></head><body><p>This domain is for sale! Buy this domain today.</p></body></html>"
+            return self.answer(200, body, content_type="text/html")
+        if path == "/account/private":
+            return self.answer(302, b"", {"Location": "/login?next=/account/private"})
+        if path == "/login":
+            return self.answer(200, b"<html><head><title>Sign in</title></head><body><form>Sign in</form></body></html>", content_type="text/html")
         if path == "/ok":
             return self.answer(200, b"ok\n", content_type="text/html")
         if parts[0] == "status" and len(parts) == 2:
@@ -269,6 +288,16 @@ def main():
 
     server = Server(("127.0.0.1", port), Handler)
     server.daemon_threads = True
+    # The two other sites, on the same port at two more loopback addresses (Linux routes all of
+    # 127.0.0.0/8 to loopback); a system where they cannot be bound has the main site only.
+    for address in ("127.0.0.2", "127.0.0.3"):
+        try:
+            other = Server((address, server.server_address[1]), Handler)
+        except OSError as e:
+            print("http-fixture: no %s: %s" % (address, e), file=sys.stderr)
+            continue
+        other.daemon_threads = True
+        threading.Thread(target=other.serve_forever, daemon=True).start()
     print(server.server_address[1], flush=True)
     server.serve_forever()
 

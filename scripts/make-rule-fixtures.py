@@ -80,6 +80,16 @@ WEB = [
     b"http://web.test/login.pdf#page=2",  # uri.fragment-unverified (a login page, not the PDF)
 ]
 
+# Links that answer 200 without reaching the page: `soft.test` and `parked.test` are remapped to
+# the fixture's other two sites (127.0.0.2, 127.0.0.3), `web.test/account/private` to a sign-in page.
+WEB_SILENT = [
+    b"http://soft.test/moved-away",  # uri.soft-404
+    b"http://soft.test/welcome",  # a real page on the same site: nothing
+    b"http://parked.test/docs/guide",  # uri.parked
+    b"http://web.test/account/private",  # uri.login-wall
+    b"http://web.test/ok",  # nothing
+]
+
 def image_page(image):
     """Objects 1-6: `page` drawing the image XObject `image` (object 6) under its text."""
     objects = with_catalog(page(extra=b"/Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >>"), b"")
@@ -171,6 +181,7 @@ FIXTURES = {
        b"<< /Nums [0 8 0 R] >>"],
     # One web link per behaviour of the fixture server (WEB).
     "web-links.pdf": uri_links(WEB),
+    "web-silent.pdf": uri_links(WEB_SILENT),
     # A link whose host answers 429 once, then 200 (uri.recovered).
     "web-recovered.pdf": uri_links([b"http://web.test/ratelimited/sample"]),
     # Three hosts on loopback where nothing listens: no host answers (uri.network-down).

@@ -219,10 +219,11 @@ package final class HTTPConnection {
 
     /// Sets up a request (as `request` describes) without performing it, for `HTTPMulti`; nil when
     /// it is ready, else the answer it already has (the download file cannot be written). Every
-    /// prepared request is ended by `response`. `fresh`: on a new connection.
+    /// prepared request is ended by `response`. `fresh`: on a new connection. `readStart`: a GET
+    /// body is read up to 64 KB whatever its size (its first 8 KB are the answer's `snippet`).
     package func prepare(
         _ url: String, head: Bool, headers: [String], timeout: Double, connectTimeout: Double,
-        download: (path: String, limit: Int)? = nil, fresh: Bool = false
+        download: (path: String, limit: Int)? = nil, fresh: Bool = false, readStart: Bool = false
     ) -> HTTPResponse? {
         release()
         for h in headers { headerList = curl_slist_append(headerList, h) }
@@ -243,6 +244,7 @@ package final class HTTPConnection {
         pdfpipe_curl_prepare(
             handle, transfer, url, head ? 1 : 0, headerList, Int(max(1, timeout * 1000)),
             Int(max(1, connectTimeout * 1000)), proxy ?? "", fresh ? 1 : 0)
+        if readStart { transfer.pointee.stop_after_headers = 0 }
         return nil
     }
 

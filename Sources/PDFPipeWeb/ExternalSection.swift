@@ -70,6 +70,10 @@ public struct ExternalSection: OptionGroup {
         "check #fragments of links to web pages: the page (fetched once) must have an element with that id, or an <a> with that name"
     )
     public var htmlFragments = false
+    @Option(
+        "ask each host whose links answer 2xx once for a path that cannot exist (GET); where that answers 2xx with a page that says 'not found' or offers the domain for sale, read the links' pages (GET, first 64 KB) to tell a soft 404 (uri.soft-404) or a parked domain (uri.parked)"
+    )
+    public var probeHosts = true
     @Option("other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing") public var schemes = OtherSchemes.note
     @Option("settings for some hosts (headers for some hosts: 'hosts' of a header)") public var hosts: [Host] = []
 

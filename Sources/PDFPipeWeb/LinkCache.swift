@@ -78,7 +78,7 @@ package struct LinkCache {
     private func saveHistory(_ results: [URLChecker.Key: URLFetch]) throws {
         guard options.confirmRuns > 1, let cachePath = options.cachePath else { return }
         var verdicts: [String: Bool] = [:]
-        for (key, f) in results where !key.download {
+        for (key, f) in results where key.isStatus {
             if let failed = isWebFailure(f) { verdicts[key.url] = failed }
         }
         guard !verdicts.isEmpty else { return }

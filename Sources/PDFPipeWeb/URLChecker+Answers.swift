@@ -67,7 +67,7 @@ extension URLChecker {
             task.fetch.finalURL = location
             task.hopRetries = 0
             task.triedGet = false
-            task.head = options.headFirst && !task.key.download
+            task.head = task.key.head(options)
             task.notBefore = -.infinity
             return task
         }
@@ -98,6 +98,8 @@ extension URLChecker {
         if !accept.contains(status) {
             task.fetch.blocked = BotProtection.signature(
                 status: status, server: r.server, signals: r.signals, body: r.snippet)
+        } else if task.key.page, let snippet = r.snippet {
+            task.fetch.page = SilentPass.Page(html: snippet)
         }
         return nil
     }

@@ -19,18 +19,23 @@ extension URLChecker {
     struct Answered: Codable {
         var url: String
         var download: Bool
+        var page: Bool?
         var fetch: URLFetch
     }
 
     package static func answer(_ fetches: [Key: URLFetch]) -> JSONValue {
         JSONValue(
-            encoding: fetches.sorted { ($0.key.url, $0.key.download ? 1 : 0) < ($1.key.url, $1.key.download ? 1 : 0) }
-                .map { k, f in Answered(url: k.url, download: k.download, fetch: f) })
+            encoding: fetches.sorted { order($0.key) < order($1.key) }
+                .map { k, f in Answered(url: k.url, download: k.download, page: k.page ? true : nil, fetch: f) })
     }
+
+    static func order(_ k: Key) -> (String, Int) { (k.url, (k.download ? 1 : 0) + (k.page ? 2 : 0)) }
 
     package static func fetches(from json: JSONValue) -> [Key: URLFetch] {
         var out: [Key: URLFetch] = [:]
-        for a in (try? json.decode([Answered].self)) ?? [] { out[Key(url: a.url, download: a.download)] = a.fetch }
+        for a in (try? json.decode([Answered].self)) ?? [] {
+            out[Key(url: a.url, download: a.download, page: a.page ?? false)] = a.fetch
+        }
         return out
     }
 }

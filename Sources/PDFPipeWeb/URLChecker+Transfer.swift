@@ -138,7 +138,8 @@ extension URLChecker {
         state.tasks[id] = task
         if let refused = connection.prepare(
             url, head: task.head, headers: options.headerLines(for: url), timeout: options.timeoutSeconds,
-            connectTimeout: min(options.timeoutSeconds, 10), download: download, fresh: task.confirming != nil)
+            connectTimeout: min(options.timeoutSeconds, 10), download: download, fresh: task.confirming != nil,
+            readStart: task.key.page)
         {
             state.idle.append(connection)
             return answered(id, refused, &state, now: now)
@@ -227,11 +228,11 @@ extension URLChecker {
             }
             return deliver(task.key, f)
         }
-        guard options.confirmFailures, !task.key.download,
+        guard options.confirmFailures, task.key.isStatus,
             Self.needsConfirmation(
                 task.fetch, accept: options.accept(for: URLParts.host(of: task.fetch.finalURL) ?? ""))
         else { return deliver(task.key, task.fetch) }
-        var again = Task(key: task.key, head: options.headFirst)
+        var again = Task(key: task.key, head: task.key.head(options))
         again.confirming = task.fetch
         again.notBefore = now + RetryPolicy.confirmDelay
         queue(again, &state, now: now)

@@ -14,15 +14,34 @@ import SystemIO
 /// confirmed before it is reported: asked again, on a new connection, once nothing else is left
 /// to ask.
 package final class URLChecker: @unchecked Sendable {
-    /// What to fetch: a URL's status, or (for fragment checks) its content as a PDF.
+    /// What to fetch: a URL's status, or (for fragment checks) its content as a PDF, or (`page`:
+    /// to tell a soft 404 or a parked domain) its status with what its first bytes say
+    /// (`URLFetch.page`), asked with GET.
     package struct Key: Codable, Hashable, Sendable {
         package var url: String
         package var download: Bool
+        package var page = false
 
-        package init(url: String, download: Bool) {
+        package init(url: String, download: Bool, page: Bool = false) {
             self.url = url
             self.download = download
+            self.page = page
         }
+
+        package init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            url = try c.decode(String.self, forKey: .url)
+            download = try c.decode(Bool.self, forKey: .download)
+            page = (try c.decodeIfPresent(Bool.self, forKey: .page)) ?? false
+        }
+
+        /// Its status goes into the history (a download or a page read goes with its status key).
+        var isStatus: Bool { !download && !page }
+        /// Its name in the cache: the URL for a status, `page URL` for a page read (a space is in
+        /// no URL), none for a download (its content is for this run only).
+        var cacheName: String? { download ? nil : page ? "page " + url : url }
+        /// Asked with HEAD when the options say so (downloads and pages need the body).
+        func head(_ options: ExternalOptions) -> Bool { options.headFirst && isStatus }
     }
 
     let options: ExternalOptions
@@ -137,13 +156,13 @@ package final class URLChecker: @unchecked Sendable {
         nextWaiter += 1
         for key in wanted where results[key] == nil {
             if !pending.contains(key) {
-                if !key.download, var cached = cache.answer(for: key.url) {
-                    cached.fromCache = true
+                if let name = key.cacheName, var cached = cache.answer(for: name) {
+                    (cached.url, cached.fromCache) = (key.url, true)
                     results[key] = cached
                     continue
                 }
                 pending.insert(key)
-                inbox.append(Task(key: key, head: options.headFirst && !key.download))
+                inbox.append(Task(key: key, head: key.head(options)))
                 added = true
             }
             missing += 1
@@ -204,7 +223,9 @@ package final class URLChecker: @unchecked Sendable {
         lock.lock()
         results[key] = fetch
         pending.remove(key)
-        let share = !key.download && cache.keep(fetch, as: key.url)
+        var kept = fetch
+        if let name = key.cacheName { kept.url = name }
+        let share = key.cacheName.map { cache.keep(kept, as: $0) } ?? false
         var ready: [Waiter] = []
         for id in waitersOf.removeValue(forKey: key) ?? [] where waiters[id] != nil {
             waiters[id]!.missing -= 1
@@ -217,7 +238,7 @@ package final class URLChecker: @unchecked Sendable {
         }
         lock.broadcast()
         lock.unlock()
-        if share { cache.shared?.write(fetch) }
+        if share { cache.shared?.write(kept) }
         for (w, a) in zip(ready, answers) { w.done(a) }
     }
 

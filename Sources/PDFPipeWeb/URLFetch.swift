@@ -56,6 +56,8 @@ package struct URLFetch: Sendable, Equatable {
     package var blocked: String?
     /// It failed twice: when first asked, and when asked again on a new connection at the end.
     package var confirmed = false
+    /// For a page read (`Key.page`): what the page's first bytes say (cached with the status).
+    package var page: SilentPass.Page?
 
     /// A 301 or 308 on the way.
     package var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
@@ -88,7 +90,7 @@ package struct URLFetch: Sendable, Equatable {
 extension URLFetch: Codable {
     enum CodingKeys: String, CodingKey {
         case url, status, finalURL, attempts, retries, checkedAt, redirects, failure, message, contentType, blocked
-        case confirmed, fromCache, document, anchors
+        case confirmed, fromCache, document, anchors, page
 
         static let forThisRunOnly: [CodingKeys] = [.fromCache, .document, .anchors]
     }
@@ -110,5 +112,6 @@ extension URLFetch: Codable {
         fromCache = (try? c.decodeIfPresent(Bool.self, forKey: .fromCache)) ?? false
         document = try? c.decodeIfPresent(RemoteDocument.self, forKey: .document)
         anchors = try? c.decodeIfPresent([String].self, forKey: .anchors)
+        page = try? c.decodeIfPresent(SilentPass.Page.self, forKey: .page)
     }
 }

@@ -104,6 +104,12 @@ final class ExternalLinkTests: XCTestCase {
 
     func requests(_ log: [[String]], _ path: String) -> [String] { log.filter { $0[1] == path }.map { $0[0] } }
 
+    /// The fixture host's probe (`probeHosts`, on by default): its URL after `prefix` (`base` for
+    /// the whole URL, "" for the path the server logs).
+    func probe(_ prefix: String) -> String {
+        prefix + (SilentPass.probeURL(for: base + "/") ?? "").dropFirst(base.count)
+    }
+
     func links(_ report: JSONValue) -> [JSONValue] {
         report["documents"]?.arrayValue?.first?["links"]?.arrayValue ?? []
     }
@@ -466,7 +472,8 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(links(first).map { $0["check"]?["fromCache"] }, [false, false, false])
         let cache = try JSONParser.parse(String(contentsOfFile: dir + "/cache.json", encoding: .utf8))
         XCTAssertEqual(
-            cache["entries"]?.objectValue?.keys.sorted(), [base + "/ok", base + "/status/404"], "503 is never cached")
+            cache["entries"]?.objectValue?.keys.sorted(),
+            [base + "/ok", base + "/status/404", "page " + probe(base)], "503 is never cached; the probe is")
         let before = try serverLog().count
         let (_, second, _) = try run(options)
         XCTAssertEqual(links(second).map { $0["check"]?["fromCache"] }, [true, true, false])
@@ -680,7 +687,8 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(links(report).dropFirst(2).first?["check"]?["reason"], "excluded")
         let log = try serverLog()
         XCTAssertEqual(
-            log.map { $0[1] }.sorted(), ["/ok", "/status/404", "/status/404"], "remapped, excluded one not requested")
+            log.map { $0[1] }.sorted(), ["/ok", probe(""), "/status/404", "/status/404"],
+            "remapped (the probe too), excluded one not requested")
         // A header with a secret goes over https only (docs/security.md): never to this plain-http
         // server, although its owner handed it over for this host.
         XCTAssertEqual(Set(log.map { $0[2] }), [""])
@@ -720,7 +728,9 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(
             Set(links(off).map { $0["check"]?["outcome"]?.stringValue ?? "-" }), ["ok", "redirected"],
             "?redirected answers 301")
-        XCTAssertEqual(try serverLog().filter { $0[0] == "GET" }.count, 0, "without htmlFragments no page is fetched")
+        XCTAssertEqual(
+            try serverLog().filter { $0[0] == "GET" }.map { $0[1] }, [probe("")],
+            "without htmlFragments no page is fetched: only the host's probe (a 404 here)")
 
         let (_, report, _) = try run(#"{"enabled": true, "allowPrivateAddresses": true, "htmlFragments": true}"#)
         XCTAssertEqual(
@@ -743,7 +753,7 @@ final class ExternalLinkTests: XCTestCase {
             ])
         let gets = try serverLog().filter { $0[0] == "GET" }.map { $0[1] }
         XCTAssertEqual(
-            gets.sorted(), ["/ok", "/page.html", "/page.html", "/page.html?redirected"],
+            gets.sorted(), ["/ok", "/page.html", "/page.html", "/page.html?redirected", probe(""), probe("")],
             "one fetch per URL, the redirect followed")
         // Worker processes get the anchors from the parent, which fetched the pages.
         let (_, isolated, _) = try run(
@@ -823,7 +833,7 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(hosts.count, 1)
         XCTAssertEqual(hosts.first?["host"], "127.0.0.1")
         XCTAssertEqual(hosts.first?["rateLimited"], 10)
-        XCTAssertEqual(hosts.first?["requests"], 11)
+        XCTAssertEqual(hosts.first?["requests"], 12, "11 and the probe of the host whose /ok answered (probeHosts)")
         XCTAssertEqual(hosts.first?["retries"], 8)
         XCTAssertGreaterThanOrEqual(hosts.first?["pauses"]?.intValue ?? 0, 1)
         XCTAssertGreaterThan(hosts.first?["longestInterval"]?.doubleValue ?? 0, 0.08, "the host was slowed down")
@@ -1047,7 +1057,7 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(links(second).map { $0["check"]?["fromCache"] }, [true, true])
         XCTAssertEqual(links(second).map { $0["check"]?["outcome"] }, links(first).map { $0["check"]?["outcome"] })
         let shared = try FileManager.default.contentsOfDirectory(atPath: dir + "/c/links.shared")
-        XCTAssertEqual(shared.count, 2, "one entry per URL")
+        XCTAssertEqual(shared.count, 3, "one entry per URL, and the host's probe")
         let hosts = first["sections"]?["web"]?["hosts"]?.arrayValue ?? []
         XCTAssertEqual(hosts.first?["longestInterval"]?.doubleValue ?? 0, 0.16, accuracy: 1e-9, "2 × 0.08 s")
         // The merge adds the shards' host statistics up: the first shard's requests, none from the second.
@@ -1089,7 +1099,7 @@ final class ExternalLinkTests: XCTestCase {
         XCTAssertEqual(
             links(report).map { $0["check"]?["outcome"]?.stringValue ?? "-" }, ["ok", "http-error", "ok-after-retry"])
         XCTAssertEqual(links(report).map { $0["check"]?["attempts"]?.intValue ?? 0 }, [1, 2, 2], "the 404 confirmed")
-        XCTAssertEqual(try serverLog().map { $0[0] }, ["GET", "GET", "GET", "GET", "GET"])
+        XCTAssertEqual(try serverLog().map { $0[0] }, ["GET", "GET", "GET", "GET", "GET", "GET"], "and the probe")
     }
 
     /// Regression (CI-gate issue, 13): a bot protection's refusal was a broken link (uri.http-error).
@@ -1176,9 +1186,9 @@ final class ExternalLinkTests: XCTestCase {
         let before = try serverLog().count
         _ = try run(#"{"enabled": true, "allowPrivateAddresses": true, "hostIntervalSeconds": 0.25}"#)
         let times = try serverLog().dropFirst(before).compactMap { Double($0[3]) }.sorted()
-        XCTAssertEqual(times.count, 4)
+        XCTAssertEqual(times.count, 5, "and the probe, paced as any")
         // The client starts them 0.25 s apart; the server sees them when they arrive, which a loaded
-        // machine can delay one by one (#33, 7): the span of the four, with room for that.
+        // machine can delay one by one (#33, 7): the span of the five, with room for that.
         XCTAssertGreaterThanOrEqual((times.last ?? 0) - (times.first ?? 0), 0.6, "\(times)")
 
         // The global limit holds across hosts: 3 at once over two host names.

@@ -42,7 +42,7 @@ final class RuleDeclarationTests: XCTestCase {
         XCTAssertGreaterThan(all.count, 70)
         XCTAssertEqual(Set(all.map(\.id)).count, all.count)
         for r in all {
-            XCTAssertNotNil(r.id.wholeMatch(of: /[a-z]+\.[a-z]+(-[a-z]+)*/), r.id)
+            XCTAssertNotNil(r.id.wholeMatch(of: /[a-z]+\.[a-z]+(-[a-z0-9]+)*/), r.id)
             XCTAssertFalse(r.summary.isEmpty, r.id)
             if r.severity == .error, !r.failsIn.isEmpty {
                 XCTAssertFalse(r.details.isEmpty, r.id)

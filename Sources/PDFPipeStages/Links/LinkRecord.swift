@@ -114,6 +114,11 @@ package struct LinkCheck: Sendable, Equatable {
         case overBudget = "over-budget"
         /// Failed, but not yet in `confirmRuns` consecutive runs (`uri.flaky`).
         case flaky
+        /// Answered with a success that is not the page meant: a page that says "not found"
+        /// (`uri.soft-404`), a parked domain (`uri.parked`), a sign-in page (`uri.login-wall`).
+        case softNotFound = "soft-404"
+        case parked
+        case loginWall = "login-wall"
     }
 
     package var outcome = Outcome.ok
@@ -138,7 +143,9 @@ package struct LinkCheck: Sendable, Equatable {
         case .redirected: .redirected
         case .blocked: .blocked
         case .skipped: .skipped
-        case .timeout, .unreachable, .fragmentUnverified, .rateLimited, .flaky, .overBudget: .unverified
+        case .timeout, .unreachable, .fragmentUnverified, .rateLimited, .flaky, .overBudget, .softNotFound, .parked,
+            .loginWall:
+            .unverified
         case .malformed, .fileMissing, .fileUnreadable, .fragmentMissing, .httpError, .redirectLoop,
             .tooManyRedirects:
             .broken

@@ -281,6 +281,7 @@ enum LinkRules {
     static let external: [Rule] = [
         .uriHttpError, .uriBlocked, .uriUnreachable, .uriTimeout, .uriRedirected, .uriRedirectLoop,
         .uriTooManyRedirects, .uriNothingChecked, .uriNetworkDown, .uriSkipped, .uriFileMissing, .uriFragmentMissing,
-        .uriFragmentUnverified, .uriUncheckedScheme, .uriRateLimited, .uriFlaky, .uriRecovered,
+        .uriFragmentUnverified, .uriUncheckedScheme, .uriRateLimited, .uriFlaky, .uriRecovered, .uriSoft404,
+        .uriParked, .uriLoginWall,
     ]
 }

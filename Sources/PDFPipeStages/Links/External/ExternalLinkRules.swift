@@ -6,8 +6,13 @@ import PDFPipeWeb
 extension Rule {
     /// The web rules' samples: Tests/Fixtures/rules/web-links.pdf (one link per behaviour of
     /// scripts/http-fixture.py; `web.test` remapped to it) with the external check's `options`.
-    static func webSample(_ options: String = "", file: String = "web-links.pdf") -> Sample {
-        let remap = #""remap": [{"pattern": "^http://web\\.test/", "replacement": "http://127.0.0.1:PORT/"}]"#
+    static func webSample(_ options: String = "", file: String = "web-links.pdf", sites: Bool = false) -> Sample {
+        // `sites`: also the fixture's site without 404s and its parked domain.
+        let more =
+            sites
+            ? #", {"pattern": "^http://soft\\.test/", "replacement": "http://127.0.0.2:PORT/"}, {"pattern": "^http://parked\\.test/", "replacement": "http://127.0.0.3:PORT/"}"#
+            : ""
+        let remap = #""remap": [{"pattern": "^http://web\\.test/", "replacement": "http://127.0.0.1:PORT/"}\#(more)]"#
         return Sample(
             "Tests/Fixtures/rules/" + file,
             stages:
@@ -89,6 +94,33 @@ extension Rule {
         details:
             #"external check: a permanent redirect (301/308) to a URL that works; the fix names it"#,
         sample: webSample(webAllowed))
+
+    public static let uriSoft404 = Rule(
+        "uri.soft-404", severity: .warning,
+        summary:
+            "a web link answers 200, but its page says it is not found, and its host answers a path that cannot exist with a success too",
+        hint: "link to the page's new address, or remove the link",
+        details:
+            #"external check with `probeHosts` (default): the host of a link that answered 2xx is asked once for a path that cannot exist; where that answers 2xx with a page titled as not found, the link's page is read (GET, its first 64 KB), and its `<title>` or first `<h1>` says not found ("Page not found", "404", "no longer available", …). Both facts are in the message. A host that answers the made-up path 404 is taken at its word: its pages are not read"#,
+        sample: webSample(webAllowed, file: "web-silent.pdf", sites: true))
+
+    public static let uriParked = Rule(
+        "uri.parked", severity: .warning,
+        summary:
+            "a web link lands on a parked domain: a redirect to a parking service, or a page that offers the domain for sale",
+        hint: "the domain has lapsed: find where the content moved, or remove the link",
+        details:
+            #"external check: one of the link's redirects goes to a domain parking or sale service (Sedo, ParkingCrew, Bodis, Dan, Afternic, HugeDomains, …), or (with `probeHosts`, on a host that answers a path that cannot exist with a success) its page carries a parking page's words ("this domain is for sale", …)"#,
+        sample: webSample(webAllowed, file: "web-silent.pdf", sites: true))
+
+    public static let uriLoginWall = Rule(
+        "uri.login-wall", severity: .warning,
+        summary:
+            "a web link answers only with a redirect to a sign-in page: readers without an account do not get the page",
+        hint: "link to a public page, or say in the text that the page needs an account",
+        details:
+            #"external check: the link is redirected, and where it lands is a sign-in page (a path segment like `login`, `signin`, `sign_in`, `sso`, or an identity provider's host: accounts.google.com, login.microsoftonline.com, Okta, Auth0, …); a link written to a sign-in page is not reported"#,
+        sample: webSample(webAllowed, file: "web-silent.pdf", sites: true))
 
     public static let uriRedirectLoop = Rule(
         "uri.redirect-loop", severity: .error,

@@ -141,6 +141,7 @@ struct ExternalLinks {
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
                 judge(f, url: url, into: &out)
                 if options.confirmRuns > 1 { holdIfFlaky(url: url, status: f.status, into: &out) }
+                if out.accepted { judgeSilentPass(f, url: url, fetched: fetched, into: &out) }
                 if out.accepted,
                     let kind = Self.fragmentCheck(
                         url: url, fragment: fragment, anchor: anchor, first: f, options: options)
@@ -199,7 +200,11 @@ struct ExternalLinks {
 
     /// Requests every distinct URL of `plans` once, then downloads the PDFs whose fragment must be
     /// read (a .pdf path, or served as application/pdf) and, with htmlFragments, the web pages
-    /// whose anchor must be found: each once. Returns at once; `done` gets every answer.
+    /// whose anchor must be found: each once. With `probeHosts`, the hosts of the links that
+    /// answered with a success are each asked once for a path that cannot exist
+    /// (`SilentPass.probeURL`); where that too is a success with a page that says "not found" or
+    /// offers the domain for sale, the links' pages are read (GET, the first bytes) to tell a
+    /// soft 404 or a parked domain. Returns at once; `done` gets every answer.
     func fetch(
         _ plans: [Plan], within seconds: Double = .infinity,
         then done: @escaping @Sendable ([URLChecker.Key: URLFetch]) -> Void
@@ -215,20 +220,58 @@ struct ExternalLinks {
         let (checker, options, asked) = (self.checker, self.options, wanted)
         let start = SystemClock.uptimeNanoseconds
         checker.submit(keys, within: seconds) { fetched in
-            var downloads: Set<URLChecker.Key> = []
-            for (url, fragment, anchor) in asked {
-                guard let f = fetched[URLChecker.Key(url: url, download: false)], f.failure == nil,
-                    options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0),
-                    Self.fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f, options: options) != nil
-                else { continue }
-                downloads.insert(URLChecker.Key(url: url, download: true))
-            }
-            guard !downloads.isEmpty else { return done(fetched) }
+            let (more, probed) = Self.secondRound(asked, fetched: fetched, options: options)
+            guard !more.isEmpty else { return done(fetched) }
             let left = seconds - SystemClock.seconds(since: start)
-            checker.submit(downloads.sorted { $0.url < $1.url }, within: max(left, 0.001)) { more in
-                done(fetched.merging(more) { a, _ in a })
+            checker.submit(
+                more.sorted { ($0.url, $0.page ? 1 : 0) < ($1.url, $1.page ? 1 : 0) }, within: max(left, 0.001)
+            ) {
+                second in
+                let all = fetched.merging(second) { a, _ in a }
+                let pages = Self.pagesToRead(probed, answers: second)
+                guard !pages.isEmpty else { return done(all) }
+                let left = seconds - SystemClock.seconds(since: start)
+                checker.submit(pages.sorted { $0.url < $1.url }, within: max(left, 0.001)) { third in
+                    done(all.merging(third) { a, _ in a })
+                }
             }
         }
+    }
+
+    /// What the first answers call for: the downloads whose fragment must be read, and with
+    /// `probeHosts` a probe of each host whose links answered 2xx (`probed`: final URL → probe).
+    static func secondRound(
+        _ asked: [(url: String, fragment: PDFFragment?, anchor: String?)], fetched: [URLChecker.Key: URLFetch],
+        options: ExternalOptions
+    ) -> (more: Set<URLChecker.Key>, probed: [String: String]) {
+        var more: Set<URLChecker.Key> = []
+        var probed: [String: String] = [:]
+        for (url, fragment, anchor) in asked {
+            guard let f = fetched[URLChecker.Key(url: url, download: false)], f.failure == nil,
+                options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0)
+            else { continue }
+            if options.probeHosts, (200...299).contains(f.status ?? 0), let probe = SilentPass.probeURL(for: f.finalURL)
+            {
+                probed[f.finalURL] = probe
+                more.insert(URLChecker.Key(url: probe, download: false, page: true))
+            }
+            if fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f, options: options) != nil {
+                more.insert(URLChecker.Key(url: url, download: true))
+            }
+        }
+        return (more, probed)
+    }
+
+    /// The pages of hosts that answer a path that cannot exist with a success whose page says
+    /// "not found" or offers the domain for sale (a host whose made-up path gives its home page or
+    /// an app's shell has nothing to compare the links with).
+    static func pagesToRead(_ probed: [String: String], answers: [URLChecker.Key: URLFetch]) -> [URLChecker.Key] {
+        probed.filter { _, probe in
+            guard let answer = answers[URLChecker.Key(url: probe, download: false, page: true)],
+                answer.failure == nil, (200...299).contains(answer.status ?? 0), let page = answer.page
+            else { return false }
+            return page.saysNotFound != nil || page.parking != nil
+        }.keys.map { URLChecker.Key(url: $0, download: false, page: true) }
     }
 
     func relative(_ path: String) -> String {

@@ -110,6 +110,47 @@ extension ExternalLinks {
     }
 }
 
+extension ExternalLinks {
+    /// A link that answered with a success, judged on where it landed (`SilentPass`): a sign-in
+    /// page it was redirected to, a parking service, a page that says "not found" on a host that
+    /// answers a path that cannot exist with a success too. Each a warning with its evidence.
+    func judgeSilentPass(
+        _ f: URLFetch, url: String, fetched: [URLChecker.Key: URLFetch], into out: inout Outcome
+    ) {
+        let hops = f.redirects.map(\.url) + [f.finalURL]
+        if !f.redirects.isEmpty, SilentPass.isSignIn(f.finalURL), !SilentPass.isSignIn(url) {
+            out.outcome = .loginWall
+            out.finding = Problem(
+                .uriLoginWall,
+                "'\(url)' leads to a sign-in page: it redirects to '\(f.finalURL)' (\(f.redirects.map { "\($0.status)" }.joined(separator: ", then ")))",
+                nil)
+            return
+        }
+        if let service = hops.dropFirst().lazy.compactMap(SilentPass.parkingService).first {
+            out.outcome = .parked
+            out.finding = Problem(
+                .uriParked, "'\(url)' redirects to a domain parking service (\(service)): '\(f.finalURL)'", nil)
+            return
+        }
+        guard let page = fetched[URLChecker.Key(url: f.finalURL, download: false, page: true)]?.page,
+            let probeURL = SilentPass.probeURL(for: f.finalURL),
+            let probe = fetched[URLChecker.Key(url: probeURL, download: false, page: true)]
+        else { return }
+        let evidence =
+            "; its host answers \(probe.status ?? 0) to a path that cannot exist ('\(probeURL)'\(probe.page?.title.map { ", titled '\($0)'" } ?? ""))"
+        if let words = page.parking {
+            out.outcome = .parked
+            out.finding = Problem(.uriParked, "'\(url)' is a parked domain: its page says '\(words)'\(evidence)", nil)
+        } else if let says = page.saysNotFound, probe.page?.saysNotFound != nil {
+            // The host's answer to a path that cannot exist says "not found" too: the same
+            // error page under a success status (a page merely about errors does not count).
+            out.outcome = .softNotFound
+            out.finding = Problem(
+                .uriSoft404, "'\(url)' answered \(f.status ?? 0), but its page says '\(says)'\(evidence)", nil)
+        }
+    }
+}
+
 /// Reason phrases for the findings.
 enum HTTPStatus {
     static func phrase(_ code: Int) -> String? {
