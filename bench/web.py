@@ -44,9 +44,17 @@ def pipeline(folder, external):
     return path
 
 
+SILENT = {"uri.soft-404", "uri.parked", "uri.login-wall"}
+
+
 def pdfpipe_broken(report):
     out = set()
-    for d in json.load(open(report))["documents"]:
+    docs = json.load(open(report))["documents"]
+    # The lab has no soft 404, parked domain or sign-in page: each such warning is a false one.
+    silent = sum(1 for d in docs for f in d.get("findings", []) if f.get("rule") in SILENT)
+    if silent:
+        print("  %s: %d silent-pass warnings (uri.soft-404, uri.parked, uri.login-wall)" % (report, silent))
+    for d in docs:
         for link in d.get("links", []):
             if (link.get("check") or {}).get("outcome") in BROKEN:
                 out.add(link["uri"].split("#")[0] if "/doc/" not in link["uri"] else link["uri"])
