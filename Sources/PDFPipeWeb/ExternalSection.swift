@@ -71,7 +71,7 @@ public struct ExternalSection: OptionGroup {
     )
     public var htmlFragments = false
     @Option(
-        "ask each host whose links answer 2xx once for a path that cannot exist (GET); where that answers 2xx with a page that says 'not found' or offers the domain for sale, read the links' pages (GET, first 64 KB) to tell a soft 404 (uri.soft-404) or a parked domain (uri.parked)"
+        "ask each host whose links answer 2xx once for a path that cannot exist (GET); where that answers 2xx with a page that says 'not found' or offers the domain for sale, read the links' pages (GET; the title and first h1 in the first 8 KB) to tell a soft 404 (uri.soft-404) or a parked domain (uri.parked)"
     )
     public var probeHosts = true
     @Option("other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing") public var schemes = OtherSchemes.note

@@ -104,17 +104,9 @@ package enum SilentPass {
         "smartname.com", "domainnamesales.com",
     ]
 
-    /// `url`'s host, lower-cased: the authority without its user information and port.
-    static func host(_ url: String) -> String? {
-        guard let authority = URIReference.parse(url).authority, !authority.isEmpty else { return nil }
-        var h = String(authority.split(separator: "@", omittingEmptySubsequences: false).last ?? "").lowercased()
-        if !h.hasPrefix("["), let colon = h.lastIndex(of: ":") { h = String(h[..<colon]) }
-        return h
-    }
-
     /// The parking service `url` is on, or nil.
     package static func parkingService(_ url: String) -> String? {
-        guard let host = host(url) else { return nil }
+        guard let host = URIReference.host(of: url) else { return nil }
         return parkingHosts.first { host == $0 || host.hasSuffix("." + $0) }
     }
 
@@ -132,7 +124,7 @@ package enum SilentPass {
     /// provider's host.
     package static func isSignIn(_ url: String) -> Bool {
         let parts = URIReference.parse(url)
-        if let host = host(url),
+        if let host = URIReference.host(of: url),
             signInHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) })
         {
             return true

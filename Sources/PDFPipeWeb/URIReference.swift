@@ -236,6 +236,16 @@ package struct URIReference: Sendable, Equatable {
         return nil
     }
 
+    /// The host of `url`, lower-cased: its authority without the user information and the port
+    /// (an IPv6 literal keeps its brackets); nil when it has no authority.
+    package static func host(of url: String) -> String? {
+        guard let authority = parse(url).authority, !authority.isEmpty else { return nil }
+        let h = (authority.split(separator: "@", omittingEmptySubsequences: false).last ?? "").lowercased()
+        if h.hasPrefix("["), let close = h.firstIndex(of: "]") { return String(h[...close]) }
+        if let colon = h.lastIndex(of: ":") { return String(h[..<colon]) }
+        return h
+    }
+
     /// Splits a reference into its five parts (RFC 3986, appendix B). Never fails.
     package static func parse(_ text: String) -> URIReference {
         var rest = Substring(text)

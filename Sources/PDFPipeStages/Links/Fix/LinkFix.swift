@@ -69,10 +69,7 @@ package struct LinkFix: Sendable, Equatable {
     /// redirects permanently too): not fixed.
     static func sameSite(_ a: String, _ b: String) -> Bool {
         func host(_ s: String) -> String? {
-            guard let authority = URIReference.parse(s).authority, !authority.isEmpty else { return nil }
-            // userinfo@host:port, the host alone ([IPv6] keeps its colons).
-            var h = String(authority.split(separator: "@", omittingEmptySubsequences: false).last ?? "").lowercased()
-            if !h.hasPrefix("["), let colon = h.lastIndex(of: ":") { h = String(h[..<colon]) }
+            guard var h = URIReference.host(of: s) else { return nil }
             if h.hasPrefix("www.") { h.removeFirst(4) }
             return h
         }
