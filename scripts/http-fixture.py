@@ -35,6 +35,13 @@ Routes (the query string is ignored, and kept by redirects):
   /account/private        302 to /login?next=/account/private (a page behind a sign-in)
   /login                  200, a sign-in form
 
+A web archive (#65, fix-links' `archive`): captures of the links /status/404?case=… and
+/status/410?case=… (ARCHIVE below), listed closest to `closest=` first, as
+  /archive/cdx?url=…      the Wayback Machine's CDX JSON (an array of rows, the first naming fields)
+  /coll/cdx?url=…         pywb's NDJSON (one object a line)
+and replayed at /archive/web/TIMESTAMP[id_]/URL and /coll/TIMESTAMP[id_]/URL (200 with the
+archived page; a timestamp without a capture: 302 to the closest one, as the Wayback Machine does).
+
 Two more sites on the same port, told apart by their address (and Host header):
   127.0.0.2 (a site without 404s): every path 200 with a "Page not found" page, but /welcome,
                           a real page (the same site's title in both)
@@ -61,6 +68,66 @@ PAGE = (
     b"</body></html>\n"
 )
 SLOW = 3.0
+
+
+# Captures by the link's path and query: (timestamp, status, page) — "good" (the page as it was),
+# "error" (an archived "Page not found"). "mixed" lists a capture of another URL and a row with an
+# impossible date first: an index's rows are data to check.
+ARCHIVE = {
+    "/status/404?case=near": [("20100101000000", 200, "good"), ("20200610120000", 200, "good"), ("20240101000000", 200, "good")],
+    "/status/410?case=error": [("20200614000000", 200, "error"), ("20200501000000", 200, "good"), ("20201231000000", 404, "good")],
+    "/status/404?case=only404": [("20200615000000", 404, "good")],
+    "/status/404?case=far": [("20010911000000", 200, "good")],
+    "/status/404?case=errors": [("20200615000000", 200, "error"), ("20200616000000", 200, "error"), ("20200617000000", 200, "error"), ("20190101000000", 200, "good")],
+    "/status/404?case=mixed": [("20200615000000", 200, "other"), ("20201340000000", 200, "good"), ("20180101000000", 200, "good")],
+}
+
+
+def archive_index(handler, query, ndjson):
+    from urllib.parse import parse_qs, urlsplit
+    q = parse_qs(query.lstrip("?"))
+    url = q.get("url", [""])[0]
+    u = urlsplit(url)
+    key = u.path + ("?" + u.query if u.query else "")
+    closest = q.get("closest", ["20000101000000"])[0]
+    def distance(ts):
+        return abs(int(ts[:8]) - int(closest[:8])) if ts.isdigit() else 0
+    rows = sorted(ARCHIVE.get(key, []), key=lambda c: distance(c[0]))[: int(q.get("limit", ["10"])[0])]
+    lines = []
+    for ts, status, page in rows:
+        original = url if page != "other" else url.replace("/status/", "/elsewhere/")
+        if ndjson:
+            lines.append(json.dumps({"urlkey": "x", "timestamp": ts, "url": original, "mime": "text/html", "status": str(status)}))
+        else:
+            lines.append(json.dumps(["x", ts, original, "text/html", str(status), "D", "100"]))
+    if ndjson:
+        body = "\n".join(lines) + ("\n" if lines else "")
+    else:
+        head = json.dumps(["urlkey", "timestamp", "original", "mimetype", "statuscode", "digest", "length"])
+        body = "[" + ",\n".join([head] + lines) + "]\n" if lines else "[]\n"
+    return handler.answer(200, body.encode(), content_type="application/json" if not ndjson else "text/x-ndjson")
+
+
+def archive_replay(handler, prefix, rest, query):
+    stamp, _, url = rest.partition("/")
+    raw = stamp.endswith("id_")
+    ts = stamp[:-3] if raw else stamp
+    from urllib.parse import urlsplit
+    u = urlsplit(url + query)
+    key = u.path + ("?" + u.query if u.query else "")
+    captures = [c for c in ARCHIVE.get(key, []) if c[2] != "other"]
+    match = [c for c in captures if c[0] == ts]
+    if not match:
+        if not captures:
+            return handler.answer(404, b"not in the archive\n")
+        near = min(captures, key=lambda c: abs(int(c[0][:8]) - int(ts[:8])) if ts[:8].isdigit() else 0)
+        return handler.answer(302, b"", {"Location": "%s%s%s/%s%s" % (prefix, near[0], "id_" if raw else "", url, query)})
+    _, status, page = match[0]
+    if page == "error":
+        body = b"<html><head><title>Page not found</title></head><body><h1>404</h1></body></html>"
+    else:
+        body = b"<html><head><title>The page as it was</title></head><body><h1>Archived</h1></body></html>"
+    return handler.answer(status, body, content_type="text/html")
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -148,6 +215,11 @@ class Handler(BaseHTTPRequestHandler):
         if site == "127.0.0.3":
             body = b"<html><head><title>parked.test</title></head><body><p>This domain is for sale! Buy this domain today.</p></body></html>"
             return self.answer(200, body, content_type="text/html")
+        if path in ("/archive/cdx", "/coll/cdx"):
+            return archive_index(self, query, ndjson=path == "/coll/cdx")
+        for prefix in ("/archive/web/", "/coll/"):
+            if path.startswith(prefix):
+                return archive_replay(self, prefix, path[len(prefix):], query)
         if path == "/account/private":
             return self.answer(302, b"", {"Location": "/login?next=/account/private"})
         if path == "/login":

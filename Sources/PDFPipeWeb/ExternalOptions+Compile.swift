@@ -107,6 +107,40 @@ extension ExternalOptions {
         return out
     }
 
+    /// The `archive` section's endpoints (`checkArchiveEndpoint`); a replay prefix ends with '/'.
+    static func checkArchive(_ a: ExternalSection.Archive, path: String) throws(PipelineError) {
+        try checkArchiveEndpoint(a.index, path: "\(path).index")
+        try checkArchiveEndpoint(a.replay, path: "\(path).replay")
+        guard a.replay.hasSuffix("/") else {
+            throw PipelineError(
+                file: nil, path: "\(path).replay",
+                message: "the replay prefix ends with '/' (a capture is <replay><timestamp>/<url>)")
+        }
+    }
+
+    /// A web archive's endpoint: an https URL (its answers become links in repaired copies), or
+    /// http to a loopback address (an archive on this machine); no user information, query
+    /// (the index's is pdfpipe's) or fragment.
+    static func checkArchiveEndpoint(_ url: String, path: String) throws(PipelineError) {
+        let p = URIReference.parse(url)
+        let scheme = p.scheme?.lowercased()
+        guard let host = URIReference.host(of: url), !host.isEmpty, scheme == "https" || scheme == "http",
+            p.query == nil, p.fragment == nil, !(p.authority ?? "").contains("@")
+        else {
+            throw PipelineError(
+                file: nil, path: path,
+                message: "'\(url)' is not an archive endpoint: an https URL without user, query or fragment")
+        }
+        let loopback = host == "localhost" || host.hasPrefix("127.") || host == "[::1]"
+        guard scheme == "https" || loopback else {
+            throw PipelineError(
+                file: nil, path: path,
+                message:
+                    "'\(url)': an archive is asked over https (its answers become the links of repaired copies); http only to a loopback address"
+            )
+        }
+    }
+
     static func compile(_ text: String, path: String) throws(PipelineError) -> NSRegularExpression {
         guard !text.isEmpty else {
             throw PipelineError(file: nil, path: path, message: "the regular expression is empty")

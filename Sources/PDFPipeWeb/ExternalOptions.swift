@@ -159,6 +159,7 @@ public struct ExternalOptions: Sendable {
                 message: "the User-Agent must not contain line breaks or other control characters")
         }
         userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
+        if o.archive.enabled { try Self.checkArchive(o.archive, path: "\(path).archive") }
         if !o.cache.path.isEmpty { try Self.checkStatePaths(o.cache.path, option: "\(path).cache.path") }
         neverCache = try StatusSet.parse(o.cache.neverCache, path: "\(path).cache.neverCache")
         for (i, item) in o.hosts.enumerated() {

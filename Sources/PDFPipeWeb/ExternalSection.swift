@@ -74,6 +74,10 @@ public struct ExternalSection: OptionGroup {
         "ask each host whose links answer 2xx once for a path that cannot exist (GET); where that answers 2xx with a page that says 'not found' or offers the domain for sale, read the links' pages (GET; the title and first h1 in the first 8 KB) to tell a soft 404 (uri.soft-404) or a parked domain (uri.parked)"
     )
     public var probeHosts = true
+    @Option(
+        "look dead links up in a web archive: for a link that answers 404 or 410 or whose host name no longer resolves, the captures closest to the document's own date are listed and the closest that answered 200 and is not an error page becomes its fix (fix-links)"
+    )
+    public var archive = Archive()
     @Option("other schemes (ftp:, tel:, …): uri.unchecked-scheme, or nothing") public var schemes = OtherSchemes.note
     @Option("settings for some hosts (headers for some hosts: 'hosts' of a header)") public var hosts: [Host] = []
 
@@ -113,6 +117,23 @@ public struct ExternalSection: OptionGroup {
             86400.0
         @Option("statuses never kept (codes and ranges); timeouts and connection errors are never kept either")
         public var neverCache = "429,500-599"
+        public init() {}
+    }
+
+    /// `archive`.
+    public struct Archive: OptionGroup {
+        @Option("look dead links up (GET requests to the index and the replay)") public var enabled = false
+        @Option(
+            "the archive's CDX index: the Wayback Machine's, or a pywb archive's (…/<collection>/cdx); https, or http to a loopback address"
+        )
+        public var index = "https://web.archive.org/cdx/search/cdx"
+        @Option(
+            "the archive's replay prefix: a capture is <replay><timestamp>/<url>; https, or http to a loopback address")
+        public var replay = "https://web.archive.org/web/"
+        @Option(
+            "also look up links that answer 200 with a 'not found' page (uri.soft-404) or a parked domain's (uri.parked)"
+        )
+        public var silentPasses = false
         public init() {}
     }
 

@@ -100,6 +100,8 @@ extension URLChecker {
                 status: status, server: r.server, signals: r.signals, body: r.snippet)
         } else if task.key.page, let snippet = r.snippet {
             task.fetch.page = SilentPass.Page(html: snippet)
+        } else if task.key.captures {
+            task.fetch.captures = WebArchive.captures(in: r.snippet ?? "")
         }
         return nil
     }

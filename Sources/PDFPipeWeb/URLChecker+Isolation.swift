@@ -20,21 +20,28 @@ extension URLChecker {
         var url: String
         var download: Bool
         var page: Bool?
+        var captures: Bool?
         var fetch: URLFetch
     }
 
     package static func answer(_ fetches: [Key: URLFetch]) -> JSONValue {
         JSONValue(
             encoding: fetches.sorted { order($0.key) < order($1.key) }
-                .map { k, f in Answered(url: k.url, download: k.download, page: k.page ? true : nil, fetch: f) })
+                .map { k, f in
+                    Answered(
+                        url: k.url, download: k.download, page: k.page ? true : nil, captures: k.captures ? true : nil,
+                        fetch: f)
+                })
     }
 
-    static func order(_ k: Key) -> (String, Int) { (k.url, (k.download ? 1 : 0) + (k.page ? 2 : 0)) }
+    static func order(_ k: Key) -> (String, Int) {
+        (k.url, (k.download ? 1 : 0) + (k.page ? 2 : 0) + (k.captures ? 4 : 0))
+    }
 
     package static func fetches(from json: JSONValue) -> [Key: URLFetch] {
         var out: [Key: URLFetch] = [:]
         for a in (try? json.decode([Answered].self)) ?? [] {
-            out[Key(url: a.url, download: a.download, page: a.page ?? false)] = a.fetch
+            out[Key(url: a.url, download: a.download, page: a.page ?? false, captures: a.captures ?? false)] = a.fetch
         }
         return out
     }

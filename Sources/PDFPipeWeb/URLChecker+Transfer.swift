@@ -139,7 +139,7 @@ extension URLChecker {
         if let refused = connection.prepare(
             url, head: task.head, headers: options.headerLines(for: url), timeout: options.timeoutSeconds,
             connectTimeout: min(options.timeoutSeconds, 10), download: download, fresh: task.confirming != nil,
-            readStart: task.key.page)
+            readStart: task.key.readsStart)
         {
             state.idle.append(connection)
             return answered(id, refused, &state, now: now)

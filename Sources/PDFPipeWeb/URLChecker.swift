@@ -16,16 +16,19 @@ import SystemIO
 package final class URLChecker: @unchecked Sendable {
     /// What to fetch: a URL's status, or (for fragment checks) its content as a PDF, or (`page`:
     /// to tell a soft 404 or a parked domain) its status with what its first bytes say
-    /// (`URLFetch.page`), asked with GET.
+    /// (`URLFetch.page`), asked with GET; or (`captures`: a web archive's index query) the
+    /// captures it lists (`URLFetch.captures`).
     package struct Key: Codable, Hashable, Sendable {
         package var url: String
         package var download: Bool
         package var page = false
+        package var captures = false
 
-        package init(url: String, download: Bool, page: Bool = false) {
+        package init(url: String, download: Bool, page: Bool = false, captures: Bool = false) {
             self.url = url
             self.download = download
             self.page = page
+            self.captures = captures
         }
 
         package init(from decoder: any Decoder) throws {
@@ -33,13 +36,17 @@ package final class URLChecker: @unchecked Sendable {
             url = try c.decode(String.self, forKey: .url)
             download = try c.decode(Bool.self, forKey: .download)
             page = (try c.decodeIfPresent(Bool.self, forKey: .page)) ?? false
+            captures = (try c.decodeIfPresent(Bool.self, forKey: .captures)) ?? false
         }
 
         /// Its status goes into the history (a download or a page read goes with its status key).
-        var isStatus: Bool { !download && !page }
-        /// Its name in the cache: the URL for a status, `page URL` for a page read (a space is in
-        /// no URL), none for a download (its content is for this run only).
-        var cacheName: String? { download ? nil : page ? "page " + url : url }
+        var isStatus: Bool { !download && !page && !captures }
+        /// Its name in the cache: the URL for a status, `page URL` for a page read and `captures
+        /// URL` for an index query (a space is in no URL), none for a download (its content is for
+        /// this run only).
+        var cacheName: String? { download ? nil : page ? "page " + url : captures ? "captures " + url : url }
+        /// Its answer's first bytes are read (a page's title, an index's rows).
+        var readsStart: Bool { page || captures }
         /// Asked with HEAD when the options say so (downloads and pages need the body).
         func head(_ options: ExternalOptions) -> Bool { options.headFirst && isStatus }
     }

@@ -29,7 +29,7 @@ package struct URLFetch: Sendable, Equatable {
     /// The URL as requested (after remapping, without fragment).
     package var url: String
     /// What the resolver said when the host's name did not resolve, else nil.
-    var unresolvedName: String? {
+    package var unresolvedName: String? {
         failure == .unreachable && message?.hasPrefix("DNS:") == true ? message : nil
     }
 
@@ -58,6 +58,8 @@ package struct URLFetch: Sendable, Equatable {
     package var confirmed = false
     /// For a page read (`Key.page`): what the page's first bytes say (cached with the status).
     package var page: SilentPass.Page?
+    /// For a web archive's index query (`Key.captures`): the captures it lists, closest first.
+    package var captures: [WebArchive.Capture]?
 
     /// A 301 or 308 on the way.
     package var permanentlyRedirected: Bool { redirects.contains { $0.status == 301 || $0.status == 308 } }
@@ -90,7 +92,7 @@ package struct URLFetch: Sendable, Equatable {
 extension URLFetch: Codable {
     enum CodingKeys: String, CodingKey {
         case url, status, finalURL, attempts, retries, checkedAt, redirects, failure, message, contentType, blocked
-        case confirmed, fromCache, document, anchors, page
+        case confirmed, fromCache, document, anchors, page, captures
 
         static let forThisRunOnly: [CodingKeys] = [.fromCache, .document, .anchors]
     }
@@ -113,5 +115,6 @@ extension URLFetch: Codable {
         document = try? c.decodeIfPresent(RemoteDocument.self, forKey: .document)
         anchors = try? c.decodeIfPresent([String].self, forKey: .anchors)
         page = try? c.decodeIfPresent(SilentPass.Page.self, forKey: .page)
+        captures = try? c.decodeIfPresent([WebArchive.Capture].self, forKey: .captures)
     }
 }

@@ -34,7 +34,8 @@ final class ExternalLinkTests: XCTestCase {
     }
 
     /// A one-page PDF with a link annotation per URI (top to bottom), optionally a /URI /Base.
-    func writeLinks(_ path: String, _ uris: [String], base: String? = nil, pages: Int = 1) throws {
+    /// `info`: the document information dictionary's entries (`/ModDate (D:2020…)`).
+    func writeLinks(_ path: String, _ uris: [String], base: String? = nil, pages: Int = 1, info: String? = nil) throws {
         var objects = [
             "<< /Type /Catalog /Pages 2 0 R\(base.map { " /URI << /Base (\($0)) >>" } ?? "") >>",
             "<< /Type /Pages /Kids [\((0..<pages).map { "\(3 + $0) 0 R" }.joined(separator: " "))] /Count \(pages) >>",
@@ -50,7 +51,8 @@ final class ExternalLinkTests: XCTestCase {
                 "<< /Type /Annot /Subtype /Link /Rect [72 \(y) 300 \(y + 12)] /Border [0 0 0] /A << /S /URI /URI (\(u)) >> >>"
             )
         }
-        try IsolationTests.writePDF(path, objects: objects)
+        if let info { objects.append("<< \(info) >>") }
+        try TestPDF.write(path, objects: objects, trailer: info == nil ? "" : " /Info \(objects.count) 0 R")
     }
 
     func run(

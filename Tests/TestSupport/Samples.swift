@@ -21,7 +21,8 @@ public enum Samples {
 /// Small PDFs written in a test from object texts (object N is objects[N-1]; the catalog is 1 0 R),
 /// with a classic cross-reference table.
 public enum TestPDF {
-    public static func write(_ path: String, objects: [String]) throws {
+    /// `trailer`: more trailer entries (` /Info 9 0 R`).
+    public static func write(_ path: String, objects: [String], trailer: String = "") throws {
         var out = "%PDF-1.7\n"
         var offsets: [Int] = []
         for (i, o) in objects.enumerated() {
@@ -32,7 +33,7 @@ public enum TestPDF {
         out +=
             "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
             + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
-        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R\(trailer) >>\nstartxref\n\(xref)\n%%EOF\n"
         try out.write(toFile: path, atomically: true, encoding: .ascii)
     }
 

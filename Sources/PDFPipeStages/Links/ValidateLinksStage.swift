@@ -70,7 +70,8 @@ public struct ValidateLinksStage: Stage {
         guard external.enabled else { return conclude(&job, checked, audit: audit) }
         // The web verdicts are joined when the run's checker has answered this document's URLs:
         // until then the worker goes on with other documents (`Job.defer`).
-        let (check, sites, plans) = externalCheck(job, checked)
+        var (check, sites, plans) = externalCheck(job, checked)
+        if external.section.archive.enabled { check.documentDate = DocumentDate.of(tables.source) }
         let answers = Answers()
         let budget = webBudget(job)
         check.fetch(plans, within: budget) { answers.fulfil($0) }

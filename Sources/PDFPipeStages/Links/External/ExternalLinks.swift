@@ -15,6 +15,8 @@ struct ExternalLinks {
     let sourcePath: String
     let inputRoot: String
     let allowOutsideRoot: Bool
+    /// The document's own date, when `archive` is on and the document says one.
+    var documentDate: DocumentDate? = nil
 
     /// One URI link of the document and where it sits.
     struct Site {
@@ -27,8 +29,9 @@ struct ExternalLinks {
 
     /// How one link's target is checked.
     enum Plan: Sendable {
-        /// `anchor`: the fragment as written, for a web page's anchors (`htmlFragments`).
-        case network(url: String, fragment: PDFFragment?, anchor: String?)
+        /// `anchor`: the fragment as written, for a web page's anchors (`htmlFragments`);
+        /// `remapped`: `url` is not the one written (`remap`).
+        case network(url: String, fragment: PDFFragment?, anchor: String?, remapped: Bool)
         case file(path: String, fragment: PDFFragment?)
         case mailto
         case otherScheme(String)
@@ -64,7 +67,8 @@ struct ExternalLinks {
             if options.offline { return .skipped("offline") }
             if !options.isSelected(url) { return .skipped("excluded") }
             let anchor = parts.fragment.flatMap { $0.isEmpty ? nil : $0 }
-            return .network(url: options.remapped(url), fragment: fragment, anchor: anchor)
+            let checked = options.remapped(url)
+            return .network(url: checked, fragment: fragment, anchor: anchor, remapped: checked != url)
         case "file"?:
             if let a = parts.authority, !a.isEmpty, a.lowercased() != "localhost" {
                 return .skipped("file on another host '\(a)'")
@@ -117,6 +121,8 @@ struct ExternalLinks {
         var findings: [Finding] = []
         for (i, p) in plans.enumerated() {
             var out = Outcome()
+            // A web link looked up in the web archive (`archive`) when it is found dead.
+            var archived: String?
             switch p {
             case .none:
                 continue
@@ -137,11 +143,12 @@ struct ExternalLinks {
                 out.reason = why
             case .file(let path, let fragment):
                 out = checkFileSite(path, fragment: fragment, record: sites[i].record)
-            case .network(let url, let fragment, let anchor):
+            case .network(let url, let fragment, let anchor, let remapped):
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
+                archived = options.section.archive.enabled && !remapped ? url : nil
                 judge(f, url: url, into: &out)
                 if options.confirmRuns > 1 { holdIfFlaky(url: url, status: f.status, into: &out) }
-                if out.accepted { judgeSilentPass(f, url: url, fetched: fetched, into: &out) }
+                if out.accepted { Self.judgeSilentPass(f, url: url, fetched: fetched, into: &out) }
                 if out.accepted,
                     let kind = Self.fragmentCheck(
                         url: url, fragment: fragment, anchor: anchor, first: f, options: options)
@@ -151,7 +158,10 @@ struct ExternalLinks {
                         download: fetched[URLChecker.Key(url: url, download: true)], into: &out)
                 }
             }
-            if let f = Self.finding(out, at: sites[i]) { findings.append(f) }
+            if var f = Self.finding(out, at: sites[i]) {
+                if let url = archived { addArchiveFix(to: &f, url: url, outcome: out.outcome, fetched: fetched) }
+                findings.append(f)
+            }
             sites[i].record.check = out.check
         }
         return findings
@@ -198,55 +208,87 @@ struct ExternalLinks {
         }
     }
 
+    /// One link asked on the web: its URL (remapped), its fragment, and whether it is the URL
+    /// written (not remapped: an archive is asked for that one only).
+    struct Asked: Sendable {
+        var url: String
+        var fragment: PDFFragment?
+        var anchor: String?
+        var remapped: Bool
+    }
+
+    /// The keys one round of requests asks, from the answers of the rounds before.
+    typealias Round = @Sendable ([URLChecker.Key: URLFetch]) -> [URLChecker.Key]
+
     /// Requests every distinct URL of `plans` once, then downloads the PDFs whose fragment must be
     /// read (a .pdf path, or served as application/pdf) and, with htmlFragments, the web pages
     /// whose anchor must be found: each once. With `probeHosts`, the hosts of the links that
     /// answered with a success are each asked once for a path that cannot exist
     /// (`SilentPass.probeURL`); where that too is a success with a page that says "not found" or
     /// offers the domain for sale, the links' pages are read (GET, the first bytes) to tell a
-    /// soft 404 or a parked domain. Returns at once; `done` gets every answer.
+    /// soft 404 or a parked domain. With `archive`, the web archive is asked for the captures of
+    /// the links found dead, and the closest are read (`archiveQueries`, `captureReads`).
+    /// Returns at once; `done` gets every answer.
     func fetch(
         _ plans: [Plan], within seconds: Double = .infinity,
         then done: @escaping @Sendable ([URLChecker.Key: URLFetch]) -> Void
     ) {
         var keys: [URLChecker.Key] = []
-        var wanted: [(url: String, fragment: PDFFragment?, anchor: String?)] = []
+        var wanted: [Asked] = []
         for p in plans {
-            guard case .network(let url, let fragment, let anchor) = p else { continue }
+            guard case .network(let url, let fragment, let anchor, let remapped) = p else { continue }
             keys.append(URLChecker.Key(url: url, download: false))
-            wanted.append((url, fragment, anchor))
+            wanted.append(Asked(url: url, fragment: fragment, anchor: anchor, remapped: remapped))
         }
         guard !keys.isEmpty else { return done([:]) }
-        let (checker, options, asked) = (self.checker, self.options, wanted)
-        let start = SystemClock.uptimeNanoseconds
-        checker.submit(keys, within: seconds) { fetched in
-            let (more, probed) = Self.secondRound(asked, fetched: fetched, options: options)
-            guard !more.isEmpty else { return done(fetched) }
-            let left = seconds - SystemClock.seconds(since: start)
-            checker.submit(
-                more.sorted { ($0.url, $0.page ? 1 : 0) < ($1.url, $1.page ? 1 : 0) }, within: max(left, 0.001)
-            ) {
-                second in
-                let all = fetched.merging(second) { a, _ in a }
-                let pages = Self.pagesToRead(probed, answers: second)
-                guard !pages.isEmpty else { return done(all) }
-                let left = seconds - SystemClock.seconds(since: start)
-                checker.submit(pages.sorted { $0.url < $1.url }, within: max(left, 0.001)) { third in
-                    done(all.merging(third) { a, _ in a })
-                }
-            }
+        let (options, asked, date, first) = (self.options, wanted, documentDate, keys)
+        var rounds: [Round] = [
+            { _ in first },
+            { Self.secondRound(asked, fetched: $0, options: options).more.sorted(by: Self.order) },
+            { Self.pagesToRead(Self.secondRound(asked, fetched: $0, options: options).probed, answers: $0) },
+        ]
+        if options.section.archive.enabled, let date {
+            rounds.append { Self.archiveQueries(asked, fetched: $0, options: options, date: date) }
+            rounds.append { Self.captureReads(asked, fetched: $0, options: options, date: date) }
         }
+        Self.run(
+            rounds[...], answers: [:], checker: checker, budget: (SystemClock.uptimeNanoseconds, seconds), done: done)
+    }
+
+    /// Asks each round's keys (those not answered yet) when the round before is answered, all
+    /// within the budget (`start`, seconds); `done` gets every answer.
+    static func run(
+        _ rounds: ArraySlice<Round>, answers: [URLChecker.Key: URLFetch], checker: URLChecker,
+        budget: (start: UInt64, seconds: Double), done: @escaping @Sendable ([URLChecker.Key: URLFetch]) -> Void
+    ) {
+        guard let round = rounds.first else { return done(answers) }
+        let keys = round(answers).filter { answers[$0] == nil }
+        guard !keys.isEmpty else {
+            return run(rounds.dropFirst(), answers: answers, checker: checker, budget: budget, done: done)
+        }
+        let left = budget.seconds - SystemClock.seconds(since: budget.start)
+        checker.submit(keys, within: answers.isEmpty ? budget.seconds : max(left, 0.001)) { got in
+            run(
+                rounds.dropFirst(), answers: answers.merging(got) { a, _ in a }, checker: checker, budget: budget,
+                done: done)
+        }
+    }
+
+    /// The order a round's keys are asked in (deterministic).
+    @Sendable static func order(_ a: URLChecker.Key, _ b: URLChecker.Key) -> Bool {
+        (a.url, a.page ? 1 : 0, a.download ? 1 : 0) < (b.url, b.page ? 1 : 0, b.download ? 1 : 0)
     }
 
     /// What the first answers call for: the downloads whose fragment must be read, and with
     /// `probeHosts` a probe of each host whose links answered 2xx (`probed`: final URL → probe).
     static func secondRound(
-        _ asked: [(url: String, fragment: PDFFragment?, anchor: String?)], fetched: [URLChecker.Key: URLFetch],
+        _ asked: [Asked], fetched: [URLChecker.Key: URLFetch],
         options: ExternalOptions
     ) -> (more: Set<URLChecker.Key>, probed: [String: String]) {
         var more: Set<URLChecker.Key> = []
         var probed: [String: String] = [:]
-        for (url, fragment, anchor) in asked {
+        for a in asked {
+            let (url, fragment, anchor) = (a.url, a.fragment, a.anchor)
             guard let f = fetched[URLChecker.Key(url: url, download: false)], f.failure == nil,
                 options.accept(for: URLParts.host(of: f.finalURL) ?? "").contains(f.status ?? 0)
             else { continue }
@@ -271,7 +313,7 @@ struct ExternalLinks {
                 answer.failure == nil, (200...299).contains(answer.status ?? 0), let page = answer.page
             else { return false }
             return page.saysNotFound != nil || page.parking != nil
-        }.keys.map { URLChecker.Key(url: $0, download: false, page: true) }
+        }.keys.map { URLChecker.Key(url: $0, download: false, page: true) }.sorted(by: order)
     }
 
     func relative(_ path: String) -> String {

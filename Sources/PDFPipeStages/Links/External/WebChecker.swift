@@ -114,7 +114,7 @@ extension ExternalLinks {
     /// A link that answered with a success, judged on where it landed (`SilentPass`): a sign-in
     /// page it was redirected to, a parking service, a page that says "not found" on a host that
     /// answers a path that cannot exist with a success too. Each a warning with its evidence.
-    func judgeSilentPass(
+    static func judgeSilentPass(
         _ f: URLFetch, url: String, fetched: [URLChecker.Key: URLFetch], into out: inout Outcome
     ) {
         let hops = f.redirects.map(\.url) + [f.finalURL]
