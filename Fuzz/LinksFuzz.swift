@@ -22,6 +22,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = page.saysNotFound
     let url = String(decoding: bytes.prefix(200), as: UTF8.self)
     _ = (SilentPass.probeURL(for: url), SilentPass.isSignIn(url), SilentPass.parkingService(url))
+    // And as a web archive's index answer (its first 8 KB, as the checker keeps them).
+    for c in WebArchive.captures(in: String(decoding: bytes.prefix(8192), as: UTF8.self)) {
+        precondition(Timestamp.seconds(c.timestamp) != nil && !c.original.isEmpty)
+        _ = WebArchive.sameResource(c.original, url)
+    }
     guard FileManager.default.createFile(atPath: fuzzPath, contents: Data(bytes: data, count: size)),
         let reader = try? PDFReader(path: fuzzPath)
     else { return 0 }

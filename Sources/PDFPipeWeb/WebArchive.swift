@@ -1,4 +1,3 @@
-import PDFBridge
 import PDFPipeCore
 
 /// Captures of a dead link in a web archive, for `fix-links`: a CDX index (the Wayback Machine's,
@@ -105,11 +104,21 @@ package enum WebArchive {
             if host.hasPrefix("www.") { host.removeFirst(4) }
             let path = p.path.isEmpty ? "/" : p.path
             // A port is compared when it is not its scheme's own (the scheme may differ).
-            let port = URLParts.port(of: s).map { $0 == (scheme == "https" ? 443 : 80) ? "" : ":\($0)" } ?? "?"
+            let port =
+                self.port(of: p.authority ?? "").map { $0 == (scheme == "https" ? 443 : 80) ? "" : ":\($0)" } ?? ""
             return "\(host)\(port)\(path)?\(p.query ?? "")"
         }
         guard let x = canonical(a), let y = canonical(b) else { return false }
         return x == y
+    }
+
+    /// The port an authority writes (nil: none, its scheme's).
+    static func port(of authority: String) -> Int? {
+        var rest = Substring(authority)
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { rest = rest[rest.index(after: close)...] }
+        guard let colon = rest.lastIndex(of: ":") else { return nil }
+        return Int(rest[rest.index(after: colon)...])
     }
 
     /// `s` as a query parameter's value: everything but the unreserved characters escaped.
