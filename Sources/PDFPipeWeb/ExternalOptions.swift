@@ -103,13 +103,21 @@ public struct ExternalOptions: Sendable {
     /// 1/N of the slots, at least one, and N times the interval (at least N × 50 ms: N shards
     /// together start no more often than one run would).
     public func maxPerHost(for host: String) -> Int {
-        let n = rule(for: host)?.maxPerHost ?? section.maxPerHost
+        let n = rule(for: host)?.maxPerHost ?? (archiveHosts.contains(host) ? 1 : section.maxPerHost)
         return divided ? max(1, n / shards) : n
     }
     public func hostInterval(for host: String) -> Double {
-        let t = rule(for: host)?.interval ?? section.hostIntervalSeconds
+        let t =
+            rule(for: host)?.interval
+            ?? (archiveHosts.contains(host)
+                ? max(section.hostIntervalSeconds, Self.archiveInterval) : section.hostIntervalSeconds)
         return divided ? max(t, 0.05) * Double(shards) : t
     }
+    /// A web archive's hosts (`archive`, loopback aside) are asked one request at a time, at
+    /// most one a second, unless `hosts` says otherwise: the Wayback Machine answers faster
+    /// askers with 429 and then shuts them out for a while.
+    package var archiveHosts: Set<String> = []
+    package static let archiveInterval = 1.0
     private var divided: Bool { section.divideHostLimitsAmongShards && shards > 1 }
 
     public struct Pattern: @unchecked Sendable {
@@ -159,7 +167,12 @@ public struct ExternalOptions: Sendable {
                 message: "the User-Agent must not contain line breaks or other control characters")
         }
         userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
-        if o.archive.enabled { try Self.checkArchive(o.archive, path: "\(path).archive") }
+        if o.archive.enabled {
+            try Self.checkArchive(o.archive, path: "\(path).archive")
+            archiveHosts = Set([o.archive.index, o.archive.replay].compactMap(URLParts.host(of:))).filter {
+                !($0 == "localhost" || $0.hasPrefix("127.") || $0 == "::1" || $0 == "[::1]")
+            }
+        }
         if !o.cache.path.isEmpty { try Self.checkStatePaths(o.cache.path, option: "\(path).cache.path") }
         neverCache = try StatusSet.parse(o.cache.neverCache, path: "\(path).cache.neverCache")
         for (i, item) in o.hosts.enumerated() {

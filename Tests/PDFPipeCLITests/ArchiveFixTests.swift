@@ -103,6 +103,21 @@ extension ExternalLinkTests {
             #"{"enabled": true, "allowPrivateAddresses": true, "retries": 0, "timeoutSeconds": 3}"#)
         XCTAssertNil(off["documents"]?[0]?["findings"]?[0]?["fixDeclined"])
         XCTAssertFalse(try serverLog().contains { $0[1].hasPrefix("/archive/") })
+
+        // An archive slower than the document's web budget: the link is left, saying so, and the
+        // archive's question is no unverified link of the document (confirmFailures off: the 404
+        // is settled at once, not asked again 2 s later).
+        try FileManager.default.removeItem(atPath: dir + "/out")
+        try writeLinks(dir + "/in/a.pdf", [base + "/status/404?case=near"], info: "/ModDate (D:20200615)")
+        let (_, slow, _) = try run(
+            archiveSection("/slow", "/archive/web/").replacingOccurrences(
+                of: #""timeoutSeconds": 3"#,
+                with: #""timeoutSeconds": 10, "documentSeconds": 1.5, "confirmFailures": false"#))
+        let findings = slow["documents"]?[0]?["findings"]?.arrayValue ?? []
+        XCTAssertEqual(
+            findings.first { $0["rule"] == "uri.http-error" }?["fixDeclined"],
+            "the web archive's index was not answered within the document's web budget (documentSeconds)")
+        XCTAssertFalse(findings.contains { $0["rule"] == "pdf.limit-exceeded" }, "\(findings)")
     }
 
     /// An archive is asked over https, or over http on this machine only; a replay prefix ends

@@ -155,4 +155,26 @@ final class WebArchiveTests: XCTestCase {
             DocumentDate(timestamp: "20180304000000", field: "xmp:CreateDate"))
         XCTAssertNil(try date(info: "/Title (no dates)", xmp: nil))
     }
+
+    /// The Wayback Machine shuts out fast askers: its hosts get one request at a time, one a
+    /// second, unless `hosts` says otherwise; an archive on this machine is not slowed.
+    func testAnArchiveIsAskedPolitely() throws {
+        var section = ExternalSection()
+        section.archive.enabled = true
+        let options = try ExternalOptions(section, path: "external", version: "1")
+        XCTAssertEqual(options.maxPerHost(for: "web.archive.org"), 1)
+        XCTAssertEqual(options.hostInterval(for: "web.archive.org"), 1.0)
+        XCTAssertEqual(options.maxPerHost(for: "example.org"), 4)
+        var host = ExternalSection.Host()
+        host.host = "web.archive.org"
+        host.intervalSeconds = 0.5
+        section.hosts = [host]
+        XCTAssertEqual(
+            try ExternalOptions(section, path: "external", version: "1").hostInterval(for: "web.archive.org"), 0.5)
+        section.archive.index = "http://127.0.0.1:8080/coll/cdx"
+        section.archive.replay = "http://127.0.0.1:8080/coll/"
+        XCTAssertEqual(try ExternalOptions(section, path: "external", version: "1").archiveHosts, [])
+        section.archive.enabled = false
+        XCTAssertEqual(try ExternalOptions(section, path: "external", version: "1").archiveHosts, [])
+    }
 }

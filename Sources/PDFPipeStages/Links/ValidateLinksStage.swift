@@ -99,7 +99,9 @@ public struct ValidateLinksStage: Stage {
         var c = checked
         c.findings += v.check.judge(&sites, plans: v.plans, fetched: v.fetched)
         // (A host's probe or a page read past the budget is no link: its link's own answer says.)
-        let late = Set(v.fetched.filter { !$0.key.page && $0.value.failure == .overBudget }.map(\.value.url)).sorted()
+        let late = Set(
+            v.fetched.filter { !$0.key.page && !$0.key.captures && $0.value.failure == .overBudget }.map(\.value.url)
+        ).sorted()
         if let first = late.first {
             c.findings.append(
                 .budgetHit(

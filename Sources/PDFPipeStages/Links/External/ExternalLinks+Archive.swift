@@ -88,14 +88,22 @@ extension ExternalLinks {
     /// says neither "not found" nor that the domain is for sale.
     static func unsound(_ read: URLFetch?, capture: WebArchive.Capture, options: ExternalOptions) -> String? {
         guard let read else { return "not read" }
-        if read.failure != nil || read.status != 200 {
-            return "its replay answered \(read.status.map(String.init) ?? read.failure?.rawValue ?? "nothing")"
-        }
+        if read.failure != nil || read.status != 200 { return "its replay \(said(read))" }
         let at = options.section.archive.replay + capture.timestamp
         guard read.finalURL.hasPrefix(at) else { return "its replay moved to another capture ('\(read.finalURL)')" }
         if let says = read.page?.saysNotFound { return "an archived error page ('\(says)')" }
         if let words = read.page?.parking { return "an archived parking page ('\(words)')" }
         return nil
+    }
+
+    /// What an archive's answer was, for a reason.
+    static func said(_ answer: URLFetch?) -> String {
+        guard let answer else { return "was not asked" }
+        switch answer.failure {
+        case .overBudget?: return "was not answered within the document's web budget (documentSeconds)"
+        case let f?: return "failed (\(f.rawValue)\(answer.message.map { ": \($0)" } ?? ""))"
+        case nil: return "answered \(answer.status ?? 0)"
+        }
     }
 
     /// Adds to a dead link's finding the archived capture that fixes it (`fix`, and the evidence
@@ -132,9 +140,7 @@ extension ExternalLinks {
         }
         let answer = fetched[Self.query(url, options: options, date: date)]
         guard let answer, answer.failure == nil, answer.status == 200 else {
-            let said =
-                answer.map { $0.status.map { "answered \($0)" } ?? $0.failure?.rawValue ?? "failed" } ?? "was not asked"
-            return .failure(FixLinksStage.Decline(description: "the web archive's index \(said)"))
+            return .failure(FixLinksStage.Decline(description: "the web archive's index \(Self.said(answer))"))
         }
         let candidates = Self.candidates(answer, url: url, date: date)
         guard !candidates.isEmpty else {
