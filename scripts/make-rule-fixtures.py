@@ -14,6 +14,10 @@ SPACES_CMAP = (
     b" 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <00> <FF> [" + b"<0020>" * 256
     + b"] endbfrange"
     b" endcmap CMapName currentdict /CMap defineresource pop end end")
+URI_TEXT = (
+    b"BT /F1 12 Tf 20 150 Td (https://example.org/docs) Tj ET"
+    b" BT /F1 12 Tf 20 120 Td (Visit https://example.net/page today.) Tj ET"
+    b" BT /F1 12 Tf 20 90 Td (https://example.org/a) Tj ET")
 BACKTRACK = b"BT /F1 5 Tf 10 100 Td (" + b"a" * 60 + b") Tj ET"
 
 
@@ -179,6 +183,20 @@ FIXTURES = {
        b"<< /Type /StructTreeRoot /K 8 0 R /ParentTree 9 0 R >>",
        b"<< /Type /StructElem /S /Link /P 7 0 R /Pg 3 0 R /K << /Type /OBJR /Obj 6 0 R >> >>",
        b"<< /Nums [0 8 0 R] >>"],
+    # Text and links (uri.text-mismatch, uri.unlinked; with textChecks): an address shown over a
+    # link to another site, an address in the text without a link, and one shown over its own link.
+    "uri-text.pdf": [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> /Annots [6 0 R 7 0 R] >>",
+        b"<< /Length %d >>\nstream\n" % len(URI_TEXT) + URI_TEXT + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Annot /Subtype /Link /Rect [18 145 200 162] /Border [0 0 0]"
+        b" /A << /S /URI /URI (https://example.com/login) >> >>",
+        b"<< /Type /Annot /Subtype /Link /Rect [18 85 200 102] /Border [0 0 0]"
+        b" /A << /S /URI /URI (https://example.org/a/) >> >>",
+    ],
     # One web link per behaviour of the fixture server (WEB).
     "web-links.pdf": uri_links(WEB),
     "web-silent.pdf": uri_links(WEB_SILENT),

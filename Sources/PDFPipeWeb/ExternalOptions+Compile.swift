@@ -107,14 +107,18 @@ extension ExternalOptions {
         return out
     }
 
-    /// The `archive` section's endpoints (`checkArchiveEndpoint`); a replay prefix ends with '/'.
-    static func checkArchive(_ a: ExternalSection.Archive, path: String) throws(PipelineError) {
+    /// The `archive` section's endpoints (`checkArchiveEndpoint`; a replay prefix ends with '/'),
+    /// and their hosts that are not loopback addresses (`archiveHosts`).
+    static func checkArchive(_ a: ExternalSection.Archive, path: String) throws(PipelineError) -> Set<String> {
         try checkArchiveEndpoint(a.index, path: "\(path).index")
         try checkArchiveEndpoint(a.replay, path: "\(path).replay")
         guard a.replay.hasSuffix("/") else {
             throw PipelineError(
                 file: nil, path: "\(path).replay",
                 message: "the replay prefix ends with '/' (a capture is <replay><timestamp>/<url>)")
+        }
+        return Set([a.index, a.replay].compactMap(URLParts.host(of:))).filter {
+            !($0 == "localhost" || $0.hasPrefix("127.") || $0 == "::1" || $0 == "[::1]")
         }
     }
 

@@ -167,12 +167,7 @@ public struct ExternalOptions: Sendable {
                 message: "the User-Agent must not contain line breaks or other control characters")
         }
         userAgent = ua.isEmpty ? "pdfpipe/\(version) (link checker; +https://github.com/pdfpipe/pdfpipe)" : ua
-        if o.archive.enabled {
-            try Self.checkArchive(o.archive, path: "\(path).archive")
-            archiveHosts = Set([o.archive.index, o.archive.replay].compactMap(URLParts.host(of:))).filter {
-                !($0 == "localhost" || $0.hasPrefix("127.") || $0 == "::1" || $0 == "[::1]")
-            }
-        }
+        if o.archive.enabled { archiveHosts = try Self.checkArchive(o.archive, path: "\(path).archive") }
         if !o.cache.path.isEmpty { try Self.checkStatePaths(o.cache.path, option: "\(path).cache.path") }
         neverCache = try StatusSet.parse(o.cache.neverCache, path: "\(path).cache.neverCache")
         for (i, item) in o.hosts.enumerated() {

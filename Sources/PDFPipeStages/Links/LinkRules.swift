@@ -211,6 +211,23 @@ extension Rule {
         example:
             "<< /S /URI /URI (http://example.com/) >>", sample: "samples/uri-links.pdf")
 
+    public static let uriTextMismatch = Rule(
+        "uri.text-mismatch", severity: .warning,
+        summary:
+            "a web link's visible text is itself a web address, and not the one the link leads to (a copy-paste slip, and the pattern of phishing)",
+        hint: "make the text and the target the same address",
+        details:
+            #"with `textChecks`: the text under the link's rectangle (poppler's text layer) is a bare web address (`http://`, `https://` or `www.`) that differs from the link's URI in host or path (scheme, `www.`, the host's case, a fragment and a trailing `/` aside; a text cut short by a line break or an ellipsis that begins the URI is the URI)"#,
+        sample: Sample("Tests/Fixtures/rules/uri-text.pdf", with: #"{"textChecks": true}"#))
+
+    public static let uriUnlinked = Rule(
+        "uri.unlinked", severity: .warning,
+        summary: "web addresses written in the page text with no link on them: readers cannot follow them",
+        hint: "make each address a link (hyperref, or the authoring tool's link option)",
+        details:
+            #"with `textChecks`: an `http://`, `https://` or `www.` address at a word's start in a page's text (poppler's text layer), whose first character no link annotation covers; one finding per document, listing the addresses with their pages (`addresses`, at most 50; `count` says them all)"#,
+        sample: Sample("Tests/Fixtures/rules/uri-text.pdf", with: #"{"textChecks": true}"#))
+
     public static let gotorFileMissing = Rule(
         "gotor.file-missing", severity: .error,
         summary: "a GoToR link's file does not exist (resolved against the linking document's folder)",
@@ -274,7 +291,7 @@ enum LinkRules {
         .linkNoTarget, .linkZeroArea, .linkOffPage, .linkMalformed, .actionMalformed, .actionCycle, .actionLaunch,
         .actionLaunchTargetMissing, .outlineNoTarget, .actionJavascript, .actionNamedUnknown, .actionUnsupported,
         .outlineCycle, .uriMalformed, .uriSchemeMisspelt, .uriUnknownScheme, .uriMailtoNotAnAddress,
-        .uriBrowserRepaired, .uriAbsoluteFile, .uriRelative, .uriInsecureScheme,
+        .uriBrowserRepaired, .uriAbsoluteFile, .uriRelative, .uriInsecureScheme, .uriTextMismatch, .uriUnlinked,
         .gotorFileMissing, .gotorFileUnreadable, .gotorDestMissing, .gotorPageOutOfRange, .gotorOutsideRoot,
     ]
     /// The external check's (validate-links' `external`).

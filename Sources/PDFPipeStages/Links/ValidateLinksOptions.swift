@@ -10,6 +10,10 @@ public struct ValidateLinksOptions: OptionGroup {
         "give findings about a link (warning or above) the text under its rectangle (linkText; read with poppler, only for documents with such findings)"
     )
     public var linkText = true
+    @Option(
+        "read every page's text (poppler) for web links whose visible text is another web address (uri.text-mismatch) and web addresses in the text with no link (uri.unlinked); off by default: reading the text costs more than the link audit"
+    )
+    public var textChecks = false
     @Option("check that GoToR files exist and hold the named destination or page") public var gotor = true
     @Option("follow GoToR links to files outside the input root (otherwise reported as gotor.outside-root)")
     public var allowOutsideRoot = false

@@ -63,6 +63,7 @@ public struct ValidateLinksStage: Stage {
             findings += access
             summary.accessibility = said
         }
+        if options.textChecks { findings += LinkTextChecks.run(job.workingFile, audit) }
         job[.linkSummary] = summary
         job.products[LinkPlacements.self] = LinkPlacements(audit.links)
         let checked = Checked(
