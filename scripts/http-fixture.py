@@ -42,6 +42,12 @@ A web archive (#65, fix-links' `archive`): captures of the links /status/404?cas
 and replayed at /archive/web/TIMESTAMP[id_]/URL and /coll/TIMESTAMP[id_]/URL (200 with the
 archived page; a timestamp without a capture: 302 to the closest one, as the Wayback Machine does).
 
+With --tls CERT KEY, a connection that begins with a TLS handshake is served over TLS on the same
+port (https://127.0.0.1:PORT/...), for httpsUpgrade:
+  /https/same             200 text/html over both
+  /https/gone             200 over http, 404 over https
+  /https/other-type       text/html over http, application/pdf over https
+
 Two more sites on the same port, told apart by their address (and Host header):
   127.0.0.2 (a site without 404s): every path 200 with a "Page not found" page, but /welcome,
                           a real page (the same site's title in both)
@@ -49,6 +55,8 @@ Two more sites on the same port, told apart by their address (and Host header):
 """
 import json
 import os
+import socket
+import ssl
 import sys
 import threading
 import time
@@ -68,6 +76,7 @@ PAGE = (
     b"</body></html>\n"
 )
 SLOW = 3.0
+TLS = None  # an ssl.SSLContext with --tls
 
 
 # Captures by the link's path and query: (timestamp, status, page) — "good" (the page as it was),
@@ -215,6 +224,13 @@ class Handler(BaseHTTPRequestHandler):
         if site == "127.0.0.3":
             body = b"<html><head><title>parked.test</title></head><body><p>This domain is for sale! Buy this domain today.</p></body></html>"
             return self.answer(200, body, content_type="text/html")
+        if parts[0] == "https" and len(parts) == 2:
+            secure = isinstance(self.connection, ssl.SSLSocket)
+            if parts[1] == "gone" and secure:
+                return self.answer(404, b"not here\n")
+            if parts[1] == "other-type" and secure:
+                return self.answer(200, b"%PDF-1.4\n", content_type="application/pdf")
+            return self.answer(200, b"<html><title>same</title></html>", content_type="text/html; charset=utf-8")
         if path in ("/archive/cdx", "/coll/cdx"):
             return archive_index(self, query, ndjson=path == "/coll/cdx")
         for prefix in ("/archive/web/", "/coll/"):
@@ -327,7 +343,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    global PDF, SLOW
+    global PDF, SLOW, TLS
     port = 0
     args = sys.argv[1:]
     while args:
@@ -339,6 +355,9 @@ def main():
                 PDF = f.read()
         elif a == "--slow":
             SLOW = float(args.pop(0))
+        elif a == "--tls":
+            TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            TLS.load_cert_chain(args.pop(0), args.pop(0))
     # Exit with the process that started us (a test runner that crashed must not leave us behind).
     parent = os.getppid()
 
@@ -352,6 +371,17 @@ def main():
     # clients' SYN retries then cost a second each).
     class Server(ThreadingHTTPServer):
         request_queue_size = 512
+
+        def finish_request(self, request, client_address):
+            # A TLS handshake's first byte (22) on a connection: serve it over TLS.
+            if TLS is not None:
+                try:
+                    first = request.recv(1, socket.MSG_PEEK)
+                    if first == b"\x16":
+                        request = TLS.wrap_socket(request, server_side=True)
+                except (OSError, ssl.SSLError):
+                    return
+            self.RequestHandlerClass(request, client_address, self)
 
         def handle_error(self, request, client_address):
             # A client that stops reading after the headers resets the connection: expected.

@@ -179,6 +179,11 @@ void pdfpipe_curl_setup(CURL *h, pdfpipe_transfer *t, const char *user_agent) {
     curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");   // whatever curl can decode
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+    /* The certificate authorities to trust, as curl and OpenSSL name them (a runner behind a
+       TLS-inspecting proxy, a test's own authority): the system's bundle otherwise. */
+    const char *ca = getenv("CURL_CA_BUNDLE");
+    if (!ca || !*ca) ca = getenv("SSL_CERT_FILE");
+    if (ca && *ca) curl_easy_setopt(h, CURLOPT_CAINFO, ca);
 }
 
 /// Sets up one request on `h` without performing it (`fresh`: on a new connection, not one kept

@@ -75,6 +75,10 @@ public struct ExternalSection: OptionGroup {
     )
     public var probeHosts = true
     @Option(
+        "ask each http link that works for its https address too (HEAD); where that answers the same final status and content type, uri.https-available proposes it (fix-links writes it)"
+    )
+    public var httpsUpgrade = false
+    @Option(
         "look dead links up in a web archive: for a link that answers 404 or 410 or whose host name no longer resolves, the captures closest to the document's own date are listed and the closest that answered 200 and is not an error page becomes its fix (fix-links)"
     )
     public var archive = Archive()

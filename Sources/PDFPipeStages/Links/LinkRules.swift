@@ -299,6 +299,6 @@ enum LinkRules {
         .uriHttpError, .uriBlocked, .uriUnreachable, .uriTimeout, .uriRedirected, .uriRedirectLoop,
         .uriTooManyRedirects, .uriNothingChecked, .uriNetworkDown, .uriSkipped, .uriFileMissing, .uriFragmentMissing,
         .uriFragmentUnverified, .uriUncheckedScheme, .uriRateLimited, .uriFlaky, .uriRecovered, .uriSoft404,
-        .uriParked, .uriLoginWall,
+        .uriParked, .uriLoginWall, .uriHTTPSAvailable,
     ]
 }

@@ -99,10 +99,13 @@ public struct ValidateLinksStage: Stage {
         var sites = v.sites
         var c = checked
         c.findings += v.check.judge(&sites, plans: v.plans, fetched: v.fetched)
-        // (A host's probe or a page read past the budget is no link: its link's own answer says.)
+        // Only the links' own URLs (a host's probe, a page read, an archive's answer or an https
+        // address past the budget is no link: its link's own answer says).
+        var asked: Set<String> = []
+        for case .network(let url, _, _, _) in v.plans { asked.insert(url) }
         let late = Set(
             v.fetched.filter { !$0.key.page && !$0.key.captures && $0.value.failure == .overBudget }.map(\.value.url)
-        ).sorted()
+        ).intersection(asked).sorted()
         if let first = late.first {
             c.findings.append(
                 .budgetHit(

@@ -113,6 +113,14 @@ extension Rule {
             #"external check: one of the link's redirects goes to a domain parking or sale service (Sedo, ParkingCrew, Bodis, Dan, Afternic, HugeDomains, …), or (with `probeHosts`, on a host that answers a path that cannot exist with a success) its page carries a parking page's words ("this domain is for sale", …)"#,
         sample: webSample(webAllowed, file: "web-silent.pdf", sites: true))
 
+    public static let uriHTTPSAvailable = Rule(
+        "uri.https-available", severity: .note,
+        summary: "an http link whose https address answers the same: the link can be secure",
+        hint: "link to the https address (fix-links writes it)",
+        details:
+            #"external check with `httpsUpgrade`: an http link that answered 2xx without leaving http is asked again at its https address (HEAD, same policy); the same final status and media type (`text/html`, …) there is the finding, with the https address as its fix. A link redirected to https is `uri.redirected` instead"#
+    )
+
     public static let uriLoginWall = Rule(
         "uri.login-wall", severity: .warning,
         summary:

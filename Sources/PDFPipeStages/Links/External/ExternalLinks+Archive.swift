@@ -188,3 +188,52 @@ extension ExternalLinks {
         return (fix, evidence)
     }
 }
+
+/// `httpsUpgrade`: an http link whose https address answers the same.
+extension ExternalLinks {
+    /// The https address of an http link that works and stays on http (a link redirected to
+    /// https has its redirect's fix), or nil.
+    static func httpsVariant(_ url: String, answer f: URLFetch) -> String? {
+        guard url.lowercased().hasPrefix("http://"), f.failure == nil, (200...299).contains(f.status ?? 0),
+            f.finalURL.lowercased().hasPrefix("http://")
+        else { return nil }
+        return "https://" + url.dropFirst(7)
+    }
+
+    /// The media type of a content type (`text/html; charset=utf-8` → `text/html`).
+    static func mediaType(_ contentType: String?) -> String {
+        (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            ?? ""
+    }
+
+    /// `uri.https-available` for a link whose https address answered the same final status and
+    /// content type as its http one, with the fix; nil otherwise.
+    func httpsFinding(_ url: String, at site: Site, outcome out: Outcome, fetched: [URLChecker.Key: URLFetch])
+        -> Finding?
+    {
+        guard out.outcome == .ok, let f = fetched[URLChecker.Key(url: url, download: false)],
+            let secure = Self.httpsVariant(url, answer: f),
+            let s = fetched[URLChecker.Key(url: secure, download: false)], s.failure == nil, s.status == f.status,
+            Self.mediaType(s.contentType) == Self.mediaType(f.contentType),
+            let written = site.record.uriWritten ?? site.record.uri, written.lowercased().hasPrefix("http://"),
+            written.firstIndex(of: "#").map({ String(written[..<$0]) }) ?? written == url
+        else { return nil }
+        let to = "https://" + written.dropFirst(7)
+        let type = Self.mediaType(f.contentType)
+        var finding = Finding(
+            rule: .uriHTTPSAvailable, page: site.page, object: site.object, rect: site.rect,
+            message:
+                site.prefix
+                + "'\(written)' answers the same over https (\(f.status ?? 0)\(type.isEmpty ? "" : ", " + type)): '\(to)'"
+        )
+        finding.details = [
+            "uri": .string(written), "status": .int(f.status ?? 0),
+            "fix": LinkFix(
+                .uri, from: written, to: String(to),
+                why: "its https address answers the same (\(f.status ?? 0)\(type.isEmpty ? "" : ", " + type))"
+            ).json,
+        ]
+        finding.annotationIndex = site.record.annotationIndex
+        return finding
+    }
+}

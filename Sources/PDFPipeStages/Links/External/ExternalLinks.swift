@@ -121,8 +121,9 @@ struct ExternalLinks {
         var findings: [Finding] = []
         for (i, p) in plans.enumerated() {
             var out = Outcome()
-            // A web link looked up in the web archive (`archive`) when it is found dead.
-            var archived: String?
+            // A web link's URL when it is the one written (not remapped): the web archive
+            // (`archive`) and its https address (`httpsUpgrade`) are asked for that one only.
+            var written: String?
             switch p {
             case .none:
                 continue
@@ -145,21 +146,18 @@ struct ExternalLinks {
                 out = checkFileSite(path, fragment: fragment, record: sites[i].record)
             case .network(let url, let fragment, let anchor, let remapped):
                 guard let f = fetched[URLChecker.Key(url: url, download: false)] else { continue }
-                archived = options.section.archive.enabled && !remapped ? url : nil
-                judge(f, url: url, into: &out)
-                if options.confirmRuns > 1 { holdIfFlaky(url: url, status: f.status, into: &out) }
-                if out.accepted { Self.judgeSilentPass(f, url: url, fetched: fetched, into: &out) }
-                if out.accepted,
-                    let kind = Self.fragmentCheck(
-                        url: url, fragment: fragment, anchor: anchor, first: f, options: options)
-                {
-                    checkFragment(
-                        kind, url: url, fragment: fragment, anchor: anchor,
-                        download: fetched[URLChecker.Key(url: url, download: true)], into: &out)
-                }
+                if !remapped { written = url }
+                judgeWeb(f, url: url, fragment: fragment, anchor: anchor, fetched: fetched, into: &out)
+            }
+            if let url = written, options.section.httpsUpgrade,
+                let f = httpsFinding(url, at: sites[i], outcome: out, fetched: fetched)
+            {
+                findings.append(f)
             }
             if var f = Self.finding(out, at: sites[i]) {
-                if let url = archived { addArchiveFix(to: &f, url: url, outcome: out.outcome, fetched: fetched) }
+                if let url = written, options.section.archive.enabled {
+                    addArchiveFix(to: &f, url: url, outcome: out.outcome, fetched: fetched)
+                }
                 findings.append(f)
             }
             sites[i].record.check = out.check
@@ -167,7 +165,24 @@ struct ExternalLinks {
         return findings
     }
 
-    /// A link's check result, as the inventory shows it.
+    /// A web link's verdict from its answers: the status, `confirmRuns`' hold, a silent pass, its
+    /// fragment.
+    func judgeWeb(
+        _ f: URLFetch, url: String, fragment: PDFFragment?, anchor: String?, fetched: [URLChecker.Key: URLFetch],
+        into out: inout Outcome
+    ) {
+        judge(f, url: url, into: &out)
+        if options.confirmRuns > 1 { holdIfFlaky(url: url, status: f.status, into: &out) }
+        if out.accepted { Self.judgeSilentPass(f, url: url, fetched: fetched, into: &out) }
+        if out.accepted,
+            let kind = Self.fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f, options: options)
+        {
+            checkFragment(
+                kind, url: url, fragment: fragment, anchor: anchor,
+                download: fetched[URLChecker.Key(url: url, download: true)], into: &out)
+        }
+    }
+
     /// A problem with a link: its rule, the message, and a hint when the rule's own does not fit.
     struct Problem {
         var rule: Rule
@@ -299,6 +314,9 @@ struct ExternalLinks {
             }
             if fragmentCheck(url: url, fragment: fragment, anchor: anchor, first: f, options: options) != nil {
                 more.insert(URLChecker.Key(url: url, download: true))
+            }
+            if options.section.httpsUpgrade, !a.remapped, let secure = httpsVariant(url, answer: f) {
+                more.insert(URLChecker.Key(url: secure, download: false))
             }
         }
         return (more, probed)
