@@ -55,51 +55,73 @@ public struct FixLinksStage: Stage {
 
     /// The fixes of the document's findings, written (see the type).
     func fix(_ job: inout Job) throws {
+        let relative = OutputNames.file(for: job, folder: folder, extension: "pdf")
+        // The findings name objects of the file validate-links read: the original's only when no
+        // earlier stage made a copy (normalize renumbers objects).
+        let section = try Self.repair(
+            job.source, findings: job.effectiveFindings, output: job.outputDirectory + "/" + relative,
+            relative: relative,
+            declined: job.workingFile == job.source
+                ? nil : "the findings name objects of the normalized copy, not of the original")
+        guard let section else { return }
+        if let file = section.file { job.artifacts.append(Artifact(kind: "fixed-copy", path: file)) }
+        job.setSection(section)
+    }
+
+    /// The fixes `findings` carry applied to the document at `source`, as written: the repaired
+    /// copy written to `output` (named `relative` in the section) when a fix applies; nil when the
+    /// findings have nothing to fix or leave. `declined`: why no copy can be made at all. Used by
+    /// the stage and by `pdfpipe fix REPORT` (the findings of a report).
+    package static func repair(
+        _ source: String, findings all: [Finding], output: String, relative: String, declined: String? = nil
+    ) throws -> FixesSection? {
         // Findings about one link's target (they name it: `target` or `uri`).
-        let findings = job.effectiveFindings.filter {
+        let findings = all.filter {
             $0.details["fix"] != nil || $0.details["target"] != nil || $0.details["uri"] != nil
         }
         let fixable = findings.compactMap { f in LinkFix(f).map { (f, $0) } }
         var unfixed = findings.filter {
-            LinkFix($0) == nil && (Self.brokenLinkSeverities.contains($0.severity) || $0.details["fixDeclined"] != nil)
+            LinkFix($0) == nil && (brokenLinkSeverities.contains($0.severity) || $0.details["fixDeclined"] != nil)
         }.map {
             FixesSection.Unfixed(
                 page: $0.page, object: $0.object, rule: $0.rule,
                 reason: $0.details["fixDeclined"]?.stringValue ?? "no unambiguous fix is known for \($0.rule)")
         }
         guard !fixable.isEmpty else {
-            if !unfixed.isEmpty { job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed)) }
-            return
+            return unfixed.isEmpty ? nil : FixesSection(file: nil, changed: [], unfixed: unfixed)
+        }
+        func leave(_ why: String, _ these: [(page: Int?, object: String?, rule: String)]) -> FixesSection {
+            FixesSection(
+                file: nil, changed: [],
+                unfixed: unfixed + these.map { .init(page: $0.page, object: $0.object, rule: $0.rule, reason: why) })
         }
         let reader: PDFReader
-        switch Self.reader(for: job) {
+        switch declined.map({ .failure(Decline(description: $0)) }) ?? Self.reader(source) {
         case .success(let r): reader = r
-        case .failure(let why):
-            unfixed += fixable.map {
-                .init(page: $0.0.page, object: $0.0.object, rule: $0.0.rule, reason: why.description)
-            }
-            return job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed))
+        case .failure(let why): return leave(why.description, fixable.map { ($0.0.page, $0.0.object, $0.0.rule) })
         }
         let edits = Self.edits(fixable, reader: reader)
         unfixed += edits.unfixed
-        guard !edits.changed.isEmpty else {
-            return job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed))
-        }
+        guard !edits.changed.isEmpty else { return FixesSection(file: nil, changed: [], unfixed: unfixed) }
         let tail: [UInt8]
         var changed = edits.changed
         do {
             tail = try IncrementalUpdate.tail(for: reader, replacing: edits.objects)
             try Self.addUpdates(edits.alone, to: &changed, reader: reader)
         } catch {
-            unfixed += edits.changed.map {
-                .init(page: $0.page, object: $0.object, rule: $0.rule, reason: error.description)
-            }
-            return job.setSection(FixesSection(file: nil, changed: [], unfixed: unfixed))
+            return leave(error.description, edits.changed.map { ($0.page, $0.object, $0.rule) })
         }
-        let relative = OutputNames.file(for: job, folder: folder, extension: "pdf")
-        try Self.write(reader, then: tail, to: job.outputDirectory + "/" + relative)
-        job.artifacts.append(Artifact(kind: "fixed-copy", path: relative))
-        job.setSection(FixesSection(file: relative, size: reader.byteCount, changed: changed, unfixed: unfixed))
+        try Self.write(reader, then: tail, to: output)
+        return FixesSection(file: relative, size: reader.byteCount, changed: changed, unfixed: unfixed)
+    }
+
+    /// A folder name for the copies, checked as the stage's option is.
+    package static func outputFolder(_ name: String) throws(PipelineError) -> String { try OutputNames.folder(name) }
+
+    /// A document's report path as a name in the copies' folder (no `..`, no extension).
+    package static func outputStem(_ path: String) -> String {
+        let p = String(Paths.standardize("/" + path).dropFirst())
+        return p.lowercased().hasSuffix(".pdf") ? String(p.dropLast(4)) : p
     }
 
     /// Each change alone, for SARIF's fixes: an update of its own objects over the original.
@@ -125,15 +147,9 @@ public struct FixLinksStage: Stage {
     }
 
     /// The original, read as written; or why no update is made over it.
-    static func reader(for job: Job) -> Result<PDFReader, Decline> {
-        // The findings name objects of the file validate-links read: the original's only when
-        // no earlier stage made a copy (normalize renumbers objects).
-        guard job.workingFile == job.source else {
-            return .failure(
-                Decline(description: "the findings name objects of the normalized copy, not of the original"))
-        }
+    static func reader(_ source: String) -> Result<PDFReader, Decline> {
         do {
-            let reader = try PDFReader(path: job.source)
+            let reader = try PDFReader(path: source)
             guard reader.declines.isEmpty, reader.repairs.isEmpty else {
                 return .failure(
                     Decline(description: "parts of the file are damaged; an update over it would keep what is wrong"))
