@@ -49,7 +49,7 @@ port (https://127.0.0.1:PORT/...), for httpsUpgrade:
   /https/other-type       text/html over http, application/pdf over https
 
 Two more sites on the same port, told apart by their address (and Host header):
-  127.0.0.2 (a site without 404s): every path 200 with a "Page not found" page, but /welcome,
+  127.0.0.2 and 127.0.0.4-13 (sites without 404s): every path 200 with a "Page not found" page, but /welcome,
                           a real page (the same site's title in both)
   127.0.0.3 (a parked domain): every path 200 with a "This domain is for sale" page
 """
@@ -92,6 +92,24 @@ ARCHIVE = {
 }
 
 
+# More sites without 404s, for benchmarks with many such hosts (bench/fix-links.sh set).
+SOFT_SITES = {"127.0.0.2"} | {"127.0.0.%d" % k for k in range(4, 14)}
+
+
+def captures_for(key):
+    """A URL's captures: ARCHIVE's, else by its query's `cap=KIND-N` (bench/fix-links.sh set, the
+    documents dated 2021-03-01): near (3 days before, and a year before), far (2003 only), errpage
+    (an archived error page the day before, a sound capture ten days before), none."""
+    if key in ARCHIVE:
+        return ARCHIVE[key]
+    kind = key.split("cap=", 1)[1].split("-", 1)[0] if "cap=" in key else ""
+    return {
+        "near": [("20210226120000", 200, "good"), ("20200301000000", 200, "good")],
+        "far": [("20030615000000", 200, "good")],
+        "errpage": [("20210228000000", 200, "error"), ("20210219000000", 200, "good")],
+    }.get(kind, [])
+
+
 def archive_index(handler, query, ndjson):
     from urllib.parse import parse_qs, urlsplit
     q = parse_qs(query.lstrip("?"))
@@ -101,7 +119,7 @@ def archive_index(handler, query, ndjson):
     closest = q.get("closest", ["20000101000000"])[0]
     def distance(ts):
         return abs(int(ts[:8]) - int(closest[:8])) if ts.isdigit() else 0
-    rows = sorted(ARCHIVE.get(key, []), key=lambda c: distance(c[0]))[: int(q.get("limit", ["10"])[0])]
+    rows = sorted(captures_for(key), key=lambda c: distance(c[0]))[: int(q.get("limit", ["10"])[0])]
     lines = []
     for ts, status, page in rows:
         original = url if page != "other" else url.replace("/status/", "/elsewhere/")
@@ -124,7 +142,7 @@ def archive_replay(handler, prefix, rest, query):
     from urllib.parse import urlsplit
     u = urlsplit(url + query)
     key = u.path + ("?" + u.query if u.query else "")
-    captures = [c for c in ARCHIVE.get(key, []) if c[2] != "other"]
+    captures = [c for c in captures_for(key) if c[2] != "other"]
     match = [c for c in captures if c[0] == ts]
     if not match:
         if not captures:
@@ -217,7 +235,7 @@ class Handler(BaseHTTPRequestHandler):
             query = "?" + query
         parts = path.strip("/").split("/")
         site = self.headers.get("Host", "").rsplit(":", 1)[0]
-        if site == "127.0.0.2":
+        if site in SOFT_SITES:
             if path == "/welcome":
                 return self.answer(200, b"<html><head><title>Welcome | Soft Site</title></head><body><h1>Welcome</h1></body></html>", content_type="text/html")
             return self.answer(200, b"<html><head><title>Page not found | Soft Site</title></head><body><h1>Sorry</h1></body></html>", content_type="text/html")
@@ -392,7 +410,7 @@ def main():
     server.daemon_threads = True
     # The two other sites, on the same port at two more loopback addresses (Linux routes all of
     # 127.0.0.0/8 to loopback); a system where they cannot be bound has the main site only.
-    for address in ("127.0.0.2", "127.0.0.3"):
+    for address in sorted(SOFT_SITES | {"127.0.0.3"}):
         try:
             other = Server((address, server.server_address[1]), Handler)
         except OSError as e:
