@@ -49,7 +49,8 @@ port (https://127.0.0.1:PORT/...), for httpsUpgrade:
   /https/other-type       text/html over http, application/pdf over https
 
 Two more sites on the same port, told apart by their address (and Host header):
-  127.0.0.2 and 127.0.0.4-13 (sites without 404s): every path 200 with a "Page not found" page, but /welcome,
+  127.0.0.2 and 127.0.0.4-13 (sites without 404s): every path 200 with a "Page not found" page, but
+                          /http-404-explained (a real page about errors) and /welcome,
                           a real page (the same site's title in both)
   127.0.0.3 (a parked domain): every path 200 with a "This domain is for sale" page
 """
@@ -236,6 +237,8 @@ class Handler(BaseHTTPRequestHandler):
         parts = path.strip("/").split("/")
         site = self.headers.get("Host", "").rsplit(":", 1)[0]
         if site in SOFT_SITES:
+            if path == "/http-404-explained":
+                return self.answer(200, b"<html><head><title>HTTP 404 explained | Soft Site</title></head><body><h1>What a 404 means</h1></body></html>", content_type="text/html")
             if path == "/welcome":
                 return self.answer(200, b"<html><head><title>Welcome | Soft Site</title></head><body><h1>Welcome</h1></body></html>", content_type="text/html")
             return self.answer(200, b"<html><head><title>Page not found | Soft Site</title></head><body><h1>Sorry</h1></body></html>", content_type="text/html")

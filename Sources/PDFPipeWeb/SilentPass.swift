@@ -78,6 +78,32 @@ package enum SilentPass {
         return collapsed.isEmpty ? nil : String(collapsed.prefix(200))
     }
 
+    /// The element of a link's page (`title`, else the first heading) that shows the host's
+    /// error page: it says "not found" on the probe's page too, and is the same text as there once
+    /// each request's own path is taken out ("/old-page not found" and "/pdfpipe-probe-… not
+    /// found" are one template). A page whose title only mentions an error ("HTTP 404
+    /// explained") is not the host's error page: nil.
+    package static func sameErrorPage(_ page: Page, url: String, probe: Page, probeURL: String) -> String? {
+        func template(_ text: String?, _ url: String) -> String? {
+            guard var t = text?.lowercased() else { return nil }
+            let path = URIReference.parse(url).path
+            let pieces =
+                [path, URIReference.percentDecoded(path)]
+                + path.split(separator: "/").suffix(1).flatMap {
+                    [String($0), URIReference.percentDecoded(String($0))]
+                }
+            for piece in pieces.filter({ $0.count > 3 }).sorted(by: { $0.count > $1.count }) {
+                t = t.replacingOccurrences(of: piece.lowercased(), with: "")
+            }
+            return t.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        for (mine, theirs) in [(page.title, probe.title), (page.heading, probe.heading)] {
+            guard let mine, let theirs, saysNotFound(theirs), saysNotFound(mine) else { continue }
+            if template(mine, url) == template(theirs, probeURL) { return mine }
+        }
+        return nil
+    }
+
     /// What error pages' titles and headings say, in lower case.
     static let notFoundPhrases = [
         "not found", "404", "page does not exist", "page doesn't exist", "page not available",

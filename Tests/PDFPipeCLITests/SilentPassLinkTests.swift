@@ -10,7 +10,11 @@ extension ExternalLinkTests {
 
     func testSilentPassesAreSaidWithTheirEvidence() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        let healthy = [base + "/ok", base + "/page.html", base + "/r/301/ok", site(2) + "/welcome"]
+        // A real page whose title is about errors, on the host without 404s: not its error page.
+        let healthy = [
+            base + "/ok", base + "/page.html", base + "/r/301/ok", site(2) + "/welcome",
+            site(2) + "/http-404-explained",
+        ]
         try writeLinks(
             dir + "/in/a.pdf",
             [
@@ -55,6 +59,7 @@ extension ExternalLinkTests {
         XCTAssertEqual(requests.filter { $0.contains("/pdfpipe-probe-") }.count, 3, "\(requests)")
         XCTAssertFalse(requests.contains("GET /ok"), "\(requests)")
         XCTAssertTrue(requests.contains("GET /welcome"), "a soft site's real page is read, and passes")
+        XCTAssertTrue(requests.contains("GET /http-404-explained"), "read, and not the host's error page")
 
         // probeHosts off: no probe, and the soft 404 and the parked page pass as before.
         try FileManager.default.removeItem(atPath: dir + "/out")

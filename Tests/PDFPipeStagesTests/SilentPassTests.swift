@@ -56,4 +56,36 @@ final class SilentPassTests: XCTestCase {
         XCTAssertNotEqual(a, SilentPass.probeURL(for: "https://example.org/docs/a"))
         XCTAssertNil(SilentPass.probeURL(for: "mailto:a@example.org"))
     }
+
+    /// A soft 404 is the host's own error page: the probe's title (or heading), its request's path
+    /// aside; a page that only talks about errors is another page.
+    func testTheSameErrorPageAsTheProbesIsASoft404() {
+        let probeURL = "https://docs.example.org/pdfpipe-probe-0123456789abcdef-not-a-page"
+        func probe(_ title: String?, _ h1: String? = nil) -> SilentPass.Page { .init(title: title, heading: h1) }
+        func page(_ title: String?, _ h1: String? = nil) -> SilentPass.Page { .init(title: title, heading: h1) }
+        XCTAssertEqual(
+            SilentPass.sameErrorPage(
+                page("Page not found | Docs"), url: "https://docs.example.org/old",
+                probe: probe("Page not found | Docs"),
+                probeURL: probeURL), "Page not found | Docs")
+        // The path of each request in the title.
+        XCTAssertEqual(
+            SilentPass.sameErrorPage(
+                page("/guide/install not found"), url: "https://docs.example.org/guide/install",
+                probe: probe("/pdfpipe-probe-0123456789abcdef-not-a-page not found"), probeURL: probeURL),
+            "/guide/install not found")
+        XCTAssertNil(
+            SilentPass.sameErrorPage(
+                page("HTTP 404 explained | Docs"), url: "https://docs.example.org/http-404",
+                probe: probe("Page not found | Docs"), probeURL: probeURL))
+        // Titles the same on every page: the heading says it.
+        XCTAssertEqual(
+            SilentPass.sameErrorPage(
+                page("Docs", "Page not found"), url: "https://docs.example.org/old",
+                probe: probe("Docs", "Page not found"), probeURL: probeURL), "Page not found")
+        XCTAssertNil(
+            SilentPass.sameErrorPage(
+                page("Docs", "Welcome"), url: "https://docs.example.org/", probe: probe("Docs", "Page not found"),
+                probeURL: probeURL))
+    }
 }

@@ -101,7 +101,7 @@ extension Rule {
             "a web link answers 200, but its page says it is not found, and its host answers a path that cannot exist with a success too",
         hint: "link to the page's new address, or remove the link",
         details:
-            #"external check with `probeHosts` (default): the host of a link that answered 2xx is asked once for a path that cannot exist; where that answers 2xx with a page titled as not found, the link's page is read (GET, at most 64 KB), and its `<title>` or first `<h1>`, within the first 8 KB, says not found ("Page not found", "404", "no longer available", …). Both facts are in the message. A host that answers the made-up path 404 is taken at its word: its pages are not read"#,
+            #"external check with `probeHosts` (default): the host of a link that answered 2xx is asked once for a path that cannot exist; where that answers 2xx with a page titled as not found, the link's page is read (GET, at most 64 KB), and its `<title>` or first `<h1>`, within the first 8 KB, is the probe's own "not found" text ("Page not found", "404", "no longer available", …), each request's path aside: the host's error page. A real page whose title only mentions an error ("HTTP 404 explained") is another page. Both facts are in the message. A host that answers the made-up path 404 is taken at its word: its pages are not read"#,
         sample: webSample(webAllowed, file: "web-silent.pdf", sites: true))
 
     public static let uriParked = Rule(

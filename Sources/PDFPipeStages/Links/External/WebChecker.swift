@@ -141,9 +141,11 @@ extension ExternalLinks {
         if let words = page.parking {
             out.outcome = .parked
             out.finding = Problem(.uriParked, "'\(url)' is a parked domain: its page says '\(words)'\(evidence)", nil)
-        } else if let says = page.saysNotFound, probe.page?.saysNotFound != nil {
-            // The host's answer to a path that cannot exist says "not found" too: the same
-            // error page under a success status (a page merely about errors does not count).
+        } else if let probePage = probe.page,
+            let says = SilentPass.sameErrorPage(page, url: f.finalURL, probe: probePage, probeURL: probeURL)
+        {
+            // The host's answer to a path that cannot exist is the same "not found" page: its
+            // error page under a success status (a page merely about errors is another page).
             out.outcome = .softNotFound
             out.finding = Problem(
                 .uriSoft404, "'\(url)' answered \(f.status ?? 0), but its page says '\(says)'\(evidence)", nil)
