@@ -101,3 +101,33 @@ extension ExternalLinkTests {
         XCTAssertEqual(left.first?["fix"], nil)
     }
 }
+
+/// (#65) A named destination written in another encoding than its definition (poppler compares
+/// bytes): rewritten in the definition's, after which no finding is left.
+extension ExternalLinkTests {
+    func testANameInAnotherEncodingIsRewrittenAsItsDefinitionWritesIt() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Repo.root + "/Tests/Fixtures/rules/dest-name-encoding.pdf", toPath: dir + "/in/names.pdf")
+        try #"{"stages": [{"use": "validate-links"}, {"use": "fix-links"}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+        let r = try ExternalTool.run(
+            try Repo.executable(), ["run", dir + "/p.json", dir + "/in", "--out", dir + "/out", "--quiet"])
+        let report = try JSONParser.parse(try String(contentsOfFile: dir + "/out/report.json", encoding: .utf8))
+        let doc = try XCTUnwrap(report["documents"]?[0], r.output)
+        let finding = try XCTUnwrap(doc["findings"]?.arrayValue?.first { $0["rule"] == "dest.name-encoding" })
+        XCTAssertEqual(finding["fixes"]?[0]?["fromHex"], "FEFF00630068006100700032")
+        XCTAssertEqual(finding["fixes"]?[0]?["toHex"], "6368617032")
+        XCTAssertEqual(doc["fixes"]?["changed"]?.arrayValue?.count, 1)
+        // qpdf reads the link's name as the definition's bytes; checked again, nothing is left.
+        let shown = try ExternalTool.run(
+            "/usr/bin/qpdf", ["--qdf", "--object-streams=disable", dir + "/out/fixed/names.pdf", "-"])
+        XCTAssertTrue(shown.output.contains("/D (chap2)"), shown.output)
+        try FileManager.default.createDirectory(atPath: dir + "/again", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: dir + "/out/fixed/names.pdf", toPath: dir + "/again/names.pdf")
+        _ = try ExternalTool.run(
+            try Repo.executable(), ["run", dir + "/p.json", dir + "/again", "--out", dir + "/out2", "--quiet"])
+        let again = try JSONParser.parse(try String(contentsOfFile: dir + "/out2/report.json", encoding: .utf8))
+        XCTAssertEqual(again["documents"]?[0]?["findings"]?.arrayValue?.count, 0, "\(again)")
+    }
+}

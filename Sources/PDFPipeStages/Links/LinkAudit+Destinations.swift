@@ -33,7 +33,8 @@ extension LinkAudit {
             if let asText {
                 report(
                     .destNameEncoding, NameText.mismatch(key, definedAs: asText), at: place, target: "#" + name,
-                    groupBy: key.encoding + "\u{0}" + asText.encoding)
+                    groupBy: key.encoding + "\u{0}" + asText.encoding,
+                    fix: LinkFix.encoding(of: key, definedAs: asText))
             } else if let utf8 = NameText.utf8WithoutBOM(key) {
                 report(.destNameEncoding, utf8, at: place, target: "#" + name, groupBy: "UTF-8 without a BOM")
             }

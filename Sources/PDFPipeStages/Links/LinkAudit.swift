@@ -58,7 +58,12 @@ package struct LinkAudit {
         var index: Int
         var count = 0
         var pages: [Int] = []
+        /// Each occurrence's fix, with its object and page (at most `maxGroupFixes`).
+        var fixes: [JSONValue] = []
+        var fixesLeft = 0
     }
+    /// Fixes a grouped finding lists (`fixes`); past them, `fixesOmitted` says how many more.
+    static let maxGroupFixes = 10_000
     /// Grouped per document (and per `groupBy`: the host of http links, the name of a Named
     /// action): a generator's or an author's habit, not thousands of separate problems.
     /// The same repaired URI on several links is one problem; so are a document's bookmarks without
@@ -117,6 +122,16 @@ package struct LinkAudit {
                 findings.append(f)
             }
             groups[key]!.count += 1
+            if let fix, let object = place.object {
+                if groups[key]!.fixes.count < Self.maxGroupFixes {
+                    guard case .object(var o) = fix.json else { return }
+                    o["object"] = .string(object)
+                    o["page"] = place.page.map { .int($0) } ?? .null
+                    groups[key]!.fixes.append(.object(o))
+                } else {
+                    groups[key]!.fixesLeft += 1
+                }
+            }
             if let p = place.page, groups[key]!.pages.last != p, groups[key]!.pages.count < 20 {
                 groups[key]!.pages.append(p)
             }
@@ -136,6 +151,12 @@ package struct LinkAudit {
             }
             f.details["count"] = .int(g.count)
             f.details["pages"] = .array(g.pages.map { .int($0) })
+            if !g.fixes.isEmpty {
+                // Each link's own fix (the first one's `fix` is among them).
+                f.details["fix"] = nil
+                f.details["fixes"] = .array(g.fixes)
+                if g.fixesLeft > 0 { f.details["fixesOmitted"] = .int(g.fixesLeft) }
+            }
             findings[g.index] = f
         }
         groups = [:]

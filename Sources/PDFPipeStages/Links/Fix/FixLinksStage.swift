@@ -79,9 +79,10 @@ public struct FixLinksStage: Stage {
         let findings = all.filter {
             $0.details["fix"] != nil || $0.details["target"] != nil || $0.details["uri"] != nil
         }
-        let fixable = findings.compactMap { f in LinkFix(f).map { (f, $0) } }
+        let fixable = findings.flatMap(Self.fixes)
         var unfixed = findings.filter {
-            LinkFix($0) == nil && (brokenLinkSeverities.contains($0.severity) || $0.details["fixDeclined"] != nil)
+            LinkFix($0) == nil && $0.details["fixes"] == nil
+                && (brokenLinkSeverities.contains($0.severity) || $0.details["fixDeclined"] != nil)
         }.map {
             FixesSection.Unfixed(
                 page: $0.page, object: $0.object, rule: $0.rule,
@@ -113,6 +114,19 @@ public struct FixLinksStage: Stage {
         }
         try Self.write(reader, then: tail, to: output)
         return FixesSection(file: relative, size: reader.byteCount, changed: changed, unfixed: unfixed)
+    }
+
+    /// The fixes a finding carries: its `fix`, or each of a grouped finding's `fixes` (the link's
+    /// object and page in the entry).
+    static func fixes(_ f: Finding) -> [(Finding, LinkFix)] {
+        if let fix = LinkFix(f) { return [(f, fix)] }
+        return (f.details["fixes"]?.arrayValue ?? []).compactMap { entry in
+            guard let fix = LinkFix(json: entry) else { return nil }
+            var one = f
+            one.object = entry["object"]?.stringValue
+            one.page = entry["page"]?.intValue
+            return (one, fix)
+        }
     }
 
     /// A folder name for the copies, checked as the stage's option is.
@@ -247,12 +261,15 @@ public struct FixLinksStage: Stage {
         let (actionRef, action) = Self.action(of: d, reader: reader)
         func matches(_ v: PDFValue?) -> Bool {
             switch v {
-            case .string(let b)?: return String(decoding: b, as: UTF8.self) == fix.from
-            case .name(let n)?: return n == fix.from
+            case .string(let b)?:
+                return fix.fromBytes.map { $0 == b } ?? (String(decoding: b, as: UTF8.self) == fix.from)
+            case .name(let n)?: return fix.fromBytes == nil && n == fix.from
             default: return false
             }
         }
         func replaced(_ v: PDFValue?) -> PDFValue {
+            if fix.toName { return .name(fix.to) }
+            if let b = fix.toBytes { return .string(b) }
             if case .name? = v { return .name(fix.to) }
             return .string(Array(fix.to.utf8))
         }

@@ -1,5 +1,6 @@
 import PDFPipeCore
 import PDFPipeWeb
+import PDFReader
 
 /// A repair a link finding proposes, when it is unambiguous (a checker may decline, never guess):
 /// `fix-links` applies it to a copy of the document. In report.json it is the finding's `fix`:
@@ -18,6 +19,13 @@ package struct LinkFix: Sendable, Equatable {
     /// Why this is the right value, with the evidence (the redirects, the name that exists).
     package var why: String
 
+    /// A name that differs from its definition only in encoding is the same text both ways: the
+    /// bytes the link writes now (`fromBytes`; nil: `from` as written, or a name object) and the
+    /// definition's (`toBytes`, or `toName`: a name object), in report.json as hex.
+    package var fromBytes: [UInt8]?
+    package var toBytes: [UInt8]?
+    package var toName = false
+
     package init(_ field: Field, from: String, to: String, why: String) {
         self.field = field
         self.from = from
@@ -26,15 +34,69 @@ package struct LinkFix: Sendable, Equatable {
     }
 
     package var json: JSONValue {
-        ["field": .string(field.rawValue), "from": .string(from), "to": .string(to), "why": .string(why)]
+        var o: [String: JSONValue] = [
+            "field": .string(field.rawValue), "from": .string(from), "to": .string(to), "why": .string(why),
+        ]
+        if let fromBytes { o["fromHex"] = .string(Self.hex(fromBytes)) }
+        if let toBytes { o["toHex"] = .string(Self.hex(toBytes)) }
+        if toName { o["toName"] = true }
+        return .object(o)
     }
 
     /// The fix a finding carries (`details["fix"]`), if any.
     package init?(_ finding: Finding) {
-        guard case .object(let o)? = finding.details["fix"], let f = o["field"]?.stringValue.flatMap(Field.init),
+        guard let fix = finding.details["fix"] else { return nil }
+        self.init(json: fix)
+    }
+
+    /// A fix as report.json writes it (a finding's `fix`, an entry of a grouped finding's `fixes`).
+    package init?(json: JSONValue) {
+        guard case .object(let o) = json, let f = o["field"]?.stringValue.flatMap(Field.init),
             let from = o["from"]?.stringValue, let to = o["to"]?.stringValue
         else { return nil }
         self.init(f, from: from, to: to, why: o["why"]?.stringValue ?? "")
+        if let h = o["fromHex"] {
+            guard let b = h.stringValue.flatMap(Self.bytes) else { return nil }
+            fromBytes = b
+        }
+        if let h = o["toHex"] {
+            guard let b = h.stringValue.flatMap(Self.bytes) else { return nil }
+            toBytes = b
+        }
+        toName = o["toName"]?.boolValue ?? false
+    }
+
+    /// For a named destination that matches its definition only as text (`dest.name-encoding`):
+    /// the link's name written as the definition writes it, which every viewer then follows.
+    package static func encoding(of key: DestinationKey, definedAs defined: DestinationKey) -> LinkFix {
+        var fix = LinkFix(
+            .dest, from: key.display, to: defined.display,
+            why:
+                "written as its definition writes it (\(defined.encoding), not \(key.encoding)): poppler compares the bytes"
+        )
+        if case .string(let b) = key { fix.fromBytes = b }
+        switch defined {
+        case .string(let b): fix.toBytes = b
+        case .name: fix.toName = true
+        }
+        return fix
+    }
+
+    static func hex(_ b: [UInt8]) -> String {
+        b.map { String(format: "%02X", $0) }.joined()
+    }
+
+    static func bytes(_ hex: String) -> [UInt8]? {
+        let u = Array(hex.utf8)
+        guard u.count % 2 == 0, u.count <= 4096 else { return nil }
+        var out: [UInt8] = []
+        var i = 0
+        while i < u.count {
+            guard let b = UInt8(String(decoding: u[i..<i + 2], as: UTF8.self), radix: 16) else { return nil }
+            out.append(b)
+            i += 2
+        }
+        return out
     }
 
     /// For a web link that redirects: the URL its permanent redirects lead to (301 and 308 from
