@@ -21,7 +21,7 @@ extension CLI {
         var results: [DocumentResult] = []
         var (changed, left, copies) = (0, 0, 0)
         try eachDocument(of: file) { d in
-            guard d.findings.contains(where: { $0.details["fix"] != nil }) else { return }
+            guard d.findings.contains(where: { $0.details["fix"] != nil || $0.details["fixes"] != nil }) else { return }
             let section = repair(d, folder: folder, out: out)
             changed += section.changed.count
             left += section.unfixed.count
@@ -61,7 +61,7 @@ extension CLI {
             console.error("pdfpipe: error: \(why)")
             return FixesSection(
                 file: nil, changed: [],
-                unfixed: d.findings.filter { $0.details["fix"] != nil }.map {
+                unfixed: d.findings.filter { $0.details["fix"] != nil || $0.details["fixes"] != nil }.map {
                     .init(page: $0.page, object: $0.object, rule: $0.rule, reason: why)
                 })
         }

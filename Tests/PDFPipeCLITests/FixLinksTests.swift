@@ -129,5 +129,12 @@ extension ExternalLinkTests {
             try Repo.executable(), ["run", dir + "/p.json", dir + "/again", "--out", dir + "/out2", "--quiet"])
         let again = try JSONParser.parse(try String(contentsOfFile: dir + "/out2/report.json", encoding: .utf8))
         XCTAssertEqual(again["documents"]?[0]?["findings"]?.arrayValue?.count, 0, "\(again)")
+        // pdfpipe fix applies a grouped finding's fixes the same way.
+        let later = try ExternalTool.run(
+            try Repo.executable(), ["fix", dir + "/out/report.json", "--out", dir + "/later"])
+        XCTAssertTrue(later.output.contains("1 link rewritten"), later.output)
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: dir + "/later/fixed/names.pdf")),
+            try Data(contentsOf: URL(fileURLWithPath: dir + "/out/fixed/names.pdf")))
     }
 }
