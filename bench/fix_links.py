@@ -91,6 +91,13 @@ def targets_pdfium(path):
     return out
 
 
+def targets_poppler(path):
+    """The URLs poppler reads (pdfinfo -url: page, type, URL per line)."""
+    import subprocess
+    out = subprocess.run(["pdfinfo", "-url", path], capture_output=True, text=True).stdout
+    return [line.split(None, 2)[2] for line in out.splitlines()[1:] if len(line.split(None, 2)) == 3]
+
+
 def targets_mupdf(path):
     import fitz
     doc = fitz.open(path)
@@ -226,11 +233,12 @@ def judge_set(folder_in, folder_out, base):
             print(name, ": qpdf --check fails"); bad += 1
         before = [u.decode() for u in re.findall(rb"/URI \((.*?)\) >>", original)]
         expected = sorted(want.get(u, u) for u in before)
-        for engine, read in (("PDFium", targets_pdfium), ("MuPDF", targets_mupdf)):
+        for engine, read in (("poppler", targets_poppler), ("PDFium", targets_pdfium), ("MuPDF", targets_mupdf)):
             if sorted(read(path)) != expected:
                 print(name, engine, "reads other targets"); bad += 1
     print("fixture set: %d links; %d fixes expected, %d made, %d wrong; %d objects in the updates; "
-          "soft-404 %d/10, parked %d/5, login-wall %d/5; healthy flagged %d/100; problems: %d" % (
+          "soft-404 %d/10, parked %d/5, login-wall %d/5; healthy flagged %d/100; poppler, PDFium and MuPDF read "
+          "the expected targets unless said above; problems: %d" % (
               len(links), len(want), len(got), sum(1 for u in want if got.get(u) != want[u]), objects,
               len(flagged["uri.soft-404"]), len(flagged["uri.parked"]), len(flagged["uri.login-wall"]),
               len(healthy_flags), bad))

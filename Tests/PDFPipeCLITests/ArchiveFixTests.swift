@@ -85,6 +85,10 @@ extension ExternalLinkTests {
             "/usr/bin/qpdf", ["--qdf", "--object-streams=disable", dir + "/out/fixed/a.pdf", "-"])
         XCTAssertTrue(shown.output.contains("(\(base)/coll/20200501000000/\(base)/status/410?case=error)"))
         XCTAssertEqual(try ExternalTool.run("/usr/bin/qpdf", ["--check", dir + "/out/fixed/a.pdf"]).status, 0)
+        // poppler follows the new targets (pdfinfo -url lists each link's URL).
+        let urls = try ExternalTool.run("/usr/bin/pdfinfo", ["-url", dir + "/out/fixed/a.pdf"]).output
+        XCTAssertTrue(urls.contains("\(base)/coll/20200610120000/\(base)/status/404?case=near#sec"), urls)
+        XCTAssertTrue(urls.contains("\(base)/status/404?case=none"), urls)
     }
 
     /// Off by default; without a date the document gives no capture to choose; a silent pass is
