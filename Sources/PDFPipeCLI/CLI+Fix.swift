@@ -41,7 +41,7 @@ extension CLI {
             }
         }
         console.print(
-            "pdfpipe: \(Self.count(changed, "link")) rewritten in \(Self.count(copies, "repaired copy")) (\(Paths.relative(out, to: directory))/\(folder)), \(left) left as they are; wrote replacements.json, replacements.csv"
+            "pdfpipe: \(Self.count(changed, "link")) rewritten in \(copies) repaired cop\(copies == 1 ? "y" : "ies") (\(Paths.relative(out, to: directory))/\(folder)), \(left) left as they are; wrote replacements.json, replacements.csv"
         )
         return .clean
     }

@@ -119,7 +119,7 @@ extension CLI {
         Command(
             "fix", operands: "REPORT.json", summary: "write repaired copies from the fixes a report's findings carry",
             about:
-                "Applies the fixes the findings of a report carry (validate-links' proposals: permanent redirects, misspelt schemes, names and files that differ in case, archived captures, https addresses) as the fix-links stage does, without checking anything again: for each document with fixes, a repaired copy in DIR/fixed/ (the original's bytes, then an incremental update of only the links that change; documents are read where the report names them, relative to the current folder), and replacements.json and replacements.csv listing each change. A link whose object no longer says what the report read is left, saying so.",
+                "Applies the fixes the findings of a report carry (validate-links' proposals: permanent redirects, misspelt schemes, names that differ in case or encoding, files that differ in case, archived captures, https addresses) as the fix-links stage does, without checking anything again: for each document with fixes, a repaired copy in DIR/fixed/ (the original's bytes, then an incremental update of only the links that change; documents are read where the report names them, relative to the current folder), and replacements.json and replacements.csv listing each change. A link whose object no longer says what the report read is left, saying so.",
             flags: FixFlags.all, perform: { cli, args throws(PipelineError) in try cli.fixCommand(args) }),
         Command(
             "pipelines", operands: "[show NAME]", summary: "list the built-in pipelines (show NAME prints one)",
