@@ -19,10 +19,13 @@ extension CLI {
             a.out ?? Paths.parent(Paths.absolute(file, relativeTo: directory)), relativeTo: directory)
         let folder = try FixLinksStage.outputFolder(a.folder ?? "fixed")
         var results: [DocumentResult] = []
-        var (changed, left, copies) = (0, 0, 0)
+        var (changed, left, copies, failed) = (0, 0, 0, 0)
         try eachDocument(of: file) { d in
             guard d.findings.contains(where: { $0.details["fix"] != nil || $0.details["fixes"] != nil }) else { return }
-            let section = repair(d, folder: folder, out: out)
+            guard let section = repair(d, folder: folder, out: out) else {
+                failed += 1
+                return
+            }
             changed += section.changed.count
             left += section.unfixed.count
             if section.file != nil { copies += 1 }
@@ -37,17 +40,20 @@ extension CLI {
                 reporter.write(lists, to: w)
                 try w.commit()
             } catch {
-                throw PipelineError(file: out + "/" + reporter.fileName, message: error.description)
+                console.error("pdfpipe: error: \(error.description)")
+                return .internalFailure
             }
         }
         console.print(
             "pdfpipe: \(Self.count(changed, "link")) rewritten in \(copies) repaired cop\(copies == 1 ? "y" : "ies") (\(Paths.relative(out, to: directory))/\(folder)), \(left) left as they are; wrote replacements.json, replacements.csv"
         )
-        return .clean
+        // A copy that could not be written is pdfpipe's own failure (said above, naming the file).
+        return failed > 0 ? .internalFailure : .clean
     }
 
-    /// One document's fixes applied: its copy in `out/folder`, or why none was made.
-    func repair(_ d: DocumentResult, folder: String, out: String) -> FixesSection {
+    /// One document's fixes applied: its copy in `out/folder`, or why none was made; nil when the
+    /// copy could not be written (said, naming the document).
+    func repair(_ d: DocumentResult, folder: String, out: String) -> FixesSection? {
         let relative = folder + "/" + FixLinksStage.outputStem(d.path) + ".pdf"
         let normalized = d.artifacts.contains { $0.kind == "normalized" }
         do {
@@ -57,13 +63,8 @@ extension CLI {
                 declined: normalized ? "the findings name objects of the normalized copy, not of the original" : nil)
                 ?? FixesSection(file: nil, changed: [], unfixed: [])
         } catch {
-            let why = "\(d.displayPath): \(error)"
-            console.error("pdfpipe: error: \(why)")
-            return FixesSection(
-                file: nil, changed: [],
-                unfixed: d.findings.filter { $0.details["fix"] != nil || $0.details["fixes"] != nil }.map {
-                    .init(page: $0.page, object: $0.object, rule: $0.rule, reason: why)
-                })
+            console.error("pdfpipe: error: \(d.displayPath): \(error)")
+            return nil
         }
     }
 }

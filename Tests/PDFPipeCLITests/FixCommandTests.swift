@@ -37,6 +37,13 @@ extension ExternalLinkTests {
         XCTAssertTrue(again.output.contains("1 link rewritten in 1 repaired copy"), again.output)
         XCTAssertTrue(again.output.contains("1 left as they are"), again.output)
 
+        // An output folder that cannot be written: pdfpipe's own failure (3), naming the document.
+        try "".write(toFile: dir + "/a-file", atomically: true, encoding: .utf8)
+        let blocked = try ExternalTool.run(
+            try Repo.executable(), ["fix", dir + "/out/report.json", "--out", dir + "/a-file/below"])
+        XCTAssertEqual(blocked.status, 3, blocked.output)
+        XCTAssertTrue(blocked.output.contains("moved.pdf"), blocked.output)
+
         // A report that is not one, and a missing one: errors naming the file.
         try "{}".write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
         for (name, said) in [("bad.json", "not a pdfpipe report"), ("missing.json", "no such file")] {
