@@ -60,7 +60,7 @@ final class LinkTextChecksTests: XCTestCase {
             table: DestinationTable(root: PDFObject.root(of: reader), pages: PageIndex(pageObjects)),
             options: .init(), sourcePath: path, inputRoot: tests, remote: RemoteDocuments())
         audit.run()
-        let findings = LinkTextChecks.run(path: path, links: audit.links, geometries: audit.geometries)
+        let findings = LinkTextChecks.run(path: path, links: audit.links, geometries: audit.geometries).findings
         XCTAssertEqual(findings.map { $0.rule }, ["uri.text-mismatch", "uri.unlinked"])
         XCTAssertEqual(findings[1].details["addresses"]?[0]?["address"], "https://example.net/page")
         let text = try ExternalTool.run("/usr/bin/pdftotext", [path, "-"]).output

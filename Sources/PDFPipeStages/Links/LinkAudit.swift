@@ -123,8 +123,7 @@ package struct LinkAudit {
             }
             groups[key]!.count += 1
             if let fix, let object = place.object {
-                if groups[key]!.fixes.count < Self.maxGroupFixes {
-                    guard case .object(var o) = fix.json else { return }
+                if groups[key]!.fixes.count < Self.maxGroupFixes, case .object(var o) = fix.json {
                     o["object"] = .string(object)
                     o["page"] = place.page.map { .int($0) } ?? .null
                     groups[key]!.fixes.append(.object(o))

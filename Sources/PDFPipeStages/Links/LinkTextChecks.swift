@@ -13,12 +13,22 @@ enum LinkTextChecks {
     /// Pages read; past them, `pdf.limit-exceeded` says how many were not.
     static let maxPages = 10_000
 
-    static func run(_ path: String, _ audit: LinkAudit) -> [Finding] {
+    /// The findings, and what was read on the way: the text under each link (by page and
+    /// annotation index) and the pages read, so that the stage's labels (`linkText`) do not open
+    /// the document again for these pages.
+    struct Read {
+        var findings: [Finding] = []
+        var texts: [LinkID: String] = [:]
+        var pages: Set<Int> = []
+    }
+
+    static func run(_ path: String, _ audit: LinkAudit) -> Read {
         run(path: path, links: audit.links, geometries: audit.geometries)
     }
 
-    static func run(path: String, links: [LinkRecord], geometries: [PageGeometry]) -> [Finding] {
-        guard let poppler = try? PopplerFile(path: path) else { return [] }
+    static func run(path: String, links: [LinkRecord], geometries: [PageGeometry]) -> Read {
+        var read = Read()
+        guard let poppler = try? PopplerFile(path: path) else { return read }
         var findings: [Finding] = []
         var unlinked: [(page: Int, address: String)] = []
         var byPage: [Int: [LinkRecord]] = [:]
@@ -28,16 +38,18 @@ enum LinkTextChecks {
         let pages = min(geometries.count, poppler.pageCount)
         for p in 1...max(1, min(pages, maxPages)) where p <= pages {
             guard let page = poppler.page(p - 1) else { continue }
-            let read = page.textAndLayoutBothWays()
-            let (text, boxes) = TextAssembler.respace(read.text, read.boxes)
-            guard text.count == boxes.count, !text.isEmpty else { continue }
+            let layout = page.textAndLayoutBothWays()
+            let (text, boxes) = TextAssembler.respace(layout.text, layout.boxes)
+            guard text.count == boxes.count else { continue }
+            read.pages.insert(p)
+            guard !text.isEmpty else { continue }
             let areas = (byPage[p] ?? []).map {
                 (record: $0, area: LinkGeometry.pixelRect($0.rect!, on: geometries[p - 1], scale: 1))
             }
-            for (record, area) in areas where record.kind == .uri {
-                if let f = mismatch(record, under: LinkText.under(area, text: text, boxes: boxes)) {
-                    findings.append(f)
-                }
+            for (record, area) in areas {
+                let under = LinkText.under(area, text: text, boxes: boxes)
+                if let k = record.annotationIndex, let under { read.texts[LinkID(page: p, annotationIndex: k)] = under }
+                if record.kind == .uri, let f = mismatch(record, under: under) { findings.append(f) }
             }
             for (start, address) in addresses(in: text) {
                 let b = boxes[start]
@@ -56,7 +68,8 @@ enum LinkTextChecks {
                 ))
         }
         if let f = unlinkedFinding(unlinked) { findings.append(f) }
-        return findings
+        read.findings = findings
+        return read
     }
 
     /// The document's `uri.unlinked` finding: the addresses no link covers, with their pages.

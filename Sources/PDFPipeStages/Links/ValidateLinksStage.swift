@@ -63,11 +63,13 @@ public struct ValidateLinksStage: Stage {
             findings += access
             summary.accessibility = said
         }
-        if options.textChecks { findings += LinkTextChecks.run(job.workingFile, audit) }
+        let read = options.textChecks ? LinkTextChecks.run(job.workingFile, audit) : nil
+        findings += read?.findings ?? []
         job[.linkSummary] = summary
         job.products[LinkPlacements.self] = LinkPlacements(audit.links)
         let checked = Checked(
-            findings: findings, links: audit.links, outline: audit.outline, openAction: audit.openAction)
+            findings: findings, links: audit.links, outline: audit.outline, openAction: audit.openAction,
+            textRead: read)
         guard external.enabled else { return conclude(&job, checked, audit: audit) }
         // The web verdicts are joined when the run's checker has answered this document's URLs:
         // until then the worker goes on with other documents (`Job.defer`).
@@ -139,6 +141,8 @@ public struct ValidateLinksStage: Stage {
         var links: [LinkRecord]
         var outline: [OutlineRecord]
         var openAction: LinkRecord?
+        /// What `textChecks` read: the text under the links of the pages it read.
+        var textRead: LinkTextChecks.Read?
     }
 
     /// Reports the findings (with the text under their links) and the sections.
@@ -150,8 +154,16 @@ public struct ValidateLinksStage: Stage {
             // mostly the address itself, and opening poppler for those documents cost a quarter
             // of the link audit's time.
             let job = job
+            // The pages textChecks read give their links' text without opening the file again.
+            let read = c.textRead ?? LinkTextChecks.Read()
+            for i in findings.indices where findings[i].details["linkText"] == nil {
+                guard let link = findings[i].link, read.pages.contains(link.page),
+                    (job.effectiveSeverity(of: findings[i]) ?? .note) >= .warning, let text = read.texts[link]
+                else { continue }
+                findings[i].details["linkText"] = .string(text)
+            }
             LinkText.annotate(&findings, path: job.workingFile, geometries: audit.geometries) {
-                (job.effectiveSeverity(of: $0) ?? .note) >= .warning
+                (job.effectiveSeverity(of: $0) ?? .note) >= .warning && !read.pages.contains($0.link?.page ?? 0)
             }
         }
         for f in findings { job.report(f) }
