@@ -83,6 +83,24 @@ package enum BuiltinPipelines {
                   "report": { "formats": ["json", "html", "markdown"], "failOn": "error" }
                 }
                 """),
+        Entry(
+            name: "anchor-guard",
+            summary:
+                "every named destination listed with its page and bookmark title, and the internal links checked: run with --baseline (pdfpipe anchors of the last release, or its report.json) to find the anchors a change removes (dest.removed)",
+            text: """
+                {
+                  "version": 1,
+                  "name": "anchor-guard",
+                  "inputs": ["."],
+                  "output": "out/anchor-guard",
+                  "stages": [
+                    { "use": "resolve-destinations", "with": { "list": true } },
+                    { "use": "validate-links", "with": { "outlines": true } }
+                  ],
+                  "rules": { "\(Rule.destRemoved.id)": "error", "\(Rule.destChanged.id)": "error" },
+                  "report": { "formats": ["json", "markdown"], "failOn": "error" }
+                }
+                """),
     ]
 
     /// The built-in a missing pipeline file stands for: `pipelines/link-audit.json` (a recipe from

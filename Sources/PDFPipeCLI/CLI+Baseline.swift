@@ -35,8 +35,12 @@ extension CLI {
         var count = 0
         try eachDocument(of: a.operands[0]) { d in
             count += 1
-            // Only what the baseline keeps: the findings.
-            documents.append(DocumentResult(path: d.path, findings: d.findings))
+            // Only what the baseline keeps: the findings, and the anchors when the report lists them.
+            var kept = DocumentResult(path: d.path, pageCount: d.pageCount, findings: d.findings)
+            if DocumentAnchors(d) != nil {
+                kept.sections[DocumentAnchors.sectionKey] = d.sections[DocumentAnchors.sectionKey]
+            }
+            documents.append(kept)
         }
         let value = Baseline.file(pipeline: report.pipeline, documents: documents)
         do throws(AtomicFile.WriteError) {
@@ -45,8 +49,10 @@ extension CLI {
             throw PipelineError(file: out, message: error.description)
         }
         let n = value["findings"]?.arrayValue?.count ?? 0
+        let anchored = value["anchors"]?.arrayValue?.count ?? 0
         console.print(
-            "pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(count) document\(count == 1 ? "" : "s")")
+            "pdfpipe: wrote \(out): \(n) finding\(n == 1 ? "" : "s") of \(count) document\(count == 1 ? "" : "s")"
+                + (anchored > 0 ? ", and the named destinations of \(anchored)" : ""))
         return .clean
     }
 }

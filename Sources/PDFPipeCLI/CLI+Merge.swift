@@ -88,6 +88,7 @@ extension CLI {
         merged.shard = held
         merged.shardSource = nil
         mergeRunFindings(of: reports, into: &merged, whole: whole)
+        merged.findings += policy?.anchorFindings ?? []
         // The run-level sections (validate-links' `web`), each merged by its type.
         for type in stages.flatMap(\.runSections) { type.merge(reports.map(\.sections), into: &merged.sections) }
         try mergeBaseline(

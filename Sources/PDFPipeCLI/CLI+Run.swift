@@ -32,7 +32,8 @@ extension CLI {
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         runner.context.shards = shard?.count ?? 1
         runner.context.documentTimeout = pipeline.timeoutSeconds
-        let policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
+        var policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
+        policy.levels = pipeline.ruleLevels
         runner.policy = policy
         isolate(&runner, pipeline, file: pipelineFile, resume: resume, documents: set.documents.count, remote: remote)
         let (onProgress, endProgress) = startProgress(a.progress, quiet: quiet, total: set.documents.count)

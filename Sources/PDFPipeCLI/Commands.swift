@@ -117,6 +117,12 @@ extension CLI {
                 "Writes the findings of a report as a baseline (default FILE: pdfpipe-baseline.json): their fingerprints, rule, page and message, sorted, to keep under version control. Runs given --baseline FILE then fail only on findings not in it. Run it again to accept the current findings (after fixes, with --ratchet).",
             flags: BaselineFlags.all, perform: { cli, args throws(PipelineError) in try cli.baselineCommand(args) }),
         Command(
+            "anchors", operands: "INPUT...|REPORT.json",
+            summary: "list each document's named destinations (run --baseline FILE finds the ones a change removes)",
+            about:
+                "Writes each document's named destinations (default FILE: pdfpipe-anchors.json) with their pages, the top of the view each opens and the title of the bookmark that goes to it, and its page count: read from PDFs, folders and globs, or from a report.json whose resolve-destinations listed them (the anchor-guard pipeline). A run given --baseline FILE reports each anchor the documents no longer define (dest.removed, with the closest new one when one is clear), each whose bookmark now has another title (dest.changed) and each page count that changed (dest.page-count-changed). Exit code 1 when a document could not be read (the others are written).",
+            flags: AnchorsFlags.all, perform: { cli, args throws(PipelineError) in try cli.anchorsCommand(args) }),
+        Command(
             "fix", operands: "REPORT.json", summary: "write repaired copies from the fixes a report's findings carry",
             about:
                 "Applies the fixes the findings of a report carry (validate-links' proposals: permanent redirects, misspelt schemes, names that differ in case or encoding, files that differ in case, archived captures, https addresses) as the fix-links stage does, without checking anything again: for each document with fixes, a repaired copy in DIR/fixed/ (the original's bytes, then an incremental update of only the links that change; documents are read where the report names them, relative to the current folder), and replacements.json and replacements.csv listing each change. A link whose object no longer says what the report read is left, saying so.",
@@ -278,6 +284,12 @@ struct MergeFlags: FlagSet {
 struct BaselineFlags: FlagSet {
     var operands: [String] = []
     @Flag("--out", "FILE", "where to write it (default pdfpipe-baseline.json)") var out: String?
+}
+
+/// The flags of `pdfpipe anchors`.
+struct AnchorsFlags: FlagSet {
+    var operands: [String] = []
+    @Flag("--out", "FILE", "where to write them (default pdfpipe-anchors.json)") var out: String?
 }
 
 /// The flags of `pdfpipe rules`, in the order its help lists them.

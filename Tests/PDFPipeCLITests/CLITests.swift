@@ -351,7 +351,7 @@ final class CLITests: XCTestCase {
             ),
             (
                 ["rnu"],
-                "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, fix, pipelines, stages, rules, schema, github-action)"
+                "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, anchors, fix, pipelines, stages, rules, schema, github-action)"
             ),
         ]
         for (args, message) in cases {

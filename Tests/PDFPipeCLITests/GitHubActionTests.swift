@@ -264,7 +264,8 @@ extension GitHubActionTests {
     /// Each built-in pipeline is the file of its name in pipelines/ with the current folder as its
     /// input, and `pdfpipe pipelines show NAME` prints it.
     func testTheBuiltinPipelinesAreTheRepositorysPipelines() throws {
-        XCTAssertEqual(BuiltinPipelines.all.map(\.name), ["link-audit", "web-links-nightly", "broken-link-report"])
+        XCTAssertEqual(
+            BuiltinPipelines.all.map(\.name), ["link-audit", "web-links-nightly", "broken-link-report", "anchor-guard"])
         for entry in BuiltinPipelines.all {
             let builtin = try JSONParser.parse(entry.text)
             var file = try JSONParser.parse(

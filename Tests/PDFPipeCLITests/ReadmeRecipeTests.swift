@@ -75,11 +75,17 @@ final class ReadmeRecipeTests: XCTestCase {
                 "GitHub Actions: pull-request gate", "GitHub Actions: nightly web links",
                 "GitHub Actions: four shards, then one merge that is the gate",
                 "GitLab CI: four shards, then one merge that is the gate, with Code Quality and JUnit",
+                "pdfpipe run anchor-guard build/pdf --out out/anchors --fail-on never",
                 #"jq -r '.documents[] | .links[]? | select(.check.outcome == "http-error") | "\(.check.status) \(.uri)"' out/links/report.json"#,
             ])
         for (title, _, steps) in blocks where !title.hasPrefix("GitHub") && !title.hasPrefix("GitLab") {
             for s in steps { XCTAssertEqual(s.status, 0, "\(s.command): \(s.output)") }
         }
+        // 6 (anchors): the guard passes on the PDFs whose anchors it recorded.
+        let anchors = try JSONParser.parse(try read(".pdfpipe/anchors.json"))
+        XCTAssertGreaterThan(anchors["anchors"]?.arrayValue?.count ?? 0, 0, "documents with named destinations")
+        XCTAssertTrue(blocks[6].steps.last?.output.contains("0 new") ?? false, blocks[6].steps.last?.output ?? "")
+
         // 1–2: the first run's findings are the baseline.
         let baseline = try JSONParser.parse(try read(".pdfpipe/baseline.json"))
         XCTAssertEqual(baseline["findings"]?.arrayValue?.count, 53)

@@ -173,6 +173,8 @@ extension DocumentResult {
             // index and target), nor the severity, which the baseline compares apart (a level
             // raised since the baseline is new; one lowered is not).
             if let t = f.details["term"]?.stringValue { parts.append("term " + t) }
+            // The named destination a baseline comparison is about (dest.removed, dest.changed).
+            if let a = f.details["anchor"]?.stringValue { parts.append("anchor " + a) }
             let base = parts.joined(separator: "\u{1F}")
             let n = seen[base, default: 0] + 1
             seen[base] = n

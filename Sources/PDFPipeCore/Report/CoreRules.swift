@@ -132,6 +132,42 @@ extension Rule {
             #"a walk stopped at a size limit (a `/Next` chain of more than 10,000 actions, an outline of more than 100,000 bookmarks, a name tree deeper than 64 levels): the message says where; what lies past it was not checked. Walks are iterative, so depth alone never stops one, and only a real revisit of an object is a cycle"#,
         sample: .init("Tests/Fixtures/rules/name-tree-deep.pdf", stages: #"[{"use": "resolve-destinations"}]"#))
 
+    public static let destRemoved = Rule(
+        "dest.removed", severity: .warning,
+        summary:
+            "against a baseline that records the document's anchors: a named destination it had is gone, so links into the document by that name (#nameddest=, other PDFs' GoToR, web pages) fail",
+        hint: "keep the old name as a second anchor (\\hypertarget, an id), or update every link to the new one",
+        details:
+            #"with a baseline that records the document's named destinations (`pdfpipe anchors`, or a report of a run whose resolve-destinations lists them: the `anchor-guard` pipeline): a name the baseline lists is no longer defined. Viewers open such a link at the first page (PDFium, MuPDF, poppler, pdf.js) or not at all. The finding names the closest new anchor when one is clear: the only new one whose bookmark has the old one's title, the only new one at the same place (page moved as the pages around it moved, top within 2 points), or the only new one on that page spelt like it (at most half its letters changed); otherwise none (`details.closest`). A warning; a team that publishes its anchors raises it to an error under the pipeline's `rules` (the built-in `anchor-guard` does)"#
+    )
+
+    public static let destChanged = Rule(
+        "dest.changed", severity: .warning,
+        summary:
+            "against a baseline that records the document's anchors: a named destination still exists but its bookmark's title changed, so links to it open another section (a counter-made name, section.3.1, after a chapter was inserted)",
+        hint: "give sections stable names (\\label with hyperref's destlabel, an explicit id) rather than counters",
+        details:
+            #"with a baseline that records the document's named destinations: a name both define, whose bookmark's title differs (`section.3.1` was 'Installation', is now 'Upgrading'); the finding names where the old title went when one new anchor has it"#
+    )
+
+    public static let destPageCountChanged = Rule(
+        "dest.page-count-changed", severity: .note,
+        summary:
+            "against a baseline that records the document's anchors: the page count changed, so links by page number (#page=12) past the change open other pages",
+        hint: "link into the document by named destination (#nameddest=) rather than by page number",
+        details:
+            #"with a baseline that records the document's page count: it changed. Where anchors both versions have moved, the finding says from which page on and by how many (`movedFrom`, `movedBy`)"#
+    )
+
+    public static let destAnchorsNotCompared = Rule(
+        "dest.anchors-not-compared", severity: .note,
+        summary:
+            "the baseline records documents' named destinations but this run did not list them, so removed ones could not be found",
+        hint: "run the anchor-guard pipeline, or resolve-destinations with {\"list\": true}",
+        details:
+            #"the baseline records named destinations for documents whose run did not list them (resolve-destinations without `list: true`): one finding per run, naming how many documents and the first"#
+    )
+
     public static let configSuppressionExpired = Rule(
         "config.suppression-expired", severity: .warning,
         summary:
@@ -160,6 +196,7 @@ public enum CoreRules {
     /// How the run went: a stage failed, a limit stopped the work, the pipeline's `ignore` entries
     /// (last in every list of rules).
     public static let process: [Rule] = [
-        .stageFailed, .pdfLimitExceeded, .pdfWalkLimit, .configSuppressionExpired, .configSuppressionUnused,
+        .stageFailed, .pdfLimitExceeded, .pdfWalkLimit, .destRemoved, .destChanged, .destPageCountChanged,
+        .destAnchorsNotCompared, .configSuppressionExpired, .configSuppressionUnused,
     ]
 }

@@ -239,12 +239,21 @@ public struct BaselineUse: Sendable, Equatable {
 public struct Baseline: Sendable {
     /// Per document (relative to the input root): fingerprint → the finding as the baseline lists it.
     public var documents: [String: [String: JSONValue]]
+    /// Per document: its named destinations and page count, when the baseline records them (a
+    /// report whose resolve-destinations listed them, `pdfpipe anchors`): what `dest.removed` is
+    /// found against.
+    public var anchors: [String: DocumentAnchors] = [:]
 
-    public init(documents: [String: [String: JSONValue]]) { self.documents = documents }
+    public init(documents: [String: [String: JSONValue]], anchors: [String: DocumentAnchors] = [:]) {
+        self.documents = documents
+        self.anchors = anchors
+    }
 
     public var count: Int { documents.values.reduce(0) { $0 + $1.count } }
 
     public static let format = "pdfpipe-baseline"
+    /// `pdfpipe anchors`' file: anchors only, no accepted finding.
+    public static let anchorsFormat = "pdfpipe-anchors"
 
     /// A baseline file's layout (`pdfpipe baseline`), declared once for writing and reading.
     struct File: Codable {
@@ -252,6 +261,30 @@ public struct Baseline: Sendable {
         var version = 1
         var pipeline: String
         var findings: [Entry]
+        /// The documents' anchors, when the report listed them.
+        var anchors: [AnchorsEntry]?
+    }
+
+    /// `pdfpipe anchors`' layout (`files`, not a report's `documents`: which a reader takes for a report).
+    struct AnchorsFile: Codable {
+        var format = Baseline.anchorsFormat
+        var version = 1
+        var files: [AnchorsEntry]
+    }
+
+    /// A document's anchors as a file lists them.
+    public struct AnchorsEntry: Codable, Sendable {
+        public var path: String
+        public var pages: Int?
+        public var anchors: [Anchor]
+
+        public init(path: String, _ a: DocumentAnchors) {
+            self.path = path
+            pages = a.pages
+            anchors = a.names
+        }
+
+        var value: DocumentAnchors { DocumentAnchors(pages: pages, names: anchors) }  // bounded there
     }
 
     /// A finding as a baseline lists it.
@@ -276,24 +309,32 @@ public struct Baseline: Sendable {
     /// Reads either form.
     public init(json v: JSONValue) throws(ReportDecodingError) {
         documents = [:]
-        guard v["format"]?.stringValue == Self.format else {
+        let format = v["format"]?.stringValue
+        guard format == Self.format || format == Self.anchorsFormat else {
             for d in try RunReport(json: v).results { add(d) }
             return
         }
-        let file: File
         do {
-            file = try v.decode()
+            if format == Self.anchorsFormat {
+                let file: AnchorsFile = try v.decode()
+                for e in file.files { anchors[e.path] = e.value }
+                return
+            }
+            let file: File = try v.decode()
+            for e in file.findings { documents[e.path, default: [:]][e.fingerprint] = JSONValue(encoding: e) }
+            for e in file.anchors ?? [] { anchors[e.path] = e.value }
         } catch {
             throw ReportDecodingError(message: JSONValueDecoder.describe(error))
         }
-        for e in file.findings { documents[e.path, default: [:]][e.fingerprint] = JSONValue(encoding: e) }
     }
 
-    /// Adds a report's document: its findings, as a baseline lists them.
+    /// Adds a report's document: its findings, as a baseline lists them, and its anchors when
+    /// the report lists them.
     public mutating func add(_ d: DocumentResult) {
         for (f, fp) in zip(d.findings, d.fingerprints) {
             documents[d.path, default: [:]][fp] = Self.entry(f, fingerprint: fp, path: d.path)
         }
+        if let a = DocumentAnchors(d) { anchors[d.path] = a }
     }
 
     static func entry(_ f: Finding, fingerprint: String, path: String) -> JSONValue {
@@ -308,10 +349,18 @@ public struct Baseline: Sendable {
 
     public static func file(pipeline: String, documents: some Sequence<DocumentResult>) -> JSONValue {
         var entries: [Entry] = []
+        var anchors: [AnchorsEntry] = []
         for d in documents {
             for (f, fp) in zip(d.findings, d.fingerprints) { entries.append(Entry(f, fingerprint: fp, path: d.path)) }
+            if let a = DocumentAnchors(d) { anchors.append(AnchorsEntry(path: d.path, a)) }
         }
-        return JSONValue(encoding: File(pipeline: pipeline, findings: entries))
+        return JSONValue(
+            encoding: File(pipeline: pipeline, findings: entries, anchors: anchors.isEmpty ? nil : anchors))
+    }
+
+    /// `pdfpipe anchors`' file for documents whose named destinations were listed.
+    public static func anchorsFile(_ documents: [AnchorsEntry]) -> JSONValue {
+        JSONValue(encoding: AnchorsFile(files: documents))
     }
 }
 
@@ -325,6 +374,12 @@ public struct ResultPolicy: Sendable {
     public var today: String
     /// Findings each suppression took out, by its index in `suppressions`.
     package let matched: Locked<[Int]>
+    /// The pipeline's rule levels (`Pipeline.ruleLevels`), for the findings the baseline's
+    /// anchors give.
+    public var levels: [String: RuleLevel] = [:]
+    /// Documents whose anchors the baseline records but whose run did not list them: how many,
+    /// and the first by path.
+    package let anchorsNotCompared = Locked((count: 0, first: nil as String?))
 
     public init(suppressions: [Suppression], baseline: Baseline?, today: String) {
         self.suppressions = suppressions
@@ -336,6 +391,7 @@ public struct ResultPolicy: Sendable {
     public var isEmpty: Bool { suppressions.isEmpty && baseline == nil }
 
     public func apply(_ d: inout DocumentResult) {
+        compareAnchors(&d)
         d.assignFingerprints()
         let active = suppressions.enumerated().filter { !$0.element.isExpired(today: today) }
         if !active.isEmpty {
@@ -375,6 +431,35 @@ public struct ResultPolicy: Sendable {
             for f in d.suppressed { if let fp = f.fingerprint, known[fp] != nil { present.insert(fp) } }
             d.fixedSinceBaseline = known.keys.sorted().filter { !present.contains($0) }.map { known[$0]! }
         }
+    }
+
+    /// Against a baseline that records the document's anchors: what its rebuild removed or moved
+    /// (`AnchorDiff`), at the pipeline's levels. A document that failed is not compared (its
+    /// names were not all read).
+    func compareAnchors(_ d: inout DocumentResult) {
+        // Compared afresh (a merge given --baseline): the shards' comparison goes.
+        if baseline != nil { d.findings.removeAll { AnchorDiff.rules.contains($0.rule) } }
+        guard let was = baseline?.anchors[d.path], d.status == .ok else { return }
+        guard let now = DocumentAnchors(d) else {
+            anchorsNotCompared.withLock { n in
+                n.count += 1
+                if n.first.map({ d.path < $0 }) ?? true { n.first = d.path }
+            }
+            return
+        }
+        d.findings += AnchorDiff.findings(old: was, new: now).compactMap { RuleLevel.applied(levels, to: $0) }
+    }
+
+    /// The run's finding when documents' anchors could not be compared (`dest.anchors-not-compared`).
+    public var anchorFindings: [Finding] {
+        let n = anchorsNotCompared.withLock { $0 }
+        guard n.count > 0, let first = n.first else { return [] }
+        let f = Finding(
+            rule: .destAnchorsNotCompared,
+            message:
+                "the baseline records the named destinations of \(n.count) document\(n.count == 1 ? "" : "s") this run did not list (\(first)\(n.count > 1 ? " and others" : "")): removed ones could not be found"
+        )
+        return [RuleLevel.applied(levels, to: f)].compactMap { $0 }
     }
 
     /// The suppressions with their counts so far.

@@ -61,6 +61,7 @@ extension Runner {
             report.findings += SuppressionUse.findings(
                 report.suppressions, today: policy.today, wholeBatch: facts.shard == nil && !facts.interrupted,
                 pipelineFile: facts.pipelineFile)
+            report.findings += policy.anchorFindings
         }
         return report
     }

@@ -104,6 +104,7 @@ public struct ResolveDestinationsStage: Stage {
         let t = tables.table
         var section = DestinationsSection(nameTree: t.tree.count, catalog: t.catalog.count)
         var entries: [(String, JSONValue)] = []
+        let titles = list ? OutlineTitles.byName(root: PDFObject.root(of: tables.source)) : [:]
         func add(_ name: String, _ store: String, _ n: NamedDestination) {
             var page: Int?
             switch n.destination?.target {
@@ -116,6 +117,8 @@ public struct ResolveDestinationsStage: Stage {
                     "name": .string(name), "store": .string(store), "page": page.map { .int($0) } ?? .null,
                 ]
                 if let fit = n.destination?.fit, !fit.isEmpty { o["fit"] = .string(fit) }
+                if let top = n.destination?.top, top.isFinite { o["top"] = .double(top) }
+                if let title = titles[name] { o["title"] = .string(title) }
                 entries.append((store + name, .object(o)))
             }
         }
@@ -139,7 +142,7 @@ public struct DestinationsSection: ReportSection, Equatable {
     /// Names whose destination is no page of the document.
     public var unresolved = 0
     /// Each name (`list: true`), sorted by store and name: `name`, `store`, `page` (null when
-    /// unresolved), `fit`.
+    /// unresolved), `fit`, `top`, `title`.
     public var names: [JSONValue]?
 
     public init(nameTree: Int, catalog: Int, unresolved: Int = 0, names: [JSONValue]? = nil) {
