@@ -35,6 +35,10 @@ extension CLI {
         var policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
         policy.levels = pipeline.ruleLevels
         runner.policy = policy
+        if !pipeline.sourceRoots.isEmpty {
+            runner.sourceMapping = SourceMapper(
+                roots: pipeline.sourceRoots, workingDirectory: directory, excluded: [outDir])
+        }
         isolate(&runner, pipeline, file: pipelineFile, resume: resume, documents: set.documents.count, remote: remote)
         let (onProgress, endProgress) = startProgress(a.progress, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
@@ -203,6 +207,11 @@ extension CLI {
         }
 
         if let b = a.baseline { pipeline.baselineFile = b }
+        if let s = a.sources { pipeline.sourceRoots = s.split(separator: ",").map(String.init).filter { !$0.isEmpty } }
+        for root in pipeline.sourceRoots where !FileSystem.isFolder(Paths.absolute(root, relativeTo: directory)) {
+            throw PipelineError(
+                file: root, message: "not a folder (--sources, report.sources: the folders of the PDFs' sources)")
+        }
         if a.ratchet { pipeline.ratchet = true }
         guard !pipeline.ratchet || pipeline.baselineFile != nil else {
             throw PipelineError(

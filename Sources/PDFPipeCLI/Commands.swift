@@ -250,6 +250,10 @@ struct RunFlags: FlagSet {
         "findings already in FILE (pdfpipe baseline, or an earlier report.json) are \"unchanged\" and do not fail the run; the others are \"new\" (default: the pipeline's report.baseline)",
         key: "report.baseline") var baseline: String?
     @Flag(
+        "--sources", "DIR[,DIR...]",
+        "the folders of the PDFs' sources: each finding about a link gets the source line that made it (SyncTeX beside the PDF, else search; default: the pipeline's report.sources)"
+    ) var sources: String?
+    @Flag(
         "--ratchet",
         "also exit 1 when findings of the baseline are fixed, until the baseline is updated (default: the pipeline's report.ratchet)"
     ) var ratchet = false

@@ -163,3 +163,48 @@ enum StreamDecoder {
         return out
     }
 }
+
+/// gzip files (RFC 1952) read whole: SyncTeX's `NAME.synctex.gz`.
+package enum Gzip {
+    /// The decompressed bytes, at most `limit` (a decompression bomb); nil when the data is not
+    /// gzip or is corrupt. A file cut short gives what it held.
+    package static func decompress(_ input: [UInt8], limit: Int) -> (bytes: [UInt8], cut: Bool)? {
+        guard input.count >= 18, input[0] == 0x1F, input[1] == 0x8B else { return nil }
+        var stream = z_stream()
+        // 16 + 15: a gzip header and trailer around a deflate stream of any window size.
+        guard inflateInit2_(&stream, 16 + 15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return nil
+        }
+        defer { inflateEnd(&stream) }
+        var out = [UInt8](repeating: 0, count: min(limit, max(1 << 16, input.count * 4)))
+        var produced = 0
+        return input.withUnsafeBufferPointer { inBuffer -> (bytes: [UInt8], cut: Bool)? in
+            stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
+            stream.avail_in = UInt32(inBuffer.count)
+            while true {
+                if produced == out.count {
+                    guard out.count < limit else {
+                        out.removeSubrange(produced...)
+                        return (out, true)
+                    }
+                    out.append(contentsOf: [UInt8](repeating: 0, count: min(out.count, limit - out.count)))
+                }
+                let status = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    stream.next_out = buffer.baseAddress! + produced
+                    stream.avail_out = UInt32(buffer.count - produced)
+                    let s = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    produced = buffer.count - Int(stream.avail_out)
+                    return s
+                }
+                if status == Z_STREAM_END { break }
+                if status == Z_BUF_ERROR && stream.avail_in == 0 { break }
+                guard status == Z_OK || status == Z_BUF_ERROR else {
+                    if produced == 0 { return nil }
+                    break
+                }
+            }
+            out.removeSubrange(produced...)
+            return (out, false)
+        }
+    }
+}

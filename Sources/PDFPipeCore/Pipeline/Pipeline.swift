@@ -43,6 +43,9 @@ public struct Pipeline: Sendable {
     public var baselineFile: String?
     /// `report.ratchet` or `--ratchet`: fail when findings of the baseline are gone.
     public var ratchet = false
+    /// `report.sources` or `--sources`: the folders the PDFs' sources are in (relative to the
+    /// working folder); findings about links get the source line that made them.
+    public var sourceRoots: [String] = []
     /// Redo work that incremental stages would skip (`--force`).
     public var force = false
     /// No network (`--offline`): the external link check skips http(s) links.

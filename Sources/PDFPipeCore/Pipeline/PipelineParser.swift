@@ -97,6 +97,7 @@ struct PipelineParser {
         pipeline.ruleCatalog = ruleCatalog
         pipeline.baselineFile = report["baseline"]?.stringValue
         pipeline.ratchet = report.bool("ratchet")
+        pipeline.sourceRoots = report.strings("sources")
         pipeline.isolation = values.choice("isolation", Isolation.auto)
         pipeline.timeoutSeconds = values.double("timeoutSeconds")
         pipeline.memoryLimitMB = values.int("memoryLimitMB")

@@ -74,6 +74,10 @@ extension Pipeline {
                         "ratchet", .bool, default: false,
                         "also fail when findings of the baseline are gone (update the baseline)",
                         valueName: "true or false"),
+                    OptionSpec(
+                        "sources", .array(.text, minItems: 0), default: [],
+                        "folders of the sources the PDFs are built from (relative to the working folder): each finding about a link gets the source line that made it (SyncTeX beside the PDF, else search)"
+                    ),
                 ]), default: .null, "reports and the exit code"),
             OptionSpec(
                 "isolation", .choice(Isolation.allCases.map(\.rawValue)), default: "auto",

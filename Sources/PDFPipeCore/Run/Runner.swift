@@ -39,6 +39,10 @@ public struct Runner: Sendable {
     public var isolate: (@Sendable (InputDocument, Int) -> DocumentResult)?
     /// Applied to each document's result as it finishes (suppressions, baseline).
     public var policy: ResultPolicy?
+    /// Places findings on the source lines that made them (`report.sources`); nil: not asked.
+    public var sourceMapping: (any SourceMapping)?
+    /// The `timings` key of the mapping's seconds per document.
+    public static let sourceMappingTiming = "map-sources"
     /// Where idle workers find pages to help with (in-process runs); made per run when nil. Tests
     /// pass their own to see that helpers joined (`PageHelpers.helped`).
     public var pageHelpers: PageHelpers?
@@ -182,6 +186,11 @@ public struct Runner: Sendable {
     func completed(_ document: InputDocument, _ result: DocumentResult) -> DocumentResult {
         var r = result
         r.workingPath = document.workingPath
+        if let sourceMapping, r.status == .ok || !r.findings.isEmpty {
+            let t0 = SystemClock.uptimeNanoseconds
+            sourceMapping.map(&r, file: document.path)
+            r.timings[Self.sourceMappingTiming] = SystemClock.seconds(since: t0)
+        }
         if let policy { policy.apply(&r) } else { r.assignFingerprints() }
         return r
     }

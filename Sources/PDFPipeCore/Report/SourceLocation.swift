@@ -1,0 +1,22 @@
+/// Maps a document's findings back to the source lines that made them (`report.sources`,
+/// `--sources`): set on the runner by the command line, implemented beside the stages
+/// (`SourceMapper`: SyncTeX, and search in the source files). Applied to each document's result
+/// in the run's own process, whatever process ran the document.
+public protocol SourceMapping: Sendable {
+    /// Adds `details.source` to the findings it can place: `file` is the PDF that was read.
+    func map(_ result: inout DocumentResult, file: String)
+}
+
+extension Finding {
+    /// The source line the finding was mapped to (`details.source`: `file`, `line`), when it was:
+    /// where reports that point at files (SARIF, GitHub annotations, GitLab Code Quality) put it,
+    /// the PDF and page kept beside it. Never part of the fingerprint.
+    public var sourceLocation: (file: String, line: Int)? {
+        guard let s = details["source"], let file = s["file"]?.stringValue, let line = s["line"]?.intValue, line >= 1
+        else { return nil }
+        return (file, line)
+    }
+
+    /// `file:line` for people (Markdown and HTML beside the page), or nil.
+    public var sourceText: String? { sourceLocation.map { "\($0.file):\($0.line)" } }
+}

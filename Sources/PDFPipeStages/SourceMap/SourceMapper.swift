@@ -1,0 +1,238 @@
+import Foundation
+import PDFPipeCore
+import PDFReader
+import SystemIO
+
+/// Places each finding about a link on the source line that made it (`details.source`), with two
+/// mappers, each result saying which one found it and how:
+/// - `synctex`, for PDFs with a `NAME.synctex.gz` (or `.synctex`) beside them: the records of the
+///   link's page inside its rectangle (else on its baseline just after or before it) name input
+///   lines, and the line near them that spells the link's target is the answer;
+/// - `search`, for every producer: the target as the sources spell it (`SourceIndex`), where it is
+///   spelt once; in several places, the one that also has the link's text. Otherwise unmapped,
+///   with the candidates. Nothing is guessed: a line is given only where the target is spelt.
+public final class SourceMapper: SourceMapping {
+    let roots: [String]
+    let workingDirectory: String
+    let excluded: [String]
+    private let built = Locked<SourceIndex?>(nil)
+
+    /// `roots` relative to `workingDirectory`; `excluded`: folders never read (the run's output).
+    public init(roots: [String], workingDirectory: String, excluded: [String]) {
+        self.roots = roots
+        self.workingDirectory = Paths.standardize(workingDirectory)
+        self.excluded = excluded.map { Paths.standardize(Paths.absolute($0, relativeTo: workingDirectory)) }
+    }
+
+    /// The run's index, built by the first document that needs it (the others wait for it once).
+    var index: SourceIndex {
+        built.withLock { i in
+            if let i { return i }
+            let made = SourceIndex(roots: roots, workingDirectory: workingDirectory, excluding: excluded)
+            i = made
+            return made
+        }
+    }
+
+    public func map(_ result: inout DocumentResult, file: String) {
+        let wanted = result.findings.indices.filter { Self.term(of: result.findings[$0]) != nil }
+        guard !wanted.isEmpty else { return }
+        let index = self.index
+        var synctex: SyncTeXPages?
+        if let path = SyncTeX.file(beside: file) {
+            let pages = Set(wanted.compactMap { result.findings[$0].page })
+            synctex = SyncTeXPages(path: path, pdf: file, pages: pages, index: index)
+        }
+        for i in wanted {
+            var source = locate(result.findings[i], synctex: synctex, index: index)
+            if let why = index.incomplete, source["file"] == nil { source["limit"] = .string(why) }
+            result.findings[i].details["source"] = .object(source)
+        }
+    }
+
+    /// What the sources would spell for the finding's target: its URI, file or destination name.
+    static func term(of f: Finding) -> String? {
+        guard f.page != nil else { return nil }
+        guard var t = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue, !t.isEmpty else { return nil }
+        if t.hasPrefix("#") { t.removeFirst() }
+        // hyperref's citations: `cite.KEY` is `\cite{KEY}`.
+        if t.hasPrefix("cite.") { t.removeFirst(5) }
+        return t.isEmpty ? nil : t
+    }
+
+    /// The spellings a source may give `term`: itself, without a trailing `/`, and a file link
+    /// without the `.pdf` hyperref adds (`\href{manual}` is a GoToR to `manual.pdf`).
+    static func spellings(_ term: String) -> [String] {
+        var out = [term]
+        if term.hasSuffix("/"), term.count > 1 { out.append(String(term.dropLast())) }
+        if term.lowercased().hasSuffix(".pdf"), term.count > 4 { out.append(String(term.dropLast(4))) }
+        return out
+    }
+
+    func locate(_ f: Finding, synctex: SyncTeXPages?, index: SourceIndex) -> [String: JSONValue] {
+        let term = Self.term(of: f)!
+        var candidates: [SourceIndex.Location] = []
+        if let synctex, let page = f.page, let rect = f.rect, rect.count == 4 {
+            switch synctex.locate(term: term, page: page, rect: rect) {
+            case .found(let at):
+                return Self.found(
+                    at, index: index, mapper: "synctex",
+                    how: "SyncTeX's records under the link, on the line that spells its target")
+            case .near(let near):
+                candidates = near
+            case .none:
+                break
+            }
+        }
+        let found = Self.spellings(term).map { index.locations(of: $0) }
+        guard !found.contains(where: { $0 == nil }) else {
+            return [
+                "mapper": "search",
+                "unmapped": .string("'\(Self.cut(term))' is spelt in more than \(SourceIndex.maxLocations) places"),
+            ]
+        }
+        let at = Array(Set(found.flatMap { $0 ?? [] })).sorted()
+        if at.count == 1 {
+            return Self.found(at[0], index: index, mapper: "search", how: "the only line that spells its target")
+        }
+        if at.count > 1, let text = f.details["linkText"]?.stringValue, !text.isEmpty {
+            let withText = at.filter { index.spells(text, near: $0) }
+            if withText.count == 1 {
+                return Self.found(
+                    withText[0], index: index, mapper: "search",
+                    how: "the only line that spells its target and its text")
+            }
+        }
+        var out: [String: JSONValue] = ["mapper": synctex == nil ? "search" : "synctex"]
+        let listed = (at.isEmpty ? candidates : at).prefix(5)
+        out["unmapped"] = .string(
+            at.isEmpty
+                ? (candidates.isEmpty
+                    ? "no source file under the roots spells '\(Self.cut(term))'"
+                    : "SyncTeX names lines that do not spell '\(Self.cut(term))' (a macro may make it)")
+                : "'\(Self.cut(term))' is spelt in \(at.count) places")
+        if !listed.isEmpty {
+            out["candidates"] = .array(listed.map { .string("\(index.files[$0.file].shown):\($0.line)") })
+        }
+        return out
+    }
+
+    static func found(_ at: SourceIndex.Location, index: SourceIndex, mapper: String, how: String) -> [String:
+        JSONValue]
+    {
+        [
+            "file": .string(index.files[at.file].shown), "line": .int(at.line), "mapper": .string(mapper),
+            "how": .string(how),
+        ]
+    }
+
+    static func cut(_ s: String) -> String { s.count > 120 ? String(s.prefix(120)) + "…" : s }
+}
+
+extension SourceIndex {
+    /// Whether the line `at`, or the one before or after it, holds `text` (its first words,
+    /// case and spacing aside): a link's visible text as the source writes it.
+    func spells(_ text: String, near at: Location) -> Bool {
+        let words = text.lowercased().split(whereSeparator: { $0.isWhitespace }).prefix(4).joined(separator: " ")
+        guard words.count >= 3 else { return false }
+        let fileLines = lines[at.file]
+        let span = fileLines[max(0, at.line - 2)..<min(fileLines.count, at.line + 1)]
+        let joined = span.joined(separator: " ").lowercased().split(whereSeparator: { $0.isWhitespace }).joined(
+            separator: " ")
+        return joined.contains(words)
+    }
+}
+
+/// A document's SyncTeX records for the pages with findings, and where its inputs are among the
+/// sources.
+struct SyncTeXPages {
+    let synctex: SyncTeX
+    /// Each page's media box (PDF points), for the page's top left, which SyncTeX measures from.
+    let boxes: [Int: PDFRect]
+    let index: SourceIndex
+    /// Input tag → source file, when the input is one of the sources.
+    let files: [Int: Int]
+
+    init?(path: String, pdf: String, pages: Set<Int>, index: SourceIndex) {
+        guard let s = SyncTeX.read(path, pages: pages), let reader = try? PDFReader(path: pdf) else { return nil }
+        synctex = s
+        let pageObjects = PageTree.pages(reader)
+        var boxes: [Int: PDFRect] = [:]
+        for p in pages where p >= 1 && p <= pageObjects.count {
+            boxes[p] = PageGeometry(page: pageObjects[p - 1]).mediaBox
+        }
+        self.boxes = boxes
+        self.index = index
+        let folder = Paths.parent(Paths.standardize(pdf))
+        var files: [Int: Int] = [:]
+        for (tag, named) in s.inputs {
+            if let i = Self.source(named, besidePDF: folder, index: index) { files[tag] = i }
+        }
+        self.files = files
+    }
+
+    /// The source file an input path names: itself when it is under the roots (absolute, or
+    /// relative to the PDF's folder, where TeX ran), else the one source whose path ends with the
+    /// same folders and name (a build in another checkout); nil otherwise (a class, a package, a
+    /// path outside the roots: dropped).
+    static func source(_ named: String, besidePDF folder: String, index: SourceIndex) -> Int? {
+        let absolute = Paths.standardize(Paths.absolute(named, relativeTo: folder))
+        if let i = index.file(absolute: absolute) { return i }
+        let parts = absolute.split(separator: "/")
+        for depth in stride(from: min(3, parts.count), through: 1, by: -1) {
+            let tail = "/" + parts.suffix(depth).joined(separator: "/")
+            let matches = index.files.indices.filter { index.files[$0].absolute.hasSuffix(tail) }
+            if matches.count == 1 { return matches[0] }
+            if matches.count > 1 { return nil }
+        }
+        return nil
+    }
+
+    enum Answer {
+        case found(SourceIndex.Location)
+        case near([SourceIndex.Location])
+        case none
+    }
+
+    /// The source line of the link at `rect` on `page`: SyncTeX's lines under it (else beside it
+    /// on its baseline), checked against the lines that spell `term` in that file.
+    func locate(term: String, page: Int, rect: [Double]) -> Answer {
+        guard let records = synctex.pages[page], let box = boxes[page] else { return .none }
+        let top = max(box.y1, box.y2) - max(rect[1], rect[3])
+        let bottom = max(box.y1, box.y2) - min(rect[1], rect[3])
+        let left = min(rect[0], rect[2]) - min(box.x1, box.x2)
+        let right = max(rect[0], rect[2]) - min(box.x1, box.x2)
+        // Glue, kerns, formulas and boxes carry the line TeX read them from; `x` records and
+        // box starts carry the line where the paragraph was broken.
+        let kinds: Set<UInt8> = Set("kg$vh".utf8)
+        let made = records.filter { kinds.contains($0.kind) && files[$0.tag] != nil }
+        // The link's baseline: in the lower part of its rectangle (a rectangle as tall as a line
+        // and a half reaches the baseline above), the records' baseline nearest three quarters down.
+        let height = bottom - top
+        let near = made.filter { $0.v >= top + 0.3 * height && $0.v <= bottom + 1 }
+        let aim = top + 0.75 * height
+        guard let baseline = near.min(by: { abs($0.v - aim) < abs($1.v - aim) })?.v else { return .none }
+        let onBaseline = near.filter { abs($0.v - baseline) < 0.5 }
+        var chosen = onBaseline.filter { $0.h >= left - 1 && $0.h <= right + 1 }
+        chosen.sort { a, b in a.v != b.v ? a.v < b.v : a.h < b.h }
+        if chosen.isEmpty {
+            let after = onBaseline.filter { $0.h > right && $0.h <= right + 40 }.min { $0.h < $1.h }
+            let before = onBaseline.filter { $0.h < left && $0.h >= left - 40 }.max { $0.h < $1.h }
+            chosen = [after, before].compactMap { $0 }
+        }
+        guard !chosen.isEmpty else { return .none }
+        let said = chosen.map { SourceIndex.Location(file: files[$0.tag]!, line: $0.line) }
+        let spelt = Set(SourceMapper.spellings(term).flatMap { index.locations(of: $0) ?? [] })
+        // The line that spells the target, nearest the first line SyncTeX names (a link whose
+        // text runs over several source lines starts where its target is written).
+        let first = said[0]
+        let window = said.filter { $0.file == first.file }
+        let lo = (window.map(\.line).min() ?? first.line) - 3
+        let hi = (window.map(\.line).max() ?? first.line) + 1
+        let verified = spelt.filter { $0.file == first.file && $0.line >= lo && $0.line <= hi }
+        if let best = verified.min(by: { abs($0.line - first.line) < abs($1.line - first.line) }) {
+            return .found(best)
+        }
+        return .near(Array(Set(said)).sorted())
+    }
+}

@@ -1,0 +1,186 @@
+import PDFReader
+import SystemIO
+
+/// A SyncTeX file (`NAME.synctex.gz`, `NAME.synctex`) read for the pages asked: which input file
+/// and line made each glue, kern, box and formula on them, and where it is. The format is
+/// pdfTeX's and XeTeX's (`synctex.c`; read here by a parser of the project's own): a preamble of
+/// `Input:TAG:PATH` lines and settings (`Unit`, `Magnification`, `X Offset`, `Y Offset`), then per
+/// page `{N` … `}N` records `KIND TAG,LINE[,COLUMN]:H,V[:W,H,D]` in scaled points from the page's
+/// top left. Everything in it is data (its paths are the author's: `SourceRoots` decides
+/// which are sources); it is bounded (`maxBytes` decompressed, `maxRecords` per page).
+struct SyncTeX: Sendable {
+    /// One record: a node TeX made while reading `tag`'s line `line`, at (`h`, `v`) in PDF points
+    /// from the page's top left (`v` is the baseline), with its width when it has one.
+    struct Record: Sendable, Equatable {
+        var kind: UInt8
+        var tag: Int
+        var line: Int
+        var h: Double
+        var v: Double
+        var width: Double
+        var height: Double
+        var depth: Double
+    }
+
+    /// Input paths by tag, as the file names them.
+    var inputs: [Int: String] = [:]
+    /// Records of the pages read, by 1-based page.
+    var pages: [Int: [Record]] = [:]
+    /// Why the file was not read whole (too big, cut short, too many records on a page).
+    var incomplete: String?
+
+    static let maxBytes = 256 << 20
+    static let maxRecords = 2_000_000
+    static let maxInputs = 100_000
+    /// Scaled points (TeX's `sp`) in a PDF point (a big point, 1/72 in): 65536 × 72.27 / 72.
+    static let spPerPoint = 65781.76
+
+    /// The SyncTeX file beside `pdf` (`a.pdf`: `a.synctex.gz`, else `a.synctex`), if there is one
+    /// that is a regular file.
+    static func file(beside pdf: String) -> String? {
+        var stem = pdf
+        if stem.lowercased().hasSuffix(".pdf") { stem.removeLast(4) }
+        for candidate in [stem + ".synctex.gz", stem + ".synctex"] where FileSystem.kind(candidate) == .regular {
+            return candidate
+        }
+        return nil
+    }
+
+    /// Reads `path` for the records of `wanted` pages (all when nil). Nil when it is no SyncTeX
+    /// file (not gzip nor text, no `SyncTeX Version` line).
+    static func read(_ path: String, pages wanted: Set<Int>?) -> SyncTeX? {
+        guard let st = FileStatus.following(path), st.kind == .regular, st.size <= maxBytes,
+            let raw = FileSystem.contents(path)
+        else { return nil }
+        var bytes = raw
+        var result = SyncTeX()
+        if raw.starts(with: [0x1F, 0x8B]) {
+            guard let (inflated, cut) = Gzip.decompress(raw, limit: maxBytes) else { return nil }
+            bytes = inflated
+            if cut { result.incomplete = "it decompresses past \(maxBytes >> 20) MiB; the rest was not read" }
+        }
+        guard bytes.starts(with: Array("SyncTeX Version:".utf8)) else { return nil }
+        result.parse(bytes, wanted: wanted)
+        return result
+    }
+
+    /// The preamble's settings: PDF points = scaled points × `scale` + offset.
+    private struct Frame {
+        var unit = 1.0
+        var magnification = 1000.0
+        var xOffset = 0.0
+        var yOffset = 0.0
+        var scale: Double { unit * magnification / 1000 / SyncTeX.spPerPoint }
+    }
+
+    mutating func parse(_ bytes: [UInt8], wanted: Set<Int>?) {
+        var frame = Frame()
+        var page: Int?
+        var records: [Record] = []
+        var start = 0
+        let n = bytes.count
+        while start < n {
+            var end = start
+            while end < n && bytes[end] != 0x0A { end += 1 }
+            let line = bytes[start..<end]
+            start = end + 1
+            guard let first = line.first else { continue }
+            switch first {
+            case UInt8(ascii: "{"):
+                let p = Self.int(line.dropFirst())
+                page = p.flatMap { wanted == nil || wanted!.contains($0) ? $0 : nil }
+                records = []
+            case UInt8(ascii: "}"):
+                if let p = page { pages[p] = records }
+                page = nil
+            case UInt8(ascii: "["), UInt8(ascii: "("), UInt8(ascii: "h"), UInt8(ascii: "v"), UInt8(ascii: "k"),
+                UInt8(ascii: "g"), UInt8(ascii: "$"), UInt8(ascii: "x"):
+                guard page != nil else { continue }
+                guard records.count < Self.maxRecords else {
+                    incomplete = "a page has more than \(Self.maxRecords) records; the rest were not read"
+                    continue
+                }
+                if let r = Self.record(line, frame: frame) { records.append(r) }
+            case UInt8(ascii: "I"):
+                readInput(line)
+            default:
+                if page == nil { Self.setting(line, into: &frame) }
+            }
+        }
+    }
+
+    /// `Input:TAG:PATH` (in the preamble, or in the content when a file is opened later).
+    private mutating func readInput(_ line: ArraySlice<UInt8>) {
+        let prefix = Array("Input:".utf8)
+        guard line.starts(with: prefix), inputs.count < Self.maxInputs else { return }
+        let rest = line.dropFirst(prefix.count)
+        guard let colon = rest.firstIndex(of: UInt8(ascii: ":")), let tag = Self.int(rest[..<colon]) else { return }
+        let path = rest[(colon + 1)...].prefix(4096)
+        inputs[tag] = String(decoding: path, as: UTF8.self)
+    }
+
+    private static func setting(_ line: ArraySlice<UInt8>, into frame: inout Frame) {
+        let text = String(decoding: line.prefix(64), as: UTF8.self)
+        let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let value = Double(parts[1]), value.isFinite else { return }
+        switch parts[0] {
+        case "Unit" where value > 0: frame.unit = value
+        case "Magnification" where value > 0: frame.magnification = value
+        // Offsets are in scaled points too (0 from pdfTeX and XeTeX).
+        case "X Offset": frame.xOffset = value
+        case "Y Offset": frame.yOffset = value
+        default: break
+        }
+    }
+
+    /// `KTAG,LINE[,COLUMN]:H,V[:W[,H,D]]`, in points.
+    private static func record(_ line: ArraySlice<UInt8>, frame: Frame) -> Record? {
+        let kind = line.first!
+        var numbers: [Int] = []
+        var value = 0
+        var negative = false
+        var digits = 0
+        // Positions of the separators: the first ':' ends the tag and line(s).
+        var afterColon = 0
+        var tagLine: [Int] = []
+        func flush() {
+            numbers.append(negative ? -value : value)
+            value = 0
+            negative = false
+            digits = 0
+        }
+        for b in line.dropFirst() {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard digits < 12 else { return nil }
+                value = value * 10 + Int(b - 48)
+                digits += 1
+            case UInt8(ascii: "-") where digits == 0: negative = true
+            case UInt8(ascii: ","):
+                flush()
+            case UInt8(ascii: ":"):
+                flush()
+                afterColon += 1
+                if afterColon == 1 {
+                    tagLine = numbers
+                    numbers = []
+                }
+            default: return nil
+            }
+        }
+        flush()
+        guard tagLine.count >= 2, numbers.count >= 2, tagLine[0] > 0 else { return nil }
+        let s = frame.scale
+        let size = numbers.count >= 3 ? Array(numbers[2...]) : []
+        return Record(
+            kind: kind, tag: tagLine[0], line: tagLine[1],
+            h: Double(numbers[0]) * s + frame.xOffset * s, v: Double(numbers[1]) * s + frame.yOffset * s,
+            width: size.count > 0 ? Double(size[0]) * s : 0, height: size.count > 1 ? Double(size[1]) * s : 0,
+            depth: size.count > 2 ? Double(size[2]) * s : 0)
+    }
+
+    static func int(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count < 12, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+}
