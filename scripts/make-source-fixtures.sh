@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the committed fixtures of source mapping and anchor diffs (Tests/Fixtures/sources/) from
-# the sources beside them. Needs TeX Live (texlive-latex-base, -recommended, -extra: hyperref).
+# the sources beside them. Needs TeX Live (texlive-latex-base, -recommended, -extra: hyperref;
+# texlive-xetex, texlive-fonts-recommended, lmodern), pandoc and chromium.
 # The tests read the committed outputs; this script is how they were made, and how to remake them.
 #   scripts/make-source-fixtures.sh
 #
@@ -37,3 +38,24 @@ latex "$work/rebuild" manual xelatex
 for v in v1 v2 rebuild; do cp "$work/$v/manual.pdf" "$a/$v/manual.pdf"; done
 cp "$work/v2/manual.tex" "$a/v2/manual.tex"
 echo "wrote $a/{v1,v2,rebuild}/manual.pdf"
+
+# Source mapping: the sources (scripts/make-source-fixtures.py writes them and expected.json), and
+# what each producer makes of them. latex/: pdfLaTeX and XeTeX with -synctex=1, in a folder of
+# another name (the SyncTeX paths are not the repository's: they are mapped by their tails).
+python3 "$(dirname "$0")/make-source-fixtures.py" "$here"
+for engine in pdflatex xelatex; do
+  b="$work/build-$engine/src"
+  mkdir -p "$b" "$here/latex/$engine"
+  cp -r "$here/latex/src/." "$b/"
+  (cd "$b" && for _ in 1 2; do "$engine" -synctex=1 -interaction=nonstopmode -halt-on-error -jobname=manual main.tex >/dev/null; done)
+  cp "$b/manual.pdf" "$b/manual.synctex.gz" "$here/latex/$engine/"
+done
+# markdown/: pandoc (through pdfLaTeX), no SyncTeX.
+mkdir -p "$here/markdown/pandoc"
+(cd "$here/markdown/src" && pandoc manual.md -o "$work/manual-md.pdf")
+cp "$work/manual-md.pdf" "$here/markdown/pandoc/manual.pdf"
+# html/: printed by headless Chromium.
+mkdir -p "$here/html/chromium"
+chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+  --print-to-pdf="$here/html/chromium/manual.pdf" "file://$here/html/src/manual.html" 2>/dev/null
+echo "wrote $here/{latex/pdflatex,latex/xelatex,markdown/pandoc,html/chromium}"

@@ -250,7 +250,7 @@ struct RunFlags: FlagSet {
         "findings already in FILE (pdfpipe baseline, or an earlier report.json) are \"unchanged\" and do not fail the run; the others are \"new\" (default: the pipeline's report.baseline)",
         key: "report.baseline") var baseline: String?
     @Flag(
-        "--sources", "DIR[,DIR...]",
+        "--sources", "DIRS",
         "the folders of the PDFs' sources: each finding about a link gets the source line that made it (SyncTeX beside the PDF, else search; default: the pipeline's report.sources)"
     ) var sources: String?
     @Flag(

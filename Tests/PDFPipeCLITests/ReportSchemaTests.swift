@@ -160,6 +160,33 @@ final class ReportSchemaTests: XCTestCase {
         XCTAssertTrue(markdown.contains("**Replace with** https://example.org/a (the scheme misspelt)"), markdown)
     }
 
+    /// (#66) Findings mapped to their source lines: the SARIF (source line as the physical
+    /// location, the PDF a related location) and the Code Quality report stay valid.
+    func testSourceMappedReportsAreValid() throws {
+        try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"gotor": true}}]}"#.write(
+            toFile: out + "/map.json", atomically: true, encoding: .utf8)
+        let fixtures = "Tests/Fixtures/sources/latex"
+        XCTAssertEqual(
+            CapturedCLI().run([
+                "run", out + "/map.json", fixtures + "/xelatex/manual.pdf", "--offline", "--sources", fixtures + "/src",
+                "--out", out + "/mapped", "--format", "json,sarif,codequality", "--quiet",
+            ]), .findings)
+        XCTAssertNil(try sarifErrors(out + "/mapped/report.sarif"))
+        let sarif = try JSONParser.parse(try String(contentsOfFile: out + "/mapped/report.sarif", encoding: .utf8))
+        let results = sarif["runs"]?[0]?["results"]?.arrayValue ?? []
+        XCTAssertEqual(results.count, 20)
+        XCTAssertTrue(results.allSatisfy { $0["locations"]?[0]?["physicalLocation"]?["region"]?["startLine"] != nil })
+        let script = """
+            import json, sys, jsonschema
+            errors = list(jsonschema.Draft7Validator(json.load(open(sys.argv[1]))).iter_errors(json.load(open(sys.argv[2]))))
+            sys.exit(1 if errors else 0)
+            """
+        let schema = Repo.root + "/Tests/PDFPipeCLITests/Schemas/gitlab-codequality.schema.json"
+        let r = try ExternalTool.run(
+            "/usr/bin/python3", ["-c", script, schema, out + "/mapped/gl-code-quality-report.json"])
+        XCTAssertEqual(r.status, 0, r.output)
+    }
+
     /// The checks are live: a JUnit case without its name, and a SARIF result with a level SARIF does
     /// not have, are refused with the place named.
     func testTheValidatorsRefuseBrokenReports() throws {

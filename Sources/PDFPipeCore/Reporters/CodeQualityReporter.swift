@@ -24,13 +24,19 @@ public struct CodeQualityReporter: StreamingReporter {
     static func issue(_ f: Finding, path: String, fingerprint: String, report: RunReport) -> JSONValue {
         var description = f.message
         if let h = f.hint { description += " (fix: \(h))" }
+        // Mapped to its source (report.sources): on that line; the document and page said.
+        var location: JSONValue = ["path": .string(path), "lines": ["begin": .int(max(1, f.page ?? 1))]]
+        if let source = f.sourceLocation {
+            location = ["path": .string(source.file), "lines": ["begin": .int(source.line)]]
+            description = "\(path)" + (f.pageText.map { ", page \($0)" } ?? "") + ": " + description
+        }
         return [
             "type": "issue",
             "description": .string(description),
             "check_name": .string(f.rule),
             "fingerprint": .string(fingerprint),
             "severity": .string(severity(f, in: report)),
-            "location": ["path": .string(path), "lines": ["begin": .int(max(1, f.page ?? 1))]],
+            "location": location,
         ]
     }
 

@@ -59,9 +59,11 @@ public struct GitHubReporter: Reporter {
             let pages = Abridged(p.pages, limit: 5).joined { $0 }
             message = "page\(p.pages.count == 1 ? "" : "s") \(pages): " + message
         }
+        if let pdf = p.pdf { message = "\(pdf), " + message }
         if let h = f.hint { message += " (fix: \(h))" }
+        let line = p.line.map { ",line=\($0)" } ?? ""
         return
-            "::\(command) file=\(Escape.githubProperty(p.path)),title=\(Escape.githubProperty(f.rule))::\(Escape.githubData(message))\n"
+            "::\(command) file=\(Escape.githubProperty(p.path))\(line),title=\(Escape.githubProperty(f.rule))::\(Escape.githubData(message))\n"
     }
 
     /// One annotation per distinct problem (document, rule, message) with the pages it is on.
@@ -69,6 +71,9 @@ public struct GitHubReporter: Reporter {
         var path: String
         var finding: Finding
         var pages: [String] = []
+        /// On a source line (`path` is then the source file, `pdf` the document).
+        var line: Int?
+        var pdf: String?
     }
 
     /// The problems to annotate, in input order; how many findings the baseline already has and
@@ -95,13 +100,20 @@ public struct GitHubReporter: Reporter {
                     baselined += 1
                     continue
                 }
-                let key = "\(d.displayPath)\u{0}\(f.rule)\u{0}\(f.message)"
+                // Mapped to its source (report.sources): annotated on that line, in the diff people read.
+                let source = f.sourceLocation
+                let key = "\(d.displayPath)\u{0}\(f.rule)\u{0}\(f.message)\u{0}\(f.sourceText ?? "")"
                 let page = f.pageText
                 if let k = index[key] {
                     if let page, problems[k].pages.last != page { problems[k].pages.append(page) }
                 } else {
                     index[key] = problems.count
-                    problems.append(Problem(path: d.displayPath, finding: f, pages: page.map { [$0] } ?? []))
+                    var p = Problem(path: source?.file ?? d.displayPath, finding: f, pages: page.map { [$0] } ?? [])
+                    if let source {
+                        p.line = source.line
+                        p.pdf = d.displayPath
+                    }
+                    problems.append(p)
                 }
             }
         }

@@ -86,7 +86,7 @@ public struct HTMLReporter: Reporter {
                 count += 1
                 guard count <= Self.rowsPerDocument else { continue }
                 rows +=
-                    "<tr class=\"\(f.severity.rawValue)\"><td class=\"path\">\(h(d.displayPath))</td><td>\(h(f.pageText ?? ""))</td><td class=\"sev\">\(f.severity.rawValue)</td><td>\(ruleID(f.rule))</td><td>\(h(f.message))</td></tr>"
+                    "<tr class=\"\(f.severity.rawValue)\"><td class=\"path\">\(h(d.displayPath))</td><td>\(h(MarkdownReporter.place(f)))</td><td class=\"sev\">\(f.severity.rawValue)</td><td>\(ruleID(f.rule))</td><td>\(h(f.message))</td></tr>"
             }
         }
         guard count > 0 else {

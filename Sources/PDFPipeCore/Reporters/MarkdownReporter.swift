@@ -113,7 +113,7 @@ public struct MarkdownReporter: Reporter {
             ]
             for f in d.findings where listed(f) {
                 parts.append(
-                    "| \(Escape.markdown(f.pageText ?? "")) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) | \(Self.fixText(f)) |\n"
+                    "| \(Escape.markdown(Self.place(f))) | \(f.severity.rawValue) | `\(f.rule)` | \(Escape.markdown(f.message)) | \(Self.fixText(f)) |\n"
                 )
             }
             sections[i] = parts
@@ -138,6 +138,11 @@ public struct MarkdownReporter: Reporter {
     }
 
     /// A finding's fix column: its hint, and the replacement it proposes when it has one.
+    /// The page column: the page, and the source line the finding was mapped to (`file:line`).
+    static func place(_ f: Finding) -> String {
+        [f.pageText, f.sourceText].compactMap { $0 }.joined(separator: " · ")
+    }
+
     static func fixText(_ f: Finding) -> String {
         var text = Escape.markdown(f.hint ?? "")
         if let fix = f.suggestedFix {

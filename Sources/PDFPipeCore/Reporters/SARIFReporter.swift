@@ -185,10 +185,22 @@ public struct SARIFReporter: StreamingReporter {
     ) -> [String: JSONValue] {
         var location: [String: JSONValue] = ["physicalLocation": ["artifactLocation": Self.artifactLocation(path)]]
         if let p = f.page { location["logicalLocations"] = [["name": .string("page \(p)"), "kind": "page"]] }
+        var message = text(f)
+        var related: [JSONValue] = []
+        // Mapped to its source (report.sources): the alert opens on the source line people edit,
+        // the PDF kept as a related location.
+        if let source = f.sourceLocation {
+            related = [.object(location.merging(["id": 1, "message": ["text": .string("the PDF")]]) { a, _ in a })]
+            location["physicalLocation"] = [
+                "artifactLocation": Self.artifactLocation(source.file), "region": ["startLine": .int(source.line)],
+            ]
+            message = "[\(path)](1) " + message
+        }
         var result: [String: JSONValue] = [
-            "ruleId": .string(f.rule), "level": .string(f.severity.rawValue), "message": ["text": .string(text(f))],
+            "ruleId": .string(f.rule), "level": .string(f.severity.rawValue), "message": ["text": .string(message)],
             "locations": [.object(location)], "properties": .object(properties(f)),
         ]
+        if !related.isEmpty { result["relatedLocations"] = .array(related) }
         // Code scanning would otherwise hash the "line" of a binary PDF, and alerts would
         // reopen on every rebuild.
         if let fingerprint { result["partialFingerprints"] = ["pdfpipe/v1": .string(fingerprint)] }

@@ -37,31 +37,7 @@ final class SourceIndex: Sendable {
     ]
 
     init(roots: [String], workingDirectory: String, excluding excluded: [String]) {
-        var found: [(String, String)] = []
-        var why: String?
-        var total = 0
-        var seen = Set<String>()
-        for root in roots {
-            let top = Paths.standardize(Paths.absolute(root, relativeTo: workingDirectory))
-            Self.walk(top, ignores: [], excluded: Set(excluded.map(Paths.standardize))) { path, size in
-                guard seen.insert(path).inserted else { return true }
-                guard found.count < Self.maxFiles else {
-                    why = "more than \(Self.maxFiles) source files under the roots; the rest were not read"
-                    return false
-                }
-                guard size <= Self.maxFileBytes, total + size <= Self.maxBytes else {
-                    why =
-                        why
-                        ?? "source files past \(Self.maxBytes >> 20) MiB in all, or of more than \(Self.maxFileBytes >> 20) MiB each, were not read"
-                    return true
-                }
-                total += size
-                let inside = path.hasPrefix(workingDirectory + "/")
-                found.append((inside ? Paths.relative(path, to: workingDirectory) : path, path))
-                return true
-            }
-        }
-        found.sort { $0.0 < $1.0 }
+        let (found, why) = Self.collect(roots: roots, workingDirectory: workingDirectory, excluding: excluded)
         var lines: [[Substring]] = []
         var tokens: [String: [Location]] = [:]
         var common = Set<String>()
@@ -88,6 +64,37 @@ final class SourceIndex: Sendable {
         self.tokens = tokens
         self.common = common
         incomplete = why
+    }
+
+    /// The source files under `roots`, sorted, as shown and absolutely; and what a limit left out.
+    static func collect(roots: [String], workingDirectory: String, excluding excluded: [String]) -> (
+        [(shown: String, absolute: String)], String?
+    ) {
+        var found: [(String, String)] = []
+        var why: String?
+        var total = 0
+        var seen = Set<String>()
+        for root in roots {
+            let top = Paths.standardize(Paths.absolute(root, relativeTo: workingDirectory))
+            Self.walk(top, ignores: [], excluded: Set(excluded.map(Paths.standardize))) { path, size in
+                guard seen.insert(path).inserted else { return true }
+                guard found.count < Self.maxFiles else {
+                    why = "more than \(Self.maxFiles) source files under the roots; the rest were not read"
+                    return false
+                }
+                guard size <= Self.maxFileBytes, total + size <= Self.maxBytes else {
+                    why =
+                        why
+                        ?? "source files past \(Self.maxBytes >> 20) MiB in all, or of more than \(Self.maxFileBytes >> 20) MiB each, were not read"
+                    return true
+                }
+                total += size
+                let inside = path.hasPrefix(workingDirectory + "/")
+                found.append((inside ? Paths.relative(path, to: workingDirectory) : path, path))
+                return true
+            }
+        }
+        return (found.sorted { $0.0 < $1.0 }, why)
     }
 
     /// Where `term` is spelt: nil when it is spelt in too many places to tell.

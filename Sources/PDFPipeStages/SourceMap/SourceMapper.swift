@@ -35,6 +35,15 @@ public final class SourceMapper: SourceMapping {
     }
 
     public func map(_ result: inout DocumentResult, file: String) {
+        // A link finding that does not name its target (the URI syntax rules) is about the link
+        // at its page and place in /Annots: its target is read from the document.
+        let unnamed = result.findings.compactMap { f in Self.term(of: f) == nil ? f.link : nil }
+        let read = unnamed.isEmpty ? [:] : LinkTargets.read(file, links: Set(unnamed))
+        for i in result.findings.indices where Self.term(of: result.findings[i]) == nil {
+            if let link = result.findings[i].link, let t = read[link] {
+                result.findings[i].details["linkTarget"] = .string(t)
+            }
+        }
         let wanted = result.findings.indices.filter { Self.term(of: result.findings[$0]) != nil }
         guard !wanted.isEmpty else { return }
         let index = self.index
@@ -45,6 +54,8 @@ public final class SourceMapper: SourceMapping {
         }
         for i in wanted {
             var source = locate(result.findings[i], synctex: synctex, index: index)
+            source["target"] = .string(Self.cut(Self.term(of: result.findings[i])!))
+            result.findings[i].details["linkTarget"] = nil
             if let why = index.incomplete, source["file"] == nil { source["limit"] = .string(why) }
             result.findings[i].details["source"] = .object(source)
         }
@@ -53,7 +64,10 @@ public final class SourceMapper: SourceMapping {
     /// What the sources would spell for the finding's target: its URI, file or destination name.
     static func term(of f: Finding) -> String? {
         guard f.page != nil else { return nil }
-        guard var t = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue, !t.isEmpty else { return nil }
+        guard
+            var t = f.details["uri"]?.stringValue ?? f.details["target"]?.stringValue
+                ?? f.details["linkTarget"]?.stringValue, !t.isEmpty
+        else { return nil }
         if t.hasPrefix("#") { t.removeFirst() }
         // hyperref's citations: `cite.KEY` is `\cite{KEY}`.
         if t.hasPrefix("cite.") { t.removeFirst(5) }
@@ -222,17 +236,55 @@ struct SyncTeXPages {
         }
         guard !chosen.isEmpty else { return .none }
         let said = chosen.map { SourceIndex.Location(file: files[$0.tag]!, line: $0.line) }
-        let spelt = Set(SourceMapper.spellings(term).flatMap { index.locations(of: $0) ?? [] })
         // The line that spells the target, nearest the first line SyncTeX names (a link whose
         // text runs over several source lines starts where its target is written).
         let first = said[0]
         let window = said.filter { $0.file == first.file }
         let lo = (window.map(\.line).min() ?? first.line) - 3
         let hi = (window.map(\.line).max() ?? first.line) + 1
-        let verified = spelt.filter { $0.file == first.file && $0.line >= lo && $0.line <= hi }
-        if let best = verified.min(by: { abs($0.line - first.line) < abs($1.line - first.line) }) {
-            return .found(best)
+        // Read in the file itself (a target the whole corpus spells in many places is still
+        // spelt once near here).
+        let spellings = Set(SourceMapper.spellings(term))
+        let fileLines = index.lines[first.file]
+        // (A line past the file's end, from a hostile or stale SyncTeX file, spells nothing.)
+        let lower = max(1, lo)
+        let upper = min(hi, fileLines.count)
+        let verified =
+            lower <= upper
+            ? (lower...upper).filter { !spellings.isDisjoint(with: SourceIndex.tokens(in: fileLines[$0 - 1])) } : []
+        if let best = verified.min(by: { abs($0 - first.line) < abs($1 - first.line) }) {
+            return .found(SourceIndex.Location(file: first.file, line: best))
         }
         return .near(Array(Set(said)).sorted())
     }
+}
+
+/// The targets of link annotations, read from the document by their page and place in `/Annots`:
+/// a URI, a file (GoToR, Launch) or a destination name, as the PDF writes it.
+enum LinkTargets {
+    static func read(_ pdf: String, links: Set<LinkID>) -> [LinkID: String] {
+        guard let reader = try? PDFReader(path: pdf) else { return [:] }
+        let pages = PageTree.pages(reader)
+        var out: [LinkID: String] = [:]
+        for link in links where link.page >= 1 && link.page <= pages.count {
+            guard let annots = pages[link.page - 1]["Annots"], link.annotationIndex < annots.count else { continue }
+            let a = annots[link.annotationIndex]
+            if let t = target(of: a) { out[link] = t }
+        }
+        return out
+    }
+
+    static func target(of annotation: PDFObject) -> String? {
+        if let action = annotation["A"] {
+            switch action["S"]?.name {
+            case "URI": return action["URI"]?.bytes.map { String(decoding: $0, as: UTF8.self) }
+            case "GoToR", "Launch": return FileSpecification(action["F"]).path
+            case "GoTo": return action["D"].flatMap(name)
+            default: return nil
+            }
+        }
+        return annotation["Dest"].flatMap(name)
+    }
+
+    static func name(_ o: PDFObject) -> String? { o.text ?? o.name }
 }

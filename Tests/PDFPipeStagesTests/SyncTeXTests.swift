@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+@testable import PDFPipeStages
+
+/// (#66) The SyncTeX reader on hand-written records: settings, pages asked for, and what it
+/// refuses (not SyncTeX, numbers too long, records past the bound).
+final class SyncTeXTests: XCTestCase {
+    func parse(_ text: String, pages: Set<Int>? = nil) -> SyncTeX {
+        var s = SyncTeX()
+        s.parse(Array(text.utf8), wanted: pages)
+        return s
+    }
+
+    func testRecordsAreReadInPointsFromTheTopLeft() throws {
+        let s = parse(
+            """
+            SyncTeX Version:1
+            Input:1:/work/./main.tex
+            Output:pdf
+            Magnification:2000
+            Unit:1
+            X Offset:0
+            Y Offset:0
+            Content:
+            !100
+            {1
+            [1,9:0,0:65781760,0,0
+            (1,4,7:657817,1315635:6578176,65781,0
+            k1,5:1315635,1315635:131563
+            g2,6:657817,657817
+            x1,7:1,1
+            $1,8:0,-6578176
+            )
+            ]
+            }1
+            Input:2:chapters/two.tex
+            {2
+            k2,3:0,0:1
+            }2
+            """, pages: [1])
+        XCTAssertEqual(s.inputs, [1: "/work/./main.tex", 2: "chapters/two.tex"])
+        XCTAssertNil(s.pages[2], "a page not asked for is skipped")
+        let r = try XCTUnwrap(s.pages[1])
+        XCTAssertEqual(r.map { Character(UnicodeScalar($0.kind)) }, ["[", "(", "k", "g", "x", "$"])
+        // Magnification 2000: twice the scaled points, 65781.76 sp to the point.
+        XCTAssertEqual(r[1].tag, 1)
+        XCTAssertEqual(r[1].line, 4, "a column after the line is read past")
+        XCTAssertEqual(r[1].h, 20, accuracy: 0.001)
+        XCTAssertEqual(r[1].v, 40, accuracy: 0.001)
+        XCTAssertEqual(r[1].width, 200, accuracy: 0.001)
+        XCTAssertEqual(r[2].line, 5)
+        XCTAssertEqual(r[3].tag, 2)
+        XCTAssertEqual(r[5].v, -200, accuracy: 0.001)
+        XCTAssertNil(s.incomplete)
+    }
+
+    func testWhatIsNotSyncTeXIsRefused() throws {
+        let dir = NSTemporaryDirectory() + "synctex-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "%PDF-1.4 not synctex".write(toFile: dir + "/a.synctex", atomically: true, encoding: .utf8)
+        XCTAssertNil(SyncTeX.read(dir + "/a.synctex", pages: nil))
+        try Data([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9]).write(
+            to: URL(fileURLWithPath: dir + "/b.synctex.gz"))
+        XCTAssertNil(SyncTeX.read(dir + "/b.synctex.gz", pages: nil), "corrupt gzip")
+        XCTAssertEqual(SyncTeX.file(beside: dir + "/b.pdf"), dir + "/b.synctex.gz")
+        XCTAssertEqual(SyncTeX.file(beside: dir + "/a.PDF"), dir + "/a.synctex")
+        XCTAssertNil(SyncTeX.file(beside: dir + "/c.pdf"))
+        // Damaged records are dropped one by one; numbers past 12 digits are refused.
+        let s = parse("SyncTeX Version:1\n{1\nk1,2:3\nk1,2:1234567890123,4\nk:,\nk1,2:3,4\n}1\n")
+        XCTAssertEqual(s.pages[1]?.count, 1)
+    }
+}
