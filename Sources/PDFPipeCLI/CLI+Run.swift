@@ -36,8 +36,9 @@ extension CLI {
         policy.levels = pipeline.ruleLevels
         runner.policy = policy
         if !pipeline.sourceRoots.isEmpty {
-            runner.sourceMapping = SourceMapper(
-                roots: pipeline.sourceRoots, workingDirectory: directory, excluded: [outDir])
+            let mapper = SourceMapper(roots: pipeline.sourceRoots, workingDirectory: directory, excluded: [outDir])
+            mapper.prepare()
+            runner.sourceMapping = mapper
         }
         isolate(&runner, pipeline, file: pipelineFile, resume: resume, documents: set.documents.count, remote: remote)
         let (onProgress, endProgress) = startProgress(a.progress, quiet: quiet, total: set.documents.count)

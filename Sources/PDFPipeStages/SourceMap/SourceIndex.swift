@@ -19,13 +19,17 @@ final class SourceIndex: Sendable {
     let files: [(shown: String, absolute: String)]
     /// Each file's lines (the text searched for a link's words).
     let lines: [[Substring]]
-    /// Where each token is spelt, at most `maxLocations` places (more: `common`).
-    let tokens: [String: [Location]]
+    /// Where each token is spelt, by the token's hash (FNV-1a of its bytes), at most
+    /// `maxLocations` places (more: `common`); `locations(of:)` reads the lines again, so a
+    /// collision costs a look, never a wrong answer.
+    private let tokens: [UInt64: [Location]]
     /// Tokens spelt in more than `maxLocations` places: never a unique answer.
-    let common: Set<String>
+    private let common: Set<UInt64>
     /// What a limit left out, when one was hit (said beside the mappings it could change).
     let incomplete: String?
     private let byAbsolute: [String: Int]
+    /// Files by their name (the last path component), for matching a path's tail.
+    let byName: [String: [Int]]
 
     static let maxFiles = 20_000
     static let maxFileBytes = 8 << 20
@@ -39,27 +43,32 @@ final class SourceIndex: Sendable {
     init(roots: [String], workingDirectory: String, excluding excluded: [String]) {
         let (found, why) = Self.collect(roots: roots, workingDirectory: workingDirectory, excluding: excluded)
         var lines: [[Substring]] = []
-        var tokens: [String: [Location]] = [:]
-        var common = Set<String>()
+        var tokens: [UInt64: [Location]] = [:]
+        var common = Set<UInt64>()
+        var seen = Set<UInt64>()
         for (i, (_, path)) in found.enumerated() {
             let text = FileSystem.contents(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let fileLines = text.split(separator: "\n", omittingEmptySubsequences: false)
             lines.append(fileLines)
             for (n, line) in fileLines.enumerated() {
-                for token in Set(Self.tokens(in: line)) where !common.contains(token) {
-                    var at = tokens[token, default: []]
+                seen.removeAll(keepingCapacity: true)
+                Self.scan(line) { token in
+                    let h = Self.hash(token)
+                    guard seen.insert(h).inserted, !common.contains(h) else { return }
+                    var at = tokens[h, default: []]
                     at.append(Location(file: i, line: n + 1))
                     if at.count > Self.maxLocations {
-                        common.insert(token)
-                        tokens[token] = nil
+                        common.insert(h)
+                        tokens[h] = nil
                     } else {
-                        tokens[token] = at
+                        tokens[h] = at
                     }
                 }
             }
         }
         self.files = found
         byAbsolute = Dictionary(found.enumerated().map { ($1.1, $0) }, uniquingKeysWith: { a, _ in a })
+        byName = Dictionary(grouping: found.indices) { (found[$0].1 as NSString).lastPathComponent }
         self.lines = lines
         self.tokens = tokens
         self.common = common
@@ -99,8 +108,21 @@ final class SourceIndex: Sendable {
 
     /// Where `term` is spelt: nil when it is spelt in too many places to tell.
     func locations(of term: String) -> [Location]? {
-        if common.contains(term) { return nil }
-        return tokens[term] ?? []
+        let h = Self.hash(Array(term.utf8)[...])
+        if common.contains(h) { return nil }
+        return (tokens[h] ?? []).filter { spells(term, at: $0) }
+    }
+
+    /// Whether line `at` spells `term` as a token.
+    func spells(_ term: String, at: Location) -> Bool {
+        guard at.file < lines.count, at.line >= 1, at.line <= lines[at.file].count else { return false }
+        return Self.tokens(in: lines[at.file][at.line - 1]).contains(term)
+    }
+
+    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
     }
 
     /// The index of the file at `absolute` (standardized), if it is one of the sources.
@@ -113,36 +135,83 @@ final class SourceIndex: Sendable {
     /// HTML's `&amp;` are read as the character; a token's leading `(`, `#`, `_` and trailing
     /// `) . , ; : ! ?` are also tried without, and `link:`, `xref:`, `url=` prefixes.
     static func tokens(in line: Substring) -> [String] {
-        var text = String(line)
-        if text.contains("\\") {
-            for c in ["#", "%", "_", "&", "~", "$"] { text = text.replacingOccurrences(of: "\\" + c, with: c) }
-        }
-        if text.contains("&amp;") { text = text.replacingOccurrences(of: "&amp;", with: "&") }
-        text = text.replacingOccurrences(of: "](", with: " ")
-        let delimiters = Set<Character>(" \t\r{}<>\"'`|[]\\")
         var out: [String] = []
-        for raw in text.split(whereSeparator: { delimiters.contains($0) }) where raw.count >= 2 && raw.count <= 2048 {
-            var t = Substring(raw)
-            out.append(String(t))
-            for prefix in ["link:", "xref:", "url=", "href=", "id=", "name="] where t.hasPrefix(prefix) {
-                t = t.dropFirst(prefix.count)
-                out.append(String(t))
-            }
-            var trimmed = t
-            for _ in 0..<3 {
-                let before = trimmed
-                while let f = trimmed.first, "(#_".contains(f), trimmed.count > 1 { trimmed = trimmed.dropFirst() }
-                while let l = trimmed.last, ").,;:!?".contains(l), trimmed.count > 1 { trimmed = trimmed.dropLast() }
-                if trimmed == before { break }
-                out.append(String(trimmed))
-            }
-            // \cite{a,b}: each key.
-            if t.contains(","), !t.contains("://") {
-                out += t.split(separator: ",").map { String($0) }.filter { $0.count >= 2 }
-            }
-        }
+        scan(line) { out.append(String(decoding: $0, as: UTF8.self)) }
         return out
     }
+
+    /// Calls `body` with each token of `line` and each variant of it (see `tokens(in:)`).
+    static func scan(_ line: Substring, _ body: (ArraySlice<UInt8>) -> Void) {
+        // Bytes, not characters: every line of every source goes through here once per run.
+        let raw = Array(line.utf8)
+        var clean: [UInt8] = []
+        clean.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            let b = raw[i]
+            let next: UInt8? = i + 1 < raw.count ? raw[i + 1] : nil
+            if b == UInt8(ascii: "\\"), let c = next, escapable[Int(c)] {
+                clean.append(c)
+                i += 2
+            } else if b == UInt8(ascii: "&"), raw[i...].starts(with: amp) {
+                clean.append(b)
+                i += amp.count
+            } else if b == UInt8(ascii: "]"), next == UInt8(ascii: "(") {
+                clean += [0x20, 0x20]
+                i += 2
+            } else {
+                clean.append(b)
+                i += 1
+            }
+        }
+        var start = 0
+        for j in 0...clean.count {
+            guard j == clean.count || delimiter[Int(clean[j])] else { continue }
+            if j - start >= 2 && j - start <= 2048 { emit(clean[start..<j], body) }
+            start = j + 1
+        }
+    }
+
+    /// A token and the variants of it a target may match.
+    private static func emit(_ token: ArraySlice<UInt8>, _ out: (ArraySlice<UInt8>) -> Void) {
+        var t = token
+        out(t)
+        for prefix in prefixes where t.starts(with: prefix) && t.count > prefix.count {
+            t = t.dropFirst(prefix.count)
+            out(t)
+        }
+        var trimmed = t
+        while let f = trimmed.first, leading[Int(f)], trimmed.count > 1 { trimmed = trimmed.dropFirst() }
+        while let l = trimmed.last, trailing[Int(l)], trimmed.count > 1 { trimmed = trimmed.dropLast() }
+        // `(#id)`: leading and trailing marks in turn, each state once.
+        if trimmed.count != t.count {
+            var u = t
+            for _ in 0..<3 {
+                let before = u.count
+                while let f = u.first, leading[Int(f)], u.count > 1 { u = u.dropFirst() }
+                while let l = u.last, trailing[Int(l)], u.count > 1 { u = u.dropLast() }
+                if u.count == before { break }
+                out(u)
+            }
+        }
+        // \cite{a,b}: each key.
+        if t.contains(UInt8(ascii: ",")), !t.indices.contains(where: { t[$0...].starts(with: schemeMark) }) {
+            for part in t.split(separator: UInt8(ascii: ",")) where part.count >= 2 { out(part) }
+        }
+    }
+
+    private static func table(_ chars: String) -> [Bool] {
+        var t = [Bool](repeating: false, count: 256)
+        for b in chars.utf8 { t[Int(b)] = true }
+        return t
+    }
+    private static let delimiter = table(" \t\r{}<>\"'`|[]\\")
+    private static let escapable = table("#%_&~$")
+    private static let leading = table("(#_")
+    private static let trailing = table(").,;:!?")
+    private static let amp = Array("&amp;".utf8)
+    private static let schemeMark = Array("://".utf8)
+    private static let prefixes = ["link:", "xref:", "url=", "href=", "id=", "name="].map { Array($0.utf8) }
 
     // MARK: - Walking the roots
 

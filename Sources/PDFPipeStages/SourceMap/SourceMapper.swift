@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import PDFPipeCore
 import PDFReader
@@ -24,6 +25,12 @@ public final class SourceMapper: SourceMapping {
         self.excluded = excluded.map { Paths.standardize(Paths.absolute($0, relativeTo: workingDirectory)) }
     }
 
+    /// Starts reading the sources on a thread of their own while the first documents' stages run
+    /// (the first mapping waits only for what is left).
+    public func prepare() {
+        DispatchQueue.global(qos: .userInitiated).async { _ = self.index }
+    }
+
     /// The run's index, built by the first document that needs it (the others wait for it once).
     var index: SourceIndex {
         built.withLock { i in
@@ -35,22 +42,21 @@ public final class SourceMapper: SourceMapping {
     }
 
     public func map(_ result: inout DocumentResult, file: String) {
-        // A link finding that does not name its target (the URI syntax rules) is about the link
-        // at its page and place in /Annots: its target is read from the document.
-        let unnamed = result.findings.compactMap { f in Self.term(of: f) == nil ? f.link : nil }
-        let read = unnamed.isEmpty ? [:] : LinkTargets.read(file, links: Set(unnamed))
-        for i in result.findings.indices where Self.term(of: result.findings[i]) == nil {
-            if let link = result.findings[i].link, let t = read[link] {
-                result.findings[i].details["linkTarget"] = .string(t)
-            }
+        // The document is opened at most once, and only when asked (a target not in the report's
+        // link list, SyncTeX's page boxes).
+        var opened: PDFReader??
+        func reader() -> PDFReader? {
+            if opened == nil { opened = .some(try? PDFReader(path: file)) }
+            return opened!
         }
+        nameTargets(&result, reader: reader)
         let wanted = result.findings.indices.filter { Self.term(of: result.findings[$0]) != nil }
         guard !wanted.isEmpty else { return }
         let index = self.index
         var synctex: SyncTeXPages?
         if let path = SyncTeX.file(beside: file) {
             let pages = Set(wanted.compactMap { result.findings[$0].page })
-            synctex = SyncTeXPages(path: path, pdf: file, pages: pages, index: index)
+            synctex = SyncTeXPages(path: path, pdf: file, pages: pages, index: index, reader: reader)
         }
         for i in wanted {
             var source = locate(result.findings[i], synctex: synctex, index: index)
@@ -58,6 +64,28 @@ public final class SourceMapper: SourceMapping {
             result.findings[i].details["linkTarget"] = nil
             if let why = index.incomplete, source["file"] == nil { source["limit"] = .string(why) }
             result.findings[i].details["source"] = .object(source)
+        }
+    }
+
+    /// A link finding that does not name its target (the URI syntax rules) is about the link at
+    /// its page and place in /Annots: its target is the report's link list's (validate-links'
+    /// `inventory`), else read from the document.
+    func nameTargets(_ result: inout DocumentResult, reader: () -> PDFReader?) {
+        let unnamed = Set(result.findings.compactMap { f in Self.term(of: f) == nil ? f.link : nil })
+        guard !unnamed.isEmpty else { return }
+        var known: [LinkID: String] = [:]
+        for l in result.sections["links"]?.arrayValue ?? [] {
+            guard let page = l["page"]?.intValue, let k = l["annotationIndex"]?.intValue,
+                let t = l["uri"]?.stringValue ?? l["file"]?.stringValue
+            else { continue }
+            known[LinkID(page: page, annotationIndex: k)] = t
+        }
+        let rest = unnamed.filter { known[$0] == nil }
+        if !rest.isEmpty, let r = reader() { known.merge(LinkTargets.read(r, links: rest)) { a, _ in a } }
+        for i in result.findings.indices where Self.term(of: result.findings[i]) == nil {
+            if let link = result.findings[i].link, let t = known[link] {
+                result.findings[i].details["linkTarget"] = .string(t)
+            }
         }
     }
 
@@ -167,8 +195,8 @@ struct SyncTeXPages {
     /// Input tag → source file, when the input is one of the sources.
     let files: [Int: Int]
 
-    init?(path: String, pdf: String, pages: Set<Int>, index: SourceIndex) {
-        guard let s = SyncTeX.read(path, pages: pages), let reader = try? PDFReader(path: pdf) else { return nil }
+    init?(path: String, pdf: String, pages: Set<Int>, index: SourceIndex, reader: () -> PDFReader?) {
+        guard let s = SyncTeX.read(path, pages: pages), let reader = reader() else { return nil }
         synctex = s
         let pageObjects = PageTree.pages(reader)
         var boxes: [Int: PDFRect] = [:]
@@ -183,7 +211,14 @@ struct SyncTeXPages {
             if let i = Self.source(named, besidePDF: folder, index: index) { files[tag] = i }
         }
         self.files = files
+        // Glue, kerns, formulas and boxes carry the line TeX read them from; `x` records and
+        // box starts carry the line where the paragraph was broken.
+        let kinds: Set<UInt8> = Set("kg$vh".utf8)
+        made = s.pages.mapValues { $0.filter { kinds.contains($0.kind) && files[$0.tag] != nil } }
     }
+
+    /// Each page's records that name a source line (see `init`).
+    let made: [Int: [SyncTeX.Record]]
 
     /// The source file an input path names: itself when it is under the roots (absolute, or
     /// relative to the PDF's folder, where TeX ran), else the one source whose path ends with the
@@ -193,9 +228,10 @@ struct SyncTeXPages {
         let absolute = Paths.standardize(Paths.absolute(named, relativeTo: folder))
         if let i = index.file(absolute: absolute) { return i }
         let parts = absolute.split(separator: "/")
+        guard let name = parts.last, let sameName = index.byName[String(name)] else { return nil }
         for depth in stride(from: min(3, parts.count), through: 1, by: -1) {
             let tail = "/" + parts.suffix(depth).joined(separator: "/")
-            let matches = index.files.indices.filter { index.files[$0].absolute.hasSuffix(tail) }
+            let matches = sameName.filter { index.files[$0].absolute.hasSuffix(tail) }
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 { return nil }
         }
@@ -211,15 +247,11 @@ struct SyncTeXPages {
     /// The source line of the link at `rect` on `page`: SyncTeX's lines under it (else beside it
     /// on its baseline), checked against the lines that spell `term` in that file.
     func locate(term: String, page: Int, rect: [Double]) -> Answer {
-        guard let records = synctex.pages[page], let box = boxes[page] else { return .none }
+        guard let made = made[page], let box = boxes[page] else { return .none }
         let top = max(box.y1, box.y2) - max(rect[1], rect[3])
         let bottom = max(box.y1, box.y2) - min(rect[1], rect[3])
         let left = min(rect[0], rect[2]) - min(box.x1, box.x2)
         let right = max(rect[0], rect[2]) - min(box.x1, box.x2)
-        // Glue, kerns, formulas and boxes carry the line TeX read them from; `x` records and
-        // box starts carry the line where the paragraph was broken.
-        let kinds: Set<UInt8> = Set("kg$vh".utf8)
-        let made = records.filter { kinds.contains($0.kind) && files[$0.tag] != nil }
         // The link's baseline: in the lower part of its rectangle (a rectangle as tall as a line
         // and a half reaches the baseline above), the records' baseline nearest three quarters down.
         let height = bottom - top
@@ -262,8 +294,7 @@ struct SyncTeXPages {
 /// The targets of link annotations, read from the document by their page and place in `/Annots`:
 /// a URI, a file (GoToR, Launch) or a destination name, as the PDF writes it.
 enum LinkTargets {
-    static func read(_ pdf: String, links: Set<LinkID>) -> [LinkID: String] {
-        guard let reader = try? PDFReader(path: pdf) else { return [:] }
+    static func read(_ reader: PDFReader, links: Set<LinkID>) -> [LinkID: String] {
         let pages = PageTree.pages(reader)
         var out: [LinkID: String] = [:]
         for link in links where link.page >= 1 && link.page <= pages.count {

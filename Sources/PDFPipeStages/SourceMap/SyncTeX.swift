@@ -1,3 +1,4 @@
+import Foundation
 import PDFReader
 import SystemIO
 
@@ -79,12 +80,31 @@ struct SyncTeX: Sendable {
         var records: [Record] = []
         var start = 0
         let n = bytes.count
+        // Line ends found with memchr: most lines are on pages not asked for, and only their
+        // first byte is looked at.
+        let ends: [Int] = bytes.withUnsafeBufferPointer { b in
+            var out: [Int] = []
+            var at = 0
+            while at < n, let p = memchr(b.baseAddress! + at, 0x0A, n - at) {
+                let end = UnsafeRawPointer(p) - UnsafeRawPointer(b.baseAddress!)
+                out.append(end)
+                at = end + 1
+            }
+            return out
+        }
+        var next = 0
         while start < n {
-            var end = start
-            while end < n && bytes[end] != 0x0A { end += 1 }
+            let end = next < ends.count ? ends[next] : n
+            next += 1
             let line = bytes[start..<end]
             start = end + 1
             guard let first = line.first else { continue }
+            // A record on a page not asked for: nothing to read.
+            if page == nil, wanted != nil, first != UInt8(ascii: "{"), first != UInt8(ascii: "I"),
+                first != UInt8(ascii: "}"), !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+            {
+                continue
+            }
             switch first {
             case UInt8(ascii: "{"):
                 let p = Self.int(line.dropFirst())
