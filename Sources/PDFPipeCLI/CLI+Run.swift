@@ -32,14 +32,7 @@ extension CLI {
         var runner = Runner(pipeline: pipeline, outputDirectory: outDir, inputRoot: set.root, jobs: jobs)
         runner.context.shards = shard?.count ?? 1
         runner.context.documentTimeout = pipeline.timeoutSeconds
-        var policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: generatedAt)
-        policy.levels = pipeline.ruleLevels
-        runner.policy = policy
-        if !pipeline.sourceRoots.isEmpty {
-            let mapper = SourceMapper(roots: pipeline.sourceRoots, workingDirectory: directory, excluded: [outDir])
-            mapper.prepare()
-            runner.sourceMapping = mapper
-        }
+        applyResults(to: &runner, pipeline, baseline: baseline, today: generatedAt, out: outDir)
         isolate(&runner, pipeline, file: pipelineFile, resume: resume, documents: set.documents.count, remote: remote)
         let (onProgress, endProgress) = startProgress(a.progress, quiet: quiet, total: set.documents.count)
         // Results go to results.jsonl as documents finish; reports are rendered from it.
@@ -189,6 +182,21 @@ extension CLI {
     }
 
     /// The flags of `run` that override the pipeline file; returns the shard asked for.
+    /// What is applied to each document's result as it finishes: the `ignore` list and the
+    /// baseline at the pipeline's levels, and the source mapping (`report.sources`).
+    private func applyResults(
+        to runner: inout Runner, _ pipeline: Pipeline, baseline: Baseline?, today: String, out: String
+    ) {
+        var policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: today)
+        policy.levels = pipeline.ruleLevels
+        runner.policy = policy
+        if !pipeline.sourceRoots.isEmpty {
+            let mapper = SourceMapper(roots: pipeline.sourceRoots, workingDirectory: directory, excluded: [out])
+            mapper.prepare()
+            runner.sourceMapping = mapper
+        }
+    }
+
     private func applyRunFlags(_ a: RunFlags, to pipeline: inout Pipeline) throws(PipelineError) -> Shard? {
         // Values of flags that override a key were checked by the key's declaration when parsed.
         if let out = a.out { pipeline.output = out }

@@ -80,18 +80,7 @@ struct SyncTeX: Sendable {
         var records: [Record] = []
         var start = 0
         let n = bytes.count
-        // Line ends found with memchr: most lines are on pages not asked for, and only their
-        // first byte is looked at.
-        let ends: [Int] = bytes.withUnsafeBufferPointer { b in
-            var out: [Int] = []
-            var at = 0
-            while at < n, let p = memchr(b.baseAddress! + at, 0x0A, n - at) {
-                let end = UnsafeRawPointer(p) - UnsafeRawPointer(b.baseAddress!)
-                out.append(end)
-                at = end + 1
-            }
-            return out
-        }
+        let ends = Self.lineEnds(bytes)
         var next = 0
         while start < n {
             let end = next < ends.count ? ends[next] : n
@@ -126,6 +115,22 @@ struct SyncTeX: Sendable {
             default:
                 if page == nil { Self.setting(line, into: &frame) }
             }
+        }
+    }
+
+    /// Where each line ends, found with memchr: most lines are on pages not asked for, and only
+    /// their first byte is looked at.
+    static func lineEnds(_ bytes: [UInt8]) -> [Int] {
+        let n = bytes.count
+        return bytes.withUnsafeBufferPointer { b in
+            var out: [Int] = []
+            var at = 0
+            while at < n, let p = memchr(b.baseAddress! + at, 0x0A, n - at) {
+                let end = UnsafeRawPointer(p) - UnsafeRawPointer(b.baseAddress!)
+                out.append(end)
+                at = end + 1
+            }
+            return out
         }
     }
 
