@@ -6,7 +6,8 @@ latex/src: a LaTeX manual in 5 input files (main.tex and chapters/*.tex), 100 li
 are broken (10 misspelt schemes, htps://, and 10 links to missing PDFs), some of whose text runs
 over two source lines, two on one line, one broken target used in two files (search alone cannot
 tell them apart; SyncTeX can). markdown/: the same kind of document in pandoc Markdown (30 links,
-6 broken). html/: an HTML page for Chromium (30 links, 6 broken). expected.json beside each:
+6 broken). html/: an HTML page for Chromium (30 links, 6 broken). sphinx/: reStructuredText in two
+files for Sphinx's LaTeX builder (18 links, 6 broken). expected.json beside each:
 every broken target with the file and line that spell it.
 """
 import json, os, sys
@@ -98,7 +99,32 @@ def html():
     return {"manual.html": lines}, expected
 
 
-for folder, (files, expected) in {"latex/src": latex(), "markdown/src": markdown(), "html/src": html()}.items():
+def sphinx():
+    conf = ["project = 'An RST manual'", "author = 'pdfpipe'", "extensions = []",
+            "latex_documents = [('index', 'manual.tex', 'An RST manual', 'pdfpipe', 'manual')]"]
+    index = ["An RST manual", "=============", "", ".. toctree::", "", "   usage", "", ".. _overview:", "",
+             "Overview", "--------", ""]
+    usage = ["Usage", "=====", ""]
+    expected = []
+    for name, lines in (("index.rst", index), ("usage.rst", usage)):
+        for i in range(15):
+            if i % 5 == 0:
+                t = f"htps://example.com/rst/{name[:-4]}/broken-{i}"
+                lines.append(f"Words and `a misspelt link {i} <{t}>`_ in a sentence.")
+                expected.append({"target": t, "file": name, "line": len(lines)})
+            elif i % 5 == 1:
+                lines.append(f"A `fine link {name[:-4]} {i} <https://example.com/rst/{name[:-4]}/ok-{i}>`_.")
+            elif i % 5 == 2:
+                lines.append(f"Back to :ref:`overview` and https://example.com/rst/{name[:-4]}/p{i} as it is.")
+            else:
+                lines.append(f"Plain words about item {i} of {name[:-4]}.")
+            lines.append("")
+    return {"conf.py": conf, "index.rst": index, "usage.rst": usage}, expected
+
+
+for folder, (files, expected) in {
+    "latex/src": latex(), "markdown/src": markdown(), "html/src": html(), "sphinx/src": sphinx()
+}.items():
     for name, lines in files.items():
         path = os.path.join(root, folder, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)

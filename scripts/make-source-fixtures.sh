@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the committed fixtures of source mapping and anchor diffs (Tests/Fixtures/sources/) from
 # the sources beside them. Needs TeX Live (texlive-latex-base, -recommended, -extra: hyperref;
-# texlive-xetex, texlive-fonts-recommended, lmodern), pandoc and chromium.
+# texlive-xetex, texlive-fonts-recommended, lmodern, tex-gyre, latexmk), pandoc, chromium, and
+# python3-venv (Sphinx from PyPI).
 # The tests read the committed outputs; this script is how they were made, and how to remake them.
 #   scripts/make-source-fixtures.sh
 #
@@ -58,4 +59,10 @@ cp "$work/manual-md.pdf" "$here/markdown/pandoc/manual.pdf"
 mkdir -p "$here/html/chromium"
 chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
   --print-to-pdf="$here/html/chromium/manual.pdf" "file://$here/html/src/manual.html" 2>/dev/null
-echo "wrote $here/{latex/pdflatex,latex/xelatex,markdown/pandoc,html/chromium}"
+# sphinx/: Sphinx's LaTeX builder, then latexmk (pdfLaTeX), no SyncTeX. Sphinx from PyPI, in a
+# virtual environment of its own.
+[ -x "$work/venv/bin/sphinx-build" ] || { python3 -m venv "$work/venv" && "$work/venv/bin/pip" install -q sphinx; }
+mkdir -p "$here/sphinx/sphinx"
+"$work/venv/bin/sphinx-build" -M latexpdf "$here/sphinx/src" "$work/sphinx" -q >/dev/null
+cp "$work/sphinx/latex/manual.pdf" "$here/sphinx/sphinx/manual.pdf"
+echo "wrote $here/{latex/pdflatex,latex/xelatex,markdown/pandoc,html/chromium,sphinx/sphinx}"

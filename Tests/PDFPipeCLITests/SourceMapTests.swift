@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// (#66) Findings on the source lines that made them: LaTeX through SyncTeX (pdfLaTeX and XeTeX),
-/// pandoc Markdown and HTML printed by Chromium through search, on the fixtures
+/// pandoc Markdown, HTML printed by Chromium and Sphinx's reStructuredText through search, on the fixtures
 /// scripts/make-source-fixtures.sh builds (Tests/Fixtures/sources; expected.json lists the line
 /// that spells each broken target).
 final class SourceMapTests: XCTestCase {
@@ -101,9 +101,10 @@ final class SourceMapTests: XCTestCase {
         }
     }
 
-    /// pandoc Markdown and HTML printed by Chromium: every finding placed by search.
-    func testMarkdownAndHTMLFindingsAreFoundBySearch() throws {
-        for (kind, producer) in [("markdown", "pandoc"), ("html", "chromium")] {
+    /// pandoc Markdown, HTML printed by Chromium and reStructuredText by Sphinx's LaTeX builder:
+    /// every finding placed by search.
+    func testMarkdownHTMLAndSphinxFindingsAreFoundBySearch() throws {
+        for (kind, producer) in [("markdown", "pandoc"), ("html", "chromium"), ("sphinx", "sphinx")] {
             let expected = try expected(kind)
             let fs = try findings("\(fixtures)/\(kind)/\(producer)/manual.pdf", sources: "\(fixtures)/\(kind)/src")
             let (mapped, unmapped) = places(fs)
