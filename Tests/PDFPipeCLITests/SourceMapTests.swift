@@ -200,6 +200,26 @@ final class SourceMapTests: XCTestCase {
         assertRight(places(cut).mapped, try expected("latex"))
     }
 
+    /// A folder of many documents' sources spells a URL once in an unrelated file (found on
+    /// Debian's texlive-doc: a newsgroup's address in another package's README): not the source
+    /// of this link, unless its text or the file's name ties it to the document.
+    func testAnUnrelatedFileThatSpellsTheTargetIsNotTheSource() throws {
+        let src = dir + "/src"
+        try FileManager.default.createDirectory(atPath: src + "/other-package", withIntermediateDirectories: true)
+        try "Report problems to htps://example.com/md/broken-0 please.\n".write(
+            toFile: src + "/other-package/README.txt", atomically: true, encoding: .utf8)
+        let fs = try findings("\(fixtures)/markdown/pandoc/manual.pdf", sources: src)
+        let f = try XCTUnwrap(fs.first { $0["source"]?["target"] == .string("htps://example.com/md/broken-0") })
+        XCTAssertNil(f["source"]?["file"], "\(f)")
+        XCTAssertEqual(f["source"]?["candidates"], [.string(src + "/other-package/README.txt:1")])
+        // Named like the PDF, the same file is its source.
+        try FileManager.default.moveItem(atPath: src + "/other-package/README.txt", toPath: src + "/manual.txt")
+        let named = try findings("\(fixtures)/markdown/pandoc/manual.pdf", sources: src)
+        XCTAssertEqual(
+            named.first { $0["source"]?["target"] == .string("htps://example.com/md/broken-0") }?["source"]?["line"],
+            .int(1))
+    }
+
     func testSourcesMustBeFolders() throws {
         let cli = CapturedCLI()
         XCTAssertEqual(cli.run(["run", dir + "/map.json", "samples", "--sources", "nowhere"]), .usage)

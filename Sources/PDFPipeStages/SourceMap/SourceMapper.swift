@@ -59,7 +59,7 @@ public final class SourceMapper: SourceMapping {
             synctex = SyncTeXPages(path: path, pdf: file, pages: pages, index: index, reader: reader)
         }
         for i in wanted {
-            var source = locate(result.findings[i], synctex: synctex, index: index)
+            var source = locate(result.findings[i], synctex: synctex, index: index, pdfStem: Self.stem(file))
             source["target"] = .string(Self.cut(Self.term(of: result.findings[i])!))
             result.findings[i].details["linkTarget"] = nil
             if let why = index.incomplete, source["file"] == nil { source["limit"] = .string(why) }
@@ -111,7 +111,7 @@ public final class SourceMapper: SourceMapping {
         return out
     }
 
-    func locate(_ f: Finding, synctex: SyncTeXPages?, index: SourceIndex) -> [String: JSONValue] {
+    func locate(_ f: Finding, synctex: SyncTeXPages?, index: SourceIndex, pdfStem: String) -> [String: JSONValue] {
         let term = Self.term(of: f)!
         var candidates: [SourceIndex.Location] = []
         if let synctex, let page = f.page, let rect = f.rect, rect.count == 4 {
@@ -134,15 +134,25 @@ public final class SourceMapper: SourceMapping {
             ]
         }
         let at = Array(Set(found.flatMap { $0 ?? [] })).sorted()
-        if at.count == 1 {
-            return Self.found(at[0], index: index, mapper: "search", how: "the only line that spells its target")
+        // A line that spells the target is the source only when something ties it to this link:
+        // the link's text beside it, or a file named like the PDF (or one SyncTeX names). A
+        // folder of many documents' sources spells a URL once in an unrelated README.
+        let text = f.details["linkText"]?.stringValue.flatMap { t in
+            Self.spellings(term).contains(t) || t.contains("://") ? nil : t
         }
-        if at.count > 1, let text = f.details["linkText"]?.stringValue, !text.isEmpty {
-            let withText = at.filter { index.spells(text, near: $0) }
-            if withText.count == 1 {
-                return Self.found(
-                    withText[0], index: index, mapper: "search",
-                    how: "the only line that spells its target and its text")
+        let tied: [(String, (SourceIndex.Location) -> Bool)] = [
+            ("its text", { l in text.map { index.spells($0, near: l) } ?? false }),
+            ("a file named like the PDF", { l in Self.stem(index.files[l.file].absolute) == pdfStem }),
+            ("a file SyncTeX names", { l in synctex?.files.values.contains(l.file) ?? false }),
+        ]
+        for (why, holds) in tied {
+            let kept = at.filter(holds)
+            if kept.count == 1 {
+                let how =
+                    at.count == 1
+                    ? "the only line that spells its target, with \(why)"
+                    : "the only line that spells its target and \(why)"
+                return Self.found(kept[0], index: index, mapper: "search", how: how)
             }
         }
         var out: [String: JSONValue] = ["mapper": synctex == nil ? "search" : "synctex"]
@@ -152,7 +162,9 @@ public final class SourceMapper: SourceMapping {
                 ? (candidates.isEmpty
                     ? "no source file under the roots spells '\(Self.cut(term))'"
                     : "SyncTeX names lines that do not spell '\(Self.cut(term))' (a macro may make it)")
-                : "'\(Self.cut(term))' is spelt in \(at.count) places")
+                : at.count == 1
+                    ? "'\(Self.cut(term))' is spelt only in a file that neither the link's text nor the file's name ties to this document"
+                    : "'\(Self.cut(term))' is spelt in \(at.count) places")
         if !listed.isEmpty {
             out["candidates"] = .array(listed.map { .string("\(index.files[$0.file].shown):\($0.line)") })
         }
@@ -166,6 +178,11 @@ public final class SourceMapper: SourceMapping {
             "file": .string(index.files[at.file].shown), "line": .int(at.line), "mapper": .string(mapper),
             "how": .string(how),
         ]
+    }
+
+    /// A file's name without its folder and extension, in lower case (`manual.pdf`, `manual.md`).
+    static func stem(_ path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
     }
 
     static func cut(_ s: String) -> String { s.count > 120 ? String(s.prefix(120)) + "…" : s }
