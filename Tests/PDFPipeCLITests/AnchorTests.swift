@@ -135,6 +135,30 @@ final class AnchorTests: XCTestCase {
             report["findings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue }, ["dest.anchors-not-compared"])
     }
 
+    /// From a report: the anchors its resolve-destinations listed; a report that lists none says so.
+    func testAnchorsFromAReport() throws {
+        let listed = try guardRun(fixtures + "/v1/manual.pdf", baseline: try writeEmptyAnchors())
+        XCTAssertEqual(listed, [])
+        let cli = CapturedCLI()
+        XCTAssertEqual(
+            cli.run(["anchors", dir + "/out/report.json", "--out", dir + "/from-report.json"], in: dir), .clean)
+        let file = try JSONParser.parse(try String(contentsOfFile: dir + "/from-report.json", encoding: .utf8))
+        XCTAssertEqual(file["files"]?[0]?["anchors"]?.arrayValue?.count, 22)
+        XCTAssertEqual(file["files"]?[0]?["pages"], .int(6))
+
+        let plain = CapturedCLI()
+        _ = plain.run(["run", "link-audit", ".", "--offline", "--out", dir + "/plain"], in: dir + "/new")
+        let refused = CapturedCLI()
+        XCTAssertEqual(refused.run(["anchors", dir + "/plain/report.json"], in: dir), .usage)
+        XCTAssertTrue(refused.stderr.contains("lists no document's named destinations"), refused.stderr)
+    }
+
+    func writeEmptyAnchors() throws -> String {
+        try #"{"format": "pdfpipe-anchors", "version": 1, "files": []}"#.write(
+            toFile: dir + "/empty.json", atomically: true, encoding: .utf8)
+        return dir + "/empty.json"
+    }
+
     /// Bad input: a missing folder, a report without anchors, a PDF that is not one; each named.
     func testBadInputIsNamed() throws {
         let cli = CapturedCLI()
