@@ -75,6 +75,10 @@ extension CLI {
         }
         let code = write(
             report, formats: pipeline.formats, to: outDir, quiet: quiet, verbose: verbose, shownAs: remote?.reportsURL)
+        // One record per run: a shard's documents are part of one (the merge's, not a shard's).
+        if let ledger = pipeline.ledger, shard == nil, !writeLedger(report, to: ledger, quiet: quiet) {
+            return .internalFailure
+        }
         return remote?.upload(report: report, quiet: quiet, console: console) == false ? .internalFailure : code
     }
 
@@ -216,6 +220,10 @@ extension CLI {
         }
 
         if let b = a.baseline { pipeline.baselineFile = b }
+        if let l = a.ledger { pipeline.ledger = l }
+        if let l = pipeline.ledger, l.lowercased().hasPrefix("s3://") {
+            throw PipelineError(file: l, message: "a ledger in object storage is not supported yet; give a folder")
+        }
         if let s = a.sources { pipeline.sourceRoots = s.split(separator: ",").map(String.init).filter { !$0.isEmpty } }
         for root in pipeline.sourceRoots where !FileSystem.isFolder(Paths.absolute(root, relativeTo: directory)) {
             throw PipelineError(

@@ -123,6 +123,12 @@ extension CLI {
                 "Writes each document's named destinations (default FILE: pdfpipe-anchors.json) with their pages, the top of the view each opens and the title of the bookmark that goes to it, and its page count: read from PDFs, folders and globs, or from a report.json whose resolve-destinations listed them (the anchor-guard pipeline). A run given --baseline FILE reports each anchor the documents no longer define (dest.removed, with the closest new one when one is clear), each whose bookmark now has another title (dest.changed) and each page count that changed (dest.page-count-changed). Exit code 1 when a document could not be read (the others are written).",
             flags: AnchorsFlags.all, perform: { cli, args throws(PipelineError) in try cli.anchorsCommand(args) }),
         Command(
+            "trend", operands: "LEDGER",
+            summary: "how links rot over the runs a ledger recorded (run --ledger DIR)",
+            about:
+                "Reads the records runs given --ledger DIR (or report.ledger) kept, one per run, and writes trend.json and trend.md to DIR (default out/trend): broken links per run by severity and rule family, new, fixed and still broken per run, each link broken now with the run it has been broken since and in how many runs, the time broken links took to be fixed (median, 90th percentile), the hosts that rot most and the documents that got worse. A link is its document and target; it is fixed in the first later run that checked its document without an error about it.",
+            flags: TrendFlags.all, perform: { cli, args throws(PipelineError) in try cli.trendCommand(args) }),
+        Command(
             "fix", operands: "REPORT.json", summary: "write repaired copies from the fixes a report's findings carry",
             about:
                 "Applies the fixes the findings of a report carry (validate-links' proposals: permanent redirects, misspelt schemes, names that differ in case or encoding, files that differ in case, archived captures, https addresses) as the fix-links stage does, without checking anything again: for each document with fixes, a repaired copy in DIR/fixed/ (the original's bytes, then an incremental update of only the links that change; documents are read where the report names them, relative to the current folder), and replacements.json and replacements.csv listing each change. A link whose object no longer says what the report read is left, saying so.",
@@ -254,6 +260,10 @@ struct RunFlags: FlagSet {
         "the folders of the PDFs' sources: each finding about a link gets the source line that made it (SyncTeX beside the PDF, else search; default: the pipeline's report.sources)"
     ) var sources: String?
     @Flag(
+        "--ledger", "DIR",
+        "keep a record of this run's broken links in DIR, for pdfpipe trend (default: the pipeline's report.ledger)",
+        key: "report.ledger") var ledger: String?
+    @Flag(
         "--ratchet",
         "also exit 1 when findings of the baseline are fixed, until the baseline is updated (default: the pipeline's report.ratchet)"
     ) var ratchet = false
@@ -288,6 +298,15 @@ struct MergeFlags: FlagSet {
 struct BaselineFlags: FlagSet {
     var operands: [String] = []
     @Flag("--out", "FILE", "where to write it (default pdfpipe-baseline.json)") var out: String?
+}
+
+/// The flags of `pdfpipe trend`.
+struct TrendFlags: FlagSet {
+    var operands: [String] = []
+    @Flag("--out", "DIR", "where to write trend.json and trend.md (default out/trend)") var out: String?
+    @Flag("--since", "DATE", "leave out the runs before DATE (YYYY-MM-DD)") var since: String?
+    @Flag("--pipeline", "NAME", "only the runs of this pipeline") var pipeline: String?
+    @Flag("--host", "HOST", "only links to this host") var host: String?
 }
 
 /// The flags of `pdfpipe anchors`.

@@ -165,7 +165,7 @@ final class CLITests: XCTestCase {
             p.json:9:27: error: rules.pdf.damage: unknown rule 'pdf.damage'; did you mean 'pdf.damaged'? (`pdfpipe rules` lists them)
             p.json:9:51: error: rules.pdf.damaged: expected one of 'error' | 'warning' | 'note' | 'off', got 'loud'
             p.json:10:24: error: report.failOn: expected one of 'error' | 'warning' | 'note' | 'never', got 'sometimes'
-            p.json:10:48: error: report.formatz: unknown key 'formatz'; did you mean 'formats'? (known keys: formats, failOn, baseline, ratchet, sources)
+            p.json:10:48: error: report.formatz: unknown key 'formatz'; did you mean 'formats'? (known keys: formats, failOn, baseline, ratchet, ledger, sources)
             p.json:11:11: error: jobz: unknown key 'jobz'; did you mean 'jobs'? (known keys: version, name, inputs, output, jobs, stages, rules, report, isolation, timeoutSeconds, memoryLimitMB, ignore)
             """)
     }
@@ -325,7 +325,7 @@ final class CLITests: XCTestCase {
             (["run"], "pdfpipe: error: run needs a pipeline file: pdfpipe run PIPELINE [INPUT...]"),
             (
                 ["run", "pipelines/default.json", "--jobz", "2"],
-                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --force, --isolate, --no-isolate, --timeout, --memory-limit, --offline, --allow-empty, --inputs-from, --null, --baseline, --sources, --ratchet, --resume, --progress, --verbose, --quiet)"
+                "pdfpipe: error: unknown option '--jobz'; did you mean '--jobs'? (options: --out, --jobs, --format, --fail-on, --shard, --force, --isolate, --no-isolate, --timeout, --memory-limit, --offline, --allow-empty, --inputs-from, --null, --baseline, --sources, --ledger, --ratchet, --resume, --progress, --verbose, --quiet)"
             ),
             (
                 ["run", "pipelines/default.json", "--jobs", "-3"],
@@ -351,7 +351,7 @@ final class CLITests: XCTestCase {
             ),
             (
                 ["rnu"],
-                "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, anchors, fix, pipelines, stages, rules, schema, github-action)"
+                "pdfpipe: error: unknown command 'rnu'; did you mean 'run'? (commands: init, run, validate, merge, baseline, anchors, trend, fix, pipelines, stages, rules, schema, github-action)"
             ),
         ]
         for (args, message) in cases {

@@ -98,6 +98,7 @@ struct PipelineParser {
         pipeline.baselineFile = report["baseline"]?.stringValue
         pipeline.ratchet = report.bool("ratchet")
         pipeline.sourceRoots = report.strings("sources")
+        pipeline.ledger = report["ledger"]?.stringValue
         pipeline.isolation = values.choice("isolation", Isolation.auto)
         pipeline.timeoutSeconds = values.double("timeoutSeconds")
         pipeline.memoryLimitMB = values.int("memoryLimitMB")

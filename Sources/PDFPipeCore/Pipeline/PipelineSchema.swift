@@ -75,6 +75,10 @@ extension Pipeline {
                         "also fail when findings of the baseline are gone (update the baseline)",
                         valueName: "true or false"),
                     OptionSpec(
+                        "ledger", .text, default: .null,
+                        "a folder that keeps one record of each run's broken links (pdfpipe trend reads it)",
+                        valueName: "the path of a folder"),
+                    OptionSpec(
                         "sources", .array(.text, minItems: 0), default: [],
                         "folders of the sources the PDFs are built from (relative to the working folder): each finding about a link gets the source line that made it (SyncTeX beside the PDF, else search)"
                     ),

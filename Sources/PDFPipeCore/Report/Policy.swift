@@ -135,7 +135,7 @@ public struct Suppression: Encodable, Sendable, Equatable {
         }
     }
 
-    static func isDate(_ s: String) -> Bool {
+    package static func isDate(_ s: String) -> Bool {
         let p = s.split(separator: "-", omittingEmptySubsequences: false)
         guard p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2, let m = Int(p[1]), let d = Int(p[2]),
             Int(p[0]) != nil

@@ -126,6 +126,14 @@ public final class SourceMapper: SourceMapping {
                 break
             }
         }
+        return search(f, term: term, candidates: candidates, synctex: synctex, index: index, pdfStem: pdfStem)
+    }
+
+    /// The search mapper: the lines that spell the target, the one tied to the link.
+    func search(
+        _ f: Finding, term: String, candidates: [SourceIndex.Location], synctex: SyncTeXPages?, index: SourceIndex,
+        pdfStem: String
+    ) -> [String: JSONValue] {
         let found = Self.spellings(term).map { index.locations(of: $0) }
         guard !found.contains(where: { $0 == nil }) else {
             return [

@@ -1,0 +1,100 @@
+import Foundation
+import PDFPipeCore
+import SystemIO
+
+/// The link-rot ledger: a record per run (`run --ledger DIR`), and `pdfpipe trend`.
+extension CLI {
+    /// Records kept in a ledger folder (the newest; older ones are removed as new ones come), and
+    /// the size of a record read.
+    static let maxLedgerRecords = 1_000
+    static let maxLedgerRecordBytes = 64 << 20
+
+    /// This run's id: `PDFPIPE_RUN_ID`, else GitHub's run id and attempt, else the time and process.
+    static func runID(at time: String) -> String {
+        let env = Environment.all
+        if let id = env["PDFPIPE_RUN_ID"], !id.isEmpty { return id }
+        if let id = env["GITHUB_RUN_ID"], !id.isEmpty { return "github-\(id)-\(env["GITHUB_RUN_ATTEMPT"] ?? "1")" }
+        return "local-\(time)-\(getpid())"
+    }
+
+    /// Writes the run's record into the ledger folder, once: a record of the same run already
+    /// there is kept (a retried job does not count twice). Written whole or not at all (a temporary
+    /// file renamed into place), then the oldest records past `maxLedgerRecords` removed.
+    func writeLedger(_ report: RunReport, to folder: String, quiet: Bool) -> Bool {
+        let dir = Paths.absolute(folder, relativeTo: directory)
+        let id = Self.runID(at: report.generatedAt)
+        let record = LedgerRecord(run: id, time: report.generatedAt, pipeline: report.pipeline, results: report.results)
+        let safe = String(id.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" }.prefix(100))
+        let stamp = report.generatedAt.filter { $0.isNumber }
+        let name = "\(stamp)-\(safe).json"
+        do {
+            try FileSystem.createFolder(dir)
+        } catch {
+            console.error("pdfpipe: error: \(folder): cannot create the ledger folder: \(error)")
+            return false
+        }
+        let existing = (FileSystem.list(dir) ?? []).filter { $0.hasSuffix("-\(safe).json") }
+        if !existing.isEmpty {
+            console.error("pdfpipe: \(folder): run '\(id)' is recorded already (\(existing[0])); its record is kept")
+            return true
+        }
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.write(Array(JSONWriter.compact(record.json).utf8), to: dir + "/" + name)
+        } catch {
+            console.error("pdfpipe: error: \(folder)/\(name): \(error)")
+            return false
+        }
+        let records = (FileSystem.list(dir) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        for old in records.dropLast(Self.maxLedgerRecords) { FileSystem.unlink(dir + "/" + old) }
+        if !quiet {
+            console.print("pdfpipe: recorded the run in \(folder)/\(name) (\(record.links.count) link findings)")
+        }
+        return true
+    }
+
+    /// The records of a ledger folder, the newest `maxLedgerRecords`; files that are not records
+    /// are named on the console and passed over.
+    func readLedger(_ folder: String) throws(PipelineError) -> [LedgerRecord] {
+        let dir = Paths.absolute(folder, relativeTo: directory)
+        guard FileSystem.isFolder(dir), let names = FileSystem.list(dir) else {
+            throw PipelineError(file: folder, message: "not a ledger folder (run --ledger \(folder) keeps one)")
+        }
+        var records: [LedgerRecord] = []
+        for name in names.filter({ $0.hasSuffix(".json") }).sorted().suffix(Self.maxLedgerRecords) {
+            guard let bytes = FileStatus.readRegular(dir + "/" + name, maxBytes: Self.maxLedgerRecordBytes),
+                let value = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)),
+                let record = LedgerRecord(json: value)
+            else {
+                console.error("pdfpipe: \(folder)/\(name): not a ledger record; passed over")
+                continue
+            }
+            records.append(record)
+        }
+        return records
+    }
+
+    /// `pdfpipe trend LEDGER [--out DIR] [--since DATE] [--pipeline NAME] [--host HOST]`.
+    func trendCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
+        let a = try TrendFlags.parse(args)
+        guard a.operands.count == 1 else {
+            throw PipelineError(file: nil, message: "trend takes one ledger folder: pdfpipe trend LEDGER [--out DIR]")
+        }
+        if let since = a.since, !Suppression.isDate(since) {
+            throw PipelineError(file: nil, message: "--since: expected a date YYYY-MM-DD, got '\(since)'")
+        }
+        let records = try readLedger(a.operands[0])
+        let trend = Trend(records: records, since: a.since, pipeline: a.pipeline, host: a.host)
+        let out = Paths.absolute(a.out ?? "out/trend", relativeTo: directory)
+        try checkOutputFolder(out)
+        do throws(AtomicFile.WriteError) {
+            try AtomicFile.write(Array(JSONWriter.pretty(trend.json).utf8), to: out + "/trend.json")
+            try AtomicFile.write(Array(trend.markdown.utf8), to: out + "/trend.md")
+        } catch {
+            throw PipelineError(file: a.out ?? "out/trend", message: error.description)
+        }
+        console.print(
+            "pdfpipe: \(trend.runs.count) run\(trend.runs.count == 1 ? "" : "s"), \(trend.current.count) link\(trend.current.count == 1 ? "" : "s") broken now; wrote \(a.out ?? "out/trend")/trend.json, trend.md"
+        )
+        return .clean
+    }
+}

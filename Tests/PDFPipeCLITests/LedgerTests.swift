@@ -1,0 +1,93 @@
+import Foundation
+import PDFPipeCLI
+import PDFPipeCore
+import PDFPipeStages
+import Synchronization
+import TestSupport
+import XCTest
+
+/// (#67) The link-rot ledger: each run keeps one record (`--ledger`), once; `pdfpipe trend` reads
+/// them. Links to files that come and go: a link is fixed when its file appears, broken again when
+/// it goes.
+final class LedgerTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = Repo.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: dir + "/docs", withIntermediateDirectories: true)
+        try TestPDF.write(
+            dir + "/docs/manual.pdf",
+            objects: [
+                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R 5 0 R] >>",
+                "<< /Type /Annot /Subtype /Link /Rect [0 0 50 8] /A << /S /GoToR /F (missing-a.pdf) /D [0 /Fit] >> >>",
+                "<< /Type /Annot /Subtype /Link /Rect [0 20 50 28] /A << /S /GoToR /F (missing-b.pdf) /D [0 /Fit] >> >>",
+            ])
+        try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"gotor": true}}]}"#.write(
+            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// A run on `day` (of November 2026) keeping its record in `ledger/`.
+    @discardableResult
+    func run(day: Int) -> (ExitCode, String) {
+        let out = Mutex("")
+        let console = Console(
+            out: { s in out.withLock { $0 += s } }, err: { s in out.withLock { $0 += s } }, interactive: false)
+        let code = CLI(
+            console: console, directory: dir, fixedDate: "2026-11-\(String(format: "%02d", day))T03:00:00Z",
+            stages: StageTable.all, reporters: Reporters.all
+        ).run(["run", "p.json", "docs", "--offline", "--ledger", "ledger", "--out", "out/run", "--quiet"])
+        return (code, out.withLock { $0 })
+    }
+
+    func testRunsKeepRecordsAndTheTrendReadsThem() throws {
+        let fm = FileManager.default
+        run(day: 1)
+        try Data("%PDF-1.4\n".utf8).write(to: URL(fileURLWithPath: dir + "/docs/missing-a.pdf"))
+        run(day: 2)
+        try fm.removeItem(atPath: dir + "/docs/missing-a.pdf")
+        run(day: 3)
+        // The same run again (a retried job): its record is kept, not doubled.
+        let (_, again) = run(day: 3)
+        XCTAssertTrue(again.contains("is recorded already"), again)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir + "/ledger").count, 3)
+        // A record cut short (a write that never finished outside pdfpipe's own rename): passed over.
+        try Data(#"{"format": "pdfpipe-ledger-record", "version": 1, "run": "#.utf8).write(
+            to: URL(fileURLWithPath: dir + "/ledger/20261104030000-cut.json"))
+
+        let out = Mutex("")
+        let console = Console(
+            out: { s in out.withLock { $0 += s } }, err: { s in out.withLock { $0 += s } }, interactive: false)
+        let code = CLI(console: console, directory: dir, stages: StageTable.all, reporters: Reporters.all)
+            .run(["trend", "ledger", "--out", "out/trend"])
+        XCTAssertEqual(code, .clean, out.withLock { $0 })
+        XCTAssertTrue(out.withLock { $0 }.contains("20261104030000-cut.json: not a ledger record; passed over"))
+        let trend = try JSONParser.parse(try String(contentsOfFile: dir + "/out/trend/trend.json", encoding: .utf8))
+        XCTAssertEqual(trend["runs"]?.arrayValue?.map { $0["new"] }, [2, 0, 1])
+        XCTAssertEqual(trend["runs"]?.arrayValue?.map { $0["fixed"] }, [0, 1, 0])
+        XCTAssertEqual(trend["runs"]?.arrayValue?.map { $0["still"] }, [0, 1, 1])
+        XCTAssertEqual(
+            trend["brokenNow"]?.arrayValue?.map { "\($0["target"]!.stringValue!) \($0["runs"]!.intValue!)" },
+            ["missing-b.pdf 3", "missing-a.pdf 1"])
+        XCTAssertEqual(trend["timeToFix"]?["medianDays"], .double(1))
+        let markdown = try String(contentsOfFile: dir + "/out/trend/trend.md", encoding: .utf8)
+        XCTAssertTrue(
+            markdown.contains("3 runs from 2026-11-01T03:00:00Z to 2026-11-03T03:00:00Z. Broken now: **2**"), markdown)
+        XCTAssertTrue(
+            markdown.contains("| 2026-11-01T03:00:00Z | 3 | 2 | docs/manual.pdf | missing-b.pdf |")
+                || markdown.contains("| 2026-11-01T03:00:00Z | 3 | 2 | manual.pdf | missing-b.pdf |"), markdown)
+    }
+
+    func testBadLedgersAreNamed() throws {
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["trend", "nowhere"], in: dir), .usage)
+        XCTAssertTrue(cli.stderr.contains("nowhere: error: not a ledger folder"), cli.stderr)
+        let since = CapturedCLI()
+        XCTAssertEqual(since.run(["trend", "docs", "--since", "yesterday"], in: dir), .usage)
+        let s3 = CapturedCLI()
+        XCTAssertEqual(s3.run(["run", "p.json", "docs", "--ledger", "s3://bucket/ledger"], in: dir), .usage)
+        XCTAssertTrue(s3.stderr.contains("not supported yet"), s3.stderr)
+    }
+}
