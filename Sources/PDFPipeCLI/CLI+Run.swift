@@ -193,6 +193,12 @@ extension CLI {
     ) {
         var policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: today)
         policy.levels = pipeline.ruleLevels
+        if let ledger = pipeline.ledger {
+            // The first run of a ledger finds no folder: every broken link is broken since now.
+            let dir = Paths.absolute(ledger, relativeTo: directory)
+            policy.brokenBefore = Trend.streaks(FileSystem.isFolder(dir) ? (try? readLedger(ledger)) ?? [] : [])
+            policy.runTime = today
+        }
         runner.policy = policy
         if !pipeline.sourceRoots.isEmpty {
             let mapper = SourceMapper(roots: pipeline.sourceRoots, workingDirectory: directory, excluded: [out])

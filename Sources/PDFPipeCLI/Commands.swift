@@ -290,6 +290,7 @@ struct MergeFlags: FlagSet {
     @Flag("--allow-partial", "merge a set with a missing shard (the report says incomplete)") var allowPartial = false
     @Flag("--baseline", "FILE", "compare the merged findings with FILE", key: "report.baseline") var baseline: String?
     @Flag("--ratchet", "also exit 1 when findings of the baseline are fixed") var ratchet = false
+    @Flag("--ledger", "DIR", "keep one record of the merged run in DIR, for pdfpipe trend") var ledger: String?
     @Flag("--verbose", "also list the notes") var verbose = false
     @Flag("--quiet", "print nothing but errors (and the summary line when the merge fails)") var quiet = false
 }

@@ -49,6 +49,13 @@ final class LedgerTests: XCTestCase {
         run(day: 2)
         try fm.removeItem(atPath: dir + "/docs/missing-a.pdf")
         run(day: 3)
+        // The run's own report says how long each broken link has been broken, from the ledger.
+        let report = try JSONParser.parse(try String(contentsOfFile: dir + "/out/run/report.json", encoding: .utf8))
+        let said = (report["documents"]?[0]?["findings"]?.arrayValue ?? []).map {
+            "\($0["target"]!.stringValue!) \($0["brokenSince"]!.stringValue!) \($0["brokenRuns"]!.intValue!)"
+        }
+        XCTAssertEqual(
+            said.sorted(), ["missing-a.pdf 2026-11-03T03:00:00Z 1", "missing-b.pdf 2026-11-01T03:00:00Z 3"])
         // The same run again (a retried job): its record is kept, not doubled.
         let (_, again) = run(day: 3)
         XCTAssertTrue(again.contains("is recorded already"), again)
@@ -78,6 +85,30 @@ final class LedgerTests: XCTestCase {
         XCTAssertTrue(
             markdown.contains("| 2026-11-01T03:00:00Z | 3 | 2 | docs/manual.pdf | missing-b.pdf |")
                 || markdown.contains("| 2026-11-01T03:00:00Z | 3 | 2 | manual.pdf | missing-b.pdf |"), markdown)
+    }
+
+    /// Shards keep no record; their merge keeps the one record of the whole batch.
+    func testTheMergeOfShardsKeepsOneRecord() throws {
+        try FileManager.default.copyItem(atPath: dir + "/docs/manual.pdf", toPath: dir + "/docs/second.pdf")
+        for k in 1...2 {
+            let cli = CapturedCLI()
+            _ = cli.run(
+                [
+                    "run", "p.json", "docs", "--offline", "--shard", "\(k)/2", "--ledger", "ledger", "--out",
+                    "out/s\(k)",
+                ],
+                in: dir)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ledger"))
+        let merge = CapturedCLI()
+        _ = merge.run(["merge", "out/s1", "out/s2", "--out", "out/merged", "--ledger", "ledger"], in: dir)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/ledger")
+        XCTAssertEqual(names.count, 1, merge.stdout + merge.stderr)
+        let record = try XCTUnwrap(
+            LedgerRecord(
+                json: try JSONParser.parse(try String(contentsOfFile: dir + "/ledger/" + names[0], encoding: .utf8))))
+        XCTAssertEqual(record.documents.sorted(), ["manual.pdf", "second.pdf"])
+        XCTAssertEqual(record.links.count, 4)
     }
 
     func testBadLedgersAreNamed() throws {

@@ -119,6 +119,9 @@ final class ReadmeRecipeTests: XCTestCase {
             ), summary)
         XCTAssertTrue(summary.contains("— failed in 1 run in a row; an error once it has failed in 3 (confirmRuns)"))
         XCTAssertEqual(blocks[3].steps.last?.status, 0, "the cache is saved")
+        // The night is recorded in the ledger beside the cache, and its trend is in the summary.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: repo + "/.pdfpipe-cache/ledger").count, 1)
+        XCTAssertTrue(summary.contains("# Link rot\n\n1 run from "), summary)
 
         // 5: four shards and the merge: the gate passes (nothing new), over the whole batch.
         XCTAssertEqual(blocks[4].jobs, ["audit": true, "gate": true])

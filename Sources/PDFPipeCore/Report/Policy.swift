@@ -377,6 +377,11 @@ public struct ResultPolicy: Sendable {
     /// The pipeline's rule levels (`Pipeline.ruleLevels`), for the findings the baseline's
     /// anchors give.
     public var levels: [String: RuleLevel] = [:]
+    /// With a ledger (`--ledger`): the links broken in the runs it recorded, still broken at the
+    /// last of them (`Trend.streaks`), and this run's time: each broken link is said to be broken
+    /// since then, in so many runs (`brokenSince`, `brokenRuns`).
+    public var brokenBefore: [String: [String: LinkStreak]]?
+    public var runTime = ""
     /// Documents whose anchors the baseline records but whose run did not list them: how many,
     /// and the first by path.
     package let anchorsNotCompared = Locked((count: 0, first: nil as String?))
@@ -388,10 +393,11 @@ public struct ResultPolicy: Sendable {
         matched = Locked(Array(repeating: 0, count: suppressions.count))
     }
 
-    public var isEmpty: Bool { suppressions.isEmpty && baseline == nil }
+    public var isEmpty: Bool { suppressions.isEmpty && baseline == nil && brokenBefore == nil }
 
     public func apply(_ d: inout DocumentResult) {
         compareAnchors(&d)
+        if let brokenBefore { Self.sayHowLong(&d, brokenBefore[d.path] ?? [:], now: runTime) }
         d.assignFingerprints()
         let active = suppressions.enumerated().filter { !$0.element.isExpired(today: today) }
         if !active.isEmpty {
@@ -448,6 +454,18 @@ public struct ResultPolicy: Sendable {
             return
         }
         d.findings += AnchorDiff.findings(old: was, new: now).compactMap { RuleLevel.applied(levels, to: $0) }
+    }
+
+    /// Each broken link (an error naming its target): since when, and in how many runs in a row,
+    /// this one included.
+    static func sayHowLong(_ d: inout DocumentResult, _ before: [String: LinkStreak], now: String) {
+        for i in d.findings.indices where d.findings[i].severity == .error {
+            guard let t = d.findings[i].details["uri"]?.stringValue ?? d.findings[i].details["target"]?.stringValue
+            else { continue }
+            let s = before[t].map { LinkStreak(since: $0.since, runs: $0.runs + 1) } ?? LinkStreak(since: now, runs: 1)
+            d.findings[i].details["brokenSince"] = .string(s.since)
+            d.findings[i].details["brokenRuns"] = .int(s.runs)
+        }
     }
 
     /// The run's finding when documents' anchors could not be compared (`dest.anchors-not-compared`).

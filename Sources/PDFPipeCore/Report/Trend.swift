@@ -131,6 +131,17 @@ public struct Trend: Sendable {
         }
     }
 
+    /// The links broken in the last of `records` and still broken when it ran, by document and
+    /// target: the run they have been broken since and in how many runs in a row (what a run given
+    /// the ledger says beside each broken link).
+    public static func streaks(_ records: [LedgerRecord]) -> [String: [String: LinkStreak]] {
+        var out: [String: [String: LinkStreak]] = [:]
+        for b in Trend(records: records).current {
+            out[b.document, default: [:]][b.target] = LinkStreak(since: b.since, runs: b.runs)
+        }
+        return out
+    }
+
     /// The median and the 90th percentile (nearest rank) of the days broken links took to be fixed.
     public var timeToFix: (median: Double, p90: Double)? {
         guard !fixDays.isEmpty else { return nil }
@@ -177,5 +188,16 @@ public struct Trend: Sendable {
         let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return (era * 146_097 + doe - 719_468) * 86_400 + hh * 3600 + mm * 60 + ss
+    }
+}
+
+/// How long a link has been broken: since a run's time, in so many runs in a row.
+public struct LinkStreak: Sendable, Equatable {
+    public var since: String
+    public var runs: Int
+
+    public init(since: String, runs: Int) {
+        self.since = since
+        self.runs = runs
     }
 }
