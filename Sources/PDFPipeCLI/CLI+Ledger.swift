@@ -89,11 +89,12 @@ extension CLI {
         do throws(AtomicFile.WriteError) {
             try AtomicFile.write(Array(JSONWriter.pretty(trend.json).utf8), to: out + "/trend.json")
             try AtomicFile.write(Array(trend.markdown.utf8), to: out + "/trend.md")
+            try AtomicFile.write(Array(trend.html.utf8), to: out + "/trend.html")
         } catch {
             throw PipelineError(file: a.out ?? "out/trend", message: error.description)
         }
         console.print(
-            "pdfpipe: \(trend.runs.count) run\(trend.runs.count == 1 ? "" : "s"), \(trend.current.count) link\(trend.current.count == 1 ? "" : "s") broken now; wrote \(a.out ?? "out/trend")/trend.json, trend.md"
+            "pdfpipe: \(trend.runs.count) run\(trend.runs.count == 1 ? "" : "s"), \(trend.current.count) link\(trend.current.count == 1 ? "" : "s") broken now; wrote \(a.out ?? "out/trend")/trend.json, trend.md, trend.html"
         )
         return .clean
     }

@@ -126,7 +126,7 @@ extension CLI {
             "trend", operands: "LEDGER",
             summary: "how links rot over the runs a ledger recorded (run --ledger DIR)",
             about:
-                "Reads the records runs given --ledger DIR (or report.ledger) kept, one per run, and writes trend.json and trend.md to DIR (default out/trend): broken links per run by severity and rule family, new, fixed and still broken per run, each link broken now with the run it has been broken since and in how many runs, the time broken links took to be fixed (median, 90th percentile), the hosts that rot most and the documents that got worse. A link is its document and target; it is fixed in the first later run that checked its document without an error about it.",
+                "Reads the records runs given --ledger DIR (or report.ledger) kept, one per run, and writes trend.json, trend.md and trend.html (one self-contained page, its plots inline SVG) to DIR (default out/trend): broken links per run by severity and rule family, new, fixed and still broken per run, each link broken now with the run it has been broken since and in how many runs, the time broken links took to be fixed (median, 90th percentile), the hosts that rot most and the documents that got worse. A link is its document and target; it is fixed in the first later run that checked its document without an error about it.",
             flags: TrendFlags.all, perform: { cli, args throws(PipelineError) in try cli.trendCommand(args) }),
         Command(
             "fix", operands: "REPORT.json", summary: "write repaired copies from the fixes a report's findings carry",
@@ -304,7 +304,7 @@ struct BaselineFlags: FlagSet {
 /// The flags of `pdfpipe trend`.
 struct TrendFlags: FlagSet {
     var operands: [String] = []
-    @Flag("--out", "DIR", "where to write trend.json and trend.md (default out/trend)") var out: String?
+    @Flag("--out", "DIR", "where to write trend.json, trend.md and trend.html (default out/trend)") var out: String?
     @Flag("--since", "DATE", "leave out the runs before DATE (YYYY-MM-DD)") var since: String?
     @Flag("--pipeline", "NAME", "only the runs of this pipeline") var pipeline: String?
     @Flag("--host", "HOST", "only links to this host") var host: String?

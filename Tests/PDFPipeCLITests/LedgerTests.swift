@@ -79,6 +79,8 @@ final class LedgerTests: XCTestCase {
             trend["brokenNow"]?.arrayValue?.map { "\($0["target"]!.stringValue!) \($0["runs"]!.intValue!)" },
             ["missing-b.pdf 3", "missing-a.pdf 1"])
         XCTAssertEqual(trend["timeToFix"]?["medianDays"], .double(1))
+        let html = try String(contentsOfFile: dir + "/out/trend/trend.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("<svg") && html.contains("missing-b.pdf"), html)
         let markdown = try String(contentsOfFile: dir + "/out/trend/trend.md", encoding: .utf8)
         XCTAssertTrue(
             markdown.contains("3 runs from 2026-11-01T03:00:00Z to 2026-11-03T03:00:00Z. Broken now: **2**"), markdown)

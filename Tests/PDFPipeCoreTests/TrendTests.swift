@@ -78,6 +78,29 @@ final class TrendTests: XCTestCase {
         XCTAssertEqual(trend.documents.map(\.document), ["b.pdf"])
     }
 
+    /// 100,000 link-runs (100 nights of 1,000 broken links, a tenth of them fixed and others
+    /// broken each night): the page stays under 1 MB (its tables cut at 200 rows, the rest in
+    /// trend.json). Its build time is bench/trend.sh's to measure.
+    func testTheTrendPageOfAHundredThousandLinkRunsIsSmall() {
+        let records = (0..<100).map { night in
+            LedgerRecord(
+                run: "night-\(night)", time: Self.time(night % 28) + "-\(night)", pipeline: "nightly",
+                documents: (0..<50).map { "docs/manual-\($0).pdf" },
+                links: (0..<1000).map { k in
+                    LedgerRecord.Link(
+                        document: k % 50, page: 1 + k % 30,
+                        target: "https://host-\(k % 37).example/\((k + night / 10 * 100) % 1500)",
+                        rule: "uri.http-error", severity: .error, fingerprint: "f\(k)")
+                })
+        }
+        let trend = Trend(records: records)
+        let html = trend.html
+        XCTAssertLessThan(html.utf8.count, 1 << 20)
+        XCTAssertTrue(html.contains("<svg"))
+        XCTAssertTrue(html.contains("more in trend.json"))
+        XCTAssertEqual(trend.runs.count, 100)
+    }
+
     func testFiltersAndRecordsRoundTrip() throws {
         let records = Self.records()
         for r in records { XCTAssertEqual(LedgerRecord(json: try JSONParser.parse(JSONWriter.compact(r.json))), r) }
