@@ -44,8 +44,17 @@ extension CLI {
             console.error("pdfpipe: error: \(folder)/\(name): \(error)")
             return false
         }
-        let records = (FileSystem.list(dir) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let names = FileSystem.list(dir) ?? []
+        let records = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
         for old in records.dropLast(Self.maxLedgerRecords) { FileSystem.unlink(dir + "/" + old) }
+        // What a run killed while writing left: its temporary file, removed once it is an hour old
+        // (a younger one may be another run's, writing now).
+        let hourAgo = Int(SystemClock.now.timeIntervalSince1970) - 3600
+        for t in names where t.hasPrefix(".") && t.contains(".tmp-") {
+            if let st = FileStatus.of(dir + "/" + t), st.kind == .regular, st.modifiedSeconds < hourAgo {
+                FileSystem.unlink(dir + "/" + t)
+            }
+        }
         if !quiet {
             console.print("pdfpipe: recorded the run in \(folder)/\(name) (\(record.links.count) link findings)")
         }
@@ -60,7 +69,8 @@ extension CLI {
             throw PipelineError(file: folder, message: "not a ledger folder (run --ledger \(folder) keeps one)")
         }
         var records: [LedgerRecord] = []
-        for name in names.filter({ $0.hasSuffix(".json") }).sorted().suffix(Self.maxLedgerRecords) {
+        for name in names.filter({ $0.hasSuffix(".json") && !$0.hasPrefix(".") }).sorted().suffix(Self.maxLedgerRecords)
+        {
             guard let bytes = FileStatus.readRegular(dir + "/" + name, maxBytes: Self.maxLedgerRecordBytes),
                 let value = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)),
                 let record = LedgerRecord(json: value)

@@ -113,6 +113,38 @@ final class LedgerTests: XCTestCase {
         XCTAssertEqual(record.links.count, 4)
     }
 
+    /// A run killed at any moment leaves the ledger readable, each record whole or absent: runs
+    /// of the real program stopped with SIGKILL after ever longer delays, then the trend read.
+    func testARunKilledMidWriteLeavesNoPartialRecord() throws {
+        for k in 0..<12 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: try Repo.executable())
+            p.arguments = ["run", "p.json", "docs", "--offline", "--ledger", "ledger", "--out", "out/k\(k)", "--quiet"]
+            p.currentDirectoryURL = URL(fileURLWithPath: dir)
+            p.environment = ["PDFPIPE_RUN_ID": "killed-\(k)", "PATH": "/usr/bin:/bin"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(useconds_t(5_000 * k * k))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/ledger")) ?? []
+        // A write cut short leaves at most its hidden temporary file, never a record's name.
+        for name in all where name.hasPrefix(".") { XCTAssertTrue(name.contains(".tmp-"), name) }
+        let names = all.filter { !$0.hasPrefix(".") }
+        for name in names {
+            XCTAssertTrue(name.hasSuffix(".json"), "no temporary file left under a record's name: \(name)")
+            let text = try String(contentsOfFile: dir + "/ledger/" + name, encoding: .utf8)
+            XCTAssertNotNil(LedgerRecord(json: try JSONParser.parse(text)), "\(name) is whole")
+        }
+        let cli = CapturedCLI()
+        let exists = FileManager.default.fileExists(atPath: dir + "/ledger")
+        XCTAssertEqual(
+            cli.run(["trend", "ledger", "--out", "out/trend"], in: dir), exists ? .clean : .usage, cli.stderr)
+        XCTAssertFalse(cli.stderr.contains("not a ledger record"), cli.stderr)
+    }
+
     func testBadLedgersAreNamed() throws {
         let cli = CapturedCLI()
         XCTAssertEqual(cli.run(["trend", "nowhere"], in: dir), .usage)

@@ -69,7 +69,11 @@ extension Trend {
         let h = { (s: String) in Escape.xml(ConsoleText.escape(s)) }
         let numeric = head.indices.map { i in rows.allSatisfy { Double($0[i]) != nil } }
         var out = "<h2>\(h(title))</h2>\n<div class=\"wrap\"><table><tr>"
-        out += head.indices.map { "<th\(numeric[$0] ? " class=\"n\"" : "")>\(h(head[$0]))</th>" }.joined() + "</tr>\n"
+        for (i, title) in head.enumerated() {
+            let kind = numeric[i] ? "n" : "t"
+            out += "<th class=\"\(kind)\">\(h(title))</th>"
+        }
+        out += "</tr>\n"
         for r in rows {
             out +=
                 "<tr>"
