@@ -17,6 +17,24 @@ extension CLI {
         return "local-\(time)-\(getpid())"
     }
 
+    /// The ledger folder may be restored from a cache a pull request wrote: like the output
+    /// folder, it is refused when it, a folder above it inside the working folder, or anything in
+    /// it is a symbolic link (nothing is written or read through one).
+    func checkLedgerFolder(_ folder: String) throws(PipelineError) {
+        let working = Paths.standardize(directory)
+        let dir = Paths.standardize(Paths.absolute(folder, relativeTo: directory))
+        var links = Paths.symbolicLinks(onTheWayTo: dir, inside: working)
+        links += FileStatus.symbolicLinks(under: dir).filter { !links.contains($0) }
+        guard links.isEmpty else {
+            let names = links.prefix(5).map { "'\(Paths.relative($0, to: working))'" }.joined(separator: ", ")
+            throw PipelineError(
+                file: folder,
+                message:
+                    "the ledger folder is or holds a symbolic link (\(names)): pdfpipe writes and reads nothing through one"
+            )
+        }
+    }
+
     /// Writes the run's record into the ledger folder, once: a record of the same run already
     /// there is kept (a retried job does not count twice). Written whole or not at all (a temporary
     /// file renamed into place), then the oldest records past `maxLedgerRecords` removed.
@@ -64,6 +82,7 @@ extension CLI {
     /// The records of a ledger folder, the newest `maxLedgerRecords`; files that are not records
     /// are named on the console and passed over.
     func readLedger(_ folder: String) throws(PipelineError) -> [LedgerRecord] {
+        try checkLedgerFolder(folder)
         let dir = Paths.absolute(folder, relativeTo: directory)
         guard FileSystem.isFolder(dir), let names = FileSystem.list(dir) else {
             throw PipelineError(file: folder, message: "not a ledger folder (run --ledger \(folder) keeps one)")

@@ -104,7 +104,10 @@ extension CLI {
             verbose: a.verbose, shownAs: remote?.output.map { $0.url($0.folder) })
         if let remote, !remote.upload(console: console) { return .internalFailure }
         // The shards' documents are one run: the merge keeps its record.
-        if let ledger = a.ledger, !writeLedger(merged, to: ledger, quiet: a.quiet) { return .internalFailure }
+        if let ledger = a.ledger {
+            try checkLedgerFolder(ledger)
+            if !writeLedger(merged, to: ledger, quiet: a.quiet) { return .internalFailure }
+        }
         return code
     }
 

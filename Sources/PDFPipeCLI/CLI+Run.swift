@@ -207,6 +207,30 @@ extension CLI {
         }
     }
 
+    /// The ledger folder and the sources folders, before any work: each a real folder, no
+    /// symbolic link on the way.
+    private func checkPlaces(_ pipeline: Pipeline) throws(PipelineError) {
+        if let l = pipeline.ledger {
+            if l.lowercased().hasPrefix("s3://") {
+                throw PipelineError(file: l, message: "a ledger in object storage is not supported yet; give a folder")
+            }
+            try checkLedgerFolder(l)
+        }
+        for root in pipeline.sourceRoots {
+            let path = Paths.standardize(Paths.absolute(root, relativeTo: directory))
+            guard FileSystem.isFolder(path) else {
+                throw PipelineError(
+                    file: root, message: "not a folder (--sources, report.sources: the folders of the PDFs' sources)")
+            }
+            // Symbolic links inside the roots are not followed; a root reached through one is refused.
+            if !Paths.symbolicLinks(onTheWayTo: path, inside: Paths.standardize(directory)).isEmpty {
+                throw PipelineError(
+                    file: root,
+                    message: "the sources folder is a symbolic link, or reached through one: give the real folder")
+            }
+        }
+    }
+
     private func applyRunFlags(_ a: RunFlags, to pipeline: inout Pipeline) throws(PipelineError) -> Shard? {
         // Values of flags that override a key were checked by the key's declaration when parsed.
         if let out = a.out { pipeline.output = out }
@@ -227,14 +251,8 @@ extension CLI {
 
         if let b = a.baseline { pipeline.baselineFile = b }
         if let l = a.ledger { pipeline.ledger = l }
-        if let l = pipeline.ledger, l.lowercased().hasPrefix("s3://") {
-            throw PipelineError(file: l, message: "a ledger in object storage is not supported yet; give a folder")
-        }
         if let s = a.sources { pipeline.sourceRoots = s.split(separator: ",").map(String.init).filter { !$0.isEmpty } }
-        for root in pipeline.sourceRoots where !FileSystem.isFolder(Paths.absolute(root, relativeTo: directory)) {
-            throw PipelineError(
-                file: root, message: "not a folder (--sources, report.sources: the folders of the PDFs' sources)")
-        }
+        try checkPlaces(pipeline)
         if a.ratchet { pipeline.ratchet = true }
         guard !pipeline.ratchet || pipeline.baselineFile != nil else {
             throw PipelineError(

@@ -151,6 +151,15 @@ final class LedgerTests: XCTestCase {
         XCTAssertTrue(cli.stderr.contains("nowhere: error: not a ledger folder"), cli.stderr)
         let since = CapturedCLI()
         XCTAssertEqual(since.run(["trend", "docs", "--since", "yesterday"], in: dir), .usage)
+        // A ledger folder that is, or holds, a symbolic link (a cache a pull request restored).
+        let outside = dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/linked", withDestinationPath: outside)
+        let linked = CapturedCLI()
+        XCTAssertEqual(linked.run(["run", "p.json", "docs", "--offline", "--ledger", "linked"], in: dir), .usage)
+        XCTAssertTrue(linked.stderr.contains("symbolic link"), linked.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [])
+        XCTAssertEqual(CapturedCLI().run(["trend", "linked"], in: dir), .usage)
         let s3 = CapturedCLI()
         XCTAssertEqual(s3.run(["run", "p.json", "docs", "--ledger", "s3://bucket/ledger"], in: dir), .usage)
         XCTAssertTrue(s3.stderr.contains("not supported yet"), s3.stderr)
