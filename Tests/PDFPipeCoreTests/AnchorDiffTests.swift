@@ -84,6 +84,15 @@ final class AnchorDiffTests: XCTestCase {
         XCTAssertEqual(fs[0].page, 5)
     }
 
+    /// Names of a hostile length are not compared by spelling (the distance would cost the
+    /// product of their lengths): the removal is still said, without a guessed closest name.
+    func testHugeNamesAreNotSpelledOut() {
+        let long = String(repeating: "a", count: 200_000)
+        let fs = diff([a(long + "x", 3, top: 100)], [a(long + "y", 3, top: 500)])
+        XCTAssertEqual(fs.map(\.rule), ["dest.removed"])
+        XCTAssertNil(fs[0].details["closest"])
+    }
+
     func testManyRemovedAnchorsAreCountedPastTheLimit() {
         let old = (0..<(AnchorDiff.findingLimit + 5)).map { a("n\($0)", 1) }
         let fs = diff(old, [])

@@ -67,6 +67,8 @@ public enum AnchorDiff {
     public static let findingLimit = 100
     /// Removed names compared by spelling at most (each against the added names on its page).
     static let spellingComparisons = 1_000_000
+    /// Characters of a name compared by spelling at most.
+    static let maxSpelled = 256
 
     public static func findings(old: DocumentAnchors, new: DocumentAnchors) -> [Finding] {
         var byName: [String: Anchor] = [:]
@@ -105,10 +107,12 @@ public enum AnchorDiff {
             let here = onPage.filter { $0.top.map { abs($0 - top) <= 2 } ?? false }
             if here.count == 1 { return (here[0], "same place") }
         }
-        // The same page and a similar spelling (at most half its letters changed), one best.
-        guard budget >= onPage.count else { return nil }
+        // The same page and a similar spelling (at most half its letters changed), one best. Names
+        // past `maxSpelled` characters are not compared (the distance costs the product of the
+        // lengths; a baseline is a file a pull request writes).
+        guard budget >= onPage.count, a.name.count <= Self.maxSpelled else { return nil }
         budget -= onPage.count
-        let scored = onPage.map { ($0, Suggest.distance(a.name, $0.name)) }
+        let scored = onPage.filter { $0.name.count <= Self.maxSpelled }.map { ($0, Suggest.distance(a.name, $0.name)) }
             .filter { $0.1 * 2 <= max(a.name.count, $0.0.name.count) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), scored.filter({ $0.1 == best.1 }).count == 1 else {
             return nil
