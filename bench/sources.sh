@@ -3,7 +3,7 @@
 # 300), each from its own sources (scripts/make-source-fixtures.py's manual with the document's
 # number in every target): two thirds LaTeX compiled by pdfLaTeX with -synctex=1, one third pandoc
 # Markdown (search only). The link audit (link-audit, --offline) with and without --sources, medians
-# of 3 runs each; then how many findings were placed, right, wrong and declined.
+# of 5 interleaved runs each; then how many findings were placed, right, wrong and declined.
 #   bash bench/sources.sh [N]
 # Needs TeX Live (hyperref), lmodern and pandoc. The built batch is kept in bench/.cache/sources-N.
 set -euo pipefail
@@ -50,8 +50,14 @@ fi
 cd "$corpus"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 timed() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
-plain=$(for _ in 1 2 3; do timed "$pdfpipe" run link-audit docs --offline --out out/plain; done | median)
-mapped=$(for _ in 1 2 3; do timed "$pdfpipe" run link-audit docs --offline --sources docs --out out/mapped; done | median)
+# Interleaved, 5 runs each: a machine's drift (another job, the page cache) lands on both sides.
+: > times.txt
+for _ in 1 2 3 4 5; do
+  echo "plain $(timed "$pdfpipe" run link-audit docs --offline --out out/plain)" >> times.txt
+  echo "mapped $(timed "$pdfpipe" run link-audit docs --offline --sources docs --out out/mapped)" >> times.txt
+done
+plain=$(awk '$1 == "plain" {print $2}' times.txt | median)
+mapped=$(awk '$1 == "mapped" {print $2}' times.txt | median)
 echo "documents: $n; link audit ${plain}s, with --sources ${mapped}s: $(echo "scale=3; $mapped / $plain" | bc)x"
 python3 - <<'PY'
 import json, collections

@@ -84,6 +84,26 @@ final class SourceMapTests: XCTestCase {
         }
     }
 
+    /// In a worker process (`--isolate`) the result comes back without the page boxes validate-links
+    /// measured, and the mapping reads them from the document: the same lines either way.
+    func testIsolatedDocumentsMapToTheSameLines() throws {
+        let pdf = "\(fixtures)/latex/pdflatex/manual.pdf"
+        var sources: [[JSONValue]] = []
+        for mode in ["--no-isolate", "--isolate"] {
+            let out = dir + "/out" + mode
+            XCTAssertEqual(
+                try Repo.status([
+                    "run", dir + "/map.json", pdf, "--out", out, "--offline", "--sources", "\(fixtures)/latex/src",
+                    mode,
+                ]), 1)
+            let report = try JSONParser.parse(try String(contentsOfFile: out + "/report.json", encoding: .utf8))
+            sources.append((report["documents"]?[0]?["findings"]?.arrayValue ?? []).compactMap { $0["source"] })
+        }
+        XCTAssertEqual(sources[0].count, 20)
+        XCTAssertEqual(sources[0].filter { $0["mapper"] == "synctex" && $0["line"] != nil }.count, 20)
+        XCTAssertEqual(sources[0], sources[1])
+    }
+
     /// Without SyncTeX, search places what only one line spells and declines the rest, listing the
     /// candidates: never a wrong line.
     func testSearchAloneDeclinesWhatItCannotTell() throws {

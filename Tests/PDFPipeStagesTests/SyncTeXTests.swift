@@ -6,15 +6,14 @@ import XCTest
 /// (#66) The SyncTeX reader on hand-written records: settings, pages asked for, and what it
 /// refuses (not SyncTeX, numbers too long, records past the bound).
 final class SyncTeXTests: XCTestCase {
-    func parse(_ text: String, pages: Set<Int>? = nil) -> SyncTeX {
+    func parse(_ text: String, pages: Set<Int>? = nil, kinds: String? = nil) -> SyncTeX {
         var s = SyncTeX()
-        s.parse(Array(text.utf8), wanted: pages)
+        s.parse(Array(text.utf8), wanted: pages, kinds: kinds.map { Set($0.utf8) })
         return s
     }
 
     func testRecordsAreReadInPointsFromTheTopLeft() throws {
-        let s = parse(
-            """
+        let text = """
             SyncTeX Version:1
             Input:1:/work/./main.tex
             Output:pdf
@@ -38,9 +37,18 @@ final class SyncTeXTests: XCTestCase {
             {2
             k2,3:0,0:1
             }2
-            """, pages: [1])
-        XCTAssertEqual(s.inputs, [1: "/work/./main.tex", 2: "chapters/two.tex"])
+            """
+        let s = parse(text, pages: [1])
+        // Reading stops after the last page asked for (an input opened later names no record on it).
+        XCTAssertEqual(s.inputs, [1: "/work/./main.tex"])
         XCTAssertNil(s.pages[2], "a page not asked for is skipped")
+        let whole = parse(text)
+        XCTAssertEqual(whole.inputs, [1: "/work/./main.tex", 2: "chapters/two.tex"])
+        XCTAssertEqual(whole.pages[2]?.map(\.line), [3])
+        XCTAssertEqual(whole.pages[1], s.pages[1])
+        let kept = parse(text, pages: [1, 2], kinds: "kg")
+        XCTAssertEqual(kept.pages[1]?.map(\.line), [5, 6], "only the kinds asked for")
+        XCTAssertEqual(kept.pages[2]?.map(\.line), [3])
         let r = try XCTUnwrap(s.pages[1])
         XCTAssertEqual(r.map { Character(UnicodeScalar($0.kind)) }, ["[", "(", "k", "g", "x", "$"])
         // Magnification 2000: twice the scaled points, 65781.76 sp to the point.

@@ -4,7 +4,24 @@
 /// in the run's own process, whatever process ran the document.
 public protocol SourceMapping: Sendable {
     /// Adds `details.source` to the findings it can place: `file` is the PDF that was read.
+    /// `result.pageBoxes` has the media boxes the stages measured, when they ran in this process.
     func map(_ result: inout DocumentResult, file: String)
+}
+
+/// The media boxes of a document's pages as a stage measured them, `[x1, y1, x2, y2]` by 1-based
+/// page: a stage product (validate-links gives it) the runner hands to the source mapping, so the
+/// mapping does not open the document again.
+package struct PageBoxes: Sendable {
+    package var boxes: [Int: [Double]]
+    package init(_ boxes: [Int: [Double]]) { self.boxes = boxes }
+}
+
+/// A value a result carries inside one process only: never written, never compared (`==` holds
+/// whatever it is), dropped when the result is read back from a report or a worker process.
+package struct Transient<Value: Sendable>: Sendable, Equatable {
+    package var value: Value
+    package init(_ value: Value) { self.value = value }
+    package static func == (a: Self, b: Self) -> Bool { true }
 }
 
 extension Finding {

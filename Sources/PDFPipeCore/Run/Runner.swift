@@ -191,6 +191,7 @@ public struct Runner: Sendable {
             sourceMapping.map(&r, file: document.path)
             r.timings[Self.sourceMappingTiming] = SystemClock.seconds(since: t0)
         }
+        r.pageBoxes.value = [:]
         if let policy { policy.apply(&r) } else { r.assignFingerprints() }
         return r
     }
@@ -301,10 +302,12 @@ public struct Runner: Sendable {
                 ],
                 artifacts: [], timings: parked.timings, sections: [:])
         }
-        return DocumentResult(
+        var result = DocumentResult(
             path: parked.relativePath, status: parked.status, pageCount: job.pageCount,
             findings: finish(job), artifacts: job.artifacts, timings: parked.timings,
             sections: job.sections)
+        if sourceMapping != nil, let boxes = job.products[PageBoxes.self] { result.pageBoxes.value = boxes.boxes }
+        return result
     }
 
     /// How the file at `path` differs from `stamp` (size, modification time), or nil when it does not.

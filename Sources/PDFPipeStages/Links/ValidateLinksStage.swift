@@ -12,7 +12,7 @@ public struct ValidateLinksStage: Stage {
         summary:
             "check link annotations, bookmarks and the open action: destinations, GoToR files, URI syntax, actions",
         rules: LinkRules.destinations + LinkRules.links + LinkRules.external + LinkRules.accessibility,
-        produces: [.of(LinkPlacements.self)],
+        produces: [.of(LinkPlacements.self), .of(PageBoxes.self)],
         service: { stage, label, context in stage.services(context, label: label) }, runSections: [WebSection.self])
 
     public var inventory: Bool
@@ -67,6 +67,7 @@ public struct ValidateLinksStage: Stage {
         findings += read?.findings ?? []
         job[.linkSummary] = summary
         job.products[LinkPlacements.self] = LinkPlacements(audit.links)
+        job.products[PageBoxes.self] = audit.pageBoxes
         let checked = Checked(
             findings: findings, links: audit.links, outline: audit.outline, openAction: audit.openAction,
             textRead: read)

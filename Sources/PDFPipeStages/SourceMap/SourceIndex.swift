@@ -30,6 +30,8 @@ final class SourceIndex: Sendable {
     private let byAbsolute: [String: Int]
     /// Files by their name (the last path component), for matching a path's tail.
     let byName: [String: [Int]]
+    /// Each file's `stem`.
+    let stems: [String]
 
     static let maxFiles = 20_000
     static let maxFileBytes = 8 << 20
@@ -49,16 +51,16 @@ final class SourceIndex: Sendable {
         var buffer: [UInt8] = []
         for (i, (_, path)) in found.enumerated() {
             let text = FileSystem.contents(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let fileLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            // Split on the bytes (a split on Characters walks grapheme clusters: a third of the index's time).
+            let fileLines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
             lines.append(fileLines)
             for (n, line) in fileLines.enumerated() {
                 seen.removeAll(keepingCapacity: true)
                 Self.scan(line, buffer: &buffer) { token in
                     let h = Self.hash(token)
                     guard seen.insert(h).inserted, !common.contains(h) else { return }
-                    // In place: a copy of the list per token was half the index's time.
-                    tokens[h, default: []].append(Location(file: i, line: n + 1))
-                    if tokens[h]!.count > Self.maxLocations {
+                    // In place, one lookup: a copy of the list per token was half the index's time.
+                    if Self.append(Location(file: i, line: n + 1), to: &tokens[h, default: []]) > Self.maxLocations {
                         common.insert(h)
                         tokens[h] = nil
                     }
@@ -68,10 +70,16 @@ final class SourceIndex: Sendable {
         self.files = found
         byAbsolute = Dictionary(found.enumerated().map { ($1.1, $0) }, uniquingKeysWith: { a, _ in a })
         byName = Dictionary(grouping: found.indices) { (found[$0].1 as NSString).lastPathComponent }
+        stems = found.map { Self.stem($0.1) }
         self.lines = lines
         self.tokens = tokens
         self.common = common
         incomplete = why
+    }
+
+    private static func append(_ l: Location, to list: inout [Location]) -> Int {
+        list.append(l)
+        return list.count
     }
 
     /// The source files under `roots`, sorted, as shown and absolutely; and what a limit left out.
@@ -137,6 +145,23 @@ final class SourceIndex: Sendable {
         var out: [String] = []
         scan(line) { out.append(String(decoding: $0, as: UTF8.self)) }
         return out
+    }
+
+    /// Whether `line` has a token (or a variant of one) spelt as one of `terms` (their bytes).
+    static func spells(_ terms: [[UInt8]], in line: Substring) -> Bool {
+        var found = false
+        scan(line) { token in
+            if !found, terms.contains(where: { $0.elementsEqual(token) }) { found = true }
+        }
+        return found
+    }
+
+    /// A file's name without its folder and extension, in lower case (`manual.pdf`, `manual.md`).
+    static func stem(_ path: String) -> String {
+        let name = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path.utf8[...]
+        var cut = name
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex { cut = name[..<dot] }
+        return Substring(cut).lowercased()
     }
 
     /// Calls `body` with each token of `line` and each variant of it (see `tokens(in:)`).

@@ -56,10 +56,12 @@ public final class SourceMapper: SourceMapping {
         var synctex: SyncTeXPages?
         if let path = SyncTeX.file(beside: file) {
             let pages = Set(wanted.compactMap { result.findings[$0].page })
-            synctex = SyncTeXPages(path: path, pdf: file, pages: pages, index: index, reader: reader)
+            synctex = SyncTeXPages(
+                path: path, pdf: file, pages: pages, index: index, measured: result.pageBoxes.value, reader: reader)
         }
+        let pdfStem = Self.stem(file)
         for i in wanted {
-            var source = locate(result.findings[i], synctex: synctex, index: index, pdfStem: Self.stem(file))
+            var source = locate(result.findings[i], synctex: synctex, index: index, pdfStem: pdfStem)
             source["target"] = .string(Self.cut(Self.term(of: result.findings[i])!))
             result.findings[i].details["linkTarget"] = nil
             if let why = index.incomplete, source["file"] == nil { source["limit"] = .string(why) }
@@ -150,8 +152,8 @@ public final class SourceMapper: SourceMapping {
         }
         let tied: [(String, (SourceIndex.Location) -> Bool)] = [
             ("its text", { l in text.map { index.spells($0, near: l) } ?? false }),
-            ("a file named like the PDF", { l in Self.stem(index.files[l.file].absolute) == pdfStem }),
-            ("a file SyncTeX names", { l in synctex?.files.values.contains(l.file) ?? false }),
+            ("a file named like the PDF", { l in index.stems[l.file] == pdfStem }),
+            ("a file SyncTeX names", { l in synctex?.names(l.file) ?? false }),
         ]
         for (why, holds) in tied {
             let kept = at.filter(holds)
@@ -189,9 +191,7 @@ public final class SourceMapper: SourceMapping {
     }
 
     /// A file's name without its folder and extension, in lower case (`manual.pdf`, `manual.md`).
-    static func stem(_ path: String) -> String {
-        ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
-    }
+    static func stem(_ path: String) -> String { SourceIndex.stem(path) }
 
     static func cut(_ s: String) -> String { s.count > 120 ? String(s.prefix(120)) + "…" : s }
 }
@@ -220,30 +220,57 @@ struct SyncTeXPages {
     /// Input tag → source file, when the input is one of the sources.
     let files: [Int: Int]
 
-    init?(path: String, pdf: String, pages: Set<Int>, index: SourceIndex, reader: () -> PDFReader?) {
-        guard let s = SyncTeX.read(path, pages: pages), let reader = reader() else { return nil }
-        synctex = s
-        let pageObjects = PageTree.pages(reader)
-        var boxes: [Int: PDFRect] = [:]
-        for p in pages where p >= 1 && p <= pageObjects.count {
-            boxes[p] = PageGeometry(page: pageObjects[p - 1]).mediaBox
-        }
-        self.boxes = boxes
-        self.index = index
-        let folder = Paths.parent(Paths.standardize(pdf))
-        var files: [Int: Int] = [:]
-        for (tag, named) in s.inputs {
-            if let i = Self.source(named, besidePDF: folder, index: index) { files[tag] = i }
-        }
-        self.files = files
+    /// `measured`: the media boxes the stages measured (`PageBoxes`); the document is read for
+    /// them only when they are not there (a result from a worker process).
+    init?(
+        path: String, pdf: String, pages: Set<Int>, index: SourceIndex, measured: [Int: [Double]],
+        reader: () -> PDFReader?
+    ) {
         // Glue, kerns, formulas and boxes carry the line TeX read them from; `x` records and
         // box starts carry the line where the paragraph was broken.
         let kinds: Set<UInt8> = Set("kg$vh".utf8)
-        made = s.pages.mapValues { $0.filter { kinds.contains($0.kind) && files[$0.tag] != nil } }
+        guard let s = SyncTeX.read(path, pages: pages, kinds: kinds) else { return nil }
+        synctex = s
+        var boxes: [Int: PDFRect] = [:]
+        for p in pages {
+            if let b = measured[p], b.count == 4 { boxes[p] = PDFRect(b[0], b[1], b[2], b[3]) }
+        }
+        if boxes.count < pages.count {
+            guard let reader = reader() else { return nil }
+            let pageObjects = PageTree.pages(reader)
+            for p in pages where p >= 1 && p <= pageObjects.count {
+                boxes[p] = PageGeometry(page: pageObjects[p - 1]).mediaBox
+            }
+        }
+        self.boxes = boxes
+        self.index = index
+        let kept = s.pages
+        // Only the inputs these pages' records name are looked for among the sources (a LaTeX
+        // run names hundreds: classes, packages, fonts).
+        var used = Set<Int>()
+        for records in kept.values { for r in records { used.insert(r.tag) } }
+        let folder = Paths.parent(Paths.standardize(pdf))
+        self.folder = folder
+        var files: [Int: Int] = [:]
+        for tag in used {
+            if let named = s.inputs[tag], let i = Self.source(named, besidePDF: folder, index: index) { files[tag] = i }
+        }
+        self.files = files
+        made = kept.mapValues { $0.filter { files[$0.tag] != nil } }
     }
 
     /// Each page's records that name a source line (see `init`).
     let made: [Int: [SyncTeX.Record]]
+    let folder: String
+
+    /// Whether the document's SyncTeX file names source `file` among its inputs (on any page).
+    func names(_ file: Int) -> Bool {
+        if files.values.contains(file) { return true }
+        let name = (index.files[file].absolute as NSString).lastPathComponent
+        return synctex.inputs.values.contains { named in
+            (named as NSString).lastPathComponent == name && Self.source(named, besidePDF: folder, index: index) == file
+        }
+    }
 
     /// The source file an input path names: itself when it is under the roots (absolute, or
     /// relative to the PDF's folder, where TeX ran), else the one source whose path ends with the
@@ -301,14 +328,13 @@ struct SyncTeXPages {
         let hi = (window.map(\.line).max() ?? first.line) + 1
         // Read in the file itself (a target the whole corpus spells in many places is still
         // spelt once near here).
-        let spellings = Set(SourceMapper.spellings(term))
+        let spellings = SourceMapper.spellings(term).map { Array($0.utf8) }
         let fileLines = index.lines[first.file]
         // (A line past the file's end, from a hostile or stale SyncTeX file, spells nothing.)
         let lower = max(1, lo)
         let upper = min(hi, fileLines.count)
         let verified =
-            lower <= upper
-            ? (lower...upper).filter { !spellings.isDisjoint(with: SourceIndex.tokens(in: fileLines[$0 - 1])) } : []
+            lower <= upper ? (lower...upper).filter { SourceIndex.spells(spellings, in: fileLines[$0 - 1]) } : []
         if let best = verified.min(by: { abs($0 - first.line) < abs($1 - first.line) }) {
             return .found(SourceIndex.Location(file: first.file, line: best))
         }
@@ -343,4 +369,15 @@ enum LinkTargets {
     }
 
     static func name(_ o: PDFObject) -> String? { o.text ?? o.name }
+}
+
+extension LinkAudit {
+    /// The pages' media boxes as read here, for the source mapping (`PageBoxes`).
+    var pageBoxes: PageBoxes {
+        PageBoxes(
+            Dictionary(
+                uniqueKeysWithValues: geometries.enumerated().map { i, g in
+                    (i + 1, [g.mediaBox.x1, g.mediaBox.y1, g.mediaBox.x2, g.mediaBox.y2])
+                }))
+    }
 }

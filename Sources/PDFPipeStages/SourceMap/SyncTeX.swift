@@ -47,9 +47,9 @@ struct SyncTeX: Sendable {
         return nil
     }
 
-    /// Reads `path` for the records of `wanted` pages (all when nil). Nil when it is no SyncTeX
-    /// file (not gzip nor text, no `SyncTeX Version` line).
-    static func read(_ path: String, pages wanted: Set<Int>?) -> SyncTeX? {
+    /// Reads `path` for the records of `wanted` pages (all when nil), of `kinds` (all when nil).
+    /// Nil when it is no SyncTeX file (not gzip nor text, no `SyncTeX Version` line).
+    static func read(_ path: String, pages wanted: Set<Int>?, kinds: Set<UInt8>? = nil) -> SyncTeX? {
         guard let st = FileStatus.following(path), st.kind == .regular, st.size <= maxBytes,
             let raw = FileSystem.contents(path)
         else { return nil }
@@ -61,7 +61,7 @@ struct SyncTeX: Sendable {
             if cut { result.incomplete = "it decompresses past \(maxBytes >> 20) MiB; the rest was not read" }
         }
         guard bytes.starts(with: Array("SyncTeX Version:".utf8)) else { return nil }
-        result.parse(bytes, wanted: wanted)
+        result.parse(bytes, wanted: wanted, kinds: kinds)
         return result
     }
 
@@ -74,19 +74,16 @@ struct SyncTeX: Sendable {
         var scale: Double { unit * magnification / 1000 / SyncTeX.spPerPoint }
     }
 
-    mutating func parse(_ bytes: [UInt8], wanted: Set<Int>?) {
+    mutating func parse(_ bytes: [UInt8], wanted: Set<Int>?, kinds: Set<UInt8>? = nil) {
         var frame = Frame()
+        var kept = [Bool](repeating: kinds == nil, count: 256)
+        for k in kinds ?? [] { kept[Int(k)] = true }
         var page: Int?
         var records: [Record] = []
-        var start = 0
-        let n = bytes.count
-        let ends = Self.lineEnds(bytes)
-        var next = 0
-        while start < n {
-            let end = next < ends.count ? ends[next] : n
-            next += 1
-            let line = bytes[start..<end]
-            start = end + 1
+        // Pages come in order: past the last page asked for, nothing more is read.
+        let last = wanted?.max()
+        var ends = LineEnds(bytes)
+        while let line = ends.next() {
             guard let first = line.first else { continue }
             // A record on a page not asked for: nothing to read.
             if page == nil, wanted != nil, first != UInt8(ascii: "{"), first != UInt8(ascii: "I"),
@@ -102,9 +99,10 @@ struct SyncTeX: Sendable {
             case UInt8(ascii: "}"):
                 if let p = page { pages[p] = records }
                 page = nil
+                if let last, let p = Self.int(line.dropFirst()), p >= last { return }
             case UInt8(ascii: "["), UInt8(ascii: "("), UInt8(ascii: "h"), UInt8(ascii: "v"), UInt8(ascii: "k"),
                 UInt8(ascii: "g"), UInt8(ascii: "$"), UInt8(ascii: "x"):
-                guard page != nil else { continue }
+                guard page != nil, kept[Int(first)] else { continue }
                 guard records.count < Self.maxRecords else {
                     incomplete = "a page has more than \(Self.maxRecords) records; the rest were not read"
                     continue
@@ -118,19 +116,24 @@ struct SyncTeX: Sendable {
         }
     }
 
-    /// Where each line ends, found with memchr: most lines are on pages not asked for, and only
-    /// their first byte is looked at.
-    static func lineEnds(_ bytes: [UInt8]) -> [Int] {
-        let n = bytes.count
-        return bytes.withUnsafeBufferPointer { b in
-            var out: [Int] = []
-            var at = 0
-            while at < n, let p = memchr(b.baseAddress! + at, 0x0A, n - at) {
-                let end = UnsafeRawPointer(p) - UnsafeRawPointer(b.baseAddress!)
-                out.append(end)
-                at = end + 1
+    /// The lines of a buffer, their ends found with memchr: most lines are on pages not asked
+    /// for, and only their first byte is looked at.
+    struct LineEnds {
+        let bytes: [UInt8]
+        var start = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func next() -> ArraySlice<UInt8>? {
+            let n = bytes.count
+            guard start < n else { return nil }
+            let from = start
+            let end = bytes.withUnsafeBufferPointer { b -> Int in
+                guard let p = memchr(b.baseAddress! + from, 0x0A, n - from) else { return n }
+                return UnsafeRawPointer(p) - UnsafeRawPointer(b.baseAddress!)
             }
-            return out
+            start = end + 1
+            return bytes[from..<end]
         }
     }
 
@@ -144,7 +147,10 @@ struct SyncTeX: Sendable {
         inputs[tag] = String(decoding: path, as: UTF8.self)
     }
 
+    private static let settings = ["Unit:", "Magnification:", "X Offset:", "Y Offset:"].map { Array($0.utf8) }
+
     private static func setting(_ line: ArraySlice<UInt8>, into frame: inout Frame) {
+        guard settings.contains(where: { line.starts(with: $0) }) else { return }
         let text = String(decoding: line.prefix(64), as: UTF8.self)
         let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let value = Double(parts[1]), value.isFinite else { return }
@@ -158,50 +164,55 @@ struct SyncTeX: Sendable {
         }
     }
 
-    /// `KTAG,LINE[,COLUMN]:H,V[:W[,H,D]]`, in points.
+    /// `KTAG,LINE[,COLUMN]:H,V[:W[,H,D]]`, in points. Read without allocating (a file has
+    /// thousands of records a page).
     private static func record(_ line: ArraySlice<UInt8>, frame: Frame) -> Record? {
         let kind = line.first!
-        var numbers: [Int] = []
+        // Up to three numbers before the first ':' (tag, line, column), up to five after it.
+        var head = InlineArray<3, Int>(repeating: 0)
+        var tail = InlineArray<5, Int>(repeating: 0)
+        var headCount = 0
+        var tailCount = 0
+        var colons = 0
         var value = 0
         var negative = false
         var digits = 0
-        // Positions of the separators: the first ':' ends the tag and line(s).
-        var afterColon = 0
-        var tagLine: [Int] = []
-        func flush() {
-            numbers.append(negative ? -value : value)
-            value = 0
-            negative = false
-            digits = 0
-        }
-        for b in line.dropFirst() {
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        var index = line.startIndex + 1
+        while true {
+            let b: UInt8? = index < line.endIndex ? line[index] : nil
+            index += 1
+            if let b, b >= 48 && b <= 57 {
                 guard digits < 12 else { return nil }
                 value = value * 10 + Int(b - 48)
                 digits += 1
-            case UInt8(ascii: "-") where digits == 0: negative = true
-            case UInt8(ascii: ","):
-                flush()
-            case UInt8(ascii: ":"):
-                flush()
-                afterColon += 1
-                if afterColon == 1 {
-                    tagLine = numbers
-                    numbers = []
-                }
-            default: return nil
+                continue
             }
+            if b == UInt8(ascii: "-") && digits == 0 {
+                negative = true
+                continue
+            }
+            guard b == nil || b == UInt8(ascii: ",") || b == UInt8(ascii: ":") else { return nil }
+            let number = negative ? -value : value
+            if colons == 0 {
+                if headCount < 3 { head[headCount] = number }
+                headCount += 1
+            } else {
+                if tailCount < 5 { tail[tailCount] = number }
+                tailCount += 1
+            }
+            value = 0
+            negative = false
+            digits = 0
+            guard let b else { break }
+            if b == UInt8(ascii: ":") { colons += 1 }
         }
-        flush()
-        guard tagLine.count >= 2, numbers.count >= 2, tagLine[0] > 0 else { return nil }
+        guard headCount >= 2, colons >= 1, tailCount >= 2, head[0] > 0 else { return nil }
         let s = frame.scale
-        let size = numbers.count >= 3 ? Array(numbers[2...]) : []
         return Record(
-            kind: kind, tag: tagLine[0], line: tagLine[1],
-            h: Double(numbers[0]) * s + frame.xOffset * s, v: Double(numbers[1]) * s + frame.yOffset * s,
-            width: size.count > 0 ? Double(size[0]) * s : 0, height: size.count > 1 ? Double(size[1]) * s : 0,
-            depth: size.count > 2 ? Double(size[2]) * s : 0)
+            kind: kind, tag: head[0], line: head[1],
+            h: Double(tail[0]) * s + frame.xOffset * s, v: Double(tail[1]) * s + frame.yOffset * s,
+            width: tailCount > 2 ? Double(tail[2]) * s : 0, height: tailCount > 3 ? Double(tail[3]) * s : 0,
+            depth: tailCount > 4 ? Double(tail[4]) * s : 0)
     }
 
     static func int(_ bytes: ArraySlice<UInt8>) -> Int? {
