@@ -166,9 +166,18 @@ enum StreamDecoder {
 
 /// gzip files (RFC 1952) read whole: SyncTeX's `NAME.synctex.gz`.
 package enum Gzip {
-    /// The decompressed bytes, at most `limit` (a decompression bomb); nil when the data is not
-    /// gzip or is corrupt. A file cut short gives what it held.
-    package static func decompress(_ input: [UInt8], limit: Int) -> (bytes: [UInt8], cut: Bool)? {
+    /// Why the bytes given are not the whole stream.
+    package enum Cut: Sendable, Equatable {
+        /// It decompresses past the limit.
+        case limit
+        /// It ends (or turns corrupt) before its end.
+        case short
+    }
+
+    /// The decompressed bytes, at most `limit` (a decompression bomb), and whether they are not
+    /// all of it; nil when the data is not gzip or is corrupt from the start. A file cut short
+    /// gives what it held.
+    package static func decompress(_ input: [UInt8], limit: Int) -> (bytes: [UInt8], cut: Cut?)? {
         guard input.count >= 18, input[0] == 0x1F, input[1] == 0x8B else { return nil }
         var stream = z_stream()
         // 16 + 15: a gzip header and trailer around a deflate stream of any window size.
@@ -178,14 +187,14 @@ package enum Gzip {
         defer { inflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: min(limit, max(1 << 16, input.count * 4)))
         var produced = 0
-        return input.withUnsafeBufferPointer { inBuffer -> (bytes: [UInt8], cut: Bool)? in
+        return input.withUnsafeBufferPointer { inBuffer -> (bytes: [UInt8], cut: Cut?)? in
             stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
             stream.avail_in = UInt32(inBuffer.count)
             while true {
                 if produced == out.count {
                     guard out.count < limit else {
                         out.removeSubrange(produced...)
-                        return (out, true)
+                        return (out, .limit)
                     }
                     out.append(contentsOf: [UInt8](repeating: 0, count: min(out.count, limit - out.count)))
                 }
@@ -197,14 +206,18 @@ package enum Gzip {
                     return s
                 }
                 if status == Z_STREAM_END { break }
-                if status == Z_BUF_ERROR && stream.avail_in == 0 { break }
+                if status == Z_BUF_ERROR && stream.avail_in == 0 {
+                    out.removeSubrange(produced...)
+                    return (out, .short)
+                }
                 guard status == Z_OK || status == Z_BUF_ERROR else {
                     if produced == 0 { return nil }
-                    break
+                    out.removeSubrange(produced...)
+                    return (out, .short)
                 }
             }
             out.removeSubrange(produced...)
-            return (out, false)
+            return (out, nil)
         }
     }
 }

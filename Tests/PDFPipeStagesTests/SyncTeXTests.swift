@@ -63,6 +63,29 @@ final class SyncTeXTests: XCTestCase {
         XCTAssertNil(s.incomplete)
     }
 
+    /// A gzip stream cut short is read as far as it goes, and says so (`incomplete`: the mapper
+    /// gives it as the limit beside what it did not place).
+    func testAFileCutShortIsReadAsFarAsItGoesAndSaysSo() throws {
+        let fixture =
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+            + "/Fixtures/sources/latex/pdflatex/manual.synctex.gz"
+        let whole = try XCTUnwrap(SyncTeX.read(fixture, pages: nil))
+        XCTAssertNil(whole.incomplete)
+        let dir = NSTemporaryDirectory() + "synctex-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let gz = try Data(contentsOf: URL(fileURLWithPath: fixture))
+        try gz.prefix(gz.count / 3).write(to: URL(fileURLWithPath: dir + "/cut.synctex.gz"))
+        let cut = try XCTUnwrap(SyncTeX.read(dir + "/cut.synctex.gz", pages: nil))
+        XCTAssertEqual(cut.incomplete, "its gzip stream ends before its end (a file cut short); read as far as it goes")
+        XCTAssertLessThan(cut.pages.count, whole.pages.count)
+        let last = try XCTUnwrap(cut.pages.keys.max())
+        for p in 1..<last { XCTAssertEqual(cut.pages[p], whole.pages[p], "page \(p): what it held is read as written") }
+        let partial = try XCTUnwrap(cut.pages[last])
+        XCTAssertFalse(partial.isEmpty)
+        XCTAssertEqual(partial, Array(whole.pages[last]!.prefix(partial.count)), "the page cut short, up to the cut")
+    }
+
     func testWhatIsNotSyncTeXIsRefused() throws {
         let dir = NSTemporaryDirectory() + "synctex-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

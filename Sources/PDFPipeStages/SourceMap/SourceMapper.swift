@@ -64,7 +64,10 @@ public final class SourceMapper: SourceMapping {
             var source = locate(result.findings[i], synctex: synctex, index: index, pdfStem: pdfStem)
             source["target"] = .string(Self.cut(Self.term(of: result.findings[i])!))
             result.findings[i].details["linkTarget"] = nil
-            if let why = index.incomplete, source["file"] == nil { source["limit"] = .string(why) }
+            // A limit that may have left the answer out is said beside the finding it could change.
+            if let why = synctex?.synctex.incomplete ?? index.incomplete, source["file"] == nil {
+                source["limit"] = .string(synctex?.synctex.incomplete != nil ? "the SyncTeX file: " + why : why)
+            }
             result.findings[i].details["source"] = .object(source)
         }
     }

@@ -58,7 +58,14 @@ struct SyncTeX: Sendable {
         if raw.starts(with: [0x1F, 0x8B]) {
             guard let (inflated, cut) = Gzip.decompress(raw, limit: maxBytes) else { return nil }
             bytes = inflated
-            if cut { result.incomplete = "it decompresses past \(maxBytes >> 20) MiB; the rest was not read" }
+            switch cut {
+            case .limit?: result.incomplete = "it decompresses past \(maxBytes >> 20) MiB; the rest was not read"
+            case .short?:
+                result.incomplete = "its gzip stream ends before its end (a file cut short); read as far as it goes"
+            case nil: break
+            }
+            // The last line of a stream cut short may be cut inside a number (`k36,40:…` read as line 4).
+            if cut != nil { bytes.removeSubrange((bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)...) }
         }
         guard bytes.starts(with: Array("SyncTeX Version:".utf8)) else { return nil }
         result.parse(bytes, wanted: wanted, kinds: kinds)
@@ -114,6 +121,8 @@ struct SyncTeX: Sendable {
                 if page == nil { Self.setting(line, into: &frame) }
             }
         }
+        // A file cut short inside a page: its records up to the cut, as written.
+        if let p = page { pages[p] = records }
     }
 
     /// The lines of a buffer, their ends found with memchr: most lines are on pages not asked
