@@ -21,7 +21,8 @@ extension HTMLReportTests {
                         document: k % 2, page: 1,
                         target:
                             "https://a-very-long-host-name-that-must-wrap.example/and/a/longer/path/\(k)?query=\(k)",
-                        rule: "uri.http-error", severity: .error, fingerprint: "f\(k)")
+                        rule: k % 3 == 0 ? "gotor.file-missing" : "uri.http-error", severity: .error,
+                        fingerprint: "f\(k)")
                 })
         }
         try Trend(records: records).html.write(toFile: out + "/trend.html", atomically: true, encoding: .utf8)
@@ -44,7 +45,7 @@ extension HTMLReportTests {
                     String(page[r.upperBound..<$0.lowerBound])
                 }
             }
-            XCTAssertEqual(said, "overflowing=0 plots=3 drawn=3", "at \(width) px")
+            XCTAssertEqual(said, "overflowing=0 plots=4 drawn=4", "at \(width) px")
             _ = try dom(
                 "file://\(out)/trend.html",
                 flags: ["--screenshot=\(shots)/trend-\(width).png", "--window-size=\(width),1400", "--hide-scrollbars"])

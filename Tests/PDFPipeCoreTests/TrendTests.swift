@@ -81,6 +81,28 @@ final class TrendTests: XCTestCase {
     /// 100,000 link-runs (100 nights of 1,000 broken links, a tenth of them fixed and others
     /// broken each night): the page stays under 1 MB (its tables cut at 200 rows, the rest in
     /// trend.json). Its build time is bench/trend.sh's to measure.
+    /// Broken links over time by rule family: one line per family, the five most frequent and
+    /// the rest as `other` past six.
+    func testTheFamiliesArePlottedTheMostFrequentFirst() {
+        let families = ["uri", "gotor", "dest", "action", "launch", "outline", "js", "embedded"]
+        let record = LedgerRecord(
+            run: "r", time: Self.time(0), pipeline: "p", documents: ["a.pdf"],
+            links: families.enumerated().flatMap { i, f in
+                (0..<(10 - i)).map { k in
+                    LedgerRecord.Link(
+                        document: 0, page: 1, target: "t\(f)\(k)", rule: "\(f).x", severity: .error, fingerprint: "\(k)"
+                    )
+                }
+            })
+        let html = Trend(records: [record]).html
+        let legend = html.components(separatedBy: "by rule family</h2>")[1].components(separatedBy: "</p>")[0]
+        let names = legend.components(separatedBy: "</i>").dropFirst().map { $0.components(separatedBy: "</span>")[0] }
+        XCTAssertEqual(names, ["uri", "gotor", "dest", "action", "launch", "other"])
+        let two = Trend(records: Self.records()).html
+        XCTAssertTrue(two.contains("by rule family</h2>"))
+        XCTAssertTrue(two.contains("by severity</h2>"))
+    }
+
     func testTheTrendPageOfAHundredThousandLinkRunsIsSmall() {
         let records = (0..<100).map { night in
             LedgerRecord(

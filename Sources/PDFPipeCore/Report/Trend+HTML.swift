@@ -38,13 +38,15 @@ extension Trend {
             + "</div>\n"
         let plotted = Array(runs.suffix(Self.maxRunsPlotted))
         out +=
-            "<h2>Findings about links per run</h2>\n"
+            "<h2>Findings about links per run, by severity</h2>\n"
             + Self.lines(
                 plotted,
                 [
                     ("errors (broken)", "#c62828", { Double($0.errors) }),
                     ("warnings", "#ef6c00", { Double($0.warnings) }),
+                    ("notes", "#757575", { Double($0.notes) }),
                 ])
+        out += familyLines(plotted)
         out += "<h2>Broken links: new, fixed and still broken per run</h2>\n" + Self.bars(plotted)
         out += "<h2>Age of the links broken now</h2>\n" + Self.ages(current.map(\.days))
         out += table(
@@ -62,6 +64,32 @@ extension Trend {
             documents.prefix(Self.htmlRows).map { [$0.document, "\($0.first)", "\($0.last)"] },
             more: documents.count - Self.htmlRows)
         return out + "</body></html>\n"
+    }
+
+    /// Colours of the rule families' lines, the most frequent family first.
+    static let familyColors = ["#1565c0", "#c62828", "#6a1b9a", "#00838f", "#ef6c00", "#558b2f"]
+
+    /// Findings per run by rule family (`uri`, `gotor`, `dest`, …): the most frequent families
+    /// over the runs plotted, one line each; the rest together as `other`.
+    func familyLines(_ plotted: [Run]) -> String {
+        var totals: [String: Int] = [:]
+        for r in plotted { for (f, n) in r.families { totals[f, default: 0] += n } }
+        guard !totals.isEmpty else { return "" }
+        let ranked = totals.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+        let shown = Array(
+            ranked.prefix(ranked.count <= Self.familyColors.count ? ranked.count : Self.familyColors.count - 1))
+        var series: [(String, String, (Run) -> Double)] = shown.enumerated().map { i, f in
+            (f, Self.familyColors[i], { Double($0.families[f] ?? 0) })
+        }
+        if shown.count < ranked.count {
+            let rest = Set(ranked.dropFirst(shown.count))
+            series.append(
+                (
+                    "other", Self.familyColors[shown.count],
+                    { r in Double(r.families.filter { rest.contains($0.key) }.values.reduce(0, +)) }
+                ))
+        }
+        return "<h2>Findings about links per run, by rule family</h2>\n" + Self.lines(plotted, series)
     }
 
     func table(_ title: String, _ head: [String], _ rows: [[String]], more: Int) -> String {
