@@ -48,6 +48,11 @@ port (https://127.0.0.1:PORT/...), for httpsUpgrade:
   /https/gone             200 over http, 404 over https
   /https/other-type       text/html over http, application/pdf over https
 
+Link rot on a known schedule (#67, the ledger's replayed nights): the night is set by
+  /__night/N              sets the night to N (not logged); 0 at the start
+  /rot/NAME               404 on the nights NAME is broken (ROT below), else 200
+served on 127.0.0.1 and on two more addresses, 127.0.0.20 and 127.0.0.21 (other hosts, same routes).
+
 Two more sites on the same port, told apart by their address (and Host header):
   127.0.0.2 and 127.0.0.4-13 (sites without 404s): every path 200 with a "Page not found" page, but
                           /http-404-explained (a real page about errors) and /welcome,
@@ -68,6 +73,18 @@ LOG = []
 SEEN = set()
 BIG_SENT = [0]
 INFLIGHT = [0, 0]  # now, most
+NIGHT = [0]
+# Which links are broken on night N (0-based), for /rot/NAME: a breaks on night 5 and is fixed on
+# 12; b is broken from the first night on; c flaps (broken on the odd nights from 10 to 19); d
+# breaks on night 20 for good; e is broken from 8 to 16 (its document is not checked on 14-16).
+ROT = {
+    "a": lambda n: 5 <= n < 12,
+    "b": lambda n: True,
+    "c": lambda n: 10 <= n < 20 and n % 2 == 1,
+    "d": lambda n: n >= 20,
+    "e": lambda n: 8 <= n < 17,
+}
+ROT_SITES = {"127.0.0.20", "127.0.0.21"}
 PDF = b""
 PAGE = (
     b"<!DOCTYPE html><html><head><title>Page</title></head><body>\n"
@@ -201,6 +218,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, str(BIG_SENT[0]).encode())
         if path == "/__inflight":
             return self.answer(200, str(INFLIGHT[1]).encode())
+        if path.startswith("/__night/"):
+            with LOCK:
+                NIGHT[0] = int(path.rsplit("/", 1)[1])
+            return self.answer(200, b"night %d\n" % NIGHT[0])
         with LOCK:
             INFLIGHT[0] += 1
             INFLIGHT[1] = max(INFLIGHT[1], INFLIGHT[0])
@@ -263,6 +284,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, b"<html><head><title>Sign in</title></head><body><form>Sign in</form></body></html>", content_type="text/html")
         if path == "/ok":
             return self.answer(200, b"ok\n", content_type="text/html")
+        if parts[0] == "rot" and len(parts) == 2 and parts[1] in ROT:
+            with LOCK:
+                broken = ROT[parts[1]](NIGHT[0])
+            return self.answer(404 if broken else 200, b"rot\n", content_type="text/html")
         if parts[0] == "status" and len(parts) == 2:
             return self.answer(int(parts[1]), b"status\n")
         if parts[0] == "flaky":
@@ -413,7 +438,7 @@ def main():
     server.daemon_threads = True
     # The two other sites, on the same port at two more loopback addresses (Linux routes all of
     # 127.0.0.0/8 to loopback); a system where they cannot be bound has the main site only.
-    for address in sorted(SOFT_SITES | {"127.0.0.3"}):
+    for address in sorted(SOFT_SITES | ROT_SITES | {"127.0.0.3"}):
         try:
             other = Server((address, server.server_address[1]), Handler)
         except OSError as e:

@@ -19,7 +19,7 @@ step() {
 # browser or outside validators, or run the built program end to end (batches, worker processes,
 # the README's commands); every other class of the four test targets is the fast tier. A class is
 # named here once; TestTierTests checks that each name is a class.
-integration='\.(DebPackageTests|ImageTests|SlurmTests|AWSBatchTests|KubernetesTests|ObjectStorageTests|HostileStoreTests|ProducerTests|HTMLReportTests|ExternalLinkTests|ReadmeCommandTests|ReadmeRecipeTests|PreCommitTests|ReportSchemaTests|ScaleTests|IsolationTests|SurvivalTests|HostileBatchTests|TrustCLITests|ShardAutoTests)/'
+integration='\.(DebPackageTests|ImageTests|SlurmTests|AWSBatchTests|KubernetesTests|ObjectStorageTests|HostileStoreTests|ProducerTests|HTMLReportTests|ExternalLinkTests|ReadmeCommandTests|ReadmeRecipeTests|PreCommitTests|ReportSchemaTests|ScaleTests|IsolationTests|SurvivalTests|HostileBatchTests|TrustCLITests|ShardAutoTests|LedgerReplayTests)/'
 # Lint first (seconds): the tree is formatted with .swift-format; `swift format format -i -r
 # Sources Tests Package.swift` fixes what this finds.
 step swift format lint --strict --recursive Sources Tests Package.swift
