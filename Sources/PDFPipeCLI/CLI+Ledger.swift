@@ -1,4 +1,5 @@
 import Foundation
+import PDFBridge
 import PDFPipeCore
 import SystemIO
 
@@ -15,6 +16,26 @@ extension CLI {
         if let id = env["PDFPIPE_RUN_ID"], !id.isEmpty { return id }
         if let id = env["GITHUB_RUN_ID"], !id.isEmpty { return "github-\(id)-\(env["GITHUB_RUN_ATTEMPT"] ?? "1")" }
         return "local-\(time)-\(getpid())"
+    }
+
+    /// A ledger before any work: a folder (`checkLedgerFolder`), or an `s3://` location with the
+    /// store's settings.
+    func checkLedger(_ ledger: String) throws(PipelineError) {
+        if S3Location.isS3(ledger) { _ = try remoteLedger(ledger) } else { try checkLedgerFolder(ledger) }
+    }
+
+    /// The records of the ledger a run keeps, for its findings' `brokenSince`: none when the
+    /// ledger folder does not exist yet (the first run); one that cannot be read is said, and the
+    /// run goes on as if it were the first.
+    func ledgerBeforeThisRun(_ ledger: String) -> [LedgerRecord] {
+        if !S3Location.isS3(ledger), !FileSystem.isFolder(Paths.absolute(ledger, relativeTo: directory)) { return [] }
+        do throws(PipelineError) {
+            return try readLedger(ledger)
+        } catch {
+            console.error(
+                "pdfpipe: warning: \(error); broken links are said broken since this run (brokenSince)")
+            return []
+        }
     }
 
     /// The ledger folder may be restored from a cache a pull request wrote: like the output
@@ -35,32 +56,93 @@ extension CLI {
         }
     }
 
-    /// Writes the run's record into the ledger folder, once: a record of the same run already
-    /// there is kept (a retried job does not count twice). Written whole or not at all (a temporary
-    /// file renamed into place), then the oldest records past `maxLedgerRecords` removed.
-    func writeLedger(_ report: RunReport, to folder: String, quiet: Bool) -> Bool {
-        let dir = Paths.absolute(folder, relativeTo: directory)
+    /// A run id's characters kept in a record's name (the others become `_`).
+    static func isRunIDCharacter(_ c: Character) -> Bool {
+        c.isASCII && (c.isLetter || c.isNumber || "-_.".contains(c))
+    }
+
+    /// Writes the run's record into the ledger (a folder, or `s3://` in object storage), once: a
+    /// record of the same run already there is kept (a retried job does not count twice).
+    func writeLedger(_ report: RunReport, to ledger: String, quiet: Bool) -> Bool {
         let id = Self.runID(at: report.generatedAt)
         let record = LedgerRecord(run: id, time: report.generatedAt, pipeline: report.pipeline, results: report.results)
-        let safe = String(id.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" }.prefix(100))
-        let stamp = report.generatedAt.filter { $0.isNumber }
-        let name = "\(stamp)-\(safe).json"
+        let safe = String(id.map { Self.isRunIDCharacter($0) ? $0 : "_" }.prefix(100))
+        let name = "\(report.generatedAt.filter { $0.isASCII && $0.isNumber })-\(safe).json"
+        let bytes = Array(JSONWriter.compact(record.json).utf8)
+        let outcome =
+            S3Location.isS3(ledger)
+            ? writeRemoteLedger(bytes, name: name, id: safe, to: ledger)
+            : writeLedgerFolder(bytes, name: name, id: safe, to: ledger)
+        switch outcome {
+        case .written:
+            if !quiet {
+                let slash = ledger.hasSuffix("/") ? "" : "/"
+                console.print(
+                    "pdfpipe: recorded the run in \(ledger)\(slash)\(name) (\(record.links.count) link findings)")
+            }
+        case .kept(let there):
+            console.error("pdfpipe: \(ledger): run '\(id)' is recorded already (\(there)); its record is kept")
+        case .failed: return false
+        }
+        return true
+    }
+
+    enum LedgerWrite {
+        case written
+        /// The run's record was there already: its name.
+        case kept(String)
+        case failed
+    }
+
+    /// The record in object storage (`RemoteLedger`), then the oldest past `maxLedgerRecords` removed.
+    private func writeRemoteLedger(_ bytes: [UInt8], name: String, id: String, to ledger: String) -> LedgerWrite {
+        do throws(PipelineError) {
+            let remote = try remoteLedger(ledger)
+            do throws(S3Error) {
+                if case .existed(let there) = try remote.write(bytes, name: name, id: id) { return .kept(there) }
+                try remote.prune()
+                return .written
+            } catch {
+                console.error("pdfpipe: error: \(error)")
+                return .failed
+            }
+        } catch {
+            console.error("pdfpipe: error: \(error)")
+            return .failed
+        }
+    }
+
+    /// The ledger at an `s3://` location, with the store's settings.
+    func remoteLedger(_ ledger: String) throws(PipelineError) -> RemoteLedger {
+        let location: S3Location?
+        do throws(S3Error) { location = try S3Location.parse(ledger) } catch {
+            throw PipelineError(file: ledger, message: error.description)
+        }
+        guard let location else { throw PipelineError(file: ledger, message: "not an s3:// location") }
+        do throws(PipelineError) {
+            return RemoteLedger(location: location, settings: try objectStoreSettings())
+        } catch {
+            throw PipelineError(file: ledger, message: error.message)
+        }
+    }
+
+    /// Written whole or not at all (a temporary file renamed into place), then the oldest records
+    /// past `maxLedgerRecords` removed.
+    private func writeLedgerFolder(_ bytes: [UInt8], name: String, id safe: String, to folder: String) -> LedgerWrite {
+        let dir = Paths.absolute(folder, relativeTo: directory)
         do {
             try FileSystem.createFolder(dir)
         } catch {
             console.error("pdfpipe: error: \(folder): cannot create the ledger folder: \(error)")
-            return false
+            return .failed
         }
         let existing = (FileSystem.list(dir) ?? []).filter { $0.hasSuffix("-\(safe).json") }
-        if !existing.isEmpty {
-            console.error("pdfpipe: \(folder): run '\(id)' is recorded already (\(existing[0])); its record is kept")
-            return true
-        }
+        if let there = existing.first { return .kept(there) }
         do throws(AtomicFile.WriteError) {
-            try AtomicFile.write(Array(JSONWriter.compact(record.json).utf8), to: dir + "/" + name)
+            try AtomicFile.write(bytes, to: dir + "/" + name)
         } catch {
             console.error("pdfpipe: error: \(folder)/\(name): \(error)")
-            return false
+            return .failed
         }
         let names = FileSystem.list(dir) ?? []
         let records = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
@@ -73,15 +155,22 @@ extension CLI {
                 FileSystem.unlink(dir + "/" + t)
             }
         }
-        if !quiet {
-            console.print("pdfpipe: recorded the run in \(folder)/\(name) (\(record.links.count) link findings)")
-        }
-        return true
+        return .written
     }
 
     /// The records of a ledger folder, the newest `maxLedgerRecords`; files that are not records
     /// are named on the console and passed over.
     func readLedger(_ folder: String) throws(PipelineError) -> [LedgerRecord] {
+        if S3Location.isS3(folder) {
+            let remote = try remoteLedger(folder)
+            do throws(S3Error) {
+                return try remote.records { place, why in
+                    console.error("pdfpipe: \(place): \(why); passed over")
+                }
+            } catch {
+                throw PipelineError(file: folder, message: error.description)
+            }
+        }
         try checkLedgerFolder(folder)
         let dir = Paths.absolute(folder, relativeTo: directory)
         guard FileSystem.isFolder(dir), let names = FileSystem.list(dir) else {
@@ -106,7 +195,9 @@ extension CLI {
     func trendCommand(_ args: [String]) throws(PipelineError) -> ExitCode {
         let a = try TrendFlags.parse(args)
         guard a.operands.count == 1 else {
-            throw PipelineError(file: nil, message: "trend takes one ledger folder: pdfpipe trend LEDGER [--out DIR]")
+            throw PipelineError(
+                file: nil,
+                message: "trend takes one ledger (a folder, or s3://bucket/prefix/): pdfpipe trend LEDGER [--out DIR]")
         }
         if let since = a.since, !Suppression.isDate(since) {
             throw PipelineError(file: nil, message: "--since: expected a date YYYY-MM-DD, got '\(since)'")

@@ -105,7 +105,7 @@ extension CLI {
         if let remote, !remote.upload(console: console) { return .internalFailure }
         // The shards' documents are one run: the merge keeps its record.
         if let ledger = a.ledger {
-            try checkLedgerFolder(ledger)
+            try checkLedger(ledger)
             if !writeLedger(merged, to: ledger, quiet: a.quiet) { return .internalFailure }
         }
         return code

@@ -194,9 +194,8 @@ extension CLI {
         var policy = ResultPolicy(suppressions: pipeline.suppressions, baseline: baseline, today: today)
         policy.levels = pipeline.ruleLevels
         if let ledger = pipeline.ledger {
-            // The first run of a ledger finds no folder: every broken link is broken since now.
-            let dir = Paths.absolute(ledger, relativeTo: directory)
-            policy.brokenBefore = Trend.streaks(FileSystem.isFolder(dir) ? (try? readLedger(ledger)) ?? [] : [])
+            // The first run of a ledger finds no record: every broken link is broken since now.
+            policy.brokenBefore = Trend.streaks(ledgerBeforeThisRun(ledger))
             policy.runTime = today
         }
         runner.policy = policy
@@ -210,12 +209,7 @@ extension CLI {
     /// The ledger folder and the sources folders, before any work: each a real folder, no
     /// symbolic link on the way.
     private func checkPlaces(_ pipeline: Pipeline) throws(PipelineError) {
-        if let l = pipeline.ledger {
-            if l.lowercased().hasPrefix("s3://") {
-                throw PipelineError(file: l, message: "a ledger in object storage is not supported yet; give a folder")
-            }
-            try checkLedgerFolder(l)
-        }
+        if let l = pipeline.ledger { try checkLedger(l) }
         for root in pipeline.sourceRoots {
             let path = Paths.standardize(Paths.absolute(root, relativeTo: directory))
             guard FileSystem.isFolder(path) else {

@@ -126,7 +126,7 @@ extension CLI {
             "trend", operands: "LEDGER",
             summary: "how links rot over the runs a ledger recorded (run --ledger DIR)",
             about:
-                "Reads the records runs given --ledger DIR (or report.ledger) kept, one per run, and writes trend.json, trend.md and trend.html (one self-contained page, its plots inline SVG) to DIR (default out/trend): broken links per run by severity and rule family, new, fixed and still broken per run, each link broken now with the run it has been broken since and in how many runs, the time broken links took to be fixed (median, 90th percentile), the hosts that rot most and the documents that got worse. A link is its document and target; it is fixed in the first later run that checked its document without an error about it.",
+                "Reads the records runs given --ledger DIR (or report.ledger) kept, one per run, in a folder or under an s3:// prefix, and writes trend.json, trend.md and trend.html (one self-contained page, its plots inline SVG) to DIR (default out/trend): broken links per run by severity and rule family, new, fixed and still broken per run, each link broken now with the run it has been broken since and in how many runs, the time broken links took to be fixed (median, 90th percentile), the hosts that rot most and the documents that got worse. A link is its document and target; it is fixed in the first later run that checked its document without an error about it.",
             flags: TrendFlags.all, perform: { cli, args throws(PipelineError) in try cli.trendCommand(args) }),
         Command(
             "fix", operands: "REPORT.json", summary: "write repaired copies from the fixes a report's findings carry",
@@ -261,7 +261,7 @@ struct RunFlags: FlagSet {
     ) var sources: String?
     @Flag(
         "--ledger", "DIR",
-        "keep a record of this run's broken links in DIR, for pdfpipe trend (default: the pipeline's report.ledger)",
+        "keep a record of this run's broken links in DIR (a folder, or s3://bucket/prefix/), for pdfpipe trend (default: the pipeline's report.ledger)",
         key: "report.ledger") var ledger: String?
     @Flag(
         "--ratchet",
@@ -290,7 +290,10 @@ struct MergeFlags: FlagSet {
     @Flag("--allow-partial", "merge a set with a missing shard (the report says incomplete)") var allowPartial = false
     @Flag("--baseline", "FILE", "compare the merged findings with FILE", key: "report.baseline") var baseline: String?
     @Flag("--ratchet", "also exit 1 when findings of the baseline are fixed") var ratchet = false
-    @Flag("--ledger", "DIR", "keep one record of the merged run in DIR, for pdfpipe trend") var ledger: String?
+    @Flag(
+        "--ledger", "DIR",
+        "keep one record of the merged run in DIR (a folder, or s3://bucket/prefix/), for pdfpipe trend")
+    var ledger: String?
     @Flag("--verbose", "also list the notes") var verbose = false
     @Flag("--quiet", "print nothing but errors (and the summary line when the merge fails)") var quiet = false
 }

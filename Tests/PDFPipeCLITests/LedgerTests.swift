@@ -160,8 +160,10 @@ final class LedgerTests: XCTestCase {
         XCTAssertTrue(linked.stderr.contains("symbolic link"), linked.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [])
         XCTAssertEqual(CapturedCLI().run(["trend", "linked"], in: dir), .usage)
+        // A ledger in object storage is checked before any work (LedgerStoreTests writes one).
         let s3 = CapturedCLI()
-        XCTAssertEqual(s3.run(["run", "p.json", "docs", "--ledger", "s3://bucket/ledger"], in: dir), .usage)
-        XCTAssertTrue(s3.stderr.contains("not supported yet"), s3.stderr)
+        XCTAssertEqual(s3.run(["run", "p.json", "docs", "--ledger", "s3://no bucket/ledger"], in: dir), .usage)
+        XCTAssertTrue(s3.stderr.contains("'no bucket' is not a bucket name"), s3.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"), "no work done")
     }
 }

@@ -46,7 +46,7 @@ public struct Pipeline: Sendable {
     /// `report.sources` or `--sources`: the folders the PDFs' sources are in (relative to the
     /// working folder); findings about links get the source line that made them.
     public var sourceRoots: [String] = []
-    /// `report.ledger` or `--ledger`: the folder that keeps one record of each run (`LedgerRecord`).
+    /// `report.ledger` or `--ledger`: the folder (or `s3://` prefix) that keeps one record of each run (`LedgerRecord`).
     public var ledger: String?
     /// Redo work that incremental stages would skip (`--force`).
     public var force = false

@@ -76,7 +76,7 @@ extension Pipeline {
                         valueName: "true or false"),
                     OptionSpec(
                         "ledger", .text, default: .null,
-                        "a folder that keeps one record of each run's broken links (pdfpipe trend reads it)",
+                        "a folder (or s3://bucket/prefix/) that keeps one record of each run's broken links (pdfpipe trend reads it)",
                         valueName: "the path of a folder"),
                     OptionSpec(
                         "sources", .array(.text, minItems: 0), default: [],
