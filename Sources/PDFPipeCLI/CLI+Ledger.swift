@@ -65,7 +65,8 @@ extension CLI {
     /// record of the same run already there is kept (a retried job does not count twice).
     func writeLedger(_ report: RunReport, to ledger: String, quiet: Bool) -> Bool {
         let id = Self.runID(at: report.generatedAt)
-        let record = LedgerRecord(run: id, time: report.generatedAt, pipeline: report.pipeline, results: report.results)
+        var record = LedgerRecord(run: id, time: report.generatedAt, pipeline: report.pipeline, results: report.results)
+        record.counts = LedgerRecord.counts(of: report.summary)
         let safe = String(id.map { Self.isRunIDCharacter($0) ? $0 : "_" }.prefix(100))
         let name = "\(report.generatedAt.filter { $0.isASCII && $0.isNumber })-\(safe).json"
         let bytes = Array(JSONWriter.compact(record.json).utf8)

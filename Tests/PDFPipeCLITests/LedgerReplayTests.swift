@@ -161,7 +161,20 @@ final class LedgerReplayTests: XCTestCase {
             XCTAssertEqual(r["fixed"]?.intValue, e.fixed, "night \(night) fixed")
             XCTAssertEqual(r["still"]?.intValue, e.still, "night \(night) still")
             XCTAssertEqual(r["time"]?.stringValue, Self.time(night))
+            // The run's counts, from its record: the documents and links it checked.
+            let checked = Self.links.filter { Self.documents(night).contains($0.document) }
+            XCTAssertEqual(r["counts"]?["documents"]?.intValue, Self.documents(night).count, "night \(night)")
+            XCTAssertEqual(r["counts"]?["links.total"]?.intValue, checked.count + 1, "night \(night): and /ok")
+            XCTAssertEqual(
+                r["counts"]?["links.broken"]?.intValue, checked.filter { Self.broken($0.name, night) }.count,
+                "night \(night)")
         }
+        // Each broken link's outcome in the record: its rule and the status the server answered.
+        let last = try JSONParser.parse(
+            try String(contentsOfFile: dir + "/ledger/20261130030000-night-29.json", encoding: .utf8))
+        XCTAssertEqual(
+            Set((last["links"]?.arrayValue ?? []).map { "\($0[3]?.stringValue ?? "") \($0[6]?.intValue ?? 0)" }),
+            ["uri.http-error 404"])
         // Broken now, the oldest first: since when, in how many runs, how many days.
         let now = streak.sorted { $0.value.since < $1.value.since }.map {
             "\($0.key) \(Self.time($0.value.since)) \($0.value.runs) \(Double(29 - $0.value.since))"

@@ -103,6 +103,33 @@ final class TrendTests: XCTestCase {
         XCTAssertTrue(two.contains("by severity</h2>"))
     }
 
+    /// A record keeps each link's HTTP status and the run's counts, and reads back what it wrote;
+    /// what another writer put there is bounded (a status no server sends, counts past 32, negative ones).
+    func testARecordReadsBackItsStatusesAndCounts() throws {
+        var record = LedgerRecord(
+            run: "r", time: Self.time(0), pipeline: "p", documents: ["a.pdf"],
+            links: [
+                LedgerRecord.Link(
+                    document: 0, page: 1, target: "https://x.example/", rule: "uri.http-error", severity: .error,
+                    fingerprint: "f", status: 404),
+                LedgerRecord.Link(
+                    document: 0, page: nil, target: "b.pdf", rule: "gotor.file-missing", severity: .error,
+                    fingerprint: "g"),
+            ])
+        record.counts = ["documents": 1, "links.total": 7, "links.broken": 2]
+        XCTAssertEqual(LedgerRecord(json: try JSONParser.parse(JSONWriter.compact(record.json))), record)
+        var hostile = try JSONParser.parse(JSONWriter.compact(record.json))
+        guard case .object(var o) = hostile else { return XCTFail() }
+        o["links"] = [[0, 1, "https://x.example/", "uri.http-error", "error", "f", 99999]]
+        o["counts"] = .object(
+            Dictionary(uniqueKeysWithValues: (0..<40).map { ("k\($0)", JSONValue.int($0 - 1)) }))
+        hostile = .object(o)
+        let read = try XCTUnwrap(LedgerRecord(json: hostile))
+        XCTAssertNil(read.links[0].status)
+        XCTAssertEqual(read.counts.count, 31, "32 read, the negative one left out")
+        XCTAssertNil(read.counts["k0"])
+    }
+
     func testTheTrendPageOfAHundredThousandLinkRunsIsSmall() {
         let records = (0..<100).map { night in
             LedgerRecord(

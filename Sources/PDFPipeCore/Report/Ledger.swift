@@ -1,5 +1,6 @@
-/// One run's record in a link-rot ledger (`--ledger DIR`): when it ran, what it checked, and each
-/// finding about a link (document, page, target, rule, severity, fingerprint). Written once per
+/// One run's record in a link-rot ledger (`--ledger DIR`): when it ran, what it checked, its counts,
+/// and each finding about a link (document, page, target, rule, severity, fingerprint, and the HTTP
+/// status a web link answered: its outcome with the rule). Written once per
 /// run, never changed; `Trend` reads a folder of them. Compact: documents are listed once and
 /// links refer to them by position.
 public struct LedgerRecord: Sendable, Equatable {
@@ -7,6 +8,8 @@ public struct LedgerRecord: Sendable, Equatable {
     public static let version = 1
     /// Link findings kept in one record; past it the record says how many were left out (`cut`).
     public static let maxLinks = 1_000_000
+    /// Counts kept from a record (`counts`).
+    public static let maxCounts = 32
 
     /// The run's id (`PDFPIPE_RUN_ID`, `GITHUB_RUN_ID`, …) and its time (ISO 8601, UTC).
     public var run: String
@@ -17,6 +20,9 @@ public struct LedgerRecord: Sendable, Equatable {
     public var links: [Link]
     /// Link findings left out past `maxLinks`.
     public var cut = 0
+    /// The run's counts (report.json's `summary`: documents, pages, errors, warnings, notes and
+    /// the links checked by outcome), when the record has them.
+    public var counts: [String: Int] = [:]
 
     /// A finding about a link: its document (position in `documents`), page, target, rule,
     /// severity and fingerprint.
@@ -27,14 +33,20 @@ public struct LedgerRecord: Sendable, Equatable {
         public var rule: String
         public var severity: Severity
         public var fingerprint: String
+        /// The HTTP status a web link answered (404, 500, …), when it answered one.
+        public var status: Int?
 
-        public init(document: Int, page: Int?, target: String, rule: String, severity: Severity, fingerprint: String) {
+        public init(
+            document: Int, page: Int?, target: String, rule: String, severity: Severity, fingerprint: String,
+            status: Int? = nil
+        ) {
             self.document = document
             self.page = page
             self.target = target
             self.rule = rule
             self.severity = severity
             self.fingerprint = fingerprint
+            self.status = status
         }
     }
 
@@ -62,11 +74,25 @@ public struct LedgerRecord: Sendable, Equatable {
                     continue
                 }
                 links.append(
-                    Link(document: i, page: f.page, target: target, rule: f.rule, severity: f.severity, fingerprint: fp)
-                )
+                    Link(
+                        document: i, page: f.page, target: target, rule: f.rule, severity: f.severity, fingerprint: fp,
+                        status: f.details["status"]?.intValue))
             }
         }
         self.init(run: run, time: time, pipeline: pipeline, documents: documents, links: links, cut: cut)
+    }
+
+    /// A run's counts as a record keeps them: the summary's numbers, its links' by `links.OUTCOME`.
+    public static func counts(of summary: Summary) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for (k, v) in summary.json.objectValue ?? [:] {
+            if let n = v.intValue {
+                out[k] = n
+            } else if let inner = v.objectValue {
+                for (k2, v2) in inner { if let n = v2.intValue { out[k + "." + k2] = n } }
+            }
+        }
+        return out
     }
 
     public var json: JSONValue {
@@ -75,13 +101,16 @@ public struct LedgerRecord: Sendable, Equatable {
             "pipeline": .string(pipeline), "documents": .array(documents.map { .string($0) }),
             "links": .array(
                 links.map { l in
-                    [
+                    var entry: [JSONValue] = [
                         .int(l.document), l.page.map { .int($0) } ?? .null, .string(l.target), .string(l.rule),
                         .string(l.severity.rawValue), .string(l.fingerprint),
                     ]
+                    if let status = l.status { entry.append(.int(status)) }
+                    return .array(entry)
                 }),
         ]
         if cut > 0 { o["cut"] = .int(cut) }
+        if !counts.isEmpty { o["counts"] = .object(counts.mapValues { .int($0) }) }
         return .object(o)
     }
 
@@ -93,15 +122,23 @@ public struct LedgerRecord: Sendable, Equatable {
         else { return nil }
         var read: [Link] = []
         for l in links.prefix(Self.maxLinks) {
-            guard let a = l.arrayValue, a.count == 6, let d = a[0].intValue, d >= 0, d < documents.count,
+            guard let a = l.arrayValue, a.count == 6 || a.count == 7, let d = a[0].intValue, d >= 0,
+                d < documents.count,
                 let target = a[2].stringValue, let rule = a[3].stringValue,
                 let severity = a[4].stringValue.flatMap(Severity.init(rawValue:)), let fp = a[5].stringValue
             else { continue }
+            let status = a.count == 7 ? a[6].intValue.flatMap { (100...999).contains($0) ? $0 : nil } : nil
             read.append(
-                Link(document: d, page: a[1].intValue, target: target, rule: rule, severity: severity, fingerprint: fp))
+                Link(
+                    document: d, page: a[1].intValue, target: target, rule: rule, severity: severity, fingerprint: fp,
+                    status: status))
         }
         self.init(
             run: run, time: time, pipeline: v["pipeline"]?.stringValue ?? "", documents: documents, links: read,
             cut: v["cut"]?.intValue ?? 0)
+        // Counts: named numbers, at most `maxCounts` of them.
+        for (k, n) in (v["counts"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }).prefix(Self.maxCounts) {
+            if let n = n.intValue, n >= 0, k.count <= 40 { counts[k] = n }
+        }
     }
 }

@@ -14,6 +14,7 @@ extension Trend {
                         "errors": .int(r.errors), "warnings": .int(r.warnings), "notes": .int(r.notes),
                         "families": .object(r.families.mapValues { .int($0) }), "new": .int(r.new),
                         "fixed": .int(r.fixed), "still": .int(r.still),
+                        "counts": .object(r.counts.mapValues { .int($0) }),
                     ]
                 }),
             "brokenNow": .array(

@@ -18,6 +18,8 @@ public struct Trend: Sendable {
         public var new = 0
         public var fixed = 0
         public var still = 0
+        /// The run's own counts (its record's `counts`: documents, links checked by outcome, …).
+        public var counts: [String: Int] = [:]
     }
 
     public struct Broken: Sendable, Equatable {
@@ -92,6 +94,7 @@ public struct Trend: Sendable {
 
         mutating func add(_ r: LedgerRecord, fixDays: inout [Double]) -> Run {
             var run = Run(run: r.run, time: r.time, pipeline: r.pipeline)
+            run.counts = r.counts
             var broken: [Key: String] = [:]
             var perDocument: [String: Int] = [:]
             for l in r.links {
