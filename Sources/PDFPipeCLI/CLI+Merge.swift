@@ -89,6 +89,8 @@ extension CLI {
         merged.shardSource = nil
         mergeRunFindings(of: reports, into: &merged, whole: whole)
         merged.findings += policy?.anchorFindings ?? []
+        // Documents of the baseline no longer in the batch: a merge of the whole batch can tell.
+        if whole && !merged.incomplete { merged.findings += policy?.removedDocumentAnchors(batch: seen) ?? [] }
         // The run-level sections (validate-links' `web`), each merged by its type.
         for type in stages.flatMap(\.runSections) { type.merge(reports.map(\.sections), into: &merged.sections) }
         try mergeBaseline(

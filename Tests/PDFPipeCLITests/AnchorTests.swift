@@ -122,6 +122,29 @@ final class AnchorTests: XCTestCase {
         XCTAssertEqual(removed.count, 5)
     }
 
+    /// A document that leaves the batch takes all its anchors with it: one finding for the run.
+    func testADocumentThatLeavesTheBatchTakesItsAnchors() throws {
+        let recorded = try anchorsFile(of: fixtures + "/v1")
+        let names = try XCTUnwrap(recorded["files"]?[0]?["anchors"]?.arrayValue?.count)
+        XCTAssertGreaterThan(names, 10)
+        // The batch now holds another document only (the manual was renamed).
+        try FileManager.default.copyItem(atPath: fixtures + "/v1/manual.pdf", toPath: dir + "/new/guide.pdf")
+        let cli = CapturedCLI()
+        _ = cli.run(
+            ["run", "anchor-guard", ".", "--baseline", dir + "/anchors.json", "--out", dir + "/out"], in: dir + "/new")
+        let report = try JSONParser.parse(try String(contentsOfFile: dir + "/out/report.json", encoding: .utf8))
+        let run = report["findings"]?.arrayValue ?? []
+        XCTAssertEqual(run.compactMap { $0["rule"]?.stringValue }, ["dest.removed"], "\(run)")
+        XCTAssertEqual(run.first?["document"], "manual.pdf")
+        XCTAssertEqual(run.first?["anchors"], .int(names))
+        XCTAssertEqual(run.first?["severity"], "error", "anchor-guard's level")
+        XCTAssertTrue(
+            run.first?["message"]?.stringValue?.hasPrefix(
+                "'manual.pdf' is no longer in the batch: the \(names) named destinations the baseline records for it are gone"
+            )
+                == true, "\(run)")
+    }
+
     /// A baseline that records anchors, against a run that does not list them: said, not silent.
     func testARunThatDoesNotListAnchorsSaysSo() throws {
         _ = try anchorsFile(of: fixtures + "/v1")

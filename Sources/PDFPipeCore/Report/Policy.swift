@@ -480,6 +480,36 @@ public struct ResultPolicy: Sendable {
         return [RuleLevel.applied(levels, to: f)].compactMap { $0 }
     }
 
+    /// Documents whose anchors the baseline records that are no longer in the batch (`batch`: the
+    /// paths of the whole batch): all their named destinations are gone, one `dest.removed` a
+    /// document (at most `AnchorDiff.findingLimit`, then one counting the rest), at the pipeline's levels.
+    public func removedDocumentAnchors(batch: Set<String>) -> [Finding] {
+        guard let baseline else { return [] }
+        let gone = baseline.anchors.filter { !batch.contains($0.key) && !$0.value.names.isEmpty }.sorted {
+            $0.key < $1.key
+        }
+        var out: [Finding] = gone.prefix(AnchorDiff.findingLimit).map { path, anchors in
+            let n = anchors.names.count
+            var f = Finding(
+                rule: .destRemoved,
+                message:
+                    "'\(ConsoleText.escape(path))' is no longer in the batch: the \(n) named destination\(n == 1 ? "" : "s") the baseline records for it \(n == 1 ? "is" : "are") gone, and links to \(n == 1 ? "it" : "them") from other documents fail"
+            )
+            f.details["document"] = .string(path)
+            f.details["anchors"] = .int(n)
+            return f
+        }
+        if gone.count > AnchorDiff.findingLimit {
+            out.append(
+                Finding(
+                    rule: .destRemoved,
+                    message:
+                        "\(gone.count - AnchorDiff.findingLimit) more documents of the baseline with named destinations are no longer in the batch"
+                ))
+        }
+        return out.compactMap { RuleLevel.applied(levels, to: $0) }
+    }
+
     /// The suppressions with their counts so far.
     public var uses: [SuppressionUse] {
         let m = matched.withLock { $0 }

@@ -62,6 +62,10 @@ extension Runner {
                 report.suppressions, today: policy.today, wholeBatch: facts.shard == nil && !facts.interrupted,
                 pipelineFile: facts.pipelineFile)
             report.findings += policy.anchorFindings
+            if facts.shard == nil {
+                report.findings += policy.removedDocumentAnchors(
+                    batch: Set(facts.inputs.documents.map(\.relativePath)))
+            }
         }
         return report
     }
