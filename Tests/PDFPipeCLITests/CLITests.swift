@@ -58,6 +58,28 @@ enum Repo {
         return p.terminationStatus
     }
 
+    /// Runs the built pdfpipe with `args` in `directory` (the repository when nil), with no proxy
+    /// set (a test's loopback server must be reached directly) and `environment` added: its exit
+    /// status and standard error.
+    static func runUnproxied(_ args: [String], in directory: String? = nil, environment: [String: String] = [:])
+        throws -> (status: Int32, stderr: String)
+    {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Repo.executable())
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: directory ?? root)
+        var env = ProcessInfo.processInfo.environment
+        for k in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { env[k] = nil }
+        p.environment = env.merging(environment) { _, new in new }
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, stderr)
+    }
+
     static func temporaryFolder() -> String {
         let d = NSTemporaryDirectory() + "pdfpipe-cli-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)

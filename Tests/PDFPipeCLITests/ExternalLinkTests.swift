@@ -62,21 +62,11 @@ final class ExternalLinkTests: XCTestCase {
         try
             #"{"stages": [{"use": "validate-links", "with": {"external": \#(external)}}\#(more)], "report": {"formats": ["json", "sarif"]}}"#
             .write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Repo.executable())
-        p.arguments =
-            ["run", dir + "/p.json"] + (inputs ?? [dir + "/in"]) + ["--out", dir + "/out", "--quiet"] + flags
-        var env = ProcessInfo.processInfo.environment
-        for k in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { env[k] = nil }
-        p.environment = env.merging(environment) { _, new in new }
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let (status, stderr) = try Repo.runUnproxied(
+            ["run", dir + "/p.json"] + (inputs ?? [dir + "/in"]) + ["--out", dir + "/out", "--quiet"] + flags,
+            environment: environment)
         let report = (try? JSONParser.parse(String(contentsOfFile: dir + "/out/report.json", encoding: .utf8))) ?? .null
-        return (p.terminationStatus, report, stderr)
+        return (status, report, stderr)
     }
 
     /// What the server received: [method, path, X-Token].

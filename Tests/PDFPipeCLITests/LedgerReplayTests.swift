@@ -73,22 +73,7 @@ final class LedgerReplayTests: XCTestCase {
 
     /// Runs the built program in the test's folder, proxies unset, with `environment`.
     func pdfpipe(_ args: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Repo.executable())
-        p.arguments = args
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        var env = ProcessInfo.processInfo.environment
-        for k in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "GITHUB_RUN_ID"] {
-            env[k] = nil
-        }
-        p.environment = env.merging(environment) { _, new in new }
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, stderr)
+        try Repo.runUnproxied(args, in: dir, environment: environment)
     }
 
     func testThirtyReplayedNightsAreTheSchedule() throws {

@@ -10,21 +10,6 @@ import XCTest
 /// store holds besides records, or a claim that names another run's record, is passed over or
 /// refused, never taken as a record.
 extension ObjectStorageTests {
-    /// A document whose two links go to files that come and go (docs/missing-a.pdf, missing-b.pdf).
-    func writeLedgerBatch() throws {
-        try FileManager.default.createDirectory(atPath: dir + "/docs", withIntermediateDirectories: true)
-        try TestPDF.write(
-            dir + "/docs/manual.pdf",
-            objects: [
-                "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R 5 0 R] >>",
-                "<< /Type /Annot /Subtype /Link /Rect [0 0 50 8] /A << /S /GoToR /F (missing-a.pdf) /D [0 /Fit] >> >>",
-                "<< /Type /Annot /Subtype /Link /Rect [0 20 50 28] /A << /S /GoToR /F (missing-b.pdf) /D [0 /Fit] >> >>",
-            ])
-        try #"{"version": 1, "stages": [{"use": "validate-links", "with": {"gotor": true}}]}"#.write(
-            toFile: dir + "/p.json", atomically: true, encoding: .utf8)
-    }
-
     /// A run on `day` of November 2026 as run `id`, keeping its record in the store's `ledger/`.
     func ledgerRun(day: Int, id: String) throws -> (status: Int32, output: String) {
         try pdfpipe(
@@ -38,7 +23,7 @@ extension ObjectStorageTests {
     }
 
     func testALedgerInTheStoreKeepsOneRecordARun() throws {
-        try writeLedgerBatch()
+        try LedgerTests.writeBatch(in: dir)
         let client = try S3Client(settings: settings())
         for k in try keys("ledger/") { try client.delete(bucket: bucket, key: k) }
 

@@ -14,6 +14,12 @@ final class LedgerTests: XCTestCase {
 
     override func setUpWithError() throws {
         dir = Repo.temporaryFolder()
+        try Self.writeBatch(in: dir)
+    }
+
+    /// `docs/manual.pdf`, whose two links go to files that come and go (`docs/missing-a.pdf`,
+    /// `missing-b.pdf`), and `p.json`, the pipeline that checks them.
+    static func writeBatch(in dir: String) throws {
         try FileManager.default.createDirectory(atPath: dir + "/docs", withIntermediateDirectories: true)
         try TestPDF.write(
             dir + "/docs/manual.pdf",
