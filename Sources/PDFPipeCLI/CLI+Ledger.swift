@@ -137,7 +137,7 @@ extension CLI {
             console.error("pdfpipe: error: \(folder): cannot create the ledger folder: \(error)")
             return .failed
         }
-        let existing = (FileSystem.list(dir) ?? []).filter { $0.hasSuffix("-\(safe).json") }
+        let existing = (FileSystem.list(dir) ?? []).filter { RemoteLedger.runID(ofRecord: $0) == safe }
         if let there = existing.first { return .kept(there) }
         do throws(AtomicFile.WriteError) {
             try AtomicFile.write(bytes, to: dir + "/" + name)
@@ -146,7 +146,8 @@ extension CLI {
             return .failed
         }
         let names = FileSystem.list(dir) ?? []
-        let records = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        // Only files named like records count (and go): a file planted beside them stays put.
+        let records = names.filter(RemoteLedger.isRecordName).sorted()
         for old in records.dropLast(Self.maxLedgerRecords) { FileSystem.unlink(dir + "/" + old) }
         // What a run killed while writing left: its temporary file, removed once it is an hour old
         // (a younger one may be another run's, writing now).
@@ -178,8 +179,8 @@ extension CLI {
             throw PipelineError(file: folder, message: "not a ledger folder (run --ledger \(folder) keeps one)")
         }
         var records: [LedgerRecord] = []
-        for name in names.filter({ $0.hasSuffix(".json") && !$0.hasPrefix(".") }).sorted().suffix(Self.maxLedgerRecords)
-        {
+        // As in object storage, only files named like records are read (the newest by name).
+        for name in names.filter(RemoteLedger.isRecordName).sorted().suffix(Self.maxLedgerRecords) {
             guard let bytes = FileStatus.readRegular(dir + "/" + name, maxBytes: Self.maxLedgerRecordBytes),
                 let value = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)),
                 let record = LedgerRecord(json: value)

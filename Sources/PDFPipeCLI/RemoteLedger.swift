@@ -17,12 +17,19 @@ struct RemoteLedger {
     let settings: S3Settings
 
     /// A record's name: the run's time (digits), `-`, the run id (letters, digits, `-_.`), `.json`.
-    static func isRecordName<S: StringProtocol>(_ name: S) -> Bool {
-        guard name.hasSuffix(".json"), let dash = name.firstIndex(of: "-") else { return false }
+    static func isRecordName<S: StringProtocol>(_ name: S) -> Bool { runID(ofRecord: name) != nil }
+
+    /// The run id a record's name gives (after the time's digits and the first `-`), or nil when
+    /// it is not a record's name. An id may hold `-`: `20261101030000-github-5-1.json` is run
+    /// `github-5-1`, never run `1`.
+    static func runID<S: StringProtocol>(ofRecord name: S) -> String? {
+        guard name.hasSuffix(".json"), let dash = name.firstIndex(of: "-") else { return nil }
         let stamp = name[..<dash]
         let id = name[name.index(after: dash)...].dropLast(5)
-        return (8...24).contains(stamp.count) && stamp.allSatisfy { $0.isASCII && $0.isNumber }
-            && (1...100).contains(id.count) && id.allSatisfy(CLI.isRunIDCharacter)
+        guard (8...24).contains(stamp.count), stamp.allSatisfy({ $0.isASCII && $0.isNumber }),
+            (1...100).contains(id.count), id.allSatisfy(CLI.isRunIDCharacter)
+        else { return nil }
+        return String(id)
     }
 
     enum Written: Equatable {
@@ -40,7 +47,7 @@ struct RemoteLedger {
             let said = try client.get(bucket: location.bucket, key: claim).map {
                 String(decoding: $0.prefix(200), as: UTF8.self)
             }
-            guard let said, Self.isRecordName(said), said.hasSuffix("-\(id).json") else {
+            guard let said, Self.runID(ofRecord: said) == id else {
                 throw S3Error(
                     location: location.url(claim), status: nil, code: "BadClaim",
                     message:
@@ -67,8 +74,9 @@ struct RemoteLedger {
         let client = try S3Client(settings: settings)
         for old in try names(client).dropLast(CLI.maxLedgerRecords) {
             try client.delete(bucket: location.bucket, key: location.folder + old)
-            let id = old[old.index(after: old.firstIndex(of: "-")!)...].dropLast(5)
-            try client.delete(bucket: location.bucket, key: location.folder + "claims/" + id)
+            if let id = Self.runID(ofRecord: old) {
+                try client.delete(bucket: location.bucket, key: location.folder + "claims/" + id)
+            }
         }
     }
 

@@ -119,6 +119,27 @@ final class LedgerTests: XCTestCase {
         XCTAssertEqual(record.links.count, 4)
     }
 
+    /// A run's record is its own by the whole id after the time: run `1` is not run `github-5-1`
+    /// (whose name ends the same). A file planted beside the records is neither read nor counted.
+    func testARunIsKnownByItsWholeID() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/ledger", withIntermediateDirectories: true)
+        try "{}".write(toFile: dir + "/ledger/notes.json", atomically: true, encoding: .utf8)
+        for (day, id) in [(1, "github-5-1"), (2, "1"), (3, "1")] {
+            let (status, stderr) = try Repo.runUnproxied(
+                ["run", "p.json", "docs", "--offline", "--ledger", "ledger", "--out", "out/run", "--quiet"], in: dir,
+                environment: ["PDFPIPE_RUN_ID": id, "PDFPIPE_FIXED_DATE": "2026-11-0\(day)T03:00:00Z"])
+            XCTAssertEqual(status, 1, stderr)
+            XCTAssertEqual(stderr.contains("is recorded already"), day == 3, "day \(day): \(stderr)")
+        }
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir + "/ledger").sorted(),
+            ["20261101030000-github-5-1.json", "20261102030000-1.json", "notes.json"])
+        let cli = CapturedCLI()
+        XCTAssertEqual(cli.run(["trend", "ledger", "--out", "out/trend"], in: dir), .clean, cli.stderr)
+        XCTAssertFalse(cli.stderr.contains("notes.json"), cli.stderr)
+        XCTAssertTrue(cli.stdout.contains("2 runs"), cli.stdout)
+    }
+
     /// A run killed at any moment leaves the ledger readable, each record whole or absent: runs
     /// of the real program stopped with SIGKILL after ever longer delays, then the trend read.
     func testARunKilledMidWriteLeavesNoPartialRecord() throws {
