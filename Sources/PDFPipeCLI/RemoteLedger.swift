@@ -61,9 +61,9 @@ struct RemoteLedger {
         return outcome == .written ? .written(chosen) : .existed(chosen)
     }
 
-    /// The record names under the prefix, oldest first.
-    func names(_ client: S3Client) throws(S3Error) -> [String] {
-        try client.list(bucket: location.bucket, prefix: location.folder).compactMap { o in
+    /// The record names among the objects listed under the prefix, oldest first.
+    func names(_ listed: [S3Object]) -> [String] {
+        listed.compactMap { o in
             let name = o.key.dropFirst(location.folder.count)
             return Self.isRecordName(name) && !name.contains("/") ? String(name) : nil
         }.sorted()
@@ -72,7 +72,9 @@ struct RemoteLedger {
     /// Removes the oldest records past `CLI.maxLedgerRecords`, with their claims.
     func prune() throws(S3Error) {
         let client = try S3Client(settings: settings)
-        for old in try names(client).dropLast(CLI.maxLedgerRecords) {
+        for old in names(try client.list(bucket: location.bucket, prefix: location.folder)).dropLast(
+            CLI.maxLedgerRecords)
+        {
             try client.delete(bucket: location.bucket, key: location.folder + old)
             if let id = Self.runID(ofRecord: old) {
                 try client.delete(bucket: location.bucket, key: location.folder + "claims/" + id)
@@ -96,7 +98,7 @@ struct RemoteLedger {
         }
         defer { FileSystem.removeTree(staging) }
         var out: [LedgerRecord] = []
-        for name in try names(client).suffix(CLI.maxLedgerRecords) {
+        for name in names(listed).suffix(CLI.maxLedgerRecords) {
             let key = location.folder + name
             guard (sizes[key] ?? 0) <= CLI.maxLedgerRecordBytes else {
                 passedOver(location.url(key), "larger than \(CLI.maxLedgerRecordBytes >> 20) MiB")
