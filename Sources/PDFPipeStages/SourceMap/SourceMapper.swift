@@ -266,7 +266,8 @@ struct SyncTeXPages {
     let made: [Int: [SyncTeX.Record]]
     let folder: String
 
-    /// Whether the document's SyncTeX file names source `file` among its inputs (on any page).
+    /// Whether the document's SyncTeX file names source `file` among the inputs read (those opened
+    /// up to the last page asked for: a file TeX opened later made nothing on those pages).
     func names(_ file: Int) -> Bool {
         if files.values.contains(file) { return true }
         let name = (index.files[file].absolute as NSString).lastPathComponent
