@@ -140,6 +140,29 @@ final class LedgerTests: XCTestCase {
         XCTAssertTrue(cli.stdout.contains("2 runs"), cli.stdout)
     }
 
+    /// The folder keeps the newest 1,000 records (`CLI.maxLedgerRecords`, docs/reference.md): a
+    /// run past it removes the oldest (by name, that is by time), and only those.
+    func testTheLedgerKeepsTheNewestRecords() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/ledger", withIntermediateDirectories: true)
+        let fm = FileManager.default
+        let kept = 1_000
+        for k in 0..<kept {
+            XCTAssertTrue(
+                fm.createFile(
+                    atPath: dir + "/ledger/20260101\(String(format: "%06d", k))-old-\(k).json",
+                    contents: Data("{}".utf8)))
+        }
+        let (status, stderr) = try Repo.runUnproxied(
+            ["run", "p.json", "docs", "--offline", "--ledger", "ledger", "--out", "out/run", "--quiet"], in: dir,
+            environment: ["PDFPIPE_RUN_ID": "new", "PDFPIPE_FIXED_DATE": "2026-11-01T03:00:00Z"])
+        XCTAssertEqual(status, 1, stderr)
+        let names = try fm.contentsOfDirectory(atPath: dir + "/ledger")
+        XCTAssertEqual(names.count, kept)
+        XCTAssertTrue(names.contains("20261101030000-new.json"))
+        XCTAssertFalse(names.contains("20260101000000-old-0.json"), "the oldest went")
+        XCTAssertTrue(names.contains("20260101000001-old-1.json"))
+    }
+
     /// A run killed at any moment leaves the ledger readable, each record whole or absent: runs
     /// of the real program stopped with SIGKILL after ever longer delays, then the trend read.
     func testARunKilledMidWriteLeavesNoPartialRecord() throws {
