@@ -130,6 +130,23 @@ final class TrendTests: XCTestCase {
         XCTAssertNil(read.counts["k0"])
     }
 
+    /// A record is data anyone who can write the ledger wrote: its rule ids (the families in the
+    /// legend) and times reach the page and the Markdown escaped.
+    func testARecordsTextIsEscapedOnThePageAndInTheMarkdown() {
+        let record = LedgerRecord(
+            run: "r", time: "<img src=x onerror=alert(1)>|x", pipeline: "p", documents: ["a.pdf"],
+            links: [
+                LedgerRecord.Link(
+                    document: 0, page: 1, target: "t", rule: "<script>alert(1)</script>.x", severity: .error,
+                    fingerprint: "f")
+            ])
+        let trend = Trend(records: [record])
+        XCTAssertFalse(trend.html.contains("<script>alert"), trend.html)
+        XCTAssertFalse(trend.html.contains("<img src=x"), trend.html)
+        XCTAssertTrue(trend.html.contains("&lt;script&gt;"), trend.html)
+        XCTAssertFalse(trend.markdown.contains("<img src=x"), trend.markdown)
+    }
+
     func testTheTrendPageOfAHundredThousandLinkRunsIsSmall() {
         let records = (0..<100).map { night in
             LedgerRecord(

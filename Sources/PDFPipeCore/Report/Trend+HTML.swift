@@ -179,9 +179,14 @@ extension Trend {
             "<rect x=\"\(format(x))\" y=\"\(format(y))\" width=\"\(format(w))\" height=\"\(format(h))\" fill=\"\(color)\"/>"
     }
 
+    /// Labels are escaped (a family is a ledger's rule id: data a record writes) and cut at 40 characters.
     static func legend(_ items: [(String, String)]) -> String {
         "<p class=\"legend\">"
-            + items.map { "<span><i class=\"sw\" style=\"background:\($0.1)\"></i>\($0.0)</span>" }.joined() + "</p>\n"
+            + items.map { label, color in
+                let shown = label.count > 40 ? String(label.prefix(40)) + "…" : label
+                return
+                    "<span><i class=\"sw\" style=\"background:\(color)\"></i>\(Escape.xml(ConsoleText.escape(shown)))</span>"
+            }.joined() + "</p>\n"
     }
 
     static func format(_ v: Double) -> String { String(format: "%.1f", v) }

@@ -40,7 +40,7 @@ extension Trend {
         var out = "# Link rot\n\n"
         guard let first = runs.first, let last = runs.last else { return out + "No run in the ledger.\n" }
         out +=
-            "\(runs.count) run\(runs.count == 1 ? "" : "s") from \(first.time) to \(last.time). "
+            "\(runs.count) run\(runs.count == 1 ? "" : "s") from \(Escape.markdown(first.time)) to \(Escape.markdown(last.time)). "
             + "Broken now: **\(current.count)** (\(last.new) new in the last run, \(last.fixed) fixed)."
         if let t = timeToFix {
             out +=
@@ -50,14 +50,14 @@ extension Trend {
             "\n\n| run | time | broken | new | fixed | still broken | warnings |\n|---|---|---:|---:|---:|---:|---:|\n"
         for r in runs.suffix(Self.markdownRows) {
             out +=
-                "| \(Escape.markdown(r.run)) | \(r.time) | \(r.errors) | \(r.new) | \(r.fixed) | \(r.still) | \(r.warnings) |\n"
+                "| \(Escape.markdown(r.run)) | \(Escape.markdown(r.time)) | \(r.errors) | \(r.new) | \(r.fixed) | \(r.still) | \(r.warnings) |\n"
         }
         if !current.isEmpty {
             out +=
                 "\n## Broken now, the oldest first\n\n| since | runs | days | document | target |\n|---|---:|---:|---|---|\n"
             for b in current.prefix(Self.markdownRows) {
                 out +=
-                    "| \(b.since) | \(b.runs) | \(Self.number(b.days)) | \(Escape.markdown(b.document)) | \(Escape.markdown(b.target)) |\n"
+                    "| \(Escape.markdown(b.since)) | \(b.runs) | \(Self.number(b.days)) | \(Escape.markdown(b.document)) | \(Escape.markdown(b.target)) |\n"
             }
             if current.count > Self.markdownRows {
                 out += "\n\(current.count - Self.markdownRows) more in trend.json.\n"
