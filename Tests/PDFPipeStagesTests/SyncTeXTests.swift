@@ -86,6 +86,21 @@ final class SyncTeXTests: XCTestCase {
         XCTAssertEqual(partial, Array(whole.pages[last]!.prefix(partial.count)), "the page cut short, up to the cut")
     }
 
+    /// A file past the bound is not read at all, and says so (a sparse file: nothing written).
+    func testAFileTooLargeIsNotReadAndSaysSo() throws {
+        let dir = NSTemporaryDirectory() + "synctex-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/big.synctex"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("SyncTeX Version:1\n".utf8)))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(SyncTeX.maxBytes) + 1)
+        try handle.close()
+        let s = try XCTUnwrap(SyncTeX.read(path, pages: [1]))
+        XCTAssertEqual(s.incomplete, "it is larger than 256 MiB; not read")
+        XCTAssertTrue(s.pages.isEmpty)
+    }
+
     func testWhatIsNotSyncTeXIsRefused() throws {
         let dir = NSTemporaryDirectory() + "synctex-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

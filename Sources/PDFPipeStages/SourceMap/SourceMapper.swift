@@ -266,14 +266,22 @@ struct SyncTeXPages {
     let made: [Int: [SyncTeX.Record]]
     let folder: String
 
+    /// The sources among all the inputs read, found once, on the first search that asks (a
+    /// SyncTeX file may name 100,000 inputs: not looked at per candidate line).
+    private let named = NamedSources()
+
+    final class NamedSources {
+        var files: Set<Int>?
+    }
+
     /// Whether the document's SyncTeX file names source `file` among the inputs read (those opened
     /// up to the last page asked for: a file TeX opened later made nothing on those pages).
     func names(_ file: Int) -> Bool {
         if files.values.contains(file) { return true }
-        let name = (index.files[file].absolute as NSString).lastPathComponent
-        return synctex.inputs.values.contains { named in
-            (named as NSString).lastPathComponent == name && Self.source(named, besidePDF: folder, index: index) == file
+        if named.files == nil {
+            named.files = Set(synctex.inputs.values.compactMap { Self.source($0, besidePDF: folder, index: index) })
         }
+        return named.files!.contains(file)
     }
 
     /// The source file an input path names: itself when it is under the roots (absolute, or

@@ -50,11 +50,15 @@ struct SyncTeX: Sendable {
     /// Reads `path` for the records of `wanted` pages (all when nil), of `kinds` (all when nil).
     /// Nil when it is no SyncTeX file (not gzip nor text, no `SyncTeX Version` line).
     static func read(_ path: String, pages wanted: Set<Int>?, kinds: Set<UInt8>? = nil) -> SyncTeX? {
-        guard let st = FileStatus.following(path), st.kind == .regular, st.size <= maxBytes,
-            let raw = FileSystem.contents(path)
-        else { return nil }
-        var bytes = raw
+        guard let st = FileStatus.following(path), st.kind == .regular else { return nil }
         var result = SyncTeX()
+        // Too big to read: said beside what the mapper then does not place, never read in part.
+        guard st.size <= maxBytes else {
+            result.incomplete = "it is larger than \(maxBytes >> 20) MiB; not read"
+            return result
+        }
+        guard let raw = FileSystem.contents(path) else { return nil }
+        var bytes = raw
         if raw.starts(with: [0x1F, 0x8B]) {
             guard let (inflated, cut) = Gzip.decompress(raw, limit: maxBytes) else { return nil }
             bytes = inflated
