@@ -43,7 +43,7 @@ public struct DocumentResult: Sendable, Equatable {
     public var fixedSinceBaseline: [JSONValue] = []
     /// The stages' page boxes (`PageBoxes`) until the runner has mapped the findings to their
     /// sources; then emptied. Not part of the result (see `Transient`).
-    package var pageBoxes = Transient<[Int: [Double]]>([:])
+    package var pageBoxes = Transient<[Double]>([])
 
     /// The path to show people and CI (see `workingPath`).
     public var displayPath: String { workingPath ?? path }

@@ -8,12 +8,18 @@ public protocol SourceMapping: Sendable {
     func map(_ result: inout DocumentResult, file: String)
 }
 
-/// The media boxes of a document's pages as a stage measured them, `[x1, y1, x2, y2]` by 1-based
-/// page: a stage product (validate-links gives it) the runner hands to the source mapping, so the
-/// mapping does not open the document again.
+/// The media boxes of a document's pages as a stage measured them, four numbers a page
+/// (`x1 y1 x2 y2`, page 1 first, one array for the document): a stage product (validate-links
+/// gives it) the runner hands to the source mapping, so the mapping does not open the document again.
 package struct PageBoxes: Sendable {
-    package var boxes: [Int: [Double]]
-    package init(_ boxes: [Int: [Double]]) { self.boxes = boxes }
+    package var flat: [Double]
+    package init(flat: [Double]) { self.flat = flat }
+
+    /// Page `page`'s (1-based) box, if measured.
+    package static func box(_ flat: [Double], page: Int) -> [Double]? {
+        guard page >= 1, page * 4 <= flat.count else { return nil }
+        return Array(flat[(page - 1) * 4..<page * 4])
+    }
 }
 
 /// A value a result carries inside one process only: never written, never compared (`==` holds

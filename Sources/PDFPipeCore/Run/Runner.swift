@@ -191,7 +191,7 @@ public struct Runner: Sendable {
             sourceMapping.map(&r, file: document.path)
             r.timings[Self.sourceMappingTiming] = SystemClock.seconds(since: t0)
         }
-        r.pageBoxes.value = [:]
+        r.pageBoxes.value = []
         if let policy { policy.apply(&r) } else { r.assignFingerprints() }
         return r
     }
@@ -306,7 +306,7 @@ public struct Runner: Sendable {
             path: parked.relativePath, status: parked.status, pageCount: job.pageCount,
             findings: finish(job), artifacts: job.artifacts, timings: parked.timings,
             sections: job.sections)
-        if sourceMapping != nil, let boxes = job.products[PageBoxes.self] { result.pageBoxes.value = boxes.boxes }
+        if sourceMapping != nil, let boxes = job.products[PageBoxes.self] { result.pageBoxes.value = boxes.flat }
         return result
     }
 

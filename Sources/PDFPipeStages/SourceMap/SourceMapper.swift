@@ -226,7 +226,7 @@ struct SyncTeXPages {
     /// `measured`: the media boxes the stages measured (`PageBoxes`); the document is read for
     /// them only when they are not there (a result from a worker process).
     init?(
-        path: String, pdf: String, pages: Set<Int>, index: SourceIndex, measured: [Int: [Double]],
+        path: String, pdf: String, pages: Set<Int>, index: SourceIndex, measured: [Double],
         reader: () -> PDFReader?
     ) {
         // Glue, kerns, formulas and boxes carry the line TeX read them from; `x` records and
@@ -236,7 +236,7 @@ struct SyncTeXPages {
         synctex = s
         var boxes: [Int: PDFRect] = [:]
         for p in pages {
-            if let b = measured[p], b.count == 4 { boxes[p] = PDFRect(b[0], b[1], b[2], b[3]) }
+            if let b = PageBoxes.box(measured, page: p) { boxes[p] = PDFRect(b[0], b[1], b[2], b[3]) }
         }
         if boxes.count < pages.count {
             guard let reader = reader() else { return nil }
@@ -386,10 +386,14 @@ enum LinkTargets {
 extension LinkAudit {
     /// The pages' media boxes as read here, for the source mapping (`PageBoxes`).
     var pageBoxes: PageBoxes {
-        PageBoxes(
-            Dictionary(
-                uniqueKeysWithValues: geometries.enumerated().map { i, g in
-                    (i + 1, [g.mediaBox.x1, g.mediaBox.y1, g.mediaBox.x2, g.mediaBox.y2])
-                }))
+        var flat: [Double] = []
+        flat.reserveCapacity(geometries.count * 4)
+        for g in geometries {
+            flat.append(g.mediaBox.x1)
+            flat.append(g.mediaBox.y1)
+            flat.append(g.mediaBox.x2)
+            flat.append(g.mediaBox.y2)
+        }
+        return PageBoxes(flat: flat)
     }
 }
